@@ -1,0 +1,171 @@
+//! One form POST: the HTTP agent, timeouts, the body cap, the `Date` header.
+//!
+//! Replies of every HTTP status are read as the service's JSON (the service may answer a
+//! refusal with any status). Connections are kept alive and reused by one [`Transport`].
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime};
+
+use crate::error::{Error, ErrorKind};
+
+/// Replies larger than this are refused as a protocol error.
+pub const MAX_REPLY_BYTES: u64 = 1 << 20;
+
+/// Default time allowed to connect (TCP and TLS): 10 seconds.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time allowed for a whole call, connect included: 30 seconds.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What came back from one POST.
+#[derive(Debug)]
+pub struct HttpReply {
+    /// The HTTP status (the service's code is in the body).
+    pub status: u16,
+    /// The `Date` header, when present and well formed.
+    pub date: Option<SystemTime>,
+    /// The body, at most [`MAX_REPLY_BYTES`].
+    pub body: Vec<u8>,
+}
+
+/// A failed POST, with whether the request may have reached the server.
+#[derive(Debug)]
+pub struct SendError {
+    /// The failure, as the caller will report it.
+    pub error: Error,
+    /// `false` when the request surely did not reach the server (resolve or connect
+    /// failure): then it is safe to send it again whatever the action.
+    pub maybe_delivered: bool,
+}
+
+/// The HTTP client of one `Client`: one connection pool, timeouts changeable at any time.
+pub struct Transport {
+    agent: ureq::Agent,
+    connect_ms: AtomicU64,
+    call_ms: AtomicU64,
+}
+
+impl Transport {
+    /// A transport with the default timeouts.
+    pub fn new() -> Transport {
+        let config = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .user_agent(concat!("verify/", env!("CARGO_PKG_VERSION")))
+            .max_redirects(0)
+            .timeout_connect(Some(DEFAULT_CONNECT_TIMEOUT))
+            .timeout_global(Some(DEFAULT_CALL_TIMEOUT))
+            .build();
+        Transport {
+            agent: ureq::Agent::new_with_config(config),
+            connect_ms: AtomicU64::new(duration_ms(DEFAULT_CONNECT_TIMEOUT)),
+            call_ms: AtomicU64::new(duration_ms(DEFAULT_CALL_TIMEOUT)),
+        }
+    }
+
+    /// Sets the connect and whole-call timeouts for the calls that start from now on.
+    /// Both must be at least 1 ms; the call timeout bounds the connect time too.
+    pub fn set_timeouts(&self, connect: Duration, call: Duration) -> Result<(), Error> {
+        if connect.is_zero() || call.is_zero() {
+            return Err(Error::invalid_argument(
+                "timeouts must be at least 1 millisecond",
+            ));
+        }
+        self.connect_ms.store(duration_ms(connect), Ordering::Relaxed);
+        self.call_ms.store(duration_ms(call), Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The current (connect, call) timeouts.
+    pub fn timeouts(&self) -> (Duration, Duration) {
+        (
+            Duration::from_millis(self.connect_ms.load(Ordering::Relaxed)),
+            Duration::from_millis(self.call_ms.load(Ordering::Relaxed)),
+        )
+    }
+
+    /// POSTs `form` as `application/x-www-form-urlencoded` with extra `headers`.
+    pub fn post_form(
+        &self,
+        url: &str,
+        headers: &[(&str, &str)],
+        form: &[(&str, &str)],
+    ) -> Result<HttpReply, SendError> {
+        let (connect, call) = self.timeouts();
+        let mut request = self
+            .agent
+            .post(url)
+            .config()
+            .timeout_connect(Some(connect))
+            .timeout_global(Some(call))
+            .build();
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let mut response = request
+            .send_form(form.iter().copied())
+            .map_err(classify)?;
+        let status = response.status().as_u16();
+        let date = response
+            .headers()
+            .get("date")
+            .and_then(|value| value.to_str().ok())
+            .and_then(|text| httpdate::parse_http_date(text).ok());
+        let body = response
+            .body_mut()
+            .with_config()
+            .limit(MAX_REPLY_BYTES)
+            .read_to_vec()
+            .map_err(|err| match err {
+                ureq::Error::BodyExceedsLimit(_) => SendError {
+                    error: Error::protocol(format!(
+                        "reply body is larger than {MAX_REPLY_BYTES} bytes"
+                    )),
+                    maybe_delivered: true,
+                },
+                other => classify(other),
+            })?;
+        Ok(HttpReply { status, date, body })
+    }
+}
+
+impl Default for Transport {
+    fn default() -> Self {
+        Transport::new()
+    }
+}
+
+fn duration_ms(duration: Duration) -> u64 {
+    u64::try_from(duration.as_millis())
+        .unwrap_or(u64::MAX)
+        .max(1)
+}
+
+/// Maps a ureq error to our error kinds, and tells whether the request may have been
+/// delivered.
+fn classify(err: ureq::Error) -> SendError {
+    use std::io::ErrorKind as Io;
+    use ureq::Timeout;
+    let (kind, maybe_delivered) = match &err {
+        ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect) => (ErrorKind::Timeout, false),
+        ureq::Error::Timeout(_) => (ErrorKind::Timeout, true),
+        ureq::Error::HostNotFound | ureq::Error::ConnectionFailed => (ErrorKind::Network, false),
+        ureq::Error::BadUri(_) | ureq::Error::InvalidProxyUrl | ureq::Error::Http(_) => {
+            (ErrorKind::InvalidArgument, false)
+        }
+        ureq::Error::Io(io) => match io.kind() {
+            Io::ConnectionRefused
+            | Io::AddrNotAvailable
+            | Io::NetworkUnreachable
+            | Io::HostUnreachable
+            | Io::AddrInUse => (ErrorKind::Network, false),
+            Io::TimedOut | Io::WouldBlock => (ErrorKind::Timeout, true),
+            _ => (ErrorKind::Network, true),
+        },
+        ureq::Error::Tls(_) | ureq::Error::Pem(_) | ureq::Error::Rustls(_) => (ErrorKind::Tls, false),
+        ureq::Error::Protocol(_) => (ErrorKind::Protocol, true),
+        _ => (ErrorKind::Network, true),
+    };
+    SendError {
+        error: Error::local(kind, err.to_string()),
+        maybe_delivered,
+    }
+}

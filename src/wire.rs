@@ -1,0 +1,118 @@
+//! The wire format of the service (spec section 5, DESIGN section 3): pure functions, no I/O.
+//!
+//! - The plaintext is `key=value` pairs joined by `&`, `action` first, every key and value
+//!   percent-encoded except the unreserved characters `A-Z a-z 0-9 - _ . ~`.
+//! - `Data` is uppercase hex of RC4(key = ApiPassword bytes, plaintext UTF-8), a new RC4 state
+//!   for every message.
+//! - Signatures are lowercase hex MD5: Init `AppId + AppKey + TimeStamp + AppKey`, Handle
+//!   `ApiPassword + TimeStamp + Data`.
+
+use md5::{Digest, Md5};
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use rc4::cipher::{KeyInit, StreamCipher};
+use rc4::consts::U256;
+use rc4::Rc4;
+
+/// Every byte is escaped except `A-Z a-z 0-9 - _ . ~` (RFC 3986 unreserved).
+const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~');
+
+/// Percent-encodes one key or value of the plaintext.
+pub fn encode_component(text: &str) -> String {
+    utf8_percent_encode(text, ESCAPED).to_string()
+}
+
+/// Builds the plaintext parameter string: `action=NAME` first, then the pairs in order.
+pub fn plaintext<K: AsRef<str>, V: AsRef<str>>(action: &str, params: &[(K, V)]) -> String {
+    let mut out = String::with_capacity(16 + action.len() + params.len() * 24);
+    out.push_str("action=");
+    out.push_str(&encode_component(action));
+    for (key, value) in params {
+        out.push('&');
+        out.push_str(&encode_component(key.as_ref()));
+        out.push('=');
+        out.push_str(&encode_component(value.as_ref()));
+    }
+    out
+}
+
+/// Error of [`rc4_apply`]: RC4 keys are 1 to 256 bytes long.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BadKeyLength(pub usize);
+
+/// RC4 keystream applied to `data` in place, with a fresh state keyed by `key` (1..=256 bytes).
+///
+/// The key schedule of RC4 reads `key[i mod len]` for `i` in `0..256`, so a key repeated to
+/// 256 bytes schedules exactly like the key itself; that lets one `Rc4<U256>` serve every
+/// key length.
+pub fn rc4_apply(key: &[u8], data: &mut [u8]) -> Result<(), BadKeyLength> {
+    if key.is_empty() || key.len() > 256 {
+        return Err(BadKeyLength(key.len()));
+    }
+    let mut full = [0u8; 256];
+    for (slot, byte) in full.iter_mut().zip(key.iter().cycle()) {
+        *slot = *byte;
+    }
+    let mut cipher = Rc4::<U256>::new(&full.into());
+    cipher.apply_keystream(data);
+    zeroize::Zeroize::zeroize(&mut full);
+    Ok(())
+}
+
+/// `Data` of a Handle request: uppercase hex of RC4(ApiPassword, plaintext).
+pub fn encrypt_data(api_password: &str, plaintext: &str) -> Result<String, BadKeyLength> {
+    let mut bytes = plaintext.as_bytes().to_vec();
+    rc4_apply(api_password.as_bytes(), &mut bytes)?;
+    Ok(hex::encode_upper(bytes))
+}
+
+/// Lowercase hex MD5 of the concatenation of `parts`.
+pub fn md5_hex(parts: &[&str]) -> String {
+    let mut hasher = Md5::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+    }
+    hex::encode(hasher.finalize())
+}
+
+/// Init signature: `MD5(AppId + AppKey + TimeStamp + AppKey)`.
+pub fn init_sign(app_id: &str, app_key: &str, timestamp: &str) -> String {
+    md5_hex(&[app_id, app_key, timestamp, app_key])
+}
+
+/// Handle signature: `MD5(ApiPassword + TimeStamp + Data)`.
+pub fn handle_sign(api_password: &str, timestamp: &str, data: &str) -> String {
+    md5_hex(&[api_password, timestamp, data])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unreserved_characters_pass_and_everything_else_is_escaped() {
+        assert_eq!(encode_component("Az09-_.~"), "Az09-_.~");
+        assert_eq!(encode_component("a+b c%&=;"), "a%2Bb%20c%25%26%3D%3B");
+        assert_eq!(encode_component("张"), "%E5%BC%A0");
+    }
+
+    #[test]
+    fn rc4_rejects_empty_and_oversized_keys() {
+        let mut data = [0u8; 4];
+        assert_eq!(rc4_apply(b"", &mut data), Err(BadKeyLength(0)));
+        assert_eq!(rc4_apply(&[1u8; 257], &mut data), Err(BadKeyLength(257)));
+        assert!(rc4_apply(&[1u8; 256], &mut data).is_ok());
+    }
+
+    #[test]
+    fn rc4_is_its_own_inverse() {
+        let mut data = b"action=GetBulletin".to_vec();
+        rc4_apply(b"key", &mut data).expect("key length");
+        assert_ne!(&data, b"action=GetBulletin");
+        rc4_apply(b"key", &mut data).expect("key length");
+        assert_eq!(&data, b"action=GetBulletin");
+    }
+}
