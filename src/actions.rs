@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::client::{ActionRequest, Client};
 use crate::error::{Error, CODE_OK, CODE_PENDING};
-use crate::reply::{FromData, Fields, Reply};
+use crate::reply::{Fields, FromData, Reply};
 
 /// A request together with the type of its successful reply.
 pub struct Call<T> {
@@ -801,7 +801,9 @@ impl Client {
         card: &str,
         mac: Option<&str>,
     ) -> Result<Renewal, Error> {
-        self.send(request::user_login_with_card(username, password, card, mac)?)
+        self.send(request::user_login_with_card(
+            username, password, card, mac,
+        )?)
     }
 
     /// `UserRegin`: registers an account, optionally activated by a duration card.
@@ -923,7 +925,9 @@ mod tests {
 
     #[test]
     fn required_arguments_are_checked_before_sending() {
-        let err = request::single_login("", "MAC", None).err().expect("empty card");
+        let err = request::single_login("", "MAC", None)
+            .err()
+            .expect("empty card");
         assert_eq!(err.code(), crate::error::local::INVALID_ARGUMENT);
         assert!(err.message().contains("card"));
         assert!(request::generic("", &[]).is_err());
@@ -934,7 +938,12 @@ mod tests {
     #[test]
     fn optional_parameters_are_left_out() {
         let call = request::user_register("u", "p", None, Some("M"), None).expect("valid");
-        let keys: Vec<&str> = call.request.params.iter().map(|(k, _)| k.as_str()).collect();
+        let keys: Vec<&str> = call
+            .request
+            .params
+            .iter()
+            .map(|(k, _)| k.as_str())
+            .collect();
         assert_eq!(keys, ["UserName", "Password", "Mac"]);
     }
 

@@ -280,19 +280,12 @@ impl Client {
         let api_password = session.api_password.as_str();
         let plaintext = Zeroizing::new(wire::plaintext(&request.action, &request.params));
         let data = wire::encrypt_data(api_password, &plaintext).map_err(|bad| SendError {
-            error: Error::protocol(format!(
-                "session secret of {} bytes cannot key RC4",
-                bad.0
-            )),
+            error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
             maybe_delivered: false,
         })?;
         let timestamp = self.timestamp();
         let sign = wire::handle_sign(api_password, &timestamp, &data);
-        let url = format!(
-            "{}/{}",
-            self.init_url,
-            wire::encode_component(api_password)
-        );
+        let url = format!("{}/{}", self.init_url, wire::encode_component(api_password));
         self.transport.post_form(
             &url,
             &[("X-Api-Password", api_password)],

@@ -69,7 +69,8 @@ impl Transport {
                 "timeouts must be at least 1 millisecond",
             ));
         }
-        self.connect_ms.store(duration_ms(connect), Ordering::Relaxed);
+        self.connect_ms
+            .store(duration_ms(connect), Ordering::Relaxed);
         self.call_ms.store(duration_ms(call), Ordering::Relaxed);
         Ok(())
     }
@@ -100,9 +101,7 @@ impl Transport {
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        let mut response = request
-            .send_form(form.iter().copied())
-            .map_err(classify)?;
+        let mut response = request.send_form(form.iter().copied()).map_err(classify)?;
         let status = response.status().as_u16();
         let date = response
             .headers()
@@ -160,7 +159,9 @@ fn classify(err: ureq::Error) -> SendError {
             Io::TimedOut | Io::WouldBlock => (ErrorKind::Timeout, true),
             _ => (ErrorKind::Network, true),
         },
-        ureq::Error::Tls(_) | ureq::Error::Pem(_) | ureq::Error::Rustls(_) => (ErrorKind::Tls, false),
+        ureq::Error::Tls(_) | ureq::Error::Pem(_) | ureq::Error::Rustls(_) => {
+            (ErrorKind::Tls, false)
+        }
         ureq::Error::Protocol(_) => (ErrorKind::Protocol, true),
         _ => (ErrorKind::Network, true),
     };

@@ -9,7 +9,9 @@
 use std::ffi::c_char;
 use std::time::Duration;
 
-use super::guard::{clear_out, guard, guard_code, optional_str, record, required_str, set_last_error};
+use super::guard::{
+    clear_out, guard, guard_code, optional_str, record, required_str, set_last_error,
+};
 use super::reply::{give, verify_reply};
 use crate::actions::{request, Call, SessionKind};
 use crate::client::{ActionRequest, Client};
@@ -221,7 +223,8 @@ pub extern "C" fn verify_user_login(
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
     unsafe {
-        let card = match optional_str(card, "card") {
+        // The branch is chosen before `answer`, so `out` is cleared here first.
+        let card = match clear_out(out, "out").and_then(|()| optional_str(card, "card")) {
             Ok(card) => card,
             Err(error) => return record(&error),
         };
@@ -329,16 +332,17 @@ pub extern "C" fn verify_heartbeat(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            let kind = match kind {
-                super::codes::VERIFY_SESSION_CARD => SessionKind::Card,
-                super::codes::VERIFY_SESSION_USER => SessionKind::User,
-                other => {
-                    return Err(Error::local(
+            let kind =
+                match kind {
+                    super::codes::VERIFY_SESSION_CARD => SessionKind::Card,
+                    super::codes::VERIFY_SESSION_USER => SessionKind::User,
+                    other => return Err(Error::local(
                         ErrorKind::InvalidArgument,
-                        format!("kind {other} is neither VERIFY_SESSION_CARD nor VERIFY_SESSION_USER"),
-                    ))
-                }
-            };
+                        format!(
+                            "kind {other} is neither VERIFY_SESSION_CARD nor VERIFY_SESSION_USER"
+                        ),
+                    )),
+                };
             request::heartbeat(required_str(token, "token")?, kind, optional_str(ip, "ip")?)
         })
     }
@@ -356,7 +360,10 @@ pub extern "C" fn verify_user_recharge(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            request::user_recharge(required_str(username, "username")?, required_str(card, "card")?)
+            request::user_recharge(
+                required_str(username, "username")?,
+                required_str(card, "card")?,
+            )
         })
     }
 }
@@ -397,7 +404,8 @@ pub extern "C" fn verify_get_variable(
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
     unsafe {
-        match optional_str(name, "name") {
+        // The branch is chosen before `answer`, so `out` is cleared here first.
+        match clear_out(out, "out").and_then(|()| optional_str(name, "name")) {
             Ok(Some(name)) => answer(client, out, || request::get_variable(name)),
             Ok(None) => answer(client, out, request::get_variables),
             Err(error) => record(&error),
@@ -435,7 +443,11 @@ pub extern "C" fn verify_get_card_info(
     out: *mut *mut verify_reply,
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
-    unsafe { answer(client, out, || request::get_card_info(required_str(card, "card")?)) }
+    unsafe {
+        answer(client, out, || {
+            request::get_card_info(required_str(card, "card")?)
+        })
+    }
 }
 
 /// Social login step 1: `mac` optional. Reply: `url` (show it to the user), `state` (pass
@@ -447,7 +459,11 @@ pub extern "C" fn verify_social_login_start(
     out: *mut *mut verify_reply,
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
-    unsafe { answer(client, out, || request::social_login_start(optional_str(mac, "mac")?)) }
+    unsafe {
+        answer(client, out, || {
+            request::social_login_start(optional_str(mac, "mac")?)
+        })
+    }
 }
 
 /// Social login step 2, once: `state` required, `mac` optional. Returns 201
@@ -526,7 +542,8 @@ pub extern "C" fn verify_call(
                     required_str(value, "values[i]")?,
                 ));
             }
-            let request: ActionRequest = request::generic(required_str(action, "action")?, &params)?;
+            let request: ActionRequest =
+                request::generic(required_str(action, "action")?, &params)?;
             Ok(Call::<Unchecked>::from_request(request))
         })
     }

@@ -94,14 +94,31 @@ mod tests {
         assert_eq!(VERIFY_ERR_NO_SUCH_FIELD, local::NO_SUCH_FIELD);
         assert_eq!(VERIFY_ABI_VERSION, crate::ABI_VERSION);
         for code in [
-            VERIFY_PROGRAM_NOT_FOUND, VERIFY_WRONG_PASSWORD, VERIFY_CARD_INVALID, VERIFY_EXPIRED,
-            VERIFY_DISABLED, VERIFY_TOKEN_INVALID, VERIFY_SIGNATURE_ERROR, VERIFY_APP_KEY_WRONG,
-            VERIFY_NOT_APPROVED, VERIFY_INCOMPLETE_PARAMETERS, VERIFY_TIMESTAMP_SKEW,
-            VERIFY_UNKNOWN_ACTION, VERIFY_USER_NOT_REGISTERED, VERIFY_USERNAME_TAKEN,
-            VERIFY_IP_REGISTRATION_LIMIT, VERIFY_SAME_MACHINE_CODE, VERIFY_REBIND_LIMIT,
-            VERIFY_MACHINE_CHANGED, VERIFY_BLACKLISTED, VERIFY_COUNT_CARD_NOT_ALLOWED,
+            VERIFY_PROGRAM_NOT_FOUND,
+            VERIFY_WRONG_PASSWORD,
+            VERIFY_CARD_INVALID,
+            VERIFY_EXPIRED,
+            VERIFY_DISABLED,
+            VERIFY_TOKEN_INVALID,
+            VERIFY_SIGNATURE_ERROR,
+            VERIFY_APP_KEY_WRONG,
+            VERIFY_NOT_APPROVED,
+            VERIFY_INCOMPLETE_PARAMETERS,
+            VERIFY_TIMESTAMP_SKEW,
+            VERIFY_UNKNOWN_ACTION,
+            VERIFY_USER_NOT_REGISTERED,
+            VERIFY_USERNAME_TAKEN,
+            VERIFY_IP_REGISTRATION_LIMIT,
+            VERIFY_SAME_MACHINE_CODE,
+            VERIFY_REBIND_LIMIT,
+            VERIFY_MACHINE_CHANGED,
+            VERIFY_BLACKLISTED,
+            VERIFY_COUNT_CARD_NOT_ALLOWED,
         ] {
-            assert!(!crate::describe(code).starts_with("error code not documented"), "{code}");
+            assert!(
+                !crate::describe(code).starts_with("error code not documented"),
+                "{code}"
+            );
         }
     }
 }

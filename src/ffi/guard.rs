@@ -120,3 +120,27 @@ pub unsafe fn clear_out<T>(out: *mut *mut T, name: &str) -> Result<(), Error> {
     unsafe { *out = std::ptr::null_mut() };
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_the_fallback_and_the_last_error() {
+        let code = guard_code(|| panic!("boom in the body"));
+        assert_eq!(code, local::PANIC);
+        assert_eq!(last_error_code(), local::PANIC);
+        // SAFETY: the pointer is the thread's last-error string, valid until the next error.
+        let message = unsafe { CStr::from_ptr(last_error_message()) };
+        assert!(message.to_string_lossy().contains("boom in the body"));
+        assert_eq!(guard(7, || 3), 3);
+    }
+
+    #[test]
+    fn messages_with_nul_bytes_are_kept_readable() {
+        set_last_error(-1, "a\0b");
+        // SAFETY: as above.
+        let message = unsafe { CStr::from_ptr(last_error_message()) };
+        assert_eq!(message.to_str(), Ok("a b"));
+    }
+}

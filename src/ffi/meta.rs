@@ -30,12 +30,11 @@ pub extern "C" fn verify_last_error_code() -> i32 {
     guard(0, last_error_code)
 }
 
-const VERSION_C: &CStr = match CStr::from_bytes_with_nul(
-    concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes(),
-) {
-    Ok(version) => version,
-    Err(_) => panic!("the crate version contains a NUL byte"),
-};
+const VERSION_C: &CStr =
+    match CStr::from_bytes_with_nul(concat!(env!("CARGO_PKG_VERSION"), "\0").as_bytes()) {
+        Ok(version) => version,
+        Err(_) => panic!("the crate version contains a NUL byte"),
+    };
 
 /// The library version, e.g. `"0.1.0"`. Static; never NULL; the caller must not free it.
 /// Thread-safety: any thread.

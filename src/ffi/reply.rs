@@ -74,7 +74,8 @@ pub(crate) unsafe fn give(out: *mut *mut verify_reply, reply: Reply) {
 /// `reply` is NULL or a live pointer from this library.
 unsafe fn borrow<'a>(reply: *const verify_reply) -> Result<&'a verify_reply, Error> {
     // SAFETY: as documented above.
-    unsafe { reply.as_ref() }.ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "reply is NULL"))
+    unsafe { reply.as_ref() }
+        .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "reply is NULL"))
 }
 
 fn no_such_field(field: &str, what: &str) -> Error {
