@@ -150,6 +150,13 @@ fn classify(err: ureq::Error) -> SendError {
         ureq::Error::BadUri(_) | ureq::Error::InvalidProxyUrl | ureq::Error::Http(_) => {
             (ErrorKind::InvalidArgument, false)
         }
+        ureq::Error::Io(io)
+            if io
+                .get_ref()
+                .is_some_and(|inner| inner.is::<rustls::Error>()) =>
+        {
+            (ErrorKind::Tls, false)
+        }
         ureq::Error::Io(io) => match io.kind() {
             Io::ConnectionRefused
             | Io::AddrNotAvailable

@@ -236,3 +236,14 @@ fn an_unreachable_server_is_a_network_error() {
     let err = client.get_bulletin().expect_err("nobody listens");
     assert_eq!(err.kind(), ErrorKind::Network, "{err:?}");
 }
+
+#[test]
+fn a_tls_failure_is_its_own_kind() {
+    // The sandbox speaks plain HTTP: a TLS handshake with it fails.
+    let url = common::sandbox()
+        .base_url()
+        .replacen("http://", "https://", 1);
+    let client = Client::new(&url, "x", APP_KEY).expect("client");
+    let err = client.get_bulletin().expect_err("no TLS there");
+    assert_eq!(err.kind(), ErrorKind::Tls, "{err:?}");
+}

@@ -332,17 +332,18 @@ pub extern "C" fn verify_heartbeat(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            let kind =
-                match kind {
-                    super::codes::VERIFY_SESSION_CARD => SessionKind::Card,
-                    super::codes::VERIFY_SESSION_USER => SessionKind::User,
-                    other => return Err(Error::local(
+            let kind = match kind {
+                super::codes::VERIFY_SESSION_CARD => SessionKind::Card,
+                super::codes::VERIFY_SESSION_USER => SessionKind::User,
+                other => {
+                    return Err(Error::local(
                         ErrorKind::InvalidArgument,
                         format!(
                             "kind {other} is neither VERIFY_SESSION_CARD nor VERIFY_SESSION_USER"
                         ),
-                    )),
-                };
+                    ))
+                }
+            };
             request::heartbeat(required_str(token, "token")?, kind, optional_str(ip, "ip")?)
         })
     }
