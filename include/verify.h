@@ -455,6 +455,16 @@ int32_t verify_reply_code(const struct verify_reply *reply);
 const char *verify_reply_message(const struct verify_reply *reply);
 
 /**
+ * Whether the field `field` of `data` is present and not null: 1 yes, 0 no. Unlike the
+ * other accessors it does not set the last error when the field is absent, so a host can
+ * probe an optional field (`remark`) without losing the message of the call that failed.
+ * Returns `VERIFY_ERR_INVALID_ARGUMENT` (and sets the last error) when `reply` or `field`
+ * is NULL, `VERIFY_ERR_INVALID_UTF8` when `field` is not UTF-8.
+ * Thread-safety: any thread, concurrently with other reads of the same reply.
+ */
+int32_t verify_reply_has(const struct verify_reply *reply, const char *field);
+
+/**
  * The field `field` of the reply's `data` as text: a string as it is, a number or boolean
  * in JSON notation. `field` is a name (`"token"`, `"remark"`) or a dotted path into nested
  * objects (`"variables.name"`).

@@ -222,7 +222,7 @@ impl Client {
                 ("TimeStamp", timestamp.as_str()),
                 ("Sign", sign.as_str()),
             ];
-            let http = match self.transport.post_form(&self.init_url, &[], &form) {
+            let mut http = match self.transport.post_form(&self.init_url, &[], &form) {
                 Ok(http) => http,
                 Err(SendError { error, .. }) if resend_done => return Err(error),
                 Err(_) => {
@@ -231,7 +231,10 @@ impl Client {
                     continue;
                 }
             };
-            let reply = Reply::from_body(&http.body)?;
+            let parsed = Reply::from_body(&http.body);
+            // The raw body holds the session secret: wipe it as soon as it is parsed.
+            zeroize::Zeroize::zeroize(&mut http.body);
+            let mut reply = parsed?;
             if reply.code() == CODE_CLOCK_SKEW && !clock_done && self.learn_clock(&http) {
                 clock_done = true;
                 continue;
@@ -239,15 +242,17 @@ impl Client {
             if reply.code() != CODE_OK {
                 return Err(Error::refused(reply));
             }
-            let api_password = match reply.field("api_password") {
+            // The secret is taken out of the reply: hosts see the reply, never the secret.
+            let api_password = match reply.take_field("api_password") {
                 Some(Value::String(secret)) if (1..=256).contains(&secret.len()) => {
-                    Zeroizing::new(secret.clone())
+                    Zeroizing::new(secret)
                 }
-                Some(Value::String(_)) => {
+                Some(Value::String(mut secret)) => {
+                    zeroize::Zeroize::zeroize(&mut secret);
                     return Err(Error::bad_shape(
                         reply,
                         "Init reply `api_password` is empty or longer than 256 bytes",
-                    ))
+                    ));
                 }
                 _ => {
                     return Err(Error::bad_shape(

@@ -97,6 +97,11 @@ impl Reply {
             .try_fold(self.data(), |value, key| value.as_object()?.get(key))
     }
 
+    /// Removes a field of `data` and returns it (used to keep secrets out of replies).
+    pub(crate) fn take_field(&mut self, key: &str) -> Option<Value> {
+        self.envelope.get_mut("data")?.as_object_mut()?.remove(key)
+    }
+
     /// The whole envelope as received (unknown fields included).
     pub fn json(&self) -> &Value {
         &self.envelope

@@ -487,3 +487,57 @@ fn descriptions_and_versions() {
     assert_eq!(text(verify_version()).as_deref(), Some(verify::VERSION));
     assert_eq!(verify_abi_version(), VERIFY_ABI_VERSION);
 }
+
+#[test]
+fn the_init_reply_never_shows_the_session_secret() {
+    let program = Program::fresh();
+    let client = new_client(&program.sandbox.base_url(), &program.app_id);
+    let mut reply = ptr::null_mut();
+    assert_eq!(verify_init(client, &mut reply), VERIFY_OK);
+    assert_eq!(verify_reply_has(reply, c"api_password".as_ptr()), 0);
+    assert!(verify_reply_str(reply, c"api_password".as_ptr()).is_null());
+    let json = text(verify_reply_json(reply)).expect("json");
+    assert!(!json.contains("api_password"), "{json}");
+    verify_reply_free(reply);
+    // The secret was kept by the client all the same: actions work.
+    assert_eq!(verify_get_bulletin(client, &mut reply), VERIFY_OK);
+    verify_reply_free(reply);
+    verify_client_free(client);
+}
+
+#[test]
+fn probing_an_optional_field_keeps_the_last_error() {
+    let program = Program::fresh();
+    let client = new_client(&program.sandbox.base_url(), &program.app_id);
+    let mut reply = ptr::null_mut();
+    assert_eq!(
+        verify_get_card_info(client, c"NONE-XIST-0000-0000".as_ptr(), &mut reply),
+        VERIFY_CARD_INVALID
+    );
+    let before = last_error();
+    assert_eq!(before.0, VERIFY_CARD_INVALID);
+    assert_eq!(verify_reply_has(reply, c"remark".as_ptr()), 0);
+    assert_eq!(
+        last_error(),
+        before,
+        "verify_reply_has leaves the last error alone"
+    );
+    verify_reply_free(reply);
+
+    assert_eq!(verify_get_bulletin(client, &mut reply), VERIFY_OK);
+    assert_eq!(verify_reply_has(reply, c"bulletin".as_ptr()), 1);
+    assert_eq!(
+        verify_reply_has(reply, ptr::null()),
+        VERIFY_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        verify_reply_has(ptr::null(), c"bulletin".as_ptr()),
+        VERIFY_ERR_INVALID_ARGUMENT
+    );
+    assert_eq!(
+        verify_reply_has(reply, c"\xff".as_ptr()),
+        VERIFY_ERR_INVALID_UTF8
+    );
+    verify_reply_free(reply);
+    verify_client_free(client);
+}

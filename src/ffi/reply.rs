@@ -121,6 +121,28 @@ pub extern "C" fn verify_reply_message(reply: *const verify_reply) -> *const c_c
     })
 }
 
+/// Whether the field `field` of `data` is present and not null: 1 yes, 0 no. Unlike the
+/// other accessors it does not set the last error when the field is absent, so a host can
+/// probe an optional field (`remark`) without losing the message of the call that failed.
+/// Returns `VERIFY_ERR_INVALID_ARGUMENT` (and sets the last error) when `reply` or `field`
+/// is NULL, `VERIFY_ERR_INVALID_UTF8` when `field` is not UTF-8.
+/// Thread-safety: any thread, concurrently with other reads of the same reply.
+#[no_mangle]
+pub extern "C" fn verify_reply_has(reply: *const verify_reply, field: *const c_char) -> i32 {
+    guard(local::PANIC, || {
+        // SAFETY: the caller's contract: NULL or live reply, NULL or NUL-terminated field.
+        match unsafe { borrow(reply).and_then(|r| Ok((r, required_str(field, "field")?))) } {
+            Ok((reply, field)) => i32::from(
+                reply
+                    .reply
+                    .field(field)
+                    .is_some_and(|value| !value.is_null()),
+            ),
+            Err(error) => record(&error),
+        }
+    })
+}
+
 /// The field `field` of the reply's `data` as text: a string as it is, a number or boolean
 /// in JSON notation. `field` is a name (`"token"`, `"remark"`) or a dotted path into nested
 /// objects (`"variables.name"`).

@@ -2,6 +2,8 @@
 //! program (with its own cards and accounts) per test, so that tests run in parallel.
 #![allow(dead_code)]
 
+pub mod host;
+
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};

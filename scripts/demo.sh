@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# demo.sh: build the library and the sandbox, start the sandbox with the demo fixtures, build
+# examples-c/demo.c with the plain cc line, and run it. One command from a fresh clone:
+#
+#   scripts/demo.sh
+#
+# Works from any directory. Installs a C compiler with scripts/install-deps.sh if none is
+# present (apt-get; sudo when not root). The sandbox is always stopped on exit. The exit
+# status is the demo's: 0 when every step got its expected code.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+sandbox_pid=""
+work=""
+cleanup() {
+    if [ -n "$sandbox_pid" ]; then
+        kill "$sandbox_pid" 2>/dev/null || true
+        wait "$sandbox_pid" 2>/dev/null || true
+    fi
+    if [ -n "$work" ]; then
+        rm -rf "$work"
+    fi
+}
+trap cleanup EXIT
+
+step "1/5 C compiler (scripts/install-deps.sh gcc)"
+scripts/install-deps.sh gcc
+
+step "2/5 Build the library and the sandbox (cargo build --release -p verify -p verify-sandbox)"
+if ! command -v cargo >/dev/null 2>&1; then
+    echo "demo.sh: cargo not found: install Rust from https://rustup.rs" >&2
+    exit 1
+fi
+cargo build --release -p verify -p verify-sandbox
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/verify-demo.XXXXXX")
+
+step "3/5 Start the sandbox (target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json)"
+target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json \
+    >"$work/sandbox.out" 2>"$work/sandbox.err" &
+sandbox_pid=$!
+base_url=""
+deadline=$((SECONDS + 30))
+while [ -z "$base_url" ]; do
+    line=$(head -n 1 "$work/sandbox.out" 2>/dev/null || true)
+    case "$line" in
+        "listening on "*) base_url=${line#listening on } ;;
+    esac
+    if [ -n "$base_url" ]; then
+        break
+    fi
+    if ! kill -0 "$sandbox_pid" 2>/dev/null; then
+        echo "demo.sh: the sandbox exited before listening:" >&2
+        cat "$work/sandbox.err" >&2
+        sandbox_pid=""
+        exit 1
+    fi
+    if [ "$SECONDS" -ge "$deadline" ]; then
+        echo "demo.sh: the sandbox did not print its address within 30 s" >&2
+        cat "$work/sandbox.err" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+echo "sandbox (pid $sandbox_pid) listening on $base_url"
+
+step "4/5 Compile examples-c/demo.c"
+compile=(cc -std=c99 -Wall -Wextra -Werror -pedantic -I include examples-c/demo.c
+    -L target/release -lverify -Wl,-rpath,target/release -o "$work/demo")
+echo "${compile[*]}"
+"${compile[@]}"
+
+step "5/5 Run the demo against $base_url (program 10001 of sandbox/fixtures/demo.json)"
+set +e
+"$work/demo" "$base_url"
+status=$?
+set -e
+
+if [ "$status" -eq 0 ]; then
+    step "demo passed"
+else
+    step "demo FAILED (exit status $status)"
+fi
+exit "$status"

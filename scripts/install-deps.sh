@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# install-deps.sh: install, with apt-get, the tools given as arguments that are missing.
+#
+#   scripts/install-deps.sh gcc valgrind cmake
+#
+# Each argument is a tool name; it maps to a command that shows it is present and to the
+# Debian/Ubuntu package that provides it:
+#
+#   gcc       -> cc and c++ on PATH           package: build-essential
+#   pkg-config, cmake, valgrind -> the command of that name, from the package of that name
+#   valgrind  -> valgrind                     package: valgrind
+#   cmake     -> cmake                        package: cmake
+#   mono      -> mono and mcs                 packages: mono-mcs mono-runtime
+#   anything else: the command of that name, from the package of that name
+#
+# Idempotent: nothing is installed when every tool is present. When something is missing it
+# runs `apt-get update` once, then `apt-get install -y` of the missing packages, with sudo only
+# when not root. It fails loudly (non-zero status) when a tool is still missing afterwards.
+set -euo pipefail
+
+if [ "$#" -eq 0 ]; then
+    echo "usage: $0 TOOL..." >&2
+    echo "  e.g. $0 gcc valgrind cmake" >&2
+    exit 2
+fi
+
+# The commands that prove a tool is installed, and its package.
+commands_of() {
+    case "$1" in
+        gcc) echo "cc c++" ;;
+        mono) echo "mono mcs" ;;
+        *) echo "$1" ;;
+    esac
+}
+package_of() {
+    case "$1" in
+        gcc) echo "build-essential" ;;
+        mono) echo "mono-mcs mono-runtime" ;;
+        *) echo "$1" ;;
+    esac
+}
+present() {
+    local command
+    for command in $(commands_of "$1"); do
+        command -v "$command" >/dev/null 2>&1 || return 1
+    done
+}
+
+missing_tools=()
+missing_packages=()
+for tool in "$@"; do
+    if present "$tool"; then
+        echo "install-deps: $tool: present ($(commands_of "$tool"))"
+    else
+        echo "install-deps: $tool: missing, will install package $(package_of "$tool")"
+        missing_tools+=("$tool")
+        read -r -a packages <<< "$(package_of "$tool")"
+        missing_packages+=("${packages[@]}")
+    fi
+done
+
+if [ "${#missing_packages[@]}" -eq 0 ]; then
+    echo "install-deps: nothing to install"
+    exit 0
+fi
+
+if ! command -v apt-get >/dev/null 2>&1; then
+    echo "install-deps: ERROR: apt-get not found; install these yourself: ${missing_packages[*]}" >&2
+    exit 1
+fi
+
+sudo=()
+if [ "$(id -u)" -ne 0 ]; then
+    if ! command -v sudo >/dev/null 2>&1; then
+        echo "install-deps: ERROR: not root and sudo not found; install as root: ${missing_packages[*]}" >&2
+        exit 1
+    fi
+    sudo=(sudo)
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get update"
+if ! ${sudo[@]+"${sudo[@]}"} apt-get update; then
+    echo "install-deps: ERROR: apt-get update failed" >&2
+    exit 1
+fi
+echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get install -y --no-install-recommends ${missing_packages[*]}"
+if ! ${sudo[@]+"${sudo[@]}"} apt-get install -y --no-install-recommends "${missing_packages[@]}"; then
+    echo "install-deps: ERROR: apt-get install failed for: ${missing_packages[*]}" >&2
+    exit 1
+fi
+
+status=0
+for tool in "${missing_tools[@]}"; do
+    if present "$tool"; then
+        echo "install-deps: $tool: installed"
+    else
+        echo "install-deps: ERROR: $tool still missing after installing $(package_of "$tool") (expected: $(commands_of "$tool"))" >&2
+        status=1
+    fi
+done
+exit "$status"

@@ -1,0 +1,163 @@
+//! The C example harness: `examples-c/demo.c` is compiled with the README's `cc` line against
+//! the freshly built `libverify.so` and run under valgrind against an in-process sandbox
+//! loaded with `sandbox/fixtures/demo.json`. Every step must get its expected code, and
+//! valgrind must report no error and no definite or indirect leak.
+//!
+//! Needs `cc` and `valgrind` on PATH: `scripts/install-deps.sh gcc valgrind` installs them.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::host::{demo_sandbox, library_dir, require_tool, root, text, Scratch};
+
+/// Compiles demo.c with the README's line, from the repository root. The line uses paths
+/// relative to the root when the library is in `target/debug` (the usual case).
+fn compile_demo(lib_dir: &Path, out: &Path) {
+    let root = root();
+    let lib = lib_dir
+        .strip_prefix(&root)
+        .unwrap_or(lib_dir)
+        .display()
+        .to_string();
+    let args = [
+        "-std=c99".to_owned(),
+        "-Wall".to_owned(),
+        "-Wextra".to_owned(),
+        "-Werror".to_owned(),
+        "-pedantic".to_owned(),
+        "-I".to_owned(),
+        "include".to_owned(),
+        "examples-c/demo.c".to_owned(),
+        "-L".to_owned(),
+        lib.clone(),
+        "-lverify".to_owned(),
+        format!("-Wl,-rpath,{lib}"),
+        "-o".to_owned(),
+        out.display().to_string(),
+    ];
+    let output = Command::new("cc")
+        .args(&args)
+        .current_dir(&root)
+        .output()
+        .expect("run cc");
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success(),
+        "`cc {}` failed ({}):\n{stdout}{stderr}",
+        args.join(" "),
+        output.status
+    );
+}
+
+/// The line of `stdout` whose trimmed text starts with `label`, for messages and asserts.
+fn line_of<'a>(stdout: &'a str, label: &str) -> Option<&'a str> {
+    stdout.lines().map(str::trim).find(|l| l.starts_with(label))
+}
+
+#[test]
+fn demo_runs_clean_under_valgrind() {
+    require_tool("cc", "gcc");
+    require_tool("valgrind", "valgrind");
+    let lib_dir = library_dir();
+    let scratch = Scratch::new();
+    let demo = scratch.0.join("demo");
+    compile_demo(&lib_dir, &demo);
+
+    let (sandbox, app_id, app_key) = demo_sandbox();
+
+    // Run from the root: the README's line sets a relative rpath (target/debug).
+    let output = Command::new("valgrind")
+        .args([
+            "--error-exitcode=99",
+            "--leak-check=full",
+            "--errors-for-leak-kinds=definite,indirect",
+            "--show-leak-kinds=definite,indirect",
+        ])
+        .arg(&demo)
+        .arg(sandbox.base_url())
+        .arg(&app_id)
+        .arg(&app_key)
+        .current_dir(root())
+        .output()
+        .expect("run valgrind");
+    sandbox.stop();
+    let (stdout, stderr) = text(&output);
+    let report = format!("--- demo stdout ---\n{stdout}\n--- valgrind (stderr) ---\n{stderr}");
+
+    assert!(
+        output.status.success(),
+        "the demo under valgrind exited with {} (99: valgrind found errors or leaks)\n{report}",
+        output.status
+    );
+    assert!(
+        stderr.contains("ERROR SUMMARY: 0 errors"),
+        "valgrind reported errors\n{report}"
+    );
+    let no_leaks = stderr.contains("All heap blocks were freed")
+        || (stderr.contains("definitely lost: 0 bytes in 0 blocks")
+            && stderr.contains("indirectly lost: 0 bytes in 0 blocks"));
+    assert!(
+        no_leaks,
+        "valgrind reported definite or indirect leaks\n{report}"
+    );
+
+    for step in [
+        "verify_client_new",
+        "verify_init",
+        "verify_single_login",
+        "verify_heartbeat(VERIFY_SESSION_CARD)",
+        "verify_user_register",
+        "verify_user_login(machine A)",
+        "verify_heartbeat(VERIFY_SESSION_USER)",
+        "verify_user_recharge",
+        "verify_change_bind",
+        "verify_user_login(machine B)",
+        "verify_get_bulletin",
+        "verify_get_latest_version",
+        "verify_get_variable(NULL)",
+    ] {
+        let expected = format!("[{step}] code 200 (");
+        assert!(
+            stdout.contains(&expected),
+            "no `{expected}` in the demo's output\n{report}"
+        );
+    }
+    assert!(
+        stdout.contains("PASSED: all 13 steps got their expected code"),
+        "the demo did not pass every step\n{report}"
+    );
+
+    // A few fields, as the fixture defines them.
+    let added = line_of(&stdout, "added_days").unwrap_or_default();
+    assert!(
+        added.contains("\"7天\""),
+        "recharge with the 7-day card: `{added}`\n{report}"
+    );
+    let bind_count = line_of(&stdout, "bind_count").unwrap_or_default();
+    assert!(
+        bind_count.ends_with(" 1"),
+        "one rebind: `{bind_count}`\n{report}"
+    );
+    let device = stdout
+        .lines()
+        .map(str::trim)
+        .rev()
+        .find(|l| l.starts_with("device_id"));
+    assert_eq!(
+        device.map(|l| l.ends_with("\"DEMO-MACHINE-B-0002\"")),
+        Some(true),
+        "the last login is on machine B\n{report}"
+    );
+    // Secrets: the AppKey never, tokens only shortened.
+    assert!(
+        !stdout.contains(&app_key),
+        "the demo printed the AppKey\n{report}"
+    );
+    let token = line_of(&stdout, "token").unwrap_or_default();
+    assert!(
+        token.ends_with("\u{2026}(40 chars)"),
+        "token shown shortened: `{token}`\n{report}"
+    );
+}

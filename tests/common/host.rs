@@ -1,0 +1,121 @@
+//! Support of the host tests (C, C++, C#, package): where the library and repository are,
+//! tools that must be installed, scratch directories, and the demo fixtures under a fresh
+//! program id.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use verify_sandbox::{Config, Fixtures, Sandbox};
+
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The directory of the library built with this test: tests run from `target/debug/deps`.
+pub fn library_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    let dir = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("the test binary lives in target/<profile>/deps")
+        .to_path_buf();
+    assert!(
+        dir.join("libverify.so").is_file(),
+        "{} not found: `cargo test` should have built the cdylib next to the test's deps/",
+        dir.join("libverify.so").display()
+    );
+    dir
+}
+
+/// Fails with a message naming the install script when `tool` cannot run; `package` is the
+/// argument of `scripts/install-deps.sh` that installs it.
+pub fn require_tool(tool: &str, package: &str) {
+    let runs = Command::new(tool)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false);
+    assert!(
+        runs,
+        "`{tool}` is not installed (or does not run): install it with \
+         `scripts/install-deps.sh {package}`, then run the test again"
+    );
+}
+
+pub fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+/// A scratch directory, removed on drop.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap()
+            .as_nanos();
+        let dir = std::env::temp_dir().join(format!("verify-host-{}-{nanos}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("create the scratch directory");
+        Scratch(dir)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `sandbox/fixtures/demo.json` with every `app_id` replaced by `app_id`; returns it with the
+/// program's `app_key`.
+pub fn demo_fixtures(app_id: &str) -> (serde_json::Value, String) {
+    let path = root().join("sandbox/fixtures/demo.json");
+    let raw =
+        std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let mut doc: serde_json::Value = serde_json::from_str(&raw).expect("demo.json is JSON");
+    let programs = doc["programs"].as_array().expect("demo.json has programs");
+    assert_eq!(programs.len(), 1, "demo.json holds the demo's one program");
+    let app_key = programs[0]["app_key"]
+        .as_str()
+        .expect("program app_key")
+        .to_owned();
+    for list in ["programs", "cards", "accounts"] {
+        if let Some(items) = doc[list].as_array_mut() {
+            for item in items {
+                item["app_id"] = serde_json::Value::from(app_id);
+            }
+        }
+    }
+    (doc, app_key)
+}
+
+/// A sandbox of its own loaded with `sandbox/fixtures/demo.json` under a fresh program id
+/// (demo runs consume its cards); returns it with the program's id and key.
+pub fn demo_sandbox() -> (Sandbox, String, String) {
+    let app_id = super::unique("demo");
+    let (fixtures, app_key) = demo_fixtures(&app_id);
+    let sandbox = Sandbox::start(Config::default()).expect("start the sandbox");
+    sandbox
+        .load(Fixtures::from_value(fixtures).expect("demo.json parses as fixtures"))
+        .expect("load demo.json");
+    (sandbox, app_id, app_key)
+}
+
+/// Runs a command to completion, panicking with its output when it fails.
+pub fn run_ok(command: &mut Command, what: &str) -> String {
+    let output = command
+        .output()
+        .unwrap_or_else(|e| panic!("{what}: cannot start: {e}"));
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        output.status
+    );
+    stdout
+}
