@@ -6,9 +6,11 @@
  *   social authorization pending, 1001..1024 the server's refusal (spec section 7),
  *   negative values local failures (VERIFY_ERR_*). verify_code_describe() explains any code.
  * - Calls that talk to the server take `verify_reply **out`: *out is set to NULL first, then
- *   to a new reply whenever the server answered, refusals included. The caller owns it and
- *   frees it with verify_reply_free(). Strings read from a reply are borrowed and stay valid
- *   until the reply is freed.
+ *   to a new reply whenever the server answered, refusals included. That includes one
+ *   negative code: VERIFY_ERR_PROTOCOL when a 200 reply lacks a documented field or has it
+ *   with another type (the reply shows what came). So always free *out when it is non-NULL,
+ *   whatever the code. The caller owns it and frees it with verify_reply_free(). Strings
+ *   read from a reply are borrowed and stay valid until the reply is freed.
  * - String arguments are NUL-terminated UTF-8, at most 65536 bytes, copied by the library
  *   (the caller keeps ownership). NULL is allowed only where a parameter is documented as
  *   optional; otherwise it gives VERIFY_ERR_INVALID_ARGUMENT.

@@ -1,0 +1,618 @@
+/*
+ * verify.hpp: header-only C++17 binding of the verify licensing client, over verify.h.
+ *
+ *   #include "verify.hpp"          // also includes verify.h; link libverify as for C
+ *
+ *   verify::Client client("http://127.0.0.1:8080", "10001", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345");
+ *   verify::Reply login = client.single_login("DEMO-CARD-0000-0001", "3F2A9C0B7D1E4F56");
+ *   if (login.ok()) {
+ *       std::string token = *login.str("token");
+ *   } else if (login.code() == verify::codes::disabled) {
+ *       show(login.message(), login.remark().value_or(""));   // the reason of the ban
+ *   }
+ *
+ * Ownership
+ * - verify::Client and verify::Reply own a verify_client / verify_reply through a
+ *   std::unique_ptr whose deleter is verify_client_free / verify_reply_free. They are
+ *   move-only: moving transfers the handle and leaves the source empty (`!object`); the
+ *   destructor frees what it owns and never throws. A moved-from Reply throws verify::Error
+ *   (VERIFY_ERR_INVALID_ARGUMENT) from its accessors; a moved-from Client's calls throw the
+ *   same (the library refuses the NULL client).
+ * - Everything a Reply hands out is copied into std::string (or std::optional of it), so a
+ *   value stays valid after its Reply is gone. describe() and version() return views of
+ *   static library strings: they are valid for the life of the program.
+ *
+ * Results: a Reply or an exception, never both
+ * - A call returns a Reply whenever the server answered, whatever its code: success (200),
+ *   pending (201) and every refusal (1001..1024). A refusal is not an exception because it
+ *   is an answer the host has to branch on: 1006 carries the reason of a ban in remark(),
+ *   1022 the previously bound machine code, 1007 means "log in again". The server's code is
+ *   never hidden or translated: Reply::code() is the integer of the C API (see codes::).
+ * - A call throws verify::Error when no usable answer exists: the local failures of the C
+ *   API, its negative codes (invalid argument, network, timeout, TLS, protocol, ...). There
+ *   is then no Reply object that could be returned. Error::code() is that negative code and
+ *   what() the library's message (verify_last_error_message(), copied when it is thrown).
+ *   One case has an answer that is not usable: VERIFY_ERR_PROTOCOL for a reply whose data
+ *   does not have the documented shape; its JSON is then in Error::reply_json().
+ * - Arguments are checked before they reach C: a string argument containing a NUL
+ *   character (C would silently cut it there) throws VERIFY_ERR_INVALID_ARGUMENT, as do
+ *   timeouts outside 1..UINT32_MAX milliseconds.
+ * - std::bad_alloc may come from any function that copies a string.
+ *
+ * Strings
+ * - In: std::string_view (anything convertible: std::string, string literals). The
+ *   binding copies every argument into a NUL-terminated std::string for the duration of
+ *   the call. Optional parameters are std::optional<std::string_view>: pass std::nullopt
+ *   (never a null `const char *`, which std::string_view cannot hold). UTF-8, at most
+ *   65536 bytes, as verify.h says.
+ * - Out: std::string, std::optional<std::string> / <int64_t> / <bool> for fields that may be
+ *   absent.
+ *
+ * Threads (as verify.h)
+ * - One Client may be used by any number of threads at once: every call method is const
+ *   and the library holds no lock across network I/O. Moving, assigning or destroying a
+ *   Client must not overlap with any call on it.
+ * - A Reply may be read from several threads at once; moving or destroying it must not
+ *   overlap with reads.
+ * - The C API's last error is per thread. Reply's field accessors may replace it (an
+ *   absent field is a failing C call); Error copies its message when it is thrown, so C++
+ *   code never needs verify_last_error_message().
+ */
+
+#ifndef VERIFY_HPP
+#define VERIFY_HPP
+
+#include <chrono>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "verify.h"
+
+namespace verify {
+
+/* The result codes of verify.h (the same integers): compare Reply::code() and
+ * Error::code() with them. */
+namespace codes {
+inline constexpr std::int32_t ok = VERIFY_OK;
+inline constexpr std::int32_t pending = VERIFY_PENDING;
+inline constexpr std::int32_t program_not_found = VERIFY_PROGRAM_NOT_FOUND;
+inline constexpr std::int32_t wrong_password = VERIFY_WRONG_PASSWORD;
+inline constexpr std::int32_t card_invalid = VERIFY_CARD_INVALID;
+inline constexpr std::int32_t expired = VERIFY_EXPIRED;
+inline constexpr std::int32_t disabled = VERIFY_DISABLED;
+inline constexpr std::int32_t token_invalid = VERIFY_TOKEN_INVALID;
+inline constexpr std::int32_t signature_error = VERIFY_SIGNATURE_ERROR;
+inline constexpr std::int32_t app_key_wrong = VERIFY_APP_KEY_WRONG;
+inline constexpr std::int32_t not_approved = VERIFY_NOT_APPROVED;
+inline constexpr std::int32_t incomplete_parameters = VERIFY_INCOMPLETE_PARAMETERS;
+inline constexpr std::int32_t timestamp_skew = VERIFY_TIMESTAMP_SKEW;
+inline constexpr std::int32_t unknown_action = VERIFY_UNKNOWN_ACTION;
+inline constexpr std::int32_t user_not_registered = VERIFY_USER_NOT_REGISTERED;
+inline constexpr std::int32_t username_taken = VERIFY_USERNAME_TAKEN;
+inline constexpr std::int32_t ip_registration_limit = VERIFY_IP_REGISTRATION_LIMIT;
+inline constexpr std::int32_t same_machine_code = VERIFY_SAME_MACHINE_CODE;
+inline constexpr std::int32_t rebind_limit = VERIFY_REBIND_LIMIT;
+inline constexpr std::int32_t machine_changed = VERIFY_MACHINE_CHANGED;
+inline constexpr std::int32_t blacklisted = VERIFY_BLACKLISTED;
+inline constexpr std::int32_t count_card_not_allowed = VERIFY_COUNT_CARD_NOT_ALLOWED;
+
+inline constexpr std::int32_t err_invalid_argument = VERIFY_ERR_INVALID_ARGUMENT;
+inline constexpr std::int32_t err_invalid_utf8 = VERIFY_ERR_INVALID_UTF8;
+inline constexpr std::int32_t err_network = VERIFY_ERR_NETWORK;
+inline constexpr std::int32_t err_timeout = VERIFY_ERR_TIMEOUT;
+inline constexpr std::int32_t err_tls = VERIFY_ERR_TLS;
+inline constexpr std::int32_t err_protocol = VERIFY_ERR_PROTOCOL;
+inline constexpr std::int32_t err_cancelled = VERIFY_ERR_CANCELLED;
+inline constexpr std::int32_t err_panic = VERIFY_ERR_PANIC;
+inline constexpr std::int32_t err_no_such_field = VERIFY_ERR_NO_SUCH_FIELD;
+}  // namespace codes
+
+/* The session a heartbeat keeps alive: the token of single_login (Card) or of user_login
+ * (User). */
+enum class SessionKind : std::int32_t {
+    Card = VERIFY_SESSION_CARD,
+    User = VERIFY_SESSION_USER,
+};
+
+/* The ABI version of the header this program was compiled with; compare with abi_version(). */
+inline constexpr std::uint32_t header_abi_version = VERIFY_ABI_VERSION;
+
+/* A static English description of any result code. Valid for the life of the program. */
+inline std::string_view describe(std::int32_t code) noexcept {
+    const char *text = verify_code_describe(code);
+    return text != nullptr ? std::string_view(text) : std::string_view();
+}
+
+/* The library version, e.g. "0.1.0". Valid for the life of the program. */
+inline std::string_view version() noexcept {
+    const char *text = verify_version();
+    return text != nullptr ? std::string_view(text) : std::string_view();
+}
+
+/* The library's ABI version (header_abi_version is the header's). */
+inline std::uint32_t abi_version() noexcept { return verify_abi_version(); }
+
+/*
+ * A local failure: no usable answer of the server exists (see the top of this file).
+ * code() is negative (a VERIFY_ERR_* / codes::err_*), what() the library's message.
+ * Copying never throws.
+ */
+class Error : public std::runtime_error {
+public:
+    Error(std::int32_t code, const std::string &message,
+          std::shared_ptr<const std::string> reply_json = nullptr)
+        : std::runtime_error(message), code_(code), reply_json_(std::move(reply_json)) {}
+
+    /* The result code (negative for every failure the library reports). */
+    std::int32_t code() const noexcept { return code_; }
+
+    /* verify::describe(code()). */
+    std::string_view description() const noexcept { return describe(code_); }
+
+    /* The JSON of the server's answer when there was one that could not be used
+     * (codes::err_protocol for data of the wrong shape); std::nullopt otherwise. The view
+     * is valid as long as this Error or a copy of it lives. */
+    std::optional<std::string_view> reply_json() const noexcept {
+        if (!reply_json_) {
+            return std::nullopt;
+        }
+        return std::string_view(*reply_json_);
+    }
+
+private:
+    std::int32_t code_;
+    std::shared_ptr<const std::string> reply_json_;
+};
+
+namespace detail {
+
+struct ClientDeleter {
+    void operator()(verify_client *client) const noexcept { verify_client_free(client); }
+};
+
+struct ReplyDeleter {
+    void operator()(verify_reply *reply) const noexcept { verify_reply_free(reply); }
+};
+
+using ClientPtr = std::unique_ptr<verify_client, ClientDeleter>;
+using ReplyPtr = std::unique_ptr<verify_reply, ReplyDeleter>;
+
+/* An Error made on this side of the boundary, with a message shaped like the library's. */
+[[noreturn]] inline void fail(std::int32_t code, std::string_view what) {
+    std::string message(describe(code));
+    message += " (";
+    message += std::to_string(code);
+    message += "): ";
+    message += what;
+    throw Error(code, message);
+}
+
+/* Refuses a string argument that C would silently cut at an embedded NUL. */
+inline void check(std::string_view value, const char *name) {
+    if (value.find('\0') != std::string_view::npos) {
+        fail(codes::err_invalid_argument,
+             std::string("argument `") + name + "` contains a NUL character");
+    }
+}
+
+/* A NUL-terminated copy of a required string argument. */
+inline std::string arg(std::string_view value, const char *name) {
+    check(value, name);
+    return std::string(value);
+}
+
+/* A NUL-terminated copy of an optional string argument; c_str() is NULL when absent. */
+class OptionalArg {
+public:
+    OptionalArg(const std::optional<std::string_view> &value, const char *name) {
+        if (value) {
+            text_ = arg(*value, name);
+        }
+    }
+    const char *c_str() const noexcept { return text_ ? text_->c_str() : nullptr; }
+
+private:
+    std::optional<std::string> text_;
+};
+
+}  // namespace detail
+
+/*
+ * An answer of the server, of any code. Move-only owner of a verify_reply.
+ * Every accessor copies out of the reply; reads may run on several threads at once.
+ */
+class Reply {
+public:
+    /* Takes ownership of `reply` (from a verify_* call; NULL gives an empty Reply). */
+    explicit Reply(verify_reply *reply) noexcept : handle_(reply) {}
+
+    Reply(Reply &&) noexcept = default;
+    Reply &operator=(Reply &&) noexcept = default;
+    Reply(const Reply &) = delete;
+    Reply &operator=(const Reply &) = delete;
+    ~Reply() = default;
+
+    /* false once moved from (or released). */
+    explicit operator bool() const noexcept { return handle_ != nullptr; }
+
+    /* The server's code: 200, 201 or its refusal (1001..1024), never translated. */
+    std::int32_t code() const { return verify_reply_code(live()); }
+
+    /* code() == codes::ok. */
+    bool ok() const { return code() == codes::ok; }
+
+    /* code() == codes::pending (social authorization: poll again). */
+    bool pending() const { return code() == codes::pending; }
+
+    /* verify::describe(code()). */
+    std::string_view description() const { return describe(code()); }
+
+    /* The server's message (localized; may be empty). */
+    std::string message() const { return copy(verify_reply_message(live())); }
+
+    /* data.remark: on 1006 the reason, on 1022 the bound machine code, on a login the
+     * back-office note. std::nullopt when absent. */
+    std::optional<std::string> remark() const { return str("remark"); }
+
+    /* A field of data as text (a string as it is, a number or boolean in JSON notation).
+     * `field` is a name ("token") or a dotted path ("variables.app_name"). std::nullopt
+     * when absent, null, an object or an array. */
+    std::optional<std::string> str(std::string_view field) const {
+        const verify_reply *reply = live();
+        std::string name = detail::arg(field, "field");
+        const char *text = verify_reply_str(reply, name.c_str());
+        if (text == nullptr) {
+            return std::nullopt;
+        }
+        return std::string(text);
+    }
+
+    /* A field of data as an integer; std::nullopt when absent or not an integer. */
+    std::optional<std::int64_t> integer(std::string_view field) const {
+        const verify_reply *reply = live();
+        std::string name = detail::arg(field, "field");
+        // The C call answers a fallback when the field is absent: a value other than the
+        // fallback is the field itself, and two different fallbacks tell 0 from absent.
+        std::int64_t value = verify_reply_int(reply, name.c_str(), 0);
+        if (value != 0 || verify_reply_int(reply, name.c_str(), -1) == 0) {
+            return value;
+        }
+        return std::nullopt;
+    }
+
+    /* A field of data as a boolean; std::nullopt when absent or not a boolean. */
+    std::optional<bool> boolean(std::string_view field) const {
+        const verify_reply *reply = live();
+        std::string name = detail::arg(field, "field");
+        std::int32_t value = verify_reply_bool(reply, name.c_str(), -1);
+        if (value < 0) {
+            return std::nullopt;
+        }
+        return value != 0;
+    }
+
+    /* The whole reply as JSON: {"code":..,"message":..,"data":..}, unknown fields included. */
+    std::string json() const { return copy(verify_reply_json(live())); }
+
+    /* The C handle, still owned by this Reply (NULL when empty). */
+    const verify_reply *get() const noexcept { return handle_.get(); }
+
+    /* Gives up ownership: the caller must verify_reply_free() the result. */
+    verify_reply *release() noexcept { return handle_.release(); }
+
+private:
+    const verify_reply *live() const {
+        if (!handle_) {
+            detail::fail(codes::err_invalid_argument, "use of an empty (moved-from) verify::Reply");
+        }
+        return handle_.get();
+    }
+
+    static std::string copy(const char *text) {
+        if (text == nullptr) {
+            // Only a NULL reply gives NULL here, and live() refused that already.
+            throw Error(verify_last_error_code(), verify_last_error_message());
+        }
+        return std::string(text);
+    }
+
+    detail::ReplyPtr handle_;
+};
+
+namespace detail {
+
+/*
+ * The outcome of a C call: a Reply when the server answered with a usable reply, else an
+ * Error. `reply` is owned from here on, so nothing leaks whichever way this goes.
+ */
+inline Reply finish(std::int32_t code, verify_reply *raw) {
+    Reply reply(raw);
+    if (code >= 0 && reply) {
+        return reply;
+    }
+    // Copy the message first: any later call into the library may replace it.
+    std::string message = verify_last_error_message();
+    if (message.empty()) {
+        message = std::string(describe(code)) + " (" + std::to_string(code) + ")";
+    }
+    std::shared_ptr<const std::string> json;
+    if (reply) {
+        const char *text = verify_reply_json(reply.get());
+        if (text != nullptr) {
+            json = std::make_shared<const std::string>(text);
+        }
+    }
+    throw Error(code, message, std::move(json));
+}
+
+}  // namespace detail
+
+/*
+ * A client of the service for one program. Move-only owner of a verify_client.
+ *
+ * Every call method returns a Reply whenever the server answered (refusals included) and
+ * throws verify::Error for local failures; see the top of this file. The call methods are
+ * const and may run on several threads at once on one Client.
+ */
+class Client {
+public:
+    /* A client for the service at `base_url` (http:// or https://), for the program
+     * `app_id` with its secret `app_key`. Nothing is sent yet: Init runs on the first call
+     * unless init() is called. Throws verify::Error on invalid arguments. */
+    Client(std::string_view base_url, std::string_view app_id, std::string_view app_key) {
+        std::string url = detail::arg(base_url, "base_url");
+        std::string id = detail::arg(app_id, "app_id");
+        std::string key = detail::arg(app_key, "app_key");
+        verify_client *raw = nullptr;
+        std::int32_t code = verify_client_new(url.c_str(), id.c_str(), key.c_str(), &raw);
+        handle_.reset(raw);
+        if (code != codes::ok || !handle_) {
+            throw Error(code, verify_last_error_message());
+        }
+    }
+
+    Client(Client &&) noexcept = default;
+    Client &operator=(Client &&) noexcept = default;
+    Client(const Client &) = delete;
+    Client &operator=(const Client &) = delete;
+    /* Stops and joins the client's background work, wipes its secrets. Never throws. */
+    ~Client() = default;
+
+    /* false once moved from (or released). */
+    explicit operator bool() const noexcept { return handle_ != nullptr; }
+
+    /* Connect timeout and whole-call timeout for calls that start afterwards, each
+     * 1..UINT32_MAX ms (std::chrono::seconds and the like convert implicitly). Defaults
+     * 10 s and 30 s. Any thread, at any time. */
+    void set_timeouts(std::chrono::milliseconds connect, std::chrono::milliseconds call) {
+        std::uint32_t connect_ms = to_ms(connect, "connect");
+        std::uint32_t call_ms = to_ms(call, "call");
+        std::int32_t code = verify_client_set_timeouts(handle_.get(), connect_ms, call_ms);
+        if (code != codes::ok) {
+            throw Error(code, verify_last_error_message());
+        }
+    }
+
+    /* The Init handshake now (otherwise the first call runs it). */
+    Reply init() const {
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_init(handle_.get(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* SingleLogin (card mode). Fields: token, status, is_times, card_type, expire_at, and for
+     * a count card total, used, remaining; remark on 1006 and 1022. Never sent twice. */
+    Reply single_login(std::string_view card, std::string_view mac,
+                       std::optional<std::string_view> device_name = std::nullopt) const {
+        std::string c = detail::arg(card, "card");
+        std::string m = detail::arg(mac, "mac");
+        detail::OptionalArg d(device_name, "device_name");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_single_login(handle_.get(), c.c_str(), m.c_str(), d.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* UserLogin. Without `card`: fields username, device_id, expire_at, status, token,
+     * remark. With `card` (renewal): username, expire_at, added_days (integer), status, no
+     * token. `mac` is strongly recommended. The optional parameters have no defaults on
+     * purpose: write user_login(name, password, std::nullopt, mac). */
+    Reply user_login(std::string_view username, std::string_view password,
+                     std::optional<std::string_view> card,
+                     std::optional<std::string_view> mac) const {
+        std::string u = detail::arg(username, "username");
+        std::string p = detail::arg(password, "password");
+        detail::OptionalArg c(card, "card");
+        detail::OptionalArg m(mac, "mac");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_user_login(handle_.get(), u.c_str(), p.c_str(), c.c_str(), m.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* UserRegin. Fields: username, user_id, expire_at, and with a card token, status.
+     * Never sent twice. */
+    Reply user_register(std::string_view username, std::string_view password,
+                        std::optional<std::string_view> card,
+                        std::optional<std::string_view> mac,
+                        std::optional<std::string_view> device_name) const {
+        std::string u = detail::arg(username, "username");
+        std::string p = detail::arg(password, "password");
+        detail::OptionalArg c(card, "card");
+        detail::OptionalArg m(mac, "mac");
+        detail::OptionalArg d(device_name, "device_name");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_user_register(handle_.get(), u.c_str(), p.c_str(), c.c_str(),
+                                                 m.c_str(), d.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* UpdatePwd. Field: username. Never sent twice. */
+    Reply update_password(std::string_view username, std::string_view old_password,
+                          std::string_view new_password) const {
+        std::string u = detail::arg(username, "username");
+        std::string o = detail::arg(old_password, "old_password");
+        std::string n = detail::arg(new_password, "new_password");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_update_password(handle_.get(), u.c_str(), o.c_str(), n.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* ChangeBind. Fields: username, device_id, bind_count, bind_limit. Never sent twice. */
+    Reply change_bind(std::string_view username, std::string_view password,
+                      std::string_view new_mac) const {
+        std::string u = detail::arg(username, "username");
+        std::string p = detail::arg(password, "password");
+        std::string m = detail::arg(new_mac, "new_mac");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_change_bind(handle_.get(), u.c_str(), p.c_str(), m.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* UserHeartbeat for the token of single_login (SessionKind::Card) or user_login
+     * (SessionKind::User). Fields: expire_at, status, msg (a back-office message, once). */
+    Reply heartbeat(std::string_view token, SessionKind kind,
+                    std::optional<std::string_view> ip = std::nullopt) const {
+        std::string t = detail::arg(token, "token");
+        detail::OptionalArg i(ip, "ip");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_heartbeat(handle_.get(), t.c_str(), static_cast<std::int32_t>(kind),
+                                             i.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* UserRecharge. Fields: username, expire_at, added_days (text with its unit), status.
+     * Never sent twice. */
+    Reply user_recharge(std::string_view username, std::string_view card) const {
+        std::string u = detail::arg(username, "username");
+        std::string c = detail::arg(card, "card");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_user_recharge(handle_.get(), u.c_str(), c.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* GetLatestVersion. Fields: version, changelog, download_url, force_update, has_update. */
+    Reply get_latest_version(std::optional<std::string_view> current_version = std::nullopt) const {
+        detail::OptionalArg v(current_version, "current_version");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_get_latest_version(handle_.get(), v.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* GetBulletin. Fields: bulletin, updated_at. */
+    Reply get_bulletin() const {
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_get_bulletin(handle_.get(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* GetVariable. With `name`: fields name, value. Without: every variable, readable as
+     * str("variables.NAME"), or all of them in json(). */
+    Reply get_variable(std::optional<std::string_view> name = std::nullopt) const {
+        detail::OptionalArg n(name, "name");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_get_variable(handle_.get(), n.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* GetUserInfo. Fields: username, user_id, device_id, expire_at, status, bind_count,
+     * bind_limit, remark, created_at. */
+    Reply get_user_info(std::string_view username, std::string_view password) const {
+        std::string u = detail::arg(username, "username");
+        std::string p = detail::arg(password, "password");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_get_user_info(handle_.get(), u.c_str(), p.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* GetCardInfo; consumes nothing. Fields: card, card_type, status, is_times, device_id,
+     * activated_at, expire_at, duration, duration_type, and for a count card total, used,
+     * remaining. */
+    Reply get_card_info(std::string_view card) const {
+        std::string c = detail::arg(card, "card");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_get_card_info(handle_.get(), c.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* Social login step 1. Fields: url (show it to the user), state (for the poll). */
+    Reply social_login_start(std::optional<std::string_view> mac = std::nullopt) const {
+        detail::OptionalArg m(mac, "mac");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_social_login_start(handle_.get(), m.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* Social login step 2: pending() (201) while the user has not authorized: poll again;
+     * ok() with the login fields (remark is the social display name); 1016 when the
+     * identity is not bound. */
+    Reply social_login_poll(std::string_view state,
+                            std::optional<std::string_view> mac = std::nullopt) const {
+        std::string s = detail::arg(state, "state");
+        detail::OptionalArg m(mac, "mac");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_social_login_poll(handle_.get(), s.c_str(), m.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* Social registration step 1. Field: url. The optional parameters have no defaults on
+     * purpose (two adjacent optional strings are easy to swap). */
+    Reply social_register_start(std::string_view username, std::optional<std::string_view> mac,
+                                std::optional<std::string_view> device_name) const {
+        std::string u = detail::arg(username, "username");
+        detail::OptionalArg m(mac, "mac");
+        detail::OptionalArg d(device_name, "device_name");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_social_register_start(handle_.get(), u.c_str(), m.c_str(), d.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* Any action with any parameters (key, value), in order; at most 256. Never sent
+     * twice once it may have reached the server. */
+    Reply call(std::string_view action,
+               const std::vector<std::pair<std::string, std::string>> &params = {}) const {
+        std::string a = detail::arg(action, "action");
+        std::vector<const char *> keys;
+        std::vector<const char *> values;
+        keys.reserve(params.size());
+        values.reserve(params.size());
+        for (const auto &param : params) {
+            // std::string may hold a NUL: check it, then borrow its buffer for the call.
+            detail::check(param.first, "key");
+            detail::check(param.second, "value");
+            keys.push_back(param.first.c_str());
+            values.push_back(param.second.c_str());
+        }
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_call(handle_.get(), a.c_str(), keys.empty() ? nullptr : keys.data(),
+                                        values.empty() ? nullptr : values.data(), params.size(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* The C handle, still owned by this Client (NULL when empty). */
+    verify_client *get() const noexcept { return handle_.get(); }
+
+    /* Gives up ownership: the caller must verify_client_free() the result. */
+    verify_client *release() noexcept { return handle_.release(); }
+
+private:
+    static std::uint32_t to_ms(std::chrono::milliseconds value, const char *name) {
+        if (value.count() < 1 || static_cast<std::uint64_t>(value.count()) >
+                                     (std::numeric_limits<std::uint32_t>::max)()) {
+            detail::fail(codes::err_invalid_argument,
+                         std::string("timeout `") + name + "` must be 1..4294967295 ms");
+        }
+        return static_cast<std::uint32_t>(value.count());
+    }
+
+    detail::ClientPtr handle_;
+};
+
+}  // namespace verify
+
+#endif /* VERIFY_HPP */

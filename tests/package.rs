@@ -1,0 +1,117 @@
+//! The package of `scripts/package.sh` is consumable without the source tree: examples-c
+//! builds with CMake (`find_package(verify)`) and with pkg-config against the package folder
+//! alone, and the demos run against the sandbox.
+//!
+//! Needs cc, cmake and pkg-config (`scripts/install-deps.sh gcc cmake pkg-config`).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::host::{demo_sandbox, library_dir, require_tool, root, run_ok, Scratch};
+
+/// Assembles the package from the debug build of this test run; returns its folder.
+fn package(scratch: &Scratch) -> PathBuf {
+    let target_dir = library_dir()
+        .parent()
+        .expect("target/debug has a parent")
+        .to_path_buf();
+    let stdout = run_ok(
+        Command::new("bash")
+            .arg("scripts/package.sh")
+            .args(["--profile", "debug", "--no-build", "--out"])
+            .arg(&scratch.0)
+            .env("CARGO_TARGET_DIR", target_dir)
+            .current_dir(root()),
+        "scripts/package.sh",
+    );
+    let folder = PathBuf::from(stdout.lines().last().expect("package.sh prints the folder"));
+    for file in [
+        "include/verify.h",
+        "include/verify.hpp",
+        "lib/libverify.so",
+        "lib/libverify.a",
+        "lib/pkgconfig/verify.pc",
+        "lib/cmake/verify/verifyConfig.cmake",
+        "lib/cmake/verify/verifyConfigVersion.cmake",
+        "bindings/csharp/Verify.cs",
+    ] {
+        assert!(folder.join(file).is_file(), "the package lacks {file}");
+    }
+    folder
+}
+
+fn run_demo(demo: &std::path::Path) -> String {
+    let (sandbox, app_id, app_key) = demo_sandbox();
+    let stdout = run_ok(
+        Command::new(demo)
+            .arg(sandbox.base_url())
+            .arg(&app_id)
+            .arg(&app_key)
+            // Not the repository root: nothing may be found through relative paths.
+            .current_dir(std::env::temp_dir()),
+        "the demo built against the package",
+    );
+    sandbox.stop();
+    stdout
+}
+
+#[test]
+fn cmake_find_package_builds_the_demo_from_the_package_alone() {
+    require_tool("cc", "gcc");
+    require_tool("cmake", "cmake");
+    let scratch = Scratch::new();
+    let folder = package(&scratch);
+    let build = scratch.0.join("build");
+    let configure = run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(root().join("examples-c"))
+            .arg("-B")
+            .arg(&build)
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", folder.display()))
+            // Point the fallback at nothing, so only the package can satisfy the build.
+            .arg(format!(
+                "-DVERIFY_ROOT={}",
+                scratch.0.join("no-source-tree").display()
+            )),
+        "cmake configure",
+    );
+    assert!(
+        configure.contains("using the installed package"),
+        "CMake did not use the package:\n{configure}"
+    );
+    run_ok(
+        Command::new("cmake").arg("--build").arg(&build),
+        "cmake --build",
+    );
+    let stdout = run_demo(&build.join("demo"));
+    assert!(stdout.contains("PASSED"), "{stdout}");
+}
+
+#[test]
+fn pkg_config_gives_the_flags_to_build_the_demo() {
+    require_tool("cc", "gcc");
+    require_tool("pkg-config", "pkg-config");
+    let scratch = Scratch::new();
+    let folder = package(&scratch);
+    let flags = run_ok(
+        Command::new("pkg-config")
+            .args(["--cflags", "--libs", "verify"])
+            .env("PKG_CONFIG_PATH", folder.join("lib/pkgconfig")),
+        "pkg-config",
+    );
+    let demo = scratch.0.join("demo_pc");
+    run_ok(
+        Command::new("cc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+            .arg(root().join("examples-c/demo.c"))
+            .args(flags.split_whitespace())
+            .arg("-o")
+            .arg(&demo),
+        "cc with pkg-config flags",
+    );
+    let stdout = run_demo(&demo);
+    assert!(stdout.contains("PASSED"), "{stdout}");
+}
