@@ -198,6 +198,59 @@
 #define VERIFY_ABI_VERSION 1
 
 /**
+ * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
+ */
+#define VERIFY_EVENT_ALIVE 1
+
+/**
+ * `kind` of a `verify_event`: a back-office message, in `text`, delivered once.
+ */
+#define VERIFY_EVENT_MESSAGE 2
+
+/**
+ * `kind` of a `verify_event`: a heartbeat failed; the keeper retries within the grace
+ * period and the session stays usable.
+ */
+#define VERIFY_EVENT_TROUBLE 3
+
+/**
+ * `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, or the
+ * grace period ran out); the keeper has stopped.
+ */
+#define VERIFY_EVENT_ENDED 4
+
+/**
+ * `verify_keeper_state`: the last heartbeat succeeded (or none was due yet).
+ */
+#define VERIFY_KEEPER_ALIVE 1
+
+/**
+ * `verify_keeper_state`: heartbeats fail; the grace period runs.
+ */
+#define VERIFY_KEEPER_GRACE 2
+
+/**
+ * `verify_keeper_state`: the session ended or the keeper was stopped.
+ */
+#define VERIFY_KEEPER_ENDED 3
+
+/**
+ * Length of a machine code from `verify_machine_code`, without the terminating NUL.
+ */
+#define VERIFY_MACHINE_CODE_LEN 32
+
+/**
+ * Length of a machine code: 32 uppercase hex characters.
+ */
+#define MACHINE_CODE_LEN 32
+
+/**
+ * A cancellation token for `verify_social_login_wait`. Opaque; created by
+ * `verify_cancel_new`, freed by `verify_cancel_free`.
+ */
+typedef struct verify_cancel verify_cancel;
+
+/**
  * A client of the service for one program. Opaque; created by `verify_client_new`, freed
  * by `verify_client_free`. Thread-safe: any number of threads may make calls on one client
  * at once; no lock is held across network I/O.
@@ -205,10 +258,54 @@
 typedef struct verify_client verify_client;
 
 /**
+ * A running session keeper. Opaque; created by `verify_keeper_start`, freed by
+ * `verify_keeper_free`.
+ */
+typedef struct verify_keeper verify_keeper;
+
+/**
  * An answer of the server (any code). Opaque; created by the calls, freed with
  * `verify_reply_free`. Strings read from it stay valid until it is freed.
  */
 typedef struct verify_reply verify_reply;
+
+/**
+ * One report of a keeper, passed to its callback. Every string is borrowed: valid only
+ * during the callback (copy what you keep); NULL where noted.
+ */
+typedef struct verify_event {
+  /**
+   * `VERIFY_EVENT_ALIVE`, `_MESSAGE`, `_TROUBLE` or `_ENDED`.
+   */
+  int32_t kind;
+  /**
+   * The heartbeat's code: 200, the server's refusal, or a negative local code.
+   */
+  int32_t code;
+  /**
+   * The server's message or the local failure's explanation (may be empty; never NULL).
+   */
+  const char *message;
+  /**
+   * `remark` of a refusal (the reason of a 1006), or NULL.
+   */
+  const char *remark;
+  /**
+   * The session's expiry on `VERIFY_EVENT_ALIVE`, else NULL.
+   */
+  const char *expire_at;
+  /**
+   * The back-office message on `VERIFY_EVENT_MESSAGE`, else NULL.
+   */
+  const char *text;
+} verify_event;
+
+/**
+ * A keeper's event callback: `user_data` as given to `verify_keeper_start`, and the event
+ * (borrowed for the call). It runs on the keeper's event thread, never on the thread that
+ * started the keeper, and must not unwind (no C++ exception, no longjmp out of it).
+ */
+typedef void (*verify_event_callback)(void *user_data, const struct verify_event *event);
 
 #ifdef __cplusplus
 extern "C" {
@@ -231,8 +328,11 @@ int32_t verify_client_new(const char *base_url,
                           struct verify_client **out);
 
 /**
- * Frees a client: its session secret and AppKey are wiped from memory and its connections
- * closed. `verify_client_free(NULL)` does nothing.
+ * Frees a client: keepers started on it are stopped and their threads joined (within
+ * 100 ms, a heartbeat in flight is cancelled; a callback that is running is waited for),
+ * its session secret and AppKey are wiped from memory and its connections closed, so the
+ * library may be unloaded afterwards. `verify_client_free(NULL)` does nothing. Keeper
+ * handles of this client stay valid until freed, and report the state ended.
  * Thread-safety: no call on `client` may be in progress or start during or after this.
  */
 void verify_client_free(struct verify_client *client);
@@ -407,6 +507,115 @@ int32_t verify_call(struct verify_client *client,
                     const char *const *values,
                     size_t count,
                     struct verify_reply **out);
+
+/**
+ * Starts keeping a session alive in the background: `token` from `verify_single_login`
+ * (`kind` `VERIFY_SESSION_CARD`) or `verify_user_login` (`VERIFY_SESSION_USER`).
+ *
+ * - `interval_ms`: time between heartbeats, at least 1000; 0 for the default, 300000 (the
+ *   spec's 5 minutes). A small random jitter is added. The first heartbeat is one interval
+ *   after the start.
+ * - `grace_ms`: how long the session stays usable while heartbeats fail for other reasons
+ *   than its end (network down), counted from the first failure; 0 for the default, 15
+ *   minutes. Retries back off 1 s, 2 s, 4 s... up to 60 s or the interval.
+ * - `ip`: optional client IP reported with each heartbeat.
+ * - `callback` (optional) receives every event with `user_data`, on the keeper's event
+ *   thread; a slow callback delays only later events. Without a callback, back-office
+ *   messages are queued for `verify_keeper_status`.
+ *
+ * On success `*out` is a new keeper the caller owns and frees with `verify_keeper_free`.
+ * Returns 200 or a negative code. Thread-safety: any thread.
+ */
+int32_t verify_keeper_start(struct verify_client *client,
+                            const char *token,
+                            int32_t kind,
+                            const char *ip,
+                            uint32_t interval_ms,
+                            uint32_t grace_ms,
+                            verify_event_callback callback,
+                            void *user_data,
+                            struct verify_keeper **out);
+
+/**
+ * Stops a keeper: wakes it, cancels a heartbeat in flight, and joins its threads before
+ * returning (within 100 ms, unless a callback is running: it is waited for). Idempotent.
+ * Called from the keeper's own callback, it returns at once and the event thread ends after
+ * the callback. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+ */
+int32_t verify_keeper_stop(struct verify_keeper *keeper);
+
+/**
+ * Stops (as `verify_keeper_stop`) and frees a keeper. `verify_keeper_free(NULL)` does
+ * nothing. Thread-safety: no other call on `keeper` may be in progress or start; must not be
+ * called from the keeper's own callback.
+ */
+void verify_keeper_free(struct verify_keeper *keeper);
+
+/**
+ * The keeper's state: `VERIFY_KEEPER_ALIVE`, `VERIFY_KEEPER_GRACE` or
+ * `VERIFY_KEEPER_ENDED`; `VERIFY_ERR_INVALID_ARGUMENT` when `keeper` is NULL.
+ * Thread-safety: any thread.
+ */
+int32_t verify_keeper_state(const struct verify_keeper *keeper);
+
+/**
+ * A snapshot of the keeper for hosts that poll, as a reply (code 200) read with the
+ * `verify_reply_*` accessors: `state` (`"alive"`, `"grace"`, `"ended"`), `last_code` (0
+ * before the first heartbeat), `last_message`, `remark` (of the last refusal, absent when
+ * none), `last_success` (Unix seconds of the last successful heartbeat, 0 when none),
+ * `expire_at` (absent before the first success), and `messages`: the back-office messages
+ * received since the previous snapshot (`message_count`, then `messages.0`, `messages.1`...),
+ * each returned once (only without a callback). The caller owns `*out` and frees it with
+ * `verify_reply_free`. Returns 200 or a negative code. Thread-safety: any thread.
+ */
+int32_t verify_keeper_status(const struct verify_keeper *keeper, struct verify_reply **out);
+
+/**
+ * Creates a cancellation token for `verify_social_login_wait`. The caller owns `*out` and
+ * frees it with `verify_cancel_free`. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t verify_cancel_new(struct verify_cancel **out);
+
+/**
+ * Cancels: a `verify_social_login_wait` using this token returns `VERIFY_ERR_CANCELLED`
+ * within milliseconds (a poll in flight is interrupted), and later waits with it return at
+ * once. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread, while the
+ * token is not being freed.
+ */
+int32_t verify_cancel_cancel(struct verify_cancel *cancel);
+
+/**
+ * Frees a cancellation token. `verify_cancel_free(NULL)` does nothing. No wait may still
+ * be using it.
+ */
+void verify_cancel_free(struct verify_cancel *cancel);
+
+/**
+ * Social login step 2, repeated every `interval_ms` (at least 1) until the user authorizes
+ * (200 with the login reply), the server refuses (its code with its reply, e.g. 1016),
+ * `timeout_ms` passes (`VERIFY_ERR_TIMEOUT`, no reply) or `cancel` (optional) is cancelled
+ * from another thread (`VERIFY_ERR_CANCELLED`, no reply, within milliseconds). `state` is
+ * required, `mac` optional. Blocks the calling thread. Thread-safety: any thread.
+ */
+int32_t verify_social_login_wait(struct verify_client *client,
+                                 const char *state,
+                                 const char *mac,
+                                 uint32_t interval_ms,
+                                 uint32_t timeout_ms,
+                                 const struct verify_cancel *cancel,
+                                 struct verify_reply **out);
+
+/**
+ * Writes the machine code of this machine for `salt` (one salt per program, such as its
+ * AppId; may be empty) into `out`: 32 uppercase hex characters and a NUL, so `out_len` must
+ * be at least 33. The code is a salted hash of the OS machine identity (`/etc/machine-id`,
+ * Windows `MachineGuid`, macOS hardware UUID), the same on every call and in every process;
+ * where the OS gives none, a random identity is created once in the user's configuration
+ * folder (`verify/machine-id` under `$XDG_CONFIG_HOME` or `~/.config`, `%APPDATA%`,
+ * `~/Library/Application Support`). No process is spawned. Returns 200 or a negative code.
+ * Thread-safety: any thread.
+ */
+int32_t verify_machine_code(const char *salt, char *out, size_t out_len);
 
 /**
  * A static English description of any result code (server codes of spec section 7, 200,

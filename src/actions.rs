@@ -7,11 +7,14 @@
 use std::collections::BTreeMap;
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use crate::cancel::CancelToken;
 use crate::client::{ActionRequest, Client};
-use crate::error::{Error, CODE_OK, CODE_PENDING};
+use crate::error::{Error, ErrorKind, CODE_OK, CODE_PENDING};
 use crate::reply::{Fields, FromData, Reply};
 
 /// A request together with the type of its successful reply.
@@ -37,6 +40,10 @@ impl<T: FromData> Call<T> {
             Ok(())
         }
     }
+}
+
+fn cancelled() -> Error {
+    Error::local(ErrorKind::Cancelled, "cancelled by the host")
 }
 
 fn required<'a>(name: &str, value: &'a str) -> Result<&'a str, Error> {
@@ -906,6 +913,71 @@ impl Client {
             return Ok(SocialPoll::Pending);
         }
         reply.into_typed().map(SocialPoll::LoggedIn)
+    }
+
+    /// Social login step 2, repeated every `interval` until the user authorizes (the login
+    /// payload), the server refuses (its error, e.g. 1016 for an unbound identity), `timeout`
+    /// passes (`ErrorKind::Timeout`) or `cancel` is cancelled from another thread
+    /// (`ErrorKind::Cancelled`, within milliseconds: a poll in flight is interrupted).
+    pub fn social_login_wait(
+        &self,
+        state: &str,
+        mac: Option<&str>,
+        interval: Duration,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<UserSession, Error> {
+        self.social_login_wait_reply(state, mac, interval, timeout, cancel)?
+            .into_typed()
+    }
+
+    /// [`Client::social_login_wait`], giving the final reply (any code but 201).
+    pub(crate) fn social_login_wait_reply(
+        &self,
+        state: &str,
+        mac: Option<&str>,
+        interval: Duration,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<Reply, Error> {
+        if interval.is_zero() {
+            return Err(Error::invalid_argument(
+                "the poll interval must not be zero",
+            ));
+        }
+        let call = request::social_login_poll(state, mac)?;
+        let transport = Arc::new(self.sibling_transport());
+        cancel.attach(Arc::clone(&transport));
+        let deadline = Instant::now() + timeout;
+        let outcome = loop {
+            if cancel.is_cancelled() {
+                break Err(cancelled());
+            }
+            let reply = match self.exchange_on(&transport, &call.request) {
+                Ok(reply) => reply,
+                Err(_) if cancel.is_cancelled() => break Err(cancelled()),
+                Err(error) => break Err(error),
+            };
+            if reply.code() != CODE_PENDING {
+                break Ok(reply);
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                break Err(Error::local(
+                    ErrorKind::Timeout,
+                    format!(
+                        "social authorization not completed within {} ms",
+                        timeout.as_millis()
+                    ),
+                ));
+            }
+            // The last pause ends at the deadline, for one last poll.
+            if cancel.wait(interval.min(deadline - now)) {
+                break Err(cancelled());
+            }
+        };
+        cancel.detach(&transport);
+        outcome
     }
 
     /// Social registration step 1: the URL to show the user.

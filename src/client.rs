@@ -143,6 +143,11 @@ impl Client {
         self.transport.timeouts()
     }
 
+    /// A transport of its own with this client's timeouts, for cancellable work.
+    pub(crate) fn sibling_transport(&self) -> Transport {
+        self.transport.sibling()
+    }
+
     /// Seconds added to the local clock to get the server's, learned from a 1014 refusal.
     pub fn clock_offset(&self) -> i64 {
         self.clock_offset.load(Ordering::Relaxed)
@@ -162,19 +167,30 @@ impl Client {
     /// Init, returning the server's reply: `Ok` only for code 200, else the refusal.
     pub(crate) fn init_exchange(&self) -> Result<Reply, Error> {
         let generation = self.lock_session().as_ref().map(|s| s.generation);
-        self.run_init(generation).map(|(reply, _)| reply)
+        self.run_init(&self.transport, generation)
+            .map(|(reply, _)| reply)
     }
 
     /// Sends a business request and returns the server's reply whatever its code; `Err` only
     /// for local failures, and for an Init refusal when the lazy Init fails (then the error
     /// carries the Init reply).
     pub(crate) fn exchange(&self, request: &ActionRequest) -> Result<Reply, Error> {
-        let mut session = self.current_session()?;
+        self.exchange_on(&self.transport, request)
+    }
+
+    /// [`Client::exchange`] over another transport of this client (one that can be shut
+    /// down on its own: see [`Transport::sibling`]).
+    pub(crate) fn exchange_on(
+        &self,
+        transport: &Transport,
+        request: &ActionRequest,
+    ) -> Result<Reply, Error> {
+        let mut session = self.current_session(transport)?;
         let mut reinit_done = false;
         let mut clock_done = false;
         let mut resend_done = false;
         loop {
-            let http = match self.post_handle(&session, request) {
+            let http = match self.post_handle(transport, &session, request) {
                 Ok(http) => http,
                 Err(failure) => {
                     let safe = !failure.maybe_delivered || request.repeatable;
@@ -189,7 +205,7 @@ impl Client {
             match reply.code() {
                 CODE_UNKNOWN_SESSION if !reinit_done => {
                     reinit_done = true;
-                    session = self.run_init(Some(session.generation))?.1;
+                    session = self.run_init(transport, Some(session.generation))?.1;
                 }
                 CODE_CLOCK_SKEW if !clock_done && self.learn_clock(&http) => {
                     clock_done = true;
@@ -200,17 +216,21 @@ impl Client {
     }
 
     /// The held session, or a new one from a lazy Init.
-    fn current_session(&self) -> Result<Session, Error> {
+    fn current_session(&self, transport: &Transport) -> Result<Session, Error> {
         if let Some(session) = self.lock_session().clone() {
             return Ok(session);
         }
-        self.run_init(None).map(|(_, session)| session)
+        self.run_init(transport, None).map(|(_, session)| session)
     }
 
     /// Runs Init unless another thread already replaced the session `stale` (then its newer
     /// session is used). Retries once on 1014 with the server's clock, and once when the
     /// request surely did not reach the server.
-    fn run_init(&self, stale: Option<u64>) -> Result<(Reply, Session), Error> {
+    fn run_init(
+        &self,
+        transport: &Transport,
+        stale: Option<u64>,
+    ) -> Result<(Reply, Session), Error> {
         let mut clock_done = false;
         let mut resend_done = false;
         loop {
@@ -222,7 +242,7 @@ impl Client {
                 ("TimeStamp", timestamp.as_str()),
                 ("Sign", sign.as_str()),
             ];
-            let mut http = match self.transport.post_form(&self.init_url, &[], &form) {
+            let mut http = match transport.post_form(&self.init_url, &[], &form) {
                 Ok(http) => http,
                 Err(SendError { error, .. }) if resend_done => return Err(error),
                 Err(_) => {
@@ -279,6 +299,7 @@ impl Client {
 
     fn post_handle(
         &self,
+        transport: &Transport,
         session: &Session,
         request: &ActionRequest,
     ) -> Result<HttpReply, SendError> {
@@ -291,7 +312,7 @@ impl Client {
         let timestamp = self.timestamp();
         let sign = wire::handle_sign(api_password, &timestamp, &data);
         let url = format!("{}/{}", self.init_url, wire::encode_component(api_password));
-        self.transport.post_form(
+        transport.post_form(
             &url,
             &[("X-Api-Password", api_password)],
             &[

@@ -19,12 +19,16 @@
 //! - [`transport`]: one form POST with timeouts, a body cap and kept-alive connections;
 //! - [`Client`]: Init, Handle, the session secret, re-init and the clock offset;
 //! - [`actions`]: the 12 actions with typed replies, and a generic [`Client::call`];
+//! - [`keeper`]: the background heartbeat with events ([`Keeper`]);
 //! - `ffi`: the C ABI (the only place with `unsafe`).
 
 pub mod actions;
+mod cancel;
 mod client;
 pub mod error;
 pub mod ffi;
+pub mod keeper;
+mod machine;
 mod reply;
 pub mod transport;
 pub mod wire;
@@ -34,8 +38,11 @@ pub use actions::{
     Rebind, Recharge, Registration, Renewal, SessionKind, SocialPoll, SocialRegistration,
     SocialStart, Token, UserInfo, UserSession, Variable, Variables,
 };
+pub use cancel::CancelToken;
 pub use client::{ActionRequest, Client};
 pub use error::{describe, Error, ErrorKind};
+pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
+pub use machine::{machine_code, MACHINE_CODE_LEN};
 pub use reply::{FromData, Reply};
 
 /// The crate version, also returned by `verify_version()`.

@@ -75,6 +75,26 @@ impl Transport {
         Ok(())
     }
 
+    /// A new transport (its own connection pool) with the same timeouts, for work that
+    /// must be cancellable on its own (the keeper, a social wait).
+    pub fn sibling(&self) -> Transport {
+        let sibling = Transport::new();
+        sibling
+            .connect_ms
+            .store(self.connect_ms.load(Ordering::Relaxed), Ordering::Relaxed);
+        sibling
+            .call_ms
+            .store(self.call_ms.load(Ordering::Relaxed), Ordering::Relaxed);
+        sibling
+    }
+
+    /// Closes every connection of this transport, interrupting a request in flight (it
+    /// fails at once with a network error); later requests fail too. A TCP connect in
+    /// progress is not interrupted: it is bounded by the connect timeout.
+    pub fn shutdown(&self) {
+        self.agent.clone().shutdown();
+    }
+
     /// The current (connect, call) timeouts.
     pub fn timeouts(&self) -> (Duration, Duration) {
         (

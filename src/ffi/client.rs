@@ -7,6 +7,7 @@
 //! the caller owns that reply and frees it with `verify_reply_free`.
 
 use std::ffi::c_char;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use super::guard::{
@@ -16,6 +17,7 @@ use super::reply::{give, verify_reply};
 use crate::actions::{request, Call, SessionKind};
 use crate::client::{ActionRequest, Client};
 use crate::error::{describe, Error, ErrorKind, CODE_OK, CODE_PENDING};
+use crate::keeper::Keeper;
 use crate::reply::{FromData, Reply};
 
 /// Most parameters accepted by `verify_call`.
@@ -26,7 +28,19 @@ const MAX_CALL_PARAMS: usize = 256;
 /// at once; no lock is held across network I/O.
 #[allow(non_camel_case_types)]
 pub struct verify_client {
-    client: Client,
+    pub(crate) client: Arc<Client>,
+    /// Keepers started on this client, stopped when it is freed.
+    pub(crate) keepers: Mutex<Vec<Weak<Keeper>>>,
+}
+
+impl Drop for verify_client {
+    fn drop(&mut self) {
+        let keepers =
+            std::mem::take(&mut *self.keepers.lock().unwrap_or_else(PoisonError::into_inner));
+        for keeper in keepers.iter().filter_map(Weak::upgrade) {
+            keeper.stop();
+        }
+    }
 }
 
 /// Borrows a client argument.
@@ -35,8 +49,18 @@ pub struct verify_client {
 /// `client` is NULL or a live pointer from `verify_client_new`.
 unsafe fn borrow<'a>(client: *const verify_client) -> Result<&'a Client, Error> {
     // SAFETY: as documented above.
+    unsafe { borrow_handle(client) }.map(|c| &*c.client)
+}
+
+/// Borrows the client handle itself.
+///
+/// # Safety
+/// `client` is NULL or a live pointer from `verify_client_new`.
+pub(crate) unsafe fn borrow_handle<'a>(
+    client: *const verify_client,
+) -> Result<&'a verify_client, Error> {
+    // SAFETY: as documented above.
     unsafe { client.as_ref() }
-        .map(|c| &c.client)
         .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "client is NULL"))
 }
 
@@ -58,7 +82,7 @@ fn note_refusal(reply: &Reply) {
 ///
 /// # Safety
 /// `out` was checked by `clear_out`.
-unsafe fn deliver(
+pub(crate) unsafe fn deliver(
     out: *mut *mut verify_reply,
     outcome: Result<Reply, Error>,
     check: impl FnOnce(&Reply) -> Result<(), String>,
@@ -130,14 +154,20 @@ pub extern "C" fn verify_client_new(
                 required_str(app_id, "app_id")?,
                 required_str(app_key, "app_key")?,
             )?;
-            *out = Box::into_raw(Box::new(verify_client { client }));
+            *out = Box::into_raw(Box::new(verify_client {
+                client: Arc::new(client),
+                keepers: Mutex::new(Vec::new()),
+            }));
         }
         Ok(CODE_OK)
     })
 }
 
-/// Frees a client: its session secret and AppKey are wiped from memory and its connections
-/// closed. `verify_client_free(NULL)` does nothing.
+/// Frees a client: keepers started on it are stopped and their threads joined (within
+/// 100 ms, a heartbeat in flight is cancelled; a callback that is running is waited for),
+/// its session secret and AppKey are wiped from memory and its connections closed, so the
+/// library may be unloaded afterwards. `verify_client_free(NULL)` does nothing. Keeper
+/// handles of this client stay valid until freed, and report the state ended.
 /// Thread-safety: no call on `client` may be in progress or start during or after this.
 #[no_mangle]
 pub extern "C" fn verify_client_free(client: *mut verify_client) {

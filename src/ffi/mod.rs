@@ -14,11 +14,14 @@
 mod client;
 mod codes;
 mod guard;
+mod keeper;
 mod meta;
+pub(crate) mod os;
 mod reply;
 
 pub use client::*;
 pub use codes::*;
 pub use guard::MAX_ARG_BYTES;
+pub use keeper::*;
 pub use meta::*;
 pub use reply::*;

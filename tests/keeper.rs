@@ -1,0 +1,355 @@
+//! The session keeper, the cancellable social wait, and the machine code, against the
+//! sandbox. Intervals are 1 s; nothing sleeps to wait for state: tests poll with deadlines.
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use common::{eventually, unique, Program};
+use verify::{
+    CancelToken, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState, SessionKind,
+};
+use verify_sandbox::{Fault, FaultKind};
+
+type Events = Arc<Mutex<Vec<Event>>>;
+
+fn recorder() -> (Events, verify::keeper::EventCallback) {
+    let events: Events = Arc::default();
+    let sink = Arc::clone(&events);
+    let callback = Box::new(move |event: &Event| {
+        sink.lock().expect("events").push(event.clone());
+    });
+    (events, callback)
+}
+
+fn count(events: &Events, kind: EventKind) -> usize {
+    events
+        .lock()
+        .expect("events")
+        .iter()
+        .filter(|e| e.kind == kind)
+        .count()
+}
+
+fn fast() -> KeeperOptions {
+    KeeperOptions {
+        interval: Duration::from_secs(1),
+        ..KeeperOptions::default()
+    }
+}
+
+const PATIENCE: Duration = Duration::from_secs(20);
+
+#[test]
+fn a_back_office_message_arrives_exactly_once() {
+    let program = Program::fresh();
+    let card = program.day_card("KEEP-CARD-0000-0001", 30);
+    let client = Arc::new(program.client());
+    let login = client
+        .single_login(&card, "KEEPER-MAC", None)
+        .expect("login");
+    let (events, callback) = recorder();
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        login.token.as_str(),
+        SessionKind::Card,
+        fast(),
+        Some(callback),
+    )
+    .expect("keeper");
+    assert!(
+        eventually(PATIENCE, || count(&events, EventKind::Alive) >= 1),
+        "a first heartbeat"
+    );
+    program
+        .sandbox
+        .leave_card_message(&program.app_id, &card, "请更新到 2.1")
+        .expect("message");
+    assert!(
+        eventually(PATIENCE, || count(&events, EventKind::Message) >= 1),
+        "the message"
+    );
+    let alive_then = count(&events, EventKind::Alive);
+    assert!(
+        eventually(PATIENCE, || count(&events, EventKind::Alive)
+            >= alive_then + 2),
+        "more beats"
+    );
+    keeper.stop();
+    let events = events.lock().expect("events");
+    let messages: Vec<&Event> = events
+        .iter()
+        .filter(|e| e.kind == EventKind::Message)
+        .collect();
+    assert_eq!(messages.len(), 1, "delivered once: {events:?}");
+    assert_eq!(messages[0].text.as_deref(), Some("请更新到 2.1"));
+    let alive = events
+        .iter()
+        .find(|e| e.kind == EventKind::Alive)
+        .expect("alive event");
+    assert_eq!(alive.expire_at.as_deref(), Some(login.expire_at.as_str()));
+    assert_eq!(alive.code, 200);
+}
+
+#[test]
+fn without_a_callback_messages_are_queued_for_polling() {
+    let program = Program::fresh();
+    let user = unique("poll");
+    program.account(&user, "pw");
+    let client = Arc::new(program.client());
+    let session = client.user_login(&user, "pw", None).expect("login");
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        session.token.as_str(),
+        SessionKind::User,
+        fast(),
+        None,
+    )
+    .expect("keeper");
+    program
+        .sandbox
+        .leave_account_message(&program.app_id, &user, "hello")
+        .expect("message");
+    let mut received = Vec::new();
+    assert!(eventually(PATIENCE, || {
+        received.extend(keeper.take_messages());
+        !received.is_empty()
+    }));
+    assert_eq!(received, ["hello"]);
+    let status = keeper.status();
+    assert_eq!(status.state, KeeperState::Alive);
+    assert_eq!(status.last_code, 200);
+    assert!(status.last_success.is_some());
+    assert_eq!(
+        status.expire_at.as_deref(),
+        Some(session.expire_at.as_str())
+    );
+}
+
+#[test]
+fn a_ban_ends_the_session_with_its_remark() {
+    let program = Program::fresh();
+    let user = unique("banned");
+    program.account(&user, "pw");
+    let client = Arc::new(program.client());
+    let session = client.user_login(&user, "pw", None).expect("login");
+    let (events, callback) = recorder();
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        session.token.as_str(),
+        SessionKind::User,
+        fast(),
+        Some(callback),
+    )
+    .expect("keeper");
+    program
+        .sandbox
+        .update_account(&program.app_id, &user, "ban", Some("账号共享"))
+        .expect("ban");
+    assert!(
+        eventually(PATIENCE, || count(&events, EventKind::Ended) == 1),
+        "the end"
+    );
+    let ended = events
+        .lock()
+        .expect("events")
+        .iter()
+        .find(|e| e.kind == EventKind::Ended)
+        .cloned()
+        .expect("ended");
+    assert_eq!(ended.code, 1006);
+    assert_eq!(ended.remark.as_deref(), Some("账号共享"));
+    let status = keeper.status();
+    assert_eq!((status.state, status.last_code), (KeeperState::Ended, 1006));
+    assert_eq!(status.remark.as_deref(), Some("账号共享"));
+}
+
+#[test]
+fn stop_is_prompt_in_the_middle_of_a_wait_and_of_a_request() {
+    let program = Program::fresh();
+    let card = program.day_card("STOP-CARD-0000-0001", 30);
+    let client = Arc::new(program.client());
+    let login = client.single_login(&card, "STOP-MAC", None).expect("login");
+
+    // In the middle of a wait: the default interval is 5 minutes.
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        login.token.as_str(),
+        SessionKind::Card,
+        KeeperOptions::default(),
+        None,
+    )
+    .expect("keeper");
+    let started = Instant::now();
+    keeper.stop();
+    assert!(
+        started.elapsed() < Duration::from_millis(100),
+        "stop took {:?}",
+        started.elapsed()
+    );
+
+    // In the middle of a request: the sandbox holds heartbeats for 10 s.
+    program.sandbox.set_fault(Fault {
+        kind: FaultKind::Delay,
+        app_id: Some(program.app_id.clone()),
+        action: Some("UserHeartbeat".into()),
+        count: None,
+        delay_ms: 10_000,
+    });
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        login.token.as_str(),
+        SessionKind::Card,
+        fast(),
+        None,
+    )
+    .expect("keeper");
+    let in_flight = || {
+        program
+            .sandbox
+            .request_log(Some(&program.app_id))
+            .iter()
+            .any(|entry| entry.action.as_deref() == Some("UserHeartbeat"))
+    };
+    assert!(
+        eventually(PATIENCE, in_flight),
+        "a heartbeat reached the sandbox"
+    );
+    let started = Instant::now();
+    drop(keeper);
+    assert!(
+        started.elapsed() < Duration::from_millis(100),
+        "stop took {:?}",
+        started.elapsed()
+    );
+    // The client itself is unaffected by the keeper's cancelled connection.
+    program.sandbox.clear_faults(Some(&program.app_id));
+    client.get_bulletin().expect("the client still works");
+}
+
+#[test]
+fn bad_keeper_arguments_are_refused() {
+    let program = Program::fresh();
+    let client = Arc::new(program.client());
+    let short = KeeperOptions {
+        interval: Duration::from_millis(500),
+        ..KeeperOptions::default()
+    };
+    let err = Keeper::start(Arc::clone(&client), "t", SessionKind::Card, short, None)
+        .expect_err("interval");
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+    let err = Keeper::start(client, "", SessionKind::Card, fast(), None).expect_err("token");
+    assert_eq!(err.kind(), ErrorKind::InvalidArgument);
+}
+
+fn polls_logged(program: &Program<'_>) -> usize {
+    program
+        .sandbox
+        .request_log(Some(&program.app_id))
+        .iter()
+        .filter(|entry| entry.code == 201)
+        .count()
+}
+
+#[test]
+fn social_wait_returns_when_the_user_authorizes() {
+    let program = Program::fresh();
+    let client = program.client();
+    let user = unique("sw");
+    let registration = client
+        .social_register_start(&user, None, None)
+        .expect("register");
+    program
+        .sandbox
+        .authorize_social(
+            &registration.state().expect("state"),
+            "openid-wait",
+            "等待者",
+        )
+        .expect("registered");
+    let start = client.social_login_start(None).expect("step 1");
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            assert!(
+                eventually(PATIENCE, || polls_logged(&program) >= 2),
+                "the wait polls"
+            );
+            program
+                .sandbox
+                .authorize_social(&start.state, "openid-wait", "等待者")
+                .expect("authorize");
+        });
+        let session = client
+            .social_login_wait(
+                &start.state,
+                None,
+                Duration::from_millis(50),
+                PATIENCE,
+                &CancelToken::new(),
+            )
+            .expect("logged in");
+        assert_eq!(session.username, user);
+        assert_eq!(session.remark, "等待者");
+    });
+}
+
+#[test]
+fn social_wait_is_cancelled_promptly_and_times_out() {
+    let program = Program::fresh();
+    let client = program.client();
+    let start = client.social_login_start(None).expect("step 1");
+    let cancel = CancelToken::new();
+    std::thread::scope(|scope| {
+        let canceller = scope.spawn(|| {
+            assert!(
+                eventually(PATIENCE, || polls_logged(&program) >= 1),
+                "the wait polls"
+            );
+            let at = Instant::now();
+            cancel.cancel();
+            at
+        });
+        let err = client
+            .social_login_wait(
+                &start.state,
+                None,
+                Duration::from_secs(60),
+                PATIENCE,
+                &cancel,
+            )
+            .expect_err("cancelled");
+        let returned = Instant::now();
+        let cancelled_at = canceller.join().expect("canceller");
+        assert_eq!(err.kind(), ErrorKind::Cancelled);
+        assert!(
+            returned - cancelled_at < Duration::from_millis(100),
+            "{:?}",
+            returned - cancelled_at
+        );
+    });
+
+    let started = Instant::now();
+    let err = client
+        .social_login_wait(
+            &start.state,
+            None,
+            Duration::from_millis(50),
+            Duration::from_millis(300),
+            &CancelToken::new(),
+        )
+        .expect_err("times out");
+    assert_eq!(err.kind(), ErrorKind::Timeout);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn machine_codes_are_stable_and_salted() {
+    let code = verify::machine_code("app-1").expect("machine code");
+    assert_eq!(code.len(), verify::MACHINE_CODE_LEN);
+    assert!(code
+        .chars()
+        .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()));
+    assert_eq!(code, verify::machine_code("app-1").expect("again"));
+    assert_ne!(code, verify::machine_code("app-2").expect("other salt"));
+}
