@@ -678,7 +678,7 @@ int32_t verify_reply_has(const struct verify_reply *reply, const char *field);
 /**
  * The field `field` of the reply's `data` as text: a string as it is, a number or boolean
  * in JSON notation. `field` is a name (`"token"`, `"remark"`) or a dotted path into nested
- * objects (`"variables.name"`).
+ * objects (`"variables.name"`) and arrays by index (`"messages.0"`).
  *
  * Borrowed: valid until `reply` is freed; the caller must not free it. Returns NULL, with
  * `VERIFY_ERR_NO_SUCH_FIELD` as last error, when the field is absent, null, an object or an

@@ -91,10 +91,15 @@ impl Reply {
         self.field("remark").and_then(Value::as_str)
     }
 
-    /// A field of `data` by name; a dotted path (`variables.name`) reads nested objects.
+    /// A field of `data` by name; a dotted path reads nested objects (`variables.name`) and
+    /// arrays by index (`messages.0`).
     pub fn field(&self, path: &str) -> Option<&Value> {
         path.split('.')
-            .try_fold(self.data(), |value, key| value.as_object()?.get(key))
+            .try_fold(self.data(), |value, key| match value {
+                Value::Object(map) => map.get(key),
+                Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+                _ => None,
+            })
     }
 
     /// Removes a field of `data` and returns it (used to keep secrets out of replies).
@@ -251,6 +256,10 @@ mod tests {
         assert_eq!(reply.remark(), Some("r"));
         assert_eq!(reply.field("a.b"), Some(&Value::from(2)));
         assert_eq!(reply.field("a.c"), None);
+        let list = Reply::from_body(br#"{"code":200,"data":{"l":["x","y"]}}"#).expect("valid");
+        assert_eq!(list.field("l.1"), Some(&Value::from("y")));
+        assert_eq!(list.field("l.2"), None);
+        assert_eq!(list.field("l.x"), None);
     }
 
     #[test]
