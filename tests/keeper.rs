@@ -353,3 +353,32 @@ fn machine_codes_are_stable_and_salted() {
     assert_eq!(code, verify::machine_code("app-1").expect("again"));
     assert_ne!(code, verify::machine_code("app-2").expect("other salt"));
 }
+
+#[test]
+fn when_the_server_stays_away_grace_runs_out_and_the_session_ends() {
+    let sandbox = verify_sandbox::Sandbox::start(verify_sandbox::Config::default()).expect("own sandbox");
+    let program = Program::new(&sandbox, serde_json::json!({}));
+    let user = unique("away");
+    program.account(&user, "pw");
+    let client = Arc::new(program.client());
+    let session = client.user_login(&user, "pw", None).expect("login");
+    let (events, callback) = recorder();
+    let options = KeeperOptions {
+        interval: Duration::from_secs(1),
+        grace: Duration::from_secs(2),
+        ip: None,
+    };
+    let keeper = Keeper::start(Arc::clone(&client), session.token.as_str(), SessionKind::User, options, Some(callback))
+        .expect("keeper");
+    assert!(eventually(PATIENCE, || count(&events, EventKind::Alive) >= 1));
+    drop(program);
+    sandbox.stop();
+    assert!(eventually(PATIENCE, || keeper.status().state == KeeperState::Grace), "grace begins");
+    assert!(count(&events, EventKind::Trouble) >= 1);
+    let trouble = events.lock().expect("events").iter().find(|e| e.kind == EventKind::Trouble).cloned().expect("trouble");
+    assert_eq!(trouble.code, verify::error::local::NETWORK, "{trouble:?}");
+    assert!(eventually(PATIENCE, || count(&events, EventKind::Ended) == 1), "grace runs out");
+    let ended = events.lock().expect("events").iter().find(|e| e.kind == EventKind::Ended).cloned().expect("ended");
+    assert!(ended.message.contains("grace period"), "{ended:?}");
+    assert_eq!(keeper.status().state, KeeperState::Ended);
+}
