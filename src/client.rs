@@ -74,6 +74,8 @@ impl fmt::Debug for ActionRequest {
 #[derive(Clone)]
 struct Session {
     api_password: Arc<Zeroizing<String>>,
+    /// `{base}/api/verify/{ApiPassword}`, built once per session.
+    handle_url: Arc<Zeroizing<String>>,
     generation: u64,
 }
 
@@ -288,8 +290,14 @@ impl Client {
                     return Ok((reply, current.clone()));
                 }
             }
+            let handle_url = Zeroizing::new(format!(
+                "{}/{}",
+                self.init_url,
+                wire::encode_component(&api_password)
+            ));
             let session = Session {
                 api_password: Arc::new(api_password),
+                handle_url: Arc::new(handle_url),
                 generation: self.generations.fetch_add(1, Ordering::Relaxed) + 1,
             };
             *held = Some(session.clone());
@@ -311,9 +319,9 @@ impl Client {
         })?;
         let timestamp = self.timestamp();
         let sign = wire::handle_sign(api_password, &timestamp, &data);
-        let url = format!("{}/{}", self.init_url, wire::encode_component(api_password));
+
         transport.post_form(
-            &url,
+            session.handle_url.as_str(),
             &[("X-Api-Password", api_password)],
             &[
                 ("TimeStamp", timestamp.as_str()),
@@ -326,7 +334,7 @@ impl Client {
     /// Keeps the offset to the server's clock from a reply's `Date` header. Returns whether
     /// it changed (only then is a retry useful).
     fn learn_clock(&self, http: &HttpReply) -> bool {
-        let Some(server) = http.date.map(unix_seconds) else {
+        let Some(server) = http.date().map(unix_seconds) else {
             return false;
         };
         let offset = server - unix_seconds(SystemTime::now());

@@ -11,6 +11,9 @@ use crate::error::{Error, ErrorKind};
 /// Replies larger than this are refused as a protocol error.
 pub const MAX_REPLY_BYTES: u64 = 1 << 20;
 
+/// Idle connections kept open per transport (one per thread that shares a client).
+const MAX_IDLE_CONNECTIONS: usize = 32;
+
 /// Default time allowed to connect (TCP and TLS): 10 seconds.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Default time allowed for a whole call, connect included: 30 seconds.
@@ -21,10 +24,19 @@ pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 pub struct HttpReply {
     /// The HTTP status (the service's code is in the body).
     pub status: u16,
-    /// The `Date` header, when present and well formed.
-    pub date: Option<SystemTime>,
+    /// The `Date` header, when present (parsed only when needed: [`HttpReply::date`]).
+    pub date: Option<String>,
     /// The body, at most [`MAX_REPLY_BYTES`].
     pub body: Vec<u8>,
+}
+
+impl HttpReply {
+    /// The `Date` header as a time, when present and well formed.
+    pub fn date(&self) -> Option<SystemTime> {
+        self.date
+            .as_deref()
+            .and_then(|text| httpdate::parse_http_date(text).ok())
+    }
 }
 
 /// A failed POST, with whether the request may have reached the server.
@@ -53,9 +65,16 @@ impl Transport {
             .max_redirects(0)
             .timeout_connect(Some(DEFAULT_CONNECT_TIMEOUT))
             .timeout_global(Some(DEFAULT_CALL_TIMEOUT))
+            // Threads sharing a client each keep their connection (ureq keeps 3 by default).
+            .max_idle_connections(MAX_IDLE_CONNECTIONS)
+            .max_idle_connections_per_host(MAX_IDLE_CONNECTIONS)
             .build();
         Transport {
-            agent: ureq::Agent::new_with_config(config),
+            agent: ureq::Agent::with_parts(
+                config,
+                ureq::unversioned::transport::DefaultConnector::new(),
+                resolve::CachingResolver::default(),
+            ),
             connect_ms: AtomicU64::new(duration_ms(DEFAULT_CONNECT_TIMEOUT)),
             call_ms: AtomicU64::new(duration_ms(DEFAULT_CALL_TIMEOUT)),
         }
@@ -111,13 +130,15 @@ impl Transport {
         form: &[(&str, &str)],
     ) -> Result<HttpReply, SendError> {
         let (connect, call) = self.timeouts();
-        let mut request = self
-            .agent
-            .post(url)
-            .config()
-            .timeout_connect(Some(connect))
-            .timeout_global(Some(call))
-            .build();
+        let mut request = self.agent.post(url);
+        // A request-scoped config costs an allocation and a copy: only when it differs.
+        if (connect, call) != (DEFAULT_CONNECT_TIMEOUT, DEFAULT_CALL_TIMEOUT) {
+            request = request
+                .config()
+                .timeout_connect(Some(connect))
+                .timeout_global(Some(call))
+                .build();
+        }
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
@@ -127,7 +148,7 @@ impl Transport {
             .headers()
             .get("date")
             .and_then(|value| value.to_str().ok())
-            .and_then(|text| httpdate::parse_http_date(text).ok());
+            .map(str::to_owned);
         let body = response
             .body_mut()
             .with_config()
@@ -195,5 +216,68 @@ fn classify(err: ureq::Error) -> SendError {
     SendError {
         error: Error::local(kind, err.to_string()),
         maybe_delivered,
+    }
+}
+
+/// Name resolution without a thread per request.
+///
+/// ureq resolves the host before every request, kept-alive connection or not, and with a
+/// timeout set its default resolver starts a thread for each lookup. This resolver answers
+/// an IP address at once and keeps a host name's addresses for 30 seconds.
+mod resolve {
+    use std::net::{IpAddr, SocketAddr};
+    use std::sync::{Mutex, PoisonError};
+    use std::time::{Duration, Instant};
+
+    use ureq::config::Config;
+    use ureq::http::Uri;
+    use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
+    use ureq::unversioned::transport::NextTimeout;
+
+    /// How long the addresses of a host name are reused.
+    const TTL: Duration = Duration::from_secs(30);
+
+    #[derive(Debug, Default)]
+    pub(super) struct CachingResolver {
+        lookup: DefaultResolver,
+        last: Mutex<Option<(String, Instant, ResolvedSocketAddrs)>>,
+    }
+
+    impl Resolver for CachingResolver {
+        fn resolve(
+            &self,
+            uri: &Uri,
+            config: &Config,
+            timeout: NextTimeout,
+        ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+            let port = uri.port_u16().or(match uri.scheme_str() {
+                Some("https") => Some(443),
+                Some("http") => Some(80),
+                _ => None,
+            });
+            let host = uri
+                .host()
+                .map(|h| h.trim_start_matches('[').trim_end_matches(']'));
+            let (Some(host), Some(port)) = (host, port) else {
+                return self.lookup.resolve(uri, config, timeout);
+            };
+            if let Ok(ip) = host.parse::<IpAddr>() {
+                let mut addrs = self.empty();
+                addrs.push(SocketAddr::new(ip, port));
+                return Ok(addrs);
+            }
+            let key = format!("{host}:{port}");
+            let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some((held, at, addrs)) = last.as_ref() {
+                if *held == key && at.elapsed() < TTL {
+                    return Ok(addrs.clone());
+                }
+            }
+            drop(last);
+            let addrs = self.lookup.resolve(uri, config, timeout)?;
+            last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
+            *last = Some((key, Instant::now(), addrs.clone()));
+            Ok(addrs)
+        }
     }
 }

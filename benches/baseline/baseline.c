@@ -1,0 +1,278 @@
+/*
+ * baseline.c: the same GetBulletin Handle call as benches/verify_bench.c, written the way a
+ * C programmer would without the library: one libcurl easy handle (so the connection is
+ * reused), OpenSSL's MD5 through EVP, a hand-written RC4, and a minimal look at the JSON
+ * reply (`"code":200`). It sends exactly what libverify sends (protocol-spec section 5,
+ * DESIGN section 3): POST {base}/api/verify/{ApiPassword} with the `X-Api-Password` header
+ * and the form `TimeStamp=..&Data=HEX(RC4(ApiPassword, "action=GetBulletin"))&Sign=md5(..)`.
+ *
+ *   baseline BASE_URL APP_ID APP_KEY MODE N
+ *
+ * Modes: `latency N` (Init, 1,000 warm-up calls, N timed calls: median, p99, mean in ns),
+ * `calls N` (Init then N calls, for callgrind), `rss N` (VmRSS after 1,000 and N calls).
+ *
+ * Build (run.sh does it):
+ *   cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/baseline/baseline.c \
+ *      $(pkg-config --cflags --libs libcurl libcrypto) -o baseline
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <curl/curl.h>
+#include <openssl/evp.h>
+
+#define WARMUP_CALLS 1000
+#define PLAINTEXT "action=GetBulletin"
+
+static CURL *g_curl;
+static struct curl_slist *g_headers;
+static EVP_MD_CTX *g_md_ctx;
+static const EVP_MD *g_md5;
+static char g_url[512];
+static char g_api_password[257];
+static char g_body[1024];
+
+/* The reply body, reused from call to call. */
+static char *g_reply;
+static size_t g_reply_len, g_reply_cap;
+
+static size_t on_body(char *data, size_t size, size_t count, void *user) {
+    size_t n = size * count;
+    (void)user;
+    if (g_reply_len + n + 1 > g_reply_cap) {
+        size_t cap = (g_reply_len + n + 1) * 2;
+        char *grown = realloc(g_reply, cap);
+        if (grown == NULL) {
+            return 0;
+        }
+        g_reply = grown;
+        g_reply_cap = cap;
+    }
+    memcpy(g_reply + g_reply_len, data, n);
+    g_reply_len += n;
+    g_reply[g_reply_len] = '\0';
+    return n;
+}
+
+/* The usual ten lines of RC4, in place. */
+static void rc4(const unsigned char *key, size_t key_len, unsigned char *data, size_t len) {
+    unsigned char s[256], t;
+    unsigned i, j = 0;
+    size_t k;
+    for (i = 0; i < 256; i++) s[i] = (unsigned char)i;
+    for (i = 0; i < 256; i++) {
+        j = (j + s[i] + key[i % key_len]) & 255;
+        t = s[i]; s[i] = s[j]; s[j] = t;
+    }
+    for (k = 0, i = 0, j = 0; k < len; k++) {
+        i = (i + 1) & 255;
+        j = (j + s[i]) & 255;
+        t = s[i]; s[i] = s[j]; s[j] = t;
+        data[k] ^= s[(s[i] + s[j]) & 255];
+    }
+}
+
+static void hex(const unsigned char *in, size_t len, char *out, const char *digits) {
+    size_t i;
+    for (i = 0; i < len; i++) {
+        out[2 * i] = digits[in[i] >> 4];
+        out[2 * i + 1] = digits[in[i] & 15];
+    }
+    out[2 * len] = '\0';
+}
+
+/* Lowercase hex MD5 of a + b + c (+ d). */
+static void md5_hex(const char *a, const char *b, const char *c, const char *d, char out[33]) {
+    unsigned char digest[16];
+    unsigned int len = 0;
+    EVP_DigestInit_ex(g_md_ctx, g_md5, NULL);
+    EVP_DigestUpdate(g_md_ctx, a, strlen(a));
+    EVP_DigestUpdate(g_md_ctx, b, strlen(b));
+    EVP_DigestUpdate(g_md_ctx, c, strlen(c));
+    if (d != NULL) {
+        EVP_DigestUpdate(g_md_ctx, d, strlen(d));
+    }
+    EVP_DigestFinal_ex(g_md_ctx, digest, &len);
+    hex(digest, 16, out, "0123456789abcdef");
+}
+
+static void perform(const char *what) {
+    CURLcode rc;
+    long status = 0;
+    g_reply_len = 0;
+    rc = curl_easy_perform(g_curl);
+    if (rc != CURLE_OK) {
+        fprintf(stderr, "baseline: %s: %s\n", what, curl_easy_strerror(rc));
+        exit(1);
+    }
+    curl_easy_getinfo(g_curl, CURLINFO_RESPONSE_CODE, &status);
+    /* Minimal JSON parse: the envelope's code. */
+    if (g_reply == NULL || strstr(g_reply, "\"code\":200") == NULL) {
+        fprintf(stderr, "baseline: %s: HTTP %ld, reply %s\n", what, status,
+                g_reply ? g_reply : "(empty)");
+        exit(1);
+    }
+}
+
+static void init(const char *base, const char *app_id, const char *app_key) {
+    char timestamp[32], sign[33];
+    const char *field, *end;
+    snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
+    md5_hex(app_id, app_key, timestamp, app_key, sign);
+    snprintf(g_url, sizeof g_url, "%s/api/verify", base);
+    snprintf(g_body, sizeof g_body, "AppId=%s&AppKey=%s&TimeStamp=%s&Sign=%s", app_id, app_key,
+             timestamp, sign);
+    curl_easy_setopt(g_curl, CURLOPT_URL, g_url);
+    curl_easy_setopt(g_curl, CURLOPT_POSTFIELDS, g_body);
+    perform("Init");
+    field = strstr(g_reply, "\"api_password\":\"");
+    if (field == NULL) {
+        fprintf(stderr, "baseline: Init reply has no api_password: %s\n", g_reply);
+        exit(1);
+    }
+    field += strlen("\"api_password\":\"");
+    end = strchr(field, '"');
+    if (end == NULL || end == field || (size_t)(end - field) >= sizeof g_api_password) {
+        fprintf(stderr, "baseline: bad api_password in %s\n", g_reply);
+        exit(1);
+    }
+    memcpy(g_api_password, field, (size_t)(end - field));
+    g_api_password[end - field] = '\0';
+
+    /* Handle: the same URL and header as libverify (the secret is [A-Za-z0-9]). */
+    {
+        char header[300];
+        snprintf(g_url, sizeof g_url, "%s/api/verify/%s", base, g_api_password);
+        snprintf(header, sizeof header, "X-Api-Password: %s", g_api_password);
+        g_headers = curl_slist_append(NULL, header);
+        curl_easy_setopt(g_curl, CURLOPT_URL, g_url);
+        curl_easy_setopt(g_curl, CURLOPT_HTTPHEADER, g_headers);
+    }
+}
+
+/* One Handle call: GetBulletin. */
+static void one_call(void) {
+    unsigned char cipher[sizeof PLAINTEXT - 1];
+    char data[2 * sizeof cipher + 1], timestamp[32], sign[33];
+    memcpy(cipher, PLAINTEXT, sizeof cipher);
+    rc4((const unsigned char *)g_api_password, strlen(g_api_password), cipher, sizeof cipher);
+    hex(cipher, sizeof cipher, data, "0123456789ABCDEF");
+    snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
+    md5_hex(g_api_password, timestamp, data, NULL, sign);
+    snprintf(g_body, sizeof g_body, "TimeStamp=%s&Data=%s&Sign=%s", timestamp, data, sign);
+    perform("GetBulletin");
+}
+
+static uint64_t now_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a;
+    uint64_t y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static long vm_rss_kib(void) {
+    char line[256];
+    long kib = -1;
+    FILE *status = fopen("/proc/self/status", "r");
+    if (status == NULL) {
+        return -1;
+    }
+    while (fgets(line, sizeof line, status) != NULL) {
+        if (strncmp(line, "VmRSS:", 6) == 0) {
+            kib = strtol(line + 6, NULL, 10);
+            break;
+        }
+    }
+    fclose(status);
+    return kib;
+}
+
+int main(int argc, char **argv) {
+    const char *mode;
+    long n, i;
+    char *end = NULL;
+    if (argc < 6) {
+        fprintf(stderr, "usage: baseline BASE_URL APP_ID APP_KEY latency|calls|rss N\n");
+        return 2;
+    }
+    mode = argv[4];
+    n = strtol(argv[5], &end, 10);
+    if (end == argv[5] || *end != '\0' || n <= 0) {
+        fprintf(stderr, "baseline: not a positive count: %s\n", argv[5]);
+        return 2;
+    }
+
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+    g_curl = curl_easy_init();
+    g_md_ctx = EVP_MD_CTX_new();
+    g_md5 = EVP_md5();
+    if (g_curl == NULL || g_md_ctx == NULL || g_md5 == NULL) {
+        fprintf(stderr, "baseline: libcurl or OpenSSL initialisation failed\n");
+        return 1;
+    }
+    curl_easy_setopt(g_curl, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(g_curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
+    curl_easy_setopt(g_curl, CURLOPT_TIMEOUT_MS, 30000L);
+    init(argv[1], argv[2], argv[3]);
+
+    if (strcmp(mode, "latency") == 0) {
+        uint64_t *samples = malloc((size_t)n * sizeof *samples);
+        uint64_t total = 0;
+        size_t p99 = (size_t)((n * 99 + 99) / 100) - 1;
+        if (samples == NULL) {
+            return 1;
+        }
+        for (i = 0; i < WARMUP_CALLS; i++) {
+            one_call();
+        }
+        for (i = 0; i < n; i++) {
+            uint64_t start = now_ns();
+            one_call();
+            samples[i] = now_ns() - start;
+            total += samples[i];
+        }
+        qsort(samples, (size_t)n, sizeof *samples, cmp_u64);
+        printf("latency calls=%ld median_ns=%llu p99_ns=%llu mean_ns=%llu min_ns=%llu "
+               "max_ns=%llu\n",
+               n, (unsigned long long)samples[(n - 1) / 2], (unsigned long long)samples[p99],
+               (unsigned long long)(total / (uint64_t)n), (unsigned long long)samples[0],
+               (unsigned long long)samples[n - 1]);
+        free(samples);
+    } else if (strcmp(mode, "calls") == 0) {
+        for (i = 0; i < n; i++) {
+            one_call();
+        }
+        printf("calls calls=%ld ok\n", n);
+    } else if (strcmp(mode, "rss") == 0) {
+        long first = WARMUP_CALLS < n ? WARMUP_CALLS : n, rss_first;
+        for (i = 0; i < first; i++) {
+            one_call();
+        }
+        rss_first = vm_rss_kib();
+        for (; i < n; i++) {
+            one_call();
+        }
+        printf("rss calls_first=%ld rss_first_kib=%ld calls_last=%ld rss_last_kib=%ld\n", first,
+               rss_first, n, vm_rss_kib());
+    } else {
+        fprintf(stderr, "baseline: unknown mode %s\n", mode);
+        return 2;
+    }
+
+    curl_slist_free_all(g_headers);
+    curl_easy_cleanup(g_curl);
+    curl_global_cleanup();
+    EVP_MD_CTX_free(g_md_ctx);
+    free(g_reply);
+    return 0;
+}
