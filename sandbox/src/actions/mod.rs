@@ -1,0 +1,181 @@
+//! The 12 business actions. Each is a function over the state: parameters in, an envelope
+//! `{code, message, data}` out. No I/O.
+
+mod account;
+mod card;
+mod heartbeat;
+mod info;
+
+use serde_json::{json, Value};
+
+use crate::fixtures::Program;
+use crate::state::{CardRec, CardState, State};
+use crate::wire::Params;
+
+/// The reply envelope of the service.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Envelope {
+    pub code: i64,
+    pub message: String,
+    pub data: Value,
+}
+
+impl Envelope {
+    pub fn ok(message: &str, data: Value) -> Envelope {
+        Envelope {
+            code: 200,
+            message: message.to_string(),
+            data,
+        }
+    }
+
+    pub fn err(code: i64, message: impl Into<String>) -> Envelope {
+        Envelope {
+            code,
+            message: message.into(),
+            data: Value::Null,
+        }
+    }
+
+    /// An error that carries `data.remark`.
+    pub fn remark(code: i64, message: impl Into<String>, remark: &str) -> Envelope {
+        Envelope {
+            code,
+            message: message.into(),
+            data: json!({ "remark": remark }),
+        }
+    }
+
+    pub fn to_json(&self) -> Value {
+        json!({"code": self.code, "message": self.message, "data": self.data})
+    }
+}
+
+/// The names of the 12 actions.
+pub const ACTIONS: [&str; 12] = [
+    "SingleLogin",
+    "UserLogin",
+    "UserRegin",
+    "UpdatePwd",
+    "ChangeBind",
+    "UserHeartbeat",
+    "GetLatestVersion",
+    "GetBulletin",
+    "GetVariable",
+    "GetUserInfo",
+    "GetCardInfo",
+    "UserRecharge",
+];
+
+/// Parameter names and their aliases.
+pub const MAC: &[&str] = &["Mac", "mac", "DeviceId"];
+pub const DEVICE_NAME: &[&str] = &["DeviceName", "Device"];
+pub const USERNAME: &[&str] = &["UserName", "username"];
+pub const PASSWORD: &[&str] = &["Password", "pwd", "Pwd"];
+pub const CARD: &[&str] = &["Card", "card"];
+
+/// What an action works on.
+pub struct Ctx<'a> {
+    pub st: &'a mut State,
+    pub app_id: &'a str,
+    /// The peer address of the TCP connection.
+    pub ip: &'a str,
+    pub now: i64,
+    pub p: &'a Params,
+}
+
+impl Ctx<'_> {
+    pub fn param(&self, names: &[&str]) -> Option<String> {
+        self.p.get(names).map(str::to_string)
+    }
+
+    /// A required parameter, or the 1013 reply naming it.
+    pub fn require(&self, names: &[&str]) -> Result<String, Envelope> {
+        self.param(names).ok_or_else(|| {
+            Envelope::err(
+                1013,
+                format!(
+                    "参数不完整：缺少{}",
+                    names.first().copied().unwrap_or("参数")
+                ),
+            )
+        })
+    }
+
+    pub fn program(&self) -> Option<&Program> {
+        self.st.programs.get(self.app_id)
+    }
+
+    /// The 1023 reply when the blacklist is on and the peer IP or `mac` is on it.
+    pub fn check_blacklist(&self, mac: Option<&str>) -> Result<(), Envelope> {
+        let Some(p) = self.program() else {
+            return Ok(());
+        };
+        let bl = &p.blacklist;
+        let hit = bl.enabled
+            && (bl.ips.iter().any(|ip| ip == self.ip)
+                || mac.is_some_and(|m| bl.macs.iter().any(|x| x == m)));
+        if hit {
+            Err(Envelope::err(1023, "您已被列入黑名单，禁止使用"))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The reason a machine code is disabled, if it is.
+    pub fn device_disabled(&self, mac: &str) -> Option<String> {
+        self.program()
+            .and_then(|p| p.disabled_devices.get(mac))
+            .cloned()
+    }
+
+    /// The product's rebind cap (`None` when off).
+    pub fn rebind_cap(&self) -> Option<u32> {
+        self.program().and_then(|p| p.max_rebinds)
+    }
+
+    pub fn count_verification(&mut self, action: &str) {
+        let s = self.st.stats.entry(self.app_id.to_string()).or_default();
+        match action {
+            "SingleLogin" => s.single_login += 1,
+            "UserLogin" => s.user_login += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Checks that a card can renew or activate an account: 1004, 1024, 1005.
+pub fn check_account_card(card: Option<&CardRec>) -> Result<(), Envelope> {
+    let Some(c) = card else {
+        return Err(Envelope::err(1004, "卡密不存在或无效"));
+    };
+    match c.state {
+        CardState::Refunded => Err(Envelope::err(1004, "卡密已退款")),
+        CardState::Used => Err(Envelope::err(1004, "卡密已被使用")),
+        CardState::Active => Err(Envelope::err(1004, "卡密已被激活使用")),
+        CardState::Disabled => Err(Envelope::err(1004, "卡密已被禁用")),
+        _ if c.is_count => Err(Envelope::err(1024, "次卡不能用于账号注册或充值")),
+        CardState::Expired => Err(Envelope::err(1005, "卡密已过期")),
+        CardState::Unused => Ok(()),
+    }
+}
+
+/// Runs a known action. Unknown names give 1015.
+pub fn run(action: &str, cx: &mut Ctx) -> Envelope {
+    let result = match action {
+        "SingleLogin" => card::single_login(cx),
+        "GetCardInfo" => card::get_card_info(cx),
+        "UserLogin" => account::user_login(cx),
+        "UserRegin" => account::user_regin(cx),
+        "UpdatePwd" => account::update_pwd(cx),
+        "ChangeBind" => account::change_bind(cx),
+        "UserRecharge" => account::user_recharge(cx),
+        "GetUserInfo" => account::get_user_info(cx),
+        "UserHeartbeat" => heartbeat::user_heartbeat(cx),
+        "GetLatestVersion" => info::get_latest_version(cx),
+        "GetBulletin" => info::get_bulletin(cx),
+        "GetVariable" => info::get_variable(cx),
+        _ => Err(Envelope::err(1015, format!("未知的action：{action}"))),
+    };
+    result.unwrap_or_else(|e| e)
+}

@@ -1,0 +1,367 @@
+//! `verify-sandbox`: a local server that implements the licensing verification service of
+//! `protocol-spec.md` in full, for offline development and for tests. See the README for
+//! the command line, the conventions, the fixtures format and the control API.
+//!
+//! ```no_run
+//! use verify_sandbox::{Config, Fixtures, Sandbox};
+//!
+//! let sandbox = Sandbox::start(Config::default()).unwrap();
+//! sandbox
+//!     .load(Fixtures::from_json(r#"{"programs":[{"app_id":"1","app_key":"K"}]}"#).unwrap())
+//!     .unwrap();
+//! println!("{}", sandbox.base_url());
+//! sandbox.stop();
+//! ```
+
+mod actions;
+mod control;
+mod faults;
+mod fixtures;
+mod server;
+mod service;
+mod state;
+mod time;
+mod wire;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+
+pub use faults::{Fault, FaultKind};
+pub use fixtures::{Account, Blacklist, Card, Config, Fixtures, Program, VersionInfo};
+pub use state::{LogEntry, VerificationStats};
+
+use state::Shared;
+
+/// A running sandbox. Stops on [`Sandbox::stop`] or on drop.
+#[derive(Debug)]
+pub struct Sandbox {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    stop: Option<watch::Sender<bool>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Sandbox {
+    /// Binds and starts serving on a multi-thread tokio runtime of its own, in a background
+    /// thread. Returns once the listener is bound.
+    pub fn start(config: Config) -> std::io::Result<Sandbox> {
+        let shared = Arc::new(Shared::new(config.control));
+        if let Some(f) = config.fixtures {
+            shared
+                .lock()
+                .load(f)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        }
+        let (bound_tx, bound_rx) = std::sync::mpsc::channel::<std::io::Result<SocketAddr>>();
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let host = config.host;
+        let port = config.port;
+        let server_shared = Arc::clone(&shared);
+        let thread = std::thread::Builder::new()
+            .name("verify-sandbox".to_string())
+            .spawn(move || {
+                let rt = match tokio::runtime::Builder::new_multi_thread()
+                    .worker_threads(2)
+                    .thread_name("verify-sandbox-worker")
+                    .enable_all()
+                    .build()
+                {
+                    Ok(rt) => rt,
+                    Err(e) => {
+                        let _ = bound_tx.send(Err(e));
+                        return;
+                    }
+                };
+                rt.block_on(async move {
+                    let listener = match TcpListener::bind((host.as_str(), port)).await {
+                        Ok(l) => l,
+                        Err(e) => {
+                            let _ = bound_tx.send(Err(e));
+                            return;
+                        }
+                    };
+                    match listener.local_addr() {
+                        Ok(addr) => {
+                            let _ = bound_tx.send(Ok(addr));
+                        }
+                        Err(e) => {
+                            let _ = bound_tx.send(Err(e));
+                            return;
+                        }
+                    }
+                    server::serve(listener, server_shared, stop_rx).await;
+                });
+                // Dropping the runtime drops every connection task, closing its socket.
+                rt.shutdown_timeout(std::time::Duration::from_secs(2));
+            })?;
+        let addr = match bound_rx.recv() {
+            Ok(Ok(addr)) => addr,
+            Ok(Err(e)) => {
+                let _ = thread.join();
+                return Err(e);
+            }
+            Err(_) => {
+                let _ = thread.join();
+                return Err(std::io::Error::other("sandbox thread ended before binding"));
+            }
+        };
+        Ok(Sandbox {
+            shared,
+            addr,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        })
+    }
+
+    /// `http://HOST:PORT` of the bound address.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    pub fn port(&self) -> u16 {
+        self.addr.port()
+    }
+
+    /// Stops accepting, closes every connection (idle kept-alive ones too) and joins the
+    /// server thread.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(true);
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+
+    /// Adds (or replaces, by key) the records of a fixtures document.
+    pub fn load(&self, f: Fixtures) -> Result<(), String> {
+        self.shared.lock().load(f)
+    }
+
+    /// Creates or replaces a program.
+    pub fn add_program(&self, p: Program) -> Result<(), String> {
+        self.shared.lock().add_program(p)
+    }
+
+    /// Creates (or replaces) a card; returns its key, generated when `card` is empty.
+    pub fn add_card(&self, c: Card) -> Result<String, String> {
+        self.shared.lock().add_card(c)
+    }
+
+    /// Creates (or replaces) an account; returns its user_id.
+    pub fn add_account(&self, a: Account) -> Result<i64, String> {
+        self.shared.lock().add_account(a)
+    }
+
+    /// `approved`, `pending`, `rejected` or `expired`.
+    pub fn set_program_status(&self, app_id: &str, status: &str) -> Result<(), String> {
+        self.shared.lock().set_program_status(app_id, status)
+    }
+
+    /// `op`: `disable`, `enable` or `refund`.
+    pub fn update_card(
+        &self,
+        app_id: &str,
+        card: &str,
+        op: &str,
+        reason: Option<&str>,
+    ) -> Result<(), String> {
+        self.shared.lock().update_card(app_id, card, op, reason)
+    }
+
+    /// `op`: `ban` or `unban`.
+    pub fn update_account(
+        &self,
+        app_id: &str,
+        username: &str,
+        op: &str,
+        reason: Option<&str>,
+    ) -> Result<(), String> {
+        self.shared
+            .lock()
+            .update_account(app_id, username, op, reason)
+    }
+
+    /// `op`: `disable` or `enable` a machine code.
+    pub fn update_device(
+        &self,
+        app_id: &str,
+        device_id: &str,
+        op: &str,
+        reason: Option<&str>,
+    ) -> Result<(), String> {
+        self.shared
+            .lock()
+            .update_device(app_id, device_id, op, reason)
+    }
+
+    /// Leaves a message for a card (returned once by its next heartbeat).
+    pub fn leave_card_message(
+        &self,
+        app_id: &str,
+        card: &str,
+        message: &str,
+    ) -> Result<(), String> {
+        self.shared.lock().leave_card_message(app_id, card, message)
+    }
+
+    /// Leaves a message for an account (returned once by its next heartbeat).
+    pub fn leave_account_message(
+        &self,
+        app_id: &str,
+        username: &str,
+        message: &str,
+    ) -> Result<(), String> {
+        self.shared
+            .lock()
+            .leave_account_message(app_id, username, message)
+    }
+
+    /// Completes a pending social sign-in.
+    pub fn authorize_social(
+        &self,
+        state: &str,
+        identity: &str,
+        display_name: &str,
+    ) -> Result<(), String> {
+        self.shared
+            .lock()
+            .authorize_social(state, identity, display_name)
+    }
+
+    /// Moves the sandbox clock by `seconds` (adds to the offset).
+    pub fn shift_clock(&self, seconds: i64) {
+        self.shared.lock().shift_clock(seconds)
+    }
+
+    /// Sets the offset of the sandbox clock from the system clock.
+    pub fn set_clock_offset(&self, seconds: i64) {
+        self.shared.lock().set_clock_offset(seconds)
+    }
+
+    /// The sandbox clock, Unix seconds.
+    pub fn now(&self) -> i64 {
+        self.shared.now()
+    }
+
+    pub fn set_fault(&self, f: Fault) {
+        self.shared.lock().set_fault(f)
+    }
+
+    /// Clears all faults, or those set for one program.
+    pub fn clear_faults(&self, app_id: Option<&str>) {
+        self.shared.lock().clear_faults(app_id)
+    }
+
+    /// The request log of service requests, of one program or of all.
+    pub fn request_log(&self, app_id: Option<&str>) -> Vec<LogEntry> {
+        self.shared.lock().request_log(app_id)
+    }
+
+    /// TCP connections accepted so far.
+    pub fn connections_accepted(&self) -> u64 {
+        self.shared.connections_accepted()
+    }
+
+    pub fn verification_stats(&self, app_id: &str) -> VerificationStats {
+        self.shared.lock().verification_stats(app_id)
+    }
+
+    /// The stored card record as JSON.
+    pub fn card(&self, app_id: &str, card: &str) -> Option<serde_json::Value> {
+        self.shared.lock().card_json(app_id, card)
+    }
+
+    /// The stored account record as JSON.
+    pub fn account(&self, app_id: &str, username: &str) -> Option<serde_json::Value> {
+        self.shared.lock().account_json(app_id, username)
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    use std::time::Duration;
+
+    fn get_clock(stream: &mut TcpStream) -> String {
+        stream
+            .write_all(b"GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\n\r\n")
+            .unwrap();
+        let mut buf = [0u8; 4096];
+        let n = stream.read(&mut buf).unwrap();
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    }
+
+    #[test]
+    fn stop_closes_idle_connections_and_the_port_can_be_bound_again() {
+        let sandbox = Sandbox::start(Config::default()).unwrap();
+        let port = sandbox.port();
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let reply = get_clock(&mut stream);
+        assert!(reply.starts_with("HTTP/1.1 200"), "{reply}");
+        assert!(reply.contains("date: "), "{reply}");
+        assert_eq!(sandbox.connections_accepted(), 1);
+        sandbox.stop();
+        let mut buf = [0u8; 16];
+        // The idle kept-alive connection is closed: EOF or reset, never a timeout.
+        match stream.read(&mut buf) {
+            Ok(n) => assert_eq!(n, 0),
+            Err(e) => assert_ne!(e.kind(), std::io::ErrorKind::WouldBlock, "{e}"),
+        }
+        let again = Sandbox::start(Config {
+            port,
+            ..Config::default()
+        })
+        .unwrap();
+        assert_eq!(again.port(), port);
+    }
+
+    #[test]
+    fn drop_fault_closes_without_a_reply() {
+        let sandbox = Sandbox::start(Config::default()).unwrap();
+        sandbox.set_fault(Fault {
+            kind: FaultKind::Drop,
+            app_id: None,
+            action: Some("Init".into()),
+            count: Some(1),
+            delay_ms: 0,
+        });
+        let mut stream = TcpStream::connect(("127.0.0.1", sandbox.port())).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(5)))
+            .unwrap();
+        let body = "AppId=1&AppKey=K&TimeStamp=1&Sign=x";
+        write!(
+            stream,
+            "POST /api/verify HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+        let mut got = Vec::new();
+        let _ = stream.read_to_end(&mut got);
+        assert!(got.is_empty(), "{}", String::from_utf8_lossy(&got));
+        let log = sandbox.request_log(None);
+        assert_eq!(log.len(), 1);
+        assert_eq!(log[0].code, 1001);
+        assert_eq!(log[0].action.as_deref(), Some("Init"));
+    }
+}
