@@ -9,10 +9,12 @@
 #   bindings/csharp/Verify.cs
 #   README.md
 #
-# Usage: scripts/package.sh [--profile release|debug] [--out DIR] [--no-build]
+# Usage: scripts/package.sh [--profile release|debug] [--out DIR] [--no-build] [--from DIR]
 #   --profile   Cargo profile to build and package (default: release)
 #   --out       parent folder of the package (default: dist)
-#   --no-build  package what target/<profile> already holds (the tests use this)
+#   --no-build  package what target/<profile> already holds
+#   --from DIR  take libverify.so and libverify.a from DIR (implies --no-build; the tests
+#               pass target/debug/deps, where `cargo test` writes them)
 # Prints the package folder's path as its last line.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -20,11 +22,13 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 profile=release
 out=dist
 build=1
+from=""
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --profile) profile=${2:?--profile needs a value}; shift 2 ;;
         --out) out=${2:?--out needs a value}; shift 2 ;;
         --no-build) build=0; shift ;;
+        --from) from=${2:?--from needs a value}; build=0; shift 2 ;;
         *) echo "package.sh: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
     esac
 done
@@ -33,6 +37,10 @@ case "$profile" in
     debug) target_dir=${CARGO_TARGET_DIR:-target}/debug; cargo_profile=dev ;;
     *) echo "package.sh: --profile is release or debug" >&2; exit 2 ;;
 esac
+
+if [ -n "$from" ]; then
+    target_dir=$from
+fi
 
 if [ "$build" = 1 ]; then
     cargo build --profile "$cargo_profile" -p verify

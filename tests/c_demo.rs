@@ -67,7 +67,7 @@ fn demo_runs_clean_under_valgrind() {
 
     let (sandbox, app_id, app_key) = demo_sandbox();
 
-    // Run from the root: the README's line sets a relative rpath (target/debug).
+    // Run from the root: the rpath is relative, as in the README line.
     let output = Command::new("valgrind")
         .args([
             "--error-exitcode=99",

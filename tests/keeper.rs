@@ -356,7 +356,8 @@ fn machine_codes_are_stable_and_salted() {
 
 #[test]
 fn when_the_server_stays_away_grace_runs_out_and_the_session_ends() {
-    let sandbox = verify_sandbox::Sandbox::start(verify_sandbox::Config::default()).expect("own sandbox");
+    let sandbox =
+        verify_sandbox::Sandbox::start(verify_sandbox::Config::default()).expect("own sandbox");
     let program = Program::new(&sandbox, serde_json::json!({}));
     let user = unique("away");
     program.account(&user, "pw");
@@ -368,17 +369,95 @@ fn when_the_server_stays_away_grace_runs_out_and_the_session_ends() {
         grace: Duration::from_secs(2),
         ip: None,
     };
-    let keeper = Keeper::start(Arc::clone(&client), session.token.as_str(), SessionKind::User, options, Some(callback))
-        .expect("keeper");
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        session.token.as_str(),
+        SessionKind::User,
+        options,
+        Some(callback),
+    )
+    .expect("keeper");
     assert!(eventually(PATIENCE, || count(&events, EventKind::Alive) >= 1));
     drop(program);
     sandbox.stop();
-    assert!(eventually(PATIENCE, || keeper.status().state == KeeperState::Grace), "grace begins");
+    assert!(
+        eventually(PATIENCE, || keeper.status().state == KeeperState::Grace),
+        "grace begins"
+    );
     assert!(count(&events, EventKind::Trouble) >= 1);
-    let trouble = events.lock().expect("events").iter().find(|e| e.kind == EventKind::Trouble).cloned().expect("trouble");
+    let trouble = events
+        .lock()
+        .expect("events")
+        .iter()
+        .find(|e| e.kind == EventKind::Trouble)
+        .cloned()
+        .expect("trouble");
     assert_eq!(trouble.code, verify::error::local::NETWORK, "{trouble:?}");
-    assert!(eventually(PATIENCE, || count(&events, EventKind::Ended) == 1), "grace runs out");
-    let ended = events.lock().expect("events").iter().find(|e| e.kind == EventKind::Ended).cloned().expect("ended");
+    assert!(
+        eventually(PATIENCE, || count(&events, EventKind::Ended) == 1),
+        "grace runs out"
+    );
+    let ended = events
+        .lock()
+        .expect("events")
+        .iter()
+        .find(|e| e.kind == EventKind::Ended)
+        .cloned()
+        .expect("ended");
     assert!(ended.message.contains("grace period"), "{ended:?}");
     assert_eq!(keeper.status().state, KeeperState::Ended);
+}
+
+#[test]
+fn network_trouble_then_grace_then_recovery_when_the_server_returns() {
+    let mut sandbox =
+        verify_sandbox::Sandbox::start(verify_sandbox::Config::default()).expect("own sandbox");
+    let (app_id, user) = {
+        let program = Program::new(&sandbox, serde_json::json!({}));
+        let user = unique("outage");
+        program.account(&user, "pw");
+        (program.app_id.clone(), user)
+    };
+    let client = Arc::new(
+        verify::Client::new(&sandbox.base_url(), &app_id, common::APP_KEY).expect("client"),
+    );
+    let session = client.user_login(&user, "pw", None).expect("login");
+    let (events, callback) = recorder();
+    let options = KeeperOptions {
+        interval: Duration::from_secs(1),
+        grace: Duration::from_secs(60),
+        ip: None,
+    };
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        session.token.as_str(),
+        SessionKind::User,
+        options,
+        Some(callback),
+    )
+    .expect("keeper");
+    assert!(eventually(PATIENCE, || count(&events, EventKind::Alive) >= 1));
+
+    sandbox.pause();
+    assert!(
+        eventually(PATIENCE, || keeper.status().state == KeeperState::Grace),
+        "grace"
+    );
+    assert!(count(&events, EventKind::Trouble) >= 1);
+    let alive_before = count(&events, EventKind::Alive);
+
+    sandbox
+        .resume()
+        .expect("the server returns on the same port");
+    assert!(
+        eventually(PATIENCE, || keeper.status().state == KeeperState::Alive
+            && count(&events, EventKind::Alive) > alive_before),
+        "recovery"
+    );
+    assert_eq!(
+        count(&events, EventKind::Ended),
+        0,
+        "the session never ended"
+    );
+    assert_eq!(keeper.status().last_code, 200);
 }

@@ -13,16 +13,13 @@ use common::host::{demo_sandbox, library_dir, require_tool, root, run_ok, Scratc
 
 /// Assembles the package from the debug build of this test run; returns its folder.
 fn package(scratch: &Scratch) -> PathBuf {
-    let target_dir = library_dir()
-        .parent()
-        .expect("target/debug has a parent")
-        .to_path_buf();
     let stdout = run_ok(
         Command::new("bash")
             .arg("scripts/package.sh")
-            .args(["--profile", "debug", "--no-build", "--out"])
+            .args(["--profile", "debug", "--out"])
             .arg(&scratch.0)
-            .env("CARGO_TARGET_DIR", target_dir)
+            .arg("--from")
+            .arg(library_dir())
             .current_dir(root()),
         "scripts/package.sh",
     );

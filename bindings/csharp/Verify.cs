@@ -12,6 +12,10 @@
 // - Strings the library owns come back as IntPtr and are copied out with a UTF-8 decode; they
 //   are never declared as `string` returns (the marshaller would free library memory).
 // - Booleans cross the boundary as int32 only.
+// - The keeper's native callback is a [UnmanagedFunctionPointer(Cdecl)] delegate rooted by a
+//   strong GCHandle that KeeperHandle frees only after verify_keeper_free returned (the
+//   library joins the keeper's threads there), so the library never calls a collected
+//   delegate. The delegate catches every exception: none unwinds into native code.
 //
 // Errors: a call that reached the server returns a VerifyReply, refusals included (check
 // reply.Code). A local failure (negative code: invalid argument, network, timeout, TLS,
@@ -21,6 +25,7 @@ using System;
 using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
+using System.Threading;
 
 namespace Verify
 {
@@ -187,6 +192,37 @@ namespace Verify
         public static int LastErrorCode
         {
             get { return NativeMethods.verify_last_error_code(); }
+        }
+
+        /// <summary>Length of a machine code (VERIFY_MACHINE_CODE_LEN): 32 uppercase hex characters.</summary>
+        public const int MachineCodeLength = 32;
+
+        /// <summary>
+        /// The machine code of this machine for <paramref name="salt"/> (one salt per program,
+        /// such as its AppId; may be empty): 32 uppercase hex characters, a salted hash of the OS
+        /// machine identity, the same on every call and in every process (verify_machine_code).
+        /// Pass it as the <c>mac</c> of the login calls. Any thread.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
+        /// <exception cref="VerifyException">The machine identity could not be read or created.</exception>
+        public static string MachineCode(string salt)
+        {
+            if (salt == null)
+            {
+                throw new ArgumentNullException("salt");
+            }
+            if (salt.IndexOf('\0') >= 0)
+            {
+                throw new ArgumentException("contains a NUL character", "salt");
+            }
+            byte[] buffer = new byte[MachineCodeLength + 1];
+            int code = NativeMethods.verify_machine_code(salt, buffer, new UIntPtr((uint)buffer.Length));
+            if (code != (int)VerifyCode.Ok)
+            {
+                throw VerifyException.FromLastError((VerifyCode)code);
+            }
+            int length = Array.IndexOf(buffer, (byte)0);
+            return Encoding.ASCII.GetString(buffer, 0, length < 0 ? MachineCodeLength : length);
         }
     }
 
@@ -502,8 +538,139 @@ namespace Verify
         }
 
         /// <summary>
+        /// Social login step 2, repeated every <paramref name="interval"/> until the user
+        /// authorizes (a reply with code 200 and the login fields; remark is the social display
+        /// name) or the server refuses (a reply with its code, e.g. 1016 when the identity is not
+        /// bound). Blocks the calling thread; <paramref name="mac"/> is optional.
+        /// </summary>
+        /// <param name="state">The state of <see cref="SocialLoginStart"/>.</param>
+        /// <param name="mac">The machine code, or null.</param>
+        /// <param name="interval">Time between polls, at least 1 ms (rounded up to whole ms).</param>
+        /// <param name="timeout">How long to wait in all, at least 1 ms.</param>
+        /// <param name="cancel">
+        /// Optional: <see cref="VerifyCancel.Cancel"/> from another thread ends the wait within
+        /// milliseconds (a poll in flight is interrupted). Do not dispose it while a wait uses it
+        /// (if you do, it is freed when the wait returns).
+        /// </param>
+        /// <exception cref="VerifyException">
+        /// <see cref="VerifyCode.Timeout"/> when <paramref name="timeout"/> passed,
+        /// <see cref="VerifyCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
+        /// reply in either case), or another local failure.
+        /// </exception>
+        public VerifyReply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
+            VerifyCancel cancel = null)
+        {
+            Check(state, "state");
+            CheckOptional(mac, "mac");
+            uint intervalMs = Milliseconds(interval, "interval");
+            uint timeoutMs = Milliseconds(timeout, "timeout");
+            ReplyHandle reply;
+            int code;
+            if (cancel == null)
+            {
+                code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs, timeoutMs,
+                    IntPtr.Zero, out reply);
+            }
+            else
+            {
+                // The token is optional (NULL), so it crosses as IntPtr while a reference is
+                // held on its handle: it cannot be freed while the wait uses it.
+                CancelHandle token = cancel.Handle;
+                bool added = false;
+                try
+                {
+                    token.DangerousAddRef(ref added);
+                    code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs,
+                        timeoutMs, token.DangerousGetHandle(), out reply);
+                }
+                finally
+                {
+                    if (added)
+                    {
+                        token.DangerousRelease();
+                    }
+                }
+            }
+            return Finish(code, reply);
+        }
+
+        /// <summary>
+        /// Starts keeping a session alive in the background (verify_keeper_start): a heartbeat
+        /// every <paramref name="interval"/> for the token of <see cref="SingleLogin"/>
+        /// (<see cref="SessionKind.Card"/>) or <see cref="UserLogin"/> (<see cref="SessionKind.User"/>).
+        /// The first heartbeat is sent one interval after the start. Keep the returned keeper
+        /// (a field) and dispose it when the session should no longer be kept.
+        /// </summary>
+        /// <param name="token">The session's token.</param>
+        /// <param name="kind">Whose token it is.</param>
+        /// <param name="interval">
+        /// Time between heartbeats, at least 1 s; <see cref="TimeSpan.Zero"/> for the default,
+        /// 5 minutes (the spec's). A small random jitter is added.
+        /// </param>
+        /// <param name="grace">
+        /// How long the session stays usable while heartbeats fail for other reasons than its
+        /// end (network down), counted from the first failure; <see cref="TimeSpan.Zero"/> for
+        /// the default, 15 minutes. Retries back off 1 s, 2 s, 4 s... up to 60 s or the interval.
+        /// </param>
+        /// <param name="ip">The client IP to report with each heartbeat, or null.</param>
+        /// <param name="onEvent">
+        /// Optional: receives every <see cref="VerifyEvent"/>. It runs on the keeper's event
+        /// thread: not the thread that called KeepAlive, and never the UI thread (marshal to it
+        /// with Control.BeginInvoke / Dispatcher.BeginInvoke / SynchronizationContext.Post).
+        /// Events come one at a time, in order; a slow handler delays only later events.
+        /// Exceptions it throws are caught and dropped (none reaches native code), and the next
+        /// events still arrive. Without a handler, back-office messages are queued for
+        /// <see cref="VerifyKeeper.Status"/>.
+        /// </param>
+        /// <exception cref="VerifyException">
+        /// <see cref="VerifyCode.InvalidArgument"/> for an empty token, an interval under 1 s or
+        /// an unknown kind; another local failure when the keeper's threads cannot start.
+        /// </exception>
+        public VerifyKeeper KeepAlive(string token, SessionKind kind, TimeSpan interval, TimeSpan grace,
+            string ip = null, Action<VerifyEvent> onEvent = null)
+        {
+            Check(token, "token");
+            CheckOptional(ip, "ip");
+            uint intervalMs = OptionalMilliseconds(interval, "interval");
+            uint graceMs = OptionalMilliseconds(grace, "grace");
+            EventDispatcher dispatcher = onEvent == null ? null : new EventDispatcher(onEvent);
+            NativeMethods.EventCallback callback = dispatcher == null ? null : dispatcher.Callback;
+            // Rooted before the keeper exists: its event thread may call it at any time until
+            // verify_keeper_free returns, even if this VerifyKeeper is never disposed.
+            GCHandle root = callback == null ? default(GCHandle) : GCHandle.Alloc(callback);
+            try
+            {
+                KeeperHandle created;
+                int code = NativeMethods.verify_keeper_start(handle, token, (int)kind, ip, intervalMs,
+                    graceMs, callback, IntPtr.Zero, out created);
+                if (code != (int)VerifyCode.Ok || created == null || created.IsInvalid)
+                {
+                    VerifyException error = VerifyException.FromLastError((VerifyCode)code);
+                    if (created != null)
+                    {
+                        created.Dispose();
+                    }
+                    throw error;
+                }
+                created.Root(ref root, callback);
+                return new VerifyKeeper(created, dispatcher);
+            }
+            finally
+            {
+                // Still allocated only when the keeper did not start.
+                if (root.IsAllocated)
+                {
+                    root.Free();
+                }
+            }
+        }
+
+        /// <summary>
         /// Frees the client (verify_client_free: the session secret and AppKey are wiped, the
-        /// connections closed) once no call is using it any more. Replies stay valid.
+        /// connections closed) once no call is using it any more. Replies stay valid. Keepers
+        /// started on it are stopped (within 100 ms; a running event handler is waited for);
+        /// their objects stay usable (state <see cref="KeeperState.Ended"/>) and still need
+        /// their own Dispose.
         /// </summary>
         public void Dispose()
         {
@@ -565,9 +732,15 @@ namespace Verify
             if (ms < 1 || ms > UInt32.MaxValue)
             {
                 throw new ArgumentOutOfRangeException(name, span,
-                    "a timeout must be between 1 ms and 4294967295 ms");
+                    "must be between 1 ms and 4294967295 ms");
             }
             return (uint)ms;
+        }
+
+        /// <summary>Zero (the library's default) or a span as for <see cref="Milliseconds"/>.</summary>
+        private static uint OptionalMilliseconds(TimeSpan span, string name)
+        {
+            return span == TimeSpan.Zero ? 0 : Milliseconds(span, name);
         }
     }
 
@@ -785,6 +958,391 @@ namespace Verify
         }
     }
 
+    /// <summary>What a <see cref="VerifyEvent"/> reports (VERIFY_EVENT_*).</summary>
+    public enum VerifyEventKind
+    {
+        /// <summary>A heartbeat succeeded: <see cref="VerifyEvent.ExpireAt"/> is the session's expiry.</summary>
+        Alive = 1,
+        /// <summary>A back-office message, in <see cref="VerifyEvent.Text"/>, delivered once.</summary>
+        Message = 2,
+        /// <summary>
+        /// A heartbeat failed for another reason than the session's end (network down, a reply
+        /// that is not the service's); the keeper retries within the grace period and the session
+        /// stays usable.
+        /// </summary>
+        Trouble = 3,
+        /// <summary>
+        /// The session ended: 1005 (expired), 1006 (disabled; <see cref="VerifyEvent.Remark"/> is
+        /// the reason), 1007 (token invalid), or the grace period ran out. The keeper has stopped.
+        /// </summary>
+        Ended = 4,
+    }
+
+    /// <summary>The state of a kept session (VERIFY_KEEPER_*).</summary>
+    public enum KeeperState
+    {
+        /// <summary>The last heartbeat succeeded (or none was due yet).</summary>
+        Alive = 1,
+        /// <summary>Heartbeats fail for another reason than the session's end; the grace period runs.</summary>
+        Grace = 2,
+        /// <summary>The session ended, or the keeper was stopped (or its client disposed).</summary>
+        Ended = 3,
+    }
+
+    /// <summary>
+    /// One report of a <see cref="VerifyKeeper"/>, copied out of the library's
+    /// <c>verify_event</c>: it stays valid after the handler returns.
+    /// </summary>
+    public sealed class VerifyEvent
+    {
+        /// <summary>What happened.</summary>
+        public VerifyEventKind Kind { get; private set; }
+
+        /// <summary>The heartbeat's code: 200, the server's refusal, or a negative local code.</summary>
+        public VerifyCode Code { get; private set; }
+
+        /// <summary>The server's message or the local failure's explanation (may be empty; never null).</summary>
+        public string Message { get; private set; }
+
+        /// <summary>The remark of a refusal (the reason of a 1006), or null.</summary>
+        public string Remark { get; private set; }
+
+        /// <summary>The session's expiry on <see cref="VerifyEventKind.Alive"/>, else null.</summary>
+        public string ExpireAt { get; private set; }
+
+        /// <summary>The back-office message on <see cref="VerifyEventKind.Message"/>, else null.</summary>
+        public string Text { get; private set; }
+
+        /// <summary>An event as given (for hosts that test their handlers).</summary>
+        public VerifyEvent(VerifyEventKind kind, VerifyCode code, string message, string remark,
+            string expireAt, string text)
+        {
+            Kind = kind;
+            Code = code;
+            Message = message ?? "";
+            Remark = remark;
+            ExpireAt = expireAt;
+            Text = text;
+        }
+
+        /// <summary>
+        /// Copies a borrowed <c>const verify_event *</c>: int32 kind, int32 code, then four
+        /// <c>const char *</c> (message, remark, expire_at, text). Two int32 take 8 bytes, so the
+        /// pointers start at offset 8 on 32- and 64-bit platforms alike.
+        /// </summary>
+        internal static VerifyEvent FromNative(IntPtr native)
+        {
+            int size = IntPtr.Size;
+            return new VerifyEvent(
+                (VerifyEventKind)Marshal.ReadInt32(native, 0),
+                (VerifyCode)Marshal.ReadInt32(native, 4),
+                Utf8.FromNative(Marshal.ReadIntPtr(native, 8)),
+                Utf8.FromNative(Marshal.ReadIntPtr(native, 8 + size)),
+                Utf8.FromNative(Marshal.ReadIntPtr(native, 8 + 2 * size)),
+                Utf8.FromNative(Marshal.ReadIntPtr(native, 8 + 3 * size)));
+        }
+
+        /// <summary>Kind, code and the detail that applies (text, remark, expiry or message).</summary>
+        public override string ToString()
+        {
+            string detail = Text ?? Remark ?? ExpireAt ?? Message;
+            return String.Format("{0} {1} {2}", Kind, (int)Code, detail);
+        }
+    }
+
+    /// <summary>A snapshot of a keeper, for hosts that poll (<see cref="VerifyKeeper.Status"/>).</summary>
+    public sealed class KeeperStatus
+    {
+        /// <summary>Alive, in grace, or ended.</summary>
+        public KeeperState State { get; private set; }
+
+        /// <summary>The code of the last heartbeat; 0 before the first.</summary>
+        public VerifyCode LastCode { get; private set; }
+
+        /// <summary>The message of the last heartbeat ("" when none or empty).</summary>
+        public string LastMessage { get; private set; }
+
+        /// <summary>The remark of the last refusal (the reason of a 1006), or null.</summary>
+        public string Remark { get; private set; }
+
+        /// <summary>When the last heartbeat succeeded (whole seconds, UTC), or null before the first success.</summary>
+        public DateTimeOffset? LastSuccess { get; private set; }
+
+        /// <summary>The session's expiry from the last successful heartbeat, or null before the first.</summary>
+        public string ExpireAt { get; private set; }
+
+        /// <summary>
+        /// The back-office messages received since the previous snapshot, oldest first; each is
+        /// returned once. Filled only for a keeper without an event handler (a handler gets them
+        /// as <see cref="VerifyEventKind.Message"/> events instead). Never null.
+        /// </summary>
+        public string[] Messages { get; private set; }
+
+        /// <summary>Reads the reply of verify_keeper_status.</summary>
+        internal static KeeperStatus FromReply(VerifyReply reply)
+        {
+            KeeperStatus status = new KeeperStatus();
+            switch (reply.GetString("state"))
+            {
+                case "alive":
+                    status.State = KeeperState.Alive;
+                    break;
+                case "grace":
+                    status.State = KeeperState.Grace;
+                    break;
+                default:
+                    status.State = KeeperState.Ended;
+                    break;
+            }
+            status.LastCode = (VerifyCode)(reply.GetInt64("last_code") ?? 0);
+            status.LastMessage = reply.GetString("last_message") ?? "";
+            status.Remark = reply.GetString("remark");
+            long lastSuccess = reply.GetInt64("last_success") ?? 0;
+            status.LastSuccess = lastSuccess > 0
+                ? DateTimeOffset.FromUnixTimeSeconds(lastSuccess)
+                : (DateTimeOffset?)null;
+            status.ExpireAt = reply.GetString("expire_at");
+            long count = reply.GetInt64("message_count") ?? 0;
+            List<string> messages = new List<string>();
+            for (long i = 0; i < count; i++)
+            {
+                string message = reply.GetString("messages." + i);
+                if (message != null)
+                {
+                    messages.Add(message);
+                }
+            }
+            status.Messages = messages.ToArray();
+            return status;
+        }
+    }
+
+    /// <summary>
+    /// A running session keeper: <c>verify_keeper</c>, started by
+    /// <see cref="VerifyClient.KeepAlive"/>. It sends a heartbeat every interval on its own
+    /// thread and reports through the handler given to KeepAlive (on the keeper's event
+    /// thread) and through <see cref="State"/> and <see cref="Status"/> (any thread).
+    /// </summary>
+    /// <remarks>
+    /// Keep a reference for as long as the session should be kept: a keeper that is collected
+    /// without Dispose is stopped and freed by its finalizer. Dispose (stop + free) is
+    /// idempotent, may run from any thread, also after the client was disposed (the client
+    /// stops its keepers, whose objects stay valid), and also from inside the keeper's own
+    /// handler (the free then completes on a thread-pool thread once the handler returned).
+    /// After Dispose, the members throw <see cref="ObjectDisposedException"/>.
+    /// Dispose keepers before the process exits.
+    /// </remarks>
+    public sealed class VerifyKeeper : IDisposable
+    {
+        private readonly KeeperHandle handle;
+        private readonly EventDispatcher dispatcher;
+        private int disposed;
+
+        internal VerifyKeeper(KeeperHandle handle, EventDispatcher dispatcher)
+        {
+            this.handle = handle;
+            this.dispatcher = dispatcher;
+        }
+
+        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
+        public KeeperHandle Handle
+        {
+            get { return handle; }
+        }
+
+        /// <summary>The keeper's state (verify_keeper_state). Any thread.</summary>
+        public KeeperState State
+        {
+            get
+            {
+                CheckNotDisposed();
+                int state = NativeMethods.verify_keeper_state(handle);
+                if (state < 0)
+                {
+                    throw VerifyException.FromLastError((VerifyCode)state);
+                }
+                return (KeeperState)state;
+            }
+        }
+
+        /// <summary>
+        /// A snapshot of the keeper (verify_keeper_status), and the back-office messages queued
+        /// since the previous snapshot (each returned once). Any thread.
+        /// </summary>
+        public KeeperStatus Status()
+        {
+            CheckNotDisposed();
+            ReplyHandle reply;
+            int code = NativeMethods.verify_keeper_status(handle, out reply);
+            if (code != (int)VerifyCode.Ok || reply == null || reply.IsInvalid)
+            {
+                VerifyException error = VerifyException.FromLastError((VerifyCode)code);
+                if (reply != null)
+                {
+                    reply.Dispose();
+                }
+                throw error;
+            }
+            using (VerifyReply status = new VerifyReply(reply))
+            {
+                return KeeperStatus.FromReply(status);
+            }
+        }
+
+        /// <summary>
+        /// Stops the keeper (verify_keeper_stop): wakes it, cancels a heartbeat in flight and
+        /// waits for its threads (within 100 ms, unless the handler is running: it is waited
+        /// for). From inside the keeper's own handler it returns at once, and no event follows
+        /// the running one. Idempotent; the state becomes <see cref="KeeperState.Ended"/>.
+        /// Any thread.
+        /// </summary>
+        public void Stop()
+        {
+            CheckNotDisposed();
+            int code = NativeMethods.verify_keeper_stop(handle);
+            if (code != (int)VerifyCode.Ok)
+            {
+                throw VerifyException.FromLastError((VerifyCode)code);
+            }
+        }
+
+        /// <summary>
+        /// Stops and frees the keeper (verify_keeper_free) once no call is using it; the handler
+        /// is not called any more afterwards (from inside the handler: after it returns).
+        /// </summary>
+        public void Dispose()
+        {
+            if (Interlocked.Exchange(ref disposed, 1) != 0)
+            {
+                return;
+            }
+            if (dispatcher != null && dispatcher.IsRunningOnCurrentThread)
+            {
+                // verify_keeper_free must not run on the keeper's own event thread (it joins
+                // it). Stop now (from the handler it returns at once), and free from the thread
+                // pool: verify_keeper_free there waits for this handler to return.
+                NativeMethods.verify_keeper_stop(handle);
+                ThreadPool.QueueUserWorkItem(state => ((KeeperHandle)state).Dispose(), handle);
+                return;
+            }
+            handle.Dispose();
+        }
+
+        private void CheckNotDisposed()
+        {
+            if (Volatile.Read(ref disposed) != 0)
+            {
+                throw new ObjectDisposedException("VerifyKeeper");
+            }
+        }
+    }
+
+    /// <summary>
+    /// A cancellation token for <see cref="VerifyClient.SocialLoginWait"/>: <c>verify_cancel</c>.
+    /// </summary>
+    /// <remarks>
+    /// <see cref="Cancel"/> may be called from any thread, any number of times. Dispose may race
+    /// with a wait using the token: the SafeHandle defers verify_cancel_free until the wait
+    /// returns; later calls throw <see cref="ObjectDisposedException"/>.
+    /// </remarks>
+    public sealed class VerifyCancel : IDisposable
+    {
+        private readonly CancelHandle handle;
+
+        /// <summary>A new token, not cancelled (verify_cancel_new).</summary>
+        public VerifyCancel()
+        {
+            CancelHandle created;
+            int code = NativeMethods.verify_cancel_new(out created);
+            if (code != (int)VerifyCode.Ok || created == null || created.IsInvalid)
+            {
+                VerifyException error = VerifyException.FromLastError((VerifyCode)code);
+                if (created != null)
+                {
+                    created.Dispose();
+                }
+                throw error;
+            }
+            handle = created;
+        }
+
+        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
+        public CancelHandle Handle
+        {
+            get { return handle; }
+        }
+
+        /// <summary>
+        /// Cancels (verify_cancel_cancel): a wait using this token throws
+        /// <see cref="VerifyException"/> with <see cref="VerifyCode.Cancelled"/> within
+        /// milliseconds, and later waits with it throw at once. Any thread.
+        /// </summary>
+        public void Cancel()
+        {
+            int code = NativeMethods.verify_cancel_cancel(handle);
+            if (code != (int)VerifyCode.Ok)
+            {
+                throw VerifyException.FromLastError((VerifyCode)code);
+            }
+        }
+
+        /// <summary>Frees the token (verify_cancel_free) once no wait is using it any more.</summary>
+        public void Dispose()
+        {
+            handle.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// Delivers a keeper's native events to the host's handler. Its <see cref="Callback"/> is
+    /// the function pointer given to verify_keeper_start; KeeperHandle keeps it rooted until
+    /// verify_keeper_free returned.
+    /// </summary>
+    internal sealed class EventDispatcher
+    {
+        private readonly Action<VerifyEvent> onEvent;
+        // The managed id of the thread running the handler; 0 when none runs.
+        private int runningThread;
+
+        internal EventDispatcher(Action<VerifyEvent> onEvent)
+        {
+            this.onEvent = onEvent;
+            Callback = Dispatch;
+        }
+
+        /// <summary>The delegate the library calls.</summary>
+        internal NativeMethods.EventCallback Callback { get; private set; }
+
+        /// <summary>Whether the calling thread is inside this keeper's handler.</summary>
+        internal bool IsRunningOnCurrentThread
+        {
+            get { return Volatile.Read(ref runningThread) == Thread.CurrentThread.ManagedThreadId; }
+        }
+
+        /// <summary>
+        /// Called by the library on the keeper's event thread. Copies the borrowed event out and
+        /// calls the handler; nothing may unwind into native code, so every exception is caught
+        /// here and dropped.
+        /// </summary>
+        private void Dispatch(IntPtr userData, IntPtr nativeEvent)
+        {
+            try
+            {
+                Volatile.Write(ref runningThread, Thread.CurrentThread.ManagedThreadId);
+                VerifyEvent copied = VerifyEvent.FromNative(nativeEvent);
+                onEvent(copied);
+            }
+            catch (Exception)
+            {
+                // Dropped: the handler's exception must not reach the library (see KeepAlive).
+            }
+            finally
+            {
+                Volatile.Write(ref runningThread, 0);
+            }
+        }
+    }
+
     /// <summary>Owns a <c>verify_client *</c>; released with verify_client_free.</summary>
     public sealed class ClientHandle : SafeHandle
     {
@@ -825,6 +1383,73 @@ namespace Verify
         protected override bool ReleaseHandle()
         {
             NativeMethods.verify_reply_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Owns a <c>verify_keeper *</c>; released with verify_keeper_free, after which the native
+    /// callback delegate of the keeper is unrooted.
+    /// </summary>
+    public sealed class KeeperHandle : SafeHandle
+    {
+        private GCHandle callbackRoot;
+        private Delegate callback;
+
+        /// <summary>An empty handle; the marshaller fills it from verify_keeper_start.</summary>
+        public KeeperHandle() : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>Takes over the strong GCHandle rooting the keeper's callback delegate.</summary>
+        internal void Root(ref GCHandle root, Delegate rooted)
+        {
+            callbackRoot = root;
+            callback = rooted;
+            root = default(GCHandle);
+        }
+
+        /// <summary>
+        /// Stops and frees the keeper (its threads are joined: the library calls the delegate no
+        /// more), then lets the delegate go. Runs once, after every call using the handle returned.
+        /// </summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_keeper_free(handle);
+            if (callbackRoot.IsAllocated)
+            {
+                callbackRoot.Free();
+            }
+            GC.KeepAlive(callback);
+            callback = null;
+            return true;
+        }
+    }
+
+    /// <summary>Owns a <c>verify_cancel *</c>; released with verify_cancel_free.</summary>
+    public sealed class CancelHandle : SafeHandle
+    {
+        /// <summary>An empty handle; the marshaller fills it from verify_cancel_new.</summary>
+        public CancelHandle() : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>Frees the token; runs once, after every wait using it returned.</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_cancel_free(handle);
             return true;
         }
     }
@@ -1027,5 +1652,60 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
         internal static extern void verify_reply_free(IntPtr reply);
+
+        // Keeper, cancellation, social wait, machine code.
+
+        /// <summary>verify_event_callback: user_data, then the borrowed event.</summary>
+        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
+        internal delegate void EventCallback(IntPtr userData, IntPtr nativeEvent);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_keeper_start(ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string token,
+            int kind,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string ip,
+            uint intervalMs,
+            uint graceMs,
+            EventCallback callback,
+            IntPtr userData,
+            out KeeperHandle keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_keeper_stop(KeeperHandle keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void verify_keeper_free(IntPtr keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_keeper_state(KeeperHandle keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_keeper_status(KeeperHandle keeper, out ReplyHandle reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_cancel_new(out CancelHandle cancel);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_cancel_cancel(CancelHandle cancel);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern void verify_cancel_free(IntPtr cancel);
+
+        // `cancel` is optional: IntPtr.Zero, or the handle of a CancelHandle the caller holds a
+        // reference on.
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_social_login_wait(ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string state,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            uint intervalMs,
+            uint timeoutMs,
+            IntPtr cancel,
+            out ReplyHandle reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        internal static extern int verify_machine_code(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string salt,
+            [Out] byte[] output,
+            UIntPtr outputLength);
     }
 }

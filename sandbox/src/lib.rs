@@ -56,65 +56,37 @@ impl Sandbox {
                 .load(f)
                 .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
         }
-        let (bound_tx, bound_rx) = std::sync::mpsc::channel::<std::io::Result<SocketAddr>>();
-        let (stop_tx, stop_rx) = watch::channel(false);
-        let host = config.host;
-        let port = config.port;
-        let server_shared = Arc::clone(&shared);
-        let thread = std::thread::Builder::new()
-            .name("verify-sandbox".to_string())
-            .spawn(move || {
-                let rt = match tokio::runtime::Builder::new_multi_thread()
-                    .worker_threads(2)
-                    .thread_name("verify-sandbox-worker")
-                    .enable_all()
-                    .build()
-                {
-                    Ok(rt) => rt,
-                    Err(e) => {
-                        let _ = bound_tx.send(Err(e));
-                        return;
-                    }
-                };
-                rt.block_on(async move {
-                    let listener = match TcpListener::bind((host.as_str(), port)).await {
-                        Ok(l) => l,
-                        Err(e) => {
-                            let _ = bound_tx.send(Err(e));
-                            return;
-                        }
-                    };
-                    match listener.local_addr() {
-                        Ok(addr) => {
-                            let _ = bound_tx.send(Ok(addr));
-                        }
-                        Err(e) => {
-                            let _ = bound_tx.send(Err(e));
-                            return;
-                        }
-                    }
-                    server::serve(listener, server_shared, stop_rx).await;
-                });
-                // Dropping the runtime drops every connection task, closing its socket.
-                rt.shutdown_timeout(std::time::Duration::from_secs(2));
-            })?;
-        let addr = match bound_rx.recv() {
-            Ok(Ok(addr)) => addr,
-            Ok(Err(e)) => {
-                let _ = thread.join();
-                return Err(e);
-            }
-            Err(_) => {
-                let _ = thread.join();
-                return Err(std::io::Error::other("sandbox thread ended before binding"));
-            }
-        };
+        let (addr, stop, thread) =
+            serve_in_background(Arc::clone(&shared), config.host, config.port)?;
         Ok(Sandbox {
             shared,
             addr,
-            stop: Some(stop_tx),
+            stop: Some(stop),
             thread: Some(thread),
         })
+    }
+
+    /// Stops serving, as a server outage: the listener and every connection are closed, but
+    /// programs, cards, accounts, sessions and the clock are kept for [`Sandbox::resume`].
+    pub fn pause(&mut self) {
+        self.shutdown();
+    }
+
+    /// Serves the kept state again on the same address after [`Sandbox::pause`] (a no-op
+    /// when serving).
+    pub fn resume(&mut self) -> std::io::Result<()> {
+        if self.thread.is_some() {
+            return Ok(());
+        }
+        let (addr, stop, thread) = serve_in_background(
+            Arc::clone(&self.shared),
+            self.addr.ip().to_string(),
+            self.addr.port(),
+        )?;
+        self.addr = addr;
+        self.stop = Some(stop);
+        self.thread = Some(thread);
+        Ok(())
     }
 
     /// `http://HOST:PORT` of the bound address.
@@ -290,6 +262,67 @@ impl Drop for Sandbox {
     fn drop(&mut self) {
         self.shutdown();
     }
+}
+
+/// Binds `host:port` and serves `shared` on a multi-thread tokio runtime of its own, in a
+/// background thread. Returns once the listener is bound.
+fn serve_in_background(
+    shared: Arc<Shared>,
+    host: String,
+    port: u16,
+) -> std::io::Result<(SocketAddr, watch::Sender<bool>, JoinHandle<()>)> {
+    let (bound_tx, bound_rx) = std::sync::mpsc::channel::<std::io::Result<SocketAddr>>();
+    let (stop_tx, stop_rx) = watch::channel(false);
+    let server_shared = shared;
+    let thread = std::thread::Builder::new()
+        .name("verify-sandbox".to_string())
+        .spawn(move || {
+            let rt = match tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("verify-sandbox-worker")
+                .enable_all()
+                .build()
+            {
+                Ok(rt) => rt,
+                Err(e) => {
+                    let _ = bound_tx.send(Err(e));
+                    return;
+                }
+            };
+            rt.block_on(async move {
+                let listener = match TcpListener::bind((host.as_str(), port)).await {
+                    Ok(l) => l,
+                    Err(e) => {
+                        let _ = bound_tx.send(Err(e));
+                        return;
+                    }
+                };
+                match listener.local_addr() {
+                    Ok(addr) => {
+                        let _ = bound_tx.send(Ok(addr));
+                    }
+                    Err(e) => {
+                        let _ = bound_tx.send(Err(e));
+                        return;
+                    }
+                }
+                server::serve(listener, server_shared, stop_rx).await;
+            });
+            // Dropping the runtime drops every connection task, closing its socket.
+            rt.shutdown_timeout(std::time::Duration::from_secs(2));
+        })?;
+    let addr = match bound_rx.recv() {
+        Ok(Ok(addr)) => addr,
+        Ok(Err(e)) => {
+            let _ = thread.join();
+            return Err(e);
+        }
+        Err(_) => {
+            let _ = thread.join();
+            return Err(std::io::Error::other("sandbox thread ended before binding"));
+        }
+    };
+    Ok((addr, stop_tx, thread))
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! tools that must be installed, scratch directories, and the demo fixtures under a fresh
 //! program id.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -12,17 +12,18 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The directory of the library built with this test: tests run from `target/debug/deps`.
+/// The directory of the library built with this test run: `target/<profile>/deps`, where
+/// `cargo test` always writes a fresh `libverify.so` and `libverify.a` (it refreshes the
+/// copies in `target/<profile>` only on `cargo build`).
 pub fn library_dir() -> PathBuf {
     let exe = std::env::current_exe().expect("current_exe");
     let dir = exe
         .parent()
-        .and_then(Path::parent)
         .expect("the test binary lives in target/<profile>/deps")
         .to_path_buf();
     assert!(
         dir.join("libverify.so").is_file(),
-        "{} not found: `cargo test` should have built the cdylib next to the test's deps/",
+        "{} not found: `cargo test` builds the cdylib next to the test binaries",
         dir.join("libverify.so").display()
     );
     dir
