@@ -18,6 +18,8 @@
  *   destructor frees what it owns and never throws. A moved-from Reply throws verify::Error
  *   (VERIFY_ERR_INVALID_ARGUMENT) from its accessors; a moved-from Client's calls throw the
  *   same (the library refuses the NULL client).
+ * - verify::Keeper (a verify_keeper and its on_event function) and verify::CancelToken (a
+ *   verify_cancel) are move-only owners in the same way; see their sections below.
  * - Everything a Reply hands out is copied into std::string (or std::optional of it), so a
  *   value stays valid after its Reply is gone. describe() and version() return views of
  *   static library strings: they are valid for the life of the program.
@@ -57,6 +59,51 @@
  * - The C API's last error is per thread. Reply's field accessors may replace it (an
  *   absent field is a failing C call); Error copies its message when it is thrown, so C++
  *   code never needs verify_last_error_message().
+ *
+ * Session keeper (Client::keep_alive, verify::Keeper)
+ *
+ *   verify::Keeper keeper = client.keep_alive(token, verify::SessionKind::User,
+ *       verify::KeeperOptions{std::chrono::minutes(5), std::chrono::minutes(15), std::nullopt},
+ *       [&](const verify::Event &event) {            // on the keeper's event thread
+ *           if (event.kind == verify::EventKind::Ended) {
+ *               post_to_ui_thread(event.code, event.remark.value_or(""));   // 1006: the reason
+ *           }
+ *       });
+ *
+ * - A Keeper sends a heartbeat every interval (the first one interval after the start) and
+ *   reports Alive, Message (a back-office message, once), Trouble (a failure within the
+ *   grace period: the session stays usable) and Ended (1005, 1006 with remark, 1007, or the
+ *   grace period ran out; the keeper has stopped then). See verify_keeper_start in verify.h.
+ * - It is a move-only owner of a verify_keeper and of the on_event function: the function is
+ *   kept on the heap, at an address that moving the Keeper does not change, and destroyed
+ *   only after verify_keeper_free returned (which stops the keeper and joins its event
+ *   thread), so on_event never runs after the Keeper is gone. The Keeper may outlive its
+ *   Client: destroying the Client stops the keeper, whose state() is then Ended.
+ * - on_event runs on the keeper's event thread, one event at a time, never on the thread
+ *   that called keep_alive: synchronize what it shares with other threads. Every Event is a
+ *   copy, valid after the callback returned. A slow on_event delays only later events.
+ *   An exception thrown by on_event is caught and dropped by the binding: it cannot cross
+ *   the C boundary (verify.h forbids unwinding out of a callback), so handle errors inside
+ *   on_event. on_event may call stop() of its own Keeper (it returns at once); it must not
+ *   destroy or move-assign that Keeper, and a thread that destroys the Keeper must not hold
+ *   a lock that on_event waits for (destruction waits for a running on_event to return).
+ * - Without on_event, back-office messages are queued and handed out by status().messages,
+ *   each once; with on_event they arrive as EventKind::Message and status() has none.
+ * - stop(), state() and status() may be called from any thread at once (they are const);
+ *   moving, assigning or destroying a Keeper must not overlap with them.
+ *
+ * Social wait and cancellation (Client::social_login_wait, verify::CancelToken)
+ * - social_login_wait polls step 2 until the user authorizes (a Reply, 200), the server
+ *   refuses (a Reply with its code, e.g. 1016), the timeout passes (throws verify::Error
+ *   codes::err_timeout) or the CancelToken is cancelled (throws codes::err_cancelled, within
+ *   milliseconds, a poll in flight interrupted). It blocks the calling thread.
+ * - CancelToken::cancel() may be called from any thread, any number of times, through a
+ *   const reference, while a wait uses the token; a cancelled token stays cancelled (later
+ *   waits with it throw at once). Destroying or moving the token must not overlap with a
+ *   wait or a cancel() using it.
+ *
+ * Machine code: verify::machine_code(salt) is 32 uppercase hex characters, the same on every
+ * call and in every process on this machine (see verify_machine_code in verify.h).
  */
 
 #ifndef VERIFY_HPP
@@ -64,6 +111,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -206,6 +254,19 @@ inline void check(std::string_view value, const char *name) {
 inline std::string arg(std::string_view value, const char *name) {
     check(value, name);
     return std::string(value);
+}
+
+/* A duration as the uint32_t milliseconds of the C API, refused (VERIFY_ERR_INVALID_ARGUMENT)
+ * outside `minimum`..UINT32_MAX. */
+inline std::uint32_t to_ms(std::chrono::milliseconds value, const char *name,
+                           std::chrono::milliseconds::rep minimum = 1) {
+    if (value.count() < minimum || static_cast<std::uint64_t>(value.count()) >
+                                       (std::numeric_limits<std::uint32_t>::max)()) {
+        detail::fail(codes::err_invalid_argument, std::string(name) + " must be " +
+                                                      std::to_string(minimum) +
+                                                      "..4294967295 ms");
+    }
+    return static_cast<std::uint32_t>(value.count());
 }
 
 /* A NUL-terminated copy of an optional string argument; c_str() is NULL when absent. */
@@ -354,6 +415,294 @@ inline Reply finish(std::int32_t code, verify_reply *raw) {
 
 }  // namespace detail
 
+/* What a keeper's Event reports (the VERIFY_EVENT_* integers). */
+enum class EventKind : std::int32_t {
+    /* A heartbeat succeeded; expire_at is the session's new expiry. */
+    Alive = VERIFY_EVENT_ALIVE,
+    /* A back-office message, in text, delivered once. */
+    Message = VERIFY_EVENT_MESSAGE,
+    /* A heartbeat failed; the keeper retries within the grace period, the session stays
+     * usable. */
+    Trouble = VERIFY_EVENT_TROUBLE,
+    /* The session ended (1005, 1006 with remark, 1007, or the grace period ran out); the
+     * keeper has stopped. */
+    Ended = VERIFY_EVENT_ENDED,
+};
+
+/* The state of a kept session (the VERIFY_KEEPER_* integers). */
+enum class KeeperState : std::int32_t {
+    /* The last heartbeat succeeded (or none was due yet). */
+    Alive = VERIFY_KEEPER_ALIVE,
+    /* Heartbeats fail; the grace period runs. */
+    Grace = VERIFY_KEEPER_GRACE,
+    /* The session ended or the keeper was stopped. */
+    Ended = VERIFY_KEEPER_ENDED,
+};
+
+/* One report of a keeper: a copy of the C verify_event, valid after the callback. */
+struct Event {
+    /* What happened. */
+    EventKind kind = EventKind::Alive;
+    /* The heartbeat's code: 200, the server's refusal (1005, 1006, 1007...), or a negative
+     * local code (codes::err_network...). */
+    std::int32_t code = 0;
+    /* The server's message or the local failure's explanation (may be empty). */
+    std::string message;
+    /* remark of a refusal: the reason of a 1006. */
+    std::optional<std::string> remark;
+    /* The session's expiry, on EventKind::Alive. */
+    std::optional<std::string> expire_at;
+    /* The back-office message, on EventKind::Message. */
+    std::optional<std::string> text;
+};
+
+/* The function receiving a keeper's events, on the keeper's event thread. Exceptions it
+ * throws are caught and dropped (they cannot cross the C boundary). */
+using EventHandler = std::function<void(const Event &)>;
+
+/* Settings of Client::keep_alive. Aggregate: KeeperOptions{interval, grace, ip}. */
+struct KeeperOptions {
+    /* Time between heartbeats, at least 1 s (a small random jitter is added). The spec's
+     * default: 5 minutes. */
+    std::chrono::milliseconds interval = std::chrono::minutes(5);
+    /* How long the session stays usable while heartbeats fail for other reasons than its
+     * end (network down), counted from the first failure; at least 1 ms. Default 15 min. */
+    std::chrono::milliseconds grace = std::chrono::minutes(15);
+    /* The client IP reported with each heartbeat, if any. */
+    std::optional<std::string> ip = std::nullopt;
+};
+
+/* A snapshot of a keeper (Keeper::status()), from the fields of verify_keeper_status. */
+struct KeeperStatus {
+    /* Alive, in grace, or ended. */
+    KeeperState state = KeeperState::Alive;
+    /* The code of the last heartbeat: 0 before the first, 200, a refusal, or a negative
+     * local code. */
+    std::int32_t last_code = 0;
+    /* The message of the last heartbeat (empty after a success). */
+    std::string last_message;
+    /* remark of the last refusal (the reason of a 1006); std::nullopt when none. */
+    std::optional<std::string> remark;
+    /* When the last heartbeat succeeded (wall clock, whole seconds; system_clock counts
+     * from the Unix epoch on every supported platform); std::nullopt before the first. */
+    std::optional<std::chrono::system_clock::time_point> last_success;
+    /* The session's expiry from the last successful heartbeat; std::nullopt before it. */
+    std::optional<std::string> expire_at;
+    /* Back-office messages received since the previous status(), oldest first, each handed
+     * out once. Always empty for a keeper with an on_event function (which receives them
+     * as EventKind::Message instead). */
+    std::vector<std::string> messages;
+};
+
+namespace detail {
+
+struct KeeperDeleter {
+    void operator()(verify_keeper *keeper) const noexcept { verify_keeper_free(keeper); }
+};
+
+struct CancelDeleter {
+    void operator()(verify_cancel *cancel) const noexcept { verify_cancel_free(cancel); }
+};
+
+using KeeperPtr = std::unique_ptr<verify_keeper, KeeperDeleter>;
+using CancelPtr = std::unique_ptr<verify_cancel, CancelDeleter>;
+
+/*
+ * What a Keeper owns, on the heap so that moving the Keeper moves neither. Members are
+ * destroyed in reverse order: `handle` first (verify_keeper_free stops the keeper and joins
+ * its event thread, waiting for a running callback), then `on_event`, which the C library
+ * holds a pointer to until then.
+ */
+struct KeeperBox {
+    EventHandler on_event;
+    KeeperPtr handle;
+};
+
+inline std::optional<std::string> optional_text(const char *text) {
+    if (text == nullptr) {
+        return std::nullopt;
+    }
+    return std::string(text);
+}
+
+/* The C callback of every keeper with an on_event function: `user_data` is that function.
+ * No exception leaves it: the C library's thread cannot unwind a C++ exception. */
+inline void deliver_event(void *user_data, const verify_event *event) noexcept {
+    if (user_data == nullptr || event == nullptr) {
+        return;
+    }
+    try {
+        Event copy;
+        copy.kind = static_cast<EventKind>(event->kind);
+        copy.code = event->code;
+        copy.message = event->message != nullptr ? std::string(event->message) : std::string();
+        copy.remark = optional_text(event->remark);
+        copy.expire_at = optional_text(event->expire_at);
+        copy.text = optional_text(event->text);
+        const EventHandler &on_event = *static_cast<const EventHandler *>(user_data);
+        on_event(copy);
+    } catch (...) {
+        // Swallowed on purpose (documented on EventHandler): an exception of on_event, or a
+        // std::bad_alloc while copying the event, must not reach the C caller.
+    }
+}
+
+}  // namespace detail
+
+class Client;
+
+/*
+ * A running session keeper, from Client::keep_alive. Move-only owner of a verify_keeper and
+ * of its on_event function; destroying it stops the keeper and joins its threads (promptly:
+ * a heartbeat in flight is cancelled; a running on_event is waited for). Never throws from
+ * its destructor. Must not be destroyed from its own on_event. A moved-from Keeper is empty
+ * (`!keeper`) and its methods throw verify::Error (codes::err_invalid_argument).
+ * stop(), state() and status() may run on several threads at once.
+ */
+class Keeper {
+public:
+    Keeper(Keeper &&) noexcept = default;
+    Keeper &operator=(Keeper &&) noexcept = default;
+    Keeper(const Keeper &) = delete;
+    Keeper &operator=(const Keeper &) = delete;
+    ~Keeper() = default;
+
+    /* false once moved from. */
+    explicit operator bool() const noexcept { return box_ != nullptr; }
+
+    /* Stops the keeper: no heartbeat and no event after it returns (unless called from
+     * on_event itself: it returns at once and the event thread ends after that callback).
+     * Idempotent; state() is Ended afterwards. */
+    void stop() const {
+        std::int32_t code = verify_keeper_stop(live());
+        if (code != codes::ok) {
+            throw Error(code, verify_last_error_message());
+        }
+    }
+
+    /* The current state, without a snapshot. */
+    KeeperState state() const {
+        std::int32_t code = verify_keeper_state(live());
+        if (code < 0) {
+            throw Error(code, verify_last_error_message());
+        }
+        return static_cast<KeeperState>(code);
+    }
+
+    /* A snapshot for hosts that poll. Hands out the queued back-office messages (each
+     * once), so two threads calling it at once each get some of them. */
+    KeeperStatus status() const {
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_keeper_status(live(), &out);
+        Reply reply = detail::finish(code, out);
+        KeeperStatus status;
+        std::string state = reply.str("state").value_or("");
+        if (state == "alive") {
+            status.state = KeeperState::Alive;
+        } else if (state == "grace") {
+            status.state = KeeperState::Grace;
+        } else if (state == "ended") {
+            status.state = KeeperState::Ended;
+        } else {
+            detail::fail(codes::err_protocol, "keeper status with an unknown state `" + state + "`");
+        }
+        status.last_code = static_cast<std::int32_t>(reply.integer("last_code").value_or(0));
+        status.last_message = reply.str("last_message").value_or("");
+        status.remark = reply.remark();
+        std::int64_t last_success = reply.integer("last_success").value_or(0);
+        if (last_success > 0) {
+            status.last_success = std::chrono::system_clock::time_point(
+                std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                    std::chrono::seconds(last_success)));
+        }
+        status.expire_at = reply.str("expire_at");
+        std::int64_t count = reply.integer("message_count").value_or(0);
+        for (std::int64_t index = 0; index < count; ++index) {
+            status.messages.push_back(reply.str("messages." + std::to_string(index)).value_or(""));
+        }
+        return status;
+    }
+
+    /* The C handle, still owned by this Keeper (NULL when empty). There is no release():
+     * the Keeper also owns the on_event function the handle calls. */
+    verify_keeper *get() const noexcept { return box_ ? box_->handle.get() : nullptr; }
+
+private:
+    friend class Client;
+
+    explicit Keeper(std::unique_ptr<detail::KeeperBox> box) noexcept : box_(std::move(box)) {}
+
+    verify_keeper *live() const {
+        if (!box_) {
+            detail::fail(codes::err_invalid_argument, "use of an empty (moved-from) verify::Keeper");
+        }
+        return box_->handle.get();
+    }
+
+    std::unique_ptr<detail::KeeperBox> box_;
+};
+
+/*
+ * A cancellation token for Client::social_login_wait. Move-only owner of a verify_cancel.
+ * cancel() may be called from any thread (through a const reference too) while a wait uses
+ * the token; moving or destroying it must not overlap with a wait or a cancel() using it.
+ */
+class CancelToken {
+public:
+    /* A token not cancelled yet. */
+    CancelToken() {
+        verify_cancel *raw = nullptr;
+        std::int32_t code = verify_cancel_new(&raw);
+        handle_.reset(raw);
+        if (code != codes::ok || !handle_) {
+            throw Error(code, verify_last_error_message());
+        }
+    }
+
+    CancelToken(CancelToken &&) noexcept = default;
+    CancelToken &operator=(CancelToken &&) noexcept = default;
+    CancelToken(const CancelToken &) = delete;
+    CancelToken &operator=(const CancelToken &) = delete;
+    ~CancelToken() = default;
+
+    /* false once moved from. */
+    explicit operator bool() const noexcept { return handle_ != nullptr; }
+
+    /* Cancels: a wait using this token throws codes::err_cancelled within milliseconds, and
+     * later waits with it throw at once. Any thread, any number of times. */
+    void cancel() const {
+        if (!handle_) {
+            detail::fail(codes::err_invalid_argument, "use of an empty (moved-from) verify::CancelToken");
+        }
+        std::int32_t code = verify_cancel_cancel(handle_.get());
+        if (code != codes::ok) {
+            throw Error(code, verify_last_error_message());
+        }
+    }
+
+    /* The C handle, still owned by this token (NULL when empty). */
+    const verify_cancel *get() const noexcept { return handle_.get(); }
+
+    /* Gives up ownership: the caller must verify_cancel_free() the result. */
+    verify_cancel *release() noexcept { return handle_.release(); }
+
+private:
+    detail::CancelPtr handle_;
+};
+
+/* The machine code of this machine for `salt` (one per program, such as its AppId; may be
+ * empty): 32 uppercase hex characters, the same on every call and in every process. Throws
+ * verify::Error on failure (a NUL in `salt`, no machine identity can be read or stored). */
+inline std::string machine_code(std::string_view salt) {
+    std::string s = detail::arg(salt, "salt");
+    char out[VERIFY_MACHINE_CODE_LEN + 1] = {};
+    std::int32_t code = verify_machine_code(s.c_str(), out, sizeof out);
+    if (code != codes::ok) {
+        throw Error(code, verify_last_error_message());
+    }
+    return std::string(out);
+}
+
 /*
  * A client of the service for one program. Move-only owner of a verify_client.
  *
@@ -392,8 +741,8 @@ public:
      * 1..UINT32_MAX ms (std::chrono::seconds and the like convert implicitly). Defaults
      * 10 s and 30 s. Any thread, at any time. */
     void set_timeouts(std::chrono::milliseconds connect, std::chrono::milliseconds call) {
-        std::uint32_t connect_ms = to_ms(connect, "connect");
-        std::uint32_t call_ms = to_ms(call, "call");
+        std::uint32_t connect_ms = detail::to_ms(connect, "timeout `connect`");
+        std::uint32_t call_ms = detail::to_ms(call, "timeout `call`");
         std::int32_t code = verify_client_set_timeouts(handle_.get(), connect_ms, call_ms);
         if (code != codes::ok) {
             throw Error(code, verify_last_error_message());
@@ -560,6 +909,29 @@ public:
         return detail::finish(code, out);
     }
 
+    /* Social login step 2, repeated every `interval` (at least 1 ms) until the user
+     * authorizes (ok(), the login fields) or the server refuses (a Reply with its code, e.g.
+     * 1016 when the identity is not bound). Throws verify::Error codes::err_timeout when
+     * `timeout` (0..UINT32_MAX ms; 0 polls once) passes, codes::err_cancelled within
+     * milliseconds when `cancel` (optional, not owned; it must outlive the call) is
+     * cancelled from another thread. Blocks the calling thread. */
+    Reply social_login_wait(std::string_view state, std::optional<std::string_view> mac,
+                            std::chrono::milliseconds interval, std::chrono::milliseconds timeout,
+                            const CancelToken *cancel = nullptr) const {
+        std::string s = detail::arg(state, "state");
+        detail::OptionalArg m(mac, "mac");
+        std::uint32_t interval_ms = detail::to_ms(interval, "interval");
+        std::uint32_t timeout_ms = detail::to_ms(timeout, "timeout", 0);
+        if (cancel != nullptr && !*cancel) {
+            detail::fail(codes::err_invalid_argument, "use of an empty (moved-from) verify::CancelToken");
+        }
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_social_login_wait(handle_.get(), s.c_str(), m.c_str(), interval_ms,
+                                                     timeout_ms, cancel != nullptr ? cancel->get() : nullptr,
+                                                     &out);
+        return detail::finish(code, out);
+    }
+
     /* Social registration step 1. Field: url. The optional parameters have no defaults on
      * purpose (two adjacent optional strings are easy to swap). */
     Reply social_register_start(std::string_view username, std::optional<std::string_view> mac,
@@ -570,6 +942,38 @@ public:
         verify_reply *out = nullptr;
         std::int32_t code = verify_social_register_start(handle_.get(), u.c_str(), m.c_str(), d.c_str(), &out);
         return detail::finish(code, out);
+    }
+
+    /* Starts keeping the session of `token` alive in the background: the token of
+     * single_login (SessionKind::Card) or user_login (SessionKind::User). The first heartbeat
+     * is sent one interval after the start. `on_event` (optional) receives every Event on the
+     * keeper's event thread; exceptions it throws are swallowed (they cannot cross the C
+     * boundary). Without it, back-office messages are queued for Keeper::status(). Throws
+     * verify::Error for invalid arguments (an interval under 1 s, a grace of 0, a bad token
+     * or kind) and when the keeper's threads cannot start. See the top of this file. */
+    Keeper keep_alive(std::string_view token, SessionKind kind, const KeeperOptions &options = {},
+                      EventHandler on_event = {}) const {
+        std::string t = detail::arg(token, "token");
+        std::optional<std::string_view> ip;
+        if (options.ip) {
+            ip = std::string_view(*options.ip);
+        }
+        detail::OptionalArg i(ip, "ip");
+        std::uint32_t interval_ms = detail::to_ms(options.interval, "interval");
+        std::uint32_t grace_ms = detail::to_ms(options.grace, "grace");
+        auto box = std::make_unique<detail::KeeperBox>();
+        box->on_event = std::move(on_event);
+        const bool with_callback = static_cast<bool>(box->on_event);
+        verify_keeper *raw = nullptr;
+        std::int32_t code = verify_keeper_start(
+            handle_.get(), t.c_str(), static_cast<std::int32_t>(kind), i.c_str(), interval_ms, grace_ms,
+            with_callback ? &detail::deliver_event : nullptr,
+            with_callback ? static_cast<void *>(&box->on_event) : nullptr, &raw);
+        box->handle.reset(raw);
+        if (code != codes::ok || !box->handle) {
+            throw Error(code, verify_last_error_message());
+        }
+        return Keeper(std::move(box));
     }
 
     /* Any action with any parameters (key, value), in order; at most 256. Never sent
@@ -601,15 +1005,6 @@ public:
     verify_client *release() noexcept { return handle_.release(); }
 
 private:
-    static std::uint32_t to_ms(std::chrono::milliseconds value, const char *name) {
-        if (value.count() < 1 || static_cast<std::uint64_t>(value.count()) >
-                                     (std::numeric_limits<std::uint32_t>::max)()) {
-            detail::fail(codes::err_invalid_argument,
-                         std::string("timeout `") + name + "` must be 1..4294967295 ms");
-        }
-        return static_cast<std::uint32_t>(value.count());
-    }
-
     detail::ClientPtr handle_;
 };
 

@@ -10,7 +10,7 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::host::{demo_sandbox, library_dir, require_tool, root, text, Scratch};
+use common::host::{demo_sandbox, host_command, library_dir, require_tool, root, text, Scratch};
 
 /// Compiles demo.c with the README's line, from the repository root. The line uses paths
 /// relative to the root when the library is in `target/debug` (the usual case).
@@ -68,7 +68,7 @@ fn demo_runs_clean_under_valgrind() {
     let (sandbox, app_id, app_key) = demo_sandbox();
 
     // Run from the root: the rpath is relative, as in the README line.
-    let output = Command::new("valgrind")
+    let output = host_command("valgrind")
         .args([
             "--error-exitcode=99",
             "--leak-check=full",

@@ -16,7 +16,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use common::host::{demo_fixtures, library_dir, require_tool, root};
+use common::host::{demo_fixtures, host_command, library_dir, require_tool, root};
 use serde_json::Value;
 use verify_sandbox::Fixtures;
 
@@ -112,7 +112,7 @@ fn card_state(app_id: &str, card: &str) -> Option<String> {
 fn demo_cpp_walks_card_and_account_mode() {
     let binary = build_demo();
     let (app_id, app_key) = demo_program();
-    let output = Command::new(&binary)
+    let output = host_command(&binary)
         .arg(common::sandbox().base_url())
         .arg(&app_id)
         .arg(&app_key)
@@ -185,13 +185,13 @@ fn demo_cpp_walks_card_and_account_mode() {
 fn demo_cpp_usage_and_unreachable_server() {
     let binary = build_demo();
 
-    let usage = Command::new(&binary).output().expect("demo_cpp runs");
+    let usage = host_command(&binary).output().expect("demo_cpp runs");
     assert_eq!(usage.status.code(), Some(2), "{}", show(&usage));
     assert!(String::from_utf8_lossy(&usage.stderr).contains("usage:"));
 
     // Nothing listens on port 1: every step is a local failure (an exception inside the
     // demo), reported with its negative code, and the exit status is 1.
-    let down = Command::new(&binary)
+    let down = host_command(&binary)
         .arg("http://127.0.0.1:1")
         .output()
         .expect("demo_cpp runs");
@@ -421,7 +421,7 @@ fn wrapper_is_move_only_and_throws_only_local_failures() {
     let user = common::unique("cppuser");
     program.account(&user, "cpp-pass");
 
-    let output = Command::new(&binary)
+    let output = host_command(&binary)
         .arg(program.sandbox.base_url())
         .arg(&program.app_id)
         .arg(common::APP_KEY)
@@ -448,7 +448,7 @@ fn demo_cpp_is_clean_under_valgrind() {
     require_tool("valgrind", "valgrind");
     let binary = build_demo();
     let (app_id, app_key) = demo_program();
-    let output = Command::new("valgrind")
+    let output = host_command("valgrind")
         .args([
             "--quiet",
             "--leak-check=full",

@@ -15,7 +15,7 @@ use std::process::{Command, Output};
 
 use serde_json::json;
 
-use common::host::{demo_sandbox, library_dir, require_tool, root, text, Scratch};
+use common::host::{demo_sandbox, host_command, require_tool, root, text, Scratch};
 use common::{unique, Program, APP_KEY};
 
 /// Fails, naming `scripts/install-deps.sh mono`, unless both Mono tools run.
@@ -44,22 +44,12 @@ fn compile(sources: &[PathBuf], out: &Path) {
     );
 }
 
-/// Runs `mono exe args...` with the library directory on LD_LIBRARY_PATH.
+/// Runs `mono exe args...` with the library under test on LD_LIBRARY_PATH.
 fn run_mono(exe: &Path, args: &[&str]) -> Output {
-    let lib_dir = library_dir();
-    let search = match std::env::var_os("LD_LIBRARY_PATH") {
-        Some(old) if !old.is_empty() => {
-            let mut paths = vec![lib_dir];
-            paths.extend(std::env::split_paths(&old));
-            std::env::join_paths(paths).expect("LD_LIBRARY_PATH joins")
-        }
-        _ => lib_dir.into_os_string(),
-    };
-    Command::new("mono")
+    host_command("mono")
         .arg("--debug") // line numbers in stack traces
         .arg(exe)
         .args(args)
-        .env("LD_LIBRARY_PATH", search)
         .current_dir(root())
         .output()
         .expect("run mono")

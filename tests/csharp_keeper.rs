@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use verify_sandbox::{Fault, FaultKind};
 
-use common::host::{library_dir, require_tool, root, text};
+use common::host::{host_command, library_dir, require_tool, root, text};
 use common::{eventually, unique, Program, APP_KEY};
 
 /// How long any one step may take.
@@ -400,16 +400,10 @@ struct Mono {
 impl Mono {
     fn spawn(args: &[&str]) -> Mono {
         let exe = keeper_exe();
-        let mut paths = vec![library_dir()];
-        if let Some(old) = std::env::var_os("LD_LIBRARY_PATH") {
-            paths.extend(std::env::split_paths(&old));
-        }
-        let search = std::env::join_paths(paths).expect("LD_LIBRARY_PATH joins");
-        let mut child = Command::new("mono")
+        let mut child = host_command("mono")
             .arg("--debug") // line numbers in stack traces
             .arg(&exe)
             .args(args)
-            .env("LD_LIBRARY_PATH", search)
             .current_dir(root())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

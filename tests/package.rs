@@ -43,6 +43,8 @@ fn run_demo(demo: &std::path::Path) -> String {
     let (sandbox, app_id, app_key) = demo_sandbox();
     let stdout = run_ok(
         Command::new(demo)
+            // The package's own library, through the rpath its build set.
+            .env_remove("LD_LIBRARY_PATH")
             .arg(sandbox.base_url())
             .arg(&app_id)
             .arg(&app_key)

@@ -29,6 +29,16 @@ pub fn library_dir() -> PathBuf {
     dir
 }
 
+/// A command for a host program (or valgrind, mono running one) whose library search path
+/// names only the library under test: `cargo test` puts `target/<profile>` on
+/// `LD_LIBRARY_PATH`, and that wins over a program's rpath, though the copy there may be
+/// older than this build (or absent).
+pub fn host_command(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(program);
+    command.env("LD_LIBRARY_PATH", library_dir());
+    command
+}
+
 /// Fails with a message naming the install script when `tool` cannot run; `package` is the
 /// argument of `scripts/install-deps.sh` that installs it.
 pub fn require_tool(tool: &str, package: &str) {
