@@ -182,15 +182,17 @@ fn check_handle(
         checked.job = Err(not_approved());
         return checked;
     }
-    let (Some(ts), Some(data), Some(sign)) =
-        (form.get("TimeStamp"), form.get("Data"), form.get("Sign"))
-    else {
+    // TimeStamp first (1013 when missing, 1014 when stale), then the other fields.
+    let Some(ts) = form.get("TimeStamp") else {
         return checked;
     };
     if let Err(e) = check_timestamp(ts, now) {
         checked.job = Err(e);
         return checked;
     }
+    let (Some(data), Some(sign)) = (form.get("Data"), form.get("Sign")) else {
+        return checked;
+    };
     if sign != wire::handle_sign(password, ts, data) {
         checked.job = Err(Envelope::err(1010, "签名错误"));
         return checked;

@@ -149,12 +149,16 @@ pub fn check_account_card(card: Option<&CardRec>) -> Result<(), Envelope> {
     let Some(c) = card else {
         return Err(Envelope::err(1004, "卡密不存在或无效"));
     };
+    // A count card is refused as such (spec 2.4) whatever its state, except when it is
+    // not usable at all (refunded, disabled).
+    if c.is_count && !matches!(c.state, CardState::Refunded | CardState::Disabled) {
+        return Err(Envelope::err(1024, "次卡不能用于账号注册或充值"));
+    }
     match c.state {
         CardState::Refunded => Err(Envelope::err(1004, "卡密已退款")),
         CardState::Used => Err(Envelope::err(1004, "卡密已被使用")),
         CardState::Active => Err(Envelope::err(1004, "卡密已被激活使用")),
         CardState::Disabled => Err(Envelope::err(1004, "卡密已被禁用")),
-        _ if c.is_count => Err(Envelope::err(1024, "次卡不能用于账号注册或充值")),
         CardState::Expired => Err(Envelope::err(1005, "卡密已过期")),
         CardState::Unused => Ok(()),
     }
