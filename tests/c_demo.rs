@@ -10,7 +10,9 @@ mod common;
 use std::path::Path;
 use std::process::Command;
 
-use common::host::{demo_sandbox, host_command, library_dir, require_tool, root, text, Scratch};
+use common::host::{
+    assert_demo_output, demo_sandbox, host_command, library_dir, require_tool, root, text, Scratch,
+};
 
 /// Compiles demo.c with the README's line, from the repository root. The line uses paths
 /// relative to the root when the library is in `target/debug` (the usual case).
@@ -52,9 +54,6 @@ fn compile_demo(lib_dir: &Path, out: &Path) {
 }
 
 /// The line of `stdout` whose trimmed text starts with `label`, for messages and asserts.
-fn line_of<'a>(stdout: &'a str, label: &str) -> Option<&'a str> {
-    stdout.lines().map(str::trim).find(|l| l.starts_with(label))
-}
 
 #[test]
 fn demo_runs_clean_under_valgrind() {
@@ -103,7 +102,7 @@ fn demo_runs_clean_under_valgrind() {
         "valgrind reported definite or indirect leaks\n{report}"
     );
 
-    for step in [
+    let steps = [
         "verify_client_new",
         "verify_init",
         "verify_single_login",
@@ -117,47 +116,6 @@ fn demo_runs_clean_under_valgrind() {
         "verify_get_bulletin",
         "verify_get_latest_version",
         "verify_get_variable(NULL)",
-    ] {
-        let expected = format!("[{step}] code 200 (");
-        assert!(
-            stdout.contains(&expected),
-            "no `{expected}` in the demo's output\n{report}"
-        );
-    }
-    assert!(
-        stdout.contains("PASSED: all 13 steps got their expected code"),
-        "the demo did not pass every step\n{report}"
-    );
-
-    // A few fields, as the fixture defines them.
-    let added = line_of(&stdout, "added_days").unwrap_or_default();
-    assert!(
-        added.contains("\"7天\""),
-        "recharge with the 7-day card: `{added}`\n{report}"
-    );
-    let bind_count = line_of(&stdout, "bind_count").unwrap_or_default();
-    assert!(
-        bind_count.ends_with(" 1"),
-        "one rebind: `{bind_count}`\n{report}"
-    );
-    let device = stdout
-        .lines()
-        .map(str::trim)
-        .rev()
-        .find(|l| l.starts_with("device_id"));
-    assert_eq!(
-        device.map(|l| l.ends_with("\"DEMO-MACHINE-B-0002\"")),
-        Some(true),
-        "the last login is on machine B\n{report}"
-    );
-    // Secrets: the AppKey never, tokens only shortened.
-    assert!(
-        !stdout.contains(&app_key),
-        "the demo printed the AppKey\n{report}"
-    );
-    let token = line_of(&stdout, "token").unwrap_or_default();
-    assert!(
-        token.ends_with("\u{2026}(40 chars)"),
-        "token shown shortened: `{token}`\n{report}"
-    );
+    ];
+    assert_demo_output(&stdout, &steps, &app_key, &report);
 }

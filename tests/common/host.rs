@@ -130,3 +130,57 @@ pub fn run_ok(command: &mut Command, what: &str) -> String {
     );
     stdout
 }
+
+/// The value part of the first output line whose label (after trimming) is `label`.
+pub fn line_of<'a>(stdout: &'a str, label: &str) -> Option<&'a str> {
+    stdout
+        .lines()
+        .map(str::trim)
+        .find(|line| line.starts_with(label))
+}
+
+/// Checks the output of a demo run against the demo fixtures (demo.c and Demo.cs print the
+/// same format): every step in `steps` got 200 and the demo passed, the recharge added the
+/// 7-day card, one rebind, the last login on machine B, no AppKey, tokens shortened.
+pub fn assert_demo_output(stdout: &str, steps: &[&str], app_key: &str, report: &str) {
+    for step in steps {
+        let expected = format!("[{step}] code 200 (");
+        assert!(
+            stdout.contains(&expected),
+            "no `{expected}` in the demo's output\n{report}"
+        );
+    }
+    let passed = format!("PASSED: all {} steps got their expected code", steps.len());
+    assert!(
+        stdout.contains(&passed),
+        "the demo did not pass every step\n{report}"
+    );
+    let added = line_of(stdout, "added_days").unwrap_or_default();
+    assert!(
+        added.contains("\"7天\""),
+        "recharge with the 7-day card: `{added}`\n{report}"
+    );
+    let bind_count = line_of(stdout, "bind_count").unwrap_or_default();
+    assert!(
+        bind_count.ends_with(" 1"),
+        "one rebind: `{bind_count}`\n{report}"
+    );
+    let device = stdout
+        .lines()
+        .map(str::trim)
+        .rfind(|l| l.starts_with("device_id"));
+    assert_eq!(
+        device.map(|l| l.ends_with("\"DEMO-MACHINE-B-0002\"")),
+        Some(true),
+        "the last login is on machine B\n{report}"
+    );
+    assert!(
+        !stdout.contains(app_key),
+        "the demo printed the AppKey\n{report}"
+    );
+    let token = line_of(stdout, "token").unwrap_or_default();
+    assert!(
+        token.ends_with("\u{2026}(40 chars)"),
+        "token shown shortened: `{token}`\n{report}"
+    );
+}
