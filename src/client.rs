@@ -195,8 +195,7 @@ impl Client {
             let http = match self.post_handle(transport, &session, request) {
                 Ok(http) => http,
                 Err(failure) => {
-                    let safe = !failure.maybe_delivered || request.repeatable;
-                    if safe && !resend_done {
+                    if !resend_done && failure.worth_resending(request.repeatable) {
                         resend_done = true;
                         continue;
                     }
@@ -246,12 +245,12 @@ impl Client {
             ];
             let mut http = match transport.post_form(&self.init_url, &[], &form) {
                 Ok(http) => http,
-                Err(SendError { error, .. }) if resend_done => return Err(error),
-                Err(_) => {
-                    // Init changes no state on the server: sending it again is harmless.
+                // Init changes no state on the server: sending it again is harmless.
+                Err(failure) if !resend_done && failure.worth_resending(true) => {
                     resend_done = true;
                     continue;
                 }
+                Err(failure) => return Err(failure.error),
             };
             let parsed = Reply::from_body(&http.body);
             // The raw body holds the session secret: wipe it as soon as it is parsed.

@@ -30,6 +30,16 @@ pub struct HttpReply {
     pub body: Vec<u8>,
 }
 
+impl SendError {
+    /// Whether sending the request again may help and is safe: only after a network failure
+    /// or a timeout (a reply that breaks the protocol would break it again), and, when the
+    /// request may have been delivered, only if sending it twice is harmless.
+    pub fn worth_resending(&self, repeatable: bool) -> bool {
+        matches!(self.error.kind(), ErrorKind::Network | ErrorKind::Timeout)
+            && (!self.maybe_delivered || repeatable)
+    }
+}
+
 impl HttpReply {
     /// The `Date` header as a time, when present and well formed.
     pub fn date(&self) -> Option<SystemTime> {

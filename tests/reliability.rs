@@ -247,3 +247,35 @@ fn a_tls_failure_is_its_own_kind() {
     let err = client.get_bulletin().expect_err("no TLS there");
     assert_eq!(err.kind(), ErrorKind::Tls, "{err:?}");
 }
+
+#[test]
+fn replies_over_one_mebibyte_are_refused() {
+    use std::io::{BufRead, BufReader, Write};
+    // A server that answers any request with a valid JSON envelope padded past 1 MiB.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let url = format!("http://{}", listener.local_addr().expect("addr"));
+    let server = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().expect("accept");
+        let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        let mut line = String::new();
+        while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+            line.clear();
+        }
+        let body = format!(
+            "{{\"code\":200,\"message\":\"{}\",\"data\":null}}",
+            "x".repeat(1 << 20)
+        );
+        let head = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            body.len()
+        );
+        let mut stream = stream;
+        let _ = stream.write_all(head.as_bytes());
+        let _ = stream.write_all(body.as_bytes());
+    });
+    let client = Client::new(&url, "x", APP_KEY).expect("client");
+    let err = client.init().expect_err("too large");
+    assert_eq!(err.kind(), ErrorKind::Protocol, "{err:?}");
+    assert!(err.message().contains("larger than"), "{}", err.message());
+    server.join().expect("server");
+}
