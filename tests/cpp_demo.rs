@@ -14,23 +14,13 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
-use common::host::{demo_fixtures, host_command, library_dir, require_tool, root};
+use common::host::{
+    compile_cxx, demo_fixtures, host_command, require_tool, root, CXX_STRICT_FLAGS,
+};
 use serde_json::Value;
 use verify_sandbox::Fixtures;
-
-/// The flags every C++ compilation here uses (the contract of verify.hpp).
-const CXX_FLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic"];
-
-/// Stricter warnings a host may well use; verify.hpp compiles clean under them too.
-const STRICT_FLAGS: &[&str] = &[
-    "-Wshadow",
-    "-Wconversion",
-    "-Wsign-conversion",
-    "-Wold-style-cast",
-    "-Wnon-virtual-dtor",
-];
 
 /// A fresh scratch directory under Cargo's per-target temporary directory.
 fn scratch(prefix: &str) -> PathBuf {
@@ -48,33 +38,6 @@ fn show(output: &Output) -> String {
     )
 }
 
-/// Compiles and links `source` against libverify into `output`, with the contract flags
-/// and `extra` ones; panics with the compiler's output on failure.
-fn compile(source: &Path, output: &Path, extra: &[&str]) {
-    let lib = library_dir();
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
-    let result = Command::new(&cxx)
-        .args(CXX_FLAGS)
-        .args(extra)
-        .arg("-I")
-        .arg(root().join("include"))
-        .arg(source)
-        .arg("-L")
-        .arg(&lib)
-        .arg("-lverify")
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-o")
-        .arg(output)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
-    assert!(
-        result.status.success(),
-        "compiling {} failed\n{}",
-        source.display(),
-        show(&result)
-    );
-}
-
 /// Removes the scratch directory of `file` (called once a test has passed; a failing test
 /// leaves its sources and binaries for inspection).
 fn clean(file: &Path) {
@@ -86,7 +49,7 @@ fn clean(file: &Path) {
 /// Builds examples-c/demo.cpp into a scratch directory.
 fn build_demo() -> PathBuf {
     let binary = scratch("demo_cpp").join("demo_cpp");
-    compile(&root().join("examples-c/demo.cpp"), &binary, &[]);
+    compile_cxx(&root().join("examples-c/demo.cpp"), &binary, &[]);
     binary
 }
 
@@ -414,7 +377,7 @@ fn wrapper_is_move_only_and_throws_only_local_failures() {
     let source = dir.join("wrapper_check.cpp");
     fs::write(&source, WRAPPER_CHECK).expect("write wrapper_check.cpp");
     let binary = dir.join("wrapper_check");
-    compile(&source, &binary, STRICT_FLAGS);
+    compile_cxx(&source, &binary, CXX_STRICT_FLAGS);
 
     let program = common::Program::fresh();
     let card = program.day_card(&common::unique("CPPCARD-"), 30);

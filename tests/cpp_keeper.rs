@@ -23,28 +23,12 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
-use common::host::{library_dir, require_tool, root};
+use common::host::{compile_cxx, require_tool, CXX_STRICT_FLAGS};
 use common::{eventually, unique, Program};
 use serde_json::json;
 
 /// How long any one step may take (the programs' own deadline is 20 s too).
 const PATIENCE: Duration = Duration::from_secs(30);
-
-/// The flags of every C++ compilation of the binding (as in tests/cpp_demo.rs), and the
-/// stricter warnings a host may use.
-const CXX_FLAGS: &[&str] = &[
-    "-std=c++17",
-    "-Wall",
-    "-Wextra",
-    "-Werror",
-    "-pedantic",
-    "-Wshadow",
-    "-Wconversion",
-    "-Wsign-conversion",
-    "-Wold-style-cast",
-    "-Wnon-virtual-dtor",
-    "-pthread",
-];
 
 /// Writes `source` to a fresh scratch directory and compiles it against libverify.
 fn build(name: &str, source: &str) -> PathBuf {
@@ -53,28 +37,9 @@ fn build(name: &str, source: &str) -> PathBuf {
     let file = dir.join(format!("{name}.cpp"));
     fs::write(&file, source).expect("write the C++ source");
     let binary = dir.join(name);
-    let lib = library_dir();
-    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
-    let output = Command::new(&cxx)
-        .args(CXX_FLAGS)
-        .arg("-I")
-        .arg(root().join("include"))
-        .arg(&file)
-        .arg("-L")
-        .arg(&lib)
-        .arg("-lverify")
-        .arg(format!("-Wl,-rpath,{}", lib.display()))
-        .arg("-o")
-        .arg(&binary)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
-    assert!(
-        output.status.success(),
-        "compiling {} failed\n--- stdout\n{}\n--- stderr\n{}",
-        file.display(),
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
+    let mut extra = CXX_STRICT_FLAGS.to_vec();
+    extra.push("-pthread");
+    compile_cxx(&file, &binary, &extra);
     binary
 }
 

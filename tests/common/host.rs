@@ -184,3 +184,43 @@ pub fn assert_demo_output(stdout: &str, steps: &[&str], app_key: &str, report: &
         "token shown shortened: `{token}`\n{report}"
     );
 }
+
+/// The flags of every C++ compilation of the binding (the contract of verify.hpp).
+pub const CXX_FLAGS: &[&str] = &["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic"];
+
+/// Stricter warnings a host may well use; verify.hpp compiles clean under them too.
+pub const CXX_STRICT_FLAGS: &[&str] = &[
+    "-Wshadow",
+    "-Wconversion",
+    "-Wsign-conversion",
+    "-Wold-style-cast",
+    "-Wnon-virtual-dtor",
+];
+
+/// Compiles and links the C++ `source` against the library under test into `output`, with
+/// [`CXX_FLAGS`] and `extra`; panics with the compiler's output on failure. `$CXX` or `c++`.
+pub fn compile_cxx(source: &std::path::Path, output: &std::path::Path, extra: &[&str]) {
+    let lib = library_dir();
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
+    let result = Command::new(&cxx)
+        .args(CXX_FLAGS)
+        .args(extra)
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(source)
+        .arg("-L")
+        .arg(&lib)
+        .arg("-lverify")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-o")
+        .arg(output)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
+    let (stdout, stderr) = text(&result);
+    assert!(
+        result.status.success(),
+        "compiling {} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        source.display(),
+        result.status
+    );
+}
