@@ -257,10 +257,18 @@ fn replies_over_one_mebibyte_are_refused() {
     let server = std::thread::spawn(move || {
         let (stream, _) = listener.accept().expect("accept");
         let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+        // Read the whole request (head and body): closing a socket with unread data sends
+        // a reset that could reach the client before it reads the reply.
         let mut line = String::new();
+        let mut body_length = 0usize;
         while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+            if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                body_length = value.trim().parse().expect("content-length");
+            }
             line.clear();
         }
+        let mut request_body = vec![0u8; body_length];
+        std::io::Read::read_exact(&mut reader, &mut request_body).expect("request body");
         let body = format!(
             "{{\"code\":200,\"message\":\"{}\",\"data\":null}}",
             "x".repeat(1 << 20)
@@ -272,10 +280,13 @@ fn replies_over_one_mebibyte_are_refused() {
         let mut stream = stream;
         let _ = stream.write_all(head.as_bytes());
         let _ = stream.write_all(body.as_bytes());
+        // Keep the connection until the client closes it.
+        let _ = std::io::copy(&mut reader, &mut std::io::sink());
     });
     let client = Client::new(&url, "x", APP_KEY).expect("client");
     let err = client.init().expect_err("too large");
     assert_eq!(err.kind(), ErrorKind::Protocol, "{err:?}");
     assert!(err.message().contains("larger than"), "{}", err.message());
+    drop(client);
     server.join().expect("server");
 }
