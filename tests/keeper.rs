@@ -41,6 +41,34 @@ fn fast() -> KeeperOptions {
 
 const PATIENCE: Duration = Duration::from_secs(20);
 
+/// A logged-in account of `program` whose session a keeper keeps, with its events recorded.
+struct Kept {
+    user: String,
+    keeper: Keeper,
+    events: Events,
+}
+
+fn keep_user(program: &Program<'_>, prefix: &str, options: KeeperOptions) -> Kept {
+    let user = unique(prefix);
+    program.account(&user, "pw");
+    let client = Arc::new(program.client());
+    let session = client.user_login(&user, "pw", None).expect("login");
+    let (events, callback) = recorder();
+    let keeper = Keeper::start(
+        client,
+        session.token.as_str(),
+        SessionKind::User,
+        options,
+        Some(callback),
+    )
+    .expect("keeper");
+    Kept {
+        user,
+        keeper,
+        events,
+    }
+}
+
 #[test]
 fn a_back_office_message_arrives_exactly_once() {
     let program = Program::fresh();
@@ -130,19 +158,11 @@ fn without_a_callback_messages_are_queued_for_polling() {
 #[test]
 fn a_ban_ends_the_session_with_its_remark() {
     let program = Program::fresh();
-    let user = unique("banned");
-    program.account(&user, "pw");
-    let client = Arc::new(program.client());
-    let session = client.user_login(&user, "pw", None).expect("login");
-    let (events, callback) = recorder();
-    let keeper = Keeper::start(
-        Arc::clone(&client),
-        session.token.as_str(),
-        SessionKind::User,
-        fast(),
-        Some(callback),
-    )
-    .expect("keeper");
+    let Kept {
+        user,
+        keeper,
+        events,
+    } = keep_user(&program, "banned", fast());
     program
         .sandbox
         .update_account(&program.app_id, &user, "ban", Some("账号共享"))
@@ -359,24 +379,12 @@ fn when_the_server_stays_away_grace_runs_out_and_the_session_ends() {
     let sandbox =
         verify_sandbox::Sandbox::start(verify_sandbox::Config::default()).expect("own sandbox");
     let program = Program::new(&sandbox, serde_json::json!({}));
-    let user = unique("away");
-    program.account(&user, "pw");
-    let client = Arc::new(program.client());
-    let session = client.user_login(&user, "pw", None).expect("login");
-    let (events, callback) = recorder();
     let options = KeeperOptions {
         interval: Duration::from_secs(1),
         grace: Duration::from_secs(2),
         ip: None,
     };
-    let keeper = Keeper::start(
-        Arc::clone(&client),
-        session.token.as_str(),
-        SessionKind::User,
-        options,
-        Some(callback),
-    )
-    .expect("keeper");
+    let Kept { keeper, events, .. } = keep_user(&program, "away", options);
     assert!(eventually(PATIENCE, || count(&events, EventKind::Alive) >= 1));
     drop(program);
     sandbox.stop();
@@ -412,30 +420,15 @@ fn when_the_server_stays_away_grace_runs_out_and_the_session_ends() {
 fn network_trouble_then_grace_then_recovery_when_the_server_returns() {
     let mut sandbox =
         verify_sandbox::Sandbox::start(verify_sandbox::Config::default()).expect("own sandbox");
-    let (app_id, user) = {
+    let Kept { keeper, events, .. } = {
         let program = Program::new(&sandbox, serde_json::json!({}));
-        let user = unique("outage");
-        program.account(&user, "pw");
-        (program.app_id.clone(), user)
+        let options = KeeperOptions {
+            interval: Duration::from_secs(1),
+            grace: Duration::from_secs(60),
+            ip: None,
+        };
+        keep_user(&program, "outage", options)
     };
-    let client = Arc::new(
-        verify::Client::new(&sandbox.base_url(), &app_id, common::APP_KEY).expect("client"),
-    );
-    let session = client.user_login(&user, "pw", None).expect("login");
-    let (events, callback) = recorder();
-    let options = KeeperOptions {
-        interval: Duration::from_secs(1),
-        grace: Duration::from_secs(60),
-        ip: None,
-    };
-    let keeper = Keeper::start(
-        Arc::clone(&client),
-        session.token.as_str(),
-        SessionKind::User,
-        options,
-        Some(callback),
-    )
-    .expect("keeper");
     assert!(eventually(PATIENCE, || count(&events, EventKind::Alive) >= 1));
 
     sandbox.pause();
