@@ -68,6 +68,44 @@ struct ClockBody {
     offset: Option<i64>,
 }
 
+#[derive(Deserialize)]
+struct CardKey {
+    app_id: String,
+    card: String,
+}
+
+#[derive(Deserialize)]
+struct RechargeBody {
+    app_id: String,
+    username: String,
+    #[serde(default)]
+    days: u32,
+    #[serde(default)]
+    hours: u32,
+}
+
+#[derive(Deserialize)]
+struct StateBody {
+    state: String,
+}
+
+#[derive(Deserialize)]
+struct DialectBody {
+    app_id: String,
+    dialect: String,
+}
+
+/// `POST /_sandbox/cards/bulk`: `count` cards of one kind, keys generated.
+#[derive(Deserialize)]
+struct BulkBody {
+    count: u32,
+    #[serde(flatten)]
+    card: Card,
+}
+
+/// Most cards one bulk request creates.
+const BULK_MAX: u32 = 1000;
+
 #[derive(Deserialize, Default)]
 struct ClearBody {
     #[serde(default)]
@@ -122,6 +160,12 @@ const POST_PATHS: &[&str] = &[
     "/_sandbox/clock",
     "/_sandbox/faults",
     "/_sandbox/faults/clear",
+    "/_sandbox/cards/bulk",
+    "/_sandbox/cards/delete",
+    "/_sandbox/accounts/recharge",
+    "/_sandbox/social/deny",
+    "/_sandbox/dialect",
+    "/_sandbox/reset",
 ];
 
 const GET_PATHS: &[&str] = &[
@@ -130,6 +174,11 @@ const GET_PATHS: &[&str] = &[
     "/_sandbox/clock",
     "/_sandbox/log",
     "/_sandbox/stats",
+    "/_sandbox/programs",
+    "/_sandbox/cards",
+    "/_sandbox/accounts",
+    "/_sandbox/sessions",
+    "/_sandbox/social",
 ];
 
 /// Serves one control request: `(HTTP status, JSON body)`.
@@ -222,6 +271,52 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> (u16, Value) {
             shared.lock().clear_faults(b.app_id.as_deref());
             json!({})
         }),
+        "/_sandbox/cards/bulk" => parse::<BulkBody>(body).and_then(|b| {
+            if b.count == 0 || b.count > BULK_MAX {
+                return Err(format!("count must be 1 to {BULK_MAX}"));
+            }
+            if !b.card.card.is_empty() {
+                return Err("card must be absent: keys are generated".to_string());
+            }
+            let mut st = shared.lock();
+            let mut keys = Vec::new();
+            for _ in 0..b.count {
+                let mut key = crate::state::gen_card_key();
+                while st.card_json(&b.card.app_id, &key).is_some() {
+                    key = crate::state::gen_card_key();
+                }
+                let c = Card {
+                    card: key,
+                    ..b.card.clone()
+                };
+                keys.push(st.add_card(c)?);
+            }
+            Ok(json!({ "cards": keys }))
+        }),
+        "/_sandbox/cards/delete" => parse::<CardKey>(body).and_then(|b| {
+            shared
+                .lock()
+                .delete_card(&b.app_id, &b.card)
+                .map(|()| json!({}))
+        }),
+        "/_sandbox/accounts/recharge" => parse::<RechargeBody>(body).and_then(|b| {
+            shared
+                .lock()
+                .recharge_account(&b.app_id, &b.username, b.days, b.hours)
+                .map(|e| json!({ "expire_at": e }))
+        }),
+        "/_sandbox/social/deny" => parse::<StateBody>(body)
+            .and_then(|b| shared.lock().deny_social(&b.state).map(|()| json!({}))),
+        "/_sandbox/dialect" => parse::<DialectBody>(body).and_then(|b| {
+            shared
+                .lock()
+                .set_dialect(&b.app_id, &b.dialect)
+                .map(|()| json!({}))
+        }),
+        "/_sandbox/reset" => {
+            shared.lock().reset();
+            Ok(json!({}))
+        }
         _ => return fail(404, format!("unknown control path {path}")),
     };
     done(result)
@@ -255,6 +350,26 @@ fn get(shared: &Shared, path: &str, query: Option<&str>) -> (u16, Value) {
         "/_sandbox/clock" => (200, st.clock_json()),
         "/_sandbox/log" => (200, json!(st.request_log(app_id.as_deref()))),
         "/_sandbox/stats" => (200, st.stats_json(shared.connections_accepted())),
+        "/_sandbox/programs" => ok(json!({ "programs": st.programs_json() })),
+        "/_sandbox/cards" => {
+            let status = query_param(query, "status").filter(|s| !s.is_empty());
+            let q = query_param(query, "q").filter(|s| !s.is_empty());
+            let app = app_id.filter(|s| !s.is_empty());
+            ok(json!({ "cards": st.cards_json(app.as_deref(), status.as_deref(), q.as_deref()) }))
+        }
+        "/_sandbox/accounts" => {
+            let q = query_param(query, "q").filter(|s| !s.is_empty());
+            let app = app_id.filter(|s| !s.is_empty());
+            ok(json!({ "accounts": st.accounts_json(app.as_deref(), q.as_deref()) }))
+        }
+        "/_sandbox/sessions" => {
+            let app = app_id.filter(|s| !s.is_empty());
+            ok(json!({ "sessions": st.sessions_json(app.as_deref()) }))
+        }
+        "/_sandbox/social" => {
+            let app = app_id.filter(|s| !s.is_empty());
+            ok(json!({ "pending": st.socials_json(app.as_deref()) }))
+        }
         _ => fail(404, format!("unknown control path {path}")),
     }
 }

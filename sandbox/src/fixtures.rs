@@ -1,7 +1,8 @@
 //! The configuration and fixtures types: the JSON shape of the README's "Fixtures" section.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -14,8 +15,18 @@ pub struct Config {
     pub port: u16,
     /// Whether the back-office control API (`/_sandbox/...`) is served.
     pub control: bool,
-    /// Fixtures loaded before the first request.
+    /// Fixtures loaded before the first request (only when `state_file` does not exist yet).
     pub fixtures: Option<Fixtures>,
+    /// Serve https too (on `https_port`, same host); `None`: http only.
+    pub tls: Option<Tls>,
+    /// Port of the https listener; `0` picks a free one.
+    pub https_port: u16,
+    /// Entries kept in the request log (a ring: the oldest go first).
+    pub log_size: usize,
+    /// Loaded at start when it exists, saved (atomically) after every change.
+    pub state_file: Option<PathBuf>,
+    /// Read timeouts, connection and session-secret limits.
+    pub limits: Limits,
 }
 
 impl Default for Config {
@@ -25,6 +36,51 @@ impl Default for Config {
             port: 0,
             control: true,
             fixtures: None,
+            tls: None,
+            https_port: 0,
+            log_size: DEFAULT_LOG_SIZE,
+            state_file: None,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// Default size of the request-log ring.
+pub const DEFAULT_LOG_SIZE: usize = 10_000;
+
+/// The certificate of the https listener.
+#[derive(Debug, Clone)]
+pub enum Tls {
+    /// A CA and a server certificate for `127.0.0.1`, `::1` and `localhost`, generated at
+    /// start; the CA is [`crate::Sandbox::ca_pem`].
+    Generated,
+    /// A server certificate chain and its private key, PEM.
+    Pem { cert_chain: String, key: String },
+}
+
+/// Abuse limits of the server.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// A connection that has not sent a complete request head within this time (idle
+    /// kept-alive connections included) is closed.
+    pub header_timeout: Duration,
+    /// A request whose body is not complete within this time gets 408 and the connection is
+    /// closed.
+    pub body_timeout: Duration,
+    /// Open connections (http and https together) above this are refused with 503.
+    pub max_connections: usize,
+    /// Session secrets (`api_password`) kept per program; each Init beyond it retires the
+    /// oldest.
+    pub api_passwords_per_program: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            header_timeout: Duration::from_secs(60),
+            body_timeout: Duration::from_secs(60),
+            max_connections: 1024,
+            api_passwords_per_program: 1000,
         }
     }
 }
@@ -122,6 +178,13 @@ pub struct Program {
     /// Session secrets valid from the start, as if issued by Init.
     #[serde(default)]
     pub api_passwords: Vec<String>,
+    /// `standard` or `alternate` (other field names in some replies, see the README).
+    #[serde(default = "standard")]
+    pub dialect: String,
+}
+
+fn standard() -> String {
+    "standard".to_string()
 }
 
 impl Default for Program {
@@ -139,6 +202,7 @@ impl Default for Program {
             variables: BTreeMap::new(),
             disabled_devices: BTreeMap::new(),
             api_passwords: Vec::new(),
+            dialect: standard(),
         }
     }
 }

@@ -14,6 +14,7 @@
 //! ```
 
 mod actions;
+mod console;
 mod control;
 mod faults;
 mod fixtures;
@@ -21,6 +22,7 @@ mod server;
 mod service;
 mod state;
 mod time;
+mod tls;
 mod wire;
 
 use std::net::SocketAddr;
@@ -29,40 +31,84 @@ use std::thread::JoinHandle;
 
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 
 pub use faults::{Fault, FaultKind};
-pub use fixtures::{Account, Blacklist, Card, Config, Fixtures, Program, VersionInfo};
+pub use fixtures::{
+    Account, Blacklist, Card, Config, Fixtures, Limits, Program, Tls, VersionInfo, DEFAULT_LOG_SIZE,
+};
 pub use state::{LogEntry, VerificationStats};
 
 use state::Shared;
 
 /// A running sandbox. Stops on [`Sandbox::stop`] or on drop.
-#[derive(Debug)]
 pub struct Sandbox {
     shared: Arc<Shared>,
     addr: SocketAddr,
+    https_addr: Option<SocketAddr>,
+    tls: Option<TlsAcceptor>,
+    ca_pem: Option<String>,
     stop: Option<watch::Sender<bool>>,
     thread: Option<JoinHandle<()>>,
+    persist: Option<JoinHandle<()>>,
+}
+
+impl std::fmt::Debug for Sandbox {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Sandbox")
+            .field("addr", &self.addr)
+            .field("https_addr", &self.https_addr)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Sandbox {
     /// Binds and starts serving on a multi-thread tokio runtime of its own, in a background
-    /// thread. Returns once the listener is bound.
+    /// thread. Returns once the listeners are bound. With `state_file`, the state is loaded
+    /// from it when it exists (the fixtures are then not loaded) and saved after every
+    /// change.
     pub fn start(config: Config) -> std::io::Result<Sandbox> {
-        let shared = Arc::new(Shared::new(config.control));
-        if let Some(f) = config.fixtures {
-            shared
-                .lock()
-                .load(f)
-                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidInput, e))?;
+        let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
+        let shared = Arc::new(Shared::with(
+            config.control,
+            config.log_size,
+            config.limits.clone(),
+            config.state_file.clone(),
+        ));
+        let restored = shared.load_state_file().map_err(invalid)?;
+        if !restored {
+            if let Some(f) = config.fixtures {
+                shared.lock().load(f).map_err(invalid)?;
+            }
         }
-        let (addr, stop, thread) =
-            serve_in_background(Arc::clone(&shared), config.host, config.port)?;
+        let prepared = config.tls.as_ref().map(tls::prepare).transpose()?;
+        let (tls, ca_pem) = match prepared {
+            Some(p) => (Some(p.acceptor), p.ca_pem),
+            None => (None, None),
+        };
+        let https = tls.clone().map(|t| (t, config.https_port));
+        let (addr, https_addr, stop, thread) =
+            serve_in_background(Arc::clone(&shared), config.host, config.port, https)?;
+        let persist = if shared.persist.is_some() {
+            shared.changed();
+            let s = Arc::clone(&shared);
+            Some(
+                std::thread::Builder::new()
+                    .name("verify-sandbox-state".to_string())
+                    .spawn(move || s.persist_loop())?,
+            )
+        } else {
+            None
+        };
         Ok(Sandbox {
             shared,
             addr,
+            https_addr,
+            tls,
+            ca_pem,
             stop: Some(stop),
             thread: Some(thread),
+            persist,
         })
     }
 
@@ -78,15 +124,44 @@ impl Sandbox {
         if self.thread.is_some() {
             return Ok(());
         }
-        let (addr, stop, thread) = serve_in_background(
+        let https = match (&self.tls, self.https_addr) {
+            (Some(t), Some(a)) => Some((t.clone(), a.port())),
+            _ => None,
+        };
+        let (addr, https_addr, stop, thread) = serve_in_background(
             Arc::clone(&self.shared),
             self.addr.ip().to_string(),
             self.addr.port(),
+            https,
         )?;
         self.addr = addr;
+        self.https_addr = https_addr;
         self.stop = Some(stop);
         self.thread = Some(thread);
         Ok(())
+    }
+
+    /// `https://HOST:PORT` of the https listener, when serving https.
+    pub fn https_base_url(&self) -> Option<String> {
+        self.https_addr.map(|a| format!("https://{a}"))
+    }
+
+    /// The PEM of the generated CA (with [`Tls::Generated`]).
+    pub fn ca_pem(&self) -> Option<String> {
+        self.ca_pem.clone()
+    }
+
+    /// Saves the state file now (when one is set), atomically.
+    pub fn save_state(&self) -> std::io::Result<()> {
+        match &self.shared.persist {
+            Some(p) => state::Persist::write_atomically(&p.path, &self.shared.snapshot()),
+            None => Ok(()),
+        }
+    }
+
+    /// `op`: `standard` or `alternate` replies for a program (README "Dialects").
+    pub fn set_dialect(&self, app_id: &str, dialect: &str) -> Result<(), String> {
+        self.edit().set_dialect(app_id, dialect)
     }
 
     /// `http://HOST:PORT` of the bound address.
@@ -102,6 +177,7 @@ impl Sandbox {
     /// server thread.
     pub fn stop(mut self) {
         self.shutdown();
+        self.end_persist();
     }
 
     fn shutdown(&mut self) {
@@ -113,29 +189,36 @@ impl Sandbox {
         }
     }
 
+    fn end_persist(&mut self) {
+        if let Some(t) = self.persist.take() {
+            self.shared.stop_persist();
+            let _ = t.join();
+        }
+    }
+
     /// Adds (or replaces, by key) the records of a fixtures document.
     pub fn load(&self, f: Fixtures) -> Result<(), String> {
-        self.shared.lock().load(f)
+        self.edit().load(f)
     }
 
     /// Creates or replaces a program.
     pub fn add_program(&self, p: Program) -> Result<(), String> {
-        self.shared.lock().add_program(p)
+        self.edit().add_program(p)
     }
 
     /// Creates (or replaces) a card; returns its key, generated when `card` is empty.
     pub fn add_card(&self, c: Card) -> Result<String, String> {
-        self.shared.lock().add_card(c)
+        self.edit().add_card(c)
     }
 
     /// Creates (or replaces) an account; returns its user_id.
     pub fn add_account(&self, a: Account) -> Result<i64, String> {
-        self.shared.lock().add_account(a)
+        self.edit().add_account(a)
     }
 
     /// `approved`, `pending`, `rejected` or `expired`.
     pub fn set_program_status(&self, app_id: &str, status: &str) -> Result<(), String> {
-        self.shared.lock().set_program_status(app_id, status)
+        self.edit().set_program_status(app_id, status)
     }
 
     /// `op`: `disable`, `enable` or `refund`.
@@ -146,7 +229,7 @@ impl Sandbox {
         op: &str,
         reason: Option<&str>,
     ) -> Result<(), String> {
-        self.shared.lock().update_card(app_id, card, op, reason)
+        self.edit().update_card(app_id, card, op, reason)
     }
 
     /// `op`: `ban` or `unban`.
@@ -157,9 +240,7 @@ impl Sandbox {
         op: &str,
         reason: Option<&str>,
     ) -> Result<(), String> {
-        self.shared
-            .lock()
-            .update_account(app_id, username, op, reason)
+        self.edit().update_account(app_id, username, op, reason)
     }
 
     /// `op`: `disable` or `enable` a machine code.
@@ -170,9 +251,7 @@ impl Sandbox {
         op: &str,
         reason: Option<&str>,
     ) -> Result<(), String> {
-        self.shared
-            .lock()
-            .update_device(app_id, device_id, op, reason)
+        self.edit().update_device(app_id, device_id, op, reason)
     }
 
     /// Leaves a message for a card (returned once by its next heartbeat).
@@ -182,7 +261,7 @@ impl Sandbox {
         card: &str,
         message: &str,
     ) -> Result<(), String> {
-        self.shared.lock().leave_card_message(app_id, card, message)
+        self.edit().leave_card_message(app_id, card, message)
     }
 
     /// Leaves a message for an account (returned once by its next heartbeat).
@@ -192,9 +271,7 @@ impl Sandbox {
         username: &str,
         message: &str,
     ) -> Result<(), String> {
-        self.shared
-            .lock()
-            .leave_account_message(app_id, username, message)
+        self.edit().leave_account_message(app_id, username, message)
     }
 
     /// Completes a pending social sign-in.
@@ -204,19 +281,17 @@ impl Sandbox {
         identity: &str,
         display_name: &str,
     ) -> Result<(), String> {
-        self.shared
-            .lock()
-            .authorize_social(state, identity, display_name)
+        self.edit().authorize_social(state, identity, display_name)
     }
 
     /// Moves the sandbox clock by `seconds` (adds to the offset).
     pub fn shift_clock(&self, seconds: i64) {
-        self.shared.lock().shift_clock(seconds)
+        self.edit().shift_clock(seconds)
     }
 
     /// Sets the offset of the sandbox clock from the system clock.
     pub fn set_clock_offset(&self, seconds: i64) {
-        self.shared.lock().set_clock_offset(seconds)
+        self.edit().set_clock_offset(seconds)
     }
 
     /// The sandbox clock, Unix seconds.
@@ -225,12 +300,12 @@ impl Sandbox {
     }
 
     pub fn set_fault(&self, f: Fault) {
-        self.shared.lock().set_fault(f)
+        self.edit().set_fault(f)
     }
 
     /// Clears all faults, or those set for one program.
     pub fn clear_faults(&self, app_id: Option<&str>) {
-        self.shared.lock().clear_faults(app_id)
+        self.edit().clear_faults(app_id)
     }
 
     /// The request log of service requests, of one program or of all.
@@ -258,20 +333,65 @@ impl Sandbox {
     }
 }
 
-impl Drop for Sandbox {
-    fn drop(&mut self) {
-        self.shutdown();
+/// The locked state; the state file is saved after it is released.
+struct Edit<'a> {
+    guard: std::sync::MutexGuard<'a, state::State>,
+    shared: &'a Shared,
+}
+
+impl std::ops::Deref for Edit<'_> {
+    type Target = state::State;
+    fn deref(&self) -> &state::State {
+        &self.guard
     }
 }
 
-/// Binds `host:port` and serves `shared` on a multi-thread tokio runtime of its own, in a
-/// background thread. Returns once the listener is bound.
+impl std::ops::DerefMut for Edit<'_> {
+    fn deref_mut(&mut self) -> &mut state::State {
+        &mut self.guard
+    }
+}
+
+impl Drop for Edit<'_> {
+    fn drop(&mut self) {
+        self.shared.changed();
+    }
+}
+
+impl Sandbox {
+    fn edit(&self) -> Edit<'_> {
+        Edit {
+            guard: self.shared.lock(),
+            shared: &self.shared,
+        }
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.shutdown();
+        self.end_persist();
+    }
+}
+
+type Served = (
+    SocketAddr,
+    Option<SocketAddr>,
+    watch::Sender<bool>,
+    JoinHandle<()>,
+);
+
+/// Binds `host:port` (and `host:https_port` with TLS) and serves `shared` on a
+/// multi-thread tokio runtime of its own, in a background thread. Returns once the
+/// listeners are bound.
 fn serve_in_background(
     shared: Arc<Shared>,
     host: String,
     port: u16,
-) -> std::io::Result<(SocketAddr, watch::Sender<bool>, JoinHandle<()>)> {
-    let (bound_tx, bound_rx) = std::sync::mpsc::channel::<std::io::Result<SocketAddr>>();
+    https: Option<(TlsAcceptor, u16)>,
+) -> std::io::Result<Served> {
+    type Bound = std::io::Result<(SocketAddr, Option<SocketAddr>)>;
+    let (bound_tx, bound_rx) = std::sync::mpsc::channel::<Bound>();
     let (stop_tx, stop_rx) = watch::channel(false);
     let server_shared = shared;
     let thread = std::thread::Builder::new()
@@ -290,29 +410,42 @@ fn serve_in_background(
                 }
             };
             rt.block_on(async move {
-                let listener = match TcpListener::bind((host.as_str(), port)).await {
-                    Ok(l) => l,
+                let bind = async {
+                    let listener = TcpListener::bind((host.as_str(), port)).await?;
+                    let addr = listener.local_addr()?;
+                    let secure = match https {
+                        Some((acceptor, hp)) => {
+                            let l = TcpListener::bind((host.as_str(), hp)).await?;
+                            let a = l.local_addr()?;
+                            Some((l, acceptor, a))
+                        }
+                        None => None,
+                    };
+                    Ok::<_, std::io::Error>((listener, addr, secure))
+                };
+                let (listener, addr, secure) = match bind.await {
+                    Ok(b) => b,
                     Err(e) => {
                         let _ = bound_tx.send(Err(e));
                         return;
                     }
                 };
-                match listener.local_addr() {
-                    Ok(addr) => {
-                        let _ = bound_tx.send(Ok(addr));
+                let _ = bound_tx.send(Ok((addr, secure.as_ref().map(|s| s.2))));
+                let plain =
+                    server::serve(listener, None, Arc::clone(&server_shared), stop_rx.clone());
+                match secure {
+                    Some((l, acceptor, _)) => {
+                        let tls = server::serve(l, Some(acceptor), server_shared, stop_rx);
+                        tokio::join!(plain, tls);
                     }
-                    Err(e) => {
-                        let _ = bound_tx.send(Err(e));
-                        return;
-                    }
+                    None => plain.await,
                 }
-                server::serve(listener, server_shared, stop_rx).await;
             });
             // Dropping the runtime drops every connection task, closing its socket.
             rt.shutdown_timeout(std::time::Duration::from_secs(2));
         })?;
-    let addr = match bound_rx.recv() {
-        Ok(Ok(addr)) => addr,
+    let (addr, https_addr) = match bound_rx.recv() {
+        Ok(Ok(a)) => a,
         Ok(Err(e)) => {
             let _ = thread.join();
             return Err(e);
@@ -322,7 +455,7 @@ fn serve_in_background(
             return Err(std::io::Error::other("sandbox thread ended before binding"));
         }
     };
-    Ok((addr, stop_tx, thread))
+    Ok((addr, https_addr, stop_tx, thread))
 }
 
 #[cfg(test)]

@@ -12,9 +12,12 @@ use hyper::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, DATE};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Method, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::sync::atomic::Ordering;
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_rustls::TlsAcceptor;
 
 use crate::service::{self, Fate, Reply, Route};
 use crate::state::Shared;
@@ -38,16 +41,48 @@ impl std::fmt::Display for Dropped {
 
 impl std::error::Error for Dropped {}
 
-/// Accepts connections until `stop` turns true, then closes every connection.
-pub async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: watch::Receiver<bool>) {
+/// Decrements the count of open connections when the connection ends.
+struct Open<'a>(&'a Shared);
+
+impl Drop for Open<'_> {
+    fn drop(&mut self) {
+        self.0.open.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Accepts connections until `stop` turns true, then closes every connection. With `tls`,
+/// every connection is TLS.
+pub async fn serve(
+    listener: TcpListener,
+    tls: Option<TlsAcceptor>,
+    shared: Arc<Shared>,
+    mut stop: watch::Receiver<bool>,
+) {
     loop {
         tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
-                    let conn = shared.accept_connection();
                     let shared = Arc::clone(&shared);
                     let stop = stop.clone();
-                    tokio::spawn(connection(stream, peer, conn, shared, stop));
+                    let tls = tls.clone();
+                    tokio::spawn(async move {
+                        let open = shared.open.fetch_add(1, Ordering::SeqCst) + 1;
+                        let _guard = Open(&shared);
+                        let refuse = open > shared.limits.max_connections;
+                        let _ = stream.set_nodelay(true);
+                        match tls {
+                            None => connection(stream, peer, &shared, stop, refuse).await,
+                            Some(acceptor) => {
+                                let handshake = tokio::time::timeout(
+                                    shared.limits.header_timeout,
+                                    acceptor.accept(stream),
+                                );
+                                if let Ok(Ok(s)) = handshake.await {
+                                    connection(s, peer, &shared, stop, refuse).await;
+                                }
+                            }
+                        }
+                    });
                 }
                 Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
             },
@@ -56,23 +91,42 @@ pub async fn serve(listener: TcpListener, shared: Arc<Shared>, mut stop: watch::
     }
 }
 
-async fn connection(
-    stream: tokio::net::TcpStream,
+/// The refusal sent when the connection limit is reached.
+const REFUSAL: &str = "{\"code\":503,\"message\":\"连接过多，请稍后重试\",\"data\":null}";
+
+async fn connection<I>(
+    mut io: I,
     peer: SocketAddr,
-    conn: u64,
-    shared: Arc<Shared>,
+    shared: &Arc<Shared>,
     mut stop: watch::Receiver<bool>,
-) {
-    let _ = stream.set_nodelay(true);
+    refuse: bool,
+) where
+    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
+{
+    if refuse {
+        let reply = format!(
+            "HTTP/1.1 503 Service Unavailable\r\ncontent-type: {JSON}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{REFUSAL}",
+            REFUSAL.len()
+        );
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+            let _ = io.write_all(reply.as_bytes()).await;
+            let _ = io.shutdown().await;
+        })
+        .await;
+        return;
+    }
+    let conn = shared.accept_connection();
+    let svc_shared = Arc::clone(shared);
     let svc = service_fn(move |req| {
-        let shared = Arc::clone(&shared);
+        let shared = Arc::clone(&svc_shared);
         async move { route(&shared, conn, peer, req).await }
     });
     let serving = http1::Builder::new()
         .keep_alive(true)
         .auto_date_header(false)
-        .header_read_timeout(None)
-        .serve_connection(TokioIo::new(stream), svc);
+        .timer(TokioTimer::new())
+        .header_read_timeout(shared.limits.header_timeout)
+        .serve_connection(TokioIo::new(io), svc);
     tokio::select! {
         _ = serving => {}
         _ = stop.changed() => {}
@@ -101,9 +155,27 @@ enum Body {
     Read(Bytes),
     TooLarge,
     Broken,
+    TimedOut,
 }
 
-async fn read_body(req: Request<Incoming>) -> Body {
+/// Reads a body within the body timeout.
+async fn read_body(shared: &Shared, req: Request<Incoming>) -> Body {
+    match tokio::time::timeout(shared.limits.body_timeout, read_body_untimed(req)).await {
+        Ok(b) => b,
+        Err(_) => Body::TimedOut,
+    }
+}
+
+/// 408, and the connection is closed.
+fn timed_out(shared: &Shared) -> Response<Full<Bytes>> {
+    let r = Reply::http_error(408, "请求体读取超时");
+    let mut resp = response(shared, r.status, JSON, r.body);
+    resp.headers_mut()
+        .insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+    resp
+}
+
+async fn read_body_untimed(req: Request<Incoming>) -> Body {
     let too_large = req
         .headers()
         .get(CONTENT_LENGTH)
@@ -147,16 +219,30 @@ async fn route(
             return Ok(response(shared, r.status, JSON, r.body));
         }
         let method = req.method().as_str().to_string();
-        let body = match read_body(req).await {
+        if method == "GET" {
+            if let Some((content_type, page)) = crate::console::asset(&path) {
+                return Ok(response(
+                    shared,
+                    200,
+                    content_type,
+                    page.as_bytes().to_vec(),
+                ));
+            }
+        }
+        let body = match read_body(shared, req).await {
             Body::Read(b) => b,
             Body::TooLarge => {
                 let body = serde_json::json!({"ok": false, "error": "body over 1 MiB"});
                 return Ok(response(shared, 413, JSON, body.to_string().into_bytes()));
             }
             Body::Broken => return Err(Dropped),
+            Body::TimedOut => return Ok(timed_out(shared)),
         };
         let (status, value) =
             crate::control::handle(shared, &method, &path, query.as_deref(), &body);
+        if method == "POST" {
+            shared.changed();
+        }
         return Ok(response(
             shared,
             status,
@@ -180,7 +266,7 @@ async fn route(
         .get("X-Api-Password")
         .and_then(|v| v.to_str().ok())
         .map(|s| s.trim().to_string());
-    let body = match read_body(req).await {
+    let body = match read_body(shared, req).await {
         Body::Read(b) => b,
         Body::TooLarge => {
             shared.lock().record(conn, &path, None, None, 413);
@@ -188,6 +274,10 @@ async fn route(
             return Ok(response(shared, r.status, JSON, r.body));
         }
         Body::Broken => return Err(Dropped),
+        Body::TimedOut => {
+            shared.lock().record(conn, &path, None, None, 408);
+            return Ok(timed_out(shared));
+        }
     };
     let ip = peer.ip().to_string();
     let reply = service::serve(
@@ -199,6 +289,7 @@ async fn route(
         header_password.as_deref(),
         &body,
     );
+    shared.changed();
     let content_type = if reply.html { HTML } else { JSON };
     match reply.fate {
         Fate::Normal => Ok(response(shared, reply.status, content_type, reply.body)),

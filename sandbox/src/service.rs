@@ -275,7 +275,7 @@ pub fn serve(
             while st.api_passwords.contains_key(&pw) {
                 pw = gen_api_password();
             }
-            st.api_passwords.insert(pw.clone(), app_id);
+            st.add_api_password(pw.clone(), &app_id);
             Envelope::ok("初始化成功", json!({ "api_password": pw }))
         }
         Ok(Job::Handle {

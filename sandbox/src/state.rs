@@ -3,12 +3,12 @@
 //! and faults. The back-office operations live here too, so that the control API and the
 //! `Sandbox` methods call the same functions.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use rand::Rng;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use crate::faults::{Fault, Faults};
@@ -30,14 +30,15 @@ pub struct LogEntry {
 }
 
 /// Verification statistics of one program: requests that reached these actions.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VerificationStats {
     pub single_login: u64,
     pub user_login: u64,
 }
 
 /// The state of a card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum CardState {
     Unused,
     Active,
@@ -73,7 +74,7 @@ impl CardState {
 }
 
 /// A stored card.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CardRec {
     pub app_id: String,
     pub key: String,
@@ -236,7 +237,7 @@ fn default_type_name(is_count: bool, duration: u32, hourly: bool) -> String {
 }
 
 /// An activation record of an account.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Activation {
     pub device_id: String,
     pub expire_at: i64,
@@ -244,7 +245,7 @@ pub struct Activation {
 }
 
 /// A stored account.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct AccountRec {
     pub app_id: String,
     pub username: String,
@@ -333,14 +334,14 @@ impl AccountRec {
 }
 
 /// What a login token stands for.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SessionKind {
     Card(String),
     User(String),
 }
 
 /// A login session, found by its token.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Session {
     pub app_id: String,
     pub kind: SessionKind,
@@ -350,7 +351,7 @@ pub struct Session {
 }
 
 /// A social sign-in waiting for the external authorization.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub enum SocialKind {
     Login {
         mac: Option<String>,
@@ -362,7 +363,7 @@ pub enum SocialKind {
     },
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct SocialPending {
     pub app_id: String,
     pub kind: SocialKind,
@@ -386,7 +387,12 @@ pub struct State {
     /// (app_id, ip) -> registrations.
     pub registrations: HashMap<(String, String), u32>,
     pub next_user_id: i64,
-    pub log: Vec<LogEntry>,
+    /// The request log, a ring of at most `log_size` entries.
+    pub log: VecDeque<LogEntry>,
+    pub log_size: usize,
+    /// Session secrets of each program, oldest first (bounded by `api_password_cap`).
+    pub api_password_order: HashMap<String, VecDeque<String>>,
+    pub api_password_cap: usize,
     pub requests: u64,
     pub stats: BTreeMap<String, VerificationStats>,
     pub faults: Faults,
@@ -404,7 +410,10 @@ impl Default for State {
             socials: HashMap::new(),
             registrations: HashMap::new(),
             next_user_id: 10001,
-            log: Vec::new(),
+            log: VecDeque::new(),
+            log_size: crate::fixtures::DEFAULT_LOG_SIZE,
+            api_password_order: HashMap::new(),
+            api_password_cap: crate::fixtures::Limits::default().api_passwords_per_program,
             requests: 0,
             stats: BTreeMap::new(),
             faults: Faults::default(),
@@ -449,15 +458,36 @@ const PROGRAM_STATUSES: [&str; 4] = ["approved", "pending", "rejected", "expired
 pub struct Shared {
     state: Mutex<State>,
     pub connections: AtomicU64,
+    /// Connections open now (http and https).
+    pub open: std::sync::atomic::AtomicUsize,
     pub control: bool,
+    pub limits: crate::fixtures::Limits,
+    pub persist: Option<Persist>,
 }
 
 impl Shared {
-    pub fn new(control: bool) -> Shared {
+    pub fn with(
+        control: bool,
+        log_size: usize,
+        limits: crate::fixtures::Limits,
+        state_file: Option<std::path::PathBuf>,
+    ) -> Shared {
+        let state = State {
+            log_size,
+            api_password_cap: limits.api_passwords_per_program,
+            ..State::default()
+        };
         Shared {
-            state: Mutex::new(State::default()),
+            state: Mutex::new(state),
             connections: AtomicU64::new(0),
+            open: std::sync::atomic::AtomicUsize::new(0),
             control,
+            limits,
+            persist: state_file.map(|path| Persist {
+                path,
+                dirty: Mutex::new((false, false)),
+                wake: Condvar::new(),
+            }),
         }
     }
 
@@ -478,6 +508,76 @@ impl Shared {
     /// The sandbox clock.
     pub fn now(&self) -> i64 {
         self.lock().now()
+    }
+
+    /// Something may have changed: the state file writer saves it.
+    pub fn changed(&self) {
+        if let Some(p) = &self.persist {
+            let mut d = p.dirty.lock().unwrap_or_else(|e| e.into_inner());
+            d.0 = true;
+            p.wake.notify_all();
+        }
+    }
+
+    /// The state as the state file holds it.
+    pub fn snapshot(&self) -> Vec<u8> {
+        let saved = self.lock().save();
+        serde_json::to_vec_pretty(&saved).unwrap_or_default()
+    }
+
+    /// The state file writer's loop: saves when changed (only when the bytes differ) until
+    /// `stop_persist`, then saves once more.
+    pub fn persist_loop(&self) {
+        let Some(p) = &self.persist else { return };
+        let mut last: Vec<u8> = std::fs::read(&p.path).unwrap_or_default();
+        loop {
+            let stop = {
+                let mut d = p.dirty.lock().unwrap_or_else(|e| e.into_inner());
+                while !d.0 && !d.1 {
+                    d = p.wake.wait(d).unwrap_or_else(|e| e.into_inner());
+                }
+                d.0 = false;
+                d.1
+            };
+            let bytes = self.snapshot();
+            if bytes != last {
+                match Persist::write_atomically(&p.path, &bytes) {
+                    Ok(()) => last = bytes,
+                    Err(e) => eprintln!(
+                        "verify-sandbox: cannot save the state to {}: {e}",
+                        p.path.display()
+                    ),
+                }
+            }
+            if stop {
+                return;
+            }
+        }
+    }
+
+    /// Ends `persist_loop` after a last save.
+    pub fn stop_persist(&self) {
+        if let Some(p) = &self.persist {
+            let mut d = p.dirty.lock().unwrap_or_else(|e| e.into_inner());
+            d.1 = true;
+            p.wake.notify_all();
+        }
+    }
+
+    /// Loads the state file when it exists. `Ok(true)` when loaded.
+    pub fn load_state_file(&self) -> Result<bool, String> {
+        let Some(p) = &self.persist else {
+            return Ok(false);
+        };
+        let text = match std::fs::read(&p.path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(false),
+            Err(e) => return Err(format!("cannot read {}: {e}", p.path.display())),
+        };
+        let saved: Saved = serde_json::from_slice(&text)
+            .map_err(|e| format!("{}: invalid state file: {e}", p.path.display()))?;
+        self.lock().restore(saved)?;
+        Ok(true)
     }
 }
 
@@ -525,7 +625,7 @@ impl State {
             p.bulletin_updated_at = Some(time::format(now));
         }
         for pw in &p.api_passwords {
-            self.api_passwords.insert(pw.clone(), p.app_id.clone());
+            self.add_api_password(pw.clone(), &p.app_id);
         }
         self.programs.insert(p.app_id.clone(), p);
     }
@@ -830,6 +930,7 @@ impl State {
     }
 
     pub fn request_log(&self, app_id: Option<&str>) -> Vec<LogEntry> {
+        // Entries are masked when recorded.
         self.log
             .iter()
             .filter(|e| app_id.is_none() || e.app_id.as_deref() == app_id)
@@ -878,7 +979,8 @@ impl State {
         })
     }
 
-    /// Appends to the request log.
+    /// Appends to the request log (a ring: the oldest entry goes when it is full). The
+    /// ApiPassword of a Handle path is masked.
     pub fn record(
         &mut self,
         conn: u64,
@@ -888,15 +990,40 @@ impl State {
         code: i64,
     ) {
         self.requests += 1;
-        let seq = self.log.len() as u64 + 1;
-        self.log.push(LogEntry {
-            seq,
+        if self.log_size == 0 {
+            return;
+        }
+        while self.log.len() >= self.log_size {
+            self.log.pop_front();
+        }
+        self.log.push_back(LogEntry {
+            seq: self.requests,
             conn,
-            path: path.to_string(),
+            path: mask_path(path),
             app_id: app_id.map(str::to_string),
             action: action.map(str::to_string),
             code,
         });
+    }
+
+    /// Registers a session secret of a program; beyond the cap, the oldest one of that
+    /// program is retired.
+    pub fn add_api_password(&mut self, pw: String, app_id: &str) {
+        if let Some(old_app) = self.api_passwords.insert(pw.clone(), app_id.to_string()) {
+            if let Some(q) = self.api_password_order.get_mut(&old_app) {
+                q.retain(|p| p != &pw);
+            }
+        }
+        let q = self
+            .api_password_order
+            .entry(app_id.to_string())
+            .or_default();
+        q.push_back(pw);
+        while q.len() > self.api_password_cap.max(1) {
+            if let Some(old) = q.pop_front() {
+                self.api_passwords.remove(&old);
+            }
+        }
     }
 
     /// Helpers for the actions.
@@ -920,6 +1047,352 @@ impl State {
         }
         self.sessions.insert(token.clone(), session);
         token
+    }
+}
+
+/// `/api/verify/SECRET` -> `/api/verify/****`: the request log never shows a session
+/// secret.
+pub fn mask_path(path: &str) -> String {
+    match path.strip_prefix("/api/verify/") {
+        Some(rest) if !rest.is_empty() => "/api/verify/****".to_string(),
+        _ => path.to_string(),
+    }
+}
+
+/// The first 4 characters of a secret, then `****` (empty stays empty).
+pub fn mask_secret(secret: &str) -> String {
+    if secret.is_empty() {
+        return String::new();
+    }
+    let head: String = secret.chars().take(4).collect();
+    format!("{head}****")
+}
+
+/// The state file: everything but the request log, the faults and the statistics of
+/// connections.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Saved {
+    pub format: u32,
+    pub clock_offset: i64,
+    pub programs: Vec<Program>,
+    pub cards: Vec<CardRec>,
+    pub accounts: Vec<AccountRec>,
+    /// app_id -> session secrets, oldest first.
+    pub api_passwords: BTreeMap<String, Vec<String>>,
+    pub sessions: BTreeMap<String, Session>,
+    pub socials: BTreeMap<String, SocialPending>,
+    pub registrations: Vec<(String, String, u32)>,
+    pub next_user_id: i64,
+    pub stats: BTreeMap<String, VerificationStats>,
+}
+
+/// Console and persistence operations.
+impl State {
+    pub fn save(&self) -> Saved {
+        let mut cards: Vec<CardRec> = self.cards.values().cloned().collect();
+        cards.sort_by(|a, b| (&a.app_id, &a.key).cmp(&(&b.app_id, &b.key)));
+        let mut accounts: Vec<AccountRec> = self.accounts.values().cloned().collect();
+        accounts.sort_by(|a, b| (&a.app_id, &a.username).cmp(&(&b.app_id, &b.username)));
+        let mut registrations: Vec<(String, String, u32)> = self
+            .registrations
+            .iter()
+            .map(|((a, ip), n)| (a.clone(), ip.clone(), *n))
+            .collect();
+        registrations.sort();
+        Saved {
+            format: 1,
+            clock_offset: self.clock_offset,
+            programs: self.programs.values().cloned().collect(),
+            cards,
+            accounts,
+            api_passwords: self
+                .api_password_order
+                .iter()
+                .map(|(a, q)| (a.clone(), q.iter().cloned().collect()))
+                .collect(),
+            sessions: self
+                .sessions
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            socials: self
+                .socials
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+            registrations,
+            next_user_id: self.next_user_id,
+            stats: self.stats.clone(),
+        }
+    }
+
+    pub fn restore(&mut self, saved: Saved) -> Result<(), String> {
+        if saved.format != 1 {
+            return Err(format!("unknown state file format {}", saved.format));
+        }
+        let log_size = self.log_size;
+        let cap = self.api_password_cap;
+        *self = State {
+            log_size,
+            api_password_cap: cap,
+            ..State::default()
+        };
+        self.clock_offset = saved.clock_offset;
+        for p in saved.programs {
+            self.programs.insert(p.app_id.clone(), p);
+        }
+        for (app, pws) in saved.api_passwords {
+            for pw in pws {
+                self.add_api_password(pw, &app);
+            }
+        }
+        for c in saved.cards {
+            self.cards.insert(key(&c.app_id, &c.key), c);
+        }
+        for a in saved.accounts {
+            self.accounts.insert(key(&a.app_id, &a.username), a);
+        }
+        self.sessions = saved.sessions.into_iter().collect();
+        self.socials = saved.socials.into_iter().collect();
+        self.registrations = saved
+            .registrations
+            .into_iter()
+            .map(|(a, ip, n)| ((a, ip), n))
+            .collect();
+        self.next_user_id = saved.next_user_id;
+        self.stats = saved.stats;
+        Ok(())
+    }
+
+    /// Forgets every program, card, account, session, fault and log entry; the clock goes
+    /// back to the system clock.
+    pub fn reset(&mut self) {
+        let log_size = self.log_size;
+        let cap = self.api_password_cap;
+        *self = State {
+            log_size,
+            api_password_cap: cap,
+            ..State::default()
+        };
+    }
+
+    /// `standard` or `alternate`.
+    pub fn set_dialect(&mut self, app_id: &str, dialect: &str) -> Result<(), String> {
+        if dialect != "standard" && dialect != "alternate" {
+            return Err(format!("unknown dialect {dialect:?} (standard, alternate)"));
+        }
+        let p = self
+            .programs
+            .get_mut(app_id)
+            .ok_or_else(|| format!("unknown program {app_id:?}"))?;
+        p.dialect = dialect.to_string();
+        Ok(())
+    }
+
+    /// Deletes a card and ends its sessions.
+    pub fn delete_card(&mut self, app_id: &str, card: &str) -> Result<(), String> {
+        self.cards
+            .remove(&key(app_id, card))
+            .ok_or_else(|| format!("unknown card {card:?} of program {app_id:?}"))?;
+        self.sessions
+            .retain(|_, s| !(s.app_id == app_id && s.kind == SessionKind::Card(card.to_string())));
+        Ok(())
+    }
+
+    /// Adds days or hours to an account, from its expiry or from now when it has expired
+    /// (as a recharge card would).
+    pub fn recharge_account(
+        &mut self,
+        app_id: &str,
+        username: &str,
+        days: u32,
+        hours: u32,
+    ) -> Result<String, String> {
+        if days == 0 && hours == 0 {
+            return Err("days or hours is required".to_string());
+        }
+        let now = self.now();
+        let a = self
+            .accounts
+            .get_mut(&key(app_id, username))
+            .ok_or_else(|| format!("unknown account {username:?} of program {app_id:?}"))?;
+        let from = if a.expired(now) { now } else { a.expire_at };
+        let add = duration_secs(days, false).saturating_add(duration_secs(hours, true));
+        a.set_expiry(from.saturating_add(add));
+        Ok(time::format(a.expire_at))
+    }
+
+    /// Refuses a pending social sign-in: a login's next poll answers 1016, a registration
+    /// is dropped (no account is created).
+    pub fn deny_social(&mut self, state: &str) -> Result<(), String> {
+        let pending = self
+            .socials
+            .get_mut(state)
+            .ok_or_else(|| format!("unknown social state {state:?}"))?;
+        match pending.kind {
+            SocialKind::Login { .. } => {
+                pending.authorized = Some((String::new(), String::new()));
+            }
+            SocialKind::Register { .. } => {
+                self.socials.remove(state);
+            }
+        }
+        Ok(())
+    }
+
+    /// Programs for the console: app keys masked, session secrets counted.
+    pub fn programs_json(&self) -> Value {
+        let list: Vec<Value> = self
+            .programs
+            .values()
+            .map(|p| {
+                let mut v = serde_json::to_value(p).unwrap_or(Value::Null);
+                if let Value::Object(m) = &mut v {
+                    m.insert("app_key".into(), json!(mask_secret(&p.app_key)));
+                    m.remove("api_passwords");
+                    let n = self
+                        .api_password_order
+                        .get(&p.app_id)
+                        .map_or(0, |q| q.len());
+                    m.insert("api_password_count".into(), json!(n));
+                }
+                v
+            })
+            .collect();
+        Value::Array(list)
+    }
+
+    /// Cards of one program (or all), filtered by status and a substring of the key.
+    pub fn cards_json(&self, app_id: Option<&str>, status: Option<&str>, q: Option<&str>) -> Value {
+        let now = self.now();
+        let mut list: Vec<&CardRec> = self
+            .cards
+            .values()
+            .filter(|c| app_id.is_none_or(|a| c.app_id == a))
+            .filter(|c| status.is_none_or(|s| c.status(now) == s))
+            .filter(|c| q.is_none_or(|q| c.key.contains(q)))
+            .collect();
+        list.sort_by(|a, b| (&a.app_id, &a.key).cmp(&(&b.app_id, &b.key)));
+        Value::Array(list.into_iter().map(|c| c.to_json(now)).collect())
+    }
+
+    /// Accounts of one program (or all), passwords masked.
+    pub fn accounts_json(&self, app_id: Option<&str>, q: Option<&str>) -> Value {
+        let now = self.now();
+        let mut list: Vec<&AccountRec> = self
+            .accounts
+            .values()
+            .filter(|a| app_id.is_none_or(|x| a.app_id == x))
+            .filter(|a| q.is_none_or(|q| a.username.contains(q)))
+            .collect();
+        list.sort_by(|a, b| (&a.app_id, &a.username).cmp(&(&b.app_id, &b.username)));
+        Value::Array(
+            list.into_iter()
+                .map(|a| {
+                    let mut v = a.to_json(now);
+                    if let Value::Object(m) = &mut v {
+                        m.insert("password".into(), json!(mask_secret(&a.password)));
+                        m.insert("status".into(), json!(a.status(now)));
+                    }
+                    v
+                })
+                .collect(),
+        )
+    }
+
+    /// Login sessions, tokens masked.
+    pub fn sessions_json(&self, app_id: Option<&str>) -> Value {
+        let mut list: Vec<Value> = self
+            .sessions
+            .iter()
+            .filter(|(_, s)| app_id.is_none_or(|a| s.app_id == a))
+            .map(|(token, s)| {
+                let (kind, subject) = match &s.kind {
+                    SessionKind::Card(c) => ("card", c.as_str()),
+                    SessionKind::User(u) => ("user", u.as_str()),
+                };
+                json!({
+                    "token": mask_secret(token),
+                    "app_id": s.app_id,
+                    "type": kind,
+                    "subject": subject,
+                    "device_id": s.device_id,
+                    "heartbeat_at": time::format(s.heartbeat_at),
+                    "heartbeat_unix": s.heartbeat_at,
+                    "ip": s.ip,
+                })
+            })
+            .collect();
+        list.sort_by(|a, b| {
+            b["heartbeat_unix"]
+                .as_i64()
+                .cmp(&a["heartbeat_unix"].as_i64())
+        });
+        Value::Array(list)
+    }
+
+    /// Social sign-ins waiting for the back office.
+    pub fn socials_json(&self, app_id: Option<&str>) -> Value {
+        let mut list: Vec<Value> = self
+            .socials
+            .iter()
+            .filter(|(_, s)| app_id.is_none_or(|a| s.app_id == a))
+            .map(|(state, s)| {
+                let (kind, username) = match &s.kind {
+                    SocialKind::Login { .. } => ("login", None),
+                    SocialKind::Register { username, .. } => ("register", Some(username)),
+                };
+                json!({
+                    "state": state,
+                    "app_id": s.app_id,
+                    "kind": kind,
+                    "username": username,
+                    "authorized": s.authorized.is_some(),
+                })
+            })
+            .collect();
+        list.sort_by(|a, b| a["state"].as_str().cmp(&b["state"].as_str()));
+        Value::Array(list)
+    }
+}
+
+/// The state file writer: a background thread that saves after every change, atomically.
+#[derive(Debug)]
+pub struct Persist {
+    pub path: std::path::PathBuf,
+    pub dirty: Mutex<(bool, bool)>,
+    pub wake: Condvar,
+}
+
+impl Persist {
+    /// Writes `bytes` to `path` atomically: a temporary file in the same folder, fsync,
+    /// rename, fsync of the folder.
+    pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => std::path::PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "state".to_string());
+        let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+        let result = (|| {
+            let mut f = std::fs::File::create(&tmp)?;
+            f.write_all(bytes)?;
+            f.sync_all()?;
+            drop(f);
+            std::fs::rename(&tmp, path)?;
+            if let Ok(d) = std::fs::File::open(&dir) {
+                let _ = d.sync_all();
+            }
+            Ok(())
+        })();
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
     }
 }
 
