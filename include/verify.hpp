@@ -128,6 +128,7 @@ namespace verify {
 /* The result codes of verify.h (the same integers): compare Reply::code() and
  * Error::code() with them. */
 namespace codes {
+// BEGIN GENERATED: codes (tests/generated.rs; do not edit)
 inline constexpr std::int32_t ok = VERIFY_OK;
 inline constexpr std::int32_t pending = VERIFY_PENDING;
 inline constexpr std::int32_t program_not_found = VERIFY_PROGRAM_NOT_FOUND;
@@ -150,7 +151,6 @@ inline constexpr std::int32_t rebind_limit = VERIFY_REBIND_LIMIT;
 inline constexpr std::int32_t machine_changed = VERIFY_MACHINE_CHANGED;
 inline constexpr std::int32_t blacklisted = VERIFY_BLACKLISTED;
 inline constexpr std::int32_t count_card_not_allowed = VERIFY_COUNT_CARD_NOT_ALLOWED;
-
 inline constexpr std::int32_t err_invalid_argument = VERIFY_ERR_INVALID_ARGUMENT;
 inline constexpr std::int32_t err_invalid_utf8 = VERIFY_ERR_INVALID_UTF8;
 inline constexpr std::int32_t err_network = VERIFY_ERR_NETWORK;
@@ -160,6 +160,8 @@ inline constexpr std::int32_t err_protocol = VERIFY_ERR_PROTOCOL;
 inline constexpr std::int32_t err_cancelled = VERIFY_ERR_CANCELLED;
 inline constexpr std::int32_t err_panic = VERIFY_ERR_PANIC;
 inline constexpr std::int32_t err_no_such_field = VERIFY_ERR_NO_SUCH_FIELD;
+inline constexpr std::int32_t err_system = VERIFY_ERR_SYSTEM;
+// END GENERATED: codes
 }  // namespace codes
 
 /* The session a heartbeat keeps alive: the token of single_login (Card) or of user_login
@@ -756,158 +758,190 @@ public:
         return detail::finish(code, out);
     }
 
-    /* SingleLogin (card mode). Fields: token, status, is_times, card_type, expire_at, and for
-     * a count card total, used, remaining; remark on 1006 and 1022. Never sent twice. */
-    Reply single_login(std::string_view card, std::string_view mac,
-                       std::optional<std::string_view> device_name = std::nullopt) const {
-        std::string c = detail::arg(card, "card");
-        std::string m = detail::arg(mac, "mac");
-        detail::OptionalArg d(device_name, "device_name");
+    // BEGIN GENERATED: actions (tests/generated.rs; do not edit)
+    /* `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
+     * later logins from the same machine refresh it (a count card spends one use). Never
+     * sent twice by a retry.
+     * Reply fields: /data/token, /data/status, /data/is_times, /data/card_type, /data/expire_at, /data/total, /data/used, /data/remaining. */
+    Reply single_login(std::string_view card, std::string_view mac, std::optional<std::string_view> device_name = std::nullopt) const {
+        std::string card_ = detail::arg(card, "card");
+        std::string mac_ = detail::arg(mac, "mac");
+        detail::OptionalArg device_name_(device_name, "device_name");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_single_login(handle_.get(), c.c_str(), m.c_str(), d.c_str(), &out);
+        std::int32_t code = verify_single_login(handle_.get(), card_.c_str(), mac_.c_str(), device_name_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* UserLogin. Without `card`: fields username, device_id, expire_at, status, token,
-     * remark. With `card` (renewal): username, expire_at, added_days (integer), status, no
-     * token. `mac` is strongly recommended. The optional parameters have no defaults on
-     * purpose: write user_login(name, password, std::nullopt, mac). */
-    Reply user_login(std::string_view username, std::string_view password,
-                     std::optional<std::string_view> card,
-                     std::optional<std::string_view> mac) const {
-        std::string u = detail::arg(username, "username");
-        std::string p = detail::arg(password, "password");
-        detail::OptionalArg c(card, "card");
-        detail::OptionalArg m(mac, "mac");
+    /* `UserLogin` with username and password (account mode). `mac` is strongly
+     * recommended (rebind detection).
+     * Reply fields: /data/username, /data/device_id, /data/expire_at, /data/status, /data/token, /data/remark. */
+    Reply user_login(std::string_view username, std::string_view password, std::optional<std::string_view> mac = std::nullopt) const {
+        std::string username_ = detail::arg(username, "username");
+        std::string password_ = detail::arg(password, "password");
+        detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_user_login(handle_.get(), u.c_str(), p.c_str(), c.c_str(), m.c_str(), &out);
+        std::int32_t code = verify_user_login(handle_.get(), username_.c_str(), password_.c_str(), mac_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* UserRegin. Fields: username, user_id, expire_at, and with a card token, status.
-     * Never sent twice. */
-    Reply user_register(std::string_view username, std::string_view password,
-                        std::optional<std::string_view> card,
-                        std::optional<std::string_view> mac,
-                        std::optional<std::string_view> device_name) const {
-        std::string u = detail::arg(username, "username");
-        std::string p = detail::arg(password, "password");
-        detail::OptionalArg c(card, "card");
-        detail::OptionalArg m(mac, "mac");
-        detail::OptionalArg d(device_name, "device_name");
+    /* `UserLogin` with a recharge card: renews the account and returns no token (log in
+     * again without a card for one). Never sent twice by a retry.
+     * Reply fields: /data/username, /data/expire_at, /data/added_days, /data/status. */
+    Reply user_login_with_card(std::string_view username, std::string_view password, std::string_view card, std::optional<std::string_view> mac = std::nullopt) const {
+        std::string username_ = detail::arg(username, "username");
+        std::string password_ = detail::arg(password, "password");
+        std::string card_ = detail::arg(card, "card");
+        detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_user_register(handle_.get(), u.c_str(), p.c_str(), c.c_str(),
-                                                 m.c_str(), d.c_str(), &out);
+        std::int32_t code = verify_user_login_with_card(handle_.get(), username_.c_str(), password_.c_str(), card_.c_str(), mac_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* UpdatePwd. Field: username. Never sent twice. */
-    Reply update_password(std::string_view username, std::string_view old_password,
-                          std::string_view new_password) const {
-        std::string u = detail::arg(username, "username");
-        std::string o = detail::arg(old_password, "old_password");
-        std::string n = detail::arg(new_password, "new_password");
+    /* `UserRegin`: registers an account, activated when a duration card is given. Never
+     * sent twice by a retry.
+     * Reply fields: /data/username, /data/user_id, /data/expire_at, /data/token, /data/status. */
+    Reply user_register(std::string_view username, std::string_view password, std::optional<std::string_view> card = std::nullopt, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+        std::string username_ = detail::arg(username, "username");
+        std::string password_ = detail::arg(password, "password");
+        detail::OptionalArg card_(card, "card");
+        detail::OptionalArg mac_(mac, "mac");
+        detail::OptionalArg device_name_(device_name, "device_name");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_update_password(handle_.get(), u.c_str(), o.c_str(), n.c_str(), &out);
+        std::int32_t code = verify_user_register(handle_.get(), username_.c_str(), password_.c_str(), card_.c_str(), mac_.c_str(), device_name_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* ChangeBind. Fields: username, device_id, bind_count, bind_limit. Never sent twice. */
-    Reply change_bind(std::string_view username, std::string_view password,
-                      std::string_view new_mac) const {
-        std::string u = detail::arg(username, "username");
-        std::string p = detail::arg(password, "password");
-        std::string m = detail::arg(new_mac, "new_mac");
+    /* `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
+     * retry.
+     * Reply fields: /data/username. */
+    Reply update_password(std::string_view username, std::string_view old_password, std::string_view new_password) const {
+        std::string username_ = detail::arg(username, "username");
+        std::string old_password_ = detail::arg(old_password, "old_password");
+        std::string new_password_ = detail::arg(new_password, "new_password");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_change_bind(handle_.get(), u.c_str(), p.c_str(), m.c_str(), &out);
+        std::int32_t code = verify_update_password(handle_.get(), username_.c_str(), old_password_.c_str(), new_password_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* UserHeartbeat for the token of single_login (SessionKind::Card) or user_login
-     * (SessionKind::User). Fields: expire_at, status, msg (a back-office message, once). */
-    Reply heartbeat(std::string_view token, SessionKind kind,
-                    std::optional<std::string_view> ip = std::nullopt) const {
-        std::string t = detail::arg(token, "token");
-        detail::OptionalArg i(ip, "ip");
+    /* `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
+     * Reply fields: /data/username, /data/device_id, /data/bind_count, /data/bind_limit. */
+    Reply change_bind(std::string_view username, std::string_view password, std::string_view new_mac) const {
+        std::string username_ = detail::arg(username, "username");
+        std::string password_ = detail::arg(password, "password");
+        std::string new_mac_ = detail::arg(new_mac, "new_mac");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_heartbeat(handle_.get(), t.c_str(), static_cast<std::int32_t>(kind),
-                                             i.c_str(), &out);
+        std::int32_t code = verify_change_bind(handle_.get(), username_.c_str(), password_.c_str(), new_mac_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* UserRecharge. Fields: username, expire_at, added_days (text with its unit), status.
-     * Never sent twice. */
+    /* `UserHeartbeat`: keeps a card or account session alive and collects a back-office
+     * message (delivered once).
+     * Reply fields: /data/expire_at, /data/status, /data/msg. */
+    Reply heartbeat(std::string_view token, SessionKind kind, std::optional<std::string_view> ip = std::nullopt) const {
+        std::string token_ = detail::arg(token, "token");
+        detail::OptionalArg ip_(ip, "ip");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_heartbeat(handle_.get(), token_.c_str(), static_cast<std::int32_t>(kind), ip_.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* `UserRecharge`: adds a duration card's time to an account (no password). Never sent
+     * twice by a retry.
+     * Reply fields: /data/username, /data/expire_at, /data/added_days, /data/status. */
     Reply user_recharge(std::string_view username, std::string_view card) const {
-        std::string u = detail::arg(username, "username");
-        std::string c = detail::arg(card, "card");
+        std::string username_ = detail::arg(username, "username");
+        std::string card_ = detail::arg(card, "card");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_user_recharge(handle_.get(), u.c_str(), c.c_str(), &out);
+        std::int32_t code = verify_user_recharge(handle_.get(), username_.c_str(), card_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* GetLatestVersion. Fields: version, changelog, download_url, force_update, has_update. */
+    /* `GetLatestVersion`, optionally with the program's current version.
+     * Reply fields: /data/version, /data/changelog, /data/download_url, /data/force_update, /data/has_update. */
     Reply get_latest_version(std::optional<std::string_view> current_version = std::nullopt) const {
-        detail::OptionalArg v(current_version, "current_version");
+        detail::OptionalArg current_version_(current_version, "current_version");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_get_latest_version(handle_.get(), v.c_str(), &out);
+        std::int32_t code = verify_get_latest_version(handle_.get(), current_version_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* GetBulletin. Fields: bulletin, updated_at. */
+    /* `GetBulletin`: the program's bulletin.
+     * Reply fields: /data/bulletin, /data/updated_at. */
     Reply get_bulletin() const {
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_bulletin(handle_.get(), &out);
         return detail::finish(code, out);
     }
 
-    /* GetVariable. With `name`: fields name, value. Without: every variable, readable as
-     * str("variables.NAME"), or all of them in json(). */
-    Reply get_variable(std::optional<std::string_view> name = std::nullopt) const {
-        detail::OptionalArg n(name, "name");
+    /* `GetVariable` for one variable.
+     * Reply fields: /data/name, /data/value. */
+    Reply get_variable(std::string_view name) const {
+        std::string name_ = detail::arg(name, "name");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_get_variable(handle_.get(), n.c_str(), &out);
+        std::int32_t code = verify_get_variable(handle_.get(), name_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* GetUserInfo. Fields: username, user_id, device_id, expire_at, status, bind_count,
-     * bind_limit, remark, created_at. */
+    /* `GetVariable` for every variable.
+     * Reply fields: /data/variables. */
+    Reply get_variables() const {
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_get_variables(handle_.get(), &out);
+        return detail::finish(code, out);
+    }
+
+    /* `GetUserInfo`: the account's details.
+     * Reply fields: /data/username, /data/user_id, /data/device_id, /data/expire_at, /data/status, /data/bind_count, /data/bind_limit, /data/remark, /data/created_at. */
     Reply get_user_info(std::string_view username, std::string_view password) const {
-        std::string u = detail::arg(username, "username");
-        std::string p = detail::arg(password, "password");
+        std::string username_ = detail::arg(username, "username");
+        std::string password_ = detail::arg(password, "password");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_get_user_info(handle_.get(), u.c_str(), p.c_str(), &out);
+        std::int32_t code = verify_get_user_info(handle_.get(), username_.c_str(), password_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* GetCardInfo; consumes nothing. Fields: card, card_type, status, is_times, device_id,
-     * activated_at, expire_at, duration, duration_type, and for a count card total, used,
-     * remaining. */
+    /* `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
+     * Reply fields: /data/card, /data/card_type, /data/status, /data/is_times, /data/device_id, /data/activated_at, /data/expire_at, /data/duration, /data/duration_type, /data/total, /data/used, /data/remaining. */
     Reply get_card_info(std::string_view card) const {
-        std::string c = detail::arg(card, "card");
+        std::string card_ = detail::arg(card, "card");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_get_card_info(handle_.get(), c.c_str(), &out);
+        std::int32_t code = verify_get_card_info(handle_.get(), card_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* Social login step 1. Fields: url (show it to the user), state (for the poll). */
+    /* Social login step 1: the URL to show the user, and the state to poll with.
+     * Reply fields: /data/url, /data/state. */
     Reply social_login_start(std::optional<std::string_view> mac = std::nullopt) const {
-        detail::OptionalArg m(mac, "mac");
+        detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_social_login_start(handle_.get(), m.c_str(), &out);
+        std::int32_t code = verify_social_login_start(handle_.get(), mac_.c_str(), &out);
         return detail::finish(code, out);
     }
 
-    /* Social login step 2: pending() (201) while the user has not authorized: poll again;
-     * ok() with the login fields (remark is the social display name); 1016 when the
-     * identity is not bound. */
-    Reply social_login_poll(std::string_view state,
-                            std::optional<std::string_view> mac = std::nullopt) const {
-        std::string s = detail::arg(state, "state");
-        detail::OptionalArg m(mac, "mac");
+    /* Social login step 2, once: code 201 (pending) while the user has not authorized;
+     * 200 with the login payload (`remark` is the social display name); 1016 when the
+     * identity is not bound. Its success consumes the state, so it is never sent twice.
+     * Reply fields: /data/username, /data/device_id, /data/expire_at, /data/status, /data/token, /data/remark. */
+    Reply social_login_poll(std::string_view state, std::optional<std::string_view> mac = std::nullopt) const {
+        std::string state_ = detail::arg(state, "state");
+        detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
-        std::int32_t code = verify_social_login_poll(handle_.get(), s.c_str(), m.c_str(), &out);
+        std::int32_t code = verify_social_login_poll(handle_.get(), state_.c_str(), mac_.c_str(), &out);
         return detail::finish(code, out);
     }
+
+    /* Social registration step 1: the URL to show the user. Never sent twice by a retry.
+     * Reply fields: /data/url. */
+    Reply social_register_start(std::string_view username, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+        std::string username_ = detail::arg(username, "username");
+        detail::OptionalArg mac_(mac, "mac");
+        detail::OptionalArg device_name_(device_name, "device_name");
+        verify_reply *out = nullptr;
+        std::int32_t code = verify_social_register_start(handle_.get(), username_.c_str(), mac_.c_str(), device_name_.c_str(), &out);
+        return detail::finish(code, out);
+    }
+
+    // END GENERATED: actions
 
     /* Social login step 2, repeated every `interval` (at least 1 ms) until the user
      * authorizes (ok(), the login fields) or the server refuses (a Reply with its code, e.g.
@@ -929,18 +963,6 @@ public:
         std::int32_t code = verify_social_login_wait(handle_.get(), s.c_str(), m.c_str(), interval_ms,
                                                      timeout_ms, cancel != nullptr ? cancel->get() : nullptr,
                                                      &out);
-        return detail::finish(code, out);
-    }
-
-    /* Social registration step 1. Field: url. The optional parameters have no defaults on
-     * purpose (two adjacent optional strings are easy to swap). */
-    Reply social_register_start(std::string_view username, std::optional<std::string_view> mac,
-                                std::optional<std::string_view> device_name) const {
-        std::string u = detail::arg(username, "username");
-        detail::OptionalArg m(mac, "mac");
-        detail::OptionalArg d(device_name, "device_name");
-        verify_reply *out = nullptr;
-        std::int32_t code = verify_social_register_start(handle_.get(), u.c_str(), m.c_str(), d.c_str(), &out);
         return detail::finish(code, out);
     }
 

@@ -1,145 +1,56 @@
-//! Cancellation of long-running work (the keeper's loop, a social wait): a flag that wakes
-//! waiters at once and shuts down the transports attached to it, so that a request in
-//! flight fails immediately instead of running out its timeout.
+//! `verify_cancel`: a cancellation token for the blocking waits.
 
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
-use std::time::{Duration, Instant};
+use verify_core::{codes, CancelToken, Error, ErrorKind};
 
-use crate::transport::Transport;
+use crate::guard::{clear_out, guard, guard_code};
 
-#[derive(Default)]
-struct State {
-    cancelled: bool,
-    transports: Vec<Arc<Transport>>,
+/// A cancellation token for `verify_social_login_wait`. Opaque; created by
+/// `verify_cancel_new`, freed by `verify_cancel_free`.
+#[allow(non_camel_case_types)]
+pub struct verify_cancel {
+    pub(crate) token: CancelToken,
 }
 
-#[derive(Default)]
-struct Inner {
-    state: Mutex<State>,
-    wake: Condvar,
-}
-
-/// A cancellation token. Clones share the flag: cancelling one cancels all.
-/// `Send + Sync`; `cancel` may be called from any thread, any number of times.
-#[derive(Clone, Default)]
-pub struct CancelToken {
-    inner: Arc<Inner>,
-}
-
-impl std::fmt::Debug for CancelToken {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("CancelToken")
-            .field("cancelled", &self.is_cancelled())
-            .finish()
-    }
-}
-
-impl CancelToken {
-    /// A token not cancelled yet.
-    pub fn new() -> CancelToken {
-        CancelToken::default()
-    }
-
-    /// Cancels: wakes every wait at once and interrupts requests in flight on the attached
-    /// transports.
-    pub fn cancel(&self) {
-        let transports = {
-            let mut state = self.lock();
-            state.cancelled = true;
-            std::mem::take(&mut state.transports)
-        };
-        self.inner.wake.notify_all();
-        for transport in transports {
-            transport.shutdown();
+/// Creates a cancellation token. Ownership: the caller owns `*out` and frees it with
+/// `verify_cancel_free`. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_cancel_new(out: *mut *mut verify_cancel) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        unsafe {
+            clear_out(out, "out")?;
+            *out = Box::into_raw(Box::new(verify_cancel {
+                token: CancelToken::new(),
+            }));
         }
-    }
-
-    /// Whether [`CancelToken::cancel`] was called.
-    pub fn is_cancelled(&self) -> bool {
-        self.lock().cancelled
-    }
-
-    /// Waits until `deadline` (monotonic clock) or until cancelled; returns whether it was
-    /// cancelled.
-    pub fn wait_until(&self, deadline: Instant) -> bool {
-        let mut state = self.lock();
-        loop {
-            if state.cancelled {
-                return true;
-            }
-            let now = Instant::now();
-            if now >= deadline {
-                return false;
-            }
-            state = self
-                .inner
-                .wake
-                .wait_timeout(state, deadline - now)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-        }
-    }
-
-    /// Waits for `duration` or until cancelled; returns whether it was cancelled.
-    pub fn wait(&self, duration: Duration) -> bool {
-        self.wait_until(Instant::now() + duration)
-    }
-
-    /// Attaches a transport to shut down on cancel (at once if already cancelled).
-    pub(crate) fn attach(&self, transport: Arc<Transport>) {
-        let mut state = self.lock();
-        if state.cancelled {
-            drop(state);
-            transport.shutdown();
-        } else {
-            state.transports.push(transport);
-        }
-    }
-
-    /// Detaches a transport attached by [`CancelToken::attach`] once its work is done.
-    pub(crate) fn detach(&self, transport: &Arc<Transport>) {
-        self.lock()
-            .transports
-            .retain(|held| !Arc::ptr_eq(held, transport));
-    }
-
-    fn lock(&self) -> MutexGuard<'_, State> {
-        self.inner
-            .state
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-    }
+        Ok(codes::OK)
+    })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+/// Cancels: a `verify_social_login_wait` using this token returns `VERIFY_ERR_CANCELLED`
+/// within milliseconds (a poll in flight is interrupted), and later waits with it return at
+/// once. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread, any number
+/// of times, while the token is not being freed.
+#[no_mangle]
+pub extern "system" fn verify_cancel_cancel(cancel: *const verify_cancel) -> i32 {
+    guard_code(|| {
+        // SAFETY: NULL or a live token (the caller's contract).
+        let cancel = unsafe { cancel.as_ref() }
+            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "cancel is NULL"))?;
+        cancel.token.cancel();
+        Ok(codes::OK)
+    })
+}
 
-    #[test]
-    fn cancel_wakes_a_wait_at_once() {
-        let token = CancelToken::new();
-        let waiter = {
-            let token = token.clone();
-            std::thread::spawn(move || {
-                let started = Instant::now();
-                (token.wait(Duration::from_secs(30)), started.elapsed())
-            })
-        };
-        // The waiter may not be waiting yet: cancellation is a state, not an event.
-        token.cancel();
-        let (cancelled, waited) = waiter.join().expect("waiter");
-        assert!(cancelled);
-        assert!(waited < Duration::from_secs(5), "{waited:?}");
-        assert!(token.is_cancelled());
-        assert!(
-            token.wait(Duration::from_secs(30)),
-            "a cancelled token does not wait"
-        );
-    }
-
-    #[test]
-    fn an_uncancelled_wait_runs_out() {
-        let token = CancelToken::new();
-        assert!(!token.wait(Duration::from_millis(5)));
-    }
+/// Frees a cancellation token. `verify_cancel_free(NULL)` does nothing.
+/// Ownership: takes `cancel`. Thread-safety: no wait may still be using it.
+#[no_mangle]
+pub extern "system" fn verify_cancel_free(cancel: *mut verify_cancel) {
+    guard((), || {
+        if !cancel.is_null() {
+            // SAFETY: a pointer from `verify_cancel_new`, freed once (caller's contract).
+            drop(unsafe { Box::from_raw(cancel) });
+        }
+    })
 }

@@ -1,381 +1,313 @@
-//! `Client`: the Init handshake, the Handle entry point, the session secret, re-init and
-//! the clock offset (DESIGN section 4).
+//! `verify_client` and the calls that are not in the action table: Init, the generic call,
+//! the social wait. The action table's calls are in `generated/actions.rs` and use
+//! [`answer`].
+//!
+//! Every call takes the client, its parameters as NUL-terminated UTF-8 strings (NULL only
+//! where a parameter is optional) and `verify_reply **out`, and returns the result code:
+//! 200 or 201, the server's refusal code (1001..1024), or a negative local code. `*out` is
+//! set to NULL first, then to a new reply whenever the server answered (refusals included);
+//! the caller owns that reply and frees it with `verify_reply_free`.
 
-use std::fmt;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::ffi::c_char;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
 
-use serde_json::Value;
-use zeroize::Zeroizing;
+use verify_core::{codes, ActionRequest, Client, Error, ErrorKind, Keeper, Reply, SessionKind};
 
-use crate::error::{Error, CODE_OK};
-use crate::reply::Reply;
-use crate::transport::{HttpReply, SendError, Transport};
-use crate::wire;
+use crate::cancel::verify_cancel;
+use crate::guard::{
+    clear_out, guard, guard_code, optional_str, record, required_str, set_last_error,
+};
+use crate::reply::{give, verify_reply};
 
-/// Code the server gives to Handle when it does not know the session secret (any more).
-const CODE_UNKNOWN_SESSION: i32 = 1001;
-/// Code of a timestamp outside the server's tolerance.
-const CODE_CLOCK_SKEW: i32 = 1014;
+/// Most parameters accepted by `verify_call`.
+const MAX_CALL_PARAMS: usize = 256;
 
-/// One business request: the action and its plaintext parameters, in order.
-#[derive(Clone)]
-pub struct ActionRequest {
-    /// The `action` value.
-    pub action: String,
-    /// The other parameters, in the order they are sent.
-    pub params: Vec<(String, String)>,
-    /// Whether sending the request twice is harmless. A request that may have reached the
-    /// server (read timeout, connection reset after sending) is sent again only when this is
-    /// true; requests that surely did not reach it are always sent again once.
-    pub repeatable: bool,
+/// `kind` of a heartbeat or keeper for a card-mode session (`Type=card`): the token of
+/// `verify_single_login`.
+pub const VERIFY_SESSION_CARD: i32 = 1;
+/// `kind` of a heartbeat or keeper for an account session (`Type=user`): the token of
+/// `verify_user_login` or of a social login.
+pub const VERIFY_SESSION_USER: i32 = 2;
+
+/// A client of the service for one program. Opaque; created by `verify_client_new`, freed
+/// by `verify_client_free`. Thread-safe: any number of threads may make calls on one client
+/// at once; no lock is held across network I/O.
+#[allow(non_camel_case_types)]
+pub struct verify_client {
+    pub(crate) client: Arc<Client>,
+    /// Keepers started on this client, stopped when it is freed.
+    pub(crate) keepers: Mutex<Vec<Weak<Keeper>>>,
 }
 
-impl ActionRequest {
-    /// A request for `action` with no parameters yet.
-    pub fn new(action: &str, repeatable: bool) -> ActionRequest {
-        ActionRequest {
-            action: action.to_owned(),
-            params: Vec::new(),
-            repeatable,
-        }
-    }
-
-    /// Adds a parameter.
-    pub fn param(mut self, key: &str, value: &str) -> ActionRequest {
-        self.params.push((key.to_owned(), value.to_owned()));
-        self
-    }
-
-    /// Adds a parameter when `value` is `Some`.
-    pub fn opt_param(self, key: &str, value: Option<&str>) -> ActionRequest {
-        match value {
-            Some(value) => self.param(key, value),
-            None => self,
+impl Drop for verify_client {
+    fn drop(&mut self) {
+        let keepers =
+            std::mem::take(&mut *self.keepers.lock().unwrap_or_else(PoisonError::into_inner));
+        for keeper in keepers.iter().filter_map(Weak::upgrade) {
+            keeper.stop();
         }
     }
 }
 
-impl fmt::Debug for ActionRequest {
-    /// Parameter values are not printed: they hold passwords, cards and tokens.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let keys: Vec<&str> = self.params.iter().map(|(k, _)| k.as_str()).collect();
-        f.debug_struct("ActionRequest")
-            .field("action", &self.action)
-            .field("param_keys", &keys)
-            .field("repeatable", &self.repeatable)
-            .finish()
-    }
-}
-
-/// The session secret of one Init, shared by the calls that use it; wiped when the last
-/// user drops it.
-#[derive(Clone)]
-struct Session {
-    api_password: Arc<Zeroizing<String>>,
-    /// `{base}/api/verify/{ApiPassword}`, built once per session.
-    handle_url: Arc<Zeroizing<String>>,
-    generation: u64,
-}
-
-/// A client of the service for one program (`AppId` + `AppKey`).
+/// Borrows the client handle.
 ///
-/// `Client` is `Send + Sync`: share it between threads (for example in an `Arc`). No lock
-/// is held across network I/O, and connections are kept alive and reused.
-pub struct Client {
-    init_url: String,
-    app_id: String,
-    app_key: Zeroizing<String>,
-    transport: Transport,
-    session: Mutex<Option<Session>>,
-    generations: AtomicU64,
-    clock_offset: AtomicI64,
+/// # Safety
+/// `client` is NULL or a live pointer from `verify_client_new`.
+pub(crate) unsafe fn borrow_handle<'a>(
+    client: *const verify_client,
+) -> Result<&'a verify_client, Error> {
+    // SAFETY: as documented above.
+    unsafe { client.as_ref() }
+        .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "client is NULL"))
 }
 
-impl fmt::Debug for Client {
-    /// The AppKey and the session secret are never printed.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Client")
-            .field("init_url", &self.init_url)
-            .field("app_id", &self.app_id)
-            .field("clock_offset", &self.clock_offset())
-            .finish_non_exhaustive()
+/// The session kind of a `kind` argument.
+pub(crate) fn session_kind(kind: i32) -> Result<SessionKind, Error> {
+    match kind {
+        VERIFY_SESSION_CARD => Ok(SessionKind::Card),
+        VERIFY_SESSION_USER => Ok(SessionKind::User),
+        other => Err(Error::local(
+            ErrorKind::InvalidArgument,
+            format!("kind {other} is neither VERIFY_SESSION_CARD nor VERIFY_SESSION_USER"),
+        )),
     }
 }
 
-impl Client {
-    /// A client for the service at `base_url` (`http://` or `https://`, with or without a
-    /// trailing `/`), for the program `app_id` with its secret `app_key`.
-    /// Nothing is sent until the first call.
-    pub fn new(base_url: &str, app_id: &str, app_key: &str) -> Result<Client, Error> {
-        let base = base_url.trim_end_matches('/');
-        let scheme_ok = ["http://", "https://"].iter().any(|scheme| {
-            base.len() > scheme.len() && base[..scheme.len()].eq_ignore_ascii_case(scheme)
-        });
-        if !scheme_ok {
-            return Err(Error::invalid_argument(
-                "base_url must start with http:// or https:// and name a host",
-            ));
+/// Records a server refusal as the last error, so that hosts can print one line.
+fn note_refusal(reply: &Reply) {
+    let code = reply.code();
+    if code != codes::OK && code != codes::PENDING {
+        let mut text = format!("{} ({code}): {}", codes::describe(code), reply.message());
+        if let Some(remark) = reply.remark() {
+            text.push_str(&format!(" [remark: {remark}]"));
         }
-        if app_id.is_empty() {
-            return Err(Error::invalid_argument("app_id must not be empty"));
+        set_last_error(code, &text);
+    }
+}
+
+/// Hands the outcome of an exchange to the caller: the code, and the reply through `out`
+/// whenever the server answered.
+///
+/// # Safety
+/// `out` was checked by `clear_out`.
+pub(crate) unsafe fn deliver(out: *mut *mut verify_reply, outcome: Result<Reply, Error>) -> i32 {
+    match outcome {
+        Ok(reply) => {
+            let code = reply.code();
+            note_refusal(&reply);
+            // SAFETY: forwarded from the caller.
+            unsafe { give(out, reply) };
+            code
         }
-        if app_key.is_empty() {
-            return Err(Error::invalid_argument("app_key must not be empty"));
+        Err(error) => {
+            let code = record(&error);
+            if let Some(reply) = error.into_reply() {
+                // SAFETY: forwarded from the caller.
+                unsafe { give(out, reply) };
+            }
+            code
         }
-        Ok(Client {
-            init_url: format!("{base}/api/verify"),
-            app_id: app_id.to_owned(),
-            app_key: Zeroizing::new(app_key.to_owned()),
-            transport: Transport::new(),
-            session: Mutex::new(None),
-            generations: AtomicU64::new(0),
-            clock_offset: AtomicI64::new(0),
+    }
+}
+
+/// Runs a call: clears `out`, borrows `client`, builds the request, exchanges, delivers.
+///
+/// # Safety
+/// `client` and `out` as documented on the exported functions; `build` reads only string
+/// arguments valid for the call.
+pub(crate) unsafe fn answer(
+    client: *const verify_client,
+    out: *mut *mut verify_reply,
+    build: impl FnOnce() -> Result<ActionRequest, Error>,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        unsafe { clear_out(out, "out")? };
+        // SAFETY: the caller's contract.
+        let client = unsafe { borrow_handle(client)? };
+        let request = build()?;
+        let outcome = client.client.exchange(&request);
+        // SAFETY: `out` was checked above.
+        Ok(unsafe { deliver(out, outcome) })
+    })
+}
+
+/// Creates a client for the service at `base_url`, for the program `app_id` with its
+/// secret `app_key`. Nothing is sent until the first call; the Init handshake runs then if
+/// `verify_init` was not called.
+///
+/// `base_url` is `http://` or `https://`, a host (name, IPv4, or IPv6 in brackets), an
+/// optional port 1..65535 and an optional path prefix, ASCII only, without `/api/verify`
+/// (the library adds it), user information, query or fragment; anything else is
+/// `VERIFY_ERR_INVALID_ARGUMENT` with a message saying what to pass instead.
+///
+/// Ownership: all three strings are required, NUL-terminated UTF-8, copied (the caller keeps
+/// them). `out` is required; on success `*out` is a new client that the caller owns and must
+/// free with `verify_client_free`; on failure `*out` is NULL.
+/// Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_client_new(
+    base_url: *const c_char,
+    app_id: *const c_char,
+    app_key: *const c_char,
+    out: *mut *mut verify_client,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract: `out` NULL or writable, strings NULL or valid.
+        unsafe {
+            clear_out(out, "out")?;
+            let client = Client::new(
+                required_str(base_url, "base_url")?,
+                required_str(app_id, "app_id")?,
+                required_str(app_key, "app_key")?,
+            )?;
+            *out = Box::into_raw(Box::new(verify_client {
+                client: Arc::new(client),
+                keepers: Mutex::new(Vec::new()),
+            }));
+        }
+        Ok(codes::OK)
+    })
+}
+
+/// Frees a client: keepers started on it are stopped and their threads joined (within
+/// 100 ms, a heartbeat in flight is cancelled; a callback that is running is waited for),
+/// its session secret and AppKey are wiped from memory and its connections closed, so the
+/// library may be unloaded afterwards. `verify_client_free(NULL)` does nothing. Keeper
+/// handles of this client stay valid until freed, and report the state ended.
+/// Ownership: takes `client` (from `verify_client_new`); it must not be used afterwards.
+/// Thread-safety: no call on `client` may be in progress or start during or after this.
+#[no_mangle]
+pub extern "system" fn verify_client_free(client: *mut verify_client) {
+    guard((), || {
+        if !client.is_null() {
+            // SAFETY: a pointer from `verify_client_new`, freed once (caller's contract).
+            drop(unsafe { Box::from_raw(client) });
+        }
+    })
+}
+
+/// Sets the connect timeout and the whole-call timeout, in milliseconds, for calls that
+/// start afterwards. Both must be at least 1. Defaults: 10000 and 30000. The call timeout
+/// bounds everything one call does (a lazy Init, a re-Init, connects, a resend); each
+/// connect gets at most the connect timeout within it.
+/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread, at any time.
+#[no_mangle]
+pub extern "system" fn verify_client_set_timeouts(
+    client: *const verify_client,
+    connect_ms: u32,
+    call_ms: u32,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let handle = unsafe { borrow_handle(client)? };
+        handle.client.set_timeouts(
+            Duration::from_millis(connect_ms.into()),
+            Duration::from_millis(call_ms.into()),
+        )?;
+        Ok(codes::OK)
+    })
+}
+
+/// Runs the Init handshake now (otherwise it runs on the first action). Returns 200, the
+/// server's code (1001, 1010, 1011, 1012, 1013, 1014) or a negative code; `*out` as for
+/// every call (an Init reply never holds the session secret). Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_init(
+    client: *const verify_client,
+    out: *mut *mut verify_reply,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        unsafe { clear_out(out, "out")? };
+        // SAFETY: the caller's contract.
+        let handle = unsafe { borrow_handle(client)? };
+        let outcome = handle.client.init_exchange();
+        // SAFETY: `out` was checked above.
+        Ok(unsafe { deliver(out, outcome) })
+    })
+}
+
+/// Any action with any parameters: `action` required; `keys` and `values` are arrays of
+/// `count` strings (each required; values may be empty), NULL when `count` is 0. At most 256
+/// parameters. Never sent twice once it may have reached the server. `*out` as for every
+/// call. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_call(
+    client: *const verify_client,
+    action: *const c_char,
+    keys: *const *const c_char,
+    values: *const *const c_char,
+    count: usize,
+    out: *mut *mut verify_reply,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        answer(client, out, || {
+            if count > MAX_CALL_PARAMS {
+                return Err(Error::local(
+                    ErrorKind::InvalidArgument,
+                    format!("count {count} is more than {MAX_CALL_PARAMS}"),
+                ));
+            }
+            if count > 0 && (keys.is_null() || values.is_null()) {
+                return Err(Error::local(
+                    ErrorKind::InvalidArgument,
+                    "keys or values is NULL while count is not 0",
+                ));
+            }
+            let mut params = Vec::with_capacity(count);
+            for index in 0..count {
+                // SAFETY: both arrays hold `count` pointers (caller's contract).
+                let (key, value) = (*keys.add(index), *values.add(index));
+                params.push((
+                    required_str(key, "keys[i]")?,
+                    required_str(value, "values[i]")?,
+                ));
+            }
+            verify_core::actions::generic_request(required_str(action, "action")?, &params)
         })
     }
+}
 
-    /// Sets the connect and whole-call timeouts (defaults: 10 s and 30 s).
-    pub fn set_timeouts(&self, connect: Duration, call: Duration) -> Result<(), Error> {
-        self.transport.set_timeouts(connect, call)
-    }
-
-    /// The current (connect, call) timeouts.
-    pub fn timeouts(&self) -> (Duration, Duration) {
-        self.transport.timeouts()
-    }
-
-    /// A transport of its own with this client's timeouts, for cancellable work.
-    pub(crate) fn sibling_transport(&self) -> Transport {
-        self.transport.sibling()
-    }
-
-    /// Seconds added to the local clock to get the server's, learned from a 1014 refusal.
-    pub fn clock_offset(&self) -> i64 {
-        self.clock_offset.load(Ordering::Relaxed)
-    }
-
-    /// Whether an Init has succeeded and its session secret is held.
-    pub fn has_session(&self) -> bool {
-        self.lock_session().is_some()
-    }
-
-    /// Runs the Init handshake now (it otherwise runs lazily on the first action).
-    /// A refusal (1001, 1010, 1011, 1012, 1013, 1014) is an error carrying the reply.
-    pub fn init(&self) -> Result<(), Error> {
-        self.init_exchange().map(|_| ())
-    }
-
-    /// Init, returning the server's reply: `Ok` only for code 200, else the refusal.
-    pub(crate) fn init_exchange(&self) -> Result<Reply, Error> {
-        let generation = self.lock_session().as_ref().map(|s| s.generation);
-        self.run_init(&self.transport, generation)
-            .map(|(reply, _)| reply)
-    }
-
-    /// Sends a business request and returns the server's reply whatever its code; `Err` only
-    /// for local failures, and for an Init refusal when the lazy Init fails (then the error
-    /// carries the Init reply).
-    pub(crate) fn exchange(&self, request: &ActionRequest) -> Result<Reply, Error> {
-        self.exchange_on(&self.transport, request)
-    }
-
-    /// [`Client::exchange`] over another transport of this client (one that can be shut
-    /// down on its own: see [`Transport::sibling`]).
-    pub(crate) fn exchange_on(
-        &self,
-        transport: &Transport,
-        request: &ActionRequest,
-    ) -> Result<Reply, Error> {
-        let mut session = self.current_session(transport)?;
-        let mut reinit_done = false;
-        let mut clock_done = false;
-        let mut resend_done = false;
-        loop {
-            let http = match self.post_handle(transport, &session, request) {
-                Ok(http) => http,
-                Err(failure) => {
-                    if !resend_done && failure.worth_resending(request.repeatable) {
-                        resend_done = true;
-                        continue;
-                    }
-                    return Err(failure.error);
-                }
-            };
-            let reply = Reply::from_body(&http.body)?;
-            match reply.code() {
-                CODE_UNKNOWN_SESSION if !reinit_done => {
-                    reinit_done = true;
-                    session = self.run_init(transport, Some(session.generation))?.1;
-                }
-                CODE_CLOCK_SKEW if !clock_done && self.learn_clock(&http) => {
-                    clock_done = true;
-                }
-                _ => return Ok(reply),
-            }
-        }
-    }
-
-    /// The held session, or a new one from a lazy Init.
-    fn current_session(&self, transport: &Transport) -> Result<Session, Error> {
-        if let Some(session) = self.lock_session().clone() {
-            return Ok(session);
-        }
-        self.run_init(transport, None).map(|(_, session)| session)
-    }
-
-    /// Runs Init unless another thread already replaced the session `stale` (then its newer
-    /// session is used). Retries once on 1014 with the server's clock, and once when the
-    /// request surely did not reach the server.
-    fn run_init(
-        &self,
-        transport: &Transport,
-        stale: Option<u64>,
-    ) -> Result<(Reply, Session), Error> {
-        let mut clock_done = false;
-        let mut resend_done = false;
-        loop {
-            let timestamp = self.timestamp();
-            let sign = wire::init_sign(&self.app_id, &self.app_key, &timestamp);
-            let form = [
-                ("AppId", self.app_id.as_str()),
-                ("AppKey", self.app_key.as_str()),
-                ("TimeStamp", timestamp.as_str()),
-                ("Sign", sign.as_str()),
-            ];
-            let mut http = match transport.post_form(&self.init_url, &[], &form) {
-                Ok(http) => http,
-                // Init changes no state on the server: sending it again is harmless.
-                Err(failure) if !resend_done && failure.worth_resending(true) => {
-                    resend_done = true;
-                    continue;
-                }
-                Err(failure) => return Err(failure.error),
-            };
-            let parsed = Reply::from_body(&http.body);
-            // The raw body holds the session secret: wipe it as soon as it is parsed.
-            zeroize::Zeroize::zeroize(&mut http.body);
-            let mut reply = parsed?;
-            if reply.code() == CODE_CLOCK_SKEW && !clock_done && self.learn_clock(&http) {
-                clock_done = true;
-                continue;
-            }
-            if reply.code() != CODE_OK {
-                return Err(Error::refused(reply));
-            }
-            // The secret is taken out of the reply: hosts see the reply, never the secret.
-            let api_password = match reply.take_field("api_password") {
-                Some(Value::String(secret)) if (1..=256).contains(&secret.len()) => {
-                    Zeroizing::new(secret)
-                }
-                Some(Value::String(mut secret)) => {
-                    zeroize::Zeroize::zeroize(&mut secret);
-                    return Err(Error::bad_shape(
-                        reply,
-                        "Init reply `api_password` is empty or longer than 256 bytes",
-                    ));
-                }
-                _ => {
-                    return Err(Error::bad_shape(
-                        reply,
-                        "Init reply has no string `api_password`",
-                    ))
-                }
-            };
-            let mut held = self.lock_session();
-            if let (Some(current), Some(stale)) = (held.as_ref(), stale) {
-                if current.generation != stale {
-                    // Another thread re-initialized meanwhile; keep its session.
-                    return Ok((reply, current.clone()));
-                }
-            }
-            let handle_url = Zeroizing::new(format!(
-                "{}/{}",
-                self.init_url,
-                wire::encode_component(&api_password)
-            ));
-            let session = Session {
-                api_password: Arc::new(api_password),
-                handle_url: Arc::new(handle_url),
-                generation: self.generations.fetch_add(1, Ordering::Relaxed) + 1,
-            };
-            *held = Some(session.clone());
-            return Ok((reply, session));
-        }
-    }
-
-    fn post_handle(
-        &self,
-        transport: &Transport,
-        session: &Session,
-        request: &ActionRequest,
-    ) -> Result<HttpReply, SendError> {
-        let api_password = session.api_password.as_str();
-        let plaintext = Zeroizing::new(wire::plaintext(&request.action, &request.params));
-        let data = wire::encrypt_data(api_password, &plaintext).map_err(|bad| SendError {
-            error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
-            maybe_delivered: false,
-        })?;
-        let timestamp = self.timestamp();
-        let sign = wire::handle_sign(api_password, &timestamp, &data);
-
-        transport.post_form(
-            session.handle_url.as_str(),
-            &[("X-Api-Password", api_password)],
-            &[
-                ("TimeStamp", timestamp.as_str()),
-                ("Data", data.as_str()),
-                ("Sign", sign.as_str()),
-            ],
-        )
-    }
-
-    /// Keeps the offset to the server's clock from a reply's `Date` header. Returns whether
-    /// it changed (only then is a retry useful).
-    fn learn_clock(&self, http: &HttpReply) -> bool {
-        let Some(server) = http.date().map(unix_seconds) else {
-            return false;
+/// Social login step 2, repeated every `interval_ms` (at least 1) until the user authorizes
+/// (200 with the login reply), the server refuses (its code with its reply, e.g. 1016),
+/// `timeout_ms` passes (`VERIFY_ERR_TIMEOUT`, no reply) or `cancel` (optional) is cancelled
+/// from another thread (`VERIFY_ERR_CANCELLED`, no reply, within milliseconds). `state` is
+/// required, `mac` optional. Blocks the calling thread. `*out` as for every call.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_social_login_wait(
+    client: *const verify_client,
+    state: *const c_char,
+    mac: *const c_char,
+    interval_ms: u32,
+    timeout_ms: u32,
+    cancel: *const verify_cancel,
+    out: *mut *mut verify_reply,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract on every pointer.
+        let (handle, state, mac, token) = unsafe {
+            clear_out(out, "out")?;
+            (
+                borrow_handle(client)?,
+                required_str(state, "state")?,
+                optional_str(mac, "mac")?,
+                cancel.as_ref().map(|c| c.token.clone()),
+            )
         };
-        let offset = server - unix_seconds(SystemTime::now());
-        self.clock_offset.swap(offset, Ordering::Relaxed) != offset
-    }
-
-    /// `TimeStamp`: Unix seconds on the corrected clock, taken per request.
-    fn timestamp(&self) -> String {
-        (unix_seconds(SystemTime::now()) + self.clock_offset()).to_string()
-    }
-
-    fn lock_session(&self) -> std::sync::MutexGuard<'_, Option<Session>> {
-        // A panic while holding this lock cannot leave the Option half-written.
-        self.session.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-fn unix_seconds(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
-        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn base_url_must_be_http_or_https() {
-        for bad in ["", "ftp://x", "http://", "localhost:80"] {
-            let err = Client::new(bad, "1", "K").expect_err(bad);
-            assert_eq!(err.code(), crate::error::local::INVALID_ARGUMENT);
-        }
-        assert!(Client::new("HTTP://127.0.0.1:1/", "1", "K").is_ok());
-    }
-
-    #[test]
-    fn debug_hides_secrets() {
-        let client = Client::new("http://127.0.0.1:1", "1", "TOPSECRETKEY").expect("client");
-        assert!(!format!("{client:?}").contains("TOPSECRET"));
-        let request = ActionRequest::new("UserLogin", true).param("Password", "hunter2");
-        assert!(!format!("{request:?}").contains("hunter2"));
-    }
+        let token = token.unwrap_or_default();
+        let outcome = handle.client.social_login_wait_reply(
+            state,
+            mac,
+            Duration::from_millis(interval_ms.into()),
+            Duration::from_millis(timeout_ms.into()),
+            &token,
+        );
+        // SAFETY: `out` was checked above.
+        Ok(unsafe { deliver(out, outcome) })
+    })
 }

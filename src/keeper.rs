@@ -1,494 +1,567 @@
-//! The session keeper: a background heartbeat after a login, reporting to the host instead
-//! of deciding for it.
-//!
-//! A keeper sends `UserHeartbeat` every interval (default 300 s, as the spec recommends;
-//! at least 1 s) with a small random jitter, scheduled on the monotonic clock. It reports:
-//! - `Alive` after each successful heartbeat, with the new expiry;
-//! - `Message` for a back-office message (the heartbeat's `msg`), exactly once;
-//! - `Trouble` when a heartbeat fails for another reason than the end of the session
-//!   (network down, timeout, a reply that is not the service's): it retries with bounded
-//!   exponential backoff (1 s doubling, at most 60 s or the interval) and the session stays
-//!   usable through the grace period (default 15 minutes) counted from the first failure;
-//! - `Ended` when the server ends the session (1005 expired, 1006 disabled with its remark,
-//!   1007 token invalid) or the grace period runs out; the keeper stops then.
-//!
-//! Events go to an optional callback, which runs on the keeper's event thread (not the
-//! heartbeat thread), so a slow callback delays only the events after it. Without a
-//! callback, back-office messages are queued for [`Keeper::take_messages`]; the state is
-//! readable at any time with [`Keeper::status`].
-//!
-//! [`Keeper::stop`] (and drop) is prompt: it wakes the wait, cancels a heartbeat in flight
-//! (the keeper has its own connection, shut down on stop), and joins the threads. It waits
-//! for a callback that is running to return.
+//! The session keeper for C hosts: its options (setters on an options handle), the keeper
+//! handle, its events (a callback) and a typed status snapshot for hosts that poll.
 
-use std::collections::hash_map::RandomState;
-use std::collections::VecDeque;
-use std::hash::{BuildHasher, Hasher};
-use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread::{JoinHandle, ThreadId};
-use std::time::{Duration, Instant, SystemTime};
+use std::ffi::{c_char, c_void, CString};
+use std::ptr;
+use std::sync::{Arc, PoisonError};
+use std::time::{Duration, UNIX_EPOCH};
 
-use crate::actions::{request, Heartbeat, SessionKind};
-use crate::cancel::CancelToken;
-use crate::client::Client;
-use crate::error::{Error, CODE_OK};
-use crate::reply::FromData;
+use verify_core::{codes, Error, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState};
 
-/// Longest pause between retries while in trouble.
-const MAX_BACKOFF: Duration = Duration::from_secs(60);
+use crate::client::{borrow_handle, session_kind, verify_client};
+use crate::guard::{clear_out, guard, guard_code, optional_str, required_str, write_out};
 
-/// Settings of a keeper.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeeperOptions {
-    /// Time between heartbeats: at least 1 s. Default 300 s.
-    pub interval: Duration,
-    /// How long the session stays usable while heartbeats fail for reasons other than the
-    /// end of the session, counted from the first failure. Default 15 minutes.
-    pub grace: Duration,
-    /// The client IP to report in each heartbeat (`IP`), if any.
-    pub ip: Option<String>,
-}
+/// `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
+pub const VERIFY_EVENT_ALIVE: i32 = 1;
+/// `kind` of a `verify_event`: a back-office message, in `text`, delivered once.
+pub const VERIFY_EVENT_MESSAGE: i32 = 2;
+/// `kind` of a `verify_event`: a heartbeat failed; the keeper retries within the grace
+/// period and the session stays usable.
+pub const VERIFY_EVENT_TROUBLE: i32 = 3;
+/// `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, the grace
+/// period ran out, or `VERIFY_ERR_PANIC` when the keeper's thread failed); the keeper has
+/// stopped.
+pub const VERIFY_EVENT_ENDED: i32 = 4;
 
-impl Default for KeeperOptions {
-    fn default() -> Self {
-        KeeperOptions {
-            interval: Duration::from_secs(300),
-            grace: Duration::from_secs(15 * 60),
-            ip: None,
-        }
-    }
-}
+/// Keeper state: the last heartbeat succeeded (or none was due yet). Hosts must accept
+/// states added in later versions (treat an unknown one as "not alive").
+pub const VERIFY_KEEPER_ALIVE: i32 = 1;
+/// Keeper state: heartbeats fail; the grace period runs; the session stays usable.
+pub const VERIFY_KEEPER_GRACE: i32 = 2;
+/// Keeper state: the session ended or the keeper was stopped.
+pub const VERIFY_KEEPER_ENDED: i32 = 3;
 
-/// The state of a kept session.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum KeeperState {
-    /// The last heartbeat succeeded (or none was due yet since the login).
-    Alive,
-    /// Heartbeats fail for a reason other than the session's end; the grace period runs.
-    Grace,
-    /// The session ended (or the keeper was stopped); no more heartbeats.
-    Ended,
-}
-
-/// What an [`Event`] reports.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EventKind {
-    /// A heartbeat succeeded: `expire_at` is the session's expiry.
-    Alive,
-    /// A message from the back office: `text`, delivered once.
-    Message,
-    /// A heartbeat failed; the keeper retries within the grace period.
-    Trouble,
-    /// The session ended: 1005, 1006 (with `remark`), 1007, or the grace period ran out.
-    Ended,
-}
-
-/// One report of the keeper.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Event {
-    /// What happened.
-    pub kind: EventKind,
-    /// The code of the heartbeat: 200, the server's refusal, or a negative local code.
+/// One report of a keeper, passed to its callback. Every string is borrowed: valid only
+/// during the callback (copy what you keep); NULL where noted. Hosts must accept `kind`
+/// values added in later versions.
+#[repr(C)]
+pub struct verify_event {
+    /// `VERIFY_EVENT_ALIVE`, `_MESSAGE`, `_TROUBLE` or `_ENDED`.
+    pub kind: i32,
+    /// The heartbeat's code: 200, the server's refusal, or a negative local code.
     pub code: i32,
-    /// The server's message, or the local failure's explanation.
-    pub message: String,
-    /// `data.remark` of a refusal (the reason of a 1006), if any.
-    pub remark: Option<String>,
-    /// The session's expiry, on `Alive`.
-    pub expire_at: Option<String>,
-    /// The back-office message, on `Message`.
-    pub text: Option<String>,
+    /// The server's message or the local failure's explanation (may be empty; never NULL).
+    pub message: *const c_char,
+    /// `remark` of a refusal (the reason of a 1006), or NULL.
+    pub remark: *const c_char,
+    /// The session's expiry on `VERIFY_EVENT_ALIVE`, else NULL.
+    pub expire_at: *const c_char,
+    /// The back-office message on `VERIFY_EVENT_MESSAGE`, else NULL.
+    pub text: *const c_char,
 }
 
-/// A snapshot of a keeper's state, for hosts that poll.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct KeeperStatus {
-    /// Alive, in grace, or ended.
-    pub state: KeeperState,
-    /// Code of the last heartbeat (0 before the first).
-    pub last_code: i32,
-    /// Message of the last heartbeat.
-    pub last_message: String,
-    /// Remark of the last refusal, if any.
-    pub remark: Option<String>,
-    /// When the last heartbeat succeeded (wall clock).
-    pub last_success: Option<SystemTime>,
-    /// The session's expiry from the last successful heartbeat.
-    pub expire_at: Option<String>,
+/// A keeper's event callback: `user_data` as given to `verify_keeper_options_set_callback`,
+/// and the event (borrowed for the call). It runs on the keeper's event thread, never on the
+/// thread that started the keeper, and must not unwind (no C++ exception, no longjmp out of
+/// it).
+#[allow(non_camel_case_types)]
+pub type verify_event_callback =
+    Option<unsafe extern "system" fn(user_data: *mut c_void, event: *const verify_event)>;
+
+/// Settings of a keeper, given to `verify_keeper_start`. Opaque; created by
+/// `verify_keeper_options_new` with the defaults, changed by its setters, freed by
+/// `verify_keeper_options_free`. It may be freed once the keeper started (the keeper keeps
+/// a copy) and reused for other keepers. Not thread-safe: one thread at a time.
+#[allow(non_camel_case_types)]
+pub struct verify_keeper_options {
+    options: KeeperOptions,
+    callback: verify_event_callback,
+    user_data: *mut c_void,
 }
 
-/// A callback receiving the keeper's events, on the keeper's event thread.
-pub type EventCallback = Box<dyn FnMut(&Event) + Send + 'static>;
-
-struct Shared {
-    cancel: CancelToken,
-    status: Mutex<KeeperStatus>,
-    messages: Mutex<VecDeque<String>>,
-    queue_messages: bool,
+/// A running session keeper. Opaque; created by `verify_keeper_start`, freed by
+/// `verify_keeper_free`. Thread-safe.
+#[allow(non_camel_case_types)]
+pub struct verify_keeper {
+    keeper: Arc<Keeper>,
 }
 
-impl Shared {
-    fn status(&self) -> MutexGuard<'_, KeeperStatus> {
-        self.status.lock().unwrap_or_else(PoisonError::into_inner)
+/// A snapshot of a keeper's status, read with the `verify_keeper_status_*` accessors.
+/// Opaque; created by `verify_keeper_status`, freed by `verify_keeper_status_free`.
+/// Immutable: any number of threads may read it at once.
+#[allow(non_camel_case_types)]
+pub struct verify_keeper_status {
+    state: i32,
+    last_code: i32,
+    last_message: CString,
+    remark: Option<CString>,
+    expire_at: Option<CString>,
+    last_success: Option<i64>,
+    beats_ok: u64,
+    beats_failed: u64,
+    messages: Vec<CString>,
+}
+
+/// The host's `user_data`, moved to the event thread. The host promises, by passing it to
+/// `verify_keeper_options_set_callback`, that it may be used from that thread.
+struct UserData(*mut c_void);
+
+// SAFETY: see the type's comment: the host's contract of the callback setter.
+unsafe impl Send for UserData {}
+
+fn c_text(text: &str) -> CString {
+    CString::new(text.replace('\0', " ")).unwrap_or_default()
+}
+
+fn state_code(state: KeeperState) -> i32 {
+    match state {
+        KeeperState::Alive => VERIFY_KEEPER_ALIVE,
+        KeeperState::Grace => VERIFY_KEEPER_GRACE,
+        _ => VERIFY_KEEPER_ENDED,
     }
 }
 
-/// A running session keeper. Stops on drop.
-pub struct Keeper {
-    shared: Arc<Shared>,
-    heartbeat: Mutex<Option<JoinHandle<()>>>,
-    events: Mutex<Option<JoinHandle<()>>>,
-    events_thread: Option<ThreadId>,
+/// Calls the host's callback with a C view of `event`.
+fn call_host(
+    callback: unsafe extern "system" fn(*mut c_void, *const verify_event),
+    user_data: &UserData,
+    event: &Event,
+) {
+    let message = c_text(&event.message);
+    let remark = event.remark.as_deref().map(c_text);
+    let expire_at = event.expire_at.as_deref().map(c_text);
+    let text = event.text.as_deref().map(c_text);
+    let as_ptr = |s: &Option<CString>| s.as_ref().map_or(ptr::null(), |s| s.as_ptr());
+    let view = verify_event {
+        kind: match event.kind {
+            EventKind::Alive => VERIFY_EVENT_ALIVE,
+            EventKind::Message => VERIFY_EVENT_MESSAGE,
+            EventKind::Trouble => VERIFY_EVENT_TROUBLE,
+            EventKind::Ended => VERIFY_EVENT_ENDED,
+        },
+        code: event.code,
+        message: message.as_ptr(),
+        remark: as_ptr(&remark),
+        expire_at: as_ptr(&expire_at),
+        text: as_ptr(&text),
+    };
+    // SAFETY: the host's function, called as documented; the strings outlive the call.
+    unsafe { callback(user_data.0, &view) };
 }
 
-impl std::fmt::Debug for Keeper {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Keeper")
-            .field("status", &self.status())
-            .finish_non_exhaustive()
-    }
+/// Borrows an options argument mutably.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `verify_keeper_options_new`, not used by another
+/// thread during the call.
+unsafe fn options_mut<'a>(
+    options: *mut verify_keeper_options,
+) -> Result<&'a mut verify_keeper_options, Error> {
+    // SAFETY: as documented above.
+    unsafe { options.as_mut() }
+        .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "options is NULL"))
 }
 
-impl Keeper {
-    /// Starts keeping the session of `token` (from `single_login`: `SessionKind::Card`; from
-    /// `user_login`: `SessionKind::User`) alive. The first heartbeat is sent one interval
-    /// after the start.
-    pub fn start(
-        client: Arc<Client>,
-        token: &str,
-        kind: SessionKind,
-        options: KeeperOptions,
-        on_event: Option<EventCallback>,
-    ) -> Result<Keeper, Error> {
-        if options.interval < Duration::from_secs(1) {
-            return Err(Error::invalid_argument(
-                "the heartbeat interval must be at least 1 second",
+/// Creates keeper options with the defaults: a heartbeat every 300 s (the spec's 5
+/// minutes), a grace period of 15 minutes, no IP, no callback.
+/// Ownership: the caller owns `*out` and frees it with `verify_keeper_options_free`.
+/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_keeper_options_new(out: *mut *mut verify_keeper_options) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        unsafe {
+            clear_out(out, "out")?;
+            *out = Box::into_raw(Box::new(verify_keeper_options {
+                options: KeeperOptions::default(),
+                callback: None,
+                user_data: ptr::null_mut(),
+            }));
+        }
+        Ok(codes::OK)
+    })
+}
+
+/// Frees keeper options. `verify_keeper_options_free(NULL)` does nothing. Keepers started
+/// with them are not affected. Ownership: takes `options`.
+#[no_mangle]
+pub extern "system" fn verify_keeper_options_free(options: *mut verify_keeper_options) {
+    guard((), || {
+        if !options.is_null() {
+            // SAFETY: a pointer from `verify_keeper_options_new`, freed once.
+            drop(unsafe { Box::from_raw(options) });
+        }
+    })
+}
+
+/// Sets the time between heartbeats, in milliseconds: at least 1000 (default 300000). A
+/// small random jitter is added; the first heartbeat is one interval after the start.
+/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
+#[no_mangle]
+pub extern "system" fn verify_keeper_options_set_interval(
+    options: *mut verify_keeper_options,
+    interval_ms: u32,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let options = unsafe { options_mut(options)? };
+        if interval_ms < 1000 {
+            return Err(Error::local(
+                ErrorKind::InvalidArgument,
+                format!("interval_ms {interval_ms} is less than 1000"),
             ));
         }
-        // Checks the token and IP now, so that a bad argument fails the start.
-        let call = request::heartbeat(token, kind, options.ip.as_deref())?;
-        let shared = Arc::new(Shared {
-            cancel: CancelToken::new(),
-            status: Mutex::new(KeeperStatus {
-                state: KeeperState::Alive,
-                last_code: 0,
-                last_message: String::new(),
-                remark: None,
-                last_success: None,
-                expire_at: None,
-            }),
-            messages: Mutex::new(VecDeque::new()),
-            queue_messages: on_event.is_none(),
-        });
-        let transport = Arc::new(client.sibling_transport());
-        shared.cancel.attach(Arc::clone(&transport));
+        options.options.interval = Duration::from_millis(interval_ms.into());
+        Ok(codes::OK)
+    })
+}
 
-        let (sender, events, events_thread) = match on_event {
-            Some(mut callback) => {
-                let (sender, receiver) = mpsc::channel::<Event>();
-                let cancel = shared.cancel.clone();
-                let handle = std::thread::Builder::new()
-                    .name("verify-keeper-events".into())
-                    .spawn(move || {
-                        for event in receiver {
-                            if cancel.is_cancelled() {
-                                break;
-                            }
-                            // A panicking callback must not take the thread down silently
-                            // with the events after it; the panic is contained here.
-                            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                                callback(&event)
-                            }));
-                        }
-                    })
-                    .map_err(|err| {
-                        Error::local(
-                            crate::ErrorKind::Network,
-                            format!("cannot start the keeper's event thread: {err}"),
-                        )
-                    })?;
-                let id = handle.thread().id();
-                (Some(sender), Some(handle), Some(id))
-            }
-            None => (None, None, None),
+/// Sets the grace period, in milliseconds (at least 1; default 900000, 15 minutes): how
+/// long the session stays usable while heartbeats fail for other reasons than its end
+/// (network down), counted from the first failure. Retries back off 1 s, 2 s, 4 s... up to
+/// 60 s or the interval. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// Thread-safety: one thread at a time.
+#[no_mangle]
+pub extern "system" fn verify_keeper_options_set_grace(
+    options: *mut verify_keeper_options,
+    grace_ms: u32,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let options = unsafe { options_mut(options)? };
+        if grace_ms == 0 {
+            return Err(Error::local(
+                ErrorKind::InvalidArgument,
+                "grace_ms must be at least 1",
+            ));
+        }
+        options.options.grace = Duration::from_millis(grace_ms.into());
+        Ok(codes::OK)
+    })
+}
+
+/// Sets the client IP reported with each heartbeat (`IP`); NULL or empty: none (the
+/// default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`.
+/// Thread-safety: one thread at a time.
+#[no_mangle]
+pub extern "system" fn verify_keeper_options_set_ip(
+    options: *mut verify_keeper_options,
+    ip: *const c_char,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let (options, ip) = unsafe { (options_mut(options)?, optional_str(ip, "ip")?) };
+        options.options.ip = ip.filter(|ip| !ip.is_empty()).map(str::to_owned);
+        Ok(codes::OK)
+    })
+}
+
+/// Sets the event callback and its `user_data` (NULL callback: none, the default). The
+/// callback receives every event on the keeper's event thread; a slow callback delays only
+/// later events. Without a callback, back-office messages are queued for
+/// `verify_keeper_status`. `user_data` is passed as it is; the host keeps what it points to
+/// alive until the keeper is freed, and allows its use from the event thread.
+/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
+#[no_mangle]
+pub extern "system" fn verify_keeper_options_set_callback(
+    options: *mut verify_keeper_options,
+    callback: verify_event_callback,
+    user_data: *mut c_void,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let options = unsafe { options_mut(options)? };
+        options.callback = callback;
+        options.user_data = user_data;
+        Ok(codes::OK)
+    })
+}
+
+/// Starts keeping a session alive in the background: `token` from `verify_single_login`
+/// (`kind` `VERIFY_SESSION_CARD`) or `verify_user_login` (`VERIFY_SESSION_USER`), with
+/// `options` (NULL: the defaults; copied, so they may be freed afterwards).
+/// Ownership: on success `*out` is a new keeper the caller owns and frees with
+/// `verify_keeper_free`. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT`,
+/// `VERIFY_ERR_INVALID_UTF8`, or `VERIFY_ERR_SYSTEM` when a thread cannot start.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_keeper_start(
+    client: *const verify_client,
+    token: *const c_char,
+    kind: i32,
+    options: *const verify_keeper_options,
+    out: *mut *mut verify_keeper,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract on every pointer.
+        let (handle, token, options) = unsafe {
+            clear_out(out, "out")?;
+            (
+                borrow_handle(client)?,
+                required_str(token, "token")?,
+                options.as_ref(),
+            )
         };
-
-        let loop_shared = Arc::clone(&shared);
-        let heartbeat = std::thread::Builder::new()
-            .name("verify-keeper".into())
-            .spawn(move || {
-                let beat = Beat {
-                    client,
-                    transport,
-                    request: call.request,
-                    options,
-                    shared: loop_shared,
-                    events: sender,
-                };
-                beat.run();
-            });
-        let heartbeat = match heartbeat {
-            Ok(handle) => handle,
-            Err(err) => {
-                shared.cancel.cancel();
-                if let Some(events) = events {
-                    let _ = events.join();
-                }
-                return Err(Error::local(
-                    crate::ErrorKind::Network,
-                    format!("cannot start the keeper thread: {err}"),
-                ));
-            }
+        let (keeper_options, on_event) = match options {
+            Some(options) => (
+                options.options.clone(),
+                options.callback.map(|callback| {
+                    let user_data = UserData(options.user_data);
+                    Box::new(move |event: &Event| call_host(callback, &user_data, event))
+                        as verify_core::keeper::EventCallback
+                }),
+            ),
+            None => (KeeperOptions::default(), None),
         };
-        Ok(Keeper {
-            shared,
-            heartbeat: Mutex::new(Some(heartbeat)),
-            events: Mutex::new(events),
-            events_thread,
-        })
-    }
-
-    /// A snapshot of the state.
-    pub fn status(&self) -> KeeperStatus {
-        self.shared.status().clone()
-    }
-
-    /// Back-office messages received since the last call, oldest first. Filled only when
-    /// the keeper has no callback (a callback receives them as `Message` events instead).
-    pub fn take_messages(&self) -> Vec<String> {
-        self.shared
-            .messages
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .drain(..)
-            .collect()
-    }
-
-    /// Stops the keeper: wakes it, cancels a heartbeat in flight, and joins its threads
-    /// (waiting for a callback that is running to return). Idempotent. Called from inside
-    /// the keeper's own callback, it joins the heartbeat thread only; the event thread ends
-    /// when the callback returns.
-    pub fn stop(&self) {
-        self.shared.cancel.cancel();
-        let heartbeat = self
-            .heartbeat
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take();
-        if let Some(handle) = heartbeat {
-            let _ = handle.join();
-        }
-        if self.events_thread != Some(std::thread::current().id()) {
-            let events = self
-                .events
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-                .take();
-            if let Some(handle) = events {
-                let _ = handle.join();
-            }
-        }
-        let mut status = self.shared.status();
-        if status.state != KeeperState::Ended {
-            status.state = KeeperState::Ended;
-        }
-    }
-}
-
-impl Drop for Keeper {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-/// The heartbeat loop, on the keeper thread.
-struct Beat {
-    client: Arc<Client>,
-    transport: Arc<crate::transport::Transport>,
-    request: crate::client::ActionRequest,
-    options: KeeperOptions,
-    shared: Arc<Shared>,
-    events: Option<Sender<Event>>,
-}
-
-/// What one heartbeat came to.
-enum Outcome {
-    Alive(Heartbeat),
-    Ended(Event),
-    Trouble(Event),
-}
-
-impl Beat {
-    fn run(self) {
-        let mut next = Instant::now() + jittered(self.options.interval);
-        let mut trouble_since: Option<Instant> = None;
-        let mut failures: u32 = 0;
-        loop {
-            if self.shared.cancel.wait_until(next) {
-                return;
-            }
-            let outcome = self.beat();
-            if self.shared.cancel.is_cancelled() {
-                return;
-            }
-            let now = Instant::now();
-            match outcome {
-                Outcome::Alive(beat) => {
-                    trouble_since = None;
-                    failures = 0;
-                    self.alive(beat);
-                    next = now + jittered(self.options.interval);
-                }
-                Outcome::Ended(event) => {
-                    self.record(KeeperState::Ended, &event);
-                    self.emit(event);
-                    return;
-                }
-                Outcome::Trouble(mut event) => {
-                    let since = *trouble_since.get_or_insert(now);
-                    let grace_end = since + self.options.grace;
-                    if now >= grace_end {
-                        event.kind = EventKind::Ended;
-                        event.message = format!(
-                            "grace period of {} s ran out: {}",
-                            self.options.grace.as_secs(),
-                            event.message
-                        );
-                        self.record(KeeperState::Ended, &event);
-                        self.emit(event);
-                        return;
-                    }
-                    self.record(KeeperState::Grace, &event);
-                    self.emit(event);
-                    failures = failures.saturating_add(1);
-                    next = (now + backoff(failures, self.options.interval)).min(grace_end);
-                }
-            }
-        }
-    }
-
-    fn beat(&self) -> Outcome {
-        let reply = match self.client.exchange_on(&self.transport, &self.request) {
-            Ok(reply) => reply,
-            Err(error) => return Outcome::Trouble(event_of(EventKind::Trouble, &error)),
-        };
-        match reply.code() {
-            CODE_OK => match Heartbeat::from_data(reply.data()) {
-                Ok(beat) => Outcome::Alive(beat),
-                Err(detail) => Outcome::Trouble(event_of(
-                    EventKind::Trouble,
-                    &Error::bad_shape(reply, detail),
-                )),
-            },
-            1005..=1007 => Outcome::Ended(event_of(EventKind::Ended, &Error::refused(reply))),
-            _ => Outcome::Trouble(event_of(EventKind::Trouble, &Error::refused(reply))),
-        }
-    }
-
-    fn alive(&self, beat: Heartbeat) {
+        let keeper = Arc::new(Keeper::start(
+            Arc::clone(&handle.client),
+            token,
+            session_kind(kind)?,
+            keeper_options,
+            on_event,
+        )?);
         {
-            let mut status = self.shared.status();
-            status.state = KeeperState::Alive;
-            status.last_code = CODE_OK;
-            status.last_message.clear();
-            status.remark = None;
-            status.last_success = Some(SystemTime::now());
-            status.expire_at = Some(beat.expire_at.clone());
+            let mut keepers = handle
+                .keepers
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            keepers.retain(|weak| weak.strong_count() > 0);
+            keepers.push(Arc::downgrade(&keeper));
         }
-        self.emit(Event {
-            kind: EventKind::Alive,
-            code: CODE_OK,
-            message: String::new(),
-            remark: None,
-            expire_at: Some(beat.expire_at),
-            text: None,
-        });
-        if let Some(text) = beat.msg {
-            if self.shared.queue_messages {
-                self.shared
-                    .messages
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .push_back(text.clone());
+        // SAFETY: `out` was checked above.
+        unsafe { *out = Box::into_raw(Box::new(verify_keeper { keeper })) };
+        Ok(codes::OK)
+    })
+}
+
+/// Borrows a keeper argument.
+///
+/// # Safety
+/// `keeper` is NULL or a live pointer from `verify_keeper_start`.
+unsafe fn borrow_keeper<'a>(keeper: *const verify_keeper) -> Result<&'a Keeper, Error> {
+    // SAFETY: as documented above.
+    unsafe { keeper.as_ref() }
+        .map(|k| &*k.keeper)
+        .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "keeper is NULL"))
+}
+
+/// Stops a keeper: wakes it, cancels a heartbeat in flight, and joins its threads before
+/// returning (within 100 ms, unless a callback is running: it is waited for). Idempotent.
+/// Called from the keeper's own callback, it returns at once and the event thread ends after
+/// the callback. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_keeper_stop(keeper: *const verify_keeper) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        unsafe { borrow_keeper(keeper)? }.stop();
+        Ok(codes::OK)
+    })
+}
+
+/// Stops (as `verify_keeper_stop`) and frees a keeper. `verify_keeper_free(NULL)` does
+/// nothing. Ownership: takes `keeper`. Thread-safety: no other call on `keeper` may be in
+/// progress or start; must not be called from the keeper's own callback.
+#[no_mangle]
+pub extern "system" fn verify_keeper_free(keeper: *mut verify_keeper) {
+    guard((), || {
+        if !keeper.is_null() {
+            // SAFETY: a pointer from `verify_keeper_start`, freed once (caller's contract).
+            let keeper = unsafe { Box::from_raw(keeper) };
+            keeper.keeper.stop();
+        }
+    })
+}
+
+/// The keeper's state: `VERIFY_KEEPER_ALIVE`, `VERIFY_KEEPER_GRACE` or `VERIFY_KEEPER_ENDED`
+/// (later versions may add states); `VERIFY_ERR_INVALID_ARGUMENT` when `keeper` is NULL.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_keeper_state(keeper: *const verify_keeper) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        Ok(state_code(unsafe { borrow_keeper(keeper)? }.status().state))
+    })
+}
+
+/// A snapshot of the keeper for hosts that poll, read with the `verify_keeper_status_*`
+/// accessors. It takes the back-office messages received since the previous snapshot (each
+/// is handed out once; only without a callback).
+/// Ownership: the caller owns `*out` and frees it with `verify_keeper_status_free`.
+/// Returns 200 or a negative code. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status(
+    keeper: *const verify_keeper,
+    out: *mut *mut verify_keeper_status,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let keeper = unsafe {
+            clear_out(out, "out")?;
+            borrow_keeper(keeper)?
+        };
+        let status = keeper.status();
+        let snapshot = verify_keeper_status {
+            state: state_code(status.state),
+            last_code: status.last_code,
+            last_message: c_text(&status.last_message),
+            remark: status.remark.as_deref().map(c_text),
+            expire_at: status.expire_at.as_deref().map(c_text),
+            last_success: status
+                .last_success
+                .and_then(|at| at.duration_since(UNIX_EPOCH).ok())
+                .map(|since| i64::try_from(since.as_secs()).unwrap_or(i64::MAX)),
+            beats_ok: status.beats_ok,
+            beats_failed: status.beats_failed,
+            messages: keeper.take_messages().iter().map(|m| c_text(m)).collect(),
+        };
+        // SAFETY: `out` was checked above.
+        unsafe { *out = Box::into_raw(Box::new(snapshot)) };
+        Ok(codes::OK)
+    })
+}
+
+/// Frees a status snapshot and its strings. `verify_keeper_status_free(NULL)` does nothing.
+/// Ownership: takes `status`.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_free(status: *mut verify_keeper_status) {
+    guard((), || {
+        if !status.is_null() {
+            // SAFETY: a pointer from `verify_keeper_status`, freed once.
+            drop(unsafe { Box::from_raw(status) });
+        }
+    })
+}
+
+/// Reads one value of a snapshot through `out`: 0, `VERIFY_ERR_NO_SUCH_FIELD` when
+/// `read` has none (last error untouched), `VERIFY_ERR_INVALID_ARGUMENT` for NULL.
+///
+/// # Safety
+/// `status` NULL or live; `out` NULL or writable.
+unsafe fn status_value<T>(
+    status: *const verify_keeper_status,
+    out: *mut T,
+    read: impl FnOnce(&verify_keeper_status) -> Option<T>,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let status = unsafe { status.as_ref() }
+            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "status is NULL"))?;
+        if out.is_null() {
+            return Err(Error::local(ErrorKind::InvalidArgument, "out is NULL"));
+        }
+        match read(status) {
+            Some(value) => {
+                // SAFETY: checked non-NULL; writable by the caller's contract.
+                unsafe { write_out(out, "out", value)? };
+                Ok(0)
             }
-            self.emit(Event {
-                kind: EventKind::Message,
-                code: CODE_OK,
-                message: String::new(),
-                remark: None,
-                expire_at: None,
-                text: Some(text),
-            });
+            None => Ok(codes::ERR_NO_SUCH_FIELD),
         }
-    }
+    })
+}
 
-    fn record(&self, state: KeeperState, event: &Event) {
-        let mut status = self.shared.status();
-        status.state = state;
-        status.last_code = event.code;
-        status.last_message = event.message.clone();
-        status.remark = event.remark.clone();
-    }
+/// The state (`VERIFY_KEEPER_*`) into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_state(
+    status: *const verify_keeper_status,
+    out: *mut i32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| Some(s.state)) }
+}
 
-    fn emit(&self, event: Event) {
-        if let Some(events) = &self.events {
-            // The event thread is gone only when the keeper is stopping.
-            let _ = events.send(event);
+/// The code of the last heartbeat into `*out` (0 before the first, 200, a refusal, or a
+/// negative local code); returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_last_code(
+    status: *const verify_keeper_status,
+    out: *mut i32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| Some(s.last_code)) }
+}
+
+/// The message of the last heartbeat (empty after a success) into `*out`; returns 0.
+/// Ownership: borrowed, valid until `status` is freed.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_last_message(
+    status: *const verify_keeper_status,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| Some(s.last_message.as_ptr())) }
+}
+
+/// The remark of the last refusal (the reason of a 1006) into `*out`; returns 0, or
+/// `VERIFY_ERR_NO_SUCH_FIELD` when there is none. Ownership: borrowed, valid until `status`
+/// is freed.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_remark(
+    status: *const verify_keeper_status,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| s.remark.as_ref().map(|r| r.as_ptr())) }
+}
+
+/// The session's expiry from the last successful heartbeat into `*out`; returns 0, or
+/// `VERIFY_ERR_NO_SUCH_FIELD` before the first success. Ownership: borrowed, valid until
+/// `status` is freed.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_expire_at(
+    status: *const verify_keeper_status,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| s.expire_at.as_ref().map(|e| e.as_ptr())) }
+}
+
+/// When the last heartbeat succeeded (Unix seconds) into `*out`; returns 0, or
+/// `VERIFY_ERR_NO_SUCH_FIELD` before the first success.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_last_success(
+    status: *const verify_keeper_status,
+    out: *mut i64,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| s.last_success) }
+}
+
+/// How many heartbeats succeeded into `*ok` and failed (any reason) into `*failed`; both
+/// required; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_counts(
+    status: *const verify_keeper_status,
+    ok: *mut u64,
+    failed: *mut u64,
+) -> i32 {
+    guard_code(|| {
+        if failed.is_null() {
+            return Err(Error::local(ErrorKind::InvalidArgument, "failed is NULL"));
         }
-    }
-}
-
-fn event_of(kind: EventKind, error: &Error) -> Event {
-    Event {
-        kind,
-        code: error.code(),
-        message: error.message().to_owned(),
-        remark: error.remark().map(str::to_owned),
-        expire_at: None,
-        text: None,
-    }
-}
-
-/// The interval plus a random jitter of up to 5% of it (at most 10 s), so that many
-/// clients started together do not beat in step.
-fn jittered(interval: Duration) -> Duration {
-    let span = (interval / 20).min(Duration::from_secs(10));
-    let span_ms = u64::try_from(span.as_millis()).unwrap_or(0);
-    if span_ms == 0 {
-        return interval;
-    }
-    let random = RandomState::new().build_hasher().finish();
-    interval + Duration::from_millis(random % span_ms)
-}
-
-/// 1 s, 2 s, 4 s, ... after the n-th failure in a row, at most 60 s or the interval.
-fn backoff(failures: u32, interval: Duration) -> Duration {
-    let doubled = Duration::from_secs(1u64 << failures.saturating_sub(1).min(6));
-    doubled.min(MAX_BACKOFF).min(interval)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn backoff_doubles_and_is_bounded() {
-        let interval = Duration::from_secs(300);
-        let pauses: Vec<u64> = (1..=9).map(|n| backoff(n, interval).as_secs()).collect();
-        assert_eq!(pauses, [1, 2, 4, 8, 16, 32, 60, 60, 60]);
-        assert_eq!(backoff(5, Duration::from_secs(3)), Duration::from_secs(3));
-    }
-
-    #[test]
-    fn jitter_is_small_and_positive() {
-        for _ in 0..100 {
-            let pause = jittered(Duration::from_secs(300));
-            assert!(pause >= Duration::from_secs(300) && pause < Duration::from_secs(310));
+        // SAFETY: the caller's contract.
+        let code = unsafe { status_value(status, ok, |s| Some(s.beats_ok)) };
+        if code == 0 {
+            // SAFETY: the caller's contract (checked above: the status is live).
+            let beats_failed = unsafe { (*status).beats_failed };
+            // SAFETY: checked non-NULL; writable by the caller's contract.
+            unsafe { write_out(failed, "failed", beats_failed)? };
         }
-        assert_eq!(
-            jittered(Duration::from_millis(10)),
-            Duration::from_millis(10)
-        );
-    }
+        Ok(code)
+    })
+}
+
+/// How many back-office messages this snapshot took (see `verify_keeper_status`) into
+/// `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_message_count(
+    status: *const verify_keeper_status,
+    out: *mut usize,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| Some(s.messages.len())) }
+}
+
+/// The back-office message number `index` (0 = oldest) into `*out`; returns 0, or
+/// `VERIFY_ERR_NO_SUCH_FIELD` when `index` is past the last. Ownership: borrowed, valid
+/// until `status` is freed.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_message(
+    status: *const verify_keeper_status,
+    index: usize,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| s.messages.get(index).map(|m| m.as_ptr())) }
 }

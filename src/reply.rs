@@ -1,291 +1,236 @@
-//! The service's reply envelope `{code, message, data}`, kept whole so that every field,
-//! documented or not, can be read.
+//! `verify_reply`: the server's answer, readable field by field without a JSON library.
+//!
+//! Accessors take a JSON Pointer (RFC 6901) into the whole reply: `/code`, `/message`,
+//! `/data/token`, `/data/variables/a.b` (a key may hold `.`), `/data/list/0`; in a key `~1`
+//! stands for `/` and `~0` for `~`. They write through an out-pointer and return 0, or
+//! `VERIFY_ERR_NO_SUCH_FIELD` when the value is absent or of another type, without touching
+//! the last error (so reading an optional field never hides why a call failed).
 
-use std::fmt;
+use std::collections::HashMap;
+use std::ffi::{c_char, CString};
+use std::ptr;
+use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
+use verify_core::{codes, Error, ErrorKind, Reply};
 
-use crate::error::Error;
+use crate::guard::{guard, guard_code, optional_str, record, required_str, write_out};
 
-/// A reply of the server: `code`, `message` and `data` (object or null), plus any unknown
-/// top-level fields, exactly as received.
-///
-/// `Debug` prints the code, message and remark only: `data` may hold a token.
-#[derive(Clone, PartialEq)]
-pub struct Reply {
-    code: i32,
-    envelope: Value,
+/// An answer of the server (any code). Opaque; created by the calls, freed with
+/// `verify_reply_free`. Strings read from it stay valid until it is freed.
+#[allow(non_camel_case_types)]
+pub struct verify_reply {
+    reply: Reply,
+    message: CString,
+    /// Strings handed out by the accessors, by pointer, kept until the reply is freed.
+    texts: Mutex<HashMap<String, CString>>,
 }
 
-impl Reply {
-    /// Parses a reply body. A body that is not JSON, or whose `code`, `message` or `data` is
-    /// of another type than the spec says, is a protocol error that quotes the body's start.
-    pub fn from_body(body: &[u8]) -> Result<Reply, Error> {
-        let mut envelope: Value = serde_json::from_slice(body).map_err(|err| {
-            Error::protocol(format!(
-                "reply is not JSON ({err}); it starts with: {}",
-                quote_start(body)
-            ))
-        })?;
-        let Some(fields) = envelope.as_object_mut() else {
-            return Err(Error::protocol(format!(
-                "reply is not a JSON object; it starts with: {}",
-                quote_start(body)
-            )));
-        };
-        let code = match fields.get("code") {
-            Some(Value::Number(n)) => n.as_i64().and_then(|c| i32::try_from(c).ok()),
-            _ => None,
+impl verify_reply {
+    pub(crate) fn new(reply: Reply) -> verify_reply {
+        let message = CString::new(reply.message().replace('\0', " ")).unwrap_or_default();
+        verify_reply {
+            reply,
+            message,
+            texts: Mutex::new(HashMap::new()),
         }
-        .ok_or_else(|| {
-            Error::protocol(format!(
-                "reply has no integer `code`; it starts with: {}",
-                quote_start(body)
-            ))
-        })?;
-        match fields.get("message") {
-            None | Some(Value::String(_)) => {}
-            Some(other) => {
-                return Err(Error::protocol(format!(
-                    "reply `message` is {}, not a string",
-                    type_name(other)
-                )))
+    }
+
+    /// A C string for `key`, made once by `make` and kept until the reply is freed.
+    fn text(&self, key: &str, make: impl FnOnce() -> Option<String>) -> Option<*const c_char> {
+        let mut texts = self.texts.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(text) = texts.get(key) {
+            return Some(text.as_ptr());
+        }
+        let text = CString::new(make()?).ok()?;
+        let pointer = text.as_ptr();
+        texts.insert(key.to_owned(), text);
+        Some(pointer)
+    }
+}
+
+/// Hands a reply to the caller through `out` (when the server answered).
+///
+/// # Safety
+/// `out` was checked non-NULL by `clear_out` and is writable.
+pub(crate) unsafe fn give(out: *mut *mut verify_reply, reply: Reply) {
+    // SAFETY: as documented above.
+    unsafe { *out = Box::into_raw(Box::new(verify_reply::new(reply))) };
+}
+
+/// Borrows a reply argument, or fails with an invalid-argument error.
+///
+/// # Safety
+/// `reply` is NULL or a live pointer from this library.
+unsafe fn borrow<'a>(reply: *const verify_reply) -> Result<&'a verify_reply, Error> {
+    // SAFETY: as documented above.
+    unsafe { reply.as_ref() }
+        .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "reply is NULL"))
+}
+
+/// Looks up `pointer` and converts the value with `read`; `VERIFY_ERR_NO_SUCH_FIELD` (not
+/// recorded as the last error) when absent or of another type.
+///
+/// # Safety
+/// `reply` and `pointer` as documented on the accessors; `out` NULL or writable.
+unsafe fn access<T>(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut T,
+    read: impl FnOnce(&verify_reply, &str, &Value) -> Option<T>,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let (reply, pointer) = unsafe { (borrow(reply)?, required_str(pointer, "pointer")?) };
+        if out.is_null() {
+            return Err(Error::local(ErrorKind::InvalidArgument, "out is NULL"));
+        }
+        if !(pointer.is_empty() || pointer.starts_with('/')) {
+            return Err(Error::local(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "`{pointer}` is not a JSON Pointer: write /data/{pointer} (paths start at the \
+                     reply's top level)"
+                ),
+            ));
+        }
+        match reply
+            .reply
+            .pointer(pointer)
+            .and_then(|value| read(reply, pointer, value))
+        {
+            Some(value) => {
+                // SAFETY: checked non-NULL; the caller's contract makes it writable.
+                unsafe { write_out(out, "out", value)? };
+                Ok(0)
+            }
+            None => Ok(codes::ERR_NO_SUCH_FIELD),
+        }
+    })
+}
+
+/// The reply's code: 200 success, 201 pending, or the server's error code.
+/// Returns `VERIFY_ERR_INVALID_ARGUMENT` when `reply` is NULL.
+/// Thread-safety: any thread, concurrently with other reads of the same reply.
+#[no_mangle]
+pub extern "system" fn verify_reply_code(reply: *const verify_reply) -> i32 {
+    guard_code(|| {
+        // SAFETY: NULL or a live reply of this library (the caller's contract).
+        Ok(unsafe { borrow(reply)? }.reply.code())
+    })
+}
+
+/// The reply's `message` (localized; may be empty).
+/// Ownership: borrowed, valid until `reply` is freed; the caller must not free it. NULL
+/// (with a last error) when `reply` is NULL.
+/// Thread-safety: any thread, concurrently with other reads of the same reply.
+#[no_mangle]
+pub extern "system" fn verify_reply_message(reply: *const verify_reply) -> *const c_char {
+    guard(ptr::null(), || {
+        // SAFETY: NULL or a live reply of this library (the caller's contract).
+        match unsafe { borrow(reply) } {
+            Ok(reply) => reply.message.as_ptr(),
+            Err(error) => {
+                record(&error);
+                ptr::null()
             }
         }
-        match fields.get("data") {
-            None | Some(Value::Null) | Some(Value::Object(_)) => {}
-            // PHP encodes an empty array as `[]`: an empty `data` is no data.
-            Some(Value::Array(items)) if items.is_empty() => {
-                fields.insert("data".into(), Value::Null);
-            }
-            Some(other) => {
-                return Err(Error::protocol(format!(
-                    "reply `data` is {}, not an object or null",
-                    type_name(other)
-                )))
-            }
-        }
-        Ok(Reply { code, envelope })
-    }
+    })
+}
 
-    /// The reply's code: 200 success, 201 pending, otherwise the server's error code.
-    pub fn code(&self) -> i32 {
-        self.code
-    }
-
-    /// The (localized) message; empty when the server sent none.
-    pub fn message(&self) -> &str {
-        self.envelope
-            .get("message")
-            .and_then(Value::as_str)
-            .unwrap_or("")
-    }
-
-    /// `data`, or `Value::Null` when absent.
-    pub fn data(&self) -> &Value {
-        self.envelope.get("data").unwrap_or(&Value::Null)
-    }
-
-    /// `data.remark`, when present and a string.
-    pub fn remark(&self) -> Option<&str> {
-        self.field("remark").and_then(Value::as_str)
-    }
-
-    /// A field of `data` by name; a dotted path reads nested objects (`variables.name`) and
-    /// arrays by index (`messages.0`).
-    pub fn field(&self, path: &str) -> Option<&Value> {
-        path.split('.')
-            .try_fold(self.data(), |value, key| match value {
-                Value::Object(map) => map.get(key),
-                Value::Array(items) => items.get(key.parse::<usize>().ok()?),
+/// The value at the JSON Pointer `pointer` (e.g. `"/data/token"`) as text: a string as it
+/// is, a number or boolean in JSON notation. Writes `*out` and returns 0; returns
+/// `VERIFY_ERR_NO_SUCH_FIELD` (`*out` untouched, last error untouched) when the value is
+/// absent, null, an object, an array, or a string with a NUL character.
+/// Ownership: `*out` is borrowed, valid until `reply` is freed; the caller must not free it.
+/// `VERIFY_ERR_INVALID_ARGUMENT` when `reply`, `pointer` or `out` is NULL or `pointer` does
+/// not start with `/` (nor is empty). Thread-safety: any thread, concurrently with other
+/// reads of the same reply.
+#[no_mangle]
+pub extern "system" fn verify_reply_str(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        access(reply, pointer, out, |reply, pointer, value| {
+            reply.text(pointer, || match value {
+                Value::String(text) => Some(text.clone()),
+                Value::Number(_) | Value::Bool(_) => Some(value.to_string()),
                 _ => None,
             })
-    }
-
-    /// Removes a field of `data` and returns it (used to keep secrets out of replies).
-    pub(crate) fn take_field(&mut self, key: &str) -> Option<Value> {
-        self.envelope.get_mut("data")?.as_object_mut()?.remove(key)
-    }
-
-    /// The whole envelope as received (unknown fields included).
-    pub fn json(&self) -> &Value {
-        &self.envelope
-    }
-
-    /// The reply as typed data when its code is 200, else the server's refusal as an error.
-    pub fn into_typed<T: FromData>(self) -> Result<T, Error> {
-        if self.code != crate::error::CODE_OK {
-            return Err(Error::refused(self));
-        }
-        match T::from_data(self.data()) {
-            Ok(typed) => Ok(typed),
-            Err(detail) => Err(Error::bad_shape(self, detail)),
-        }
+        })
     }
 }
 
-impl fmt::Debug for Reply {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Reply")
-            .field("code", &self.code)
-            .field("message", &self.message())
-            .field("remark", &self.remark())
-            .finish_non_exhaustive()
+/// The value at `pointer` as a 64-bit integer: writes `*out` and returns 0, or
+/// `VERIFY_ERR_NO_SUCH_FIELD` when it is absent or not an integer in range (strings are not
+/// parsed). Arguments as for `verify_reply_str`. Thread-safety: as `verify_reply_str`.
+#[no_mangle]
+pub extern "system" fn verify_reply_int(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut i64,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe { access(reply, pointer, out, |_, _, value| value.as_i64()) }
+}
+
+/// The value at `pointer` as a boolean: writes 1 (true) or 0 (false) to `*out` and returns
+/// 0, or `VERIFY_ERR_NO_SUCH_FIELD` when it is absent or not a boolean. Arguments as for
+/// `verify_reply_str`. Thread-safety: as `verify_reply_str`.
+#[no_mangle]
+pub extern "system" fn verify_reply_bool(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut i32,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        access(reply, pointer, out, |_, _, value| {
+            value.as_bool().map(i32::from)
+        })
     }
 }
 
-/// Typed `data` of a successful reply.
-pub trait FromData: Sized {
-    /// Reads the typed value from `data`; the error names the field and what was wrong.
-    fn from_data(data: &Value) -> Result<Self, String>;
+/// The value at `pointer` as JSON text (any type: an object lists its keys, an array its
+/// items); `pointer` NULL or `""` is the whole reply (`{"code":..,"message":..,"data":..}`,
+/// unknown fields included). Writes `*out` and returns 0, or `VERIFY_ERR_NO_SUCH_FIELD`.
+/// Ownership: `*out` is borrowed, valid until `reply` is freed. Thread-safety: as
+/// `verify_reply_str`.
+#[no_mangle]
+pub extern "system" fn verify_reply_json(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut *const c_char,
+) -> i32 {
+    guard(codes::ERR_PANIC, || {
+        // SAFETY: the caller's contract: `pointer` NULL or NUL-terminated.
+        let pointer = match unsafe { optional_str(pointer, "pointer") } {
+            Ok(None) => c"".as_ptr(),
+            Ok(Some(_)) => pointer,
+            Err(error) => return record(&error),
+        };
+        // SAFETY: the caller's contract on every pointer.
+        unsafe {
+            access(reply, pointer, out, |reply, pointer, value| {
+                // A key no accessor of strings can have: pointers start with `/` or are empty.
+                reply.text(&format!("\0json{pointer}"), || Some(value.to_string()))
+            })
+        }
+    })
 }
 
-/// Reads fields of a reply's `data` with clear errors for absent fields and wrong types.
-pub(crate) struct Fields<'a> {
-    action: &'static str,
-    data: &'a serde_json::Map<String, Value>,
-}
-
-impl<'a> Fields<'a> {
-    pub(crate) fn of(action: &'static str, data: &'a Value) -> Result<Fields<'a>, String> {
-        match data.as_object() {
-            Some(map) => Ok(Fields { action, data: map }),
-            None => Err(format!(
-                "{action} reply `data` is {}, not an object",
-                type_name(data)
-            )),
+/// Frees a reply and every string borrowed from it. `verify_reply_free(NULL)` does nothing.
+/// Ownership: takes `reply`; it must not be used afterwards.
+/// Thread-safety: no other thread may use `reply` during or after this call.
+#[no_mangle]
+pub extern "system" fn verify_reply_free(reply: *mut verify_reply) {
+    guard((), || {
+        if !reply.is_null() {
+            // SAFETY: a pointer from `give` (Box::into_raw), freed once (caller's contract).
+            drop(unsafe { Box::from_raw(reply) });
         }
-    }
-
-    fn wrong(&self, key: &str, expected: &str, got: &Value) -> String {
-        format!(
-            "{} reply field `{key}` is {}, not {expected}",
-            self.action,
-            type_name(got)
-        )
-    }
-
-    pub(crate) fn opt_str(&self, key: &str) -> Result<Option<String>, String> {
-        match self.data.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(text)) => Ok(Some(text.clone())),
-            Some(other) => Err(self.wrong(key, "a string", other)),
-        }
-    }
-
-    pub(crate) fn str(&self, key: &str) -> Result<String, String> {
-        self.opt_str(key)?
-            .ok_or_else(|| format!("{} reply has no field `{key}`", self.action))
-    }
-
-    pub(crate) fn opt_int(&self, key: &str) -> Result<Option<i64>, String> {
-        match self.data.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => n
-                .as_i64()
-                .map(Some)
-                .ok_or_else(|| self.wrong(key, "an integer", &Value::Number(n.clone()))),
-            Some(other) => Err(self.wrong(key, "an integer", other)),
-        }
-    }
-
-    pub(crate) fn int(&self, key: &str) -> Result<i64, String> {
-        self.opt_int(key)?
-            .ok_or_else(|| format!("{} reply has no field `{key}`", self.action))
-    }
-
-    pub(crate) fn opt_bool(&self, key: &str) -> Result<Option<bool>, String> {
-        match self.data.get(key) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::Bool(flag)) => Ok(Some(*flag)),
-            Some(other) => Err(self.wrong(key, "a boolean", other)),
-        }
-    }
-
-    pub(crate) fn bool(&self, key: &str) -> Result<bool, String> {
-        self.opt_bool(key)?
-            .ok_or_else(|| format!("{} reply has no field `{key}`", self.action))
-    }
-
-    pub(crate) fn object(&self, key: &str) -> Result<&'a serde_json::Map<String, Value>, String> {
-        match self.data.get(key) {
-            Some(Value::Object(map)) => Ok(map),
-            Some(other) => Err(self.wrong(key, "an object", other)),
-            None => Err(format!("{} reply has no field `{key}`", self.action)),
-        }
-    }
-}
-
-/// The JSON type of a value, for error messages.
-pub(crate) fn type_name(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
-}
-
-/// The first 120 characters of a body, for error messages (lossy UTF-8, one line).
-fn quote_start(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(&body[..body.len().min(480)]);
-    let mut quoted: String = text
-        .chars()
-        .take(120)
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    if text.chars().count() > 120 || body.len() > 480 {
-        quoted.push('…');
-    }
-    format!("{quoted:?}")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn parses_envelope_and_nested_fields() {
-        let reply =
-            Reply::from_body(br#"{"code":1006,"message":"m","data":{"remark":"r","a":{"b":2}}}"#)
-                .expect("valid");
-        assert_eq!(reply.code(), 1006);
-        assert_eq!(reply.message(), "m");
-        assert_eq!(reply.remark(), Some("r"));
-        assert_eq!(reply.field("a.b"), Some(&Value::from(2)));
-        assert_eq!(reply.field("a.c"), None);
-        let list = Reply::from_body(br#"{"code":200,"data":{"l":["x","y"]}}"#).expect("valid");
-        assert_eq!(list.field("l.1"), Some(&Value::from("y")));
-        assert_eq!(list.field("l.2"), None);
-        assert_eq!(list.field("l.x"), None);
-    }
-
-    #[test]
-    fn non_json_is_a_protocol_error_quoting_the_start() {
-        let err = Reply::from_body(b"<html>502 Bad Gateway</html>").expect_err("not json");
-        assert_eq!(err.code(), crate::error::local::PROTOCOL);
-        assert!(err.message().contains("<html>502 Bad Gateway"), "{err}");
-    }
-
-    #[test]
-    fn wrong_types_are_protocol_errors() {
-        for body in [
-            &br#"{"code":"200","message":"","data":null}"#[..],
-            br#"{"code":200,"message":5,"data":null}"#,
-            br#"{"code":200,"message":"","data":"x"}"#,
-            br#"[1,2]"#,
-            br#"{"code":200.5}"#,
-        ] {
-            let err = Reply::from_body(body).expect_err("bad shape");
-            assert_eq!(err.code(), crate::error::local::PROTOCOL, "{err}");
-        }
-    }
-
-    #[test]
-    fn empty_array_data_reads_as_null() {
-        let reply = Reply::from_body(br#"{"code":200,"message":"ok","data":[]}"#).expect("valid");
-        assert_eq!(reply.data(), &Value::Null);
-    }
+    })
 }

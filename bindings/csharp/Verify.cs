@@ -36,69 +36,72 @@ namespace Verify
     /// </summary>
     public enum VerifyCode
     {
-        /// <summary>Success.</summary>
+        // BEGIN GENERATED: codes (tests/generated.rs; do not edit)
+        /// <summary>success.</summary>
         Ok = 200,
-        /// <summary>Social authorization pending: poll again.</summary>
+        /// <summary>waiting for social authorization; keep polling.</summary>
         Pending = 201,
-        /// <summary>Program not found (or the session secret unknown to the server).</summary>
+        /// <summary>program not found (or session secret unknown to the server).</summary>
         ProgramNotFound = 1001,
-        /// <summary>Wrong password.</summary>
+        /// <summary>wrong password.</summary>
         WrongPassword = 1003,
-        /// <summary>Card invalid, refunded, or not of this program.</summary>
+        /// <summary>card invalid, refunded, or not of this program.</summary>
         CardInvalid = 1004,
-        /// <summary>Expired, not activated, or count card used up.</summary>
+        /// <summary>expired, not activated, or count card used up.</summary>
         Expired = 1005,
-        /// <summary>Disabled, frozen or banned; the reply's Remark carries the reason.</summary>
+        /// <summary>disabled, frozen or banned; the remark carries the reason.</summary>
         Disabled = 1006,
-        /// <summary>Token invalid: log in again.</summary>
+        /// <summary>token invalid; log in again.</summary>
         TokenInvalid = 1007,
-        /// <summary>Signature error.</summary>
+        /// <summary>signature error.</summary>
         SignatureError = 1010,
-        /// <summary>Program key (AppKey) wrong.</summary>
+        /// <summary>program key (AppKey) wrong.</summary>
         AppKeyWrong = 1011,
-        /// <summary>Program not approved.</summary>
+        /// <summary>program not approved (pending, rejected, or plan expired).</summary>
         NotApproved = 1012,
-        /// <summary>Incomplete parameters, or invalid heartbeat type.</summary>
+        /// <summary>incomplete parameters, or invalid heartbeat type.</summary>
         IncompleteParameters = 1013,
-        /// <summary>Timestamp outside the server's tolerance.</summary>
+        /// <summary>timestamp outside the server's tolerance of 300 seconds.</summary>
         TimestampSkew = 1014,
-        /// <summary>Unknown action.</summary>
+        /// <summary>unknown action.</summary>
         UnknownAction = 1015,
-        /// <summary>User not registered, or social identity not bound.</summary>
+        /// <summary>user not registered, or social identity not bound.</summary>
         UserNotRegistered = 1016,
-        /// <summary>Username already registered.</summary>
+        /// <summary>username already registered.</summary>
         UsernameTaken = 1017,
-        /// <summary>Registration limit per IP address reached.</summary>
+        /// <summary>registration limit per IP address reached.</summary>
         IpRegistrationLimit = 1019,
-        /// <summary>New machine code equals the current one.</summary>
+        /// <summary>new machine code equals the current one.</summary>
         SameMachineCode = 1020,
-        /// <summary>Rebind limit reached.</summary>
+        /// <summary>rebind limit reached.</summary>
         RebindLimit = 1021,
-        /// <summary>Machine code changed; the reply's Remark is the previously bound code.</summary>
+        /// <summary>machine code changed; the remark is the previously bound code.</summary>
         MachineChanged = 1022,
-        /// <summary>Blacklisted (IP address or machine code).</summary>
+        /// <summary>blacklisted (IP address or machine code).</summary>
         Blacklisted = 1023,
-        /// <summary>Count card not allowed here.</summary>
+        /// <summary>count card not allowed here.</summary>
         CountCardNotAllowed = 1024,
-
-        /// <summary>Invalid argument: NULL where a value is required, empty, too long, out of range.</summary>
+        /// <summary>invalid argument: NULL where required, empty, too long, or out of range.</summary>
         InvalidArgument = -1,
-        /// <summary>A string argument is not valid UTF-8.</summary>
+        /// <summary>a string argument is not valid UTF-8.</summary>
         InvalidUtf8 = -2,
-        /// <summary>Network error: server unreachable or connection broken.</summary>
+        /// <summary>network error: server unreachable or connection broken.</summary>
         Network = -3,
-        /// <summary>A connect or whole-call timeout ran out.</summary>
+        /// <summary>timed out (connect or whole-call timeout).</summary>
         Timeout = -4,
         /// <summary>TLS handshake or certificate check failed.</summary>
         Tls = -5,
-        /// <summary>The reply is not the service's JSON, or a field has another type than documented.</summary>
+        /// <summary>protocol error: the reply is not the service's JSON.</summary>
         Protocol = -6,
-        /// <summary>Cancelled by the host.</summary>
+        /// <summary>cancelled by the host.</summary>
         Cancelled = -7,
-        /// <summary>Internal error: a panic was caught at the library boundary.</summary>
+        /// <summary>internal error (panic caught at the library boundary).</summary>
         Panic = -8,
-        /// <summary>A reply field that was asked for is absent or of another type.</summary>
+        /// <summary>no such field in the reply, or of another type.</summary>
         NoSuchField = -9,
+        /// <summary>operating system failure (thread, machine identity, randomness).</summary>
+        System = -10,
+        // END GENERATED: codes
     }
 
     /// <summary>The session a heartbeat keeps alive (the <c>kind</c> of verify_heartbeat).</summary>
@@ -243,6 +246,121 @@ namespace Verify
     /// </remarks>
     public sealed class VerifyClient : IDisposable
     {
+        // BEGIN GENERATED: actions (tests/generated.rs; do not edit)
+        /// <summary>
+        /// `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
+        /// later logins from the same machine refresh it (a count card spends one use). Never
+        /// sent twice by a retry.
+        /// </summary>
+        public Reply SingleLogin(string card, string mac, string deviceName = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_single_login(Handle, card, mac, deviceName, out reply));
+
+        /// <summary>
+        /// `UserLogin` with username and password (account mode). `mac` is strongly
+        /// recommended (rebind detection).
+        /// </summary>
+        public Reply UserLogin(string username, string password, string mac = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_user_login(Handle, username, password, mac, out reply));
+
+        /// <summary>
+        /// `UserLogin` with a recharge card: renews the account and returns no token (log in
+        /// again without a card for one). Never sent twice by a retry.
+        /// </summary>
+        public Reply UserLoginWithCard(string username, string password, string card, string mac = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_user_login_with_card(Handle, username, password, card, mac, out reply));
+
+        /// <summary>
+        /// `UserRegin`: registers an account, activated when a duration card is given. Never
+        /// sent twice by a retry.
+        /// </summary>
+        public Reply UserRegister(string username, string password, string card = null, string mac = null, string deviceName = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_user_register(Handle, username, password, card, mac, deviceName, out reply));
+
+        /// <summary>
+        /// `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
+        /// retry.
+        /// </summary>
+        public Reply UpdatePassword(string username, string oldPassword, string newPassword) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_update_password(Handle, username, oldPassword, newPassword, out reply));
+
+        /// <summary>
+        /// `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
+        /// </summary>
+        public Reply ChangeBind(string username, string password, string newMac) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_change_bind(Handle, username, password, newMac, out reply));
+
+        /// <summary>
+        /// `UserHeartbeat`: keeps a card or account session alive and collects a back-office
+        /// message (delivered once).
+        /// </summary>
+        public Reply Heartbeat(string token, SessionKind kind, string ip = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_heartbeat(Handle, token, (int)kind, ip, out reply));
+
+        /// <summary>
+        /// `UserRecharge`: adds a duration card's time to an account (no password). Never sent
+        /// twice by a retry.
+        /// </summary>
+        public Reply UserRecharge(string username, string card) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_user_recharge(Handle, username, card, out reply));
+
+        /// <summary>
+        /// `GetLatestVersion`, optionally with the program's current version.
+        /// </summary>
+        public Reply GetLatestVersion(string currentVersion = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_get_latest_version(Handle, currentVersion, out reply));
+
+        /// <summary>
+        /// `GetBulletin`: the program's bulletin.
+        /// </summary>
+        public Reply GetBulletin() =>
+            Finish((out IntPtr reply) => NativeMethods.verify_get_bulletin(Handle, out reply));
+
+        /// <summary>
+        /// `GetVariable` for one variable.
+        /// </summary>
+        public Reply GetVariable(string name) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_get_variable(Handle, name, out reply));
+
+        /// <summary>
+        /// `GetVariable` for every variable.
+        /// </summary>
+        public Reply GetVariables() =>
+            Finish((out IntPtr reply) => NativeMethods.verify_get_variables(Handle, out reply));
+
+        /// <summary>
+        /// `GetUserInfo`: the account's details.
+        /// </summary>
+        public Reply GetUserInfo(string username, string password) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_get_user_info(Handle, username, password, out reply));
+
+        /// <summary>
+        /// `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
+        /// </summary>
+        public Reply GetCardInfo(string card) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_get_card_info(Handle, card, out reply));
+
+        /// <summary>
+        /// Social login step 1: the URL to show the user, and the state to poll with.
+        /// </summary>
+        public Reply SocialLoginStart(string mac = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_social_login_start(Handle, mac, out reply));
+
+        /// <summary>
+        /// Social login step 2, once: code 201 (pending) while the user has not authorized;
+        /// 200 with the login payload (`remark` is the social display name); 1016 when the
+        /// identity is not bound. Its success consumes the state, so it is never sent twice.
+        /// </summary>
+        public Reply SocialLoginPoll(string state, string mac = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_social_login_poll(Handle, state, mac, out reply));
+
+        /// <summary>
+        /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
+        /// </summary>
+        public Reply SocialRegisterStart(string username, string mac = null, string deviceName = null) =>
+            Finish((out IntPtr reply) => NativeMethods.verify_social_register_start(Handle, username, mac, deviceName, out reply));
+
+        // END GENERATED: actions
+
         private readonly ClientHandle handle;
 
         /// <summary>
@@ -1482,6 +1600,131 @@ namespace Verify
     /// <summary>The C functions of verify.h, one to one.</summary>
     internal static class NativeMethods
     {
+        // BEGIN GENERATED: native (tests/generated.rs; do not edit)
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_single_login(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_user_login(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_user_login_with_card(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_user_register(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_update_password(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string oldPassword,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string newPassword,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_change_bind(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string newMac,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_heartbeat(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string token,
+            int kind,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string ip,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_user_recharge(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_get_latest_version(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string currentVersion,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_get_bulletin(
+            ClientHandle client,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_get_variable(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string name,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_get_variables(
+            ClientHandle client,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_get_user_info(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_get_card_info(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_social_login_start(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_social_login_poll(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string state,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            out IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_social_register_start(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
+            out IntPtr reply);
+
+        // END GENERATED: native
+
         private const string Library = "verify";
 
         // Client.

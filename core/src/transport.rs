@@ -6,6 +6,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime};
 
+use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 
 /// Replies larger than this are refused as a protocol error.
@@ -14,9 +15,13 @@ pub const MAX_REPLY_BYTES: u64 = 1 << 20;
 /// Idle connections kept open per transport (one per thread that shares a client).
 const MAX_IDLE_CONNECTIONS: usize = 32;
 
+/// A request that starts within this of its call's start gets the whole call timeout.
+const FRESH_SLACK: Duration = Duration::from_millis(20);
+
 /// Default time allowed to connect (TCP and TLS): 10 seconds.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Default time allowed for a whole call, connect included: 30 seconds.
+/// Default time allowed for a whole host call (lazy Init, re-Init, connects and resends
+/// included): 30 seconds.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What came back from one POST.
@@ -26,6 +31,9 @@ pub struct HttpReply {
     pub status: u16,
     /// The `Date` header, when present (parsed only when needed: [`HttpReply::date`]).
     pub date: Option<String>,
+    /// The `Location` header of a redirect (3xx), with its path and query left out: they
+    /// may hold the session secret. Redirects are not followed.
+    pub location: Option<String>,
     /// The body, at most [`MAX_REPLY_BYTES`].
     pub body: Vec<u8>,
 }
@@ -132,21 +140,36 @@ impl Transport {
         )
     }
 
-    /// POSTs `form` as `application/x-www-form-urlencoded` with extra `headers`.
+    /// POSTs `form` as `application/x-www-form-urlencoded` with extra `headers`, to finish
+    /// by `deadline` (the whole host call's): the request gets the time left, and its
+    /// connect at most the connect timeout within it.
     pub fn post_form(
         &self,
         url: &str,
         headers: &[(&str, &str)],
         form: &[(&str, &str)],
+        deadline: Deadline,
     ) -> Result<HttpReply, SendError> {
         let (connect, call) = self.timeouts();
+        let remaining = deadline.remaining();
+        if remaining.is_zero() {
+            return Err(SendError {
+                error: Error::local(
+                    ErrorKind::Timeout,
+                    format!("the call timeout of {} ms ran out", call.as_millis()),
+                ),
+                maybe_delivered: false,
+            });
+        }
         let mut request = self.agent.post(url);
-        // A request-scoped config costs an allocation and a copy: only when it differs.
-        if (connect, call) != (DEFAULT_CONNECT_TIMEOUT, DEFAULT_CALL_TIMEOUT) {
+        // A request-scoped config costs an allocation and a copy: only when it differs from
+        // the agent's (the defaults, with the whole call's time still left).
+        let fresh = call.saturating_sub(remaining) < FRESH_SLACK;
+        if !fresh || (connect, call) != (DEFAULT_CONNECT_TIMEOUT, DEFAULT_CALL_TIMEOUT) {
             request = request
                 .config()
-                .timeout_connect(Some(connect))
-                .timeout_global(Some(call))
+                .timeout_connect(Some(connect.min(remaining)))
+                .timeout_global(Some(remaining))
                 .build();
         }
         for (name, value) in headers {
@@ -159,6 +182,12 @@ impl Transport {
             .get("date")
             .and_then(|value| value.to_str().ok())
             .map(str::to_owned);
+        let location = (300..400)
+            .contains(&status)
+            .then(|| response.headers().get("location"))
+            .flatten()
+            .and_then(|value| value.to_str().ok())
+            .map(origin_of);
         let body = response
             .body_mut()
             .with_config()
@@ -173,13 +202,31 @@ impl Transport {
                 },
                 other => classify(other),
             })?;
-        Ok(HttpReply { status, date, body })
+        Ok(HttpReply {
+            status,
+            date,
+            location,
+            body,
+        })
     }
 }
 
 impl Default for Transport {
     fn default() -> Self {
         Transport::new()
+    }
+}
+
+/// `scheme://host[:port]` of a URL (or of a relative reference: `(same server)`), so that a
+/// path or query holding a secret never reaches a message.
+fn origin_of(location: &str) -> String {
+    match location.split_once("://") {
+        Some((scheme, rest)) => {
+            let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+            let authority = authority.rsplit('@').next().unwrap_or(authority);
+            format!("{scheme}://{authority}/...")
+        }
+        None => "(a path on the same server)".to_owned(),
     }
 }
 

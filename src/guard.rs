@@ -4,10 +4,11 @@ use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use crate::error::{local, Error, ErrorKind};
+use verify_core::codes;
+use verify_core::{Error, ErrorKind};
 
 /// Longest string argument accepted, in bytes: anything longer is an invalid argument.
-pub const MAX_ARG_BYTES: usize = 64 * 1024;
+pub(crate) const MAX_ARG_BYTES: usize = 64 * 1024;
 
 struct LastError {
     code: i32,
@@ -56,7 +57,7 @@ pub fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
                 .or_else(|| payload.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".to_owned());
             set_last_error(
-                local::PANIC,
+                codes::ERR_PANIC,
                 &format!("internal error (panic caught at the boundary): {what}"),
             );
             fallback
@@ -66,7 +67,7 @@ pub fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
 
 /// Runs a body that returns a code or an error; errors are recorded and become their code.
 pub fn guard_code(body: impl FnOnce() -> Result<i32, Error>) -> i32 {
-    guard(local::PANIC, || match body() {
+    guard(codes::ERR_PANIC, || match body() {
         Ok(code) => code,
         Err(error) => record(&error),
     })
@@ -105,6 +106,22 @@ pub unsafe fn optional_str<'a>(ptr: *const c_char, name: &str) -> Result<Option<
     })
 }
 
+/// Writes `value` through a required out-pointer.
+///
+/// # Safety
+/// `out` is NULL or valid for writing one `T`.
+pub unsafe fn write_out<T>(out: *mut T, name: &str, value: T) -> Result<(), Error> {
+    if out.is_null() {
+        return Err(Error::local(
+            ErrorKind::InvalidArgument,
+            format!("{name} is NULL"),
+        ));
+    }
+    // SAFETY: checked non-NULL; the caller guarantees it is writable.
+    unsafe { out.write(value) };
+    Ok(())
+}
+
 /// Checks that an out-pointer is not NULL, and sets `*out` to NULL.
 ///
 /// # Safety
@@ -128,8 +145,8 @@ mod tests {
     #[test]
     fn a_panic_becomes_the_fallback_and_the_last_error() {
         let code = guard_code(|| panic!("boom in the body"));
-        assert_eq!(code, local::PANIC);
-        assert_eq!(last_error_code(), local::PANIC);
+        assert_eq!(code, codes::ERR_PANIC);
+        assert_eq!(last_error_code(), codes::ERR_PANIC);
         // SAFETY: the pointer is the thread's last-error string, valid until the next error.
         let message = unsafe { CStr::from_ptr(last_error_message()) };
         assert!(message.to_string_lossy().contains("boom in the body"));

@@ -1,0 +1,510 @@
+//! The business actions: the table ([`table`](self) source in `table.rs`), what it
+//! generates, and the calls built on it (the generic call, the social wait).
+//!
+//! Every typed call returns its reply view on code 200 (and 201 for the social poll), the
+//! server's refusal as an [`Error`] carrying its code, message, remark and reply, or a local
+//! failure. A view's fields are accessors that say "absent" (`None`) when the server left a
+//! field out or sent it with another type: a field is never a reason to fail a call the
+//! server answered.
+
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::cancel::CancelToken;
+use crate::client::{ActionRequest, Client};
+use crate::codes;
+use crate::deadline::Deadline;
+use crate::error::{Error, ErrorKind};
+use crate::reply::Reply;
+
+/// How a parameter of an action is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A string that must not be empty.
+    Required,
+    /// A string that may be absent; an empty string counts as absent (not sent).
+    Optional,
+    /// The session kind of a heartbeat ([`SessionKind`]), sent as `card` or `user`.
+    Session,
+}
+
+/// A parameter of an action in [`ACTIONS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParamSpec {
+    /// The argument's name (`card`, `new_mac`).
+    pub name: &'static str,
+    /// The key sent on the wire (`Card`, `Mac`).
+    pub wire: &'static str,
+    /// Required, optional or the session kind.
+    pub kind: ParamKind,
+}
+
+/// The type of a typed reply field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    /// A string.
+    Str,
+    /// An integer (64 bits).
+    Int,
+    /// A boolean.
+    Bool,
+    /// An object of strings (name to value).
+    Map,
+}
+
+/// A typed field of a reply view in [`REPLIES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldSpec {
+    /// The field's name in `data`.
+    pub name: &'static str,
+    /// Its type.
+    pub ty: FieldType,
+    /// What it holds.
+    pub doc: &'static str,
+}
+
+/// A reply view in [`REPLIES`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReplySpec {
+    /// The Rust type's name (`CardLogin`).
+    pub name: &'static str,
+    /// Its documentation.
+    pub doc: &'static str,
+    /// Its typed fields.
+    pub fields: &'static [FieldSpec],
+}
+
+/// An action in [`ACTIONS`]: one typed call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ActionSpec {
+    /// The method's name (`single_login`); the C function is `verify_` + this name.
+    pub method: &'static str,
+    /// The `action` value on the wire (`SingleLogin`).
+    pub wire: &'static str,
+    /// Whether the action changes state on the server: then it is never sent twice once it
+    /// may have reached the server.
+    pub changes_state: bool,
+    /// Its documentation.
+    pub doc: &'static str,
+    /// The parameters the caller gives, in order.
+    pub params: &'static [ParamSpec],
+    /// Parameters with fixed values, sent first.
+    pub fixed: &'static [(&'static str, &'static str)],
+    /// The name of its reply view in [`REPLIES`].
+    pub reply: &'static str,
+}
+
+impl ActionSpec {
+    /// The reply view of this action.
+    pub fn reply_spec(&self) -> Option<&'static ReplySpec> {
+        REPLIES.iter().find(|reply| reply.name == self.reply)
+    }
+}
+
+/// Which kind of session a heartbeat keeps alive (`Type` of UserHeartbeat).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SessionKind {
+    /// A card-mode session from `SingleLogin` (`Type=card`).
+    Card,
+    /// An account session from `UserLogin` (`Type=user`).
+    User,
+}
+
+impl SessionKind {
+    /// The wire value: `card` or `user`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SessionKind::Card => "card",
+            SessionKind::User => "user",
+        }
+    }
+}
+
+/// The Rust type of a parameter of the given kind.
+macro_rules! param_type {
+    (required) => { &str };
+    (optional) => { Option<&str> };
+    (session) => { SessionKind };
+}
+
+/// Adds a parameter of the given kind to a request.
+macro_rules! add_param {
+    ($request:ident, required, $name:ident, $wire:literal) => {
+        $request = $request.param($wire, required(stringify!($name), $name)?);
+    };
+    ($request:ident, optional, $name:ident, $wire:literal) => {
+        $request = $request.opt_param($wire, $name);
+    };
+    ($request:ident, session, $name:ident, $wire:literal) => {
+        $request = $request.param($wire, $name.as_str());
+    };
+}
+
+macro_rules! param_kind {
+    (required) => {
+        ParamKind::Required
+    };
+    (optional) => {
+        ParamKind::Optional
+    };
+    (session) => {
+        ParamKind::Session
+    };
+}
+
+macro_rules! changes_state {
+    (changes_state) => {
+        true
+    };
+    (read_only) => {
+        false
+    };
+}
+
+/// The Rust type of a typed field's accessor, and how it reads the reply.
+macro_rules! field_accessor {
+    ($(#[$meta:meta])* $name:ident, str) => {
+        $(#[$meta])*
+        pub fn $name(&self) -> Option<&str> {
+            self.0.str_field(stringify!($name))
+        }
+    };
+    ($(#[$meta:meta])* $name:ident, int) => {
+        $(#[$meta])*
+        pub fn $name(&self) -> Option<i64> {
+            self.0.int_field(stringify!($name))
+        }
+    };
+    ($(#[$meta:meta])* $name:ident, bool) => {
+        $(#[$meta])*
+        pub fn $name(&self) -> Option<bool> {
+            self.0.bool_field(stringify!($name))
+        }
+    };
+    ($(#[$meta:meta])* $name:ident, map) => {
+        $(#[$meta])*
+        pub fn $name(&self) -> Option<&serde_json::Map<String, Value>> {
+            self.0.field(stringify!($name)).and_then(Value::as_object)
+        }
+    };
+}
+
+macro_rules! field_type {
+    (str) => {
+        FieldType::Str
+    };
+    (int) => {
+        FieldType::Int
+    };
+    (bool) => {
+        FieldType::Bool
+    };
+    (map) => {
+        FieldType::Map
+    };
+}
+
+/// Generates the reply views and [`REPLIES`].
+macro_rules! replies {
+    ($(
+        $(#[doc = $doc:literal])*
+        $reply:ident { $($field:ident : $ty:ident $fdoc:literal),* $(,)? }
+    )*) => {
+        $(
+            $(#[doc = $doc])*
+            ///
+            /// A view of the server's reply: each field is `None` when the server left it out
+            /// or sent it with another type. `Debug` prints the code and message only.
+            #[derive(Clone, PartialEq)]
+            pub struct $reply(Reply);
+
+            impl $reply {
+                $( field_accessor!(#[doc = concat!("`", stringify!($field), "`: ", $fdoc, ".")] $field, $ty); )*
+
+                /// The whole reply (every field, documented or not).
+                pub fn reply(&self) -> &Reply {
+                    &self.0
+                }
+
+                /// Takes the reply out of the view.
+                pub fn into_reply(self) -> Reply {
+                    self.0
+                }
+            }
+
+            impl From<Reply> for $reply {
+                fn from(reply: Reply) -> Self {
+                    $reply(reply)
+                }
+            }
+
+            impl fmt::Debug for $reply {
+                fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                    f.debug_tuple(stringify!($reply)).field(&self.0).finish()
+                }
+            }
+        )*
+
+        /// Every reply view of the table, with its typed fields.
+        pub const REPLIES: &[ReplySpec] = &[$(
+            ReplySpec {
+                name: stringify!($reply),
+                doc: concat!($($doc, "\n"),*),
+                fields: &[$( FieldSpec { name: stringify!($field), ty: field_type!($ty), doc: $fdoc } ),*],
+            },
+        )*];
+    };
+}
+
+/// Generates the request builders, the `Client` methods and [`ACTIONS`].
+macro_rules! actions {
+    ($(
+        $(#[doc = $doc:literal])*
+        $method:ident : $wire:literal, $effect:ident, $reply:ident
+        $([ $($fkey:literal = $fvalue:literal),* $(,)? ])? {
+            $($param:ident : $kind:ident $pwire:literal),* $(,)?
+        }
+    )*) => {
+        /// Request builders: each checks its required arguments (not empty) before anything
+        /// is sent, and leaves out optional ones that are absent or empty.
+        pub mod request {
+            use super::*;
+
+            $(
+                $(#[doc = $doc])*
+                pub fn $method($($param: param_type!($kind)),*) -> Result<ActionRequest, Error> {
+                    #[allow(unused_mut)]
+                    let mut request = ActionRequest::new($wire, !changes_state!($effect));
+                    $($( request = request.param($fkey, $fvalue); )*)?
+                    $( add_param!(request, $kind, $param, $pwire); )*
+                    Ok(request)
+                }
+            )*
+        }
+
+        /// The typed calls of the action table.
+        impl Client {
+            $(
+                $(#[doc = $doc])*
+                pub fn $method(&self, $($param: param_type!($kind)),*) -> Result<$reply, Error> {
+                    self.send(request::$method($($param),*)?).map($reply::from)
+                }
+            )*
+        }
+
+        /// Every typed call of the table.
+        pub const ACTIONS: &[ActionSpec] = &[$(
+            ActionSpec {
+                method: stringify!($method),
+                wire: $wire,
+                changes_state: changes_state!($effect),
+                doc: concat!($($doc, "\n"),*),
+                params: &[$( ParamSpec { name: stringify!($param), wire: $pwire, kind: param_kind!($kind) } ),*],
+                fixed: &[$($( ($fkey, $fvalue) ),*)?],
+                reply: stringify!($reply),
+            },
+        )*];
+    };
+}
+
+include!("table.rs");
+
+fn required<'a>(name: &str, value: &'a str) -> Result<&'a str, Error> {
+    if value.is_empty() {
+        Err(Error::invalid_argument(format!("{name} must not be empty")))
+    } else {
+        Ok(value)
+    }
+}
+
+fn cancelled() -> Error {
+    Error::local(ErrorKind::Cancelled, "cancelled by the host")
+}
+
+impl SocialRegistration {
+    /// The `state` query parameter of the URL, when it has one.
+    pub fn state(&self) -> Option<String> {
+        let url = self.url()?;
+        let query = url.split_once('?')?.1;
+        let query = query.split('#').next().unwrap_or(query);
+        query.split('&').find_map(|pair| {
+            let value = pair.strip_prefix("state=")?;
+            percent_encoding::percent_decode_str(value)
+                .decode_utf8()
+                .ok()
+                .map(|text| text.into_owned())
+        })
+    }
+}
+
+/// Any action with any parameters: never sent twice once it may have been delivered.
+pub fn generic_request(action: &str, params: &[(&str, &str)]) -> Result<ActionRequest, Error> {
+    let mut request = ActionRequest::new(required("action", action)?, false);
+    for (key, value) in params {
+        if key.is_empty() {
+            return Err(Error::invalid_argument("parameter names must not be empty"));
+        }
+        if key.eq_ignore_ascii_case("action") {
+            return Err(Error::invalid_argument(
+                "`action` is given by the action argument, not as a parameter",
+            ));
+        }
+        request = request.param(key, value);
+    }
+    Ok(request)
+}
+
+impl Client {
+    /// Sends a request and returns its reply for code 200 and 201 (pending); any other code
+    /// is the server's refusal as an error carrying the reply.
+    pub fn send(&self, request: ActionRequest) -> Result<Reply, Error> {
+        let reply = self.exchange(&request)?;
+        match reply.code() {
+            codes::OK | codes::PENDING => Ok(reply),
+            _ => Err(Error::refused(reply)),
+        }
+    }
+
+    /// Sends any action with any parameters. `Ok` for codes 200 and 201; other codes are the
+    /// server's refusal as an error carrying the reply. Never sent twice once it may have
+    /// reached the server.
+    pub fn call(&self, action: &str, params: &[(&str, &str)]) -> Result<Reply, Error> {
+        self.send(generic_request(action, params)?)
+    }
+
+    /// Social login step 2, repeated every `interval` until the user authorizes (the login
+    /// payload), the server refuses (its error, e.g. 1016 for an unbound identity), `timeout`
+    /// passes (`ErrorKind::Timeout`) or `cancel` is cancelled from another thread
+    /// (`ErrorKind::Cancelled`, within milliseconds: a poll in flight is interrupted).
+    pub fn social_login_wait(
+        &self,
+        state: &str,
+        mac: Option<&str>,
+        interval: Duration,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<UserSession, Error> {
+        let reply = self.social_login_wait_reply(state, mac, interval, timeout, cancel)?;
+        match reply.code() {
+            codes::OK => Ok(UserSession::from(reply)),
+            _ => Err(Error::refused(reply)),
+        }
+    }
+
+    /// [`Client::social_login_wait`], giving the final reply (any code but 201).
+    pub fn social_login_wait_reply(
+        &self,
+        state: &str,
+        mac: Option<&str>,
+        interval: Duration,
+        timeout: Duration,
+        cancel: &CancelToken,
+    ) -> Result<Reply, Error> {
+        if interval.is_zero() {
+            return Err(Error::invalid_argument(
+                "the poll interval must not be zero",
+            ));
+        }
+        let request = request::social_login_poll(state, mac)?;
+        let transport = Arc::new(self.sibling_transport());
+        cancel.attach(Arc::clone(&transport));
+        let deadline = Deadline::after(timeout);
+        let outcome = loop {
+            if cancel.is_cancelled() {
+                break Err(cancelled());
+            }
+            let reply = match self.exchange_on(&transport, &request) {
+                Ok(reply) => reply,
+                Err(_) if cancel.is_cancelled() => break Err(cancelled()),
+                Err(error) => break Err(error),
+            };
+            if reply.code() != codes::PENDING {
+                break Ok(reply);
+            }
+            if deadline.passed() {
+                break Err(Error::local(
+                    ErrorKind::Timeout,
+                    format!(
+                        "social authorization not completed within {} ms",
+                        timeout.as_millis()
+                    ),
+                ));
+            }
+            // The last pause ends at the deadline, for one last poll.
+            if cancel.wait(interval.min(deadline.remaining())) {
+                break Err(cancelled());
+            }
+        };
+        cancel.detach(&transport);
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn required_arguments_are_checked_before_sending() {
+        let err = request::single_login("", "MAC", None).expect_err("empty card");
+        assert_eq!(err.code(), codes::ERR_INVALID_ARGUMENT);
+        assert!(err.message().contains("card"));
+        assert!(generic_request("", &[]).is_err());
+        assert!(generic_request("X", &[("action", "Y")]).is_err());
+        assert!(generic_request("X", &[("", "Y")]).is_err());
+    }
+
+    #[test]
+    fn optional_parameters_absent_or_empty_are_left_out() {
+        let request = request::user_register("u", "p", None, Some("M"), Some("")).expect("valid");
+        let keys: Vec<&str> = request.keys().collect();
+        assert_eq!(keys, ["UserName", "Password", "Mac"]);
+        let request = request::social_login_poll("S", None).expect("valid");
+        let keys: Vec<&str> = request.keys().collect();
+        assert_eq!(keys, ["LoginType", "State"]);
+    }
+
+    #[test]
+    fn the_table_is_consistent() {
+        let mut methods = std::collections::HashSet::new();
+        for action in ACTIONS {
+            assert!(methods.insert(action.method), "{} twice", action.method);
+            assert!(
+                action.reply_spec().is_some(),
+                "{}: no reply view",
+                action.method
+            );
+        }
+        assert_eq!(ACTIONS.len(), 17);
+        // The spec's 12 actions are all reachable.
+        let wires: std::collections::BTreeSet<&str> = ACTIONS.iter().map(|a| a.wire).collect();
+        assert_eq!(wires.len(), 12);
+    }
+
+    #[test]
+    fn views_say_absent_instead_of_failing() {
+        let reply = Reply::from_body(
+            br#"{"code":200,"message":"ok","data":{"token":5,"is_times":true,"extra":1}}"#,
+        )
+        .expect("valid");
+        let login = CardLogin::from(reply);
+        assert_eq!(login.token(), None);
+        assert_eq!(login.is_times(), Some(true));
+        assert_eq!(login.expire_at(), None);
+    }
+
+    #[test]
+    fn social_registration_state_is_read_from_the_url() {
+        let reply = Reply::from_body(
+            br#"{"code":200,"data":{"url":"https://x.invalid/a?x=1&state=ab%2Bc#f"}}"#,
+        )
+        .expect("valid");
+        assert_eq!(
+            SocialRegistration::from(reply).state().as_deref(),
+            Some("ab+c")
+        );
+    }
+}

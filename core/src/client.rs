@@ -1,0 +1,405 @@
+//! `Client`: the Init handshake, the Handle entry point, the session secret, re-init and
+//! the clock offset (DESIGN section 4).
+
+use std::fmt;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde_json::Value;
+use zeroize::Zeroizing;
+
+use crate::codes;
+use crate::deadline::Deadline;
+use crate::error::Error;
+use crate::reply::Reply;
+use crate::transport::{HttpReply, SendError, Transport};
+use crate::url::BaseUrl;
+use crate::wire;
+
+/// One business request: the action and its plaintext parameters, in order.
+#[derive(Clone)]
+pub struct ActionRequest {
+    /// The `action` value.
+    pub action: String,
+    /// The other parameters, in the order they are sent. The values (cards, passwords,
+    /// tokens) are wiped from memory when the request is dropped.
+    params: Vec<(String, Zeroizing<String>)>,
+    /// Whether sending the request twice is harmless. A request that may have reached the
+    /// server (read timeout, connection reset after sending) is sent again only when this is
+    /// true; requests that surely did not reach it are always sent again once.
+    pub repeatable: bool,
+}
+
+impl ActionRequest {
+    /// A request for `action` with no parameters yet.
+    pub fn new(action: &str, repeatable: bool) -> ActionRequest {
+        ActionRequest {
+            action: action.to_owned(),
+            params: Vec::new(),
+            repeatable,
+        }
+    }
+
+    /// Adds a parameter.
+    pub fn param(mut self, key: &str, value: &str) -> ActionRequest {
+        self.params
+            .push((key.to_owned(), Zeroizing::new(value.to_owned())));
+        self
+    }
+
+    /// Adds a parameter when `value` is present and not empty (an empty optional value is
+    /// not sent, whatever the action).
+    pub fn opt_param(self, key: &str, value: Option<&str>) -> ActionRequest {
+        match value {
+            Some(value) if !value.is_empty() => self.param(key, value),
+            _ => self,
+        }
+    }
+
+    /// The parameter keys, in order.
+    pub fn keys(&self) -> impl Iterator<Item = &str> {
+        self.params.iter().map(|(key, _)| key.as_str())
+    }
+}
+
+impl fmt::Debug for ActionRequest {
+    /// Parameter values are not printed: they hold passwords, cards and tokens.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let keys: Vec<&str> = self.keys().collect();
+        f.debug_struct("ActionRequest")
+            .field("action", &self.action)
+            .field("param_keys", &keys)
+            .field("repeatable", &self.repeatable)
+            .finish()
+    }
+}
+
+/// The session secret of one Init, shared by the calls that use it; wiped when the last
+/// user drops it.
+#[derive(Clone)]
+struct Session {
+    api_password: Arc<Zeroizing<String>>,
+    /// `{base}/api/verify/{ApiPassword}`, built once per session.
+    handle_url: Arc<Zeroizing<String>>,
+    generation: u64,
+}
+
+/// A client of the service for one program (`AppId` + `AppKey`).
+///
+/// `Client` is `Send + Sync`: share it between threads (for example in an `Arc`). No lock
+/// is held across network I/O, and connections are kept alive and reused.
+pub struct Client {
+    init_url: String,
+    app_id: String,
+    app_key: Zeroizing<String>,
+    transport: Transport,
+    session: Mutex<Option<Session>>,
+    generations: AtomicU64,
+    clock_offset: AtomicI64,
+}
+
+impl fmt::Debug for Client {
+    /// The AppKey and the session secret are never printed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("init_url", &self.init_url)
+            .field("app_id", &self.app_id)
+            .field("clock_offset", &self.clock_offset())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Client {
+    /// A client for the service at `base_url` (`http://` or `https://`, with or without a
+    /// trailing `/`; see [`BaseUrl::parse`] for what is refused), for the program `app_id`
+    /// with its secret `app_key`. Nothing is sent until the first call.
+    pub fn new(base_url: &str, app_id: &str, app_key: &str) -> Result<Client, Error> {
+        let base = BaseUrl::parse(base_url)?;
+        if app_id.is_empty() {
+            return Err(Error::invalid_argument("app_id must not be empty"));
+        }
+        if app_key.is_empty() {
+            return Err(Error::invalid_argument("app_key must not be empty"));
+        }
+        Ok(Client {
+            init_url: format!("{}/api/verify", base.as_str()),
+            app_id: app_id.to_owned(),
+            app_key: Zeroizing::new(app_key.to_owned()),
+            transport: Transport::new(),
+            session: Mutex::new(None),
+            generations: AtomicU64::new(0),
+            clock_offset: AtomicI64::new(0),
+        })
+    }
+
+    /// Sets the connect and whole-call timeouts (defaults: 10 s and 30 s).
+    pub fn set_timeouts(&self, connect: Duration, call: Duration) -> Result<(), Error> {
+        self.transport.set_timeouts(connect, call)
+    }
+
+    /// The current (connect, call) timeouts.
+    pub fn timeouts(&self) -> (Duration, Duration) {
+        self.transport.timeouts()
+    }
+
+    /// A transport of its own with this client's timeouts, for cancellable work.
+    pub(crate) fn sibling_transport(&self) -> Transport {
+        self.transport.sibling()
+    }
+
+    /// Seconds added to the local clock to get the server's, learned from a 1014 refusal.
+    pub fn clock_offset(&self) -> i64 {
+        self.clock_offset.load(Ordering::Relaxed)
+    }
+
+    /// Whether an Init has succeeded and its session secret is held.
+    pub fn has_session(&self) -> bool {
+        self.lock_session().is_some()
+    }
+
+    /// Runs the Init handshake now (it otherwise runs lazily on the first action).
+    /// A refusal (1001, 1010, 1011, 1012, 1013, 1014) is an error carrying the reply.
+    pub fn init(&self) -> Result<(), Error> {
+        self.init_exchange().map(|_| ())
+    }
+
+    /// Init, returning the server's reply: `Ok` only for code 200, else the refusal.
+    pub fn init_exchange(&self) -> Result<Reply, Error> {
+        let generation = self.lock_session().as_ref().map(|s| s.generation);
+        let deadline = self.call_deadline();
+        self.run_init(&self.transport, generation, deadline)
+            .map(|(reply, _)| reply)
+    }
+
+    /// The deadline of a host call starting now: the call timeout bounds all it does.
+    fn call_deadline(&self) -> Deadline {
+        Deadline::after(self.transport.timeouts().1)
+    }
+
+    /// Sends a business request and returns the server's reply whatever its code; `Err` only
+    /// for local failures, and for an Init refusal when the lazy Init fails (then the error
+    /// carries the Init reply).
+    pub fn exchange(&self, request: &ActionRequest) -> Result<Reply, Error> {
+        self.exchange_on(&self.transport, request)
+    }
+
+    /// [`Client::exchange`] over another transport of this client (one that can be shut
+    /// down on its own: see [`Transport::sibling`]).
+    pub(crate) fn exchange_on(
+        &self,
+        transport: &Transport,
+        request: &ActionRequest,
+    ) -> Result<Reply, Error> {
+        let deadline = self.call_deadline();
+        let mut session = self.current_session(transport, deadline)?;
+        let mut reinit_done = false;
+        let mut clock_done = false;
+        let mut resend_done = false;
+        loop {
+            let http = match self.post_handle(transport, &session, request, deadline) {
+                Ok(http) => http,
+                Err(failure) => {
+                    if !resend_done && failure.worth_resending(request.repeatable) {
+                        resend_done = true;
+                        continue;
+                    }
+                    return Err(failure.error);
+                }
+            };
+            let reply = parse(&http)?;
+            match reply.code() {
+                codes::PROGRAM_NOT_FOUND if !reinit_done => {
+                    reinit_done = true;
+                    session = self
+                        .run_init(transport, Some(session.generation), deadline)?
+                        .1;
+                }
+                codes::TIMESTAMP_SKEW if !clock_done && self.learn_clock(&http) => {
+                    clock_done = true;
+                }
+                _ => return Ok(reply),
+            }
+        }
+    }
+
+    /// The held session, or a new one from a lazy Init.
+    fn current_session(&self, transport: &Transport, deadline: Deadline) -> Result<Session, Error> {
+        if let Some(session) = self.lock_session().clone() {
+            return Ok(session);
+        }
+        self.run_init(transport, None, deadline)
+            .map(|(_, session)| session)
+    }
+
+    /// Runs Init unless another thread already replaced the session `stale` (then its newer
+    /// session is used). Retries once on 1014 with the server's clock, and once when the
+    /// request surely did not reach the server.
+    fn run_init(
+        &self,
+        transport: &Transport,
+        stale: Option<u64>,
+        deadline: Deadline,
+    ) -> Result<(Reply, Session), Error> {
+        let mut clock_done = false;
+        let mut resend_done = false;
+        loop {
+            let timestamp = self.timestamp();
+            let sign = wire::init_sign(&self.app_id, &self.app_key, &timestamp);
+            let form = [
+                ("AppId", self.app_id.as_str()),
+                ("AppKey", self.app_key.as_str()),
+                ("TimeStamp", timestamp.as_str()),
+                ("Sign", sign.as_str()),
+            ];
+            let mut http = match transport.post_form(&self.init_url, &[], &form, deadline) {
+                Ok(http) => http,
+                // Init changes no state on the server: sending it again is harmless.
+                Err(failure) if !resend_done && failure.worth_resending(true) => {
+                    resend_done = true;
+                    continue;
+                }
+                Err(failure) => return Err(failure.error),
+            };
+            let parsed = parse(&http);
+            // The raw body holds the session secret: wipe it as soon as it is parsed.
+            zeroize::Zeroize::zeroize(&mut http.body);
+            let mut reply = parsed?;
+            if reply.code() == codes::TIMESTAMP_SKEW && !clock_done && self.learn_clock(&http) {
+                clock_done = true;
+                continue;
+            }
+            if reply.code() != codes::OK {
+                return Err(Error::refused(reply));
+            }
+            // The secret is taken out of the reply: hosts see the reply, never the secret.
+            let api_password = match reply.take_field("api_password") {
+                Some(Value::String(secret)) if (1..=256).contains(&secret.len()) => {
+                    Zeroizing::new(secret)
+                }
+                Some(Value::String(mut secret)) => {
+                    zeroize::Zeroize::zeroize(&mut secret);
+                    return Err(Error::protocol(
+                        "Init reply `api_password` is empty or longer than 256 bytes",
+                    ));
+                }
+                _ => {
+                    return Err(Error::protocol(
+                        "Init reply (code 200) has no string `api_password`",
+                    ))
+                }
+            };
+            let mut held = self.lock_session();
+            if let (Some(current), Some(stale)) = (held.as_ref(), stale) {
+                if current.generation != stale {
+                    // Another thread re-initialized meanwhile; keep its session.
+                    return Ok((reply, current.clone()));
+                }
+            }
+            let handle_url = Zeroizing::new(format!(
+                "{}/{}",
+                self.init_url,
+                wire::encode_component(&api_password)
+            ));
+            let session = Session {
+                api_password: Arc::new(api_password),
+                handle_url: Arc::new(handle_url),
+                generation: self.generations.fetch_add(1, Ordering::Relaxed) + 1,
+            };
+            *held = Some(session.clone());
+            return Ok((reply, session));
+        }
+    }
+
+    fn post_handle(
+        &self,
+        transport: &Transport,
+        session: &Session,
+        request: &ActionRequest,
+        deadline: Deadline,
+    ) -> Result<HttpReply, SendError> {
+        let api_password = session.api_password.as_str();
+        let plaintext = Zeroizing::new(wire::plaintext(&request.action, &request.params));
+        let data = wire::encrypt_data(api_password, &plaintext).map_err(|bad| SendError {
+            error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
+            maybe_delivered: false,
+        })?;
+        let timestamp = self.timestamp();
+        let sign = wire::handle_sign(api_password, &timestamp, &data);
+
+        transport.post_form(
+            session.handle_url.as_str(),
+            &[("X-Api-Password", api_password)],
+            &[
+                ("TimeStamp", timestamp.as_str()),
+                ("Data", data.as_str()),
+                ("Sign", sign.as_str()),
+            ],
+            deadline,
+        )
+    }
+
+    /// Keeps the offset to the server's clock from a reply's `Date` header. Returns whether
+    /// it changed (only then is a retry useful).
+    fn learn_clock(&self, http: &HttpReply) -> bool {
+        let Some(server) = http.date().map(unix_seconds) else {
+            return false;
+        };
+        let offset = server - unix_seconds(SystemTime::now());
+        self.clock_offset.swap(offset, Ordering::Relaxed) != offset
+    }
+
+    /// `TimeStamp`: Unix seconds on the corrected clock, taken per request.
+    fn timestamp(&self) -> String {
+        (unix_seconds(SystemTime::now()) + self.clock_offset()).to_string()
+    }
+
+    fn lock_session(&self) -> std::sync::MutexGuard<'_, Option<Session>> {
+        // A panic while holding this lock cannot leave the Option half-written.
+        self.session.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Parses a reply body; a body that is not the service's envelope is a protocol error that
+/// names the HTTP status (and the `Location` of a redirect).
+fn parse(http: &HttpReply) -> Result<Reply, Error> {
+    Reply::from_body(&http.body).map_err(|detail| {
+        let status = match (&http.location, http.status) {
+            (Some(location), status @ 300..=399) => {
+                format!("HTTP {status} redirect to {location} (redirects are not followed): ")
+            }
+            (_, 200) => String::new(),
+            (_, status) => format!("HTTP {status}: "),
+        };
+        Error::protocol(format!("{status}{detail}"))
+    })
+}
+
+fn unix_seconds(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_url_must_be_http_or_https() {
+        for bad in ["", "ftp://x", "http://", "localhost:80"] {
+            let err = Client::new(bad, "1", "K").expect_err(bad);
+            assert_eq!(err.code(), codes::ERR_INVALID_ARGUMENT);
+        }
+        assert!(Client::new("HTTP://127.0.0.1:1/", "1", "K").is_ok());
+    }
+
+    #[test]
+    fn debug_hides_secrets() {
+        let client = Client::new("http://127.0.0.1:1", "1", "TOPSECRETKEY").expect("client");
+        assert!(!format!("{client:?}").contains("TOPSECRET"));
+        let request = ActionRequest::new("UserLogin", true).param("Password", "hunter2");
+        assert!(!format!("{request:?}").contains("hunter2"));
+    }
+}

@@ -1,0 +1,185 @@
+//! Errors: the server's refusals (its code, localized message and remark kept together) and
+//! local failures, all in one code space (DESIGN section 5).
+
+use std::fmt;
+
+use crate::reply::Reply;
+
+use crate::codes;
+
+/// Kind of an [`Error`]. Every kind maps to one integer code ([`ErrorKind::code`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The server answered with a code other than 200 (and 201 where that is not pending).
+    Server(i32),
+    /// An argument was missing, empty, too long or out of range.
+    InvalidArgument,
+    /// A string argument was not valid UTF-8.
+    InvalidUtf8,
+    /// The server could not be reached, or the connection broke.
+    Network,
+    /// A connect or whole-call timeout ran out.
+    Timeout,
+    /// The TLS handshake or certificate check failed.
+    Tls,
+    /// The server's reply is not the service's JSON envelope (not JSON, wrong types, too
+    /// large).
+    Protocol,
+    /// The call was cancelled by the host.
+    Cancelled,
+    /// A panic inside the library was caught at the boundary.
+    Panic,
+    /// A reply field that was asked for is absent or of another type.
+    NoSuchField,
+    /// The operating system failed (thread, machine identity, randomness).
+    System,
+}
+
+impl ErrorKind {
+    /// The integer code: the server's own code, or a negative local code of [`codes`].
+    pub fn code(self) -> i32 {
+        match self {
+            ErrorKind::Server(code) => code,
+            ErrorKind::InvalidArgument => codes::ERR_INVALID_ARGUMENT,
+            ErrorKind::InvalidUtf8 => codes::ERR_INVALID_UTF8,
+            ErrorKind::Network => codes::ERR_NETWORK,
+            ErrorKind::Timeout => codes::ERR_TIMEOUT,
+            ErrorKind::Tls => codes::ERR_TLS,
+            ErrorKind::Protocol => codes::ERR_PROTOCOL,
+            ErrorKind::Cancelled => codes::ERR_CANCELLED,
+            ErrorKind::Panic => codes::ERR_PANIC,
+            ErrorKind::NoSuchField => codes::ERR_NO_SUCH_FIELD,
+            ErrorKind::System => codes::ERR_SYSTEM,
+        }
+    }
+}
+
+/// An error of a call: a refusal by the server (with its reply) or a local failure.
+///
+/// `Debug` and `Display` never print secrets: a server refusal shows its code, message and
+/// remark only.
+#[derive(Clone)]
+pub struct Error {
+    kind: ErrorKind,
+    detail: String,
+    reply: Option<Box<Reply>>,
+}
+
+impl Error {
+    /// A local failure of `kind` with an English explanation.
+    pub fn local(kind: ErrorKind, detail: impl Into<String>) -> Error {
+        Error {
+            kind,
+            detail: detail.into(),
+            reply: None,
+        }
+    }
+
+    /// A refusal by the server: the reply's code becomes the error's code.
+    pub fn refused(reply: Reply) -> Error {
+        Error {
+            kind: ErrorKind::Server(reply.code()),
+            detail: String::new(),
+            reply: Some(Box::new(reply)),
+        }
+    }
+
+    pub(crate) fn invalid_argument(detail: impl Into<String>) -> Error {
+        Error::local(ErrorKind::InvalidArgument, detail)
+    }
+
+    pub(crate) fn protocol(detail: impl Into<String>) -> Error {
+        Error::local(ErrorKind::Protocol, detail)
+    }
+
+    pub(crate) fn system(detail: impl Into<String>) -> Error {
+        Error::local(ErrorKind::System, detail)
+    }
+
+    /// The kind of failure.
+    pub fn kind(&self) -> ErrorKind {
+        self.kind
+    }
+
+    /// The integer code: the server's code, or a negative local code.
+    pub fn code(&self) -> i32 {
+        self.kind.code()
+    }
+
+    /// The server's (localized) message for a refusal, else the local explanation.
+    pub fn message(&self) -> &str {
+        match (&self.kind, &self.reply) {
+            (ErrorKind::Server(_), Some(reply)) => reply.message(),
+            _ => &self.detail,
+        }
+    }
+
+    /// `data.remark` of the server's reply, when it carried one (1006, 1022).
+    pub fn remark(&self) -> Option<&str> {
+        self.reply.as_deref().and_then(Reply::remark)
+    }
+
+    /// The server's whole reply, when the server answered.
+    pub fn reply(&self) -> Option<&Reply> {
+        self.reply.as_deref()
+    }
+
+    /// Takes the server's reply out of the error.
+    pub fn into_reply(self) -> Option<Reply> {
+        self.reply.map(|reply| *reply)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let code = self.code();
+        write!(f, "{} ({code})", codes::describe(code))?;
+        if !self.message().is_empty() {
+            write!(f, ": {}", self.message())?;
+        }
+        if let Some(remark) = self.remark() {
+            write!(f, " [remark: {remark}]")?;
+        }
+        Ok(())
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.kind)
+            .field("code", &self.code())
+            .field("message", &self.message())
+            .field("remark", &self.remark())
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_kinds_have_distinct_codes_of_the_table() {
+        let kinds = [
+            ErrorKind::InvalidArgument,
+            ErrorKind::InvalidUtf8,
+            ErrorKind::Network,
+            ErrorKind::Timeout,
+            ErrorKind::Tls,
+            ErrorKind::Protocol,
+            ErrorKind::Cancelled,
+            ErrorKind::Panic,
+            ErrorKind::NoSuchField,
+            ErrorKind::System,
+        ];
+        let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
+        assert_eq!(codes.len(), kinds.len());
+        for code in codes {
+            assert!(code < 0 && codes::info(code).is_some(), "{code}");
+        }
+    }
+}

@@ -1,0 +1,59 @@
+//! # verify-core
+//!
+//! The protocol core of the `verify` licensing client: a safe, blocking Rust client of the
+//! licensing verification service (the Init handshake, the card and account logins, the
+//! heartbeat and every other action). The C ABI (`libverify.so`, `verify.dll`,
+//! `libverify.dylib`, `libverify.a`, header `include/verify.h`) is the `verify` crate at
+//! the repository root, a thin layer over this one. This crate has no `unsafe` code.
+//!
+//! ```no_run
+//! use verify_core::{Client, SessionKind};
+//!
+//! let client = Client::new("http://127.0.0.1:8080", "10001", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345")?;
+//! let login = client.single_login("DEMO-CARD-0000-0001", "3F2A9C0B7D1E4F56", None)?;
+//! let token = login.token().unwrap_or_default();
+//! let beat = client.heartbeat(token, SessionKind::Card, None)?;
+//! println!("valid until {}", beat.expire_at().unwrap_or("?"));
+//! # Ok::<(), verify_core::Error>(())
+//! ```
+//!
+//! The layers, each depending only on those below it:
+//! - [`wire`]: plaintext codec, RC4 + hex, MD5 signatures (pure functions);
+//! - [`transport`]: one form POST with timeouts, a body cap and kept-alive connections;
+//! - [`Client`]: Init, Handle, the session secret, re-init, the clock offset, one deadline
+//!   per host call;
+//! - [`actions`]: the action table with its typed calls and reply views, the generic
+//!   [`Client::call`] and the social wait;
+//! - [`keeper`]: the background heartbeat with events ([`Keeper`]);
+//! - [`codes`]: the table of result codes; [`machine_code`]: the machine code.
+
+#![forbid(unsafe_code)]
+
+pub mod actions;
+mod cancel;
+mod client;
+pub mod codes;
+mod deadline;
+pub mod error;
+pub mod keeper;
+mod machine;
+mod reply;
+pub mod transport;
+pub mod url;
+pub mod wire;
+
+pub use actions::{
+    Bulletin, CardInfo, CardLogin, Heartbeat, LatestVersion, PasswordChanged, Rebind, Recharge,
+    Registration, Renewal, SessionKind, SocialRegistration, SocialStart, UserInfo, UserSession,
+    Variable, Variables,
+};
+pub use cancel::CancelToken;
+pub use client::{ActionRequest, Client};
+pub use codes::describe;
+pub use error::{Error, ErrorKind};
+pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
+pub use machine::{machine_code, MACHINE_CODE_LEN};
+pub use reply::{type_name, Reply};
+
+/// The crate version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
