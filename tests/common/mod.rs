@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use verify::Client;
+use verify_core::Client;
 use verify_sandbox::{Config, Fixtures, Sandbox};
 
 /// The AppKey of every test program (32 uppercase letters and digits, as the spec says).
