@@ -16,6 +16,7 @@
 mod actions;
 mod console;
 mod control;
+mod dialect;
 mod faults;
 mod fixtures;
 mod server;

@@ -290,7 +290,15 @@ pub fn serve(
                 now,
                 p: &params,
             };
-            actions::run(&action, &mut cx)
+            let mut envelope = actions::run(&action, &mut cx);
+            let alternate = st
+                .programs
+                .get(&app_id)
+                .is_some_and(|p| p.dialect == "alternate");
+            if alternate && envelope.code == 200 {
+                crate::dialect::alternate(&action, &mut envelope.data);
+            }
+            envelope
         }
     };
     st.record(

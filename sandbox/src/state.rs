@@ -605,6 +605,12 @@ impl State {
                 p.app_id, p.status
             ));
         }
+        if p.dialect != "standard" && p.dialect != "alternate" {
+            return Err(format!(
+                "program {}: unknown dialect {:?} (standard, alternate)",
+                p.app_id, p.dialect
+            ));
+        }
         if let Some(t) = p.bulletin_updated_at.as_deref() {
             time::parse(t).map_err(|e| format!("program {}: {e}", p.app_id))?;
         }
