@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what the tests need (a C and C++
 # compiler, valgrind, cmake and pkg-config for the host and package tests, Mono for the C#
-# binding), checks formatting, then runs every test of the workspace: the sandbox's
-# black-box HTTP tests, the library's unit and integration tests (Rust API, C ABI, header
-# freshness, wire vectors), the C and C++ demos under valgrind, the C# demo on Mono, and
-# the package built with CMake and pkg-config.
+# binding), checks formatting, lints (clippy, warnings denied), builds the docs (warnings
+# denied), then runs every test of the workspace: the sandbox's black-box HTTP tests, the
+# core's tests against the sandbox (Rust API, wire vectors, reliability, keeper), the
+# generated-files check (header, C++/C#/README sections), and the C, C++ and C# host
+# programs of tests/hosts/ and the demos (under valgrind where noted) against the library
+# that the run builds, and the package built with CMake and pkg-config.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +14,12 @@ scripts/install-deps.sh gcc valgrind cmake pkg-config mono
 
 echo "== cargo fmt --all --check"
 cargo fmt --all --check
+
+echo "== cargo clippy --workspace --all-targets -- -D warnings"
+cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== cargo doc --workspace --no-deps (warnings denied)"
+RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --no-deps --locked
 
 echo "== cargo test --workspace"
 cargo test --workspace --locked

@@ -30,6 +30,3 @@ mod reply;
 /// The version of the C ABI, also returned by `verify_abi_version()`. It changes when an
 /// exported function's signature or meaning changes incompatibly (CHANGELOG.md).
 pub const VERIFY_ABI_VERSION: u32 = 2;
-
-#[cfg(test)]
-mod tests;

@@ -7,20 +7,26 @@ use verify_core::codes;
 
 use crate::guard::{guard, last_error_code, last_error_message};
 
-/// `codes::describe` of every code of the table, and of the codes outside it, as C
-/// strings made once: (table rows, undocumented positive, unknown negative).
-fn descriptions() -> &'static (Vec<(i32, CString)>, CString, CString) {
-    static TEXTS: OnceLock<(Vec<(i32, CString)>, CString, CString)> = OnceLock::new();
+/// `codes::describe` as C strings, made once.
+struct Descriptions {
+    /// Every row of the code table.
+    table: Vec<(i32, CString)>,
+    /// A positive code outside the table.
+    undocumented: CString,
+    /// A negative code outside the table.
+    unknown: CString,
+}
+
+fn descriptions() -> &'static Descriptions {
+    static TEXTS: OnceLock<Descriptions> = OnceLock::new();
     let c_text = |text: &str| CString::new(text).unwrap_or_default();
-    TEXTS.get_or_init(|| {
-        (
-            codes::TABLE
-                .iter()
-                .map(|row| (row.code, c_text(row.text)))
-                .collect(),
-            c_text(codes::UNDOCUMENTED_SERVER_CODE),
-            c_text(codes::UNKNOWN_LOCAL_CODE),
-        )
+    TEXTS.get_or_init(|| Descriptions {
+        table: codes::TABLE
+            .iter()
+            .map(|row| (row.code, c_text(row.text)))
+            .collect(),
+        undocumented: c_text(codes::UNDOCUMENTED_SERVER_CODE),
+        unknown: c_text(codes::UNKNOWN_LOCAL_CODE),
     })
 }
 
@@ -30,11 +36,11 @@ fn descriptions() -> &'static (Vec<(i32, CString)>, CString, CString) {
 #[no_mangle]
 pub extern "system" fn verify_code_describe(code: i32) -> *const c_char {
     guard(c"internal error".as_ptr(), || {
-        let (table, undocumented, unknown) = descriptions();
-        match table.iter().find(|(known, _)| *known == code) {
+        let texts = descriptions();
+        match texts.table.iter().find(|(known, _)| *known == code) {
             Some((_, text)) => text.as_ptr(),
-            None if code > 0 => undocumented.as_ptr(),
-            None => unknown.as_ptr(),
+            None if code > 0 => texts.undocumented.as_ptr(),
+            None => texts.unknown.as_ptr(),
         }
     })
 }

@@ -13,7 +13,7 @@
 //! | `include/verify.h` | cbindgen over `src/`, then `VERIFY_CALL` added (`generate::header`) |
 //! | `include/verify.hpp`: the `codes` and `Client` action sections | `generate::cpp` |
 //! | `bindings/csharp/Verify.cs`: the codes, native and action sections | `generate::csharp` |
-//! | `README.md`: the result code table | `generate::docs` |
+//! | `README.md`: the result code table and the retry table | `generate::docs` |
 
 mod generate;
 

@@ -342,7 +342,7 @@ pub extern "system" fn verify_get_bulletin(
     out: *mut *mut verify_reply,
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
-    unsafe { answer(client, out, || request::get_bulletin()) }
+    unsafe { answer(client, out, request::get_bulletin) }
 }
 
 /// `GetVariable` for one variable.
@@ -383,7 +383,7 @@ pub extern "system" fn verify_get_variables(
     out: *mut *mut verify_reply,
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
-    unsafe { answer(client, out, || request::get_variables()) }
+    unsafe { answer(client, out, request::get_variables) }
 }
 
 /// `GetUserInfo`: the account's details.

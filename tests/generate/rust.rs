@@ -114,11 +114,14 @@ pub fn actions() -> String {
                 ParamKind::Session => format!("session_kind({})?", param.name),
             })
             .collect();
+        let build = if args.is_empty() {
+            format!("request::{}", action.method)
+        } else {
+            format!("|| request::{}({})", action.method, args.join(", "))
+        };
         out.push_str(&format!(
             "// SAFETY: the caller's contract on every pointer.\n\
-             unsafe {{ answer(client, out, || request::{}({})) }}\n}}\n\n",
-            action.method,
-            args.join(", ")
+             unsafe {{ answer(client, out, {build}) }}\n}}\n\n"
         ));
     }
     rustfmt(&out)
