@@ -400,8 +400,8 @@ fn login_blacklisted_ip_or_mac_is_1023() {
     let app = App::with(json!({"blacklist": {"enabled": true, "ips": ["127.0.0.1"], "macs": []}}));
     app.account("xavier", "pw", json!({}));
     assert_code(&app.user_login("xavier", "pw", &unique_mac()), 1023);
-    // the blacklist comes before 1016 (README order)
-    assert_code(&app.user_login("nobody", "pw", &unique_mac()), 1023);
+    // spec 4.4: rule 1 (1016) comes before rule 8 (blacklist)
+    assert_code(&app.user_login("nobody", "pw", &unique_mac()), 1016);
 
     let bad = unique_mac();
     let app2 = app.other(json!({"blacklist": {"enabled": true, "ips": [], "macs": [bad]}}));

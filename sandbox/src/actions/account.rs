@@ -113,21 +113,37 @@ pub fn user_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     {
         return social_login(cx);
     }
+    // Spec 4.4 numbers its rules and they are checked in that order: 1016 (rule 1), 1005
+    // (rule 2, not in the renewal branch: rule 7 renews an expired account), 1003 (rule 3),
+    // 1006 (rule 4), 1021 then 1022 (rule 5, login only), 1004 / 1024 (rule 6, renewal),
+    // 1023 (rule 8). Rule 8's 1013 comes first: no other rule can be checked without
+    // UserName and Password.
     let username = cx.require(USERNAME)?;
     let password = cx.require(PASSWORD)?;
     let mac = cx.param(MAC);
     let card = cx.param(CARD);
-    cx.check_blacklist(mac.as_deref())?;
     let cap = cx.rebind_cap();
     let now = cx.now;
+    let app_id = cx.app_id.to_string();
 
+    let expired = cx
+        .st
+        .account_mut(&app_id, &username)
+        .ok_or_else(unknown_user)?
+        .expired(now);
+    if card.is_none() && expired {
+        return Err(Envelope::err(1005, "账号未激活或已到期"));
+    }
     let acc = authenticate(cx, &username, &password)?;
     if acc.banned {
         return Err(banned(&acc.reason));
     }
+    let (bound, bind_count) = (acc.device_id.clone(), acc.bind_count);
 
     if let Some(key) = card {
         // Renewal branch: no token.
+        check_account_card(cx.st.cards.get(&(app_id.clone(), key.clone())))?;
+        cx.check_blacklist(mac.as_deref())?;
         let (secs, _, _) = apply_card(cx, &key, &username)?;
         let expire_at = cx
             .st
@@ -146,28 +162,24 @@ pub fn user_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     }
 
     if let Some(mac) = mac.as_deref() {
-        if !acc.device_id.is_empty() && acc.device_id != mac {
+        if !bound.is_empty() && bound != mac {
             if let Some(cap) = cap {
-                if acc.bind_count >= cap {
+                if bind_count >= cap {
                     return Err(Envelope::err(
                         1021,
                         format!("换绑次数已达上限（{cap}次），无法在新机器登录"),
                     ));
                 }
             }
-            return Err(Envelope::remark(
-                1022,
-                "机器码已变更，请先换绑",
-                &acc.device_id,
-            ));
+            return Err(Envelope::remark(1022, "机器码已变更，请先换绑", &bound));
         }
     }
-    if acc.expired(now) {
-        return Err(Envelope::err(1005, "账号未激活或已到期"));
-    }
+    cx.check_blacklist(mac.as_deref())?;
     if let Some(mac) = mac.as_deref() {
-        if acc.device_id.is_empty() {
-            acc.set_device(mac);
+        if bound.is_empty() {
+            if let Some(acc) = cx.st.account_mut(&app_id, &username) {
+                acc.set_device(mac);
+            }
         }
     }
     login_payload(cx, &username, None)

@@ -12,10 +12,23 @@ pub fn single_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     let key = cx.require(CARD)?;
     let mac = cx.require(MAC)?;
     let device_name = cx.param(DEVICE_NAME).unwrap_or_default();
-    cx.check_blacklist(Some(&mac))?;
-    let device_reason = cx.device_disabled(&mac);
     let now = cx.now;
     let app_id = cx.app_id.to_string();
+    // Spec 4.3 numbers its rules: rule 3 (a card bound to another machine, 1022) comes
+    // before rule 4 (blacklist, 1023), then rule 6's codes (1004, 1006, 1005).
+    if let Some(c) = cx.st.card_mut(&app_id, &key) {
+        if let Some(bound) = c.device_id.as_deref() {
+            if bound != mac && c.state != CardState::Used {
+                return Err(Envelope::remark(
+                    1022,
+                    "卡密已绑定其他机器，单码模式不能换机",
+                    bound,
+                ));
+            }
+        }
+    }
+    cx.check_blacklist(Some(&mac))?;
+    let device_reason = cx.device_disabled(&mac);
 
     let Some(c) = cx.st.card_mut(&app_id, &key) else {
         return Err(Envelope::err(1004, "卡密不存在或无效"));
