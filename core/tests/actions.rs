@@ -1,11 +1,12 @@
 //! Every typed call against the sandbox: documented fields of each reply, the refusals
 //! with their code, message and remark, and the two social flows.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use common::{unique, Program};
-use serde_json::json;
-use verify::{ErrorKind, SessionKind, SocialPoll};
+use serde_json::{json, Value};
+use verify_core::{codes, ErrorKind, SessionKind};
 
 #[test]
 fn card_mode_login_heartbeat_and_message() {
@@ -16,27 +17,37 @@ fn card_mode_login_heartbeat_and_message() {
     let login = client
         .single_login(&card, "MACHINE-A", Some("desk"))
         .expect("login");
-    assert_eq!(login.token.as_str().len(), 40);
-    assert_eq!(login.status, "active");
-    assert!(!login.is_times);
-    assert_eq!(login.card_type, "月卡");
-    assert_eq!(login.expire_at.len(), 19, "{}", login.expire_at);
-    assert_eq!(login.uses, None);
+    let token = login.token().expect("token");
+    assert_eq!(token.len(), 40);
+    assert_eq!(login.status(), Some("active"));
+    assert_eq!(login.is_times(), Some(false));
+    assert_eq!(login.card_type(), Some("月卡"));
+    let expire_at = login.expire_at().expect("expire_at");
+    assert_eq!(expire_at.len(), 19, "{expire_at}");
+    assert_eq!(
+        (login.total(), login.used(), login.remaining()),
+        (None, None, None),
+        "no count fields for a duration card"
+    );
 
     program
         .sandbox
         .leave_card_message(&program.app_id, &card, "维护通知")
         .expect("message");
     let beat = client
-        .heartbeat(login.token.as_str(), SessionKind::Card, Some("10.0.0.1"))
+        .heartbeat(token, SessionKind::Card, Some("10.0.0.1"))
         .expect("heartbeat");
-    assert_eq!(beat.status, "active");
-    assert_eq!(beat.expire_at, login.expire_at);
-    assert_eq!(beat.msg.as_deref(), Some("维护通知"));
+    assert_eq!(beat.status(), Some("active"));
+    assert_eq!(beat.expire_at(), Some(expire_at));
+    assert_eq!(beat.msg(), Some("维护通知"));
     let again = client
-        .heartbeat(login.token.as_str(), SessionKind::Card, None)
+        .heartbeat(token, SessionKind::Card, None)
         .expect("heartbeat");
-    assert_eq!(again.msg, None, "the message is delivered once");
+    assert_eq!(
+        again.msg().filter(|msg| !msg.is_empty()),
+        None,
+        "the message is delivered once"
+    );
 
     let other = client
         .single_login(&card, "MACHINE-B", None)
@@ -51,18 +62,21 @@ fn count_card_reports_uses_and_runs_out() {
     let card = program.count_card("COUN-TCAR-D000-0001", 2);
     let client = program.client();
     let first = client.single_login(&card, "M1", None).expect("first use");
-    assert!(first.is_times);
-    let uses = first.uses.expect("count fields");
-    assert_eq!((uses.total, uses.used, uses.remaining), (2, 1, 1));
-    assert!(first.expire_at.starts_with("2099"), "{}", first.expire_at);
+    assert_eq!(first.is_times(), Some(true));
+    assert_eq!(
+        (first.total(), first.used(), first.remaining()),
+        (Some(2), Some(1), Some(1))
+    );
+    let expire_at = first.expire_at().unwrap_or_default();
+    assert!(expire_at.starts_with("2099"), "{expire_at}");
     let second = client.single_login(&card, "M1", None).expect("second use");
-    assert_eq!(second.uses.map(|u| u.remaining), Some(0));
+    assert_eq!(second.remaining(), Some(0));
     let third = client.single_login(&card, "M1", None).expect_err("used up");
     assert_eq!(third.code(), 1005);
     assert_eq!(third.kind(), ErrorKind::Server(1005));
     assert!(!third.message().is_empty(), "the server's message is kept");
     let info = client.get_card_info(&card).expect("card info");
-    assert_eq!(info.uses.map(|u| (u.used, u.remaining)), Some((2, 0)));
+    assert_eq!((info.used(), info.remaining()), (Some(2), Some(0)));
 }
 
 #[test]
@@ -108,21 +122,23 @@ fn account_flow_register_login_recharge_rebind() {
             Some("laptop"),
         )
         .expect("register with card");
-    assert_eq!(reg.username, user);
-    assert!(reg.user_id > 0);
-    assert_eq!(reg.token.as_ref().map(|t| t.as_str().len()), Some(40));
-    assert_eq!(reg.status.as_deref(), Some("active"));
+    assert_eq!(reg.username(), Some(user.as_str()));
+    assert!(reg.user_id().is_some_and(|id| id > 0), "{reg:?}");
+    assert_eq!(reg.token().map(str::len), Some(40));
+    assert_eq!(reg.status(), Some("active"));
 
     let session = client
         .user_login(&user, "pw-1", Some("MAC-A"))
         .expect("login");
-    assert_eq!(session.username, user);
-    assert_eq!(session.device_id, "MAC-A");
-    assert_eq!(session.token.as_str().len(), 40);
+    assert_eq!(session.username(), Some(user.as_str()));
+    assert_eq!(session.device_id(), Some("MAC-A"));
+    let token = session.token().expect("token");
+    assert_eq!(token.len(), 40);
     let beat = client
-        .heartbeat(session.token.as_str(), SessionKind::User, None)
+        .heartbeat(token, SessionKind::User, None)
         .expect("heartbeat");
-    assert_eq!(beat.expire_at, session.expire_at);
+    assert!(session.expire_at().is_some());
+    assert_eq!(beat.expire_at(), session.expire_at());
 
     let wrong = client
         .user_login(&user, "nope", Some("MAC-A"))
@@ -137,24 +153,22 @@ fn account_flow_register_login_recharge_rebind() {
     let recharge = client
         .user_recharge(&user, &recharge_card)
         .expect("recharge");
-    assert_eq!(recharge.username, user);
-    assert_eq!(recharge.added, "7天");
-    assert!(recharge.expire_at > session.expire_at);
+    assert_eq!(recharge.username(), Some(user.as_str()));
+    assert_eq!(recharge.added_days(), Some("7天"));
+    let recharged_to = recharge.expire_at().expect("expire_at");
+    assert!(Some(recharged_to) > session.expire_at(), "{recharged_to}");
 
     let renewal = client
         .user_login_with_card(&user, "pw-1", &renew_card, Some("MAC-A"))
         .expect("renewal");
-    assert_eq!(renewal.added_days, 10);
-    assert!(renewal.expire_at > recharge.expire_at);
+    assert_eq!(renewal.added_days(), Some(10));
+    let renewed_to = renewal.expire_at().expect("expire_at");
+    assert!(renewed_to > recharged_to, "{renewed_to}");
 
     let rebind = client.change_bind(&user, "pw-1", "MAC-B").expect("rebind");
     assert_eq!(
-        (
-            rebind.device_id.as_str(),
-            rebind.bind_count,
-            rebind.bind_limit
-        ),
-        ("MAC-B", 1, 3)
+        (rebind.device_id(), rebind.bind_count(), rebind.bind_limit()),
+        (Some("MAC-B"), Some(1), Some(3))
     );
     let same = client
         .change_bind(&user, "pw-1", "MAC-B")
@@ -163,7 +177,7 @@ fn account_flow_register_login_recharge_rebind() {
     let after = client
         .user_login(&user, "pw-1", Some("MAC-B"))
         .expect("login on B");
-    assert_eq!(after.device_id, "MAC-B");
+    assert_eq!(after.device_id(), Some("MAC-B"));
 
     client
         .update_password(&user, "pw-1", "pw-2")
@@ -177,10 +191,10 @@ fn account_flow_register_login_recharge_rebind() {
     );
     let info = client.get_user_info(&user, "pw-2").expect("user info");
     assert_eq!(
-        (info.username.as_str(), info.bind_count, info.bind_limit),
-        (user.as_str(), 1, 3)
+        (info.username(), info.bind_count(), info.bind_limit()),
+        (Some(user.as_str()), Some(1), Some(3))
     );
-    assert_eq!(info.user_id, reg.user_id);
+    assert_eq!(info.user_id(), reg.user_id());
 }
 
 #[test]
@@ -191,8 +205,9 @@ fn registration_without_card_is_expired_and_login_says_1005() {
     let reg = client
         .user_register(&user, "pw", None, None, None)
         .expect("register");
-    assert_eq!(reg.token, None);
-    assert_eq!(reg.status, None);
+    assert_eq!(reg.username(), Some(user.as_str()));
+    assert_eq!(reg.token(), None);
+    assert_eq!(reg.status(), None);
     assert_eq!(
         client
             .user_login(&user, "pw", None)
@@ -231,7 +246,7 @@ fn heartbeat_refusals() {
         .update_account(&program.app_id, &user, "ban", Some("违规使用"))
         .expect("ban");
     let err = client
-        .heartbeat(session.token.as_str(), SessionKind::User, None)
+        .heartbeat(session.token().expect("token"), SessionKind::User, None)
         .expect_err("banned");
     assert_eq!(err.code(), 1006);
     assert_eq!(err.remark(), Some("违规使用"));
@@ -242,23 +257,32 @@ fn program_information_actions() {
     let program = Program::fresh();
     let client = program.client();
     let version = client.get_latest_version(Some("2.0.9")).expect("version");
-    assert_eq!(version.version, "2.1.0");
-    assert!(version.has_update);
-    assert!(!version.force_update);
-    assert!(
-        !client
+    assert_eq!(version.version(), Some("2.1.0"));
+    assert_eq!(version.has_update(), Some(true));
+    assert_eq!(version.force_update(), Some(false));
+    assert_eq!(version.changelog(), Some("fixes"));
+    assert_eq!(version.download_url(), Some("https://example.invalid/d"));
+    assert_eq!(
+        client
             .get_latest_version(Some("2.1.0"))
             .expect("same")
-            .has_update
+            .has_update(),
+        Some(false)
     );
     assert_eq!(
-        client.get_bulletin().expect("bulletin").bulletin,
-        "公告 bulletin"
+        client.get_bulletin().expect("bulletin").bulletin(),
+        Some("公告 bulletin")
     );
     let greeting = client.get_variable("greeting").expect("variable");
-    assert_eq!(greeting.value, "你好 & welcome");
+    assert_eq!(greeting.name(), Some("greeting"));
+    assert_eq!(greeting.value(), Some("你好 & welcome"));
     let all = client.get_variables().expect("variables");
-    assert_eq!(all.0.get("limit").map(String::as_str), Some("5"));
+    let variables = all.variables().expect("variables");
+    assert_eq!(variables.get("limit").and_then(Value::as_str), Some("5"));
+    assert_eq!(
+        variables.get("greeting").and_then(Value::as_str),
+        Some("你好 & welcome")
+    );
     assert_eq!(
         client.get_variable("absent").expect_err("unknown").code(),
         1013
@@ -272,8 +296,13 @@ fn generic_call_reaches_any_action() {
     let reply = client
         .call("GetVariable", &[("Name", "limit")])
         .expect("call");
-    assert_eq!(reply.code(), 200);
-    assert_eq!(reply.field("value").and_then(|v| v.as_str()), Some("5"));
+    assert_eq!(reply.code(), codes::OK);
+    assert_eq!(reply.field("value").and_then(Value::as_str), Some("5"));
+    assert_eq!(reply.str_field("value"), Some("5"));
+    assert_eq!(
+        reply.pointer("/data/value").and_then(Value::as_str),
+        Some("5")
+    );
     let unknown = client
         .call("NoSuchAction", &[])
         .expect_err("unknown action");
@@ -289,11 +318,8 @@ fn social_login_and_registration() {
     let registration = client
         .social_register_start(&user, Some("MAC-S"), None)
         .expect("social registration");
-    assert!(
-        registration.url.starts_with("https://"),
-        "{}",
-        registration.url
-    );
+    let url = registration.url().expect("url");
+    assert!(url.starts_with("https://"), "{url}");
     let reg_state = registration.state().expect("state in the URL");
     assert!(
         program.sandbox.account(&program.app_id, &user).is_none(),
@@ -306,39 +332,37 @@ fn social_login_and_registration() {
     assert!(program.sandbox.account(&program.app_id, &user).is_some());
 
     let start = client.social_login_start(Some("MAC-S")).expect("step 1");
-    assert!(!start.state.is_empty());
-    assert_eq!(
-        client
-            .social_login_poll(&start.state, None)
-            .expect("pending"),
-        SocialPoll::Pending
-    );
+    let state = start.state().expect("state");
+    assert!(!state.is_empty());
+    let pending = client.social_login_poll(state, None).expect("pending");
+    assert_eq!(pending.reply().code(), codes::PENDING);
+    assert_eq!(pending.token(), None, "no session while pending");
     program
         .sandbox
-        .authorize_social(&start.state, "openid-42", "小明")
+        .authorize_social(state, "openid-42", "小明")
         .expect("authorize login");
-    match client
-        .social_login_poll(&start.state, None)
-        .expect("step 2")
-    {
-        SocialPoll::LoggedIn(session) => {
-            assert_eq!(session.username, user);
-            assert_eq!(session.remark, "小明");
-        }
-        SocialPoll::Pending => panic!("still pending after authorization"),
-    }
+    let session = client.social_login_poll(state, None).expect("step 2");
+    assert_eq!(
+        session.reply().code(),
+        codes::OK,
+        "still pending after authorization"
+    );
+    assert_eq!(session.username(), Some(user.as_str()));
+    assert_eq!(session.remark(), Some("小明"));
+    assert_eq!(session.token().map(str::len), Some(40));
 
     let unbound = client.social_login_start(None).expect("step 1");
+    let unbound_state = unbound.state().expect("state");
     program
         .sandbox
-        .authorize_social(&unbound.state, "openid-unbound", "路人")
+        .authorize_social(unbound_state, "openid-unbound", "路人")
         .expect("authorize");
     assert_eq!(
         client
-            .social_login_poll(&unbound.state, None)
+            .social_login_poll(unbound_state, None)
             .expect_err("unbound")
             .code(),
-        1016
+        codes::USER_NOT_REGISTERED
     );
 }
 
@@ -355,10 +379,14 @@ fn values_with_reserved_characters_round_trip_unchanged() {
         let reg = client
             .user_register(&user, password, None, None, None)
             .expect("register");
-        assert_eq!(reg.username, user, "username came back changed");
+        assert_eq!(
+            reg.username(),
+            Some(user.as_str()),
+            "username came back changed"
+        );
         let info = client
             .get_user_info(&user, password)
             .expect("the password decoded exactly");
-        assert_eq!(info.username, user);
+        assert_eq!(info.username(), Some(user.as_str()));
     }
 }

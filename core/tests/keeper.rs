@@ -1,20 +1,22 @@
 //! The session keeper, the cancellable social wait, and the machine code, against the
 //! sandbox. Intervals are 1 s; nothing sleeps to wait for state: tests poll with deadlines.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::{eventually, unique, Program};
-use verify::{
-    CancelToken, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState, SessionKind,
+use verify_core::{
+    codes, CancelToken, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState,
+    SessionKind,
 };
 use verify_sandbox::{Fault, FaultKind};
 
 type Events = Arc<Mutex<Vec<Event>>>;
 
-fn recorder() -> (Events, verify::keeper::EventCallback) {
+fn recorder() -> (Events, verify_core::keeper::EventCallback) {
     let events: Events = Arc::default();
     let sink = Arc::clone(&events);
     let callback = Box::new(move |event: &Event| {
@@ -56,7 +58,7 @@ fn keep_user(program: &Program<'_>, prefix: &str, options: KeeperOptions) -> Kep
     let (events, callback) = recorder();
     let keeper = Keeper::start(
         client,
-        session.token.as_str(),
+        session.token().expect("token"),
         SessionKind::User,
         options,
         Some(callback),
@@ -80,7 +82,7 @@ fn a_back_office_message_arrives_exactly_once() {
     let (events, callback) = recorder();
     let keeper = Keeper::start(
         Arc::clone(&client),
-        login.token.as_str(),
+        login.token().expect("token"),
         SessionKind::Card,
         fast(),
         Some(callback),
@@ -116,7 +118,8 @@ fn a_back_office_message_arrives_exactly_once() {
         .iter()
         .find(|e| e.kind == EventKind::Alive)
         .expect("alive event");
-    assert_eq!(alive.expire_at.as_deref(), Some(login.expire_at.as_str()));
+    assert!(login.expire_at().is_some());
+    assert_eq!(alive.expire_at.as_deref(), login.expire_at());
     assert_eq!(alive.code, 200);
 }
 
@@ -129,7 +132,7 @@ fn without_a_callback_messages_are_queued_for_polling() {
     let session = client.user_login(&user, "pw", None).expect("login");
     let keeper = Keeper::start(
         Arc::clone(&client),
-        session.token.as_str(),
+        session.token().expect("token"),
         SessionKind::User,
         fast(),
         None,
@@ -149,10 +152,8 @@ fn without_a_callback_messages_are_queued_for_polling() {
     assert_eq!(status.state, KeeperState::Alive);
     assert_eq!(status.last_code, 200);
     assert!(status.last_success.is_some());
-    assert_eq!(
-        status.expire_at.as_deref(),
-        Some(session.expire_at.as_str())
-    );
+    assert!(session.expire_at().is_some());
+    assert_eq!(status.expire_at.as_deref(), session.expire_at());
 }
 
 #[test]
@@ -191,11 +192,12 @@ fn stop_is_prompt_in_the_middle_of_a_wait_and_of_a_request() {
     let card = program.day_card("STOP-CARD-0000-0001", 30);
     let client = Arc::new(program.client());
     let login = client.single_login(&card, "STOP-MAC", None).expect("login");
+    let token = login.token().expect("token");
 
     // In the middle of a wait: the default interval is 5 minutes.
     let keeper = Keeper::start(
         Arc::clone(&client),
-        login.token.as_str(),
+        token,
         SessionKind::Card,
         KeeperOptions::default(),
         None,
@@ -217,14 +219,8 @@ fn stop_is_prompt_in_the_middle_of_a_wait_and_of_a_request() {
         count: None,
         delay_ms: 10_000,
     });
-    let keeper = Keeper::start(
-        Arc::clone(&client),
-        login.token.as_str(),
-        SessionKind::Card,
-        fast(),
-        None,
-    )
-    .expect("keeper");
+    let keeper =
+        Keeper::start(Arc::clone(&client), token, SessionKind::Card, fast(), None).expect("keeper");
     let in_flight = || {
         program
             .sandbox
@@ -289,6 +285,7 @@ fn social_wait_returns_when_the_user_authorizes() {
         )
         .expect("registered");
     let start = client.social_login_start(None).expect("step 1");
+    let state = start.state().expect("state");
     std::thread::scope(|scope| {
         scope.spawn(|| {
             assert!(
@@ -297,20 +294,21 @@ fn social_wait_returns_when_the_user_authorizes() {
             );
             program
                 .sandbox
-                .authorize_social(&start.state, "openid-wait", "等待者")
+                .authorize_social(state, "openid-wait", "等待者")
                 .expect("authorize");
         });
         let session = client
             .social_login_wait(
-                &start.state,
+                state,
                 None,
                 Duration::from_millis(50),
                 PATIENCE,
                 &CancelToken::new(),
             )
             .expect("logged in");
-        assert_eq!(session.username, user);
-        assert_eq!(session.remark, "等待者");
+        assert_eq!(session.reply().code(), codes::OK);
+        assert_eq!(session.username(), Some(user.as_str()));
+        assert_eq!(session.remark(), Some("等待者"));
     });
 }
 
@@ -319,6 +317,7 @@ fn social_wait_is_cancelled_promptly_and_times_out() {
     let program = Program::fresh();
     let client = program.client();
     let start = client.social_login_start(None).expect("step 1");
+    let state = start.state().expect("state");
     let cancel = CancelToken::new();
     std::thread::scope(|scope| {
         let canceller = scope.spawn(|| {
@@ -331,13 +330,7 @@ fn social_wait_is_cancelled_promptly_and_times_out() {
             at
         });
         let err = client
-            .social_login_wait(
-                &start.state,
-                None,
-                Duration::from_secs(60),
-                PATIENCE,
-                &cancel,
-            )
+            .social_login_wait(state, None, Duration::from_secs(60), PATIENCE, &cancel)
             .expect_err("cancelled");
         let returned = Instant::now();
         let cancelled_at = canceller.join().expect("canceller");
@@ -352,7 +345,7 @@ fn social_wait_is_cancelled_promptly_and_times_out() {
     let started = Instant::now();
     let err = client
         .social_login_wait(
-            &start.state,
+            state,
             None,
             Duration::from_millis(50),
             Duration::from_millis(300),
@@ -365,13 +358,16 @@ fn social_wait_is_cancelled_promptly_and_times_out() {
 
 #[test]
 fn machine_codes_are_stable_and_salted() {
-    let code = verify::machine_code("app-1").expect("machine code");
-    assert_eq!(code.len(), verify::MACHINE_CODE_LEN);
+    let code = verify_core::machine_code("app-1").expect("machine code");
+    assert_eq!(code.len(), verify_core::MACHINE_CODE_LEN);
     assert!(code
         .chars()
         .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_lowercase()));
-    assert_eq!(code, verify::machine_code("app-1").expect("again"));
-    assert_ne!(code, verify::machine_code("app-2").expect("other salt"));
+    assert_eq!(code, verify_core::machine_code("app-1").expect("again"));
+    assert_ne!(
+        code,
+        verify_core::machine_code("app-2").expect("other salt")
+    );
 }
 
 #[test]
@@ -400,7 +396,7 @@ fn when_the_server_stays_away_grace_runs_out_and_the_session_ends() {
         .find(|e| e.kind == EventKind::Trouble)
         .cloned()
         .expect("trouble");
-    assert_eq!(trouble.code, verify::error::local::NETWORK, "{trouble:?}");
+    assert_eq!(trouble.code, codes::ERR_NETWORK, "{trouble:?}");
     assert!(
         eventually(PATIENCE, || count(&events, EventKind::Ended) == 1),
         "grace runs out"

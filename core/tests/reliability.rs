@@ -2,13 +2,14 @@
 //! the clock offset on 1014, retries that never spend twice, timeouts, faults, connection
 //! reuse, and Init refusals.
 
+#[path = "../../tests/common/mod.rs"]
 mod common;
 
 use std::time::{Duration, Instant};
 
 use common::{Program, APP_KEY};
 use serde_json::json;
-use verify::{Client, ErrorKind};
+use verify_core::{Client, ErrorKind};
 use verify_sandbox::{Config, Fault, FaultKind, Sandbox};
 
 fn fault(program: &Program<'_>, kind: FaultKind, action: &str, count: Option<u32>, delay_ms: u64) {
@@ -203,18 +204,34 @@ fn replies_that_are_not_the_services_json_are_protocol_errors() {
     let program = Program::fresh();
     let client = program.client();
     client.init().expect("init");
-    for (kind, quoted) in [
-        (FaultKind::NonJson, "this is not json"),
-        (FaultKind::Http502, "<"),
-        (FaultKind::TruncatedJson, "{"),
+    // Each message describes the body (what is wrong with it, the HTTP status when it is
+    // not 200) and never quotes it.
+    for (kind, described, body_text) in [
+        (FaultKind::NonJson, "not JSON", "this is not json"),
+        (FaultKind::Http502, "HTTP 502", "<html"),
+        (FaultKind::TruncatedJson, "ends early", "{\"code\""),
     ] {
         fault(&program, kind, "GetCardInfo", Some(1), 0);
         let err = client
             .get_card_info("ANYC-ARD0-0000-0000")
             .expect_err("bad body");
         assert_eq!(err.kind(), ErrorKind::Protocol, "{err:?}");
-        assert!(err.message().contains(quoted), "{}", err.message());
+        let message = err.message();
+        assert!(message.contains(described), "{kind:?}: {message}");
+        assert!(
+            !message.to_lowercase().contains(body_text),
+            "{kind:?} quotes the body: {message}"
+        );
     }
+    // The HTML page of a 502 is recognised as such.
+    fault(&program, FaultKind::Http502, "GetCardInfo", Some(1), 0);
+    let err = client
+        .get_card_info("ANYC-ARD0-0000-0000")
+        .expect_err("502");
+    assert!(err.message().contains("HTML"), "{}", err.message());
+    client
+        .get_card_info("ANYC-ARD0-0000-0000")
+        .expect_err("unknown card, but a proper refusal");
 }
 
 #[test]

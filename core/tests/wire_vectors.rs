@@ -1,17 +1,17 @@
 //! The codec against the known answers of `shared/vectors/wire.json`, computed by an
-//! independent implementation. A copy is committed in `tests/vectors/`; when the shared
-//! folder sits beside the repository, the copy must equal it.
+//! independent implementation. A copy is committed in `core/tests/vectors/`; when the shared
+//! folder sits beside the repository (`../../shared` from `core/`), the copy must equal it.
 
 use serde_json::Value;
-use verify::wire;
+use verify_core::wire;
 
 fn vectors() -> Value {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
     let copy = std::fs::read_to_string(root.join("tests/vectors/wire.json")).expect("vectors");
-    if let Ok(shared) = std::fs::read_to_string(root.join("../shared/vectors/wire.json")) {
+    if let Ok(shared) = std::fs::read_to_string(root.join("../../shared/vectors/wire.json")) {
         assert_eq!(
             shared, copy,
-            "tests/vectors/wire.json differs from shared/vectors/wire.json"
+            "core/tests/vectors/wire.json differs from shared/vectors/wire.json"
         );
     }
     serde_json::from_str(&copy).expect("vectors are JSON")
