@@ -4,17 +4,26 @@
 #
 #   include/verify.h, include/verify.hpp
 #   lib/libverify.so, lib/libverify.a           (verify.dll + verify.dll.lib, verify.lib on Windows)
-#   lib/pkgconfig/verify.pc                     pkg-config --cflags --libs verify
+#   lib/pkgconfig/verify.pc                     pkg-config --cflags --libs verify          (shared)
+#   lib/pkgconfig/verify-static.pc              pkg-config --cflags --libs verify-static   (static)
 #   lib/cmake/verify/verifyConfig.cmake         find_package(verify) -> verify::verify, verify::verify_static
+#   lib/cmake/verify/verifyConfigVersion.cmake  same major version, same pointer size
+#   bin/verify-sandbox                          the sandbox, with its web console inside
 #   bindings/csharp/Verify.cs
 #   README.md
+#
+# The CMake and pkg-config files are written by CMake's own CMakePackageConfigHelpers from
+# the templates in scripts/package/ (cmake must be installed: scripts/install-deps.sh cmake).
 #
 # Usage: scripts/package.sh [--profile release|debug] [--out DIR] [--no-build] [--from DIR]
 #   --profile   Cargo profile to build and package (default: release)
 #   --out       parent folder of the package (default: dist)
 #   --no-build  package what target/<profile> already holds
 #   --from DIR  take libverify.so and libverify.a from DIR (implies --no-build; the tests
-#               pass target/debug/deps, where `cargo test` writes them)
+#               pass target/debug/deps, where `cargo test` writes them); verify-sandbox is
+#               taken from DIR or its parent
+# The build is the one scripts/demo.sh runs (`cargo build --release -p verify -p
+# verify-sandbox`), so after the demo the release package builds nothing again.
 # Prints the package folder's path as its last line.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -43,7 +52,7 @@ if [ -n "$from" ]; then
 fi
 
 if [ "$build" = 1 ]; then
-    cargo build --profile "$cargo_profile" -p verify
+    cargo build --profile "$cargo_profile" -p verify -p verify-sandbox
 fi
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
@@ -56,82 +65,42 @@ for file in libverify.so libverify.a; do
         exit 1
     fi
 done
+sandbox_bin=""
+for candidate in "$target_dir/verify-sandbox" "$target_dir/../verify-sandbox"; do
+    if [ -f "$candidate" ]; then
+        sandbox_bin=$candidate
+        break
+    fi
+done
+if [ -z "$sandbox_bin" ]; then
+    echo "package.sh: $target_dir/verify-sandbox is missing: build it first (cargo build -p verify-sandbox)" >&2
+    exit 1
+fi
+if ! command -v cmake >/dev/null 2>&1; then
+    echo "package.sh: cmake is needed to write the CMake package files: scripts/install-deps.sh cmake" >&2
+    exit 1
+fi
 
 rm -rf "$pkg"
-mkdir -p "$pkg/include" "$pkg/lib/pkgconfig" "$pkg/lib/cmake/verify" "$pkg/bindings/csharp"
+mkdir -p "$pkg/include" "$pkg/lib/pkgconfig" "$pkg/lib/cmake/verify" "$pkg/bindings/csharp" "$pkg/bin"
 cp include/verify.h include/verify.hpp "$pkg/include/"
 cp "$target_dir/libverify.so" "$target_dir/libverify.a" "$pkg/lib/"
+cp "$sandbox_bin" "$pkg/bin/verify-sandbox"
 cp bindings/csharp/Verify.cs "$pkg/bindings/csharp/"
 cp README.md "$pkg/README.md"
 
-cat > "$pkg/lib/pkgconfig/verify.pc" <<PC
-prefix=\${pcfiledir}/../..
-includedir=\${prefix}/include
-libdir=\${prefix}/lib
-
-Name: verify
-Description: Client of the licensing verification service (C ABI)
-Version: $version
-Cflags: -I\${includedir}
-Libs: -L\${libdir} -Wl,-rpath,\${libdir} -lverify
-Libs.private: -lpthread -ldl -lm
-PC
-
-cat > "$pkg/lib/cmake/verify/verifyConfig.cmake" <<'CMAKE'
-# find_package(verify CONFIG): imported targets of this package folder.
-#   verify::verify         the shared library (libverify.so / verify.dll)
-#   verify::verify_static  the static library, with the system libraries it needs
-get_filename_component(_verify_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
-
-if(NOT TARGET verify::verify)
-  add_library(verify::verify SHARED IMPORTED)
-  if(WIN32)
-    set_target_properties(verify::verify PROPERTIES
-      IMPORTED_LOCATION "${_verify_prefix}/lib/verify.dll"
-      IMPORTED_IMPLIB "${_verify_prefix}/lib/verify.dll.lib")
-  else()
-    set_target_properties(verify::verify PROPERTIES
-      IMPORTED_LOCATION "${_verify_prefix}/lib/${CMAKE_SHARED_LIBRARY_PREFIX}verify${CMAKE_SHARED_LIBRARY_SUFFIX}"
-      IMPORTED_SONAME "${CMAKE_SHARED_LIBRARY_PREFIX}verify${CMAKE_SHARED_LIBRARY_SUFFIX}")
-  endif()
-  set_target_properties(verify::verify PROPERTIES
-    INTERFACE_INCLUDE_DIRECTORIES "${_verify_prefix}/include")
-endif()
-
-if(NOT TARGET verify::verify_static)
-  add_library(verify::verify_static STATIC IMPORTED)
-  set_target_properties(verify::verify_static PROPERTIES
-    IMPORTED_LOCATION "${_verify_prefix}/lib/${CMAKE_STATIC_LIBRARY_PREFIX}verify${CMAKE_STATIC_LIBRARY_SUFFIX}"
-    INTERFACE_INCLUDE_DIRECTORIES "${_verify_prefix}/include")
-  if(WIN32)
-    set_property(TARGET verify::verify_static PROPERTY
-      INTERFACE_LINK_LIBRARIES ws2_32 userenv ntdll bcrypt advapi32)
-  else()
-    set_property(TARGET verify::verify_static PROPERTY INTERFACE_LINK_LIBRARIES pthread dl m)
-  endif()
-endif()
-
-set(verify_FOUND TRUE)
-CMAKE
-
-cat > "$pkg/lib/cmake/verify/verifyConfigVersion.cmake" <<CMAKE
-# Compatible with requests for this version or an older one of the same major version.
-set(PACKAGE_VERSION "$version")
-if(PACKAGE_FIND_VERSION VERSION_GREATER PACKAGE_VERSION)
-  set(PACKAGE_VERSION_COMPATIBLE FALSE)
-else()
-  string(REGEX MATCH "^[0-9]+" _want_major "\${PACKAGE_FIND_VERSION}")
-  string(REGEX MATCH "^[0-9]+" _have_major "\${PACKAGE_VERSION}")
-  if(_want_major STREQUAL _have_major OR "\${PACKAGE_FIND_VERSION}" STREQUAL "")
-    set(PACKAGE_VERSION_COMPATIBLE TRUE)
-  else()
-    set(PACKAGE_VERSION_COMPATIBLE FALSE)
-  endif()
-  if(PACKAGE_FIND_VERSION STREQUAL PACKAGE_VERSION)
-    set(PACKAGE_VERSION_EXACT TRUE)
-  endif()
-endif()
-CMAKE
+# CMake and pkg-config files, from CMake's helpers (a configure run; nothing is built).
+pkg_abs=$(cd "$pkg" && pwd)
+cmake_work=$(mktemp -d "${TMPDIR:-/tmp}/verify-package.XXXXXX")
+trap 'rm -rf "$cmake_work"' EXIT
+if ! cmake -S scripts/package -B "$cmake_work" \
+        -DVERIFY_VERSION="$version" -DVERIFY_PACKAGE="$pkg_abs" >"$cmake_work.log" 2>&1; then
+    cat "$cmake_work.log" >&2
+    rm -f "$cmake_work.log"
+    echo "package.sh: cmake could not write the package files" >&2
+    exit 1
+fi
+rm -f "$cmake_work.log"
 
 echo "package.sh: assembled $pkg"
 echo "$pkg"
