@@ -159,9 +159,9 @@ pub extern "system" fn verify_client_new(
         unsafe {
             clear_out(out, "out")?;
             let client = Client::new(
-                required_str(base_url, "base_url")?,
-                required_str(app_id, "app_id")?,
-                required_str(app_key, "app_key")?,
+                &required_str(base_url, "base_url")?,
+                &required_str(app_id, "app_id")?,
+                &required_str(app_key, "app_key")?,
             )?;
             *out = Box::into_raw(Box::new(verify_client {
                 client: Arc::new(client),
@@ -267,7 +267,11 @@ pub extern "system" fn verify_call(
                     required_str(value, "values[i]")?,
                 ));
             }
-            verify_core::actions::generic_request(required_str(action, "action")?, &params)
+            let params: Vec<(&str, &str)> = params
+                .iter()
+                .map(|(k, v)| (k.as_ref(), v.as_ref()))
+                .collect();
+            verify_core::actions::generic_request(&required_str(action, "action")?, &params)
         })
     }
 }
@@ -301,8 +305,8 @@ pub extern "system" fn verify_social_login_wait(
         };
         let token = token.unwrap_or_default();
         let outcome = handle.client.social_login_wait_reply(
-            state,
-            mac,
+            &state,
+            mac.as_deref(),
             Duration::from_millis(interval_ms.into()),
             Duration::from_millis(timeout_ms.into()),
             &token,

@@ -1,5 +1,6 @@
 //! Guards of the C boundary: panics caught, arguments checked, the last error recorded.
 
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::ffi::{c_char, CStr, CString};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -24,7 +25,7 @@ thread_local! {
 
 /// Records the last error of the calling thread.
 pub fn set_last_error(code: i32, message: &str) {
-    let message = CString::new(message.replace('\0', " ")).unwrap_or_default();
+    let message = crate::codepage::encode(message);
     LAST_ERROR.with(|last| *last.borrow_mut() = LastError { code, message });
 }
 
@@ -77,16 +78,20 @@ pub fn guard_code(body: impl FnOnce() -> Result<i32, Error>) -> i32 {
 ///
 /// # Safety
 /// `ptr` is NULL or points to a NUL-terminated string that stays valid during the call.
-pub unsafe fn required_str<'a>(ptr: *const c_char, name: &str) -> Result<&'a str, Error> {
+pub unsafe fn required_str<'a>(ptr: *const c_char, name: &str) -> Result<Cow<'a, str>, Error> {
     optional_str(ptr, name)?
         .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, format!("{name} is NULL")))
 }
 
-/// An optional UTF-8 string argument: NULL is `None`.
+/// An optional string argument: NULL is `None`. The bytes are UTF-8, or in the code page
+/// set with `verify_set_code_page` (then the text is converted).
 ///
 /// # Safety
 /// As for [`required_str`].
-pub unsafe fn optional_str<'a>(ptr: *const c_char, name: &str) -> Result<Option<&'a str>, Error> {
+pub unsafe fn optional_str<'a>(
+    ptr: *const c_char,
+    name: &str,
+) -> Result<Option<Cow<'a, str>>, Error> {
     if ptr.is_null() {
         return Ok(None);
     }
@@ -98,12 +103,7 @@ pub unsafe fn optional_str<'a>(ptr: *const c_char, name: &str) -> Result<Option<
             format!("{name} is longer than {MAX_ARG_BYTES} bytes"),
         ));
     }
-    std::str::from_utf8(bytes).map(Some).map_err(|err| {
-        Error::local(
-            ErrorKind::InvalidUtf8,
-            format!("{name} is not valid UTF-8 ({err})"),
-        )
-    })
+    crate::codepage::decode(bytes, name).map(Some)
 }
 
 /// Writes `value` through a required out-pointer.

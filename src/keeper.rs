@@ -1,6 +1,7 @@
 //! The session keeper for C hosts: its options (setters on an options handle), the keeper
 //! handle, its events (a callback) and a typed status snapshot for hosts that poll.
 
+use std::borrow::Cow;
 use std::ffi::{c_char, c_void, CString};
 use std::ptr;
 use std::sync::{Arc, PoisonError};
@@ -100,7 +101,7 @@ struct UserData(*mut c_void);
 unsafe impl Send for UserData {}
 
 fn c_text(text: &str) -> CString {
-    CString::new(text.replace('\0', " ")).unwrap_or_default()
+    crate::codepage::encode(text)
 }
 
 fn state_code(state: KeeperState) -> i32 {
@@ -241,7 +242,7 @@ pub extern "system" fn verify_keeper_options_set_ip(
     guard_code(|| {
         // SAFETY: the caller's contract.
         let (options, ip) = unsafe { (options_mut(options)?, optional_str(ip, "ip")?) };
-        options.options.ip = ip.filter(|ip| !ip.is_empty()).map(str::to_owned);
+        options.options.ip = ip.filter(|ip| !ip.is_empty()).map(Cow::into_owned);
         Ok(codes::OK)
     })
 }
@@ -305,7 +306,7 @@ pub extern "system" fn verify_keeper_start(
         };
         let keeper = Arc::new(Keeper::start(
             Arc::clone(&handle.client),
-            token,
+            &token,
             session_kind(kind)?,
             keeper_options,
             on_event,

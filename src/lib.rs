@@ -20,6 +20,7 @@
 
 mod cancel;
 mod client;
+mod codepage;
 mod generated;
 mod guard;
 mod keeper;

@@ -38,7 +38,7 @@ pub extern "system" fn verify_machine_code(
                 format!("out must hold {} bytes", VERIFY_MACHINE_CODE_LEN + 1),
             ));
         }
-        let code = verify_core::machine_code(salt)?;
+        let code = verify_core::machine_code(&salt)?;
         let bytes = code.as_bytes();
         // SAFETY: `out` is writable for `out_len` > 32 bytes (the caller's contract) and the
         // code is 32 bytes.

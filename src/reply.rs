@@ -28,7 +28,7 @@ pub struct verify_reply {
 
 impl verify_reply {
     pub(crate) fn new(reply: Reply) -> verify_reply {
-        let message = CString::new(reply.message().replace('\0', " ")).unwrap_or_default();
+        let message = crate::codepage::encode(reply.message());
         verify_reply {
             reply,
             message,
@@ -42,7 +42,7 @@ impl verify_reply {
         if let Some(text) = texts.get(key) {
             return Some(text.as_ptr());
         }
-        let text = CString::new(make()?).ok()?;
+        let text = crate::codepage::encode(&make()?);
         let pointer = text.as_ptr();
         texts.insert(key.to_owned(), text);
         Some(pointer)
@@ -96,8 +96,8 @@ unsafe fn access<T>(
         }
         match reply
             .reply
-            .pointer(pointer)
-            .and_then(|value| read(reply, pointer, value))
+            .pointer(&pointer)
+            .and_then(|value| read(reply, &pointer, value))
         {
             Some(value) => {
                 // SAFETY: checked non-NULL; the caller's contract makes it writable.

@@ -43,9 +43,9 @@ pub extern "system" fn verify_single_login(
     unsafe {
         answer(client, out, || {
             request::single_login(
-                required_str(card, "card")?,
-                required_str(mac, "mac")?,
-                optional_str(device_name, "device_name")?,
+                &required_str(card, "card")?,
+                &required_str(mac, "mac")?,
+                optional_str(device_name, "device_name")?.as_deref(),
             )
         })
     }
@@ -80,9 +80,9 @@ pub extern "system" fn verify_user_login(
     unsafe {
         answer(client, out, || {
             request::user_login(
-                required_str(username, "username")?,
-                required_str(password, "password")?,
-                optional_str(mac, "mac")?,
+                &required_str(username, "username")?,
+                &required_str(password, "password")?,
+                optional_str(mac, "mac")?.as_deref(),
             )
         })
     }
@@ -117,10 +117,10 @@ pub extern "system" fn verify_user_login_with_card(
     unsafe {
         answer(client, out, || {
             request::user_login_with_card(
-                required_str(username, "username")?,
-                required_str(password, "password")?,
-                required_str(card, "card")?,
-                optional_str(mac, "mac")?,
+                &required_str(username, "username")?,
+                &required_str(password, "password")?,
+                &required_str(card, "card")?,
+                optional_str(mac, "mac")?.as_deref(),
             )
         })
     }
@@ -158,11 +158,11 @@ pub extern "system" fn verify_user_register(
     unsafe {
         answer(client, out, || {
             request::user_register(
-                required_str(username, "username")?,
-                required_str(password, "password")?,
-                optional_str(card, "card")?,
-                optional_str(mac, "mac")?,
-                optional_str(device_name, "device_name")?,
+                &required_str(username, "username")?,
+                &required_str(password, "password")?,
+                optional_str(card, "card")?.as_deref(),
+                optional_str(mac, "mac")?.as_deref(),
+                optional_str(device_name, "device_name")?.as_deref(),
             )
         })
     }
@@ -192,9 +192,9 @@ pub extern "system" fn verify_update_password(
     unsafe {
         answer(client, out, || {
             request::update_password(
-                required_str(username, "username")?,
-                required_str(old_password, "old_password")?,
-                required_str(new_password, "new_password")?,
+                &required_str(username, "username")?,
+                &required_str(old_password, "old_password")?,
+                &required_str(new_password, "new_password")?,
             )
         })
     }
@@ -226,9 +226,9 @@ pub extern "system" fn verify_change_bind(
     unsafe {
         answer(client, out, || {
             request::change_bind(
-                required_str(username, "username")?,
-                required_str(password, "password")?,
-                required_str(new_mac, "new_mac")?,
+                &required_str(username, "username")?,
+                &required_str(password, "password")?,
+                &required_str(new_mac, "new_mac")?,
             )
         })
     }
@@ -260,9 +260,9 @@ pub extern "system" fn verify_heartbeat(
     unsafe {
         answer(client, out, || {
             request::heartbeat(
-                required_str(token, "token")?,
+                &required_str(token, "token")?,
                 session_kind(kind)?,
-                optional_str(ip, "ip")?,
+                optional_str(ip, "ip")?.as_deref(),
             )
         })
     }
@@ -293,8 +293,8 @@ pub extern "system" fn verify_user_recharge(
     unsafe {
         answer(client, out, || {
             request::user_recharge(
-                required_str(username, "username")?,
-                required_str(card, "card")?,
+                &required_str(username, "username")?,
+                &required_str(card, "card")?,
             )
         })
     }
@@ -322,7 +322,9 @@ pub extern "system" fn verify_get_latest_version(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            request::get_latest_version(optional_str(current_version, "current_version")?)
+            request::get_latest_version(
+                optional_str(current_version, "current_version")?.as_deref(),
+            )
         })
     }
 }
@@ -364,7 +366,7 @@ pub extern "system" fn verify_get_variable(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            request::get_variable(required_str(name, "name")?)
+            request::get_variable(&required_str(name, "name")?)
         })
     }
 }
@@ -415,8 +417,8 @@ pub extern "system" fn verify_get_user_info(
     unsafe {
         answer(client, out, || {
             request::get_user_info(
-                required_str(username, "username")?,
-                required_str(password, "password")?,
+                &required_str(username, "username")?,
+                &required_str(password, "password")?,
             )
         })
     }
@@ -451,7 +453,7 @@ pub extern "system" fn verify_get_card_info(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            request::get_card_info(required_str(card, "card")?)
+            request::get_card_info(&required_str(card, "card")?)
         })
     }
 }
@@ -475,7 +477,7 @@ pub extern "system" fn verify_social_login_start(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            request::social_login_start(optional_str(mac, "mac")?)
+            request::social_login_start(optional_str(mac, "mac")?.as_deref())
         })
     }
 }
@@ -507,7 +509,10 @@ pub extern "system" fn verify_social_login_poll(
     // SAFETY: the caller's contract on every pointer.
     unsafe {
         answer(client, out, || {
-            request::social_login_poll(required_str(state, "state")?, optional_str(mac, "mac")?)
+            request::social_login_poll(
+                &required_str(state, "state")?,
+                optional_str(mac, "mac")?.as_deref(),
+            )
         })
     }
 }
@@ -535,9 +540,9 @@ pub extern "system" fn verify_social_register_start(
     unsafe {
         answer(client, out, || {
             request::social_register_start(
-                required_str(username, "username")?,
-                optional_str(mac, "mac")?,
-                optional_str(device_name, "device_name")?,
+                &required_str(username, "username")?,
+                optional_str(mac, "mac")?.as_deref(),
+                optional_str(device_name, "device_name")?.as_deref(),
             )
         })
     }

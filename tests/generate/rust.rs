@@ -109,8 +109,10 @@ pub fn actions() -> String {
             .params
             .iter()
             .map(|param| match param.kind {
-                ParamKind::Required => format!("required_str({0}, \"{0}\")?", param.name),
-                ParamKind::Optional => format!("optional_str({0}, \"{0}\")?", param.name),
+                ParamKind::Required => format!("&required_str({0}, \"{0}\")?", param.name),
+                ParamKind::Optional => {
+                    format!("optional_str({0}, \"{0}\")?.as_deref()", param.name)
+                }
                 ParamKind::Session => format!("session_kind({})?", param.name),
             })
             .collect();
