@@ -4,12 +4,31 @@
 #
 #   scripts/demo.sh
 #
+#   scripts/demo.sh --url http://127.0.0.1:8080
+#
+# With --url, the demo runs against a sandbox that is already running there (for example a
+# long-lived `verify-sandbox --state FILE`, with its console open in a browser) instead of
+# starting its own: it first loads sandbox/fixtures/demo.json into it (POST
+# /_sandbox/fixtures, which replaces the demo's program, cards and accounts by key), so the
+# demo's cards are unspent again and the demo passes however often it runs. Without --url
+# every run starts a fresh sandbox, so it passes twice in a row as well.
+#
 # Works from any directory. Installs a C compiler with scripts/install-deps.sh if none is
-# present (apt-get; sudo when not root). The sandbox is always stopped on exit. The exit
-# status is the demo's: 0 when every step got its expected code.
+# present (apt-get; sudo when not root), and curl for --url. The sandbox it starts is always
+# stopped on exit. The exit status is the demo's: 0 when every step got its expected code.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+external_url=""
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --url) external_url=${2:?--url needs a value}; shift 2 ;;
+        --url=*) external_url=${1#--url=}; shift ;;
+        -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d'; exit 0 ;;
+        *) echo "demo.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
+    esac
+done
 
 step() { printf '\n==> %s\n' "$*"; }
 
@@ -38,34 +57,50 @@ cargo build --release -p verify -p verify-sandbox
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-demo.XXXXXX")
 
-step "3/5 Start the sandbox (target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json)"
-target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json \
-    >"$work/sandbox.out" 2>"$work/sandbox.err" &
-sandbox_pid=$!
-base_url=""
-deadline=$((SECONDS + 30))
-while [ -z "$base_url" ]; do
-    line=$(head -n 1 "$work/sandbox.out" 2>/dev/null || true)
-    case "$line" in
-        "listening on "*) base_url=${line#listening on } ;;
+if [ -n "$external_url" ]; then
+    step "3/5 Reload the demo fixtures into the sandbox at $external_url (POST /_sandbox/fixtures)"
+    scripts/install-deps.sh curl
+    base_url=${external_url%/}
+    if ! reply=$(curl -sS --max-time 10 -H 'Content-Type: application/json' \
+            --data-binary @sandbox/fixtures/demo.json "$base_url/_sandbox/fixtures"); then
+        echo "demo.sh: no sandbox answers at $base_url" >&2
+        exit 1
+    fi
+    case "$reply" in
+        *'"ok":true'*) echo "fixtures reloaded: $reply" ;;
+        *) echo "demo.sh: the sandbox refused the fixtures (is its control API on?): $reply" >&2; exit 1 ;;
     esac
-    if [ -n "$base_url" ]; then
-        break
-    fi
-    if ! kill -0 "$sandbox_pid" 2>/dev/null; then
-        echo "demo.sh: the sandbox exited before listening:" >&2
-        cat "$work/sandbox.err" >&2
-        sandbox_pid=""
-        exit 1
-    fi
-    if [ "$SECONDS" -ge "$deadline" ]; then
-        echo "demo.sh: the sandbox did not print its address within 30 s" >&2
-        cat "$work/sandbox.err" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
-echo "sandbox (pid $sandbox_pid) listening on $base_url"
+else
+    step "3/5 Start the sandbox (target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json)"
+    target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json \
+        >"$work/sandbox.out" 2>"$work/sandbox.err" &
+    sandbox_pid=$!
+    base_url=""
+    deadline=$((SECONDS + 30))
+    while [ -z "$base_url" ]; do
+        line=$(head -n 1 "$work/sandbox.out" 2>/dev/null || true)
+        case "$line" in
+            "listening on "*) base_url=${line#listening on } ;;
+        esac
+        if [ -n "$base_url" ]; then
+            break
+        fi
+        if ! kill -0 "$sandbox_pid" 2>/dev/null; then
+            echo "demo.sh: the sandbox exited before listening:" >&2
+            cat "$work/sandbox.err" >&2
+            sandbox_pid=""
+            exit 1
+        fi
+        if [ "$SECONDS" -ge "$deadline" ]; then
+            echo "demo.sh: the sandbox did not print its address within 30 s" >&2
+            cat "$work/sandbox.err" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    echo "sandbox (pid $sandbox_pid) listening on $base_url"
+fi
+echo "console: $base_url/_sandbox/"
 
 step "4/5 Compile examples-c/demo.c"
 compile=(cc -std=c99 -Wall -Wextra -Werror -pedantic -I include examples-c/demo.c

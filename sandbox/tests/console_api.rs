@@ -371,3 +371,32 @@ fn console_files_are_served_and_only_with_get() {
     assert_eq!(r.status().as_u16(), 404);
     let _ = r.body_mut().read_to_string();
 }
+
+/// What `scripts/demo.sh --url` relies on: loading the demo fixtures again puts the demo's
+/// spent cards back as new, so the demo passes against a long-lived sandbox every time.
+#[test]
+fn reloading_the_demo_fixtures_makes_spent_cards_new_again() {
+    let _clock = shared_clock();
+    let demo = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo.json"))
+        .expect("demo.json");
+    let r = post_body("/_sandbox/fixtures", "application/json", demo.clone());
+    assert_eq!(r.status, 200, "{}", r.body);
+    let (code, v) = init("10001", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345");
+    assert_eq!(code, 200, "{v}");
+    let pw = v["data"]["api_password"].as_str().expect("pw").to_string();
+    let login = |mac: &str| {
+        handle(
+            &pw,
+            &[
+                ("action", "SingleLogin"),
+                ("Card", "DEMO-CARD-0000-0001"),
+                ("Mac", mac),
+            ],
+        )
+    };
+    assert_ok(&login("FIRST-RUN-MACHINE"));
+    assert_code(&login("SECOND-RUN-MACHINE"), 1022);
+    let r = post_body("/_sandbox/fixtures", "application/json", demo);
+    assert_eq!(r.status, 200, "{}", r.body);
+    assert_ok(&login("SECOND-RUN-MACHINE"));
+}
