@@ -10,10 +10,12 @@
  *   account mode  verify_user_register (with a card), verify_user_login, verify_heartbeat
  *                 (user), verify_user_recharge, verify_change_bind, verify_user_login on the
  *                 new machine
- *   extras        verify_get_bulletin, verify_get_latest_version, verify_get_variable(NULL)
+ *   extras        verify_get_bulletin, verify_get_latest_version, verify_get_variables
  *
  * For each step it prints the function, the result code, verify_code_describe(code), the
- * server's message and the reply's fields. Every step expects 200. The demo spends the cards
+ * server's message and the reply's fields, read with the accessors of ABI 2: a JSON Pointer
+ * ("/data/token") and an out-parameter, the return value saying whether the field is there.
+ * Every step expects 200. The demo spends the cards
  * DEMO-REGN-0000-0001 and DEMO-RECH-0000-0001, so run it against a freshly started sandbox
  * (scripts/demo.sh does that). Exit status: 0 when every step got its expected code, else 1.
  *
@@ -60,9 +62,10 @@ enum field_kind {
     FIELD_SECRET, /* verify_reply_str, shortened (tokens) */
     FIELD_INT,    /* verify_reply_int */
     FIELD_BOOL,   /* verify_reply_bool */
-    FIELD_JSON    /* the whole reply, verify_reply_json (the name is only a label) */
+    FIELD_JSON    /* verify_reply_json: the value as JSON text (an object lists its keys) */
 };
 
+/* A field of the reply's `data` object, printed under its name. */
 struct field {
     const char *name;
     enum field_kind kind;
@@ -104,32 +107,45 @@ static char *copy_string(const char *text)
 
 static void print_field(const verify_reply *reply, const struct field *field)
 {
-    const char *text;
+    char pointer[96];
+    const char *text = NULL;
+    int32_t found;
+
+    /* A JSON Pointer from the top of the reply: "/data/token". */
+    snprintf(pointer, sizeof pointer, "/data/%s", field->name);
     switch (field->kind) {
     case FIELD_INT: {
-        int64_t value = verify_reply_int(reply, field->name, INT64_MIN);
-        if (value == INT64_MIN) {
-            printf("      %-14s (absent)\n", field->name);
-        } else {
+        int64_t value = 0;
+        if (verify_reply_int(reply, pointer, &value) == 0) {
             printf("      %-14s %lld\n", field->name, (long long)value);
+        } else {
+            printf("      %-14s (absent)\n", field->name);
         }
         return;
     }
     case FIELD_BOOL: {
-        int32_t value = verify_reply_bool(reply, field->name, -1);
-        printf("      %-14s %s\n", field->name,
-               value < 0 ? "(absent)" : (value ? "true" : "false"));
+        int32_t value = 0;
+        if (verify_reply_bool(reply, pointer, &value) == 0) {
+            printf("      %-14s %s\n", field->name, value ? "true" : "false");
+        } else {
+            printf("      %-14s (absent)\n", field->name);
+        }
         return;
     }
     case FIELD_JSON:
-        printf("      %-14s %s\n", field->name, verify_reply_json(reply));
+        if (verify_reply_json(reply, pointer, &text) == 0) {
+            printf("      %-14s %s\n", field->name, text);
+        } else {
+            printf("      %-14s (absent)\n", field->name);
+        }
         return;
     case FIELD_TEXT:
     case FIELD_SECRET:
         break;
     }
-    text = verify_reply_str(reply, field->name);
-    if (text == NULL) {
+    found = verify_reply_str(reply, pointer, &text);
+    if (found != 0) {
+        /* VERIFY_ERR_NO_SUCH_FIELD: absent (or not a string, number or boolean). */
         printf("      %-14s (absent)\n", field->name);
     } else if (field->kind == FIELD_SECRET && strlen(text) > 8) {
         /* Never print a whole token: its first characters are enough to tell them apart. */
@@ -142,8 +158,8 @@ static void print_field(const verify_reply *reply, const struct field *field)
 
 /*
  * Reports one step: its code, the description, the server's message and the fields.
- * `last_error` is the copy of verify_last_error_message() taken right after the call (reading
- * an absent field is itself a failing call and replaces the thread's last error).
+ * `last_error` is the copy of verify_last_error_message() taken right after the call (the
+ * accessors leave it alone, but the next call's failure would replace it).
  * Returns 1 when `code` is `expected`, else records the failure and returns 0.
  */
 static int report(struct demo *demo, const char *step, int32_t code, int32_t expected,
@@ -166,8 +182,8 @@ static int report(struct demo *demo, const char *step, int32_t code, int32_t exp
         }
     } else if (reply != NULL) {
         /* Refusals may carry data.remark (1006: the reason, 1022: the bound machine). */
-        const char *remark = verify_reply_str(reply, "remark");
-        if (remark != NULL) {
+        const char *remark = NULL;
+        if (verify_reply_str(reply, "/data/remark", &remark) == 0) {
             printf("      %-14s \"%s\"\n", "remark", remark);
         }
     }
@@ -201,7 +217,10 @@ static int finish(struct demo *demo, const char *step, int32_t code, verify_repl
     char *last_error = take_last_error(code);
     int ok = report(demo, step, code, VERIFY_OK, reply, last_error, fields, field_count);
     if (ok && keep != NULL) {
-        *keep = copy_string(verify_reply_str(reply, keep_field));
+        char pointer[96];
+        const char *value = NULL;
+        snprintf(pointer, sizeof pointer, "/data/%s", keep_field);
+        *keep = verify_reply_str(reply, pointer, &value) == 0 ? copy_string(value) : NULL;
         if (*keep == NULL) {
             printf("      -> FAILED: the reply has no `%s`\n", keep_field);
             record_failure(demo, step);
@@ -283,7 +302,7 @@ static void account_mode(struct demo *demo, verify_client *client)
         return;
     }
 
-    code = verify_user_login(client, username, PASSWORD, NULL, MACHINE_A, &reply);
+    code = verify_user_login(client, username, PASSWORD, MACHINE_A, &reply);
     if (!finish(demo, "verify_user_login(machine A)", code, reply, login_fields,
                 COUNT(login_fields), "token", &token)) {
         return;
@@ -309,7 +328,7 @@ static void account_mode(struct demo *demo, verify_client *client)
         return;
     }
 
-    code = verify_user_login(client, username, PASSWORD, NULL, MACHINE_B, &reply);
+    code = verify_user_login(client, username, PASSWORD, MACHINE_B, &reply);
     finish(demo, "verify_user_login(machine B)", code, reply, login_fields,
            COUNT(login_fields), NULL, NULL);
 }
@@ -322,7 +341,7 @@ static void extras(struct demo *demo, verify_client *client)
         {"version", FIELD_TEXT},     {"changelog", FIELD_TEXT},   {"download_url", FIELD_TEXT},
         {"force_update", FIELD_BOOL}, {"has_update", FIELD_BOOL},
     };
-    static const struct field variable_fields[] = {{"(json)", FIELD_JSON}};
+    static const struct field variable_fields[] = {{"variables", FIELD_JSON}};
     verify_reply *reply = NULL;
     int32_t code;
 
@@ -336,10 +355,11 @@ static void extras(struct demo *demo, verify_client *client)
     finish(demo, "verify_get_latest_version", code, reply, version_fields,
            COUNT(version_fields), NULL, NULL);
 
-    /* All variables: the reply API cannot list an object's keys, so show the whole reply as
-     * JSON (one variable NAME is readable as verify_reply_str(reply, "variables.NAME")). */
-    code = verify_get_variable(client, NULL, &reply);
-    finish(demo, "verify_get_variable(NULL)", code, reply, variable_fields,
+    /* All variables: the object as JSON, which lists their names (one variable NAME is
+     * readable as verify_reply_str(reply, "/data/variables/NAME", &value); a name may hold
+     * a dot; write "~1" for a "/" in it and "~0" for a "~"). */
+    code = verify_get_variables(client, &reply);
+    finish(demo, "verify_get_variables", code, reply, variable_fields,
            COUNT(variable_fields), NULL, NULL);
 }
 

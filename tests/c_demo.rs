@@ -115,7 +115,7 @@ fn demo_runs_clean_under_valgrind() {
         "verify_user_login(machine B)",
         "verify_get_bulletin",
         "verify_get_latest_version",
-        "verify_get_variable(NULL)",
+        "verify_get_variables",
     ];
     assert_demo_output(&stdout, &steps, &app_key, &report);
 }

@@ -224,3 +224,247 @@ pub fn compile_cxx(source: &std::path::Path, output: &std::path::Path, extra: &[
         result.status
     );
 }
+
+/// The flags of every C compilation of a host (the contract of verify.h).
+pub const C_FLAGS: &[&str] = &["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"];
+
+/// What C hosts that use POSIX threads and clocks add to [`C_FLAGS`].
+pub const C_POSIX_FLAGS: &[&str] = &["-D_POSIX_C_SOURCE=200809L", "-pthread"];
+
+/// The folder holding `verify.h` for C host compilations: `$VERIFY_INCLUDE_DIR` when set
+/// (to try another copy of the header, such as a package's), else `include/`.
+pub fn include_dir() -> PathBuf {
+    std::env::var_os("VERIFY_INCLUDE_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("include"))
+}
+
+/// Compiles and links the C `source` (and `tests/hosts/host.h` next to it) against the
+/// library under test into `output`, with [`C_FLAGS`] and `extra`; panics with the
+/// compiler's output on failure. `$CC` or `cc`.
+pub fn compile_c(source: &std::path::Path, output: &std::path::Path, extra: &[&str]) {
+    let lib = library_dir();
+    let cc = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
+    let result = Command::new(&cc)
+        .args(C_FLAGS)
+        .args(extra)
+        .arg("-I")
+        .arg(include_dir())
+        .arg(source)
+        .arg("-L")
+        .arg(&lib)
+        .arg("-lverify")
+        .arg(format!("-Wl,-rpath,{}", lib.display()))
+        .arg("-o")
+        .arg(output)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C compiler `{cc}`: {e}"));
+    let (stdout, stderr) = text(&result);
+    assert!(
+        result.status.success(),
+        "compiling {} failed ({}):\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
+        source.display(),
+        result.status
+    );
+}
+
+/// The arguments of valgrind for every C host: memcheck, full leak check, and exit code 99
+/// on any error or definite or indirect leak.
+pub const VALGRIND_ARGS: &[&str] = &[
+    "--error-exitcode=99",
+    "--leak-check=full",
+    "--errors-for-leak-kinds=definite,indirect",
+    "--show-leak-kinds=definite,indirect",
+];
+
+/// How much slower than native a host runs under valgrind, for its time limits
+/// (`VERIFY_HOST_SLACK` of tests/hosts/host.h).
+pub const VALGRIND_SLACK: u32 = 25;
+
+/// Fails unless valgrind's report (its stderr) shows no error and no definite or indirect
+/// leak.
+pub fn assert_valgrind_clean(stderr: &str, report: &str) {
+    assert!(
+        stderr.contains("ERROR SUMMARY: 0 errors"),
+        "valgrind reported errors\n{report}"
+    );
+    let no_leaks = stderr.contains("All heap blocks were freed")
+        || (stderr.contains("definitely lost: 0 bytes in 0 blocks")
+            && stderr.contains("indirectly lost: 0 bytes in 0 blocks"));
+    assert!(
+        no_leaks,
+        "valgrind reported definite or indirect leaks\n{report}"
+    );
+}
+
+/// How a C host runs: natively, or under valgrind (slower: its time limits are relaxed).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Run {
+    Native,
+    Valgrind,
+}
+
+/// What a host run printed, and how it ended.
+pub struct HostOutput {
+    pub status: std::process::ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl HostOutput {
+    /// The whole output, for assertion messages.
+    pub fn report(&self) -> String {
+        format!(
+            "--- host stdout ---\n{}\n--- host stderr ---\n{}",
+            self.stdout, self.stderr
+        )
+    }
+
+    /// Fails unless the host passed every check (tests/hosts/host.h: exit 0 and a RESULT line
+    /// with 0 failed), and, under valgrind, valgrind found nothing.
+    pub fn assert_passed(&self, run: Run) {
+        let report = self.report();
+        assert!(
+            self.stdout.contains("RESULT: ") && self.stdout.contains(" checks, 0 failed"),
+            "the host did not pass every check ({})\n{report}",
+            self.status
+        );
+        assert!(
+            self.status.success(),
+            "the host exited with {} (99: valgrind found errors or leaks)\n{report}",
+            self.status
+        );
+        if run == Run::Valgrind {
+            assert_valgrind_clean(&self.stderr, &report);
+        }
+    }
+}
+
+/// Runs the host `program` with `args` (natively or under valgrind), feeding its requests:
+/// every stdout line goes to `on_line` as it comes; a line `@@ WORDS` must be answered (the
+/// host waits), so `on_line` returns the answer line (`Some("go")` once the sandbox is
+/// changed); other lines may be answered with `None`. Returns when the host exits.
+pub fn run_host(
+    program: &std::path::Path,
+    args: &[String],
+    run: Run,
+    mut on_line: impl FnMut(&str) -> Option<String>,
+) -> HostOutput {
+    use std::io::{BufRead, BufReader, Read, Write};
+
+    use std::process::Stdio;
+
+    let mut command = match run {
+        Run::Native => host_command(program),
+        Run::Valgrind => {
+            let mut command = host_command("valgrind");
+            command.args(VALGRIND_ARGS).arg(program);
+            command.env("VERIFY_HOST_SLACK", VALGRIND_SLACK.to_string());
+            command
+        }
+    };
+    let mut child = command
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let stderr_reader = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let mut seen = String::new();
+    let mut reader = BufReader::new(stdout);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        match reader.read_until(b'\n', &mut bytes) {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        // Hosts print what they were given, invalid UTF-8 included.
+        let text = String::from_utf8_lossy(&bytes);
+        let line = text.trim_end_matches(['\n', '\r']);
+        seen.push_str(line);
+        seen.push('\n');
+        let answer = on_line(line);
+        if line.starts_with("@@ ") {
+            let answer = answer.unwrap_or_else(|| panic!("no answer to the host's `{line}`"));
+            if writeln!(stdin, "{answer}")
+                .and_then(|()| stdin.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+    }
+    drop(stdin);
+    let status = child.wait().expect("wait for the host");
+    HostOutput {
+        status,
+        stdout: seen,
+        stderr: stderr_reader.join().unwrap_or_default(),
+    }
+}
+
+/// Compiles the C host `tests/hosts/<name>.c` into `scratch` (with `extra` flags); returns
+/// the program's path.
+pub fn build_host(name: &str, scratch: &Scratch, extra: &[&str]) -> PathBuf {
+    require_tool("cc", "gcc");
+    let program = scratch.0.join(name);
+    compile_c(
+        &root().join("tests/hosts").join(format!("{name}.c")),
+        &program,
+        extra,
+    );
+    program
+}
+
+/// `text` without its C comments (`/* */` and `//`) and preprocessor lines.
+fn without_c_comments(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("/*") {
+        out.push_str(&rest[..start]);
+        rest = rest[start + 2..]
+            .split_once("*/")
+            .map_or("", |(_, after)| after);
+    }
+    out.push_str(rest);
+    out.lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every function declared in `include/verify.h`: its name and its declaration on one line
+/// (comments and preprocessor lines removed, whitespace collapsed). Function pointer types
+/// and structs are not functions.
+pub fn header_functions() -> Vec<(String, String)> {
+    let header = std::fs::read_to_string(root().join("include/verify.h")).expect("verify.h");
+    let flat = without_c_comments(&header)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    flat.split([';', '{', '}'])
+        .filter_map(|declaration| {
+            let declaration = declaration.trim();
+            if declaration.starts_with("typedef") {
+                return None;
+            }
+            let open = declaration.find('(')?;
+            let name = declaration[..open].split_whitespace().last()?;
+            let name = name.trim_start_matches('*');
+            (name.starts_with("verify_")
+                && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            .then(|| (name.to_owned(), declaration.to_owned()))
+        })
+        .collect()
+}
