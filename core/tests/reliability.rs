@@ -4,10 +4,12 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
+mod fake;
 
 use std::time::{Duration, Instant};
 
-use common::{Program, APP_KEY};
+use common::{unique, Program, APP_KEY};
+use fake::{FakeServer, Response};
 use serde_json::json;
 use verify_core::{Client, ErrorKind};
 use verify_sandbox::{Config, Fault, FaultKind, Sandbox};
@@ -306,4 +308,392 @@ fn replies_over_one_mebibyte_are_refused() {
     assert!(err.message().contains("larger than"), "{}", err.message());
     drop(client);
     server.join().expect("server");
+}
+
+// ---------------------------------------------------------------------------------------
+// One deadline per host call: the call timeout bounds the lazy Init, a re-Init, connects and
+// the resend together (issue 13 item 1).
+
+/// The call timeout of the deadline tests.
+const CALL_TIMEOUT: Duration = Duration::from_millis(1000);
+/// How much later than its timeout a call may return.
+const SLACK: Duration = Duration::from_millis(500);
+
+/// A call that timed out did so at its timeout, not at a multiple of it.
+fn assert_timed_out_at_the_deadline(err: &verify_core::Error, started: Instant, what: &str) {
+    let elapsed = started.elapsed();
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{what}: {err:?}");
+    assert!(
+        elapsed >= CALL_TIMEOUT - Duration::from_millis(50) && elapsed < CALL_TIMEOUT + SLACK,
+        "{what}: returned after {elapsed:?} with a call timeout of {CALL_TIMEOUT:?}"
+    );
+}
+
+fn short_timeouts(client: &Client) {
+    client
+        .set_timeouts(Duration::from_secs(5), CALL_TIMEOUT)
+        .expect("timeouts");
+}
+
+#[test]
+fn the_call_timeout_bounds_a_lazy_init_and_the_action_together() {
+    let program = Program::fresh();
+    let client = program.client();
+    short_timeouts(&client);
+    // Init answers within the timeout, the action never does: per attempt, this call took
+    // 0.6 T + T + T (the resend).
+    fault(&program, FaultKind::Delay, "Init", None, 600);
+    fault(&program, FaultKind::Delay, "GetBulletin", None, 5000);
+    let started = Instant::now();
+    let err = client.get_bulletin().expect_err("too slow");
+    assert_timed_out_at_the_deadline(&err, started, "lazy Init + GetBulletin");
+    assert!(client.has_session(), "the Init of the call succeeded");
+
+    program.sandbox.clear_faults(Some(&program.app_id));
+    client.get_bulletin().expect("the next call works");
+}
+
+#[test]
+fn the_call_timeout_bounds_an_init_that_never_answers() {
+    let program = Program::fresh();
+    let client = program.client();
+    short_timeouts(&client);
+    // Per attempt, this call took 2 T: the Init, then its resend.
+    fault(&program, FaultKind::Delay, "Init", None, 5000);
+    let started = Instant::now();
+    let err = client.get_bulletin().expect_err("too slow");
+    assert_timed_out_at_the_deadline(&err, started, "lazy Init");
+    assert!(!client.has_session());
+    let started = Instant::now();
+    let err = client.init().expect_err("too slow");
+    assert_timed_out_at_the_deadline(&err, started, "explicit Init");
+
+    program.sandbox.clear_faults(Some(&program.app_id));
+    client.get_bulletin().expect("the next call works");
+}
+
+#[test]
+fn the_call_timeout_bounds_a_repeatable_action_and_its_resend() {
+    let program = Program::fresh();
+    let client = program.client();
+    client.init().expect("init");
+    short_timeouts(&client);
+    // Per attempt, this call took 2 T: GetBulletin is repeatable and was sent again.
+    fault(&program, FaultKind::Delay, "GetBulletin", None, 5000);
+    let started = Instant::now();
+    let err = client.get_bulletin().expect_err("too slow");
+    assert_timed_out_at_the_deadline(&err, started, "GetBulletin");
+    // A state-changing action that times out is not sent again either.
+    fault(&program, FaultKind::Delay, "SingleLogin", None, 5000);
+    let card = program.day_card("SLOW-DEAD-LINE-0001", 30);
+    let started = Instant::now();
+    let err = client.single_login(&card, "M", None).expect_err("too slow");
+    assert_timed_out_at_the_deadline(&err, started, "SingleLogin");
+    // The sandbox logs a request when it serves it, before the delay.
+    assert_eq!(
+        actions_logged(&program, "SingleLogin").len(),
+        1,
+        "SingleLogin sent once"
+    );
+
+    program.sandbox.clear_faults(Some(&program.app_id));
+    client.get_bulletin().expect("the next call works");
+}
+
+#[test]
+fn the_call_timeout_bounds_a_re_init() {
+    // The session secret is unknown after 0.6 T (1001), and the re-Init never answers: per
+    // attempt, this call took 0.6 T + T + T.
+    let inits = std::sync::atomic::AtomicUsize::new(0);
+    let server = FakeServer::start(move |request| {
+        if request.is_init() {
+            if inits.fetch_add(1, std::sync::atomic::Ordering::SeqCst) == 0 {
+                Response::init_ok()
+            } else {
+                Response::black_hole()
+            }
+        } else {
+            Response::envelope(1001, json!(null)).after(Duration::from_millis(600))
+        }
+    });
+    let client = Client::new(server.url(), "1", APP_KEY).expect("client");
+    client.init().expect("first Init");
+    short_timeouts(&client);
+    let started = Instant::now();
+    let err = client.get_bulletin().expect_err("re-Init too slow");
+    assert_timed_out_at_the_deadline(&err, started, "Handle 1001 + re-Init");
+    let inits = server.requests().iter().filter(|r| r.is_init()).count();
+    assert_eq!(
+        inits, 2,
+        "one Init, one re-Init, no resend past the deadline"
+    );
+}
+
+#[test]
+fn the_call_timeout_bounds_a_black_hole_server() {
+    let server = FakeServer::start(|_| Response::black_hole());
+    let client = Client::new(server.url(), "1", APP_KEY).expect("client");
+    short_timeouts(&client);
+    let started = Instant::now();
+    let err = client.get_bulletin().expect_err("no answer");
+    assert_timed_out_at_the_deadline(&err, started, "black hole");
+    assert_eq!(server.requests().len(), 1, "no resend past the deadline");
+}
+
+// ---------------------------------------------------------------------------------------
+// No secret in any message (issue 13 item 2)
+
+/// The texts a host may print or log of an error.
+fn texts_of(err: &verify_core::Error) -> [String; 3] {
+    [
+        err.message().to_owned(),
+        err.to_string(),
+        format!("{err:?}"),
+    ]
+}
+
+/// Fails when `text` holds `secret` or any 8 characters in a row of it.
+fn assert_no_secret(text: &str, secret: &str, what: &str) {
+    let chars: Vec<char> = secret.chars().collect();
+    for window in chars.windows(8.min(chars.len())) {
+        let piece: String = window.iter().collect();
+        assert!(
+            !text.contains(&piece),
+            "{what}: the message holds {piece:?} of a secret: {text}"
+        );
+    }
+}
+
+/// Fails when `text` has a run of 20 or more ASCII letters and digits (secrets of the
+/// sandbox: api passwords of 32, tokens of 40).
+fn assert_no_long_alphanumeric_run(text: &str, what: &str) {
+    let longest = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .map(str::len)
+        .max()
+        .unwrap_or(0);
+    assert!(
+        longest < 20,
+        "{what}: a run of {longest} alphanumerics in {text}"
+    );
+}
+
+/// The sandbox's saved state (`Config::state_file`) once `ready` holds of it. The state is
+/// read from the file the sandbox's background writer keeps up to date: `save_state` from
+/// the test races that writer (both write the same temporary file).
+fn saved_state(
+    path: &std::path::Path,
+    ready: impl Fn(&serde_json::Value) -> bool,
+) -> serde_json::Value {
+    let mut state = serde_json::Value::Null;
+    let saved = common::eventually(Duration::from_secs(10), || {
+        state = std::fs::read_to_string(path)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or(serde_json::Value::Null);
+        ready(&state)
+    });
+    assert!(saved, "the state file never showed it: {state}");
+    state
+}
+
+#[test]
+fn truncated_init_and_login_replies_leave_no_secret_in_the_message() {
+    // A sandbox of its own that saves its state: the state holds the secrets it issued.
+    let dir = std::env::temp_dir().join(unique("verify-core-secrets-"));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("state.json");
+    let sandbox = Sandbox::start(Config {
+        state_file: Some(path.clone()),
+        ..Config::default()
+    })
+    .expect("sandbox");
+    let program = Program::new(&sandbox, json!({}));
+    let card = program.day_card("TRUN-CATE-D000-0001", 30);
+    let client = program.client();
+
+    fault(&program, FaultKind::TruncatedJson, "Init", Some(1), 0);
+    let err = client.get_bulletin().expect_err("truncated Init reply");
+    assert_eq!(err.kind(), ErrorKind::Protocol, "{err:?}");
+    let state = saved_state(&path, |state| {
+        state["api_passwords"][&program.app_id]
+            .as_array()
+            .is_some_and(|secrets| !secrets.is_empty())
+    });
+    let secrets: Vec<String> = state["api_passwords"][&program.app_id]
+        .as_array()
+        .expect("the Init ran: its secret is saved")
+        .iter()
+        .map(|s| s.as_str().expect("a string").to_owned())
+        .collect();
+    assert_eq!(secrets.len(), 1, "{secrets:?}");
+    for text in texts_of(&err) {
+        assert_no_secret(&text, &secrets[0], "truncated Init");
+        assert_no_secret(&text, APP_KEY, "truncated Init");
+        assert_no_long_alphanumeric_run(&text, "truncated Init");
+    }
+
+    fault(
+        &program,
+        FaultKind::TruncatedJson,
+        "SingleLogin",
+        Some(1),
+        0,
+    );
+    let err = client
+        .single_login(&card, "MACHINE-SECRET-0001", None)
+        .expect_err("truncated login reply");
+    assert_eq!(err.kind(), ErrorKind::Protocol, "{err:?}");
+    let state = saved_state(&path, |state| {
+        state["sessions"].as_object().is_some_and(|sessions| {
+            sessions
+                .values()
+                .any(|s| s["app_id"] == json!(program.app_id))
+        })
+    });
+    let tokens: Vec<&String> = state["sessions"]
+        .as_object()
+        .expect("sessions")
+        .iter()
+        .filter(|(_, session)| session["app_id"] == json!(program.app_id))
+        .map(|(token, _)| token)
+        .collect();
+    assert_eq!(tokens.len(), 1, "the login ran: its token is saved");
+    for text in texts_of(&err) {
+        assert_no_secret(&text, tokens[0], "truncated login");
+        assert_no_secret(&text, &card, "truncated login");
+        assert_no_secret(&text, "MACHINE-SECRET-0001", "truncated login");
+        assert_no_long_alphanumeric_run(&text, "truncated login");
+    }
+    drop(program);
+    sandbox.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn malformed_replies_carrying_secrets_are_described_not_quoted() {
+    const SECRET: &str = "S3cr3tS3cr3tS3cr3tS3cr3tS3cr3t99";
+    let init_bodies: Vec<(u16, String)> = vec![
+        (
+            200,
+            format!(r#"{{"code":200,"message":"ok","data":{{"api_password":"{SECRET}"#),
+        ),
+        (
+            200,
+            format!(r#"{{"code":200,"message":"ok","data":{{"api_password":"{SECRET}"}}"#),
+        ),
+        (
+            200,
+            format!(r#"{{"code":"200","data":{{"api_password":"{SECRET}"}}}}"#),
+        ),
+        (200, format!(r#"{{"data":{{"api_password":"{SECRET}"}}}}"#)),
+        (
+            200,
+            format!(r#"{{"code":200,"message":{{"k":"{SECRET}"}}}}"#),
+        ),
+        (
+            200,
+            format!(r#"{{"code":200,"message":"ok","data":"{SECRET}"}}"#),
+        ),
+        (200, format!(r#"["{SECRET}"]"#)),
+        (200, format!(r#""{SECRET}""#)),
+        (200, format!("api_password={SECRET}")),
+        (502, format!("<html><body>502 {SECRET}</body></html>")),
+        (
+            200,
+            format!(r#"{{"code":200,"data":{{"api_password":["{SECRET}"]}}}}"#),
+        ),
+        (
+            200,
+            format!(
+                r#"{{"code":200,"data":{{"api_password":"{}"}}}}"#,
+                SECRET.repeat(9)
+            ),
+        ),
+        (200, format!(r#"{{"code":{SECRET}}}"#)),
+    ];
+    for (status, body) in &init_bodies {
+        let (status, reply) = (*status, body.clone());
+        let server = FakeServer::start(move |_| Response::raw(status, reply.clone()));
+        let client = Client::new(server.url(), "1", APP_KEY).expect("client");
+        let err = client.get_bulletin().expect_err(body);
+        assert_eq!(err.kind(), ErrorKind::Protocol, "{body}: {err:?}");
+        for text in texts_of(&err) {
+            assert_no_secret(&text, SECRET, body);
+            assert_no_secret(&text, APP_KEY, body);
+        }
+        if status != 200 {
+            assert!(err.message().contains("HTTP 502"), "{}", err.message());
+        }
+    }
+
+    // A login reply cut in the middle of its token.
+    let server = FakeServer::with_handle(|_| {
+        Response::raw(
+            200,
+            format!(r#"{{"code":200,"message":"ok","data":{{"token":"{SECRET}"#),
+        )
+    });
+    let client = Client::new(server.url(), "1", APP_KEY).expect("client");
+    let err = client
+        .single_login("CARD-SECR-ET00-0001", "MAC-SECRET-01", None)
+        .expect_err("truncated");
+    assert_eq!(err.kind(), ErrorKind::Protocol, "{err:?}");
+    for text in texts_of(&err) {
+        assert_no_secret(&text, SECRET, "login");
+        assert_no_secret(&text, fake::API_PASSWORD, "login");
+        assert_no_secret(&text, "CARD-SECR-ET00-0001", "login");
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Redirects are reported with their status, never followed (issue 13, "smaller")
+
+#[test]
+fn a_redirect_is_reported_naming_its_status_and_target() {
+    for status in [301u16, 302, 303, 307, 308] {
+        let server = FakeServer::start(move |_| {
+            Response::raw(status, "").header(
+                "Location",
+                "https://user:Pa55w0rdSecret@moved.example:8443/api/verify/ApiPassw0rdSecret?token=T0kenSecretValue",
+            )
+        });
+        let client = Client::new(server.url(), "1", APP_KEY).expect("client");
+        let err = client.get_bulletin().expect_err("redirect");
+        assert_eq!(err.kind(), ErrorKind::Protocol, "{status}: {err:?}");
+        let message = err.message();
+        assert!(
+            message.contains(&format!("HTTP {status}"))
+                && message.contains("redirect")
+                && message.contains("https://moved.example:8443")
+                && message.contains("not followed"),
+            "{status}: {message}"
+        );
+        for text in texts_of(&err) {
+            for secret in ["Pa55w0rdSecret", "ApiPassw0rdSecret", "T0kenSecretValue"] {
+                assert_no_secret(&text, secret, "redirect");
+            }
+        }
+        assert_eq!(
+            server.requests().len(),
+            1,
+            "{status}: not followed, not resent"
+        );
+    }
+
+    // A redirect of a Handle request, to a path on the same server.
+    let server = FakeServer::with_handle(|_| {
+        Response::raw(302, "<html>moved</html>").header("Location", "/api/verify/ApiPassw0rdSecret")
+    });
+    let client = Client::new(server.url(), "1", APP_KEY).expect("client");
+    let err = client.get_bulletin().expect_err("redirect");
+    assert_eq!(err.kind(), ErrorKind::Protocol, "{err:?}");
+    assert!(
+        err.message().contains("HTTP 302") && err.message().contains("same server"),
+        "{}",
+        err.message()
+    );
+    assert_no_secret(err.message(), "ApiPassw0rdSecret", "relative redirect");
+    assert_no_secret(err.message(), fake::API_PASSWORD, "relative redirect");
+    assert_eq!(server.handled().len(), 1, "not followed, not resent");
 }
