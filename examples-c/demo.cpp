@@ -11,10 +11,11 @@
  *                 refuses with 1022: a refusal is a Reply, not an exception
  *   account mode  user_register (with a card), user_login, heartbeat(SessionKind::User),
  *                 user_recharge, change_bind, user_login on the new machine
- *   extras        get_bulletin, get_latest_version, get_variable()
+ *   extras        get_bulletin, get_latest_version, get_variables
  *
  * For each step it prints the call, the result code, verify::describe(code), the server's
- * message and the reply's fields. Every step expects 200, except the refused login (1022).
+ * message and the reply's fields, read by JSON Pointer (verify::field("token") is
+ * "/data/token"); a field the server left out prints as (absent), never as an error. Every step expects 200, except the refused login (1022).
  * A local failure (verify::Error: network, timeout, ...) is reported with its code and
  * message. The demo spends the cards DEMO-REGN-0000-0001 and DEMO-RECH-0000-0001, so run it
  * against a freshly started sandbox. Exit status: 0 when every step got its expected code,
@@ -62,6 +63,7 @@ enum class Kind {
     Json,    // Reply::json, the whole reply (the name is only a label)
 };
 
+/* A field of the reply's data: `name` is its key in /data. */
 struct Field {
     const char *name;
     Kind kind;
@@ -74,12 +76,12 @@ void print_line(const std::string &label, const std::string &value) {
 void print_field(const verify::Reply &reply, const Field &field) {
     switch (field.kind) {
     case Kind::Integer: {
-        std::optional<std::int64_t> value = reply.integer(field.name);
+        std::optional<std::int64_t> value = reply.integer(verify::field(field.name));
         print_line(field.name, value ? std::to_string(*value) : "(absent)");
         return;
     }
     case Kind::Boolean: {
-        std::optional<bool> value = reply.boolean(field.name);
+        std::optional<bool> value = reply.boolean(verify::field(field.name));
         print_line(field.name, value ? (*value ? "true" : "false") : "(absent)");
         return;
     }
@@ -90,7 +92,7 @@ void print_field(const verify::Reply &reply, const Field &field) {
     case Kind::Secret:
         break;
     }
-    std::optional<std::string> text = reply.str(field.name);
+    std::optional<std::string> text = reply.str(verify::field(field.name));
     if (!text) {
         print_line(field.name, "(absent)");
     } else if (field.kind == Kind::Secret && text->size() > 8) {
@@ -155,7 +157,7 @@ public:
     /* A field of a successful step's reply that later steps need; a failure when absent. */
     std::optional<std::string> keep(const std::string &name, const verify::Reply &reply,
                                     const char *field) {
-        std::optional<std::string> value = reply.str(field);
+        std::optional<std::string> value = reply.str(verify::field(field));
         if (!value) {
             std::printf("      -> FAILED: the reply has no `%s`\n", field);
             failed_.push_back(name);
@@ -261,7 +263,7 @@ void account_mode(Demo &demo, const verify::Client &client) {
 
     std::optional<verify::Reply> login = demo.step(
         "client.user_login(machine A)",
-        [&] { return client.user_login(username, password, std::nullopt, machine_a); },
+        [&] { return client.user_login(username, password, machine_a); },
         login_fields);
     if (!login) {
         return;
@@ -296,7 +298,7 @@ void account_mode(Demo &demo, const verify::Client &client) {
     }
 
     demo.step("client.user_login(machine B)",
-              [&] { return client.user_login(username, password, std::nullopt, machine_b); },
+              [&] { return client.user_login(username, password, machine_b); },
               login_fields);
 }
 
@@ -313,9 +315,10 @@ void extras(Demo &demo, const verify::Client &client) {
                {"force_update", Kind::Boolean},
                {"has_update", Kind::Boolean}});
 
-    // All variables: a reply cannot list an object's keys, so show the whole reply as JSON
-    // (one variable NAME is readable as reply.str("variables.NAME")).
-    demo.step("client.get_variable()", [&] { return client.get_variable(); },
+    // All variables: show the whole reply as JSON (reply.json("/data/variables") is the
+    // object alone; one variable NAME is reply.str(verify::pointer({"data", "variables",
+    // NAME})), or client.get_variable(NAME) asks for it alone).
+    demo.step("client.get_variables", [&] { return client.get_variables(); },
               {{"(json)", Kind::Json}});
 }
 

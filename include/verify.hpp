@@ -1,12 +1,12 @@
 /*
- * verify.hpp: header-only C++17 binding of the verify licensing client, over verify.h.
+ * verify.hpp: header-only C++17 binding of the verify licensing client, over verify.h (ABI 2).
  *
  *   #include "verify.hpp"          // also includes verify.h; link libverify as for C
  *
  *   verify::Client client("http://127.0.0.1:8080", "10001", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345");
  *   verify::Reply login = client.single_login("DEMO-CARD-0000-0001", "3F2A9C0B7D1E4F56");
  *   if (login.ok()) {
- *       std::string token = *login.str("token");
+ *       std::optional<std::string> token = login.str("/data/token");   // a JSON Pointer
  *   } else if (login.code() == verify::codes::disabled) {
  *       show(login.message(), login.remark().value_or(""));   // the reason of the ban
  *   }
@@ -19,7 +19,9 @@
  *   (VERIFY_ERR_INVALID_ARGUMENT) from its accessors; a moved-from Client's calls throw the
  *   same (the library refuses the NULL client).
  * - verify::Keeper (a verify_keeper and its on_event function) and verify::CancelToken (a
- *   verify_cancel) are move-only owners in the same way; see their sections below.
+ *   verify_cancel) are move-only owners in the same way; see their sections below. The
+ *   short-lived C handles of keeper options and status snapshots never leave the binding:
+ *   verify::KeeperOptions and verify::KeeperStatus are plain values.
  * - Everything a Reply hands out is copied into std::string (or std::optional of it), so a
  *   value stays valid after its Reply is gone. describe() and version() return views of
  *   static library strings: they are valid for the life of the program.
@@ -30,23 +32,38 @@
  *   is an answer the host has to branch on: 1006 carries the reason of a ban in remark(),
  *   1022 the previously bound machine code, 1007 means "log in again". The server's code is
  *   never hidden or translated: Reply::code() is the integer of the C API (see codes::).
- * - A call throws verify::Error when no usable answer exists: the local failures of the C
- *   API, its negative codes (invalid argument, network, timeout, TLS, protocol, ...). There
- *   is then no Reply object that could be returned. Error::code() is that negative code and
- *   what() the library's message (verify_last_error_message(), copied when it is thrown).
- *   One case has an answer that is not usable: VERIFY_ERR_PROTOCOL for a reply whose data
- *   does not have the documented shape; its JSON is then in Error::reply_json().
+ * - A call throws verify::Error when no answer of the server exists: the local failures of
+ *   the C API, its negative codes (invalid argument, network, timeout, TLS, protocol for a
+ *   reply that is not the service's JSON, cancelled, system, ...). There is then no Reply
+ *   object that could be returned. Error::code() is that negative code and what() the
+ *   library's message (verify_last_error_message(), copied when it is thrown).
+ * - A field the server left out, named otherwise or sent with another type never fails a
+ *   call (ABI 2): the call returns its Reply, and that field's accessor gives std::nullopt.
+ *   The fields each call documents are what the service is expected to send, not a promise.
  * - Arguments are checked before they reach C: a string argument containing a NUL
  *   character (C would silently cut it there) throws VERIFY_ERR_INVALID_ARGUMENT, as do
- *   timeouts outside 1..UINT32_MAX milliseconds.
+ *   timeouts outside 1..UINT32_MAX milliseconds. Other checks (empty required strings, an
+ *   interval under 1 s, ...) are the library's and throw the same code.
  * - std::bad_alloc may come from any function that copies a string.
+ *
+ * Reply fields: JSON Pointers
+ * - Reply::str / integer / boolean / json take a JSON Pointer (RFC 6901) from the top of
+ *   the reply, as verify_reply_str & co. do: "/data/token", "/data/variables/a.b" (a key may
+ *   contain a dot), "/data/list/0", "/code". Each gives std::nullopt when the value is
+ *   absent or of another type (VERIFY_ERR_NO_SUCH_FIELD of the C API) and throws
+ *   verify::Error (codes::err_invalid_argument) for a malformed pointer, such as "token"
+ *   without its leading "/" (the dotted paths of ABI 1 are gone).
+ * - In a pointer, "~" is written "~0" and "/" is written "~1". verify::field(name) builds
+ *   the pointer of one field of data with that escaping ("token" -> "/data/token",
+ *   "a/b" -> "/data/a~1b"), and verify::pointer({"data", "variables", name}) one of any
+ *   depth: use them for names that come from elsewhere (a variable's name, user input).
  *
  * Strings
  * - In: std::string_view (anything convertible: std::string, string literals). The
  *   binding copies every argument into a NUL-terminated std::string for the duration of
  *   the call. Optional parameters are std::optional<std::string_view>: pass std::nullopt
- *   (never a null `const char *`, which std::string_view cannot hold). UTF-8, at most
- *   65536 bytes, as verify.h says.
+ *   (never a null `const char *`, which std::string_view cannot hold); an empty string is
+ *   the same as std::nullopt (not sent). UTF-8, at most 65536 bytes, as verify.h says.
  * - Out: std::string, std::optional<std::string> / <int64_t> / <bool> for fields that may be
  *   absent.
  *
@@ -56,14 +73,19 @@
  *   Client must not overlap with any call on it.
  * - A Reply may be read from several threads at once; moving or destroying it must not
  *   overlap with reads.
- * - The C API's last error is per thread. Reply's field accessors may replace it (an
- *   absent field is a failing C call); Error copies its message when it is thrown, so C++
- *   code never needs verify_last_error_message().
+ * - The C API's last error is per thread. An absent field leaves it as it is; Error copies
+ *   its message when it is thrown, so C++ code never needs verify_last_error_message().
+ *
+ * Calling convention: every function of verify.h and the keeper's callback use VERIFY_CALL
+ * (__stdcall on 32-bit Windows, the C convention elsewhere); the binding's own callback is
+ * declared with it, so nothing changes for C++ hosts.
  *
  * Session keeper (Client::keep_alive, verify::Keeper)
  *
- *   verify::Keeper keeper = client.keep_alive(token, verify::SessionKind::User,
- *       verify::KeeperOptions{std::chrono::minutes(5), std::chrono::minutes(15), std::nullopt},
+ *   verify::KeeperOptions options;                   // unset fields: the library's defaults
+ *   options.interval = std::chrono::minutes(5);
+ *   options.grace = std::chrono::minutes(15);
+ *   verify::Keeper keeper = client.keep_alive(token, verify::SessionKind::User, options,
  *       [&](const verify::Event &event) {            // on the keeper's event thread
  *           if (event.kind == verify::EventKind::Ended) {
  *               post_to_ui_thread(event.code, event.remark.value_or(""));   // 1006: the reason
@@ -72,8 +94,18 @@
  *
  * - A Keeper sends a heartbeat every interval (the first one interval after the start) and
  *   reports Alive, Message (a back-office message, once), Trouble (a failure within the
- *   grace period: the session stays usable) and Ended (1005, 1006 with remark, 1007, or the
- *   grace period ran out; the keeper has stopped then). See verify_keeper_start in verify.h.
+ *   grace period: the session stays usable) and Ended (1005, 1006 with remark, 1007, the
+ *   grace period ran out, or codes::err_panic when the keeper's thread failed; the keeper
+ *   has stopped then). See verify_keeper_start in verify.h.
+ * - KeeperOptions is a plain value mapped onto a verify_keeper_options handle for the
+ *   start (interval, grace, ip; the callback is on_event). Fields left std::nullopt keep
+ *   the library's defaults (a heartbeat every 5 minutes, 15 minutes of grace, no IP).
+ * - KeeperState and EventKind are `enum class : std::int32_t` holding the C integers. Later
+ *   versions of the library may report values this header does not name: they are kept as
+ *   they are (never an exception, never mapped to Ended). Treat a value you do not know as
+ *   "not alive"; verify::session_usable(state) does so.
+ * - Keeper::status() is a typed snapshot (verify_keeper_status and its accessors): state,
+ *   last code, message and remark, expiry, last success, heartbeat counts, messages.
  * - It is a move-only owner of a verify_keeper and of the on_event function: the function is
  *   kept on the heap, at an address that moving the Keeper does not change, and destroyed
  *   only after verify_keeper_free returned (which stops the keeper and joins its event
@@ -110,8 +142,10 @@
 #define VERIFY_HPP
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <initializer_list>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -122,6 +156,8 @@
 #include <vector>
 
 #include "verify.h"
+
+static_assert(VERIFY_ABI_VERSION == 2, "verify.hpp is written for ABI 2 of verify.h");
 
 namespace verify {
 
@@ -180,7 +216,7 @@ inline std::string_view describe(std::int32_t code) noexcept {
     return text != nullptr ? std::string_view(text) : std::string_view();
 }
 
-/* The library version, e.g. "0.1.0". Valid for the life of the program. */
+/* The library version, e.g. "0.2.0". Valid for the life of the program. */
 inline std::string_view version() noexcept {
     const char *text = verify_version();
     return text != nullptr ? std::string_view(text) : std::string_view();
@@ -190,7 +226,34 @@ inline std::string_view version() noexcept {
 inline std::uint32_t abi_version() noexcept { return verify_abi_version(); }
 
 /*
- * A local failure: no usable answer of the server exists (see the top of this file).
+ * The JSON Pointer (RFC 6901) of `tokens` from the top of a reply, each token escaped
+ * ("~" as "~0", "/" as "~1"): pointer({"data", "variables", "a/b"}) is
+ * "/data/variables/a~1b". No token: "" (the whole reply). Array items are their index
+ * as a token: pointer({"data", "list", "0"}).
+ */
+inline std::string pointer(std::initializer_list<std::string_view> tokens) {
+    std::string out;
+    for (std::string_view token : tokens) {
+        out += '/';
+        for (char c : token) {
+            if (c == '~') {
+                out += "~0";
+            } else if (c == '/') {
+                out += "~1";
+            } else {
+                out += c;
+            }
+        }
+    }
+    return out;
+}
+
+/* The JSON Pointer of the field `name` of the reply's data: "/data/" + name, escaped as
+ * pointer() does. field("token") is "/data/token", field("a.b") is "/data/a.b". */
+inline std::string field(std::string_view name) { return pointer({"data", name}); }
+
+/*
+ * A local failure: no answer of the server exists (see the top of this file).
  * code() is negative (a VERIFY_ERR_* / codes::err_*), what() the library's message.
  * Copying never throws.
  */
@@ -206,9 +269,10 @@ public:
     /* verify::describe(code()). */
     std::string_view description() const noexcept { return describe(code_); }
 
-    /* The JSON of the server's answer when there was one that could not be used
-     * (codes::err_protocol for data of the wrong shape); std::nullopt otherwise. The view
-     * is valid as long as this Error or a copy of it lives. */
+    /* The JSON of a reply the library handed out together with a negative code, if it ever
+     * does; std::nullopt otherwise. In ABI 2 no call does: a reply comes only with the
+     * server's own code, and that is a Reply, not an Error. The view is valid as long as
+     * this Error or a copy of it lives. */
     std::optional<std::string_view> reply_json() const noexcept {
         if (!reply_json_) {
             return std::nullopt;
@@ -242,6 +306,37 @@ using ReplyPtr = std::unique_ptr<verify_reply, ReplyDeleter>;
     message += "): ";
     message += what;
     throw Error(code, message);
+}
+
+/* The Error of a C call that failed with `code`: the library's message (copied now, before
+ * any other call can replace it), or the code's description when it left none. */
+[[noreturn]] inline void raise(std::int32_t code) {
+    const char *text = verify_last_error_message();
+    std::string message = text != nullptr ? std::string(text) : std::string();
+    if (message.empty()) {
+        message = std::string(describe(code)) + " (" + std::to_string(code) + ")";
+    }
+    throw Error(code, message);
+}
+
+/* The outcome of a C accessor (verify_reply_str, verify_keeper_status_*): true when it wrote
+ * its out parameter (0), false when the value is absent (VERIFY_ERR_NO_SUCH_FIELD); any
+ * other code throws. */
+inline bool found(std::int32_t code) {
+    if (code == 0) {
+        return true;
+    }
+    if (code == codes::err_no_such_field) {
+        return false;
+    }
+    raise(code);
+}
+
+/* Throws unless a C call that answers 200 on success did. */
+inline void check_ok(std::int32_t code) {
+    if (code != codes::ok) {
+        raise(code);
+    }
 }
 
 /* Refuses a string argument that C would silently cut at an embedded NUL. */
@@ -285,11 +380,17 @@ private:
     std::optional<std::string> text_;
 };
 
+/* A copy of a string the library lent; NULL (which a successful accessor never gives) is
+ * read as empty. */
+inline std::string copy(const char *text) { return text != nullptr ? std::string(text) : std::string(); }
+
 }  // namespace detail
 
 /*
  * An answer of the server, of any code. Move-only owner of a verify_reply.
  * Every accessor copies out of the reply; reads may run on several threads at once.
+ * Fields are read by JSON Pointer ("/data/token"; see the top of this file): std::nullopt
+ * when absent or of another type, verify::Error for a malformed pointer.
  */
 class Reply {
 public:
@@ -306,7 +407,13 @@ public:
     explicit operator bool() const noexcept { return handle_ != nullptr; }
 
     /* The server's code: 200, 201 or its refusal (1001..1024), never translated. */
-    std::int32_t code() const { return verify_reply_code(live()); }
+    std::int32_t code() const {
+        std::int32_t code = verify_reply_code(live());
+        if (code < 0) {
+            detail::raise(code);
+        }
+        return code;
+    }
 
     /* code() == codes::ok. */
     bool ok() const { return code() == codes::ok; }
@@ -318,51 +425,74 @@ public:
     std::string_view description() const { return describe(code()); }
 
     /* The server's message (localized; may be empty). */
-    std::string message() const { return copy(verify_reply_message(live())); }
-
-    /* data.remark: on 1006 the reason, on 1022 the bound machine code, on a login the
-     * back-office note. std::nullopt when absent. */
-    std::optional<std::string> remark() const { return str("remark"); }
-
-    /* A field of data as text (a string as it is, a number or boolean in JSON notation).
-     * `field` is a name ("token") or a dotted path ("variables.app_name"). std::nullopt
-     * when absent, null, an object or an array. */
-    std::optional<std::string> str(std::string_view field) const {
-        const verify_reply *reply = live();
-        std::string name = detail::arg(field, "field");
-        const char *text = verify_reply_str(reply, name.c_str());
+    std::string message() const {
+        const char *text = verify_reply_message(live());
         if (text == nullptr) {
-            return std::nullopt;
+            detail::raise(verify_last_error_code());
         }
         return std::string(text);
     }
 
-    /* A field of data as an integer; std::nullopt when absent or not an integer. */
-    std::optional<std::int64_t> integer(std::string_view field) const {
+    /* /data/remark: on 1006 the reason, on 1022 the bound machine code, on a login the
+     * back-office note. std::nullopt when absent. */
+    std::optional<std::string> remark() const { return str("/data/remark"); }
+
+    /* The value at the JSON Pointer `pointer` as text: a string as it is, a number or
+     * boolean in JSON notation. std::nullopt when absent, null, an object or an array. */
+    std::optional<std::string> str(std::string_view pointer) const {
         const verify_reply *reply = live();
-        std::string name = detail::arg(field, "field");
-        // The C call answers a fallback when the field is absent: a value other than the
-        // fallback is the field itself, and two different fallbacks tell 0 from absent.
-        std::int64_t value = verify_reply_int(reply, name.c_str(), 0);
-        if (value != 0 || verify_reply_int(reply, name.c_str(), -1) == 0) {
-            return value;
+        std::string path = detail::arg(pointer, "pointer");
+        const char *text = nullptr;
+        if (!detail::found(verify_reply_str(reply, path.c_str(), &text))) {
+            return std::nullopt;
         }
-        return std::nullopt;
+        return detail::copy(text);
     }
 
-    /* A field of data as a boolean; std::nullopt when absent or not a boolean. */
-    std::optional<bool> boolean(std::string_view field) const {
+    /* The value at `pointer` as an integer; std::nullopt when absent or not an integer in
+     * range (a string such as "5" is not parsed). */
+    std::optional<std::int64_t> integer(std::string_view pointer) const {
         const verify_reply *reply = live();
-        std::string name = detail::arg(field, "field");
-        std::int32_t value = verify_reply_bool(reply, name.c_str(), -1);
-        if (value < 0) {
+        std::string path = detail::arg(pointer, "pointer");
+        std::int64_t value = 0;
+        if (!detail::found(verify_reply_int(reply, path.c_str(), &value))) {
+            return std::nullopt;
+        }
+        return value;
+    }
+
+    /* The value at `pointer` as a boolean; std::nullopt when absent or not a boolean. */
+    std::optional<bool> boolean(std::string_view pointer) const {
+        const verify_reply *reply = live();
+        std::string path = detail::arg(pointer, "pointer");
+        std::int32_t value = 0;
+        if (!detail::found(verify_reply_bool(reply, path.c_str(), &value))) {
             return std::nullopt;
         }
         return value != 0;
     }
 
+    /* The value at `pointer` as JSON text, of any type (an object lists its keys, an array
+     * its items); std::nullopt when absent. */
+    std::optional<std::string> json(std::string_view pointer) const {
+        const verify_reply *reply = live();
+        std::string path = detail::arg(pointer, "pointer");
+        const char *text = nullptr;
+        if (!detail::found(verify_reply_json(reply, path.c_str(), &text))) {
+            return std::nullopt;
+        }
+        return detail::copy(text);
+    }
+
     /* The whole reply as JSON: {"code":..,"message":..,"data":..}, unknown fields included. */
-    std::string json() const { return copy(verify_reply_json(live())); }
+    std::string json() const {
+        const char *text = nullptr;
+        std::int32_t code = verify_reply_json(live(), nullptr, &text);
+        if (code != 0) {
+            detail::raise(code);
+        }
+        return detail::copy(text);
+    }
 
     /* The C handle, still owned by this Reply (NULL when empty). */
     const verify_reply *get() const noexcept { return handle_.get(); }
@@ -378,22 +508,14 @@ private:
         return handle_.get();
     }
 
-    static std::string copy(const char *text) {
-        if (text == nullptr) {
-            // Only a NULL reply gives NULL here, and live() refused that already.
-            throw Error(verify_last_error_code(), verify_last_error_message());
-        }
-        return std::string(text);
-    }
-
     detail::ReplyPtr handle_;
 };
 
 namespace detail {
 
 /*
- * The outcome of a C call: a Reply when the server answered with a usable reply, else an
- * Error. `reply` is owned from here on, so nothing leaks whichever way this goes.
+ * The outcome of a C call: a Reply when the server answered, else an Error. `raw` is owned
+ * from here on, so nothing leaks whichever way this goes.
  */
 inline Reply finish(std::int32_t code, verify_reply *raw) {
     Reply reply(raw);
@@ -401,15 +523,16 @@ inline Reply finish(std::int32_t code, verify_reply *raw) {
         return reply;
     }
     // Copy the message first: any later call into the library may replace it.
-    std::string message = verify_last_error_message();
+    const char *text = verify_last_error_message();
+    std::string message = text != nullptr ? std::string(text) : std::string();
     if (message.empty()) {
         message = std::string(describe(code)) + " (" + std::to_string(code) + ")";
     }
     std::shared_ptr<const std::string> json;
     if (reply) {
-        const char *text = verify_reply_json(reply.get());
-        if (text != nullptr) {
-            json = std::make_shared<const std::string>(text);
+        const char *whole = nullptr;
+        if (verify_reply_json(reply.get(), nullptr, &whole) == 0 && whole != nullptr) {
+            json = std::make_shared<const std::string>(whole);
         }
     }
     throw Error(code, message, std::move(json));
@@ -417,7 +540,8 @@ inline Reply finish(std::int32_t code, verify_reply *raw) {
 
 }  // namespace detail
 
-/* What a keeper's Event reports (the VERIFY_EVENT_* integers). */
+/* What a keeper's Event reports (the VERIFY_EVENT_* integers). Later versions of the
+ * library may add kinds: an Event may hold a value not named here (kept as it is). */
 enum class EventKind : std::int32_t {
     /* A heartbeat succeeded; expire_at is the session's new expiry. */
     Alive = VERIFY_EVENT_ALIVE,
@@ -426,24 +550,32 @@ enum class EventKind : std::int32_t {
     /* A heartbeat failed; the keeper retries within the grace period, the session stays
      * usable. */
     Trouble = VERIFY_EVENT_TROUBLE,
-    /* The session ended (1005, 1006 with remark, 1007, or the grace period ran out); the
-     * keeper has stopped. */
+    /* The session ended (1005, 1006 with remark, 1007, the grace period ran out, or
+     * codes::err_panic when the keeper's thread failed); the keeper has stopped. */
     Ended = VERIFY_EVENT_ENDED,
 };
 
-/* The state of a kept session (the VERIFY_KEEPER_* integers). */
+/* The state of a kept session (the VERIFY_KEEPER_* integers). Later versions of the library
+ * may add states: a KeeperState may hold a value not named here (kept as it is; treat it as
+ * "not alive", as session_usable() does). */
 enum class KeeperState : std::int32_t {
     /* The last heartbeat succeeded (or none was due yet). */
     Alive = VERIFY_KEEPER_ALIVE,
-    /* Heartbeats fail; the grace period runs. */
+    /* Heartbeats fail; the grace period runs; the session stays usable. */
     Grace = VERIFY_KEEPER_GRACE,
     /* The session ended or the keeper was stopped. */
     Ended = VERIFY_KEEPER_ENDED,
 };
 
+/* Whether a session in `state` may still be used: Alive or Grace. false for Ended and for
+ * any state this header does not know. */
+inline constexpr bool session_usable(KeeperState state) noexcept {
+    return state == KeeperState::Alive || state == KeeperState::Grace;
+}
+
 /* One report of a keeper: a copy of the C verify_event, valid after the callback. */
 struct Event {
-    /* What happened. */
+    /* What happened (possibly a kind this header does not name). */
     EventKind kind = EventKind::Alive;
     /* The heartbeat's code: 200, the server's refusal (1005, 1006, 1007...), or a negative
      * local code (codes::err_network...). */
@@ -462,21 +594,25 @@ struct Event {
  * throws are caught and dropped (they cannot cross the C boundary). */
 using EventHandler = std::function<void(const Event &)>;
 
-/* Settings of Client::keep_alive. Aggregate: KeeperOptions{interval, grace, ip}. */
+/*
+ * Settings of Client::keep_alive, a plain value mapped onto a verify_keeper_options handle
+ * (verify_keeper_options_set_interval, _set_grace, _set_ip) when the keeper starts. A field
+ * left std::nullopt keeps the library's default. Aggregate: KeeperOptions{interval, grace, ip}.
+ */
 struct KeeperOptions {
-    /* Time between heartbeats, at least 1 s (a small random jitter is added). The spec's
-     * default: 5 minutes. */
-    std::chrono::milliseconds interval = std::chrono::minutes(5);
+    /* Time between heartbeats, at least 1 s (a small random jitter is added). Default: the
+     * spec's 5 minutes. */
+    std::optional<std::chrono::milliseconds> interval = std::nullopt;
     /* How long the session stays usable while heartbeats fail for other reasons than its
-     * end (network down), counted from the first failure; at least 1 ms. Default 15 min. */
-    std::chrono::milliseconds grace = std::chrono::minutes(15);
-    /* The client IP reported with each heartbeat, if any. */
+     * end (network down), counted from the first failure; at least 1 ms. Default: 15 min. */
+    std::optional<std::chrono::milliseconds> grace = std::nullopt;
+    /* The client IP reported with each heartbeat (empty: none). Default: none. */
     std::optional<std::string> ip = std::nullopt;
 };
 
-/* A snapshot of a keeper (Keeper::status()), from the fields of verify_keeper_status. */
+/* A snapshot of a keeper (Keeper::status()), from the accessors of verify_keeper_status. */
 struct KeeperStatus {
-    /* Alive, in grace, or ended. */
+    /* Alive, in grace, ended, or a state this header does not name. */
     KeeperState state = KeeperState::Alive;
     /* The code of the last heartbeat: 0 before the first, 200, a refusal, or a negative
      * local code. */
@@ -490,6 +626,9 @@ struct KeeperStatus {
     std::optional<std::chrono::system_clock::time_point> last_success;
     /* The session's expiry from the last successful heartbeat; std::nullopt before it. */
     std::optional<std::string> expire_at;
+    /* How many heartbeats succeeded, and how many failed (for any reason). */
+    std::uint64_t heartbeats_ok = 0;
+    std::uint64_t heartbeats_failed = 0;
     /* Back-office messages received since the previous status(), oldest first, each handed
      * out once. Always empty for a keeper with an on_event function (which receives them
      * as EventKind::Message instead). */
@@ -502,11 +641,27 @@ struct KeeperDeleter {
     void operator()(verify_keeper *keeper) const noexcept { verify_keeper_free(keeper); }
 };
 
+struct KeeperOptionsDeleter {
+    void operator()(verify_keeper_options *options) const noexcept {
+        verify_keeper_options_free(options);
+    }
+};
+
+/* The C type of a status snapshot, named as a struct: the function verify_keeper_status
+ * shares its name. */
+using KeeperStatusHandle = struct verify_keeper_status;
+
+struct KeeperStatusDeleter {
+    void operator()(KeeperStatusHandle *status) const noexcept { verify_keeper_status_free(status); }
+};
+
 struct CancelDeleter {
     void operator()(verify_cancel *cancel) const noexcept { verify_cancel_free(cancel); }
 };
 
 using KeeperPtr = std::unique_ptr<verify_keeper, KeeperDeleter>;
+using KeeperOptionsPtr = std::unique_ptr<verify_keeper_options, KeeperOptionsDeleter>;
+using KeeperStatusPtr = std::unique_ptr<KeeperStatusHandle, KeeperStatusDeleter>;
 using CancelPtr = std::unique_ptr<verify_cancel, CancelDeleter>;
 
 /*
@@ -527,26 +682,81 @@ inline std::optional<std::string> optional_text(const char *text) {
     return std::string(text);
 }
 
-/* The C callback of every keeper with an on_event function: `user_data` is that function.
- * No exception leaves it: the C library's thread cannot unwind a C++ exception. */
-inline void deliver_event(void *user_data, const verify_event *event) noexcept {
-    if (user_data == nullptr || event == nullptr) {
-        return;
+/* The C callback of every keeper with an on_event function. */
+struct EventTrampoline {
+    /* `user_data` is the keeper's EventHandler. Declared with VERIFY_CALL, as
+     * verify_event_callback is. No exception leaves it: the C library's thread cannot
+     * unwind a C++ exception. */
+    static void VERIFY_CALL deliver(void *user_data, const verify_event *event) noexcept {
+        if (user_data == nullptr || event == nullptr) {
+            return;
+        }
+        try {
+            Event copy;
+            // Any int32_t is a valid EventKind (fixed underlying type): an unknown kind of a
+            // later library is kept as it is.
+            copy.kind = static_cast<EventKind>(event->kind);
+            copy.code = event->code;
+            copy.message = detail::copy(event->message);
+            copy.remark = optional_text(event->remark);
+            copy.expire_at = optional_text(event->expire_at);
+            copy.text = optional_text(event->text);
+            const EventHandler &on_event = *static_cast<const EventHandler *>(user_data);
+            on_event(copy);
+        } catch (...) {
+            // Swallowed on purpose (documented on EventHandler): an exception of on_event, or
+            // a std::bad_alloc while copying the event, must not reach the C caller.
+        }
     }
-    try {
-        Event copy;
-        copy.kind = static_cast<EventKind>(event->kind);
-        copy.code = event->code;
-        copy.message = event->message != nullptr ? std::string(event->message) : std::string();
-        copy.remark = optional_text(event->remark);
-        copy.expire_at = optional_text(event->expire_at);
-        copy.text = optional_text(event->text);
-        const EventHandler &on_event = *static_cast<const EventHandler *>(user_data);
-        on_event(copy);
-    } catch (...) {
-        // Swallowed on purpose (documented on EventHandler): an exception of on_event, or a
-        // std::bad_alloc while copying the event, must not reach the C caller.
+};
+
+/* The status snapshot's values, read through its accessors. */
+inline KeeperStatus read_status(const KeeperStatusHandle *handle) {
+    KeeperStatus status;
+    std::int32_t state = 0;
+    if (found(verify_keeper_status_state(handle, &state))) {
+        // Any int32_t is a valid KeeperState: a state of a later library is kept as it is.
+        status.state = static_cast<KeeperState>(state);
     }
+    std::int32_t last_code = 0;
+    if (found(verify_keeper_status_last_code(handle, &last_code))) {
+        status.last_code = last_code;
+    }
+    const char *text = nullptr;
+    if (found(verify_keeper_status_last_message(handle, &text))) {
+        status.last_message = copy(text);
+    }
+    text = nullptr;
+    if (found(verify_keeper_status_remark(handle, &text))) {
+        status.remark = copy(text);
+    }
+    text = nullptr;
+    if (found(verify_keeper_status_expire_at(handle, &text))) {
+        status.expire_at = copy(text);
+    }
+    std::int64_t last_success = 0;
+    if (found(verify_keeper_status_last_success(handle, &last_success))) {
+        status.last_success = std::chrono::system_clock::time_point(
+            std::chrono::duration_cast<std::chrono::system_clock::duration>(
+                std::chrono::seconds(last_success)));
+    }
+    std::uint64_t ok = 0;
+    std::uint64_t failed = 0;
+    if (found(verify_keeper_status_counts(handle, &ok, &failed))) {
+        status.heartbeats_ok = ok;
+        status.heartbeats_failed = failed;
+    }
+    std::size_t count = 0;
+    if (found(verify_keeper_status_message_count(handle, &count))) {
+        status.messages.reserve(count);
+        for (std::size_t index = 0; index < count; ++index) {
+            text = nullptr;
+            if (found(verify_keeper_status_message(handle, index, &text))) {
+                status.messages.push_back(copy(text));
+            }
+        }
+    }
+    return status;
 }
 
 }  // namespace detail
@@ -575,54 +785,27 @@ public:
     /* Stops the keeper: no heartbeat and no event after it returns (unless called from
      * on_event itself: it returns at once and the event thread ends after that callback).
      * Idempotent; state() is Ended afterwards. */
-    void stop() const {
-        std::int32_t code = verify_keeper_stop(live());
-        if (code != codes::ok) {
-            throw Error(code, verify_last_error_message());
-        }
-    }
+    void stop() const { detail::check_ok(verify_keeper_stop(live())); }
 
-    /* The current state, without a snapshot. */
+    /* The current state, without a snapshot (possibly a state this header does not name). */
     KeeperState state() const {
         std::int32_t code = verify_keeper_state(live());
         if (code < 0) {
-            throw Error(code, verify_last_error_message());
+            detail::raise(code);
         }
         return static_cast<KeeperState>(code);
     }
 
-    /* A snapshot for hosts that poll. Hands out the queued back-office messages (each
+    /* A typed snapshot for hosts that poll. Hands out the queued back-office messages (each
      * once), so two threads calling it at once each get some of them. */
     KeeperStatus status() const {
-        verify_reply *out = nullptr;
-        std::int32_t code = verify_keeper_status(live(), &out);
-        Reply reply = detail::finish(code, out);
-        KeeperStatus status;
-        std::string state = reply.str("state").value_or("");
-        if (state == "alive") {
-            status.state = KeeperState::Alive;
-        } else if (state == "grace") {
-            status.state = KeeperState::Grace;
-        } else if (state == "ended") {
-            status.state = KeeperState::Ended;
-        } else {
-            detail::fail(codes::err_protocol, "keeper status with an unknown state `" + state + "`");
+        detail::KeeperStatusHandle *raw = nullptr;
+        std::int32_t code = verify_keeper_status(live(), &raw);
+        detail::KeeperStatusPtr snapshot(raw);
+        if (code != codes::ok || !snapshot) {
+            detail::raise(code != codes::ok ? code : codes::err_panic);
         }
-        status.last_code = static_cast<std::int32_t>(reply.integer("last_code").value_or(0));
-        status.last_message = reply.str("last_message").value_or("");
-        status.remark = reply.remark();
-        std::int64_t last_success = reply.integer("last_success").value_or(0);
-        if (last_success > 0) {
-            status.last_success = std::chrono::system_clock::time_point(
-                std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                    std::chrono::seconds(last_success)));
-        }
-        status.expire_at = reply.str("expire_at");
-        std::int64_t count = reply.integer("message_count").value_or(0);
-        for (std::int64_t index = 0; index < count; ++index) {
-            status.messages.push_back(reply.str("messages." + std::to_string(index)).value_or(""));
-        }
-        return status;
+        return detail::read_status(snapshot.get());
     }
 
     /* The C handle, still owned by this Keeper (NULL when empty). There is no release():
@@ -634,7 +817,7 @@ private:
 
     explicit Keeper(std::unique_ptr<detail::KeeperBox> box) noexcept : box_(std::move(box)) {}
 
-    verify_keeper *live() const {
+    const verify_keeper *live() const {
         if (!box_) {
             detail::fail(codes::err_invalid_argument, "use of an empty (moved-from) verify::Keeper");
         }
@@ -657,7 +840,7 @@ public:
         std::int32_t code = verify_cancel_new(&raw);
         handle_.reset(raw);
         if (code != codes::ok || !handle_) {
-            throw Error(code, verify_last_error_message());
+            detail::raise(code != codes::ok ? code : codes::err_panic);
         }
     }
 
@@ -676,10 +859,7 @@ public:
         if (!handle_) {
             detail::fail(codes::err_invalid_argument, "use of an empty (moved-from) verify::CancelToken");
         }
-        std::int32_t code = verify_cancel_cancel(handle_.get());
-        if (code != codes::ok) {
-            throw Error(code, verify_last_error_message());
-        }
+        detail::check_ok(verify_cancel_cancel(handle_.get()));
     }
 
     /* The C handle, still owned by this token (NULL when empty). */
@@ -694,14 +874,12 @@ private:
 
 /* The machine code of this machine for `salt` (one per program, such as its AppId; may be
  * empty): 32 uppercase hex characters, the same on every call and in every process. Throws
- * verify::Error on failure (a NUL in `salt`, no machine identity can be read or stored). */
+ * verify::Error on failure (a NUL in `salt`; codes::err_system when no machine identity can
+ * be read or stored). */
 inline std::string machine_code(std::string_view salt) {
     std::string s = detail::arg(salt, "salt");
     char out[VERIFY_MACHINE_CODE_LEN + 1] = {};
-    std::int32_t code = verify_machine_code(s.c_str(), out, sizeof out);
-    if (code != codes::ok) {
-        throw Error(code, verify_last_error_message());
-    }
+    detail::check_ok(verify_machine_code(s.c_str(), out, sizeof out));
     return std::string(out);
 }
 
@@ -714,9 +892,10 @@ inline std::string machine_code(std::string_view salt) {
  */
 class Client {
 public:
-    /* A client for the service at `base_url` (http:// or https://), for the program
-     * `app_id` with its secret `app_key`. Nothing is sent yet: Init runs on the first call
-     * unless init() is called. Throws verify::Error on invalid arguments. */
+    /* A client for the service at `base_url` (http:// or https://, host, optional port and
+     * path prefix, without /api/verify), for the program `app_id` with its secret `app_key`.
+     * Nothing is sent yet: Init runs on the first call unless init() is called. Throws
+     * verify::Error on invalid arguments (the message says what to pass instead). */
     Client(std::string_view base_url, std::string_view app_id, std::string_view app_key) {
         std::string url = detail::arg(base_url, "base_url");
         std::string id = detail::arg(app_id, "app_id");
@@ -725,7 +904,7 @@ public:
         std::int32_t code = verify_client_new(url.c_str(), id.c_str(), key.c_str(), &raw);
         handle_.reset(raw);
         if (code != codes::ok || !handle_) {
-            throw Error(code, verify_last_error_message());
+            detail::raise(code != codes::ok ? code : codes::err_panic);
         }
     }
 
@@ -741,14 +920,12 @@ public:
 
     /* Connect timeout and whole-call timeout for calls that start afterwards, each
      * 1..UINT32_MAX ms (std::chrono::seconds and the like convert implicitly). Defaults
-     * 10 s and 30 s. Any thread, at any time. */
-    void set_timeouts(std::chrono::milliseconds connect, std::chrono::milliseconds call) {
+     * 10 s and 30 s. The call timeout bounds everything one call does (a lazy Init, a
+     * re-Init, connects, a resend). Any thread, at any time. */
+    void set_timeouts(std::chrono::milliseconds connect, std::chrono::milliseconds call) const {
         std::uint32_t connect_ms = detail::to_ms(connect, "timeout `connect`");
         std::uint32_t call_ms = detail::to_ms(call, "timeout `call`");
-        std::int32_t code = verify_client_set_timeouts(handle_.get(), connect_ms, call_ms);
-        if (code != codes::ok) {
-            throw Error(code, verify_last_error_message());
-        }
+        detail::check_ok(verify_client_set_timeouts(handle_.get(), connect_ms, call_ms));
     }
 
     /* The Init handshake now (otherwise the first call runs it). */
@@ -967,12 +1144,13 @@ public:
     }
 
     /* Starts keeping the session of `token` alive in the background: the token of
-     * single_login (SessionKind::Card) or user_login (SessionKind::User). The first heartbeat
-     * is sent one interval after the start. `on_event` (optional) receives every Event on the
-     * keeper's event thread; exceptions it throws are swallowed (they cannot cross the C
-     * boundary). Without it, back-office messages are queued for Keeper::status(). Throws
-     * verify::Error for invalid arguments (an interval under 1 s, a grace of 0, a bad token
-     * or kind) and when the keeper's threads cannot start. See the top of this file. */
+     * single_login (SessionKind::Card) or user_login (SessionKind::User), with `options`
+     * (unset fields: the library's defaults). The first heartbeat is sent one interval after
+     * the start. `on_event` (optional) receives every Event on the keeper's event thread;
+     * exceptions it throws are swallowed (they cannot cross the C boundary). Without it,
+     * back-office messages are queued for Keeper::status(). Throws verify::Error for invalid
+     * arguments (an interval under 1 s, a grace of 0, a bad token or kind) and
+     * codes::err_system when the keeper's threads cannot start. See the top of this file. */
     Keeper keep_alive(std::string_view token, SessionKind kind, const KeeperOptions &options = {},
                       EventHandler on_event = {}) const {
         std::string t = detail::arg(token, "token");
@@ -981,19 +1159,39 @@ public:
             ip = std::string_view(*options.ip);
         }
         detail::OptionalArg i(ip, "ip");
-        std::uint32_t interval_ms = detail::to_ms(options.interval, "interval");
-        std::uint32_t grace_ms = detail::to_ms(options.grace, "grace");
+
+        verify_keeper_options *raw_options = nullptr;
+        std::int32_t code = verify_keeper_options_new(&raw_options);
+        detail::KeeperOptionsPtr settings(raw_options);
+        if (code != codes::ok || !settings) {
+            detail::raise(code != codes::ok ? code : codes::err_panic);
+        }
+        if (options.interval) {
+            detail::check_ok(verify_keeper_options_set_interval(
+                settings.get(), detail::to_ms(*options.interval, "interval")));
+        }
+        if (options.grace) {
+            detail::check_ok(
+                verify_keeper_options_set_grace(settings.get(), detail::to_ms(*options.grace, "grace")));
+        }
+        if (i.c_str() != nullptr) {
+            detail::check_ok(verify_keeper_options_set_ip(settings.get(), i.c_str()));
+        }
+
         auto box = std::make_unique<detail::KeeperBox>();
         box->on_event = std::move(on_event);
-        const bool with_callback = static_cast<bool>(box->on_event);
+        if (box->on_event) {
+            // The handler lives in the box, on the heap: its address outlives moves of the
+            // Keeper, and the box frees it only after the keeper's thread is joined.
+            detail::check_ok(verify_keeper_options_set_callback(
+                settings.get(), &detail::EventTrampoline::deliver, static_cast<void *>(&box->on_event)));
+        }
         verify_keeper *raw = nullptr;
-        std::int32_t code = verify_keeper_start(
-            handle_.get(), t.c_str(), static_cast<std::int32_t>(kind), i.c_str(), interval_ms, grace_ms,
-            with_callback ? &detail::deliver_event : nullptr,
-            with_callback ? static_cast<void *>(&box->on_event) : nullptr, &raw);
+        code = verify_keeper_start(handle_.get(), t.c_str(), static_cast<std::int32_t>(kind),
+                                   settings.get(), &raw);
         box->handle.reset(raw);
         if (code != codes::ok || !box->handle) {
-            throw Error(code, verify_last_error_message());
+            detail::raise(code != codes::ok ? code : codes::err_panic);
         }
         return Keeper(std::move(box));
     }

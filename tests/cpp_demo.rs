@@ -3,10 +3,14 @@
 //!
 //! - `examples-c/demo.cpp` walks card mode and account mode (the flows of demo.c) on a copy
 //!   of `sandbox/fixtures/demo.json` under a fresh app_id, and exits 0;
-//! - a small translation unit includes the header twice, asserts at compile time that
+//! - `tests/hosts/cpp_wrapper.cpp` includes the header twice, asserts at compile time that
 //!   `Client` and `Reply` are move-only, and checks at run time that refusals come back as
-//!   replies while local failures throw `verify::Error`;
-//! - the demo runs clean under valgrind when valgrind is installed.
+//!   replies while local failures throw `verify::Error`, that fields are read by JSON
+//!   Pointer and say "absent" (in another dialect of the service too);
+//! - `tests/hosts/cpp_header.cpp` (the header alone) compiles under `-Wshadow -Wconversion
+//!   -Wsign-conversion -Wold-style-cast` as errors, and with a `VERIFY_CALL` that is a real
+//!   calling convention (the binding's callback declares it);
+//! - the demo runs clean under valgrind (valgrind is required).
 //!
 //! The compiler is `c++`, or `$CXX` when set.
 
@@ -14,12 +18,12 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Command, Output};
 
 use common::host::{
-    compile_cxx, demo_fixtures, host_command, require_tool, root, CXX_STRICT_FLAGS,
+    compile_cxx, demo_fixtures, host_command, require_tool, root, CXX_FLAGS, CXX_STRICT_FLAGS,
 };
-use serde_json::Value;
+use serde_json::{json, Value};
 use verify_sandbox::Fixtures;
 
 /// A fresh scratch directory under Cargo's per-target temporary directory.
@@ -44,6 +48,11 @@ fn clean(file: &Path) {
     if let Some(dir) = file.parent() {
         let _ = fs::remove_dir_all(dir);
     }
+}
+
+/// A C++ test program of `tests/hosts/`.
+fn host_source(name: &str) -> PathBuf {
+    root().join("tests/hosts").join(name)
 }
 
 /// Builds examples-c/demo.cpp into a scratch directory.
@@ -104,7 +113,7 @@ fn demo_cpp_walks_card_and_account_mode() {
         "[client.user_login(machine B)] code 200",
         "[client.get_bulletin] code 200",
         "[client.get_latest_version] code 200",
-        "[client.get_variable()] code 200",
+        "[client.get_variables] code 200",
         "PASSED: all 13 steps got their expected code",
     ] {
         assert!(stdout.contains(line), "missing `{line}`\n{}", show(&output));
@@ -170,240 +179,120 @@ fn demo_cpp_usage_and_unreachable_server() {
     clean(&binary);
 }
 
-/// A translation unit that includes verify.hpp twice and checks the binding's contract.
-/// Arguments: BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD.
-const WRAPPER_CHECK: &str = r#"
-#include "verify.hpp"
-#include "verify.hpp" // the include guard makes the second inclusion harmless
-
-#include <chrono>
-#include <cstdint>
-#include <cstdio>
-#include <optional>
-#include <stdexcept>
-#include <string>
-#include <string_view>
-#include <type_traits>
-#include <utility>
-
-// Owners are move-only, moves never throw, destructors never throw.
-static_assert(!std::is_copy_constructible_v<verify::Client>, "Client is not copyable");
-static_assert(!std::is_copy_assignable_v<verify::Client>, "Client is not copy-assignable");
-static_assert(std::is_nothrow_move_constructible_v<verify::Client>, "Client moves");
-static_assert(std::is_nothrow_move_assignable_v<verify::Client>, "Client move-assigns");
-static_assert(std::is_nothrow_destructible_v<verify::Client>, "~Client does not throw");
-static_assert(!std::is_default_constructible_v<verify::Client>, "a Client needs a program");
-static_assert(!std::is_copy_constructible_v<verify::Reply>, "Reply is not copyable");
-static_assert(!std::is_copy_assignable_v<verify::Reply>, "Reply is not copy-assignable");
-static_assert(std::is_nothrow_move_constructible_v<verify::Reply>, "Reply moves");
-static_assert(std::is_nothrow_move_assignable_v<verify::Reply>, "Reply move-assigns");
-static_assert(std::is_nothrow_destructible_v<verify::Reply>, "~Reply does not throw");
-// Error is a std::runtime_error that can be copied without throwing.
-static_assert(std::is_base_of_v<std::runtime_error, verify::Error>, "Error is a runtime_error");
-static_assert(std::is_nothrow_copy_constructible_v<verify::Error>, "Error copies");
-// The codes are the C API's integers.
-static_assert(verify::codes::ok == VERIFY_OK && verify::codes::card_invalid == 1004, "codes");
-static_assert(verify::codes::err_network == VERIFY_ERR_NETWORK, "local codes");
-static_assert(static_cast<std::int32_t>(verify::SessionKind::User) == VERIFY_SESSION_USER, "kind");
-static_assert(std::is_same_v<decltype(std::declval<const verify::Reply &>().code()), std::int32_t>,
-              "Reply::code() is the C code");
-static_assert(std::is_same_v<decltype(std::declval<const verify::Reply &>().integer("x")),
-                             std::optional<std::int64_t>>, "integer() is optional");
-
-namespace {
-
-int failures = 0;
-
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            std::printf("CHECK FAILED (line %d): %s\n", __LINE__, #cond);              \
-            failures++;                                                                \
-        }                                                                              \
-    } while (0)
-
-// The code of the verify::Error that `body` throws, or 0 when it throws none.
-template <typename Body>
-std::int32_t thrown(Body &&body) {
-    try {
-        body();
-    } catch (const verify::Error &e) {
-        CHECK(e.what()[0] != '\0');
-        CHECK(!e.description().empty());
-        return e.code();
-    }
-    return 0;
-}
-
-}  // namespace
-
-int main(int argc, char **argv) {
-    if (argc != 7) {
-        std::fprintf(stderr, "usage: %s BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD\n", argv[0]);
-        return 2;
-    }
-    const std::string base = argv[1], app = argv[2], key = argv[3], card = argv[4],
-                      user = argv[5], password = argv[6];
-    using verify::codes::err_invalid_argument;
-
-    CHECK(!verify::version().empty());
-    CHECK(verify::abi_version() == verify::header_abi_version);
-    CHECK(!verify::describe(verify::codes::machine_changed).empty());
-
-    // Constructor failures throw (an embedded NUL would be cut by C: refused here).
-    CHECK(thrown([&] { verify::Client bad("ftp://nowhere", app, key); }) == err_invalid_argument);
-    CHECK(thrown([&] { verify::Client bad(base, "", key); }) == err_invalid_argument);
-    CHECK(thrown([&] { verify::Client bad(base, std::string("1\0" "2", 3), key); }) ==
-          err_invalid_argument);
-
-    verify::Client client(base, app, key);
-    CHECK(static_cast<bool>(client));
-    CHECK(thrown([&] { client.set_timeouts(std::chrono::milliseconds(0), std::chrono::seconds(1)); }) ==
-          err_invalid_argument);
-    CHECK(thrown([&] { client.set_timeouts(std::chrono::seconds(1), std::chrono::hours(2000)); }) ==
-          err_invalid_argument);
-    CHECK(thrown([&] { client.set_timeouts(std::chrono::seconds(5), std::chrono::seconds(20)); }) == 0);
-
-    // A refusal is a Reply, not an exception.
-    {
-        verify::Reply refused = client.get_card_info("NO-SUCH-CARD-0000");
-        CHECK(refused.code() == verify::codes::card_invalid);
-        CHECK(!refused.ok() && !refused.pending());
-        CHECK(!refused.message().empty());
-        CHECK(refused.json().find("1004") != std::string::npos);
-        CHECK(!refused.str("card").has_value());
-    }
-    {
-        verify::Reply wrong = client.user_login(user, "not-the-password", std::nullopt, "MACHINE-W");
-        CHECK(wrong.code() == verify::codes::wrong_password);
-    }
-
-    // A successful login, its fields, and moving the reply around.
-    verify::Reply login = client.single_login(card, "CPP-CHECK-MACHINE", "check machine");
-    CHECK(login.ok());
-    std::optional<std::string> token = login.str("token");
-    CHECK(token && token->size() == 40);
-    CHECK(login.boolean("is_times") == std::optional<bool>(false));
-    CHECK(!login.boolean("no_such_field").has_value());
-    CHECK(!login.integer("no_such_field").has_value());
-    CHECK(!login.str("no_such_field").has_value());
-    CHECK(thrown([&] { login.str(std::string("tok\0en", 6)); }) == err_invalid_argument);
-
-    verify::Reply moved = std::move(login);
-    CHECK(!login); // NOLINT: testing the moved-from state on purpose
-    CHECK(static_cast<bool>(moved) && moved.ok());
-    CHECK(thrown([&] { (void)login.code(); }) == err_invalid_argument);
-    CHECK(thrown([&] { (void)login.message(); }) == err_invalid_argument);
-    verify::Reply other = client.get_bulletin();
-    other = std::move(moved);
-    CHECK(other.str("token") == token);
-
-    const std::string session = token.value_or("");
-    CHECK(client.heartbeat(session, verify::SessionKind::Card).ok());
-    CHECK(thrown([&] { client.heartbeat(session + std::string(1, '\0'), verify::SessionKind::Card); }) ==
-          err_invalid_argument);
-    CHECK(thrown([&] { client.heartbeat(session, static_cast<verify::SessionKind>(7)); }) ==
-          err_invalid_argument);
-
-    // integer() tells a present 0 from an absent field.
-    {
-        verify::Reply info = client.get_user_info(user, password);
-        CHECK(info.ok());
-        CHECK(info.integer("bind_count") == std::optional<std::int64_t>(0));
-        CHECK(info.str("bind_count") == std::optional<std::string>("0"));
-        CHECK(info.integer("user_id").value_or(0) > 0);
-        CHECK(info.str("username") == std::optional<std::string>(user));
-    }
-
-    // Optional parameters, dotted fields, and a string_view that is not NUL-terminated.
-    {
-        verify::Reply one = client.get_variable("greeting");
-        CHECK(one.ok() && one.str("value") == std::optional<std::string>("你好 & welcome"));
-        verify::Reply all = client.get_variable();
-        CHECK(all.str("variables.limit") == std::optional<std::string>("5"));
-        CHECK(!all.integer("variables.limit").has_value()); // a string, not an integer
-        verify::Reply bulletin = client.call(std::string_view("GetBulletin-not-this-part", 11));
-        CHECK(bulletin.ok() && bulletin.str("bulletin").has_value());
-        verify::Reply unknown = client.call("NoSuchAction", {{"Key", "value"}});
-        CHECK(unknown.code() == verify::codes::unknown_action);
-        CHECK(thrown([&] { client.call("GetBulletin", {{std::string("K\0", 2), "v"}}); }) ==
-              err_invalid_argument);
-        CHECK(client.get_latest_version(std::nullopt).boolean("has_update") == std::optional<bool>(true));
-    }
-
-    // Social login: step 2 answers 201 until the user authorizes: pending(), not an error.
-    {
-        verify::Reply start = client.social_login_start(std::string("CPP-CHECK-MACHINE"));
-        CHECK(start.ok());
-        std::optional<std::string> state = start.str("state");
-        CHECK(state.has_value());
-        verify::Reply poll = client.social_login_poll(state.value_or("x"));
-        CHECK(poll.pending() && poll.code() == verify::codes::pending);
-    }
-
-    // A moved-from client refuses calls (the library sees NULL); the target works.
-    verify::Client second = std::move(client);
-    CHECK(!client); // NOLINT: testing the moved-from state on purpose
-    CHECK(thrown([&] { client.get_bulletin(); }) == err_invalid_argument);
-    CHECK(second.get_bulletin().ok());
-    client = std::move(second);
-    CHECK(client.get_bulletin().ok());
-
-    // No server: a local failure throws; there is no reply, so no reply JSON either.
-    {
-        verify::Client dead("http://127.0.0.1:1", app, key);
-        dead.set_timeouts(std::chrono::milliseconds(500), std::chrono::milliseconds(1000));
-        bool threw = false;
-        try {
-            dead.init();
-        } catch (const verify::Error &e) {
-            threw = true;
-            verify::Error copy = e;
-            CHECK(copy.code() == verify::codes::err_network || copy.code() == verify::codes::err_timeout);
-            CHECK(std::string(copy.what()).find(std::to_string(copy.code())) != std::string::npos);
-            CHECK(!copy.reply_json().has_value());
-        }
-        CHECK(threw);
-    }
-
-    std::printf("wrapper checks: %d failed\n", failures);
-    return failures == 0 ? 0 : 1;
-}
-"#;
-
+/// `tests/hosts/cpp_wrapper.cpp`: includes verify.hpp twice and checks the binding's
+/// contract at compile time and against the sandbox (see the file's comment). Compiled with
+/// the strict warnings too.
 #[test]
 fn wrapper_is_move_only_and_throws_only_local_failures() {
-    let dir = scratch("wrapper_check");
-    let source = dir.join("wrapper_check.cpp");
-    fs::write(&source, WRAPPER_CHECK).expect("write wrapper_check.cpp");
-    let binary = dir.join("wrapper_check");
-    compile_cxx(&source, &binary, CXX_STRICT_FLAGS);
+    let binary = scratch("wrapper_check").join("cpp_wrapper");
+    compile_cxx(&host_source("cpp_wrapper.cpp"), &binary, CXX_STRICT_FLAGS);
 
-    let program = common::Program::fresh();
+    // Variables whose names need a JSON Pointer: a dot (kept as it is), a slash and a tilde
+    // (escaped as ~1 and ~0).
+    let program = common::Program::new(
+        common::sandbox(),
+        json!({"variables": {"greeting": "你好 & welcome", "limit": "5", "a.b": "dotted",
+            "x/y~z": "slashed"}}),
+    );
     let card = program.day_card(&common::unique("CPPCARD-"), 30);
+    let recharge = program.day_card(&common::unique("CPPRECH-"), 30);
     let user = common::unique("cppuser");
     program.account(&user, "cpp-pass");
+    // A program answering in another dialect: other names, extra and missing fields.
+    let alternate = common::Program::fresh();
+    alternate
+        .sandbox
+        .set_dialect(&alternate.app_id, "alternate")
+        .expect("alternate dialect");
 
     let output = host_command(&binary)
         .arg(program.sandbox.base_url())
         .arg(&program.app_id)
         .arg(common::APP_KEY)
         .arg(&card)
+        .arg(&recharge)
         .arg(&user)
         .arg("cpp-pass")
+        .arg(&alternate.app_id)
         .output()
-        .expect("wrapper_check runs");
+        .expect("cpp_wrapper runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
-        "wrapper_check failed\n{}",
+        "cpp_wrapper failed\n{}",
         show(&output)
     );
     assert!(
-        String::from_utf8_lossy(&output.stdout).contains("wrapper checks: 0 failed"),
+        stdout.contains("wrapper checks: 0 failed"),
         "{}",
         show(&output)
     );
+    assert!(!stdout.contains("CHECK FAILED"), "{}", show(&output));
+
+    // The server saw what the program did: the card bound to its machine, the renewal card
+    // spent on the account.
+    let bound = program
+        .sandbox
+        .card(&program.app_id, &card)
+        .expect("the card");
+    assert_eq!(bound["device_id"], "CPP-CHECK-MACHINE", "{bound}");
+    assert_eq!(
+        card_state(&program.app_id, &recharge).as_deref(),
+        Some("used")
+    );
     clean(&binary);
+}
+
+/// Compiles `tests/hosts/cpp_header.cpp` (verify.hpp alone) without linking, with the
+/// contract flags, `extra` and `-Werror`; panics with the compiler's output on failure.
+fn compile_only(extra: &[&str]) {
+    let source = host_source("cpp_header.cpp");
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
+    let output = Command::new(&cxx)
+        .args(CXX_FLAGS)
+        .args(extra)
+        .arg("-fsyntax-only")
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(&source)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
+    assert!(
+        output.status.success(),
+        "verify.hpp does not compile with {extra:?}\n{}",
+        show(&output)
+    );
+}
+
+/// verify.hpp compiles clean under the warnings a strict host uses, as errors: shadowing,
+/// implicit conversions (sign included) and C-style casts.
+#[test]
+fn header_compiles_under_strict_warnings() {
+    let mut flags: Vec<&str> = vec![
+        "-Wshadow",
+        "-Wconversion",
+        "-Wsign-conversion",
+        "-Wold-style-cast",
+    ];
+    for flag in CXX_STRICT_FLAGS {
+        if !flags.contains(flag) {
+            flags.push(flag);
+        }
+    }
+    compile_only(&flags);
+}
+
+/// The binding's keeper callback is declared with `VERIFY_CALL`: compiled with a
+/// `VERIFY_CALL` that is a real calling convention on this target (`ms_abi` on x86-64, as
+/// `__stdcall` is on 32-bit Windows), a callback without it would not convert to
+/// `verify_event_callback`.
+#[test]
+fn header_callbacks_use_verify_call() {
+    if !cfg!(target_arch = "x86_64") {
+        eprintln!("skipped: ms_abi is a calling convention of x86-64 only");
+        return;
+    }
+    compile_only(&["-DVERIFY_CALL=__attribute__((ms_abi))"]);
 }
 
 #[test]
