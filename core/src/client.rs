@@ -2,7 +2,7 @@
 //! the clock offset (DESIGN section 4).
 
 use std::fmt;
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -11,9 +11,10 @@ use zeroize::Zeroizing;
 
 use crate::codes;
 use crate::deadline::Deadline;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
+use crate::options::{log, LogHook, LogLevel, Options};
 use crate::reply::Reply;
-use crate::transport::{HttpReply, SendError, Transport};
+use crate::transport::{HttpReply, SendError, Settings, Transport};
 use crate::url::BaseUrl;
 use crate::wire;
 
@@ -76,13 +77,25 @@ impl fmt::Debug for ActionRequest {
 }
 
 /// The session secret of one Init, shared by the calls that use it; wiped when the last
-/// user drops it.
+/// user drops it. It belongs to the server (endpoint) that issued it.
 #[derive(Clone)]
 struct Session {
     api_password: Arc<Zeroizing<String>>,
     /// `{base}/api/verify/{ApiPassword}`, built once per session.
     handle_url: Arc<Zeroizing<String>>,
     generation: u64,
+    endpoint: usize,
+}
+
+/// One base URL of the service (the first, or a mirror).
+#[derive(Debug)]
+struct Endpoint {
+    /// `{base}/api/verify`.
+    init_url: String,
+    /// `scheme://host:port`, for messages.
+    origin: String,
+    /// A loopback host: never through a proxy.
+    direct: bool,
 }
 
 /// A client of the service for one program (`AppId` + `AppKey`).
@@ -90,20 +103,23 @@ struct Session {
 /// `Client` is `Send + Sync`: share it between threads (for example in an `Arc`). No lock
 /// is held across network I/O, and connections are kept alive and reused.
 pub struct Client {
-    init_url: String,
+    endpoints: Vec<Endpoint>,
+    /// The endpoint that answered last: later calls start there.
+    current: AtomicUsize,
     app_id: String,
     app_key: Zeroizing<String>,
     transport: Transport,
     session: Mutex<Option<Session>>,
     generations: AtomicU64,
     clock_offset: AtomicI64,
+    log: Option<LogHook>,
 }
 
 impl fmt::Debug for Client {
     /// The AppKey and the session secret are never printed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Client")
-            .field("init_url", &self.init_url)
+            .field("endpoints", &self.endpoints)
             .field("app_id", &self.app_id)
             .field("clock_offset", &self.clock_offset())
             .finish_non_exhaustive()
@@ -113,23 +129,62 @@ impl fmt::Debug for Client {
 impl Client {
     /// A client for the service at `base_url` (`http://` or `https://`, with or without a
     /// trailing `/`; see [`BaseUrl::parse`] for what is refused), for the program `app_id`
-    /// with its secret `app_key`. Nothing is sent until the first call.
+    /// with its secret `app_key`, with the default [`Options`]. Nothing is sent until the
+    /// first call.
     pub fn new(base_url: &str, app_id: &str, app_key: &str) -> Result<Client, Error> {
-        let base = BaseUrl::parse(base_url)?;
+        Client::with_options(base_url, app_id, app_key, Options::default())
+    }
+
+    /// [`Client::new`] with settings: mirrors, trust, proxy, plain-http opt-in, timeouts,
+    /// log hook. Plain `http://` to a host that is not loopback is refused unless
+    /// `options.allow_insecure_http` (the api password travels in a header).
+    pub fn with_options(
+        base_url: &str,
+        app_id: &str,
+        app_key: &str,
+        options: Options,
+    ) -> Result<Client, Error> {
         if app_id.is_empty() {
             return Err(Error::invalid_argument("app_id must not be empty"));
         }
         if app_key.is_empty() {
             return Err(Error::invalid_argument("app_key must not be empty"));
         }
+        let mut endpoints = Vec::with_capacity(1 + options.mirrors.len());
+        let mut hosts = Vec::new();
+        for url in std::iter::once(base_url).chain(options.mirrors.iter().map(String::as_str)) {
+            let base = BaseUrl::parse(url)?;
+            if !base.is_https() && !base.is_loopback() && !options.allow_insecure_http {
+                return Err(Error::invalid_argument(format!(
+                    "{} is plain http to a host that is not loopback: the api password would \
+                     travel in clear; use https://, or allow insecure http explicitly",
+                    base.as_str()
+                )));
+            }
+            let origin = origin_of(base.as_str());
+            hosts.push(base.host().to_owned());
+            endpoints.push(Endpoint {
+                init_url: format!("{}/api/verify", base.as_str()),
+                origin,
+                direct: base.is_loopback(),
+            });
+        }
+        if options.connect_timeout.is_zero() || options.call_timeout.is_zero() {
+            return Err(Error::invalid_argument(
+                "timeouts must be at least 1 millisecond",
+            ));
+        }
+        let settings = Arc::new(Settings::new(&options, hosts)?);
         Ok(Client {
-            init_url: format!("{}/api/verify", base.as_str()),
+            endpoints,
+            current: AtomicUsize::new(0),
             app_id: app_id.to_owned(),
             app_key: Zeroizing::new(app_key.to_owned()),
-            transport: Transport::new(),
+            transport: Transport::new(settings, options.connect_timeout, options.call_timeout),
             session: Mutex::new(None),
             generations: AtomicU64::new(0),
             clock_offset: AtomicI64::new(0),
+            log: options.log,
         })
     }
 
@@ -168,7 +223,8 @@ impl Client {
     pub fn init_exchange(&self) -> Result<Reply, Error> {
         let generation = self.lock_session().as_ref().map(|s| s.generation);
         let deadline = self.call_deadline();
-        self.run_init(&self.transport, generation, deadline)
+        let start = self.current.load(Ordering::Relaxed);
+        self.init_failover(&self.transport, generation, deadline, start)
             .map(|(reply, _)| reply)
     }
 
@@ -196,12 +252,40 @@ impl Client {
         let mut reinit_done = false;
         let mut clock_done = false;
         let mut resend_done = false;
+        let mut failovers = 0;
         loop {
             let http = match self.post_handle(transport, &session, request, deadline) {
                 Ok(http) => http,
                 Err(failure) => {
+                    let here = &self.endpoints[session.endpoint];
+                    // The request never reached this server: another one may take it (a new
+                    // Init there: the session belongs to the server that issued it).
+                    if failure.unreachable && failovers + 1 < self.endpoints.len() {
+                        failovers += 1;
+                        let next = (session.endpoint + 1) % self.endpoints.len();
+                        log(&self.log, LogLevel::Warn, || {
+                            format!(
+                                "{}: {} unreachable ({}); failing over",
+                                request.action,
+                                here.origin,
+                                failure.error.message()
+                            )
+                        });
+                        session = self
+                            .init_failover(transport, Some(session.generation), deadline, next)?
+                            .1;
+                        continue;
+                    }
                     if !resend_done && failure.worth_resending(request.repeatable) {
                         resend_done = true;
+                        log(&self.log, LogLevel::Warn, || {
+                            format!(
+                                "{} to {} failed ({}); sending it again",
+                                request.action,
+                                here.origin,
+                                failure.error.message()
+                            )
+                        });
                         continue;
                     }
                     return Err(failure.error);
@@ -211,8 +295,16 @@ impl Client {
             match reply.code() {
                 codes::PROGRAM_NOT_FOUND if !reinit_done => {
                     reinit_done = true;
+                    log(&self.log, LogLevel::Warn, || {
+                        format!(
+                            "{}: the server no longer knows the session (1001); running Init \
+                             again",
+                            request.action
+                        )
+                    });
                     session = self
-                        .run_init(transport, Some(session.generation), deadline)?
+                        .run_init(transport, Some(session.generation), deadline, session.endpoint)
+                        .map_err(|failure| failure.error)?
                         .1;
                 }
                 codes::TIMESTAMP_SKEW if !clock_done && self.learn_clock(&http) => {
@@ -228,8 +320,61 @@ impl Client {
         if let Some(session) = self.lock_session().clone() {
             return Ok(session);
         }
-        self.run_init(transport, None, deadline)
+        let start = self.current.load(Ordering::Relaxed);
+        self.init_failover(transport, None, deadline, start)
             .map(|(_, session)| session)
+    }
+
+    /// Runs Init on the endpoint `start`, then on the next ones while an endpoint cannot be
+    /// reached (DNS, connect or TLS failure); the one that answers becomes the current one.
+    /// When none can be reached, the error names each URL and why.
+    fn init_failover(
+        &self,
+        transport: &Transport,
+        stale: Option<u64>,
+        deadline: Deadline,
+        start: usize,
+    ) -> Result<(Reply, Session), Error> {
+        let count = self.endpoints.len();
+        let mut failures = Vec::new();
+        for step in 0..count {
+            let index = (start + step) % count;
+            match self.run_init(transport, stale, deadline, index) {
+                Ok(done) => {
+                    self.current.store(index, Ordering::Relaxed);
+                    return Ok(done);
+                }
+                Err(failure) if failure.unreachable && step + 1 < count => {
+                    let next = &self.endpoints[(index + 1) % count].origin;
+                    log(&self.log, LogLevel::Warn, || {
+                        format!(
+                            "Init: {} unreachable ({}); trying {next}",
+                            self.endpoints[index].origin,
+                            failure.error.message()
+                        )
+                    });
+                    failures.push((index, failure.error));
+                }
+                Err(failure) if failure.unreachable && !failures.is_empty() => {
+                    failures.push((index, failure.error));
+                    let summary: Vec<String> = failures
+                        .iter()
+                        .map(|(index, error)| {
+                            format!("{}: {}", self.endpoints[*index].origin, error.message())
+                        })
+                        .collect();
+                    let kind = failures
+                        .last()
+                        .map_or(ErrorKind::Network, |(_, error)| error.kind());
+                    return Err(Error::local(
+                        kind,
+                        format!("no server of the service could be reached: {}", summary.join("; ")),
+                    ));
+                }
+                Err(failure) => return Err(failure.error),
+            }
+        }
+        Err(Error::invalid_argument("the client has no base URL"))
     }
 
     /// Runs Init unless another thread already replaced the session `stale` (then its newer
@@ -240,7 +385,14 @@ impl Client {
         transport: &Transport,
         stale: Option<u64>,
         deadline: Deadline,
-    ) -> Result<(Reply, Session), Error> {
+        endpoint: usize,
+    ) -> Result<(Reply, Session), SendError> {
+        let here = &self.endpoints[endpoint];
+        let fail = |error: Error| SendError {
+            error,
+            maybe_delivered: true,
+            unreachable: false,
+        };
         let mut clock_done = false;
         let mut resend_done = false;
         loop {
@@ -252,25 +404,41 @@ impl Client {
                 ("TimeStamp", timestamp.as_str()),
                 ("Sign", sign.as_str()),
             ];
-            let mut http = match transport.post_form(&self.init_url, &[], &form, deadline) {
+            let sent = transport.post_form(&here.init_url, &[], &form, deadline, here.direct);
+            let mut http = match sent {
                 Ok(http) => http,
-                // Init changes no state on the server: sending it again is harmless.
-                Err(failure) if !resend_done && failure.worth_resending(true) => {
+                // Init changes no state on the server: sending it again is harmless, unless
+                // another server may answer.
+                Err(failure)
+                    if !resend_done
+                        && failure.worth_resending(true)
+                        && !(failure.unreachable && self.endpoints.len() > 1) =>
+                {
                     resend_done = true;
+                    log(&self.log, LogLevel::Warn, || {
+                        format!(
+                            "Init to {} failed ({}); sending it again",
+                            here.origin,
+                            failure.error.message()
+                        )
+                    });
                     continue;
                 }
-                Err(failure) => return Err(failure.error),
+                Err(failure) => return Err(failure),
             };
             let parsed = parse(&http);
             // The raw body holds the session secret: wipe it as soon as it is parsed.
             zeroize::Zeroize::zeroize(&mut http.body);
-            let mut reply = parsed?;
+            let mut reply = parsed.map_err(fail)?;
+            log(&self.log, LogLevel::Info, || {
+                format!("Init with {}: code {}", here.init_url, reply.code())
+            });
             if reply.code() == codes::TIMESTAMP_SKEW && !clock_done && self.learn_clock(&http) {
                 clock_done = true;
                 continue;
             }
             if reply.code() != codes::OK {
-                return Err(Error::refused(reply));
+                return Err(fail(Error::refused(reply)));
             }
             // The secret is taken out of the reply: hosts see the reply, never the secret.
             let api_password = match reply.take_field("api_password") {
@@ -279,14 +447,14 @@ impl Client {
                 }
                 Some(Value::String(mut secret)) => {
                     zeroize::Zeroize::zeroize(&mut secret);
-                    return Err(Error::protocol(
+                    return Err(fail(Error::protocol(
                         "Init reply `api_password` is empty or longer than 256 bytes",
-                    ));
+                    )));
                 }
                 _ => {
-                    return Err(Error::protocol(
+                    return Err(fail(Error::protocol(
                         "Init reply (code 200) has no string `api_password`",
-                    ))
+                    )))
                 }
             };
             let mut held = self.lock_session();
@@ -298,13 +466,14 @@ impl Client {
             }
             let handle_url = Zeroizing::new(format!(
                 "{}/{}",
-                self.init_url,
+                here.init_url,
                 wire::encode_component(&api_password)
             ));
             let session = Session {
                 api_password: Arc::new(api_password),
                 handle_url: Arc::new(handle_url),
                 generation: self.generations.fetch_add(1, Ordering::Relaxed) + 1,
+                endpoint,
             };
             *held = Some(session.clone());
             return Ok((reply, session));
@@ -323,10 +492,12 @@ impl Client {
         let data = wire::encrypt_data(api_password, &plaintext).map_err(|bad| SendError {
             error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
             maybe_delivered: false,
+            unreachable: false,
         })?;
         let timestamp = self.timestamp();
         let sign = wire::handle_sign(api_password, &timestamp, &data);
 
+        let endpoint = &self.endpoints[session.endpoint];
         transport.post_form(
             session.handle_url.as_str(),
             &[("X-Api-Password", api_password)],
@@ -336,6 +507,7 @@ impl Client {
                 ("Sign", sign.as_str()),
             ],
             deadline,
+            endpoint.direct,
         )
     }
 
@@ -345,8 +517,14 @@ impl Client {
         let Some(server) = http.date().map(unix_seconds) else {
             return false;
         };
-        let offset = server - unix_seconds(SystemTime::now());
-        self.clock_offset.swap(offset, Ordering::Relaxed) != offset
+        let offset = server.saturating_sub(unix_seconds(SystemTime::now()));
+        let changed = self.clock_offset.swap(offset, Ordering::Relaxed) != offset;
+        if changed {
+            log(&self.log, LogLevel::Warn, || {
+                format!("timestamp refused (1014): the clock is corrected by {offset} s from the reply's Date header; sending again")
+            });
+        }
+        changed
     }
 
     /// `TimeStamp`: Unix seconds on the corrected clock, taken per request.
@@ -357,6 +535,16 @@ impl Client {
     fn lock_session(&self) -> std::sync::MutexGuard<'_, Option<Session>> {
         // A panic while holding this lock cannot leave the Option half-written.
         self.session.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// `scheme://host[:port]` of a base URL.
+fn origin_of(base: &str) -> String {
+    match base.split_once("://") {
+        Some((scheme, rest)) => {
+            format!("{scheme}://{}", rest.split('/').next().unwrap_or(rest))
+        }
+        None => base.to_owned(),
     }
 }
 

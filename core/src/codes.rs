@@ -97,6 +97,10 @@ code_table! {
     /// The operating system failed: a thread could not start, the machine identity could not
     /// be read or stored, no randomness.
     ERR_SYSTEM = -10, "operating system failure (thread, machine identity, randomness)";
+    /// The server's certificate chain is valid but matches none of the pinned keys.
+    ERR_PIN = -11, "TLS: the server's certificate matches none of the pinned keys";
+    /// The proxy is unreachable, or refused the credentials or the tunnel.
+    ERR_PROXY = -12, "proxy unreachable, or it refused the credentials or the tunnel";
 }
 
 /// The table row of `code`, when the code is in the table.

@@ -34,6 +34,10 @@ pub enum ErrorKind {
     NoSuchField,
     /// The operating system failed (thread, machine identity, randomness).
     System,
+    /// The server's certificate chain is valid but matches none of the pinned keys.
+    Pin,
+    /// The proxy is unreachable, refused the credentials or the tunnel.
+    Proxy,
 }
 
 impl ErrorKind {
@@ -51,6 +55,8 @@ impl ErrorKind {
             ErrorKind::Panic => codes::ERR_PANIC,
             ErrorKind::NoSuchField => codes::ERR_NO_SUCH_FIELD,
             ErrorKind::System => codes::ERR_SYSTEM,
+            ErrorKind::Pin => codes::ERR_PIN,
+            ErrorKind::Proxy => codes::ERR_PROXY,
         }
     }
 }
@@ -175,6 +181,8 @@ mod tests {
             ErrorKind::Panic,
             ErrorKind::NoSuchField,
             ErrorKind::System,
+            ErrorKind::Pin,
+            ErrorKind::Proxy,
         ];
         let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
         assert_eq!(codes.len(), kinds.len());

@@ -37,7 +37,9 @@ mod deadline;
 pub mod error;
 pub mod keeper;
 mod machine;
+pub mod options;
 mod reply;
+pub mod tls;
 pub mod transport;
 pub mod url;
 pub mod wire;
@@ -53,6 +55,8 @@ pub use codes::describe;
 pub use error::{Error, ErrorKind};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
 pub use machine::{machine_code, MACHINE_CODE_LEN};
+pub use options::{LogHook, LogLevel, Options, ProxyChoice};
+pub use tls::Trust;
 pub use reply::{type_name, Reply};
 
 /// The crate version.

@@ -4,10 +4,17 @@
 //! refusal with any status). Connections are kept alive and reused by one [`Transport`].
 
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, SystemTime};
+
+use ureq::unversioned::transport::{
+    ConnectProxyConnector, ConnectionDetails, Connector, SocksConnector, TcpConnector,
+};
 
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
+use crate::options::{log, without_credentials, LogHook, LogLevel, Options, ProxyChoice};
+use crate::tls::{PinMismatch, TlsConnector};
 
 /// Replies larger than this are refused as a protocol error.
 pub const MAX_REPLY_BYTES: u64 = 1 << 20;
@@ -65,36 +72,99 @@ pub struct SendError {
     /// `false` when the request surely did not reach the server (resolve or connect
     /// failure): then it is safe to send it again whatever the action.
     pub maybe_delivered: bool,
+    /// The server could not be reached (DNS, connect or TLS failure): another server of the
+    /// service (a mirror) may help.
+    pub unreachable: bool,
 }
 
-/// The HTTP client of one `Client`: one connection pool, timeouts changeable at any time.
-pub struct Transport {
-    agent: ureq::Agent,
-    connect_ms: AtomicU64,
-    call_ms: AtomicU64,
+/// What a transport is made of, kept to make siblings with the same settings.
+pub(crate) struct Settings {
+    tls: TlsConnector,
+    proxy: Option<ureq::Proxy>,
+    /// The proxy as it may be shown: `scheme://host:port`, no credentials.
+    proxy_label: String,
+    log: Option<LogHook>,
 }
 
-impl Transport {
-    /// A transport with the default timeouts.
-    pub fn new() -> Transport {
+impl Settings {
+    /// The settings of `options` for a service on `service_hosts`.
+    pub(crate) fn new(options: &Options, service_hosts: Vec<String>) -> Result<Settings, Error> {
+        if !options.trust.is_usable() {
+            return Err(Error::invalid_argument(
+                "nothing to trust: enable Mozilla's or the system's roots, add a root or a pin",
+            ));
+        }
+        let (proxy, proxy_label) = match &options.proxy {
+            ProxyChoice::None => (None, String::new()),
+            ProxyChoice::System => match ureq::Proxy::try_from_env() {
+                Some(proxy) => {
+                    let label = format!("{}:{} (from the system settings)", proxy.host(), proxy.port());
+                    (Some(proxy), label)
+                }
+                None => (None, String::new()),
+            },
+            ProxyChoice::Url(url) => {
+                let label = without_credentials(url);
+                let proxy = ureq::Proxy::new(url).map_err(|err| {
+                    Error::invalid_argument(format!(
+                        "proxy {label} is not a proxy URL (http://, https://, socks5://, \
+                         socks5h://): {err}"
+                    ))
+                })?;
+                (Some(proxy), label)
+            }
+        };
+        Ok(Settings {
+            tls: TlsConnector::new(&options.trust, service_hosts)?,
+            proxy,
+            proxy_label,
+            log: options.log.clone(),
+        })
+    }
+
+    fn agent(&self, proxy: Option<ureq::Proxy>) -> ureq::Agent {
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .user_agent(concat!("verify/", env!("CARGO_PKG_VERSION")))
             .max_redirects(0)
+            .proxy(proxy)
             .timeout_connect(Some(DEFAULT_CONNECT_TIMEOUT))
             .timeout_global(Some(DEFAULT_CALL_TIMEOUT))
             // Threads sharing a client each keep their connection (ureq keeps 3 by default).
             .max_idle_connections(MAX_IDLE_CONNECTIONS)
             .max_idle_connections_per_host(MAX_IDLE_CONNECTIONS)
             .build();
+        let connector = ()
+            .chain(SocksConnector::default())
+            .chain(ConnectProxyConnector::default())
+            .chain(TcpConnector::default())
+            .chain(LogConnector(self.log.clone()))
+            .chain(self.tls.clone());
+        ureq::Agent::with_parts(config, connector, resolve::CachingResolver::default())
+    }
+}
+
+/// The HTTP client of one `Client`: its connection pools (one direct, one through the
+/// proxy when there is one), timeouts changeable at any time.
+pub struct Transport {
+    settings: Arc<Settings>,
+    direct: ureq::Agent,
+    proxied: Option<ureq::Agent>,
+    connect_ms: AtomicU64,
+    call_ms: AtomicU64,
+}
+
+impl Transport {
+    /// A transport with `settings` and the given timeouts.
+    pub(crate) fn new(settings: Arc<Settings>, connect: Duration, call: Duration) -> Transport {
+        let direct = settings.agent(None);
+        let proxied = settings.proxy.clone().map(|proxy| settings.agent(Some(proxy)));
         Transport {
-            agent: ureq::Agent::with_parts(
-                config,
-                ureq::unversioned::transport::DefaultConnector::new(),
-                resolve::CachingResolver::default(),
-            ),
-            connect_ms: AtomicU64::new(duration_ms(DEFAULT_CONNECT_TIMEOUT)),
-            call_ms: AtomicU64::new(duration_ms(DEFAULT_CALL_TIMEOUT)),
+            settings,
+            direct,
+            proxied,
+            connect_ms: AtomicU64::new(duration_ms(connect)),
+            call_ms: AtomicU64::new(duration_ms(call)),
         }
     }
 
@@ -115,21 +185,18 @@ impl Transport {
     /// A new transport (its own connection pool) with the same timeouts, for work that
     /// must be cancellable on its own (the keeper, a social wait).
     pub fn sibling(&self) -> Transport {
-        let sibling = Transport::new();
-        sibling
-            .connect_ms
-            .store(self.connect_ms.load(Ordering::Relaxed), Ordering::Relaxed);
-        sibling
-            .call_ms
-            .store(self.call_ms.load(Ordering::Relaxed), Ordering::Relaxed);
-        sibling
+        let (connect, call) = self.timeouts();
+        Transport::new(Arc::clone(&self.settings), connect, call)
     }
 
     /// Closes every connection of this transport, interrupting a request in flight (it
     /// fails at once with a network error); later requests fail too. A TCP connect in
     /// progress is not interrupted: it is bounded by the connect timeout.
     pub fn shutdown(&self) {
-        self.agent.clone().shutdown();
+        self.direct.clone().shutdown();
+        if let Some(proxied) = &self.proxied {
+            proxied.clone().shutdown();
+        }
     }
 
     /// The current (connect, call) timeouts.
@@ -142,13 +209,15 @@ impl Transport {
 
     /// POSTs `form` as `application/x-www-form-urlencoded` with extra `headers`, to finish
     /// by `deadline` (the whole host call's): the request gets the time left, and its
-    /// connect at most the connect timeout within it.
+    /// connect at most the connect timeout within it. A `direct` request (to a loopback
+    /// host) never goes through the proxy.
     pub fn post_form(
         &self,
         url: &str,
         headers: &[(&str, &str)],
         form: &[(&str, &str)],
         deadline: Deadline,
+        direct: bool,
     ) -> Result<HttpReply, SendError> {
         let (connect, call) = self.timeouts();
         let remaining = deadline.remaining();
@@ -159,9 +228,14 @@ impl Transport {
                     format!("the call timeout of {} ms ran out", call.as_millis()),
                 ),
                 maybe_delivered: false,
+                unreachable: false,
             });
         }
-        let mut request = self.agent.post(url);
+        let (agent, via_proxy) = match (&self.proxied, direct) {
+            (Some(proxied), false) => (proxied, true),
+            _ => (&self.direct, false),
+        };
+        let mut request = agent.post(url);
         // A request-scoped config costs an allocation and a copy: only when it differs from
         // the agent's (the defaults, with the whole call's time still left).
         let fresh = call.saturating_sub(remaining) < FRESH_SLACK;
@@ -175,6 +249,7 @@ impl Transport {
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
+        let classify = |err| classify(err, via_proxy.then_some(self.settings.proxy_label.as_str()));
         let mut response = request.send_form(form.iter().copied()).map_err(classify)?;
         let status = response.status().as_u16();
         let date = response
@@ -199,6 +274,7 @@ impl Transport {
                         "reply body is larger than {MAX_REPLY_BYTES} bytes"
                     )),
                     maybe_delivered: true,
+                    unreachable: false,
                 },
                 other => classify(other),
             })?;
@@ -208,12 +284,6 @@ impl Transport {
             location,
             body,
         })
-    }
-}
-
-impl Default for Transport {
-    fn default() -> Self {
-        Transport::new()
     }
 }
 
@@ -236,43 +306,196 @@ fn duration_ms(duration: Duration) -> u64 {
         .max(1)
 }
 
-/// Maps a ureq error to our error kinds, and tells whether the request may have been
-/// delivered.
-fn classify(err: ureq::Error) -> SendError {
+/// Maps a ureq error to our error kinds with a message naming the cause, and tells whether
+/// the request may have been delivered and whether another server (a mirror) may help.
+/// `proxy` is the proxy the request went through, if any.
+fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
     use std::io::ErrorKind as Io;
     use ureq::Timeout;
-    let (kind, maybe_delivered) = match &err {
-        ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect) => (ErrorKind::Timeout, false),
-        ureq::Error::Timeout(_) => (ErrorKind::Timeout, true),
-        ureq::Error::HostNotFound | ureq::Error::ConnectionFailed => (ErrorKind::Network, false),
-        ureq::Error::BadUri(_) | ureq::Error::InvalidProxyUrl | ureq::Error::Http(_) => {
-            (ErrorKind::InvalidArgument, false)
+    let undelivered = |kind, message: String, unreachable| SendError {
+        error: Error::local(kind, message),
+        maybe_delivered: false,
+        unreachable,
+    };
+    let tls = tls_cause(&err);
+    match (&err, proxy) {
+        (_, _) if tls.is_some() => {
+            let (kind, message) = tls.unwrap_or((ErrorKind::Tls, String::new()));
+            undelivered(kind, message, true)
         }
-        ureq::Error::Io(io)
-            if io
-                .get_ref()
-                .is_some_and(|inner| inner.is::<rustls::Error>()) =>
-        {
-            (ErrorKind::Tls, false)
+        (ureq::Error::ConnectProxyFailed(reason), Some(proxy)) => {
+            let why = if reason.contains("407") {
+                format!("proxy {proxy} requires authentication (407): check its user and password")
+            } else {
+                format!("proxy {proxy} refused the tunnel: {reason}")
+            };
+            undelivered(ErrorKind::Proxy, why, false)
         }
-        ureq::Error::Io(io) => match io.kind() {
-            Io::ConnectionRefused
-            | Io::AddrNotAvailable
+        (ureq::Error::Io(io), Some(proxy)) if io.kind() == Io::PermissionDenied => undelivered(
+            ErrorKind::Proxy,
+            format!("proxy {proxy} refused the credentials: {io}"),
+            false,
+        ),
+        (
+            ureq::Error::HostNotFound | ureq::Error::ConnectionFailed | ureq::Error::Io(_),
+            Some(proxy),
+        ) if is_connect_failure(&err) => undelivered(
+            ErrorKind::Proxy,
+            format!("proxy {proxy} unreachable: {err}"),
+            false,
+        ),
+        (ureq::Error::Timeout(Timeout::Resolve | Timeout::Connect), _) => undelivered(
+            ErrorKind::Timeout,
+            format!("connect timed out ({err})"),
+            true,
+        ),
+        (ureq::Error::Timeout(_), _) => SendError {
+            error: Error::local(ErrorKind::Timeout, format!("timed out ({err})")),
+            maybe_delivered: true,
+            unreachable: false,
+        },
+        (ureq::Error::HostNotFound, _) => undelivered(
+            ErrorKind::Network,
+            "DNS: the host name was not found".to_owned(),
+            true,
+        ),
+        (ureq::Error::ConnectionFailed, _) => {
+            undelivered(ErrorKind::Network, format!("cannot connect: {err}"), true)
+        }
+        (ureq::Error::BadUri(_) | ureq::Error::InvalidProxyUrl | ureq::Error::Http(_), _) => {
+            undelivered(ErrorKind::InvalidArgument, err.to_string(), false)
+        }
+        (ureq::Error::Io(io), _) => match io.kind() {
+            Io::ConnectionRefused => undelivered(
+                ErrorKind::Network,
+                "connection refused (no server listens there)".to_owned(),
+                true,
+            ),
+            Io::AddrNotAvailable
             | Io::NetworkUnreachable
             | Io::HostUnreachable
-            | Io::AddrInUse => (ErrorKind::Network, false),
-            Io::TimedOut | Io::WouldBlock => (ErrorKind::Timeout, true),
-            _ => (ErrorKind::Network, true),
+            | Io::AddrInUse => undelivered(ErrorKind::Network, format!("cannot connect: {io}"), true),
+            Io::TimedOut | Io::WouldBlock => SendError {
+                error: Error::local(ErrorKind::Timeout, format!("timed out ({io})")),
+                maybe_delivered: true,
+                unreachable: false,
+            },
+            _ => SendError {
+                error: Error::local(ErrorKind::Network, format!("connection broken: {io}")),
+                maybe_delivered: true,
+                unreachable: false,
+            },
         },
-        ureq::Error::Tls(_) | ureq::Error::Pem(_) | ureq::Error::Rustls(_) => {
-            (ErrorKind::Tls, false)
-        }
-        ureq::Error::Protocol(_) => (ErrorKind::Protocol, true),
-        _ => (ErrorKind::Network, true),
+        (ureq::Error::Protocol(_), _) => SendError {
+            error: Error::local(ErrorKind::Protocol, format!("HTTP protocol error: {err}")),
+            maybe_delivered: true,
+            unreachable: false,
+        },
+        _ => SendError {
+            error: Error::local(ErrorKind::Network, err.to_string()),
+            maybe_delivered: true,
+            unreachable: false,
+        },
+    }
+}
+
+/// Whether a ureq error happened while connecting (nothing was sent).
+fn is_connect_failure(err: &ureq::Error) -> bool {
+    use std::io::ErrorKind as Io;
+    match err {
+        ureq::Error::HostNotFound | ureq::Error::ConnectionFailed => true,
+        ureq::Error::Io(io) => matches!(
+            io.kind(),
+            Io::ConnectionRefused
+                | Io::AddrNotAvailable
+                | Io::NetworkUnreachable
+                | Io::HostUnreachable
+        ),
+        _ => false,
+    }
+}
+
+/// The kind and message of a TLS failure, when `err` is one.
+fn tls_cause(err: &ureq::Error) -> Option<(ErrorKind, String)> {
+    use rustls::CertificateError as Cert;
+    let rustls_error = match err {
+        ureq::Error::Rustls(inner) => Some(inner),
+        ureq::Error::Io(io) => io
+            .get_ref()
+            .and_then(|inner| inner.downcast_ref::<rustls::Error>()),
+        _ => None,
     };
-    SendError {
-        error: Error::local(kind, err.to_string()),
-        maybe_delivered,
+    let Some(rustls_error) = rustls_error else {
+        return match err {
+            ureq::Error::Tls(what) => Some((ErrorKind::Tls, format!("TLS: {what}"))),
+            ureq::Error::Pem(pem) => Some((ErrorKind::Tls, format!("TLS: {pem}"))),
+            _ => None,
+        };
+    };
+    let message = match rustls_error {
+        rustls::Error::InvalidCertificate(Cert::Other(other))
+            if other.0.downcast_ref::<PinMismatch>().is_some() =>
+        {
+            return Some((
+                ErrorKind::Pin,
+                "TLS: the server's certificate chain is valid but matches none of the pinned \
+                 keys"
+                    .to_owned(),
+            ))
+        }
+        rustls::Error::InvalidCertificate(Cert::UnknownIssuer) => {
+            "TLS: the server's certificate has an unknown issuer (trust its CA: add it as a \
+             root, use the system store, or pin the server's key)"
+                .to_owned()
+        }
+        rustls::Error::InvalidCertificate(
+            Cert::NotValidForName | Cert::NotValidForNameContext { .. },
+        ) => "TLS: the server's certificate is not valid for this host name".to_owned(),
+        rustls::Error::InvalidCertificate(Cert::Expired | Cert::ExpiredContext { .. }) => {
+            "TLS: the server's certificate has expired".to_owned()
+        }
+        rustls::Error::InvalidCertificate(Cert::NotValidYet | Cert::NotValidYetContext { .. }) => {
+            "TLS: the server's certificate is not valid yet".to_owned()
+        }
+        rustls::Error::InvalidCertificate(cause) => {
+            format!("TLS: the server's certificate is refused: {cause:?}")
+        }
+        other => format!("TLS handshake failed: {other}"),
+    };
+    Some((ErrorKind::Tls, message))
+}
+
+/// Logs every new connection (connectors run only for connections not taken from the pool).
+struct LogConnector(Option<LogHook>);
+
+impl std::fmt::Debug for LogConnector {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LogConnector")
+    }
+}
+
+impl<In: ureq::unversioned::transport::Transport> Connector<In> for LogConnector {
+    type Out = In;
+
+    fn connect(
+        &self,
+        details: &ConnectionDetails,
+        chained: Option<In>,
+    ) -> Result<Option<In>, ureq::Error> {
+        if chained.is_some() {
+            let authority = details.uri.authority().map_or("?", |a| a.as_str());
+            log(&self.0, LogLevel::Info, || {
+                format!(
+                    "connected to {authority}{}",
+                    if details.needs_tls() {
+                        "; TLS handshake next"
+                    } else {
+                        ""
+                    }
+                )
+            });
+        }
+        Ok(chained)
     }
 }
 

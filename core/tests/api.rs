@@ -66,7 +66,7 @@ fn client_new_refuses_malformed_base_urls_and_says_what_to_pass() {
 
     for url in [
         "http://127.0.0.1:1",
-        "HTTP://Example.COM/",
+        "HTTPS://Example.COM/",
         "https://xn--bcher-kva.example:65535/prefix/",
         "http://[::1]:8080",
         "http://localhost/api/verify-not",

@@ -1,0 +1,425 @@
+//! TLS: what a client trusts, certificate pinning, and the TLS step of the connection.
+//!
+//! A client trusts Mozilla's roots by default; it can add the operating system's store
+//! (rustls-platform-verifier: company CAs and TLS-inspecting proxies installed in the OS),
+//! extra roots from PEM, and pin SHA-256 hashes of SubjectPublicKeyInfo. Verification is
+//! never turned off:
+//! - a server whose leaf certificate's key is pinned is accepted without a CA (a pinned
+//!   self-signed certificate works);
+//! - otherwise the chain must validate against the trusted roots, and when pins are set one
+//!   of the chain's keys must be pinned, else the handshake fails with [`PinMismatch`].
+//!
+//! Pins apply to the service's hosts only; a TLS connection to an `https://` proxy is
+//! verified against the roots.
+
+use std::fmt;
+use std::io::{Read, Write};
+use std::sync::Arc;
+
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::client::WebPkiServerVerifier;
+use rustls::crypto::{ring, CryptoProvider};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::{ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore, StreamOwned};
+use ureq::unversioned::transport::{
+    Buffers, ConnectionDetails, Connector, Either, LazyBuffers, NextTimeout, Transport,
+    TransportAdapter,
+};
+
+use crate::error::Error;
+
+/// The length of a SHA-256 pin.
+const PIN_LEN: usize = 32;
+
+/// What a client trusts. `Default`: Mozilla's roots.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Trust {
+    /// Mozilla's root certificates (the webpki-roots crate). Default on.
+    pub mozilla: bool,
+    /// The operating system's trust store (rustls-platform-verifier). Default off.
+    pub system: bool,
+    roots: Vec<CertificateDer<'static>>,
+    pins: Vec<[u8; PIN_LEN]>,
+}
+
+impl Default for Trust {
+    fn default() -> Self {
+        Trust {
+            mozilla: true,
+            system: false,
+            roots: Vec::new(),
+            pins: Vec::new(),
+        }
+    }
+}
+
+impl fmt::Debug for Trust {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Trust")
+            .field("mozilla", &self.mozilla)
+            .field("system", &self.system)
+            .field("roots", &self.roots.len())
+            .field("pins", &self.pins.len())
+            .finish()
+    }
+}
+
+impl Trust {
+    /// Adds every certificate of a PEM text as a trusted root. An error when there is
+    /// none, or one does not parse.
+    pub fn add_roots_pem(&mut self, pem: &[u8]) -> Result<usize, Error> {
+        let mut added = 0;
+        for cert in CertificateDer::pem_slice_iter(pem) {
+            let cert = cert.map_err(|err| {
+                Error::invalid_argument(format!("root certificate PEM does not parse: {err}"))
+            })?;
+            webpki::anchor_from_trusted_cert(&cert).map_err(|err| {
+                Error::invalid_argument(format!("root certificate is not usable: {err}"))
+            })?;
+            self.roots.push(cert);
+            added += 1;
+        }
+        if added == 0 {
+            return Err(Error::invalid_argument(
+                "no `-----BEGIN CERTIFICATE-----` block in the root certificate PEM",
+            ));
+        }
+        Ok(added)
+    }
+
+    /// Adds the certificates of a PEM file as trusted roots.
+    pub fn add_roots_file(&mut self, path: &std::path::Path) -> Result<usize, Error> {
+        let pem = std::fs::read(path).map_err(|err| {
+            Error::invalid_argument(format!("cannot read {}: {err}", path.display()))
+        })?;
+        self.add_roots_pem(&pem)
+    }
+
+    /// Pins a key: the base64 of the SHA-256 of its DER SubjectPublicKeyInfo, as
+    /// `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst
+    /// -sha256 -binary | base64` prints. A `sha256/` prefix is accepted.
+    pub fn add_pin(&mut self, pin: &str) -> Result<(), Error> {
+        use base64::Engine;
+        let text = pin.trim();
+        let text = text.strip_prefix("sha256/").unwrap_or(text);
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .map_err(|err| Error::invalid_argument(format!("pin is not base64: {err}")))?;
+        let pin: [u8; PIN_LEN] = bytes.try_into().map_err(|bytes: Vec<u8>| {
+            Error::invalid_argument(format!(
+                "pin is {} bytes, not the 32 of a SHA-256",
+                bytes.len()
+            ))
+        })?;
+        self.pins.push(pin);
+        Ok(())
+    }
+
+    /// Whether anything can be trusted at all.
+    pub fn is_usable(&self) -> bool {
+        self.mozilla || self.system || !self.roots.is_empty() || !self.pins.is_empty()
+    }
+
+    /// The rustls configuration for the service's hosts (`with_pins`) or for a proxy.
+    pub(crate) fn client_config(&self, with_pins: bool) -> Result<Arc<ClientConfig>, Error> {
+        let provider = Arc::new(ring::default_provider());
+        let mut verifiers: Vec<Arc<dyn ServerCertVerifier>> = Vec::new();
+        if self.mozilla || !self.roots.is_empty() {
+            let mut store = RootCertStore::empty();
+            if self.mozilla {
+                store.roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+            }
+            store.add_parsable_certificates(self.roots.iter().cloned());
+            let verifier =
+                WebPkiServerVerifier::builder_with_provider(Arc::new(store), provider.clone())
+                    .build()
+                    .map_err(|err| Error::invalid_argument(format!("trust roots: {err}")))?;
+            verifiers.push(verifier);
+        }
+        if self.system {
+            let verifier = rustls_platform_verifier::Verifier::new(provider.clone())
+                .map_err(|err| Error::system(format!("the system trust store: {err}")))?;
+            verifiers.push(Arc::new(verifier));
+        }
+        let verifier = Pinning {
+            verifiers,
+            pins: if with_pins {
+                self.pins.clone()
+            } else {
+                Vec::new()
+            },
+            provider: provider.clone(),
+        };
+        let config = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|err| Error::invalid_argument(format!("TLS versions: {err}")))?
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_no_client_auth();
+        Ok(Arc::new(config))
+    }
+}
+
+/// The handshake error of a valid chain that matches none of the pinned keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PinMismatch;
+
+impl fmt::Display for PinMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the server's certificate chain matches none of the pinned keys")
+    }
+}
+
+impl std::error::Error for PinMismatch {}
+
+/// SHA-256 of the DER SubjectPublicKeyInfo of a certificate.
+fn spki_sha256(cert: &CertificateDer<'_>) -> Option<[u8; PIN_LEN]> {
+    let parsed = webpki::EndEntityCert::try_from(cert).ok()?;
+    let spki = parsed.subject_public_key_info();
+    let digest = ::ring::digest::digest(&::ring::digest::SHA256, spki.as_ref());
+    digest.as_ref().try_into().ok()
+}
+
+/// Verifies with the trusted roots (any verifier accepting is enough) and the pins.
+struct Pinning {
+    verifiers: Vec<Arc<dyn ServerCertVerifier>>,
+    pins: Vec<[u8; PIN_LEN]>,
+    provider: Arc<CryptoProvider>,
+}
+
+impl fmt::Debug for Pinning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pinning")
+            .field("verifiers", &self.verifiers.len())
+            .field("pins", &self.pins.len())
+            .finish()
+    }
+}
+
+impl Pinning {
+    fn pinned(&self, cert: &CertificateDer<'_>) -> bool {
+        spki_sha256(cert).is_some_and(|hash| self.pins.contains(&hash))
+    }
+}
+
+impl ServerCertVerifier for Pinning {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        intermediates: &[CertificateDer<'_>],
+        server_name: &ServerName<'_>,
+        ocsp_response: &[u8],
+        now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        // A pinned leaf key is trusted on its own (a pinned self-signed certificate).
+        if !self.pins.is_empty() && self.pinned(end_entity) {
+            return Ok(ServerCertVerified::assertion());
+        }
+        let mut first_error = None;
+        for verifier in &self.verifiers {
+            match verifier.verify_server_cert(
+                end_entity,
+                intermediates,
+                server_name,
+                ocsp_response,
+                now,
+            ) {
+                Ok(verified) => {
+                    if self.pins.is_empty() || intermediates.iter().any(|c| self.pinned(c)) {
+                        return Ok(verified);
+                    }
+                    return Err(rustls::Error::InvalidCertificate(
+                        rustls::CertificateError::Other(rustls::OtherError(Arc::new(
+                            PinMismatch,
+                        ))),
+                    ));
+                }
+                Err(err) => {
+                    first_error.get_or_insert(err);
+                }
+            }
+        }
+        Err(first_error.unwrap_or(rustls::Error::InvalidCertificate(
+            rustls::CertificateError::UnknownIssuer,
+        )))
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(
+            message,
+            cert,
+            dss,
+            &self.provider.signature_verification_algorithms,
+        )
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
+}
+
+/// The TLS step of a connection: the service's hosts get the client's trust with its pins,
+/// anything else (an `https://` proxy) the trust without pins.
+#[derive(Clone)]
+pub(crate) struct TlsConnector {
+    service: Arc<ClientConfig>,
+    other: Arc<ClientConfig>,
+    service_hosts: Vec<String>,
+}
+
+impl fmt::Debug for TlsConnector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TlsConnector")
+            .field("service_hosts", &self.service_hosts)
+            .finish()
+    }
+}
+
+impl TlsConnector {
+    pub(crate) fn new(trust: &Trust, service_hosts: Vec<String>) -> Result<TlsConnector, Error> {
+        Ok(TlsConnector {
+            service: trust.client_config(true)?,
+            other: trust.client_config(false)?,
+            service_hosts,
+        })
+    }
+}
+
+/// The host of a URI without IPv6 brackets.
+fn bare_host(uri: &ureq::http::Uri) -> Option<&str> {
+    uri.host()
+        .map(|host| host.trim_start_matches('[').trim_end_matches(']'))
+}
+
+impl<In: Transport> Connector<In> for TlsConnector {
+    type Out = Either<In, TlsTransport>;
+
+    fn connect(
+        &self,
+        details: &ConnectionDetails,
+        chained: Option<In>,
+    ) -> Result<Option<Self::Out>, ureq::Error> {
+        let Some(transport) = chained else {
+            return Ok(None);
+        };
+        if !details.needs_tls() || transport.is_tls() {
+            return Ok(Some(Either::A(transport)));
+        }
+        let host = bare_host(details.uri).ok_or(ureq::Error::Tls("no host to verify"))?;
+        let config = if self.service_hosts.iter().any(|known| known == host) {
+            Arc::clone(&self.service)
+        } else {
+            Arc::clone(&self.other)
+        };
+        let name = ServerName::try_from(host.to_owned())
+            .map_err(|_| ureq::Error::Tls("the host is not a valid TLS server name"))?;
+        let mut connection = ClientConnection::new(config, name)?;
+        let mut socket = TransportAdapter::new(transport.boxed(), details.current_time.clone());
+        // The handshake gets what is left of the connect step's time, not a new budget.
+        let mut timeout = details.timeout;
+        {
+            use ureq::unversioned::transport::time::{Duration, Instant};
+            if let (Duration::Exact(after), Instant::Exact(now), Instant::Exact(start)) =
+                (timeout.after, (details.current_time)(), details.now)
+            {
+                timeout.after = after
+                    .saturating_sub(now.saturating_duration_since(start))
+                    .into();
+            }
+        }
+        socket.set_timeout(timeout);
+        connection.complete_io(&mut socket)?;
+        Ok(Some(Either::B(TlsTransport {
+            buffers: LazyBuffers::new(
+                details.config.input_buffer_size(),
+                details.config.output_buffer_size(),
+            ),
+            stream: StreamOwned::new(connection, socket),
+        })))
+    }
+}
+
+/// A TLS connection made by [`TlsConnector`].
+pub(crate) struct TlsTransport {
+    buffers: LazyBuffers,
+    stream: StreamOwned<ClientConnection, TransportAdapter>,
+}
+
+impl fmt::Debug for TlsTransport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("TlsTransport").finish_non_exhaustive()
+    }
+}
+
+impl Transport for TlsTransport {
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        &mut self.buffers
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        let output = &self.buffers.output()[..amount];
+        self.stream.write_all(output)?;
+        Ok(())
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        self.stream.get_mut().set_timeout(timeout);
+        let input = self.buffers.input_append_buf();
+        let amount = self.stream.read(input)?;
+        self.buffers.input_appended(amount);
+        Ok(amount > 0)
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.stream.get_mut().get_mut().is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pins_parse_and_bad_ones_are_refused() {
+        let mut trust = Trust::default();
+        trust
+            .add_pin("sha256/47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
+            .expect("a valid pin");
+        assert!(trust.add_pin("not base64!").is_err());
+        assert!(trust.add_pin("AAAA").is_err(), "3 bytes");
+        assert!(Trust::default().add_roots_pem(b"nothing here").is_err());
+        let none = Trust {
+            mozilla: false,
+            ..Trust::default()
+        };
+        assert!(!none.is_usable());
+        assert!(trust.client_config(true).is_ok());
+    }
+}
