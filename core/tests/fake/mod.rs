@@ -171,6 +171,7 @@ impl FakeServer {
 
 fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<Request>>) {
     let mut reader = BufReader::new(stream.try_clone().expect("clone"));
+    let _ = stream.set_nodelay(true);
     let mut writer = stream;
     loop {
         let mut line = String::new();
@@ -223,10 +224,10 @@ fn serve(stream: TcpStream, handler: &Handler, log: &Mutex<Vec<Request>>) {
             head.push_str(&format!("{name}: {value}\r\n"));
         }
         head.push_str("\r\n");
-        if writer.write_all(head.as_bytes()).is_err()
-            || writer.write_all(&response.body).is_err()
-            || writer.flush().is_err()
-        {
+        // One write: a head and a body written apart wait for a delayed ACK (Nagle).
+        let mut reply = head.into_bytes();
+        reply.extend_from_slice(&response.body);
+        if writer.write_all(&reply).is_err() || writer.flush().is_err() {
             return;
         }
     }
