@@ -11,6 +11,8 @@
 #   valgrind  -> valgrind                     package: valgrind
 #   cmake     -> cmake                        package: cmake
 #   mono      -> mono and mcs                 packages: mono-mcs mono-runtime
+#   chromium  -> chromium and chromedriver    packages: chromium chromium-driver
+#                (the headless browser of the console test, tests/console.rs)
 #   anything else: the command of that name, from the package of that name
 #
 # Idempotent: nothing is installed when every tool is present. When something is missing it
@@ -29,6 +31,7 @@ commands_of() {
     case "$1" in
         gcc) echo "cc c++" ;;
         mono) echo "mono mcs" ;;
+        chromium) echo "chromium chromedriver" ;;
         *) echo "$1" ;;
     esac
 }
@@ -36,6 +39,7 @@ package_of() {
     case "$1" in
         gcc) echo "build-essential" ;;
         mono) echo "mono-mcs mono-runtime" ;;
+        chromium) echo "chromium chromium-driver" ;;
         *) echo "$1" ;;
     esac
 }
