@@ -136,6 +136,19 @@
  *
  * Machine code: verify::machine_code(salt) is 32 uppercase hex characters, the same on every
  * call and in every process on this machine (see verify_machine_code in verify.h).
+ *
+ * Porting from the ABI 1 binding (CHANGELOG.md has the C side)
+ * - reply.str("token") -> reply.str("/data/token") or reply.str(verify::field("token"));
+ *   "variables.NAME" -> verify::pointer({"data", "variables", NAME}). A name without the
+ *   leading "/" now throws codes::err_invalid_argument instead of reading nothing.
+ * - user_login(user, password, card, mac) -> user_login(user, password, mac) to log in,
+ *   user_login_with_card(user, password, card, mac) to renew with a card.
+ * - get_variable() (all) -> get_variables(); get_variable(name) requires the name.
+ * - A 200 reply with fields missing or of other types is a Reply (ABI 1 threw
+ *   codes::err_protocol with Error::reply_json()); its accessors give std::nullopt.
+ * - KeeperOptions fields are std::optional (unset: the library's default; 0 is no longer
+ *   "default" but invalid); KeeperStatus adds heartbeats_ok and heartbeats_failed, and an
+ *   unknown state no longer throws codes::err_protocol.
  */
 
 #ifndef VERIFY_HPP
@@ -939,7 +952,9 @@ public:
     /* `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
      * later logins from the same machine refresh it (a count card spends one use). Never
      * sent twice by a retry.
-     * Reply fields: /data/token, /data/status, /data/is_times, /data/card_type, /data/expire_at, /data/total, /data/used, /data/remaining. */
+     * Reply fields (each std::nullopt when absent): str("/data/token"), str("/data/status"),
+     * boolean("/data/is_times"), str("/data/card_type"), str("/data/expire_at"),
+     * integer("/data/total"), integer("/data/used"), integer("/data/remaining"). */
     Reply single_login(std::string_view card, std::string_view mac, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string card_ = detail::arg(card, "card");
         std::string mac_ = detail::arg(mac, "mac");
@@ -951,7 +966,8 @@ public:
 
     /* `UserLogin` with username and password (account mode). `mac` is strongly
      * recommended (rebind detection).
-     * Reply fields: /data/username, /data/device_id, /data/expire_at, /data/status, /data/token, /data/remark. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/device_id"),
+     * str("/data/expire_at"), str("/data/status"), str("/data/token"), str("/data/remark"). */
     Reply user_login(std::string_view username, std::string_view password, std::optional<std::string_view> mac = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
@@ -963,7 +979,8 @@ public:
 
     /* `UserLogin` with a recharge card: renews the account and returns no token (log in
      * again without a card for one). Never sent twice by a retry.
-     * Reply fields: /data/username, /data/expire_at, /data/added_days, /data/status. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/expire_at"),
+     * integer("/data/added_days"), str("/data/status"). */
     Reply user_login_with_card(std::string_view username, std::string_view password, std::string_view card, std::optional<std::string_view> mac = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
@@ -976,7 +993,8 @@ public:
 
     /* `UserRegin`: registers an account, activated when a duration card is given. Never
      * sent twice by a retry.
-     * Reply fields: /data/username, /data/user_id, /data/expire_at, /data/token, /data/status. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"),
+     * integer("/data/user_id"), str("/data/expire_at"), str("/data/token"), str("/data/status"). */
     Reply user_register(std::string_view username, std::string_view password, std::optional<std::string_view> card = std::nullopt, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
@@ -990,7 +1008,7 @@ public:
 
     /* `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
      * retry.
-     * Reply fields: /data/username. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"). */
     Reply update_password(std::string_view username, std::string_view old_password, std::string_view new_password) const {
         std::string username_ = detail::arg(username, "username");
         std::string old_password_ = detail::arg(old_password, "old_password");
@@ -1001,7 +1019,8 @@ public:
     }
 
     /* `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
-     * Reply fields: /data/username, /data/device_id, /data/bind_count, /data/bind_limit. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/device_id"),
+     * integer("/data/bind_count"), integer("/data/bind_limit"). */
     Reply change_bind(std::string_view username, std::string_view password, std::string_view new_mac) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
@@ -1013,7 +1032,8 @@ public:
 
     /* `UserHeartbeat`: keeps a card or account session alive and collects a back-office
      * message (delivered once).
-     * Reply fields: /data/expire_at, /data/status, /data/msg. */
+     * Reply fields (each std::nullopt when absent): str("/data/expire_at"), str("/data/status"),
+     * str("/data/msg"). */
     Reply heartbeat(std::string_view token, SessionKind kind, std::optional<std::string_view> ip = std::nullopt) const {
         std::string token_ = detail::arg(token, "token");
         detail::OptionalArg ip_(ip, "ip");
@@ -1024,7 +1044,8 @@ public:
 
     /* `UserRecharge`: adds a duration card's time to an account (no password). Never sent
      * twice by a retry.
-     * Reply fields: /data/username, /data/expire_at, /data/added_days, /data/status. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/expire_at"),
+     * str("/data/added_days"), str("/data/status"). */
     Reply user_recharge(std::string_view username, std::string_view card) const {
         std::string username_ = detail::arg(username, "username");
         std::string card_ = detail::arg(card, "card");
@@ -1034,7 +1055,8 @@ public:
     }
 
     /* `GetLatestVersion`, optionally with the program's current version.
-     * Reply fields: /data/version, /data/changelog, /data/download_url, /data/force_update, /data/has_update. */
+     * Reply fields (each std::nullopt when absent): str("/data/version"), str("/data/changelog"),
+     * str("/data/download_url"), boolean("/data/force_update"), boolean("/data/has_update"). */
     Reply get_latest_version(std::optional<std::string_view> current_version = std::nullopt) const {
         detail::OptionalArg current_version_(current_version, "current_version");
         verify_reply *out = nullptr;
@@ -1043,7 +1065,7 @@ public:
     }
 
     /* `GetBulletin`: the program's bulletin.
-     * Reply fields: /data/bulletin, /data/updated_at. */
+     * Reply fields (each std::nullopt when absent): str("/data/bulletin"), str("/data/updated_at"). */
     Reply get_bulletin() const {
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_bulletin(handle_.get(), &out);
@@ -1051,7 +1073,7 @@ public:
     }
 
     /* `GetVariable` for one variable.
-     * Reply fields: /data/name, /data/value. */
+     * Reply fields (each std::nullopt when absent): str("/data/name"), str("/data/value"). */
     Reply get_variable(std::string_view name) const {
         std::string name_ = detail::arg(name, "name");
         verify_reply *out = nullptr;
@@ -1060,7 +1082,7 @@ public:
     }
 
     /* `GetVariable` for every variable.
-     * Reply fields: /data/variables. */
+     * Reply fields (each std::nullopt when absent): json("/data/variables"). */
     Reply get_variables() const {
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_variables(handle_.get(), &out);
@@ -1068,7 +1090,10 @@ public:
     }
 
     /* `GetUserInfo`: the account's details.
-     * Reply fields: /data/username, /data/user_id, /data/device_id, /data/expire_at, /data/status, /data/bind_count, /data/bind_limit, /data/remark, /data/created_at. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"),
+     * integer("/data/user_id"), str("/data/device_id"), str("/data/expire_at"),
+     * str("/data/status"), integer("/data/bind_count"), integer("/data/bind_limit"),
+     * str("/data/remark"), str("/data/created_at"). */
     Reply get_user_info(std::string_view username, std::string_view password) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
@@ -1078,7 +1103,11 @@ public:
     }
 
     /* `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
-     * Reply fields: /data/card, /data/card_type, /data/status, /data/is_times, /data/device_id, /data/activated_at, /data/expire_at, /data/duration, /data/duration_type, /data/total, /data/used, /data/remaining. */
+     * Reply fields (each std::nullopt when absent): str("/data/card"), str("/data/card_type"),
+     * str("/data/status"), boolean("/data/is_times"), str("/data/device_id"),
+     * str("/data/activated_at"), str("/data/expire_at"), integer("/data/duration"),
+     * str("/data/duration_type"), integer("/data/total"), integer("/data/used"),
+     * integer("/data/remaining"). */
     Reply get_card_info(std::string_view card) const {
         std::string card_ = detail::arg(card, "card");
         verify_reply *out = nullptr;
@@ -1087,7 +1116,7 @@ public:
     }
 
     /* Social login step 1: the URL to show the user, and the state to poll with.
-     * Reply fields: /data/url, /data/state. */
+     * Reply fields (each std::nullopt when absent): str("/data/url"), str("/data/state"). */
     Reply social_login_start(std::optional<std::string_view> mac = std::nullopt) const {
         detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
@@ -1098,7 +1127,8 @@ public:
     /* Social login step 2, once: code 201 (pending) while the user has not authorized;
      * 200 with the login payload (`remark` is the social display name); 1016 when the
      * identity is not bound. Its success consumes the state, so it is never sent twice.
-     * Reply fields: /data/username, /data/device_id, /data/expire_at, /data/status, /data/token, /data/remark. */
+     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/device_id"),
+     * str("/data/expire_at"), str("/data/status"), str("/data/token"), str("/data/remark"). */
     Reply social_login_poll(std::string_view state, std::optional<std::string_view> mac = std::nullopt) const {
         std::string state_ = detail::arg(state, "state");
         detail::OptionalArg mac_(mac, "mac");
@@ -1108,7 +1138,7 @@ public:
     }
 
     /* Social registration step 1: the URL to show the user. Never sent twice by a retry.
-     * Reply fields: /data/url. */
+     * Reply fields (each std::nullopt when absent): str("/data/url"). */
     Reply social_register_start(std::string_view username, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         detail::OptionalArg mac_(mac, "mac");

@@ -1,7 +1,8 @@
 //! The generated sections of `include/verify.hpp`: the `codes` constants and the `Client`
-//! methods of the action table.
+//! methods of the action table. Each method's comment names its reply fields as the
+//! `Reply` accessor call that reads them (`str("/data/token")`, `integer(...)`, ...).
 
-use verify_core::actions::ParamKind;
+use verify_core::actions::{ActionSpec, FieldType, ParamKind};
 use verify_core::codes::TABLE;
 
 use super::{actions, doc_lines, trailing_optional};
@@ -30,15 +31,7 @@ fn methods() -> String {
         for line in doc_lines(action.doc) {
             out.push_str(&format!(" {line}\n     *"));
         }
-        out.push_str(" Reply fields:");
-        if let Some(reply) = action.reply_spec() {
-            let names: Vec<String> = reply
-                .fields
-                .iter()
-                .map(|f| format!("/data/{}", f.name))
-                .collect();
-            out.push_str(&format!(" {}.", names.join(", ")));
-        }
+        out.push_str(&reply_fields(action));
         out.push_str(" */\n");
         let params: Vec<String> = action
             .params
@@ -91,6 +84,64 @@ fn methods() -> String {
             action.method,
             args.join(", ")
         ));
+    }
+    out
+}
+
+/// The longest line of a generated comment (the header's code is formatted to 100 columns).
+const WIDTH: usize = 100;
+
+/// The tail of a method's comment: ` Reply fields (...): str("/data/token"), ...`, wrapped
+/// into comment lines of at most [`WIDTH`] columns (the first line continues the doc's last
+/// ` *` prefix).
+fn reply_fields(action: &ActionSpec) -> String {
+    let calls: Vec<String> = action
+        .reply_spec()
+        .map(|reply| reply.fields)
+        .unwrap_or_default()
+        .iter()
+        .map(|field| {
+            let accessor = match field.ty {
+                FieldType::Str => "str",
+                FieldType::Int => "integer",
+                FieldType::Bool => "boolean",
+                FieldType::Map => "json",
+            };
+            format!("{accessor}(\"/data/{}\")", field.name)
+        })
+        .collect();
+    if calls.is_empty() {
+        return " Reply fields: none.".to_owned();
+    }
+    let mut words = vec![
+        "Reply".to_owned(),
+        "fields".to_owned(),
+        "(each".to_owned(),
+        "std::nullopt".to_owned(),
+        "when".to_owned(),
+        "absent):".to_owned(),
+    ];
+    let last = calls.len() - 1;
+    words.extend(calls.into_iter().enumerate().map(|(index, call)| {
+        if index == last {
+            format!("{call}.")
+        } else {
+            format!("{call},")
+        }
+    }));
+    // The doc's last line ends with "     *"; every new line starts with it too.
+    let prefix = "     *";
+    let mut out = String::new();
+    let mut line = prefix.len();
+    for word in words {
+        if line + 1 + word.len() > WIDTH && line > prefix.len() {
+            out.push('\n');
+            out.push_str(prefix);
+            line = prefix.len();
+        }
+        out.push(' ');
+        out.push_str(&word);
+        line += 1 + word.len();
     }
     out
 }
