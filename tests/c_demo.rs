@@ -11,7 +11,8 @@ use std::path::Path;
 use std::process::Command;
 
 use common::host::{
-    assert_demo_output, demo_sandbox, host_command, library_dir, require_tool, root, text, Scratch,
+    assert_demo_output, assert_valgrind_clean, demo_sandbox, host_command, library_dir,
+    require_tool, root, text, Scratch, VALGRIND_ARGS,
 };
 
 /// Compiles demo.c with the README's line, from the repository root. The line uses paths
@@ -53,8 +54,6 @@ fn compile_demo(lib_dir: &Path, out: &Path) {
     );
 }
 
-/// The line of `stdout` whose trimmed text starts with `label`, for messages and asserts.
-
 #[test]
 fn demo_runs_clean_under_valgrind() {
     require_tool("cc", "gcc");
@@ -68,12 +67,7 @@ fn demo_runs_clean_under_valgrind() {
 
     // Run from the root: the rpath is relative, as in the README line.
     let output = host_command("valgrind")
-        .args([
-            "--error-exitcode=99",
-            "--leak-check=full",
-            "--errors-for-leak-kinds=definite,indirect",
-            "--show-leak-kinds=definite,indirect",
-        ])
+        .args(VALGRIND_ARGS)
         .arg(&demo)
         .arg(sandbox.base_url())
         .arg(&app_id)
@@ -90,17 +84,7 @@ fn demo_runs_clean_under_valgrind() {
         "the demo under valgrind exited with {} (99: valgrind found errors or leaks)\n{report}",
         output.status
     );
-    assert!(
-        stderr.contains("ERROR SUMMARY: 0 errors"),
-        "valgrind reported errors\n{report}"
-    );
-    let no_leaks = stderr.contains("All heap blocks were freed")
-        || (stderr.contains("definitely lost: 0 bytes in 0 blocks")
-            && stderr.contains("indirectly lost: 0 bytes in 0 blocks"));
-    assert!(
-        no_leaks,
-        "valgrind reported definite or indirect leaks\n{report}"
-    );
+    assert_valgrind_clean(&stderr, &report);
 
     let steps = [
         "verify_client_new",

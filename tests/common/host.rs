@@ -416,13 +416,20 @@ pub fn run_host(
 /// Compiles the C host `tests/hosts/<name>.c` into `scratch` (with `extra` flags); returns
 /// the program's path.
 pub fn build_host(name: &str, scratch: &Scratch, extra: &[&str]) -> PathBuf {
-    require_tool("cc", "gcc");
-    let program = scratch.0.join(name);
-    compile_c(
+    build_host_from(
         &root().join("tests/hosts").join(format!("{name}.c")),
-        &program,
+        scratch,
         extra,
-    );
+    )
+}
+
+/// Compiles the C file `source` into `scratch` (with `extra` flags), named after it; returns
+/// the program's path.
+pub fn build_host_from(source: &std::path::Path, scratch: &Scratch, extra: &[&str]) -> PathBuf {
+    require_tool("cc", "gcc");
+    let name = source.file_stem().expect("a C file name");
+    let program = scratch.0.join(name);
+    compile_c(source, &program, extra);
     program
 }
 
