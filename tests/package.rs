@@ -36,6 +36,13 @@ fn package(scratch: &Scratch) -> PathBuf {
     ] {
         assert!(folder.join(file).is_file(), "the package lacks {file}");
     }
+    for header in ["include/verify.h", "include/verify.hpp"] {
+        assert_eq!(
+            std::fs::read(folder.join(header)).ok(),
+            std::fs::read(root().join(header)).ok(),
+            "the package's {header} is the repository's"
+        );
+    }
     folder
 }
 
