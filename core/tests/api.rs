@@ -588,3 +588,98 @@ fn calls_are_ok_for_200_and_201_and_refused_otherwise() {
         ErrorKind::InvalidArgument
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// Reply accessors and error kinds
+
+#[test]
+fn replies_reach_any_value_by_json_pointer() {
+    let server = FakeServer::with_handle(|_| {
+        Response::envelope(
+            200,
+            json!({
+                "variables": {"a.b": "dot", "c/d": "slash", "e~f": "tilde", "": "empty"},
+                "list": [{"x": 1}, {"x": 2}],
+                "a.b": "top-level dotted key",
+            }),
+        )
+    });
+    let client = Client::new(server.url(), "1", APP_KEY).expect("client");
+    let all = client.get_variables().expect("variables");
+    let variables = all.variables().expect("a map");
+    assert_eq!(variables.get("a.b"), Some(&json!("dot")));
+    assert_eq!(variables.len(), 4);
+    let reply = all.reply();
+    for (pointer, value) in [
+        ("/data/variables/a.b", json!("dot")),
+        ("/data/variables/c~1d", json!("slash")),
+        ("/data/variables/e~0f", json!("tilde")),
+        ("/data/variables/", json!("empty")),
+        ("/data/list/1/x", json!(2)),
+        ("/code", json!(200)),
+        ("/message", json!("fake")),
+    ] {
+        assert_eq!(reply.pointer(pointer), Some(&value), "{pointer}");
+    }
+    for absent in [
+        "/data/list/2",
+        "/data/variables/c/d",
+        "data/list",
+        "/data/a/b",
+    ] {
+        assert_eq!(reply.pointer(absent), None, "{absent}");
+    }
+    assert_eq!(
+        reply.pointer("").and_then(|whole| whole.get("code")),
+        Some(&json!(200))
+    );
+    // `field` takes a name, not a path.
+    assert_eq!(reply.str_field("a.b"), Some("top-level dotted key"));
+    assert_eq!(reply.field("list/1"), None);
+    assert_eq!(reply.int_field("a.b"), None, "a string is not an integer");
+    assert_eq!(reply.bool_field("list"), None);
+}
+
+#[test]
+fn every_error_kind_has_its_code_in_the_table() {
+    use verify_core::codes::{info, ERR_SYSTEM};
+    let local = [
+        (ErrorKind::InvalidArgument, codes::ERR_INVALID_ARGUMENT),
+        (ErrorKind::InvalidUtf8, codes::ERR_INVALID_UTF8),
+        (ErrorKind::Network, codes::ERR_NETWORK),
+        (ErrorKind::Timeout, codes::ERR_TIMEOUT),
+        (ErrorKind::Tls, codes::ERR_TLS),
+        (ErrorKind::Protocol, codes::ERR_PROTOCOL),
+        (ErrorKind::Cancelled, codes::ERR_CANCELLED),
+        (ErrorKind::Panic, codes::ERR_PANIC),
+        (ErrorKind::NoSuchField, codes::ERR_NO_SUCH_FIELD),
+        (ErrorKind::System, ERR_SYSTEM),
+        (ErrorKind::Pin, codes::ERR_PIN),
+        (ErrorKind::Proxy, codes::ERR_PROXY),
+    ];
+    for (kind, code) in local {
+        assert_eq!(kind.code(), code, "{kind:?}");
+        assert!(code < 0 && info(code).is_some(), "{kind:?}");
+    }
+    // One kind for each local code of the table, and no two kinds share a code.
+    let listed: BTreeSet<i32> = local.iter().map(|(kind, _)| kind.code()).collect();
+    let table: BTreeSet<i32> = codes::TABLE
+        .iter()
+        .map(|row| row.code)
+        .filter(|code| *code < 0)
+        .collect();
+    assert_eq!(listed, table);
+    assert_eq!(listed.len(), local.len());
+    assert_eq!(ERR_SYSTEM, -10);
+    let system = verify_core::Error::local(ErrorKind::System, "no thread");
+    assert_eq!(system.code(), ERR_SYSTEM);
+    assert!(
+        system.to_string().contains("(-10)") && system.to_string().contains("no thread"),
+        "{system}"
+    );
+    assert_eq!(ErrorKind::Server(1004).code(), codes::CARD_INVALID);
+    assert_eq!(
+        (codes::OK, codes::PENDING, codes::ERR_TIMEOUT),
+        (200, 201, -4)
+    );
+}
