@@ -1385,7 +1385,15 @@ impl Persist {
             .unwrap_or_else(|| "state".to_string());
         let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
         let result = (|| {
-            let mut f = std::fs::File::create(&tmp)?;
+            // The state holds app keys, passwords and tokens: readable by its owner only.
+            let mut options = std::fs::OpenOptions::new();
+            options.write(true).create(true).truncate(true);
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::OpenOptionsExt;
+                options.mode(0o600);
+            }
+            let mut f = options.open(&tmp)?;
             f.write_all(bytes)?;
             f.sync_all()?;
             drop(f);

@@ -236,6 +236,14 @@ fn state_file_is_saved_atomically_and_survives_a_kill() {
     });
     assert!(has_card(&first, "DEMO-CARD-0000-0001"), "{first}");
     let inode = std::fs::metadata(&file).expect("state file").ino();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&file)
+            .expect("state file")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o077, 0, "the state file holds secrets: {mode:o}");
+    }
 
     let made = post(
         &format!("{url}/_sandbox/cards"),
