@@ -152,6 +152,8 @@ fn without_a_callback_messages_are_queued_for_polling() {
     assert_eq!(status.state, KeeperState::Alive);
     assert_eq!(status.last_code, 200);
     assert!(status.last_success.is_some());
+    assert!(status.beats_ok >= 1, "{status:?}");
+    assert_eq!(status.beats_failed, 0, "{status:?}");
     assert!(session.expire_at().is_some());
     assert_eq!(status.expire_at.as_deref(), session.expire_at());
 }
@@ -184,6 +186,12 @@ fn a_ban_ends_the_session_with_its_remark() {
     let status = keeper.status();
     assert_eq!((status.state, status.last_code), (KeeperState::Ended, 1006));
     assert_eq!(status.remark.as_deref(), Some("账号共享"));
+    assert_eq!(status.beats_failed, 1, "{status:?}");
+    assert_eq!(
+        status.beats_ok as usize,
+        count(&events, EventKind::Alive),
+        "{status:?}"
+    );
 }
 
 #[test]
