@@ -301,7 +301,7 @@ impl Host {
     }
 
     fn wait_line(&self, what: &str, secs: u64, f: impl Fn(&str) -> bool) -> String {
-        poll(what, secs, || self.lines().into_iter().find(|l| f(l))).to_string()
+        poll(what, secs, || self.lines().into_iter().find(|l| f(l)))
     }
 }
 
