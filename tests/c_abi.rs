@@ -157,3 +157,25 @@ fn probing_an_optional_field_keeps_the_last_error() {
         no_requests,
     );
 }
+
+#[test]
+fn every_function_of_the_header_is_called_by_a_c_host() {
+    // A new export cannot go untested through the C ABI: some C host must call it.
+    let mut hosts = String::new();
+    for entry in std::fs::read_dir(common::host::root().join("tests/hosts")).expect("tests/hosts") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if (name.starts_with("c_") && name.ends_with(".c")) || name == "host.h" {
+            hosts.push_str(&std::fs::read_to_string(&path).expect("a C host"));
+        }
+    }
+    let uncalled: Vec<String> = header_functions()
+        .into_iter()
+        .map(|(name, _)| name)
+        .filter(|name| !hosts.contains(&format!("{name}(")))
+        .collect();
+    assert!(
+        uncalled.is_empty(),
+        "functions of verify.h that no C host in tests/hosts/c_*.c calls: {uncalled:?}"
+    );
+}

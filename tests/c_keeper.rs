@@ -90,6 +90,25 @@ fn the_typed_status_snapshot() {
 }
 
 #[test]
+fn an_outage_gives_the_grace_state_then_alive_again() {
+    // Heartbeats answered with HTTP 502: TROUBLE events, state GRACE in the keeper and its
+    // snapshot (negative last code, a message, failures counted, the last success kept),
+    // never ENDED; once the server answers again, ALIVE with more successes.
+    let (program, _, args) = program_with_account("grace");
+    run(&args, Run::Valgrind, |request| match request {
+        "outage" => program.sandbox.set_fault(Fault {
+            kind: FaultKind::Http502,
+            app_id: Some(program.app_id.clone()),
+            action: Some("UserHeartbeat".into()),
+            count: None,
+            delay_ms: 0,
+        }),
+        "recover" => program.sandbox.clear_faults(Some(&program.app_id)),
+        other => panic!("unexpected request `{other}`"),
+    });
+}
+
+#[test]
 fn freeing_the_client_stops_its_keeper_mid_request_within_100_ms() {
     let (program, _, args) = program_with_account("free");
     program.sandbox.set_fault(Fault {

@@ -254,6 +254,16 @@ static int construction(void)
               VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_call(client, "GetVariable", action_key, values, 1, &reply),
               VERIFY_ERR_INVALID_ARGUMENT);
+    keys[0] = "\xff";
+    CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply),
+              VERIFY_ERR_INVALID_UTF8);
+    keys[0] = "";
+    CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply),
+              VERIFY_ERR_INVALID_ARGUMENT);
+    keys[0] = "k";
+    values[0] = SURROGATE;
+    CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply),
+              VERIFY_ERR_INVALID_UTF8);
     CHECK(reply == NULL);
 
     verify_client_free(client);

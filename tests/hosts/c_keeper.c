@@ -5,13 +5,15 @@
  *
  *   c_keeper callback BASE_URL APP_ID APP_KEY USER PASSWORD  events reach a C callback
  *   c_keeper status   BASE_URL APP_ID APP_KEY USER PASSWORD  the polled, typed status
+ *   c_keeper grace    BASE_URL APP_ID APP_KEY USER PASSWORD  an outage: grace, then alive again
  *   c_keeper free     BASE_URL APP_ID APP_KEY USER PASSWORD  freeing the client mid-heartbeat
  *   c_keeper social   BASE_URL APP_ID APP_KEY USER           the social wait, cancelled, done
  *   c_keeper machine  SALT                                   prints the machine code of SALT
  *   c_keeper misuse   BASE_URL APP_ID APP_KEY                bad arguments, out-of-range values
  *
  * Requests to the test ("@@ ..."): "message TEXT" (leave a back-office message for USER),
- * "ban REASON" (ban USER), "heartbeat-in-flight" (answer once the sandbox holds a heartbeat),
+ * "ban REASON" (ban USER), "outage" (heartbeats get HTTP 502), "recover" (they work again),
+ * "heartbeat-in-flight" (answer once the sandbox holds a heartbeat),
  * "polling" (answer once the sandbox answered a poll with 201), "authorize-now STATE"
  * (complete the social sign-in STATE), "authorize STATE" (the same once the sandbox answered
  * two more polls with 201: the wait is running).
@@ -326,6 +328,92 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
     verify_keeper_status_free(snap);
     verify_client_free(client);
     return host_finish("status");
+}
+
+/* Waits until the keeper's state is `state`; returns whether it became so. */
+static int wait_state(const verify_keeper *keeper, int32_t state)
+{
+    long deadline = now_ms() + PATIENCE_MS * host_slack();
+    while (verify_keeper_state(keeper) != state) {
+        if (now_ms() > deadline) {
+            return 0;
+        }
+        sleep_ms(20);
+    }
+    return 1;
+}
+
+static int grace(const char *base_url, const char *app_id, const char *app_key,
+                 const char *user, const char *password)
+{
+    verify_client *client = host_client(base_url, app_id, app_key);
+    char *token = login(client, user, password);
+    verify_keeper_options *options = NULL;
+    verify_keeper *keeper = NULL;
+    keeper_status *snap;
+    struct recorder recorder;
+    struct recorded last;
+    const char *text = NULL;
+    int32_t value = 0;
+    uint64_t ok = 0, failed = 0, ok_before = 0;
+
+    memset(&recorder, 0, sizeof recorder);
+    pthread_mutex_init(&recorder.lock, NULL);
+    recorder.starter = pthread_self();
+    CHECK_INT(verify_keeper_options_new(&options), VERIFY_OK);
+    CHECK_INT(verify_keeper_options_set_interval(options, 1000), VERIFY_OK);
+    CHECK_INT(verify_keeper_options_set_grace(options, 600000), VERIFY_OK);
+    CHECK_INT(verify_keeper_options_set_callback(options, record, &recorder), VERIFY_OK);
+    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper),
+              VERIFY_OK);
+    verify_keeper_options_free(options);
+    free(token);
+    if (keeper == NULL) {
+        verify_client_free(client);
+        return host_finish("grace");
+    }
+    CHECK(wait_kind(&recorder, VERIFY_EVENT_ALIVE));
+
+    /* The server fails heartbeats (HTTP 502): trouble, the grace period, a usable session. */
+    host_ask("outage", NULL, 0);
+    CHECK(wait_state(keeper, VERIFY_KEEPER_GRACE));
+    CHECK(wait_kind(&recorder, VERIFY_EVENT_TROUBLE));
+    count_kind(&recorder, VERIFY_EVENT_TROUBLE, &last);
+    CHECK(last.code < 0);
+    CHECK_INT(count_kind(&recorder, VERIFY_EVENT_ENDED, NULL), 0);
+    snap = snapshot(keeper);
+    CHECK_INT(verify_keeper_status_state(snap, &value), 0);
+    CHECK_INT(value, VERIFY_KEEPER_GRACE);
+    CHECK_INT(verify_keeper_status_last_code(snap, &value), 0);
+    CHECK(value < 0);
+    CHECK_INT(verify_keeper_status_last_message(snap, &text), 0);
+    CHECK(text != NULL && text[0] != '\0');
+    CHECK_INT(verify_keeper_status_counts(snap, &ok_before, &failed), 0);
+    CHECK(ok_before >= 1);
+    CHECK(failed >= 1);
+    /* The last success is still known during the grace period. */
+    {
+        int64_t when = 0;
+        CHECK_INT(verify_keeper_status_last_success(snap, &when), 0);
+        CHECK(when > 1700000000);
+    }
+    verify_keeper_status_free(snap);
+
+    /* The server is back: alive again. */
+    host_ask("recover", NULL, 0);
+    CHECK(wait_state(keeper, VERIFY_KEEPER_ALIVE));
+    snap = snapshot(keeper);
+    CHECK_INT(verify_keeper_status_last_code(snap, &value), 0);
+    CHECK_INT(value, 200);
+    CHECK_INT(verify_keeper_status_counts(snap, &ok, &failed), 0);
+    CHECK(ok > ok_before);
+    verify_keeper_status_free(snap);
+    CHECK_INT(count_kind(&recorder, VERIFY_EVENT_ENDED, NULL), 0);
+
+    verify_keeper_free(keeper);
+    verify_client_free(client);
+    pthread_mutex_destroy(&recorder.lock);
+    return host_finish("grace");
 }
 
 static int free_client(const char *base_url, const char *app_id, const char *app_key,
@@ -654,6 +742,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(scenario, "status") == 0 && argc == 7) {
         return status(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    }
+    if (strcmp(scenario, "grace") == 0 && argc == 7) {
+        return grace(argv[2], argv[3], argv[4], argv[5], argv[6]);
     }
     if (strcmp(scenario, "free") == 0 && argc == 7) {
         return free_client(argv[2], argv[3], argv[4], argv[5], argv[6]);
