@@ -12,7 +12,9 @@ use std::ffi::c_char;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use verify_core::{codes, ActionRequest, Client, Error, ErrorKind, Keeper, Reply, SessionKind};
+use verify_core::{
+    codes, ActionRequest, Client, Error, ErrorKind, Keeper, Options, Reply, SessionKind,
+};
 
 use crate::cancel::verify_cancel;
 use crate::guard::{
@@ -140,7 +142,9 @@ pub(crate) unsafe fn answer(
 /// `base_url` is `http://` or `https://`, a host (name, IPv4, or IPv6 in brackets), an
 /// optional port 1..65535 and an optional path prefix, ASCII only, without `/api/verify`
 /// (the library adds it), user information, query or fragment; anything else is
-/// `VERIFY_ERR_INVALID_ARGUMENT` with a message saying what to pass instead.
+/// `VERIFY_ERR_INVALID_ARGUMENT` with a message saying what to pass instead. Plain `http://`
+/// is accepted only for loopback hosts (see `verify_client_new_with_options` for the other
+/// settings: mirrors, trust, proxy, log).
 ///
 /// Ownership: all three strings are required, NUL-terminated UTF-8, copied (the caller keeps
 /// them). `out` is required; on success `*out` is a new client that the caller owns and must
@@ -155,21 +159,37 @@ pub extern "system" fn verify_client_new(
     out: *mut *mut verify_client,
 ) -> i32 {
     guard_code(|| {
-        // SAFETY: the caller's contract: `out` NULL or writable, strings NULL or valid.
-        unsafe {
-            clear_out(out, "out")?;
-            let client = Client::new(
-                &required_str(base_url, "base_url")?,
-                &required_str(app_id, "app_id")?,
-                &required_str(app_key, "app_key")?,
-            )?;
-            *out = Box::into_raw(Box::new(verify_client {
-                client: Arc::new(client),
-                keepers: Mutex::new(Vec::new()),
-            }));
-        }
-        Ok(codes::OK)
+        // SAFETY: the caller's contract on every pointer.
+        unsafe { new_client(base_url, app_id, app_key, Options::default(), out) }
     })
+}
+
+/// Makes a client with `options` and hands it out through `out`.
+///
+/// # Safety
+/// `out` NULL or writable; the strings NULL or NUL-terminated.
+pub(crate) unsafe fn new_client(
+    base_url: *const c_char,
+    app_id: *const c_char,
+    app_key: *const c_char,
+    options: Options,
+    out: *mut *mut verify_client,
+) -> Result<i32, Error> {
+    // SAFETY: the caller's contract.
+    unsafe {
+        clear_out(out, "out")?;
+        let client = Client::with_options(
+            &required_str(base_url, "base_url")?,
+            &required_str(app_id, "app_id")?,
+            &required_str(app_key, "app_key")?,
+            options,
+        )?;
+        *out = Box::into_raw(Box::new(verify_client {
+            client: Arc::new(client),
+            keepers: Mutex::new(Vec::new()),
+        }));
+    }
+    Ok(codes::OK)
 }
 
 /// Frees a client: keepers started on it are stopped and their threads joined (within

@@ -26,6 +26,7 @@ mod guard;
 mod keeper;
 mod machine;
 mod meta;
+mod options;
 mod reply;
 
 /// The version of the C ABI, also returned by `verify_abi_version()`. It changes when an

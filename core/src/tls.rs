@@ -66,6 +66,14 @@ impl fmt::Debug for Trust {
 }
 
 impl Trust {
+    /// Trusts nothing yet: no store, no root, no pin (add some before use).
+    pub fn nothing() -> Trust {
+        Trust {
+            mozilla: false,
+            ..Trust::default()
+        }
+    }
+
     /// Adds every certificate of a PEM text as a trusted root. An error when there is
     /// none, or one does not parse.
     pub fn add_roots_pem(&mut self, pem: &[u8]) -> Result<usize, Error> {
@@ -128,7 +136,9 @@ impl Trust {
         if self.mozilla || !self.roots.is_empty() {
             let mut store = RootCertStore::empty();
             if self.mozilla {
-                store.roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+                store
+                    .roots
+                    .extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
             }
             store.add_parsable_certificates(self.roots.iter().cloned());
             let verifier =
@@ -230,9 +240,7 @@ impl ServerCertVerifier for Pinning {
                         return Ok(verified);
                     }
                     return Err(rustls::Error::InvalidCertificate(
-                        rustls::CertificateError::Other(rustls::OtherError(Arc::new(
-                            PinMismatch,
-                        ))),
+                        rustls::CertificateError::Other(rustls::OtherError(Arc::new(PinMismatch))),
                     ));
                 }
                 Err(err) => {

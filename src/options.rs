@@ -1,0 +1,381 @@
+//! `verify_client_options`: the settings of a client (mirrors, trust, proxy, plain-http
+//! opt-in, timeouts, log hook), given to `verify_client_new_with_options`. Setters only, so
+//! the settings can grow without breaking the ABI.
+
+use std::ffi::{c_char, c_void};
+use std::sync::Arc;
+use std::time::Duration;
+
+use verify_core::{codes, Error, ErrorKind, LogLevel, Options, ProxyChoice};
+
+use crate::client::{new_client, verify_client};
+use crate::guard::{clear_out, guard, guard_code, optional_str, required_str};
+
+/// `verify_client_options_set_trust`: Mozilla's root certificates (the default).
+pub const VERIFY_TRUST_MOZILLA: u32 = 1;
+/// `verify_client_options_set_trust`: the operating system's trust store (company CAs and
+/// TLS-inspecting proxies installed in the OS).
+pub const VERIFY_TRUST_SYSTEM: u32 = 2;
+
+/// `verify_client_options_set_proxy`: the system's settings (the default): the
+/// `ALL_PROXY`/`HTTPS_PROXY`/`HTTP_PROXY` variables with `NO_PROXY`, and on Windows the
+/// registry's Internet settings.
+pub const VERIFY_PROXY_SYSTEM: i32 = 0;
+/// `verify_client_options_set_proxy`: no proxy.
+pub const VERIFY_PROXY_NONE: i32 = 1;
+/// `verify_client_options_set_proxy`: the proxy given by URL.
+pub const VERIFY_PROXY_URL: i32 = 2;
+
+/// Log level: a call failed because of it.
+pub const VERIFY_LOG_ERROR: i32 = 1;
+/// Log level: something went wrong and was handled (a retry, a failover, a re-Init).
+pub const VERIFY_LOG_WARN: i32 = 2;
+/// Log level: a notable step (a new connection, an Init).
+pub const VERIFY_LOG_INFO: i32 = 3;
+/// Log level: detail.
+pub const VERIFY_LOG_DEBUG: i32 = 4;
+
+/// A log callback: `user_data` as given to `verify_client_options_set_log`, the level
+/// (`VERIFY_LOG_*`; later versions may add levels) and an English message (borrowed for the
+/// call, in the code page set with `verify_set_code_page`). It runs on the thread that makes
+/// the call (a keeper's heartbeats: the keeper's thread), so it may run on several threads at
+/// once; it must not unwind and should return quickly. It never receives a secret: no api
+/// password, AppKey, card key, password, token or machine code.
+#[allow(non_camel_case_types)]
+pub type verify_log_callback =
+    Option<unsafe extern "system" fn(user_data: *mut c_void, level: i32, message: *const c_char)>;
+
+/// Settings of a client. Opaque; created by `verify_client_options_new` with the defaults,
+/// changed by its setters, given to `verify_client_new_with_options` (which copies them:
+/// they may be freed or reused afterwards), freed by `verify_client_options_free`. Not
+/// thread-safe: one thread at a time.
+#[allow(non_camel_case_types)]
+pub struct verify_client_options {
+    options: Options,
+}
+
+/// The host's `user_data` for the log callback, used from any thread that makes calls.
+struct LogTarget {
+    callback: unsafe extern "system" fn(*mut c_void, i32, *const c_char),
+    user_data: *mut c_void,
+}
+
+impl LogTarget {
+    fn call(&self, level: i32, message: &str) {
+        let text = crate::codepage::encode(message);
+        // SAFETY: the host's function, called as documented; the text outlives the call.
+        unsafe { (self.callback)(self.user_data, level, text.as_ptr()) };
+    }
+}
+
+// SAFETY: the host's contract of `verify_client_options_set_log`: the callback and its
+// `user_data` may be used from any thread.
+unsafe impl Send for LogTarget {}
+// SAFETY: as above.
+unsafe impl Sync for LogTarget {}
+
+/// Borrows an options argument mutably.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `verify_client_options_new`, used by no other
+/// thread during the call.
+unsafe fn options_mut<'a>(options: *mut verify_client_options) -> Result<&'a mut Options, Error> {
+    // SAFETY: as documented above.
+    unsafe { options.as_mut() }
+        .map(|o| &mut o.options)
+        .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "options is NULL"))
+}
+
+/// Runs a setter on an options handle.
+///
+/// # Safety
+/// As for [`options_mut`].
+unsafe fn set(
+    options: *mut verify_client_options,
+    change: impl FnOnce(&mut Options) -> Result<(), Error>,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        change(unsafe { options_mut(options)? })?;
+        Ok(codes::OK)
+    })
+}
+
+/// Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
+/// settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+/// Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
+/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_client_options_new(out: *mut *mut verify_client_options) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        unsafe {
+            clear_out(out, "out")?;
+            *out = Box::into_raw(Box::new(verify_client_options {
+                options: Options::default(),
+            }));
+        }
+        Ok(codes::OK)
+    })
+}
+
+/// Frees client options. `verify_client_options_free(NULL)` does nothing. Clients made with
+/// them are not affected. Ownership: takes `options`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_free(options: *mut verify_client_options) {
+    guard((), || {
+        if !options.is_null() {
+            // SAFETY: a pointer from `verify_client_options_new`, freed once.
+            drop(unsafe { Box::from_raw(options) });
+        }
+    })
+}
+
+/// Adds a mirror: another base URL of the same service, tried in order after the first
+/// when a server cannot be reached (connect, DNS or TLS failure). The server that answers
+/// is kept for later calls; switching server runs Init there. A request that may have
+/// reached a server is never sent to another. Checked like the base URL of
+/// `verify_client_new` when the client is made. Returns 200 or a negative code.
+#[no_mangle]
+pub extern "system" fn verify_client_options_add_mirror(
+    options: *mut verify_client_options,
+    base_url: *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        set(options, |o| {
+            o.mirrors
+                .push(required_str(base_url, "base_url")?.into_owned());
+            Ok(())
+        })
+    }
+}
+
+/// Chooses the trust stores: a combination of `VERIFY_TRUST_MOZILLA` (the default) and
+/// `VERIFY_TRUST_SYSTEM`, or 0 for none (then only the roots and pins added below are
+/// trusted). Roots added with `_add_root_*` are trusted in addition. Verification cannot be
+/// turned off. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown flag.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_trust(
+    options: *mut verify_client_options,
+    flags: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            if flags & !(VERIFY_TRUST_MOZILLA | VERIFY_TRUST_SYSTEM) != 0 {
+                return Err(Error::local(
+                    ErrorKind::InvalidArgument,
+                    format!("trust flags {flags:#x} have unknown bits"),
+                ));
+            }
+            o.trust.mozilla = flags & VERIFY_TRUST_MOZILLA != 0;
+            o.trust.system = flags & VERIFY_TRUST_SYSTEM != 0;
+            Ok(())
+        })
+    }
+}
+
+/// Trusts every certificate of a PEM text (`-----BEGIN CERTIFICATE-----` blocks) as a root,
+/// in addition to the stores chosen. Copied. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT`
+/// when there is no certificate or one does not parse.
+#[no_mangle]
+pub extern "system" fn verify_client_options_add_root_pem(
+    options: *mut verify_client_options,
+    pem: *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        set(options, |o| {
+            o.trust
+                .add_roots_pem(required_str(pem, "pem")?.as_bytes())
+                .map(|_| ())
+        })
+    }
+}
+
+/// Trusts the certificates of a PEM file as roots (read now). Returns 200, or
+/// `VERIFY_ERR_INVALID_ARGUMENT` when the file cannot be read or holds no certificate.
+#[no_mangle]
+pub extern "system" fn verify_client_options_add_root_file(
+    options: *mut verify_client_options,
+    path: *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        set(options, |o| {
+            let path = required_str(path, "path")?;
+            o.trust
+                .add_roots_file(std::path::Path::new(path.as_ref()))
+                .map(|_| ())
+        })
+    }
+}
+
+/// Pins a key of the service's certificate chain: base64 of the SHA-256 of its DER
+/// SubjectPublicKeyInfo, as `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der
+/// | openssl dgst -sha256 -binary | base64` prints (a `sha256/` prefix is accepted). With
+/// pins, a server whose leaf key is pinned is accepted without a CA (a pinned self-signed
+/// certificate works); a chain that validates but has no pinned key fails with
+/// `VERIFY_ERR_PIN`. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_add_pin(
+    options: *mut verify_client_options,
+    sha256_base64: *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe { set(options, |o| o.trust.add_pin(&required_str(sha256_base64, "pin")?)) }
+}
+
+/// Chooses the proxy: `VERIFY_PROXY_SYSTEM` (the default), `VERIFY_PROXY_NONE`, or
+/// `VERIFY_PROXY_URL` with `url` (`http://`, `https://` CONNECT, `socks5://`, `socks5h://`,
+/// with optional `user:password@`; required for this mode, NULL otherwise). Loopback hosts
+/// never go through a proxy. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_proxy(
+    options: *mut verify_client_options,
+    mode: i32,
+    url: *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        set(options, |o| {
+            let url = optional_str(url, "url")?;
+            o.proxy = match (mode, url) {
+                (VERIFY_PROXY_SYSTEM, None) => ProxyChoice::System,
+                (VERIFY_PROXY_NONE, None) => ProxyChoice::None,
+                (VERIFY_PROXY_URL, Some(url)) if !url.is_empty() => {
+                    ProxyChoice::Url(url.into_owned())
+                }
+                (VERIFY_PROXY_URL, _) => {
+                    return Err(Error::local(
+                        ErrorKind::InvalidArgument,
+                        "VERIFY_PROXY_URL needs a proxy URL",
+                    ))
+                }
+                (VERIFY_PROXY_SYSTEM | VERIFY_PROXY_NONE, Some(_)) => {
+                    return Err(Error::local(
+                        ErrorKind::InvalidArgument,
+                        "a proxy URL is given only with VERIFY_PROXY_URL",
+                    ))
+                }
+                (other, _) => {
+                    return Err(Error::local(
+                        ErrorKind::InvalidArgument,
+                        format!("proxy mode {other} is not a VERIFY_PROXY_* value"),
+                    ))
+                }
+            };
+            Ok(())
+        })
+    }
+}
+
+/// Allows (1) or refuses (0, the default) plain `http://` to a host that is not loopback:
+/// the api password travels in an HTTP header, readable by anyone on the path. Returns 200
+/// or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_allow_insecure_http(
+    options: *mut verify_client_options,
+    allow: i32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.allow_insecure_http = match allow {
+                0 => false,
+                1 => true,
+                other => {
+                    return Err(Error::local(
+                        ErrorKind::InvalidArgument,
+                        format!("allow is {other}, not 0 or 1"),
+                    ))
+                }
+            };
+            Ok(())
+        })
+    }
+}
+
+/// Sets the connect and whole-call timeouts in milliseconds (each at least 1; defaults
+/// 10000 and 30000), as `verify_client_set_timeouts` does on a client. Returns 200 or
+/// `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_timeouts(
+    options: *mut verify_client_options,
+    connect_ms: u32,
+    call_ms: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            if connect_ms == 0 || call_ms == 0 {
+                return Err(Error::local(
+                    ErrorKind::InvalidArgument,
+                    "timeouts must be at least 1 millisecond",
+                ));
+            }
+            o.connect_timeout = Duration::from_millis(connect_ms.into());
+            o.call_timeout = Duration::from_millis(call_ms.into());
+            Ok(())
+        })
+    }
+}
+
+/// Sets the log callback and its `user_data` (NULL callback: none, the default). It
+/// receives connect, TLS, proxy, retry, failover and re-Init events; see
+/// `verify_log_callback` for its thread and what it never receives. `user_data` must stay
+/// valid while a client made with these options lives. Returns 200 or
+/// `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_log(
+    options: *mut verify_client_options,
+    callback: verify_log_callback,
+    user_data: *mut c_void,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.log = callback.map(|callback| {
+                let target = LogTarget {
+                    callback,
+                    user_data,
+                };
+                Arc::new(move |level: LogLevel, message: &str| {
+                    let level = match level {
+                        LogLevel::Error => VERIFY_LOG_ERROR,
+                        LogLevel::Warn => VERIFY_LOG_WARN,
+                        LogLevel::Info => VERIFY_LOG_INFO,
+                        LogLevel::Debug => VERIFY_LOG_DEBUG,
+                    };
+                    target.call(level, message);
+                }) as verify_core::LogHook
+            });
+            Ok(())
+        })
+    }
+}
+
+/// `verify_client_new` with settings: `options` NULL for the defaults, or a handle from
+/// `verify_client_options_new` (copied: it may be freed or reused afterwards). Besides the
+/// checks of `verify_client_new`, plain `http://` to a host that is not loopback is
+/// `VERIFY_ERR_INVALID_ARGUMENT` unless allowed, and so are mirrors that do not parse and a
+/// trust setting that trusts nothing. Ownership: on success `*out` is a new client the
+/// caller frees with `verify_client_free`. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_client_new_with_options(
+    base_url: *const c_char,
+    app_id: *const c_char,
+    app_key: *const c_char,
+    options: *const verify_client_options,
+    out: *mut *mut verify_client,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract: NULL or a live options handle.
+        let options = unsafe { options.as_ref() }
+            .map(|o| o.options.clone())
+            .unwrap_or_default();
+        // SAFETY: the caller's contract on every pointer.
+        unsafe { new_client(base_url, app_id, app_key, options, out) }
+    })
+}
