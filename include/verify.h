@@ -65,6 +65,17 @@
 #define VERIFY_SESSION_USER 2
 
 /**
+ * `verify_set_code_page`: UTF-8, the default.
+ */
+#define VERIFY_CODE_PAGE_UTF8 65001
+
+/**
+ * `verify_set_code_page`: the system's ANSI code page (`GetACP()` on Windows; UTF-8 on
+ * other systems).
+ */
+#define VERIFY_CODE_PAGE_SYSTEM 0
+
+/**
  * Success.
  */
 #define VERIFY_OK 200
@@ -225,6 +236,16 @@
 #define VERIFY_ERR_SYSTEM -10
 
 /**
+ * TLS: the server's certificate matches none of the pinned keys.
+ */
+#define VERIFY_ERR_PIN -11
+
+/**
+ * Proxy unreachable, or it refused the credentials or the tunnel.
+ */
+#define VERIFY_ERR_PROXY -12
+
+/**
  * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1
@@ -269,6 +290,54 @@
 #define VERIFY_MACHINE_CODE_LEN 32
 
 /**
+ * `verify_client_options_set_trust`: Mozilla's root certificates (the default).
+ */
+#define VERIFY_TRUST_MOZILLA 1
+
+/**
+ * `verify_client_options_set_trust`: the operating system's trust store (company CAs and
+ * TLS-inspecting proxies installed in the OS).
+ */
+#define VERIFY_TRUST_SYSTEM 2
+
+/**
+ * `verify_client_options_set_proxy`: the system's settings (the default): the
+ * `ALL_PROXY`/`HTTPS_PROXY`/`HTTP_PROXY` variables with `NO_PROXY`, and on Windows the
+ * registry's Internet settings.
+ */
+#define VERIFY_PROXY_SYSTEM 0
+
+/**
+ * `verify_client_options_set_proxy`: no proxy.
+ */
+#define VERIFY_PROXY_NONE 1
+
+/**
+ * `verify_client_options_set_proxy`: the proxy given by URL.
+ */
+#define VERIFY_PROXY_URL 2
+
+/**
+ * Log level: a call failed because of it.
+ */
+#define VERIFY_LOG_ERROR 1
+
+/**
+ * Log level: something went wrong and was handled (a retry, a failover, a re-Init).
+ */
+#define VERIFY_LOG_WARN 2
+
+/**
+ * Log level: a notable step (a new connection, an Init).
+ */
+#define VERIFY_LOG_INFO 3
+
+/**
+ * Log level: detail.
+ */
+#define VERIFY_LOG_DEBUG 4
+
+/**
  * A cancellation token for `verify_social_login_wait`. Opaque; created by
  * `verify_cancel_new`, freed by `verify_cancel_free`.
  */
@@ -280,6 +349,14 @@ typedef struct verify_cancel verify_cancel;
  * at once; no lock is held across network I/O.
  */
 typedef struct verify_client verify_client;
+
+/**
+ * Settings of a client. Opaque; created by `verify_client_options_new` with the defaults,
+ * changed by its setters, given to `verify_client_new_with_options` (which copies them:
+ * they may be freed or reused afterwards), freed by `verify_client_options_free`. Not
+ * thread-safe: one thread at a time.
+ */
+typedef struct verify_client_options verify_client_options;
 
 /**
  * A running session keeper. Opaque; created by `verify_keeper_start`, freed by
@@ -348,6 +425,16 @@ typedef struct verify_event {
  */
 typedef void (VERIFY_CALL *verify_event_callback)(void *user_data, const struct verify_event *event);
 
+/**
+ * A log callback: `user_data` as given to `verify_client_options_set_log`, the level
+ * (`VERIFY_LOG_*`; later versions may add levels) and an English message (borrowed for the
+ * call, in the code page set with `verify_set_code_page`). It runs on the thread that makes
+ * the call (a keeper's heartbeats: the keeper's thread), so it may run on several threads at
+ * once; it must not unwind and should return quickly. It never receives a secret: no api
+ * password, AppKey, card key, password, token or machine code.
+ */
+typedef void (VERIFY_CALL *verify_log_callback)(void *user_data, int32_t level, const char *message);
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
@@ -381,7 +468,9 @@ void VERIFY_CALL verify_cancel_free(struct verify_cancel *cancel);
  * `base_url` is `http://` or `https://`, a host (name, IPv4, or IPv6 in brackets), an
  * optional port 1..65535 and an optional path prefix, ASCII only, without `/api/verify`
  * (the library adds it), user information, query or fragment; anything else is
- * `VERIFY_ERR_INVALID_ARGUMENT` with a message saying what to pass instead.
+ * `VERIFY_ERR_INVALID_ARGUMENT` with a message saying what to pass instead. Plain `http://`
+ * is accepted only for loopback hosts (see `verify_client_new_with_options` for the other
+ * settings: mirrors, trust, proxy, log).
  *
  * Ownership: all three strings are required, NUL-terminated UTF-8, copied (the caller keeps
  * them). `out` is required; on success `*out` is a new client that the caller owns and must
@@ -451,6 +540,28 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
                                              uint32_t timeout_ms,
                                              const struct verify_cancel *cancel,
                                              struct verify_reply **out);
+
+/**
+ * Sets the code page of every string the library takes and gives, for the whole process:
+ * `VERIFY_CODE_PAGE_UTF8` (65001, the default), `VERIFY_CODE_PAGE_SYSTEM` (0: the system's
+ * ANSI code page, e.g. 936 on Chinese Windows; UTF-8 on other systems), or a Windows code
+ * page number: 936 (GBK), 54936 (GB18030), 950 (Big5), 932 (Shift_JIS), 949 (Korean),
+ * 1250..1258, and the others the WHATWG Encoding Standard knows.
+ *
+ * Strings in are decoded from it (a byte sequence that is not valid in it is
+ * `VERIFY_ERR_INVALID_UTF8`); strings out (reply fields, messages, the last error, keeper
+ * events) are encoded to it, a character it cannot hold becoming `?`. JSON texts are
+ * converted too. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown code page.
+ * Thread-safety: any thread; set it once, before other calls (strings already handed out
+ * keep their encoding).
+ */
+int32_t VERIFY_CALL verify_set_code_page(int32_t code_page);
+
+/**
+ * The code page set with `verify_set_code_page` (65001 for UTF-8, the default).
+ * Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_code_page(void);
 
 /**
  * `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
@@ -1027,6 +1138,115 @@ const char *verify_version(void);
  * was compiled with. Thread-safety: any thread.
  */
 uint32_t VERIFY_CALL verify_abi_version(void);
+
+/**
+ * Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
+ * settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+ * Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
+ * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_client_options_new(struct verify_client_options **out);
+
+/**
+ * Frees client options. `verify_client_options_free(NULL)` does nothing. Clients made with
+ * them are not affected. Ownership: takes `options`.
+ */
+void VERIFY_CALL verify_client_options_free(struct verify_client_options *options);
+
+/**
+ * Adds a mirror: another base URL of the same service, tried in order after the first
+ * when a server cannot be reached (connect, DNS or TLS failure). The server that answers
+ * is kept for later calls; switching server runs Init there. A request that may have
+ * reached a server is never sent to another. Checked like the base URL of
+ * `verify_client_new` when the client is made. Returns 200 or a negative code.
+ */
+int32_t VERIFY_CALL verify_client_options_add_mirror(struct verify_client_options *options,
+                                                     const char *base_url);
+
+/**
+ * Chooses the trust stores: a combination of `VERIFY_TRUST_MOZILLA` (the default) and
+ * `VERIFY_TRUST_SYSTEM`, or 0 for none (then only the roots and pins added below are
+ * trusted). Roots added with `_add_root_*` are trusted in addition. Verification cannot be
+ * turned off. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown flag.
+ */
+int32_t VERIFY_CALL verify_client_options_set_trust(struct verify_client_options *options, uint32_t flags);
+
+/**
+ * Trusts every certificate of a PEM text (`-----BEGIN CERTIFICATE-----` blocks) as a root,
+ * in addition to the stores chosen. Copied. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT`
+ * when there is no certificate or one does not parse.
+ */
+int32_t VERIFY_CALL verify_client_options_add_root_pem(struct verify_client_options *options, const char *pem);
+
+/**
+ * Trusts the certificates of a PEM file as roots (read now). Returns 200, or
+ * `VERIFY_ERR_INVALID_ARGUMENT` when the file cannot be read or holds no certificate.
+ */
+int32_t VERIFY_CALL verify_client_options_add_root_file(struct verify_client_options *options,
+                                                        const char *path);
+
+/**
+ * Pins a key of the service's certificate chain: base64 of the SHA-256 of its DER
+ * SubjectPublicKeyInfo, as `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der
+ * | openssl dgst -sha256 -binary | base64` prints (a `sha256/` prefix is accepted). With
+ * pins, a server whose leaf key is pinned is accepted without a CA (a pinned self-signed
+ * certificate works); a chain that validates but has no pinned key fails with
+ * `VERIFY_ERR_PIN`. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_add_pin(struct verify_client_options *options,
+                                                  const char *sha256_base64);
+
+/**
+ * Chooses the proxy: `VERIFY_PROXY_SYSTEM` (the default), `VERIFY_PROXY_NONE`, or
+ * `VERIFY_PROXY_URL` with `url` (`http://`, `https://` CONNECT, `socks5://`, `socks5h://`,
+ * with optional `user:password@`; required for this mode, NULL otherwise). Loopback hosts
+ * never go through a proxy. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_proxy(struct verify_client_options *options,
+                                                    int32_t mode,
+                                                    const char *url);
+
+/**
+ * Allows (1) or refuses (0, the default) plain `http://` to a host that is not loopback:
+ * the api password travels in an HTTP header, readable by anyone on the path. Returns 200
+ * or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_allow_insecure_http(struct verify_client_options *options,
+                                                              int32_t allow);
+
+/**
+ * Sets the connect and whole-call timeouts in milliseconds (each at least 1; defaults
+ * 10000 and 30000), as `verify_client_set_timeouts` does on a client. Returns 200 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_timeouts(struct verify_client_options *options,
+                                                       uint32_t connect_ms,
+                                                       uint32_t call_ms);
+
+/**
+ * Sets the log callback and its `user_data` (NULL callback: none, the default). It
+ * receives connect, TLS, proxy, retry, failover and re-Init events; see
+ * `verify_log_callback` for its thread and what it never receives. `user_data` must stay
+ * valid while a client made with these options lives. Returns 200 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_log(struct verify_client_options *options,
+                                                  verify_log_callback callback,
+                                                  void *user_data);
+
+/**
+ * `verify_client_new` with settings: `options` NULL for the defaults, or a handle from
+ * `verify_client_options_new` (copied: it may be freed or reused afterwards). Besides the
+ * checks of `verify_client_new`, plain `http://` to a host that is not loopback is
+ * `VERIFY_ERR_INVALID_ARGUMENT` unless allowed, and so are mirrors that do not parse and a
+ * trust setting that trusts nothing. Ownership: on success `*out` is a new client the
+ * caller frees with `verify_client_free`. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_client_new_with_options(const char *base_url,
+                                                   const char *app_id,
+                                                   const char *app_key,
+                                                   const struct verify_client_options *options,
+                                                   struct verify_client **out);
 
 /**
  * The reply's code: 200 success, 201 pending, or the server's error code.

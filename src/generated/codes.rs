@@ -67,3 +67,7 @@ pub const VERIFY_ERR_PANIC: i32 = -8;
 pub const VERIFY_ERR_NO_SUCH_FIELD: i32 = -9;
 /// Operating system failure (thread, machine identity, randomness).
 pub const VERIFY_ERR_SYSTEM: i32 = -10;
+/// TLS: the server's certificate matches none of the pinned keys.
+pub const VERIFY_ERR_PIN: i32 = -11;
+/// Proxy unreachable, or it refused the credentials or the tunnel.
+pub const VERIFY_ERR_PROXY: i32 = -12;
