@@ -210,6 +210,8 @@ inline constexpr std::int32_t err_cancelled = VERIFY_ERR_CANCELLED;
 inline constexpr std::int32_t err_panic = VERIFY_ERR_PANIC;
 inline constexpr std::int32_t err_no_such_field = VERIFY_ERR_NO_SUCH_FIELD;
 inline constexpr std::int32_t err_system = VERIFY_ERR_SYSTEM;
+inline constexpr std::int32_t err_pin = VERIFY_ERR_PIN;
+inline constexpr std::int32_t err_proxy = VERIFY_ERR_PROXY;
 // END GENERATED: codes
 }  // namespace codes
 
