@@ -160,7 +160,16 @@ fn main() -> ExitCode {
     let sandbox = match Sandbox::start(config) {
         Ok(s) => s,
         Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
-            eprintln!("verify-sandbox: {e}");
+            // Name the flag whose file was refused.
+            let text = e.to_string();
+            let flag = if text.contains("state file") {
+                "--state"
+            } else if text.contains("PEM") || text.contains("certificate") {
+                "--tls-cert/--tls-key"
+            } else {
+                "--fixtures"
+            };
+            eprintln!("verify-sandbox: {flag}: {text}");
             return ExitCode::from(2);
         }
         Err(e) => {

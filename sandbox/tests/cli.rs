@@ -304,7 +304,17 @@ fn state_file_is_saved_atomically_and_survives_a_kill() {
     std::fs::write(&file, "{not json").expect("write");
     let (code, _, err) = run(&["--state", f]);
     assert_eq!(code, Some(2), "{err}");
-    assert!(err.contains("state.json"), "{err}");
+    assert!(
+        err.contains("state.json") && err.contains("--state"),
+        "{err}"
+    );
+    // Certificate files that are not PEM: exit 2 naming the flags.
+    let junk = dir.join("junk.pem");
+    std::fs::write(&junk, "junk").expect("write");
+    let j = junk.to_str().expect("path");
+    let (code, _, err) = run(&["--tls-cert", j, "--tls-key", j]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--tls-cert"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).expect("read"), "{not json");
     let _ = std::fs::remove_dir_all(&dir);
 }
