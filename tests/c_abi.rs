@@ -13,7 +13,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::host::{
-    build_host, header_functions, require_tool, run_host, HostOutput, Run, Scratch,
+    build_host, header_functions, require_tool, run_host, HostOutput, Run, Scratch, SANITIZER_FLAGS,
 };
 use common::{Program, APP_KEY};
 use serde_json::json;
@@ -78,6 +78,23 @@ fn bad_arguments_give_negative_codes_never_a_crash() {
         "{}",
         output.report()
     );
+}
+
+#[test]
+fn misuse_under_address_and_undefined_behavior_sanitizers() {
+    // The same host built with ASan and UBSan (the library is not instrumented, but every
+    // allocation and free goes through ASan's allocator).
+    let scratch = Scratch::new();
+    let program = build_host("c_abi", &scratch, SANITIZER_FLAGS);
+    for scenario in ["misuse", "construction"] {
+        let output = run_host(&program, &args(&[scenario]), Run::Native, no_requests);
+        output.assert_passed(Run::Native);
+        assert!(
+            !output.stderr.contains("Sanitizer"),
+            "a sanitizer reported\n{}",
+            output.report()
+        );
+    }
 }
 
 #[test]

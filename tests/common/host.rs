@@ -268,6 +268,15 @@ pub fn compile_c(source: &std::path::Path, output: &std::path::Path, extra: &[&s
     );
 }
 
+/// What C hosts built for AddressSanitizer and UndefinedBehaviorSanitizer add to [`C_FLAGS`]
+/// (gcc and clang): any finding ends the host with a non-zero status.
+pub const SANITIZER_FLAGS: &[&str] = &[
+    "-fsanitize=address,undefined",
+    "-fno-sanitize-recover=all",
+    "-fno-omit-frame-pointer",
+    "-g",
+];
+
 /// The arguments of valgrind for every C host: memcheck, full leak check, and exit code 99
 /// on any error or definite or indirect leak.
 pub const VALGRIND_ARGS: &[&str] = &[
