@@ -697,3 +697,49 @@ fn a_redirect_is_reported_naming_its_status_and_target() {
     assert_no_secret(err.message(), fake::API_PASSWORD, "relative redirect");
     assert_eq!(server.handled().len(), 1, "not followed, not resent");
 }
+
+/// A listener whose accept queue is full, with the connections that fill it: a connect to it
+/// hangs (the kernel drops its SYN), as with a host that does not answer.
+fn unanswered_listener() -> (std::net::TcpListener, Vec<std::net::TcpStream>, String) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let mut fillers = Vec::new();
+    loop {
+        match std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(200)) {
+            Ok(stream) => fillers.push(stream),
+            Err(err) if err.kind() == std::io::ErrorKind::TimedOut => break,
+            Err(err) => panic!("filling the accept queue: {err}"),
+        }
+        assert!(fillers.len() < 10_000, "the accept queue never filled");
+    }
+    (listener, fillers, format!("http://{addr}"))
+}
+
+#[test]
+fn the_connect_timeout_never_exceeds_the_call_deadline() {
+    let (_listener, _fillers, url) = unanswered_listener();
+    let client = Client::new(&url, "1", APP_KEY).expect("client");
+
+    // A connect timeout longer than the call's: the call still ends at its deadline.
+    client
+        .set_timeouts(Duration::from_secs(10), CALL_TIMEOUT)
+        .expect("timeouts");
+    let started = Instant::now();
+    let err = client.get_bulletin().expect_err("no connection");
+    assert_timed_out_at_the_deadline(&err, started, "connect within the call");
+
+    // A short connect timeout bounds each connect: the Init surely did not reach the server,
+    // so it is tried once more, and the call ends after two connect timeouts.
+    let connect = Duration::from_millis(300);
+    client
+        .set_timeouts(connect, Duration::from_secs(10))
+        .expect("timeouts");
+    let started = Instant::now();
+    let err = client.get_bulletin().expect_err("no connection");
+    let elapsed = started.elapsed();
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{err:?}");
+    assert!(
+        elapsed >= connect - Duration::from_millis(50) && elapsed < 2 * connect + SLACK,
+        "{elapsed:?} for a connect timeout of {connect:?}"
+    );
+}
