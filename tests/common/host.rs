@@ -239,8 +239,8 @@ pub fn include_dir() -> PathBuf {
         .unwrap_or_else(|| root().join("include"))
 }
 
-/// Compiles and links the C `source` (and `tests/hosts/host.h` next to it) against the
-/// library under test into `output`, with [`C_FLAGS`] and `extra`; panics with the
+/// Compiles and links the C `source` (C hosts include `host.h` from their own folder) against
+/// the library under test into `output`, with [`C_FLAGS`] and `extra`; panics with the
 /// compiler's output on failure. `$CC` or `cc`.
 pub fn compile_c(source: &std::path::Path, output: &std::path::Path, extra: &[&str]) {
     let lib = library_dir();
@@ -360,7 +360,6 @@ pub fn run_host(
     mut on_line: impl FnMut(&str) -> Option<String>,
 ) -> HostOutput {
     use std::io::{BufRead, BufReader, Read, Write};
-
     use std::process::Stdio;
 
     let mut command = match run {
