@@ -1,17 +1,24 @@
-//! The keeper, the cancellable social wait and the machine code through the C# binding:
-//! `bindings/csharp/Verify.cs` is compiled with Mono's `mcs` (warnings as errors) together with
-//! a check program (embedded below) and run with `mono` against the freshly built
-//! `libverify.so` and this binary's in-process sandbox. The scenarios mirror
-//! `tests/ffi_keeper.rs`: keeper events reach a C# handler (Alive, a back-office message, the
-//! end by a ban with its reason), a handler that throws does not take the process down,
-//! `Dispose` from inside the handler, the polled status, disposing the client while a
-//! heartbeat is in flight, the social wait (cancelled from another thread within 100 ms, timed
-//! out, completed, refused), and `VerifyLibrary.MachineCode` equal to `verify::machine_code`.
+//! The keeper, the cancellable social wait, the machine code, the `Task` wrappers and the
+//! SafeHandle types through the C# binding: `bindings/csharp/Verify.cs` is compiled with Mono's
+//! `mcs` (warnings as errors) together with a host program of `tests/hosts/` and run with
+//! `mono` against the freshly built `libverify.so` and this binary's in-process sandbox.
+//!
+//! `CsharpKeeper.cs` mirrors the C ABI keeper tests: keeper events reach a C# handler (Alive, a
+//! back-office message, the end by a ban with its reason), a handler that throws does not take
+//! the process down, `Dispose` from inside the handler, the polled typed status, disposing the
+//! client while a heartbeat is in flight, the social wait (cancelled from another thread within
+//! 100 ms, timed out, completed, refused), `Library.MachineCode` equal to
+//! `verify_core::machine_code`, a keeper keeping its forgotten client from being collected.
+//! `CsharpAsync.cs` checks the `...Async` wrappers (off the caller's thread, cancelled before
+//! the start without sending anything, run to their end when cancelled later, a social wait
+//! cancelled through a `CancellationToken` within a deadline) and every handle type created,
+//! shared and disposed on its own.
 //!
 //! Needs `mcs` and `mono` on PATH: `scripts/install-deps.sh mono` installs them.
 
 mod common;
 
+use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -27,369 +34,43 @@ use common::{eventually, unique, Program, APP_KEY};
 /// How long any one step may take.
 const PATIENCE: Duration = Duration::from_secs(20);
 
-/// The check program. Args: MODE, then BASE_URL APP_ID APP_KEY [USERNAME PASSWORD]. Prints
-/// one line per observation (`event <kind> <code> <text-or-remark>`, `ok   ...`, `FAIL ...`),
-/// then `CHECKS PASSED` and exits 0 when every check held.
-const KEEPER_CS: &str = r##"using System;
-using System.Diagnostics;
-using System.Runtime.CompilerServices;
-using System.Threading;
-using Verify;
-
-// Modes (first argument):
-//   keeper   URL APP KEY USER PASS  events of a keeper with a handler, until Ended
-//   throwing URL APP KEY USER PASS  a handler that throws; Dispose from inside the handler
-//   status   URL APP KEY USER PASS  a keeper without handler, polled with Status()
-//   freeclient URL APP KEY USER PASS  disposing the client while a heartbeat is in flight
-//   social   URL APP KEY             SocialLoginWait: cancelled, timed out, completed, refused
-//   misc     URL APP KEY             MachineCode and argument checks
-internal static class KeeperChecks
-{
-    private static int failures;
-    private static readonly DateTime Deadline = DateTime.UtcNow.AddSeconds(20);
-
-    private static void Say(string line)
-    {
-        Console.Out.WriteLine(line);
-        Console.Out.Flush();
+/// Compiles `bindings/csharp/Verify.cs` with `tests/hosts/<name>.cs` (`mcs -warnaserror`)
+/// once per test binary; returns the `.exe`. The output lives next to the library under test
+/// (a build product, rewritten every run).
+fn host_exe(name: &str) -> PathBuf {
+    static BUILT: OnceLock<Mutex<HashMap<String, PathBuf>>> = OnceLock::new();
+    let built = BUILT.get_or_init(|| Mutex::new(HashMap::new()));
+    let mut built = built.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(exe) = built.get(name) {
+        return exe.clone();
     }
-
-    private static void Expect(bool ok, string what)
-    {
-        Say((ok ? "ok   " : "FAIL ") + what);
-        if (!ok) failures++;
-    }
-
-    private static TimeSpan Left()
-    {
-        TimeSpan left = Deadline - DateTime.UtcNow;
-        return left > TimeSpan.Zero ? left : TimeSpan.Zero;
-    }
-
-    private static string Line(VerifyEvent e)
-    {
-        return "event " + e.Kind + " " + (int)e.Code + " " + (e.Text ?? e.Remark ?? "");
-    }
-
-    private static string Login(VerifyClient client, string user, string pass)
-    {
-        using (VerifyReply login = client.UserLogin(user, pass))
-        {
-            if (!login.IsOk) throw new Exception("login: " + login.Json);
-            return login.GetString("token");
-        }
-    }
-
-    private static int Main(string[] args)
-    {
-        Console.SetOut(new System.IO.StreamWriter(Console.OpenStandardOutput(), new System.Text.UTF8Encoding(false)) { AutoFlush = true });
-        int code;
-        switch (args[0])
-        {
-            case "keeper": code = KeeperMode(args); break;
-            case "throwing": code = ThrowingMode(args); break;
-            case "status": code = StatusMode(args); break;
-            case "freeclient": code = FreeClientMode(args); break;
-            case "social": code = SocialMode(args); break;
-            case "misc": code = MiscMode(args); break;
-            default: Say("unknown mode " + args[0]); return 2;
-        }
-        if (failures > 0) code = 1;
-        Say(code == 0 ? "CHECKS PASSED" : "CHECKS FAILED");
-        return code;
-    }
-
-    private static int KeeperMode(string[] args)
-    {
-        using (ManualResetEvent ended = new ManualResetEvent(false))
-        using (VerifyClient client = new VerifyClient(args[1], args[2], args[3]))
-        {
-            string token = Login(client, args[4], args[5]);
-            using (VerifyKeeper keeper = client.KeepAlive(token, SessionKind.User, TimeSpan.FromSeconds(1),
-                TimeSpan.Zero, null, e =>
-                {
-                    Console.Out.WriteLine(Line(e));
-                    Console.Out.Flush();
-                    if (e.Kind == VerifyEventKind.Ended) ended.Set();
-                }))
-            {
-                Say("started");
-                if (!ended.WaitOne(Left()))
-                {
-                    Say("no Ended event within 20 s");
-                    return 1;
-                }
-                KeeperStatus status = keeper.Status();
-                Say("state " + keeper.State);
-                Say("status " + status.State + " " + (int)status.LastCode + " " + status.Remark);
-            }
-            return 0;
-        }
-    }
-
-    private static int ThrowingMode(string[] args)
-    {
-        int alive = 0;
-        VerifyKeeper keeper = null;
-        using (ManualResetEvent disposedInside = new ManualResetEvent(false))
-        using (VerifyClient client = new VerifyClient(args[1], args[2], args[3]))
-        {
-            string token = Login(client, args[4], args[5]);
-            keeper = client.KeepAlive(token, SessionKind.User, TimeSpan.FromSeconds(1), TimeSpan.Zero, null, e =>
-            {
-                Say(Line(e));
-                if (e.Kind == VerifyEventKind.Alive && Interlocked.Increment(ref alive) == 3)
-                {
-                    keeper.Dispose(); // from inside the handler: must not deadlock
-                    disposedInside.Set();
-                }
-                throw new InvalidOperationException("thrown by the handler");
-            });
-            if (!disposedInside.WaitOne(Left()))
-            {
-                Say("fewer than 3 Alive events within 20 s: " + Volatile.Read(ref alive));
-                return 1;
-            }
-            Say("survived " + Volatile.Read(ref alive));
-            try { KeeperState s = keeper.State; Expect(false, "State after Dispose: " + s); }
-            catch (ObjectDisposedException) { Expect(true, "State after Dispose throws ObjectDisposedException"); }
-            keeper.Dispose();
-            Thread.Sleep(2500);
-            Expect(Volatile.Read(ref alive) == 3, "no event after Dispose: " + Volatile.Read(ref alive));
-        }
-        return 0;
-    }
-
-    private static int StatusMode(string[] args)
-    {
-        using (VerifyClient client = new VerifyClient(args[1], args[2], args[3]))
-        {
-            string token = Login(client, args[4], args[5]);
-            using (VerifyKeeper keeper = client.KeepAlive(token, SessionKind.User, TimeSpan.FromSeconds(1),
-                TimeSpan.FromSeconds(60), "10.1.2.3"))
-            {
-                KeeperStatus first = keeper.Status();
-                Expect(first.State == KeeperState.Alive && first.LastCode == 0 && first.LastSuccess == null
-                    && first.ExpireAt == null && first.Messages.Length == 0 && first.Remark == null,
-                    "status before the first heartbeat: " + first.State + " " + (int)first.LastCode);
-                Say("started");
-                string[] messages = new string[0];
-                while (messages.Length == 0 && Left() > TimeSpan.Zero)
-                {
-                    messages = keeper.Status().Messages;
-                    Thread.Sleep(50);
-                }
-                Say("messages " + messages.Length + " " + String.Join("|", messages));
-                KeeperStatus after = keeper.Status();
-                Expect(after.LastCode == VerifyCode.Ok, "last code " + (int)after.LastCode);
-                Expect(after.LastSuccess != null && after.LastSuccess.Value.Year >= 2024
-                    && after.LastSuccess.Value <= DateTimeOffset.UtcNow.AddSeconds(1), "last success " + after.LastSuccess);
-                Expect(after.ExpireAt != null, "expire_at " + after.ExpireAt);
-                Expect(after.Messages.Length == 0, "each message once: " + after.Messages.Length);
-                Expect(keeper.State == KeeperState.Alive, "alive: " + keeper.State);
-                keeper.Stop();
-                keeper.Stop();
-                Expect(keeper.State == KeeperState.Ended, "stopped: " + keeper.State);
-            }
-        }
-        return 0;
-    }
-
-    private static int FreeClientMode(string[] args)
-    {
-        // Warm up the code paths measured below.
-        new VerifyClient(args[1], args[2], args[3]).Dispose();
-        int events = 0;
-        VerifyClient client = new VerifyClient(args[1], args[2], args[3]);
-        string token = Login(client, args[4], args[5]);
-        VerifyKeeper keeper = client.KeepAlive(token, SessionKind.User, TimeSpan.FromSeconds(1), TimeSpan.Zero,
-            null, e => { Interlocked.Increment(ref events); Say(Line(e)); });
-        Say("started");
-        Console.In.ReadLine(); // the test says when the heartbeat is in flight
-        Stopwatch watch = Stopwatch.StartNew();
-        client.Dispose();
-        watch.Stop();
-        Say("client-dispose-ms " + watch.ElapsedMilliseconds);
-        Expect(keeper.State == KeeperState.Ended, "the keeper of a disposed client ended: " + keeper.State);
-        keeper.Stop();
-        keeper.Dispose();
-        keeper.Dispose();
-        Expect(Volatile.Read(ref events) == 0, "no event from the cancelled heartbeat: " + events);
-        return 0;
-    }
-
-    private static VerifyReply Start(VerifyClient client, out string state)
-    {
-        VerifyReply start = client.SocialLoginStart();
-        state = start.GetString("state");
-        return start;
-    }
-
-    private static int SocialMode(string[] args)
-    {
-        using (VerifyClient client = new VerifyClient(args[1], args[2], args[3]))
-        {
-            string state;
-            Start(client, out state).Dispose();
-
-            // Warm-up, and a cancelled token ends later waits at once.
-            using (VerifyCancel cancelled = new VerifyCancel())
-            {
-                cancelled.Cancel();
-                cancelled.Cancel();
-                Stopwatch watch = Stopwatch.StartNew();
-                try { client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancelled).Dispose(); Expect(false, "a cancelled token throws"); }
-                catch (VerifyException e) { Say("precancelled " + (int)e.Code + " " + watch.ElapsedMilliseconds); }
-            }
-            {
-                Stopwatch watch = Stopwatch.StartNew();
-                try { client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromMilliseconds(300)).Dispose(); Expect(false, "the wait times out"); }
-                catch (VerifyException e) { Say("timeout " + (int)e.Code + " " + watch.ElapsedMilliseconds + " " + e.Message); }
-            }
-
-            // Cancelled from another thread while the wait sleeps between polls.
-            using (VerifyCancel cancel = new VerifyCancel())
-            {
-                long cancelledAt = 0;
-                Thread canceller = new Thread(() =>
-                {
-                    Thread.Sleep(500);
-                    Interlocked.Exchange(ref cancelledAt, Stopwatch.GetTimestamp());
-                    cancel.Cancel();
-                });
-                canceller.Start();
-                try
-                {
-                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancel).Dispose();
-                    Expect(false, "the wait was cancelled");
-                }
-                catch (VerifyException e)
-                {
-                    long returned = Stopwatch.GetTimestamp();
-                    canceller.Join();
-                    long ms = (returned - Interlocked.Read(ref cancelledAt)) * 1000 / Stopwatch.Frequency;
-                    Say("cancelled " + (int)e.Code + " " + ms + " " + e.Message);
-                }
-            }
-
-            // Completed by the back office while the wait runs: a bound identity, then an unbound one.
-            foreach (string label in new[] { "bound", "unbound" })
-            {
-                Start(client, out state).Dispose();
-                Say("waiting-" + label + " " + state);
-                using (VerifyReply reply = client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(20)))
-                    Say("social-" + label + " " + (int)reply.Code + " " + reply.GetString("username") + " " + reply.Remark);
-            }
-        }
-        return 0;
-    }
-
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void AbandonKeeper(VerifyClient client)
-    {
-        client.KeepAlive("abandoned-token", SessionKind.Card, TimeSpan.FromSeconds(1), TimeSpan.Zero, null, e => Say(Line(e)));
-    }
-
-    private static int MiscMode(string[] args)
-    {
-        string code = VerifyLibrary.MachineCode("x");
-        Say("machine " + code);
-        Expect(code == VerifyLibrary.MachineCode("x"), "the same code twice");
-        Expect(VerifyLibrary.MachineCode("").Length == VerifyLibrary.MachineCodeLength, "empty salt");
-        Expect(VerifyLibrary.MachineCode("y") != code, "another salt, another code");
-        try { VerifyLibrary.MachineCode(null); Expect(false, "null salt throws"); }
-        catch (ArgumentNullException) { Expect(true, "null salt: ArgumentNullException"); }
-
-        using (VerifyClient client = new VerifyClient(args[1], args[2], args[3]))
-        {
-            try { client.KeepAlive("t", SessionKind.User, TimeSpan.FromMilliseconds(999), TimeSpan.Zero).Dispose(); Expect(false, "interval 999 ms throws"); }
-            catch (VerifyException e) { Expect(e.Code == VerifyCode.InvalidArgument, "interval 999 ms: " + e.Code + ": " + e.Message); }
-            try { client.KeepAlive("t", (SessionKind)7, TimeSpan.Zero, TimeSpan.Zero).Dispose(); Expect(false, "kind 7 throws"); }
-            catch (VerifyException e) { Expect(e.Code == VerifyCode.InvalidArgument, "kind 7: " + e.Code + ": " + e.Message); }
-            try { client.KeepAlive("", SessionKind.User, TimeSpan.Zero, TimeSpan.Zero).Dispose(); Expect(false, "empty token throws"); }
-            catch (VerifyException e) { Expect(e.Code == VerifyCode.InvalidArgument, "empty token: " + e.Code); }
-            try { client.KeepAlive(null, SessionKind.User, TimeSpan.Zero, TimeSpan.Zero).Dispose(); Expect(false, "null token throws"); }
-            catch (ArgumentNullException) { Expect(true, "null token: ArgumentNullException"); }
-            try { client.KeepAlive("t", SessionKind.User, TimeSpan.Zero, TimeSpan.FromSeconds(-1)).Dispose(); Expect(false, "negative grace throws"); }
-            catch (ArgumentOutOfRangeException) { Expect(true, "negative grace: ArgumentOutOfRangeException"); }
-            try { client.SocialLoginWait("s", null, TimeSpan.Zero, TimeSpan.FromSeconds(1)).Dispose(); Expect(false, "zero interval throws"); }
-            catch (ArgumentOutOfRangeException) { Expect(true, "zero poll interval: ArgumentOutOfRangeException"); }
-            try { client.SocialLoginWait(null, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1)).Dispose(); Expect(false, "null state throws"); }
-            catch (ArgumentNullException) { Expect(true, "null state: ArgumentNullException"); }
-
-            VerifyCancel cancel = new VerifyCancel();
-            cancel.Cancel();
-            cancel.Dispose();
-            cancel.Dispose();
-            try { cancel.Cancel(); Expect(false, "Cancel after Dispose throws"); }
-            catch (ObjectDisposedException) { Expect(true, "Cancel after Dispose: ObjectDisposedException"); }
-
-            // A keeper without handler: stopped, then disposed twice.
-            VerifyKeeper quiet = client.KeepAlive("t", SessionKind.Card, TimeSpan.FromSeconds(60), TimeSpan.Zero);
-            Expect(quiet.State == KeeperState.Alive, "a new keeper is alive");
-            quiet.Stop();
-            Expect(quiet.State == KeeperState.Ended && quiet.Status().State == KeeperState.Ended, "a stopped keeper ended");
-            quiet.Dispose();
-            quiet.Dispose();
-            try { quiet.Stop(); Expect(false, "Stop after Dispose throws"); }
-            catch (ObjectDisposedException) { Expect(true, "Stop after Dispose: ObjectDisposedException"); }
-
-            // A keeper nobody references any more is stopped and freed by its finalizer.
-            AbandonKeeper(client);
-            GC.Collect();
-            GC.WaitForPendingFinalizers();
-            GC.Collect();
-            Expect(true, "an abandoned keeper was collected without a crash");
-
-            // A keeper outliving its client.
-            VerifyKeeper orphan = client.KeepAlive("t", SessionKind.User, TimeSpan.FromSeconds(60), TimeSpan.Zero,
-                null, e => Say(Line(e)));
-            client.Dispose();
-            Expect(orphan.State == KeeperState.Ended, "the keeper of a disposed client ended: " + orphan.State);
-            orphan.Dispose();
-            try { client.KeepAlive("t", SessionKind.User, TimeSpan.Zero, TimeSpan.Zero); Expect(false, "KeepAlive after Dispose throws"); }
-            catch (ObjectDisposedException) { Expect(true, "KeepAlive on a disposed client: ObjectDisposedException"); }
-        }
-        return 0;
-    }
-}
-"##;
-
-/// Compiles `Verify.cs` with the check program once per test binary; returns the `.exe`.
-/// The output lives next to the library under test (a build product, rewritten every run).
-fn keeper_exe() -> PathBuf {
-    static EXE: OnceLock<PathBuf> = OnceLock::new();
-    EXE.get_or_init(|| {
-        require_tool("mcs", "mono");
-        require_tool("mono", "mono");
-        let dir = library_dir()
-            .parent()
-            .expect("target/<profile>")
-            .join("csharp-keeper");
-        std::fs::create_dir_all(&dir).expect("create the C# build directory");
-        let source = dir.join("KeeperChecks.cs");
-        std::fs::write(&source, KEEPER_CS).expect("write KeeperChecks.cs");
-        let exe = dir.join("KeeperChecks.exe");
-        let output = Command::new("mcs")
-            .arg("-warnaserror")
-            .arg(format!("-out:{}", exe.display()))
-            .arg("bindings/csharp/Verify.cs")
-            .arg(&source)
-            .current_dir(root())
-            .output()
-            .expect("run mcs");
-        let (stdout, stderr) = text(&output);
-        assert!(
-            output.status.success(),
-            "mcs failed ({}):\n{stdout}{stderr}",
-            output.status
-        );
-        exe
-    })
-    .clone()
+    require_tool("mcs", "mono");
+    require_tool("mono", "mono");
+    let dir = library_dir()
+        .parent()
+        .expect("target/<profile>")
+        .join("csharp-hosts");
+    std::fs::create_dir_all(&dir).expect("create the C# build directory");
+    let exe = dir.join(format!("{name}.exe"));
+    let output = Command::new("mcs")
+        .arg("-warnaserror")
+        .arg(format!("-out:{}", exe.display()))
+        .arg("bindings/csharp/Verify.cs")
+        .arg(format!("tests/hosts/{name}.cs"))
+        .current_dir(root())
+        .output()
+        .expect("run mcs");
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success(),
+        "mcs of tests/hosts/{name}.cs failed ({}):\n{stdout}{stderr}",
+        output.status
+    );
+    built.insert(name.to_owned(), exe.clone());
+    exe
 }
 
-/// A running `mono KeeperChecks.exe ...` whose output lines are collected on threads.
+/// A running `mono <host>.exe ...` whose output lines are collected on threads.
 struct Mono {
     child: Child,
     stdin: Option<ChildStdin>,
@@ -398,8 +79,13 @@ struct Mono {
 }
 
 impl Mono {
+    /// `mono tests/hosts/CsharpKeeper.cs's exe args...`.
     fn spawn(args: &[&str]) -> Mono {
-        let exe = keeper_exe();
+        Mono::spawn_host("CsharpKeeper", args)
+    }
+
+    fn spawn_host(host: &str, args: &[&str]) -> Mono {
+        let exe = host_exe(host);
         let mut child = host_command("mono")
             .arg("--debug") // line numbers in stack traces
             .arg(&exe)
@@ -524,6 +210,39 @@ fn assert_passed(status: ExitStatus, lines: &[String], report: &str) {
     assert!(
         !report.contains("Unhandled Exception"),
         "an exception escaped\n{report}"
+    );
+}
+
+/// How many `UserLogin` requests (social start and poll included) of the program reached the
+/// sandbox.
+fn logins(program: &Program) -> usize {
+    program
+        .sandbox
+        .request_log(Some(&program.app_id))
+        .iter()
+        .filter(|e| e.action.as_deref() == Some("UserLogin"))
+        .count()
+}
+
+/// Waits until a `UserLogin` (a social poll) reached the sandbox after the program's last
+/// `GetBulletin`, the marker a host program sends right before it starts a wait.
+fn wait_for_poll_after_marker(program: &Program, mono: &Mono) {
+    let polled = eventually(PATIENCE, || {
+        let log = program.sandbox.request_log(Some(&program.app_id));
+        let marker = log
+            .iter()
+            .filter(|e| e.action.as_deref() == Some("GetBulletin"))
+            .map(|e| e.seq)
+            .max();
+        marker.is_some_and(|seq| {
+            log.iter()
+                .any(|e| e.seq > seq && e.action.as_deref() == Some("UserLogin"))
+        })
+    });
+    assert!(
+        polled,
+        "the wait's first poll did not come\n{}",
+        mono.report()
     );
 }
 
@@ -676,10 +395,21 @@ fn csharp_social_wait_is_cancellable_and_completes() {
     let url = program.sandbox.base_url();
     let mono = Mono::spawn(&["social", &url, &program.app_id, APP_KEY]);
 
+    // The wait is cancelled once its first poll reached the sandbox.
+    let mut mono = mono;
+    mono.wait_line("waiting-cancel");
+    wait_for_poll_after_marker(&program, &mono);
+    mono.send("cancel");
+
     let line = mono.wait_line("waiting-bound ");
     let state = line.trim_start_matches("waiting-bound ").to_owned();
-    // Let the wait poll (pending) a few times before the back office completes it.
-    std::thread::sleep(Duration::from_millis(200));
+    // Let the wait poll (pending) twice before the back office completes it.
+    let polls = logins(&program);
+    assert!(
+        eventually(PATIENCE, || logins(&program) >= polls + 2),
+        "the wait does not poll\n{}",
+        mono.report()
+    );
     program
         .sandbox
         .authorize_social(&state, &identity, "C# 用户")
@@ -691,7 +421,6 @@ fn csharp_social_wait_is_cancellable_and_completes() {
         .authorize_social(&state, "openid-nobody", "nobody")
         .expect("authorize an unbound identity");
 
-    let mut mono = mono;
     let (status, lines, report) = mono.finish();
     assert_passed(status, &lines, &report);
     let line = |prefix: &str| {
@@ -735,10 +464,91 @@ fn csharp_machine_code_and_argument_checks() {
     assert_passed(status, &lines, &report);
     let expected = format!(
         "machine {}",
-        verify::machine_code("x").expect("machine code")
+        verify_core::machine_code("x").expect("machine code")
     );
     assert!(
         lines.contains(&expected),
-        "`{expected}` from VerifyLibrary.MachineCode(\"x\")\n{report}"
+        "`{expected}` from Library.MachineCode(\"x\")\n{report}"
+    );
+}
+
+#[test]
+fn csharp_async_wrappers_run_off_the_callers_thread_and_cancel() {
+    let program = Program::fresh();
+    for (action, delay_ms) in [("GetBulletin", 1500), ("GetLatestVersion", 1000)] {
+        program.sandbox.set_fault(Fault {
+            kind: FaultKind::Delay,
+            app_id: Some(program.app_id.clone()),
+            action: Some(action.into()),
+            count: Some(1),
+            delay_ms,
+        });
+    }
+    let url = program.sandbox.base_url();
+    let mut mono = Mono::spawn_host("CsharpAsync", &["async", &url, &program.app_id, APP_KEY]);
+    mono.wait_line("waiting-async");
+    wait_for_poll_after_marker(&program, &mono);
+    mono.send("cancel");
+    let (status, lines, report) = mono.finish();
+    assert_passed(status, &lines, &report);
+
+    let value = |prefix: &str| -> String {
+        lines
+            .iter()
+            .find_map(|l| l.strip_prefix(prefix))
+            .unwrap_or_else(|| panic!("no `{prefix}` line\n{report}"))
+            .to_owned()
+    };
+    // The call returned at once although the sandbox held the reply back 1.5 s.
+    let returned: u64 = value("async-returned-ms ").parse().expect("ms");
+    assert!(
+        returned < 500,
+        "GetBulletinAsync blocked {returned} ms\n{report}"
+    );
+    let bulletin = value("async-bulletin ");
+    assert!(
+        bulletin.starts_with("200 公告 bulletin "),
+        "the task's reply: `{bulletin}`\n{report}"
+    );
+    let done_ms: u64 = bulletin
+        .rsplit(' ')
+        .next()
+        .and_then(|ms| ms.parse().ok())
+        .expect("ms");
+    assert!(
+        done_ms >= 1400,
+        "the reply came after the sandbox's delay: {done_ms} ms\n{report}"
+    );
+    // Cancelled through the CancellationToken while the wait slept between polls.
+    let cancelled = value("async-cancelled ");
+    let mut fields = cancelled.split(' ');
+    assert_eq!(fields.next(), Some("Canceled"), "{report}");
+    let ms: u64 = fields.next().and_then(|ms| ms.parse().ok()).expect("ms");
+    eprintln!(
+        "C#: SocialLoginWaitAsync was cancelled {ms} ms after CancellationTokenSource.Cancel"
+    );
+    assert!(ms < 250, "the cancelled wait took {ms} ms\n{report}");
+    // A task cancelled before it started sent nothing.
+    let log = program.sandbox.request_log(Some(&program.app_id));
+    assert!(
+        !log.iter()
+            .any(|e| e.action.as_deref() == Some("GetCardInfo")),
+        "a cancelled GetCardInfoAsync reached the server\n{report}"
+    );
+}
+
+#[test]
+fn csharp_handles_work_on_their_own() {
+    let (program, user) = program_with_account();
+    let url = program.sandbox.base_url();
+    let mut mono = Mono::spawn_host(
+        "CsharpAsync",
+        &["handles", &url, &program.app_id, APP_KEY, &user, "pw"],
+    );
+    let (status, lines, report) = mono.finish();
+    assert_passed(status, &lines, &report);
+    assert!(
+        lines.iter().filter(|l| l.starts_with("ok   ")).count() >= 15,
+        "every check ran\n{report}"
     );
 }

@@ -6,12 +6,12 @@
 // APP_ID and APP_KEY default to the program of sandbox/fixtures/demo.json (10001). The demo
 // walks both authorization modes of the service, step by step:
 //
-//   card mode     new VerifyClient, Init, SingleLogin, Heartbeat(Card)
+//   card mode     new Client, Init, SingleLogin, Heartbeat(Card)
 //   account mode  UserRegister (with a card), UserLogin, Heartbeat(User), UserRecharge,
 //                 ChangeBind, UserLogin on the new machine
-//   extras        GetBulletin, GetLatestVersion, GetVariable(null)
+//   extras        GetBulletin, GetLatestVersion, GetVariables
 //
-// For each step it prints the call, the result code, VerifyLibrary.Describe(code), the
+// For each step it prints the call, the result code, Library.Describe(code), the
 // server's message and the reply's fields. Every step expects 200. The demo spends the cards
 // DEMO-REGN-0000-0001 and DEMO-RECH-0000-0001, so run it against a freshly started sandbox.
 // Exit status: 0 when every step got its expected code, 1 otherwise, 2 on a usage error.
@@ -43,11 +43,11 @@ internal static class Demo
     /// <summary>How a step prints a field.</summary>
     private enum Kind
     {
-        Text,   // GetString, as it is
+        Text,   // GetString("/data/NAME"), as it is
         Secret, // GetString, shortened (tokens)
         Int,    // GetInt64
         Bool,   // GetBool
-        Json,   // the whole reply (the name is only a label)
+        Json,   // GetJson("/data/NAME"): the value as JSON
     }
 
     private struct Field
@@ -82,22 +82,22 @@ internal static class Demo
         string appKey = args.Length == 3 ? args[2] : DefaultAppKey;
 
         Console.WriteLine("verify C# demo: library {0} (ABI {1}, binding ABI {2}), server {3}, program {4}",
-            VerifyLibrary.Version, VerifyLibrary.AbiVersion, VerifyLibrary.BindingAbiVersion, baseUrl, appId);
+            Library.Version, Library.AbiVersion, Library.BindingAbiVersion, baseUrl, appId);
 
         // The AppKey goes to the library only; it is never printed.
-        VerifyClient client;
+        Client client;
         try
         {
-            client = new VerifyClient(baseUrl, appId, appKey);
+            client = new Client(baseUrl, appId, appKey);
         }
         catch (VerifyException error)
         {
-            Report("new VerifyClient", error.Code, null, error.Message, null);
+            Report("new Client", error.Code, null, error.Message, null);
             Console.WriteLine();
-            Console.WriteLine("FAILED: new VerifyClient; nothing else can run");
+            Console.WriteLine("FAILED: new Client; nothing else can run");
             return 1;
         }
-        Report("new VerifyClient", VerifyCode.Ok, null, null, null);
+        Report("new Client", ResultCode.Ok, null, null, null);
 
         using (client)
         {
@@ -117,7 +117,7 @@ internal static class Demo
         return 1;
     }
 
-    private static void CardMode(VerifyClient client)
+    private static void CardMode(Client client)
     {
         Field[] loginFields =
         {
@@ -149,7 +149,7 @@ internal static class Demo
             out unused);
     }
 
-    private static void AccountMode(VerifyClient client)
+    private static void AccountMode(Client client)
     {
         Field[] registerFields =
         {
@@ -191,7 +191,7 @@ internal static class Demo
         {
             return;
         }
-        if (!Step("UserLogin(machine A)", () => client.UserLogin(username, Password, null, MachineA),
+        if (!Step("UserLogin(machine A)", () => client.UserLogin(username, Password, MachineA),
                 loginFields, "token", out token))
         {
             return;
@@ -215,7 +215,7 @@ internal static class Demo
             loginFields, null, out unused);
     }
 
-    private static void Extras(VerifyClient client)
+    private static void Extras(Client client)
     {
         Field[] bulletinFields = { new Field("bulletin", Kind.Text), new Field("updated_at", Kind.Text) };
         Field[] versionFields =
@@ -224,15 +224,15 @@ internal static class Demo
             new Field("download_url", Kind.Text), new Field("force_update", Kind.Bool),
             new Field("has_update", Kind.Bool),
         };
-        Field[] variableFields = { new Field("(json)", Kind.Json) };
+        Field[] variableFields = { new Field("variables", Kind.Json) };
         string unused;
 
         Console.WriteLine();
         Console.WriteLine("=== extras ===");
         Step("GetBulletin", () => client.GetBulletin(), bulletinFields, null, out unused);
         Step("GetLatestVersion", () => client.GetLatestVersion("1.0.0"), versionFields, null, out unused);
-        // All variables: one is readable as GetString("variables.NAME"); show the whole JSON.
-        Step("GetVariable(null)", () => client.GetVariable(null), variableFields, null, out unused);
+        // All variables: one is readable as GetString("/data/variables/NAME"); show them as JSON.
+        Step("GetVariables", () => client.GetVariables(), variableFields, null, out unused);
     }
 
     /// <summary>
@@ -240,11 +240,11 @@ internal static class Demo
     /// receives the field <paramref name="keepField"/> of the reply (copied: the value outlives
     /// the reply).
     /// </summary>
-    private static bool Step(string name, Func<VerifyReply> call, Field[] fields, string keepField,
+    private static bool Step(string name, Func<Reply> call, Field[] fields, string keepField,
         out string keep)
     {
         keep = null;
-        VerifyReply reply;
+        Reply reply;
         try
         {
             reply = call();
@@ -259,7 +259,7 @@ internal static class Demo
             bool ok = Report(name, reply.Code, reply, null, fields);
             if (ok && keepField != null)
             {
-                keep = reply.GetString(keepField);
+                keep = reply.GetString("/data/" + keepField);
                 if (keep == null)
                 {
                     Console.WriteLine("      -> FAILED: the reply has no `{0}`", keepField);
@@ -272,16 +272,16 @@ internal static class Demo
     }
 
     /// <summary>Prints a step's code, description, message and fields; records a failure.</summary>
-    private static bool Report(string name, VerifyCode code, VerifyReply reply, string localError,
+    private static bool Report(string name, ResultCode code, Reply reply, string localError,
         Field[] fields)
     {
         steps++;
         Console.WriteLine();
-        Console.WriteLine("[{0}] code {1} ({2})", name, (int)code, VerifyLibrary.Describe(code));
+        Console.WriteLine("[{0}] code {1} ({2})", name, (int)code, Library.Describe(code));
         if (reply != null)
         {
             Console.WriteLine("      {0,-14} \"{1}\"", "message", reply.Message);
-            if (code == VerifyCode.Ok)
+            if (code == ResultCode.Ok)
             {
                 if (fields != null)
                 {
@@ -301,45 +301,45 @@ internal static class Demo
                 }
             }
         }
-        else if (code != VerifyCode.Ok)
+        else if (code != ResultCode.Ok)
         {
             Console.WriteLine("      {0,-14} (no reply from the server)", "message");
         }
 
-        if (code == VerifyCode.Ok)
+        if (code == ResultCode.Ok)
         {
             Console.WriteLine("      -> ok (expected 200)");
             return true;
         }
         Console.WriteLine("      -> FAILED: expected 200 ({0}), got {1}; {2}",
-            VerifyLibrary.Describe(VerifyCode.Ok), (int)code,
+            Library.Describe(ResultCode.Ok), (int)code,
             localError != null ? "error: " + localError : "the server refused");
         Failed.Add(name);
         return false;
     }
 
-    private static void PrintField(VerifyReply reply, Field field)
+    private static void PrintField(Reply reply, Field field)
     {
         switch (field.Kind)
         {
             case Kind.Int:
             {
-                long? value = reply.GetInt64(field.Name);
+                long? value = reply.GetInt64("/data/" + field.Name);
                 Console.WriteLine("      {0,-14} {1}", field.Name, value.HasValue ? value.Value.ToString() : "(absent)");
                 return;
             }
             case Kind.Bool:
             {
-                bool? value = reply.GetBool(field.Name);
+                bool? value = reply.GetBool("/data/" + field.Name);
                 Console.WriteLine("      {0,-14} {1}", field.Name,
                     value.HasValue ? (value.Value ? "true" : "false") : "(absent)");
                 return;
             }
             case Kind.Json:
-                Console.WriteLine("      {0,-14} {1}", field.Name, reply.Json);
+                Console.WriteLine("      {0,-14} {1}", field.Name, reply.GetJson("/data/" + field.Name) ?? "(absent)");
                 return;
         }
-        string text = reply.GetString(field.Name);
+        string text = reply.GetString("/data/" + field.Name);
         if (text == null)
         {
             Console.WriteLine("      {0,-14} (absent)", field.Name);

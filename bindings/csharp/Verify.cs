@@ -1,4 +1,4 @@
-// Verify.cs: the C# binding of the verify licensing client (libverify.so / verify.dll).
+// Verify.cs: the C# binding of the verify licensing client (libverify.so / verify.dll), ABI 2.
 //
 // One file: drop it into a .NET (Core 3.1+, 5+) or .NET Framework 4.7+ project, or compile it
 // with Mono's `mcs`, and ship the native library where the runtime finds it: next to the
@@ -6,18 +6,24 @@
 // `libverify.so` on Linux, `libverify.dylib` on macOS and `verify.dll` on Windows.
 //
 // Interop rules this file keeps (see verify.h for the C contract):
-// - Handles are SafeHandle subclasses (ClientHandle, ReplyHandle): freed exactly once by
-//   verify_client_free / verify_reply_free, never while a call that uses them is running.
+// - Every native object is owned by a public SafeHandle subclass (ClientHandle, ReplyHandle,
+//   KeeperHandle, KeeperOptionsHandle, KeeperStatusHandle, CancelHandle), freed exactly once
+//   by the library's own free function, never while a call that uses it is running. The
+//   classes of the API (Client, Reply, Keeper, ...) wrap a handle and can be built from one.
+// - Every DllImport and the callback delegate use CallingConvention.Winapi: stdcall on 32-bit
+//   Windows, the platform's C convention elsewhere, which is the header's VERIFY_CALL.
 // - Strings go in as NUL-terminated UTF-8 (UnmanagedType.LPUTF8Str, copied by the library).
-// - Strings the library owns come back as IntPtr and are copied out with a UTF-8 decode; they
-//   are never declared as `string` returns (the marshaller would free library memory).
-// - Booleans cross the boundary as int32 only.
-// - The keeper's native callback is a [UnmanagedFunctionPointer(Cdecl)] delegate rooted by a
-//   strong GCHandle that KeeperHandle frees only after verify_keeper_free returned (the
-//   library joins the keeper's threads there), so the library never calls a collected
-//   delegate. The delegate catches every exception: none unwinds into native code.
+// - Strings the library owns come back as IntPtr and are copied out with a UTF-8 decode while
+//   their owner is held (DangerousAddRef); never declared as `string` returns (the marshaller
+//   would free library memory).
+// - Booleans cross the boundary as int32 only; size_t as UIntPtr.
+// - The keeper's event reaches managed code as a [StructLayout(Sequential)] struct
+//   (NativeEvent). The callback delegate is rooted by a strong GCHandle that KeeperHandle frees
+//   only after verify_keeper_free returned (the library joins the keeper's threads there), so
+//   the library never calls a collected delegate. It catches every exception: none unwinds
+//   into native code.
 //
-// Errors: a call that reached the server returns a VerifyReply, refusals included (check
+// Errors: a call that reached the server returns a Reply, refusals included (check
 // reply.Code). A local failure (negative code: invalid argument, network, timeout, TLS,
 // protocol, ...) throws VerifyException with the code and verify_last_error_message().
 
@@ -26,137 +32,190 @@ using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
+using System.Threading.Tasks;
 
 namespace Verify
 {
     /// <summary>
     /// Every result code of the library: 200 success, 201 pending, the server's refusals
     /// (1001..1024) and the negative local failures. The values are those of verify.h; a code
-    /// not named here (a future server code) is still a valid <c>VerifyCode</c> value.
+    /// not named here (a future server code) is still a valid <c>ResultCode</c> value.
     /// </summary>
-    public enum VerifyCode
+    public enum ResultCode
     {
-        // BEGIN GENERATED: codes (tests/generated.rs; do not edit)
-        /// <summary>success.</summary>
+        // BEGIN GENERATED: codes (tests/generate/csharp.rs; do not edit)
+        /// <summary>success (<c>VERIFY_OK</c>).</summary>
         Ok = 200,
-        /// <summary>waiting for social authorization; keep polling.</summary>
+        /// <summary>waiting for social authorization; keep polling (<c>VERIFY_PENDING</c>).</summary>
         Pending = 201,
-        /// <summary>program not found (or session secret unknown to the server).</summary>
+        /// <summary>program not found (or session secret unknown to the server) (<c>VERIFY_PROGRAM_NOT_FOUND</c>).</summary>
         ProgramNotFound = 1001,
-        /// <summary>wrong password.</summary>
+        /// <summary>wrong password (<c>VERIFY_WRONG_PASSWORD</c>).</summary>
         WrongPassword = 1003,
-        /// <summary>card invalid, refunded, or not of this program.</summary>
+        /// <summary>card invalid, refunded, or not of this program (<c>VERIFY_CARD_INVALID</c>).</summary>
         CardInvalid = 1004,
-        /// <summary>expired, not activated, or count card used up.</summary>
+        /// <summary>expired, not activated, or count card used up (<c>VERIFY_EXPIRED</c>).</summary>
         Expired = 1005,
-        /// <summary>disabled, frozen or banned; the remark carries the reason.</summary>
+        /// <summary>disabled, frozen or banned; the remark carries the reason (<c>VERIFY_DISABLED</c>).</summary>
         Disabled = 1006,
-        /// <summary>token invalid; log in again.</summary>
+        /// <summary>token invalid; log in again (<c>VERIFY_TOKEN_INVALID</c>).</summary>
         TokenInvalid = 1007,
-        /// <summary>signature error.</summary>
+        /// <summary>signature error (<c>VERIFY_SIGNATURE_ERROR</c>).</summary>
         SignatureError = 1010,
-        /// <summary>program key (AppKey) wrong.</summary>
+        /// <summary>program key (AppKey) wrong (<c>VERIFY_APP_KEY_WRONG</c>).</summary>
         AppKeyWrong = 1011,
-        /// <summary>program not approved (pending, rejected, or plan expired).</summary>
+        /// <summary>program not approved (pending, rejected, or plan expired) (<c>VERIFY_NOT_APPROVED</c>).</summary>
         NotApproved = 1012,
-        /// <summary>incomplete parameters, or invalid heartbeat type.</summary>
+        /// <summary>incomplete parameters, or invalid heartbeat type (<c>VERIFY_INCOMPLETE_PARAMETERS</c>).</summary>
         IncompleteParameters = 1013,
-        /// <summary>timestamp outside the server's tolerance of 300 seconds.</summary>
+        /// <summary>timestamp outside the server's tolerance of 300 seconds (<c>VERIFY_TIMESTAMP_SKEW</c>).</summary>
         TimestampSkew = 1014,
-        /// <summary>unknown action.</summary>
+        /// <summary>unknown action (<c>VERIFY_UNKNOWN_ACTION</c>).</summary>
         UnknownAction = 1015,
-        /// <summary>user not registered, or social identity not bound.</summary>
+        /// <summary>user not registered, or social identity not bound (<c>VERIFY_USER_NOT_REGISTERED</c>).</summary>
         UserNotRegistered = 1016,
-        /// <summary>username already registered.</summary>
+        /// <summary>username already registered (<c>VERIFY_USERNAME_TAKEN</c>).</summary>
         UsernameTaken = 1017,
-        /// <summary>registration limit per IP address reached.</summary>
+        /// <summary>registration limit per IP address reached (<c>VERIFY_IP_REGISTRATION_LIMIT</c>).</summary>
         IpRegistrationLimit = 1019,
-        /// <summary>new machine code equals the current one.</summary>
+        /// <summary>new machine code equals the current one (<c>VERIFY_SAME_MACHINE_CODE</c>).</summary>
         SameMachineCode = 1020,
-        /// <summary>rebind limit reached.</summary>
+        /// <summary>rebind limit reached (<c>VERIFY_REBIND_LIMIT</c>).</summary>
         RebindLimit = 1021,
-        /// <summary>machine code changed; the remark is the previously bound code.</summary>
+        /// <summary>machine code changed; the remark is the previously bound code (<c>VERIFY_MACHINE_CHANGED</c>).</summary>
         MachineChanged = 1022,
-        /// <summary>blacklisted (IP address or machine code).</summary>
+        /// <summary>blacklisted (IP address or machine code) (<c>VERIFY_BLACKLISTED</c>).</summary>
         Blacklisted = 1023,
-        /// <summary>count card not allowed here.</summary>
+        /// <summary>count card not allowed here (<c>VERIFY_COUNT_CARD_NOT_ALLOWED</c>).</summary>
         CountCardNotAllowed = 1024,
-        /// <summary>invalid argument: NULL where required, empty, too long, or out of range.</summary>
+        /// <summary>invalid argument: NULL where required, empty, too long, or out of range (<c>VERIFY_ERR_INVALID_ARGUMENT</c>).</summary>
         InvalidArgument = -1,
-        /// <summary>a string argument is not valid UTF-8.</summary>
+        /// <summary>a string argument is not valid UTF-8 (<c>VERIFY_ERR_INVALID_UTF8</c>).</summary>
         InvalidUtf8 = -2,
-        /// <summary>network error: server unreachable or connection broken.</summary>
+        /// <summary>network error: server unreachable or connection broken (<c>VERIFY_ERR_NETWORK</c>).</summary>
         Network = -3,
-        /// <summary>timed out (connect or whole-call timeout).</summary>
+        /// <summary>timed out (connect or whole-call timeout) (<c>VERIFY_ERR_TIMEOUT</c>).</summary>
         Timeout = -4,
-        /// <summary>TLS handshake or certificate check failed.</summary>
+        /// <summary>TLS handshake or certificate check failed (<c>VERIFY_ERR_TLS</c>).</summary>
         Tls = -5,
-        /// <summary>protocol error: the reply is not the service's JSON.</summary>
+        /// <summary>protocol error: the reply is not the service's JSON (<c>VERIFY_ERR_PROTOCOL</c>).</summary>
         Protocol = -6,
-        /// <summary>cancelled by the host.</summary>
+        /// <summary>cancelled by the host (<c>VERIFY_ERR_CANCELLED</c>).</summary>
         Cancelled = -7,
-        /// <summary>internal error (panic caught at the library boundary).</summary>
+        /// <summary>internal error (panic caught at the library boundary) (<c>VERIFY_ERR_PANIC</c>).</summary>
         Panic = -8,
-        /// <summary>no such field in the reply, or of another type.</summary>
+        /// <summary>no such field in the reply, or of another type (<c>VERIFY_ERR_NO_SUCH_FIELD</c>).</summary>
         NoSuchField = -9,
-        /// <summary>operating system failure (thread, machine identity, randomness).</summary>
+        /// <summary>operating system failure (thread, machine identity, randomness) (<c>VERIFY_ERR_SYSTEM</c>).</summary>
         System = -10,
+        /// <summary>TLS: the server's certificate matches none of the pinned keys (<c>VERIFY_ERR_PIN</c>).</summary>
+        Pin = -11,
+        /// <summary>proxy unreachable, or it refused the credentials or the tunnel (<c>VERIFY_ERR_PROXY</c>).</summary>
+        Proxy = -12,
         // END GENERATED: codes
     }
 
-    /// <summary>The session a heartbeat keeps alive (the <c>kind</c> of verify_heartbeat).</summary>
+    /// <summary>The session a heartbeat or keeper keeps alive (VERIFY_SESSION_*).</summary>
     public enum SessionKind
     {
-        /// <summary>A card-mode session: the token of <see cref="VerifyClient.SingleLogin"/>.</summary>
+        /// <summary>A card-mode session: the token of <see cref="Client.SingleLogin"/>.</summary>
         Card = 1,
-        /// <summary>An account session: the token of <see cref="VerifyClient.UserLogin"/>.</summary>
+
+        /// <summary>An account session: the token of <see cref="Client.UserLogin"/> or of a social login.</summary>
         User = 2,
     }
 
     /// <summary>
-    /// A local failure of a call: a negative <see cref="VerifyCode"/> (invalid argument,
-    /// network, timeout, TLS, protocol, ...). Server refusals are not exceptions: they come back
-    /// as a <see cref="VerifyReply"/> with their code.
+    /// The state of a kept session (VERIFY_KEEPER_*). Later versions of the library may add
+    /// states: a value not named here is kept as its number (never mapped to another state);
+    /// treat it as "not alive" (<see cref="Keeper.IsAlive"/> does).
+    /// </summary>
+    public enum KeeperState
+    {
+        /// <summary>The last heartbeat succeeded (or none was due yet).</summary>
+        Alive = 1,
+
+        /// <summary>Heartbeats fail for another reason than the session's end; the grace period runs; the session stays usable.</summary>
+        Grace = 2,
+
+        /// <summary>The session ended, or the keeper was stopped (or its client disposed).</summary>
+        Ended = 3,
+    }
+
+    /// <summary>
+    /// What a <see cref="KeeperEvent"/> reports (VERIFY_EVENT_*). Later versions may add kinds:
+    /// a value not named here is kept as its number; ignore the kinds you do not know.
+    /// </summary>
+    public enum EventKind
+    {
+        /// <summary>A heartbeat succeeded: <see cref="KeeperEvent.ExpireAt"/> is the session's expiry.</summary>
+        Alive = 1,
+
+        /// <summary>A back-office message, in <see cref="KeeperEvent.Text"/>, delivered once.</summary>
+        Message = 2,
+
+        /// <summary>
+        /// A heartbeat failed for another reason than the session's end (network down, a reply
+        /// that is not the service's); the keeper retries within the grace period and the session
+        /// stays usable.
+        /// </summary>
+        Trouble = 3,
+
+        /// <summary>
+        /// The session ended: 1005 (expired), 1006 (disabled; <see cref="KeeperEvent.Remark"/> is
+        /// the reason), 1007 (token invalid), the grace period ran out, or
+        /// <see cref="ResultCode.Panic"/> when the keeper's thread failed. The keeper has stopped.
+        /// </summary>
+        Ended = 4,
+    }
+
+    /// <summary>
+    /// A local failure of a call: a negative <see cref="ResultCode"/> (invalid argument,
+    /// network, timeout, TLS, protocol, cancelled, system, ...). Server refusals are not
+    /// exceptions: they come back as a <see cref="Reply"/> with their code.
     /// </summary>
     public class VerifyException : Exception
     {
-        /// <summary>The result code (negative for local failures).</summary>
-        public VerifyCode Code { get; private set; }
-
-        /// <summary>
-        /// The whole reply as JSON when the server did answer but the reply was rejected
-        /// locally (a <see cref="VerifyCode.Protocol"/> failure on a documented field); else null.
-        /// </summary>
-        public string ReplyJson { get; private set; }
-
         /// <summary>A failure with its code and the library's message.</summary>
-        public VerifyException(VerifyCode code, string message, string replyJson = null)
+        public VerifyException(ResultCode code, string message, string replyJson = null)
             : base(message)
         {
             Code = code;
             ReplyJson = replyJson;
         }
 
+        /// <summary>The result code (negative for local failures).</summary>
+        public ResultCode Code { get; private set; }
+
+        /// <summary>
+        /// The whole reply as JSON when the server did answer but the call failed locally all
+        /// the same (a <see cref="ResultCode.Protocol"/> failure); else null.
+        /// </summary>
+        public string ReplyJson { get; private set; }
+
         /// <summary>The failure of the calling thread's last call, as the library recorded it.</summary>
-        internal static VerifyException FromLastError(VerifyCode code, string replyJson = null)
+        internal static VerifyException FromLastError(ResultCode code, string replyJson = null)
         {
             // The library's message already names the failure and its code.
-            string message = VerifyLibrary.LastErrorMessage;
-            if (String.IsNullOrEmpty(message))
+            string message = Library.LastErrorMessage;
+            if (string.IsNullOrEmpty(message) || Library.LastErrorCode != (int)code)
             {
-                message = String.Format("{0} ({1})", VerifyLibrary.Describe(code), (int)code);
+                message = string.Format("{0} ({1})", Library.Describe(code), (int)code);
             }
             return new VerifyException(code, message, replyJson);
         }
     }
 
-    /// <summary>Library-wide functions: versions, code descriptions, the thread's last error.</summary>
-    public static class VerifyLibrary
+    /// <summary>Library-wide functions: versions, code descriptions, the thread's last error, the machine code.</summary>
+    public static class Library
     {
         /// <summary>The ABI version this binding was written for (VERIFY_ABI_VERSION of verify.h).</summary>
-        public const uint BindingAbiVersion = 1;
+        public const uint BindingAbiVersion = 2;
 
-        /// <summary>The library version, e.g. "0.1.0".</summary>
+        /// <summary>Length of a machine code (VERIFY_MACHINE_CODE_LEN): 32 uppercase hex characters.</summary>
+        public const int MachineCodeLength = 32;
+
+        /// <summary>The library version, e.g. "0.2.0".</summary>
         public static string Version
         {
             get { return Utf8.FromNative(NativeMethods.verify_version()); }
@@ -168,27 +227,15 @@ namespace Verify
             get { return NativeMethods.verify_abi_version(); }
         }
 
-        /// <summary>A static English description of any result code. Any thread.</summary>
-        public static string Describe(VerifyCode code)
-        {
-            return Utf8.FromNative(NativeMethods.verify_code_describe((int)code));
-        }
-
-        /// <summary>A static English description of any result code. Any thread.</summary>
-        public static string Describe(int code)
-        {
-            return Describe((VerifyCode)code);
-        }
-
         /// <summary>
         /// The message of the calling thread's last failed call ("" when none), copied. Read
         /// it right after the call: any later failing call on the same thread replaces it
-        /// (reading an absent reply field counts). The binding already puts it into
-        /// <see cref="VerifyException.Message"/>.
+        /// (reading an absent reply field does not). The binding already puts it into
+        /// <see cref="Exception.Message"/> of <see cref="VerifyException"/>.
         /// </summary>
         public static string LastErrorMessage
         {
-            get { return Utf8.FromNative(NativeMethods.verify_last_error_message()) ?? ""; }
+            get { return Utf8.FromNative(NativeMethods.verify_last_error_message()) ?? string.Empty; }
         }
 
         /// <summary>The code of the calling thread's last failed call (0 when none).</summary>
@@ -197,8 +244,17 @@ namespace Verify
             get { return NativeMethods.verify_last_error_code(); }
         }
 
-        /// <summary>Length of a machine code (VERIFY_MACHINE_CODE_LEN): 32 uppercase hex characters.</summary>
-        public const int MachineCodeLength = 32;
+        /// <summary>A static English description of any result code. Any thread.</summary>
+        public static string Describe(ResultCode code)
+        {
+            return Utf8.FromNative(NativeMethods.verify_code_describe((int)code));
+        }
+
+        /// <summary>A static English description of any result code. Any thread.</summary>
+        public static string Describe(int code)
+        {
+            return Describe((ResultCode)code);
+        }
 
         /// <summary>
         /// The machine code of this machine for <paramref name="salt"/> (one salt per program,
@@ -207,25 +263,29 @@ namespace Verify
         /// Pass it as the <c>mac</c> of the login calls. Any thread.
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
-        /// <exception cref="VerifyException">The machine identity could not be read or created.</exception>
+        /// <exception cref="VerifyException">The machine identity could not be read or created (<see cref="ResultCode.System"/>).</exception>
         public static string MachineCode(string salt)
         {
-            if (salt == null)
-            {
-                throw new ArgumentNullException("salt");
-            }
-            if (salt.IndexOf('\0') >= 0)
-            {
-                throw new ArgumentException("contains a NUL character", "salt");
-            }
+            Args.Required(salt, "salt");
             byte[] buffer = new byte[MachineCodeLength + 1];
             int code = NativeMethods.verify_machine_code(salt, buffer, new UIntPtr((uint)buffer.Length));
-            if (code != (int)VerifyCode.Ok)
+            if (code != (int)ResultCode.Ok)
             {
-                throw VerifyException.FromLastError((VerifyCode)code);
+                throw VerifyException.FromLastError((ResultCode)code);
             }
             int length = Array.IndexOf(buffer, (byte)0);
             return Encoding.ASCII.GetString(buffer, 0, length < 0 ? MachineCodeLength : length);
+        }
+
+        /// <summary>Throws unless the loaded library has the ABI this binding was written for.</summary>
+        internal static void CheckAbi()
+        {
+            uint abi = NativeMethods.verify_abi_version();
+            if (abi != BindingAbiVersion)
+            {
+                throw new NotSupportedException(string.Format(
+                    "the verify library has ABI version {0}; this binding needs {1}", abi, BindingAbiVersion));
+            }
         }
     }
 
@@ -234,166 +294,53 @@ namespace Verify
     /// and keep it: it holds the session secret and reuses connections.
     /// </summary>
     /// <remarks>
-    /// Thread-safety: every method may be called from several threads at once on one client;
-    /// the library holds no lock across network I/O. <see cref="Dispose"/> may race with calls:
-    /// the SafeHandle defers verify_client_free until calls in progress return, and calls that
-    /// start afterwards throw <see cref="ObjectDisposedException"/>.
-    /// Every action returns a <see cref="VerifyReply"/> when the server answered (success,
-    /// pending or refusal: check <see cref="VerifyReply.Code"/>) and throws
+    /// <para>Thread-safety: every method may be called from several threads at once on one
+    /// client; the library holds no lock across network I/O. <see cref="Dispose"/> may race with
+    /// calls: the SafeHandle defers verify_client_free until calls in progress return, and calls
+    /// that start afterwards throw <see cref="ObjectDisposedException"/>.</para>
+    /// <para>Every action returns a <see cref="Reply"/> when the server answered (success,
+    /// pending or refusal: check <see cref="Reply.Code"/>) and throws
     /// <see cref="VerifyException"/> on a local failure. Dispose every reply (using).
     /// Required string arguments must not be null (<see cref="ArgumentNullException"/>);
-    /// strings must not contain NUL characters (<see cref="ArgumentException"/>).
+    /// strings must not contain NUL characters (<see cref="ArgumentException"/>); the library
+    /// refuses empty required strings (<see cref="ResultCode.InvalidArgument"/>).</para>
+    /// <para>Each action has an <c>...Async</c> twin returning a <see cref="Task{Reply}"/>: it
+    /// checks the arguments at once, then runs the blocking call on a thread-pool thread, so the
+    /// calling thread (a UI thread) is free. Its <see cref="CancellationToken"/> is honest about
+    /// what the library can do: cancelled before the call started, the task is cancelled
+    /// (awaiting it throws <see cref="OperationCanceledException"/>) and nothing is sent; once
+    /// the call runs it is not interrupted: it ends as the blocking call would (at the latest
+    /// after the call timeout, <see cref="SetTimeouts"/>) and the task completes with its reply,
+    /// because the server may already have acted on it (a card spent). Only
+    /// <see cref="SocialLoginWaitAsync"/> is interrupted by its token, through the library's
+    /// cancel token, within milliseconds.</para>
     /// </remarks>
-    public sealed class VerifyClient : IDisposable
+    public sealed class Client : IDisposable
     {
-        // BEGIN GENERATED: actions (tests/generated.rs; do not edit)
-        /// <summary>
-        /// `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
-        /// later logins from the same machine refresh it (a count card spends one use). Never
-        /// sent twice by a retry.
-        /// </summary>
-        public Reply SingleLogin(string card, string mac, string deviceName = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_single_login(Handle, card, mac, deviceName, out reply));
-
-        /// <summary>
-        /// `UserLogin` with username and password (account mode). `mac` is strongly
-        /// recommended (rebind detection).
-        /// </summary>
-        public Reply UserLogin(string username, string password, string mac = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_user_login(Handle, username, password, mac, out reply));
-
-        /// <summary>
-        /// `UserLogin` with a recharge card: renews the account and returns no token (log in
-        /// again without a card for one). Never sent twice by a retry.
-        /// </summary>
-        public Reply UserLoginWithCard(string username, string password, string card, string mac = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_user_login_with_card(Handle, username, password, card, mac, out reply));
-
-        /// <summary>
-        /// `UserRegin`: registers an account, activated when a duration card is given. Never
-        /// sent twice by a retry.
-        /// </summary>
-        public Reply UserRegister(string username, string password, string card = null, string mac = null, string deviceName = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_user_register(Handle, username, password, card, mac, deviceName, out reply));
-
-        /// <summary>
-        /// `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
-        /// retry.
-        /// </summary>
-        public Reply UpdatePassword(string username, string oldPassword, string newPassword) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_update_password(Handle, username, oldPassword, newPassword, out reply));
-
-        /// <summary>
-        /// `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
-        /// </summary>
-        public Reply ChangeBind(string username, string password, string newMac) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_change_bind(Handle, username, password, newMac, out reply));
-
-        /// <summary>
-        /// `UserHeartbeat`: keeps a card or account session alive and collects a back-office
-        /// message (delivered once).
-        /// </summary>
-        public Reply Heartbeat(string token, SessionKind kind, string ip = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_heartbeat(Handle, token, (int)kind, ip, out reply));
-
-        /// <summary>
-        /// `UserRecharge`: adds a duration card's time to an account (no password). Never sent
-        /// twice by a retry.
-        /// </summary>
-        public Reply UserRecharge(string username, string card) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_user_recharge(Handle, username, card, out reply));
-
-        /// <summary>
-        /// `GetLatestVersion`, optionally with the program's current version.
-        /// </summary>
-        public Reply GetLatestVersion(string currentVersion = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_get_latest_version(Handle, currentVersion, out reply));
-
-        /// <summary>
-        /// `GetBulletin`: the program's bulletin.
-        /// </summary>
-        public Reply GetBulletin() =>
-            Finish((out IntPtr reply) => NativeMethods.verify_get_bulletin(Handle, out reply));
-
-        /// <summary>
-        /// `GetVariable` for one variable.
-        /// </summary>
-        public Reply GetVariable(string name) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_get_variable(Handle, name, out reply));
-
-        /// <summary>
-        /// `GetVariable` for every variable.
-        /// </summary>
-        public Reply GetVariables() =>
-            Finish((out IntPtr reply) => NativeMethods.verify_get_variables(Handle, out reply));
-
-        /// <summary>
-        /// `GetUserInfo`: the account's details.
-        /// </summary>
-        public Reply GetUserInfo(string username, string password) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_get_user_info(Handle, username, password, out reply));
-
-        /// <summary>
-        /// `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
-        /// </summary>
-        public Reply GetCardInfo(string card) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_get_card_info(Handle, card, out reply));
-
-        /// <summary>
-        /// Social login step 1: the URL to show the user, and the state to poll with.
-        /// </summary>
-        public Reply SocialLoginStart(string mac = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_social_login_start(Handle, mac, out reply));
-
-        /// <summary>
-        /// Social login step 2, once: code 201 (pending) while the user has not authorized;
-        /// 200 with the login payload (`remark` is the social display name); 1016 when the
-        /// identity is not bound. Its success consumes the state, so it is never sent twice.
-        /// </summary>
-        public Reply SocialLoginPoll(string state, string mac = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_social_login_poll(Handle, state, mac, out reply));
-
-        /// <summary>
-        /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
-        /// </summary>
-        public Reply SocialRegisterStart(string username, string mac = null, string deviceName = null) =>
-            Finish((out IntPtr reply) => NativeMethods.verify_social_register_start(Handle, username, mac, deviceName, out reply));
-
-        // END GENERATED: actions
-
         private readonly ClientHandle handle;
 
         /// <summary>
-        /// A client of the service at <paramref name="baseUrl"/> (http:// or https://) for the
-        /// program <paramref name="appId"/> with its secret <paramref name="appKey"/>. Nothing is
-        /// sent yet: the Init handshake runs on the first action unless <see cref="Init"/> is called.
+        /// A client of the service at <paramref name="baseUrl"/> (http:// or https://, without
+        /// <c>/api/verify</c>) for the program <paramref name="appId"/> with its secret
+        /// <paramref name="appKey"/>. Nothing is sent yet: the Init handshake runs on the first
+        /// action unless <see cref="Init"/> is called.
         /// </summary>
-        /// <exception cref="VerifyException">Invalid arguments (a bad URL, empty id or key).</exception>
+        /// <exception cref="VerifyException">Invalid arguments (a bad URL, empty id or key), with the reason.</exception>
         /// <exception cref="NotSupportedException">The loaded library has another ABI version.</exception>
-        public VerifyClient(string baseUrl, string appId, string appKey)
+        public Client(string baseUrl, string appId, string appKey)
+            : this(ClientHandle.Create(baseUrl, appId, appKey))
         {
-            uint abi = NativeMethods.verify_abi_version();
-            if (abi != VerifyLibrary.BindingAbiVersion)
-            {
-                throw new NotSupportedException(String.Format(
-                    "the verify library has ABI version {0}; this binding needs {1}",
-                    abi, VerifyLibrary.BindingAbiVersion));
-            }
-            Check(baseUrl, "baseUrl");
-            Check(appId, "appId");
-            Check(appKey, "appKey");
-            ClientHandle created;
-            int code = NativeMethods.verify_client_new(baseUrl, appId, appKey, out created);
-            if (code != (int)VerifyCode.Ok || created == null || created.IsInvalid)
-            {
-                VerifyException error = VerifyException.FromLastError((VerifyCode)code);
-                if (created != null)
-                {
-                    created.Dispose();
-                }
-                throw error;
-            }
-            handle = created;
+        }
+
+        /// <summary>
+        /// A client over an existing handle (from <see cref="ClientHandle.Create"/> or another
+        /// client's <see cref="Handle"/>). The client and the handle share the native object:
+        /// disposing either frees it.
+        /// </summary>
+        public Client(ClientHandle handle)
+        {
+            Args.Usable(handle, "handle");
+            this.handle = handle;
         }
 
         /// <summary>The underlying handle, for calls this class does not wrap.</summary>
@@ -405,137 +352,412 @@ namespace Verify
         /// <summary>
         /// Sets the connect timeout and the whole-call timeout for calls that start afterwards
         /// (defaults 10 s and 30 s). Each is rounded up to whole milliseconds and must be at
-        /// least 1 ms. Any thread, at any time.
+        /// least 1 ms. The call timeout bounds everything one call does (a lazy Init, a re-Init,
+        /// connects, a resend). Any thread, at any time.
         /// </summary>
         public void SetTimeouts(TimeSpan connect, TimeSpan call)
         {
-            uint connectMs = Milliseconds(connect, "connect");
-            uint callMs = Milliseconds(call, "call");
-            int code = NativeMethods.verify_client_set_timeouts(handle, connectMs, callMs);
-            if (code != (int)VerifyCode.Ok)
-            {
-                throw VerifyException.FromLastError((VerifyCode)code);
-            }
+            uint connectMs = Args.Milliseconds(connect, "connect");
+            uint callMs = Args.Milliseconds(call, "call");
+            Args.Ok(NativeMethods.verify_client_set_timeouts(handle, connectMs, callMs));
         }
 
         /// <summary>Runs the Init handshake now (otherwise it runs on the first action).</summary>
-        public VerifyReply Init()
+        public Reply Init()
         {
             ReplyHandle reply;
             int code = NativeMethods.verify_init(handle, out reply);
             return Finish(code, reply);
         }
 
-        /// <summary>
-        /// SingleLogin (card mode). Reply fields: token, status, is_times, card_type, expire_at,
-        /// and for a count card total, used, remaining; on 1006 and 1022 remark. Never sent
-        /// twice by a retry.
-        /// </summary>
-        public VerifyReply SingleLogin(string card, string mac, string deviceName = null)
+        /// <summary>Runs <see cref="Init"/> on the thread pool (cancellation: see <see cref="Client"/>).</summary>
+        public Task<Reply> InitAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(card, "card");
-            Check(mac, "mac");
-            CheckOptional(deviceName, "deviceName");
+            return Run(() => Init(), cancellationToken);
+        }
+
+        // BEGIN GENERATED: actions (tests/generate/csharp.rs; do not edit)
+        /// <summary>
+        /// <c>SingleLogin</c> (card mode): activates the card on first use and binds it to <c>mac</c>;
+        /// later logins from the same machine refresh it (a count card spends one use). Never
+        /// sent twice by a retry.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a card heartbeat.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetBool("/data/is_times")</c>: true for a count card.
+        /// <c>GetString("/data/card_type")</c>: the card type's display name.
+        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>; far future for a count card.
+        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
+        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
+        /// <c>GetInt64("/data/remaining")</c>: uses left; 0 makes the card invalid (count cards only).
+        /// </remarks>
+        public Reply SingleLogin(string card, string mac, string deviceName = null)
+        {
+            Required(card, "card");
+            Required(mac, "mac");
+            Optional(deviceName, "deviceName");
             ReplyHandle reply;
             int code = NativeMethods.verify_single_login(handle, card, mac, deviceName, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// UserLogin with a password; <paramref name="mac"/> is optional but strongly
-        /// recommended. Without a card: username, device_id, expire_at, status, token, remark.
-        /// With <paramref name="card"/> it is the renewal branch: username, expire_at,
-        /// added_days (integer), status, and no token. On 1006/1022 remark.
+        /// <c>SingleLogin</c> (card mode): activates the card on first use and binds it to <c>mac</c>;
+        /// later logins from the same machine refresh it (a count card spends one use). Never
+        /// sent twice by a retry.
+        /// Runs <see cref="SingleLogin"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply UserLogin(string username, string password, string card = null, string mac = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a card heartbeat.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetBool("/data/is_times")</c>: true for a count card.
+        /// <c>GetString("/data/card_type")</c>: the card type's display name.
+        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>; far future for a count card.
+        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
+        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
+        /// <c>GetInt64("/data/remaining")</c>: uses left; 0 makes the card invalid (count cards only).
+        /// </remarks>
+        public Task<Reply> SingleLoginAsync(string card, string mac, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(username, "username");
-            Check(password, "password");
-            CheckOptional(card, "card");
-            CheckOptional(mac, "mac");
+            Required(card, "card");
+            Required(mac, "mac");
+            Optional(deviceName, "deviceName");
+            return Run(() => SingleLogin(card, mac, deviceName), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>UserLogin</c> with username and password (account mode). <c>mac</c> is strongly
+        /// recommended (rebind detection).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
+        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
+        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
+        /// </remarks>
+        public Reply UserLogin(string username, string password, string mac = null)
+        {
+            Required(username, "username");
+            Required(password, "password");
+            Optional(mac, "mac");
             ReplyHandle reply;
-            int code = NativeMethods.verify_user_login(handle, username, password, card, mac, out reply);
+            int code = NativeMethods.verify_user_login(handle, username, password, mac, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// UserRegin. Reply: username, user_id, expire_at, and with a card token, status.
+        /// <c>UserLogin</c> with username and password (account mode). <c>mac</c> is strongly
+        /// recommended (rebind detection).
+        /// Runs <see cref="UserLogin"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply UserRegister(string username, string password, string card = null,
-            string mac = null, string deviceName = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
+        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
+        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
+        /// </remarks>
+        public Task<Reply> UserLoginAsync(string username, string password, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(username, "username");
-            Check(password, "password");
-            CheckOptional(card, "card");
-            CheckOptional(mac, "mac");
-            CheckOptional(deviceName, "deviceName");
+            Required(username, "username");
+            Required(password, "password");
+            Optional(mac, "mac");
+            return Run(() => UserLogin(username, password, mac), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>UserLogin</c> with a recharge card: renews the account and returns no token (log in
+        /// again without a card for one). Never sent twice by a retry.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/expire_at")</c>: the new expiry.
+        /// <c>GetInt64("/data/added_days")</c>: days added.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// </remarks>
+        public Reply UserLoginWithCard(string username, string password, string card, string mac = null)
+        {
+            Required(username, "username");
+            Required(password, "password");
+            Required(card, "card");
+            Optional(mac, "mac");
             ReplyHandle reply;
-            int code = NativeMethods.verify_user_register(handle, username, password, card, mac,
-                deviceName, out reply);
+            int code = NativeMethods.verify_user_login_with_card(handle, username, password, card, mac, out reply);
             return Finish(code, reply);
         }
 
-        /// <summary>UpdatePwd. Reply: username.</summary>
-        public VerifyReply UpdatePassword(string username, string oldPassword, string newPassword)
+        /// <summary>
+        /// <c>UserLogin</c> with a recharge card: renews the account and returns no token (log in
+        /// again without a card for one). Never sent twice by a retry.
+        /// Runs <see cref="UserLoginWithCard"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/expire_at")</c>: the new expiry.
+        /// <c>GetInt64("/data/added_days")</c>: days added.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// </remarks>
+        public Task<Reply> UserLoginWithCardAsync(string username, string password, string card, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(username, "username");
-            Check(oldPassword, "oldPassword");
-            Check(newPassword, "newPassword");
+            Required(username, "username");
+            Required(password, "password");
+            Required(card, "card");
+            Optional(mac, "mac");
+            return Run(() => UserLoginWithCard(username, password, card, mac), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>UserRegin</c>: registers an account, activated when a duration card is given. Never
+        /// sent twice by a retry.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
+        /// <c>GetString("/data/expire_at")</c>: the expiry (the registration time without a card).
+        /// <c>GetString("/data/token")</c>: the session token, when registered with a card.
+        /// <c>GetString("/data/status")</c>: <c>active</c>, when registered with a card.
+        /// </remarks>
+        public Reply UserRegister(string username, string password, string card = null, string mac = null, string deviceName = null)
+        {
+            Required(username, "username");
+            Required(password, "password");
+            Optional(card, "card");
+            Optional(mac, "mac");
+            Optional(deviceName, "deviceName");
             ReplyHandle reply;
-            int code = NativeMethods.verify_update_password(handle, username, oldPassword, newPassword,
-                out reply);
+            int code = NativeMethods.verify_user_register(handle, username, password, card, mac, deviceName, out reply);
             return Finish(code, reply);
         }
 
-        /// <summary>ChangeBind. Reply: username, device_id, bind_count, bind_limit.</summary>
-        public VerifyReply ChangeBind(string username, string password, string newMac)
+        /// <summary>
+        /// <c>UserRegin</c>: registers an account, activated when a duration card is given. Never
+        /// sent twice by a retry.
+        /// Runs <see cref="UserRegister"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
+        /// <c>GetString("/data/expire_at")</c>: the expiry (the registration time without a card).
+        /// <c>GetString("/data/token")</c>: the session token, when registered with a card.
+        /// <c>GetString("/data/status")</c>: <c>active</c>, when registered with a card.
+        /// </remarks>
+        public Task<Reply> UserRegisterAsync(string username, string password, string card = null, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(username, "username");
-            Check(password, "password");
-            Check(newMac, "newMac");
+            Required(username, "username");
+            Required(password, "password");
+            Optional(card, "card");
+            Optional(mac, "mac");
+            Optional(deviceName, "deviceName");
+            return Run(() => UserRegister(username, password, card, mac, deviceName), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>UpdatePwd</c>: checks the old password and sets the new one. Never sent twice by a
+        /// retry.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// </remarks>
+        public Reply UpdatePassword(string username, string oldPassword, string newPassword)
+        {
+            Required(username, "username");
+            Required(oldPassword, "oldPassword");
+            Required(newPassword, "newPassword");
+            ReplyHandle reply;
+            int code = NativeMethods.verify_update_password(handle, username, oldPassword, newPassword, out reply);
+            return Finish(code, reply);
+        }
+
+        /// <summary>
+        /// <c>UpdatePwd</c>: checks the old password and sets the new one. Never sent twice by a
+        /// retry.
+        /// Runs <see cref="UpdatePassword"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// </remarks>
+        public Task<Reply> UpdatePasswordAsync(string username, string oldPassword, string newPassword, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Required(username, "username");
+            Required(oldPassword, "oldPassword");
+            Required(newPassword, "newPassword");
+            return Run(() => UpdatePassword(username, oldPassword, newPassword), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>ChangeBind</c>: binds the account to a new machine code. Never sent twice by a retry.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/device_id")</c>: the new machine code.
+        /// <c>GetInt64("/data/bind_count")</c>: rebinds used, this one included.
+        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
+        /// </remarks>
+        public Reply ChangeBind(string username, string password, string newMac)
+        {
+            Required(username, "username");
+            Required(password, "password");
+            Required(newMac, "newMac");
             ReplyHandle reply;
             int code = NativeMethods.verify_change_bind(handle, username, password, newMac, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// UserHeartbeat for the token of <see cref="SingleLogin"/> (<see cref="SessionKind.Card"/>)
-        /// or of <see cref="UserLogin"/> (<see cref="SessionKind.User"/>); <paramref name="ip"/>
-        /// optional. Reply: expire_at, status, msg (a back-office message, delivered once).
+        /// <c>ChangeBind</c>: binds the account to a new machine code. Never sent twice by a retry.
+        /// Runs <see cref="ChangeBind"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply Heartbeat(string token, SessionKind kind, string ip = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/device_id")</c>: the new machine code.
+        /// <c>GetInt64("/data/bind_count")</c>: rebinds used, this one included.
+        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
+        /// </remarks>
+        public Task<Reply> ChangeBindAsync(string username, string password, string newMac, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(token, "token");
-            CheckOptional(ip, "ip");
+            Required(username, "username");
+            Required(password, "password");
+            Required(newMac, "newMac");
+            return Run(() => ChangeBind(username, password, newMac), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>UserHeartbeat</c>: keeps a card or account session alive and collects a back-office
+        /// message (delivered once).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/expire_at")</c>: the session's expiry.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetString("/data/msg")</c>: a back-office message, delivered once; empty when none.
+        /// </remarks>
+        public Reply Heartbeat(string token, SessionKind kind, string ip = null)
+        {
+            Required(token, "token");
+            Optional(ip, "ip");
             ReplyHandle reply;
             int code = NativeMethods.verify_heartbeat(handle, token, (int)kind, ip, out reply);
             return Finish(code, reply);
         }
 
-        /// <summary>UserRecharge. Reply: username, expire_at, added_days (text with its unit), status.</summary>
-        public VerifyReply UserRecharge(string username, string card)
+        /// <summary>
+        /// <c>UserHeartbeat</c>: keeps a card or account session alive and collects a back-office
+        /// message (delivered once).
+        /// Runs <see cref="Heartbeat"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/expire_at")</c>: the session's expiry.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetString("/data/msg")</c>: a back-office message, delivered once; empty when none.
+        /// </remarks>
+        public Task<Reply> HeartbeatAsync(string token, SessionKind kind, string ip = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(username, "username");
-            Check(card, "card");
+            Required(token, "token");
+            Optional(ip, "ip");
+            return Run(() => Heartbeat(token, kind, ip), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>UserRecharge</c>: adds a duration card's time to an account (no password). Never sent
+        /// twice by a retry.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/expire_at")</c>: the new expiry.
+        /// <c>GetString("/data/added_days")</c>: the amount added with its unit (a string in this action).
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// </remarks>
+        public Reply UserRecharge(string username, string card)
+        {
+            Required(username, "username");
+            Required(card, "card");
             ReplyHandle reply;
             int code = NativeMethods.verify_user_recharge(handle, username, card, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// GetLatestVersion; <paramref name="currentVersion"/> optional. Reply: version,
-        /// changelog, download_url, force_update, has_update.
+        /// <c>UserRecharge</c>: adds a duration card's time to an account (no password). Never sent
+        /// twice by a retry.
+        /// Runs <see cref="UserRecharge"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply GetLatestVersion(string currentVersion = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/expire_at")</c>: the new expiry.
+        /// <c>GetString("/data/added_days")</c>: the amount added with its unit (a string in this action).
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// </remarks>
+        public Task<Reply> UserRechargeAsync(string username, string card, CancellationToken cancellationToken = default(CancellationToken))
         {
-            CheckOptional(currentVersion, "currentVersion");
+            Required(username, "username");
+            Required(card, "card");
+            return Run(() => UserRecharge(username, card), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>GetLatestVersion</c>, optionally with the program's current version.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/version")</c>: the latest version number.
+        /// <c>GetString("/data/changelog")</c>: its change log.
+        /// <c>GetString("/data/download_url")</c>: where to download it.
+        /// <c>GetBool("/data/force_update")</c>: whether the back office requires the update.
+        /// <c>GetBool("/data/has_update")</c>: whether it is newer than the version given.
+        /// </remarks>
+        public Reply GetLatestVersion(string currentVersion = null)
+        {
+            Optional(currentVersion, "currentVersion");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_latest_version(handle, currentVersion, out reply);
             return Finish(code, reply);
         }
 
-        /// <summary>GetBulletin. Reply: bulletin, updated_at.</summary>
-        public VerifyReply GetBulletin()
+        /// <summary>
+        /// <c>GetLatestVersion</c>, optionally with the program's current version.
+        /// Runs <see cref="GetLatestVersion"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/version")</c>: the latest version number.
+        /// <c>GetString("/data/changelog")</c>: its change log.
+        /// <c>GetString("/data/download_url")</c>: where to download it.
+        /// <c>GetBool("/data/force_update")</c>: whether the back office requires the update.
+        /// <c>GetBool("/data/has_update")</c>: whether it is newer than the version given.
+        /// </remarks>
+        public Task<Reply> GetLatestVersionAsync(string currentVersion = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Optional(currentVersion, "currentVersion");
+            return Run(() => GetLatestVersion(currentVersion), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>GetBulletin</c>: the program's bulletin.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/bulletin")</c>: the bulletin text.
+        /// <c>GetString("/data/updated_at")</c>: when it was last changed.
+        /// </remarks>
+        public Reply GetBulletin()
         {
             ReplyHandle reply;
             int code = NativeMethods.verify_get_bulletin(handle, out reply);
@@ -543,100 +765,302 @@ namespace Verify
         }
 
         /// <summary>
-        /// GetVariable: with a <paramref name="name"/>, reply name, value; with null, every
-        /// variable, readable as <c>GetString("variables.NAME")</c> (or all in <see cref="VerifyReply.Json"/>).
+        /// <c>GetBulletin</c>: the program's bulletin.
+        /// Runs <see cref="GetBulletin"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply GetVariable(string name = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/bulletin")</c>: the bulletin text.
+        /// <c>GetString("/data/updated_at")</c>: when it was last changed.
+        /// </remarks>
+        public Task<Reply> GetBulletinAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
-            CheckOptional(name, "name");
+            return Run(() => GetBulletin(), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>GetVariable</c> for one variable.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/name")</c>: the variable's name.
+        /// <c>GetString("/data/value")</c>: its value.
+        /// </remarks>
+        public Reply GetVariable(string name)
+        {
+            Required(name, "name");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_variable(handle, name, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// GetUserInfo. Reply: username, user_id, device_id, expire_at, status, bind_count,
-        /// bind_limit, remark, created_at.
+        /// <c>GetVariable</c> for one variable.
+        /// Runs <see cref="GetVariable"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply GetUserInfo(string username, string password)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/name")</c>: the variable's name.
+        /// <c>GetString("/data/value")</c>: its value.
+        /// </remarks>
+        public Task<Reply> GetVariableAsync(string name, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(username, "username");
-            Check(password, "password");
+            Required(name, "name");
+            return Run(() => GetVariable(name), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>GetVariable</c> for every variable.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetJson("/data/variables")</c>: every variable, name to value.
+        /// </remarks>
+        public Reply GetVariables()
+        {
+            ReplyHandle reply;
+            int code = NativeMethods.verify_get_variables(handle, out reply);
+            return Finish(code, reply);
+        }
+
+        /// <summary>
+        /// <c>GetVariable</c> for every variable.
+        /// Runs <see cref="GetVariables"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetJson("/data/variables")</c>: every variable, name to value.
+        /// </remarks>
+        public Task<Reply> GetVariablesAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return Run(() => GetVariables(), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>GetUserInfo</c>: the account's details.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
+        /// <c>GetString("/data/expire_at")</c>: the expiry.
+        /// <c>GetString("/data/status")</c>: <c>active</c>, <c>expired</c> or <c>banned</c>.
+        /// <c>GetInt64("/data/bind_count")</c>: rebinds used.
+        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
+        /// <c>GetString("/data/remark")</c>: back-office note.
+        /// <c>GetString("/data/created_at")</c>: registration time.
+        /// </remarks>
+        public Reply GetUserInfo(string username, string password)
+        {
+            Required(username, "username");
+            Required(password, "password");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_user_info(handle, username, password, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// GetCardInfo; consumes nothing. Reply: card, card_type, status, is_times, device_id,
-        /// activated_at, expire_at, duration, duration_type, and for a count card total, used,
-        /// remaining.
+        /// <c>GetUserInfo</c>: the account's details.
+        /// Runs <see cref="GetUserInfo"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply GetCardInfo(string card)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
+        /// <c>GetString("/data/expire_at")</c>: the expiry.
+        /// <c>GetString("/data/status")</c>: <c>active</c>, <c>expired</c> or <c>banned</c>.
+        /// <c>GetInt64("/data/bind_count")</c>: rebinds used.
+        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
+        /// <c>GetString("/data/remark")</c>: back-office note.
+        /// <c>GetString("/data/created_at")</c>: registration time.
+        /// </remarks>
+        public Task<Reply> GetUserInfoAsync(string username, string password, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(card, "card");
+            Required(username, "username");
+            Required(password, "password");
+            return Run(() => GetUserInfo(username, password), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>GetCardInfo</c>: the card's state, expiry and binding, consuming nothing.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/card")</c>: the card key.
+        /// <c>GetString("/data/card_type")</c>: the card type's display name.
+        /// <c>GetString("/data/status")</c>: <c>unused</c>, <c>active</c>, <c>expired</c>, <c>exhausted</c>, <c>used</c>, <c>disabled</c> or <c>refunded</c>.
+        /// <c>GetBool("/data/is_times")</c>: true for a count card.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty when not bound.
+        /// <c>GetString("/data/activated_at")</c>: first use; empty when unused.
+        /// <c>GetString("/data/expire_at")</c>: expiry; empty when unused.
+        /// <c>GetInt64("/data/duration")</c>: duration in <c>duration_type</c> units.
+        /// <c>GetString("/data/duration_type")</c>: <c>day</c> or <c>hour</c>.
+        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
+        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
+        /// <c>GetInt64("/data/remaining")</c>: uses left (count cards only).
+        /// </remarks>
+        public Reply GetCardInfo(string card)
+        {
+            Required(card, "card");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_card_info(handle, card, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// Social login step 1; <paramref name="mac"/> optional. Reply: url (show it to the
-        /// user), state (pass it to <see cref="SocialLoginPoll"/>).
+        /// <c>GetCardInfo</c>: the card's state, expiry and binding, consuming nothing.
+        /// Runs <see cref="GetCardInfo"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply SocialLoginStart(string mac = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/card")</c>: the card key.
+        /// <c>GetString("/data/card_type")</c>: the card type's display name.
+        /// <c>GetString("/data/status")</c>: <c>unused</c>, <c>active</c>, <c>expired</c>, <c>exhausted</c>, <c>used</c>, <c>disabled</c> or <c>refunded</c>.
+        /// <c>GetBool("/data/is_times")</c>: true for a count card.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty when not bound.
+        /// <c>GetString("/data/activated_at")</c>: first use; empty when unused.
+        /// <c>GetString("/data/expire_at")</c>: expiry; empty when unused.
+        /// <c>GetInt64("/data/duration")</c>: duration in <c>duration_type</c> units.
+        /// <c>GetString("/data/duration_type")</c>: <c>day</c> or <c>hour</c>.
+        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
+        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
+        /// <c>GetInt64("/data/remaining")</c>: uses left (count cards only).
+        /// </remarks>
+        public Task<Reply> GetCardInfoAsync(string card, CancellationToken cancellationToken = default(CancellationToken))
         {
-            CheckOptional(mac, "mac");
+            Required(card, "card");
+            return Run(() => GetCardInfo(card), cancellationToken);
+        }
+
+        /// <summary>
+        /// Social login step 1: the URL to show the user, and the state to poll with.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/url")</c>: the external authorization link.
+        /// <c>GetString("/data/state")</c>: the value to pass to the social poll or wait.
+        /// </remarks>
+        public Reply SocialLoginStart(string mac = null)
+        {
+            Optional(mac, "mac");
             ReplyHandle reply;
             int code = NativeMethods.verify_social_login_start(handle, mac, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// Social login step 2, once per call: the reply's code is 201
-        /// (<see cref="VerifyCode.Pending"/>) while the user has not authorized (poll again),
-        /// 200 with the login fields (remark is the social display name), 1016 when the
-        /// identity is not bound.
+        /// Social login step 1: the URL to show the user, and the state to poll with.
+        /// Runs <see cref="SocialLoginStart"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply SocialLoginPoll(string state, string mac = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/url")</c>: the external authorization link.
+        /// <c>GetString("/data/state")</c>: the value to pass to the social poll or wait.
+        /// </remarks>
+        public Task<Reply> SocialLoginStartAsync(string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(state, "state");
-            CheckOptional(mac, "mac");
+            Optional(mac, "mac");
+            return Run(() => SocialLoginStart(mac), cancellationToken);
+        }
+
+        /// <summary>
+        /// Social login step 2, once: code 201 (pending) while the user has not authorized;
+        /// 200 with the login payload (<c>remark</c> is the social display name); 1016 when the
+        /// identity is not bound. Its success consumes the state, so it is never sent twice.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
+        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
+        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
+        /// </remarks>
+        public Reply SocialLoginPoll(string state, string mac = null)
+        {
+            Required(state, "state");
+            Optional(mac, "mac");
             ReplyHandle reply;
             int code = NativeMethods.verify_social_login_poll(handle, state, mac, out reply);
             return Finish(code, reply);
         }
 
         /// <summary>
-        /// Social registration step 1; <paramref name="mac"/> and <paramref name="deviceName"/>
-        /// optional. Reply: url. The account is created when the user completes the authorization.
+        /// Social login step 2, once: code 201 (pending) while the user has not authorized;
+        /// 200 with the login payload (<c>remark</c> is the social display name); 1016 when the
+        /// identity is not bound. Its success consumes the state, so it is never sent twice.
+        /// Runs <see cref="SocialLoginPoll"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
         /// </summary>
-        public VerifyReply SocialRegisterStart(string username, string mac = null, string deviceName = null)
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/username")</c>: the account's username.
+        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
+        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
+        /// <c>GetString("/data/status")</c>: <c>active</c>.
+        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
+        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
+        /// </remarks>
+        public Task<Reply> SocialLoginPollAsync(string state, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(username, "username");
-            CheckOptional(mac, "mac");
-            CheckOptional(deviceName, "deviceName");
+            Required(state, "state");
+            Optional(mac, "mac");
+            return Run(() => SocialLoginPoll(state, mac), cancellationToken);
+        }
+
+        /// <summary>
+        /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/url")</c>: the external authorization link (its <c>state</c> parameter is the state).
+        /// </remarks>
+        public Reply SocialRegisterStart(string username, string mac = null, string deviceName = null)
+        {
+            Required(username, "username");
+            Optional(mac, "mac");
+            Optional(deviceName, "deviceName");
             ReplyHandle reply;
-            int code = NativeMethods.verify_social_register_start(handle, username, mac, deviceName,
-                out reply);
+            int code = NativeMethods.verify_social_register_start(handle, username, mac, deviceName, out reply);
             return Finish(code, reply);
         }
+
+        /// <summary>
+        /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
+        /// Runs <see cref="SocialRegisterStart"/> on the thread pool; a
+        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
+        /// (see <see cref="Client"/>).
+        /// </summary>
+        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
+        /// <c>GetString("/data/url")</c>: the external authorization link (its <c>state</c> parameter is the state).
+        /// </remarks>
+        public Task<Reply> SocialRegisterStartAsync(string username, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Required(username, "username");
+            Optional(mac, "mac");
+            Optional(deviceName, "deviceName");
+            return Run(() => SocialRegisterStart(username, mac, deviceName), cancellationToken);
+        }
+
+        // END GENERATED: actions
 
         /// <summary>
         /// Any action with any parameters (at most 256; values may be empty, never null), in
         /// the order given. Never sent twice once it may have reached the server.
         /// </summary>
-        public VerifyReply Call(string action, IEnumerable<KeyValuePair<string, string>> parameters)
+        public Reply Call(string action, IEnumerable<KeyValuePair<string, string>> parameters)
         {
-            Check(action, "action");
+            Args.Required(action, "action");
             List<string> keys = new List<string>();
             List<string> values = new List<string>();
             if (parameters != null)
             {
                 foreach (KeyValuePair<string, string> pair in parameters)
                 {
-                    Check(pair.Key, "parameters (a key)");
-                    Check(pair.Value, "parameters (the value of " + pair.Key + ")");
+                    Args.Required(pair.Key, "parameters (a key)");
+                    Args.Required(pair.Value, "parameters (the value of " + pair.Key + ")");
                     keys.Add(pair.Key);
                     values.Add(pair.Value);
                 }
@@ -650,38 +1074,52 @@ namespace Verify
         }
 
         /// <summary>Any action with any parameters, given as pairs (see the other overload).</summary>
-        public VerifyReply Call(string action, params KeyValuePair<string, string>[] parameters)
+        public Reply Call(string action, params KeyValuePair<string, string>[] parameters)
         {
             return Call(action, (IEnumerable<KeyValuePair<string, string>>)parameters);
         }
 
         /// <summary>
-        /// Social login step 2, repeated every <paramref name="interval"/> until the user
-        /// authorizes (a reply with code 200 and the login fields; remark is the social display
-        /// name) or the server refuses (a reply with its code, e.g. 1016 when the identity is not
-        /// bound). Blocks the calling thread; <paramref name="mac"/> is optional.
+        /// Runs <see cref="Call(string, IEnumerable{KeyValuePair{string, string}})"/> on the
+        /// thread pool (cancellation: see <see cref="Client"/>). The parameters are copied first.
         /// </summary>
-        /// <param name="state">The state of <see cref="SocialLoginStart"/>.</param>
+        public Task<Reply> CallAsync(string action, IEnumerable<KeyValuePair<string, string>> parameters,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Args.Required(action, "action");
+            List<KeyValuePair<string, string>> copied = parameters == null
+                ? new List<KeyValuePair<string, string>>()
+                : new List<KeyValuePair<string, string>>(parameters);
+            return Run(() => Call(action, copied), cancellationToken);
+        }
+
+        /// <summary>
+        /// Social login step 2, repeated every <paramref name="interval"/> until the user
+        /// authorizes (a reply with code 200 and the login fields; <c>/data/remark</c> is the
+        /// social display name) or the server refuses (a reply with its code, e.g. 1016 when the
+        /// identity is not bound). Blocks the calling thread; <paramref name="mac"/> is optional.
+        /// </summary>
+        /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>).</param>
         /// <param name="mac">The machine code, or null.</param>
         /// <param name="interval">Time between polls, at least 1 ms (rounded up to whole ms).</param>
         /// <param name="timeout">How long to wait in all, at least 1 ms.</param>
         /// <param name="cancel">
-        /// Optional: <see cref="VerifyCancel.Cancel"/> from another thread ends the wait within
-        /// milliseconds (a poll in flight is interrupted). Do not dispose it while a wait uses it
-        /// (if you do, it is freed when the wait returns).
+        /// Optional: <see cref="CancelToken.Cancel"/> from another thread ends the wait within
+        /// milliseconds (a poll in flight is interrupted). Disposing it while a wait uses it is
+        /// safe: it is freed when the wait returns.
         /// </param>
         /// <exception cref="VerifyException">
-        /// <see cref="VerifyCode.Timeout"/> when <paramref name="timeout"/> passed,
-        /// <see cref="VerifyCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
+        /// <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/> passed,
+        /// <see cref="ResultCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
         /// reply in either case), or another local failure.
         /// </exception>
-        public VerifyReply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
-            VerifyCancel cancel = null)
+        public Reply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
+            CancelToken cancel = null)
         {
-            Check(state, "state");
-            CheckOptional(mac, "mac");
-            uint intervalMs = Milliseconds(interval, "interval");
-            uint timeoutMs = Milliseconds(timeout, "timeout");
+            Args.Required(state, "state");
+            Args.Optional(mac, "mac");
+            uint intervalMs = Args.Milliseconds(interval, "interval");
+            uint timeoutMs = Args.Milliseconds(timeout, "timeout");
             ReplyHandle reply;
             int code;
             if (cancel == null)
@@ -713,74 +1151,67 @@ namespace Verify
         }
 
         /// <summary>
-        /// Starts keeping a session alive in the background (verify_keeper_start): a heartbeat
-        /// every <paramref name="interval"/> for the token of <see cref="SingleLogin"/>
-        /// (<see cref="SessionKind.Card"/>) or <see cref="UserLogin"/> (<see cref="SessionKind.User"/>).
-        /// The first heartbeat is sent one interval after the start. Keep the returned keeper
-        /// (a field) and dispose it when the session should no longer be kept.
+        /// <see cref="SocialLoginWait"/> on a thread of its own, cancelled through
+        /// <paramref name="cancellationToken"/>: cancelling it cancels the library's token of the
+        /// wait, which returns within milliseconds (a poll in flight is interrupted), and the
+        /// task is cancelled (awaiting it throws <see cref="OperationCanceledException"/>).
+        /// A token cancelled before the call gives a cancelled task and sends nothing.
         /// </summary>
-        /// <param name="token">The session's token.</param>
-        /// <param name="kind">Whose token it is.</param>
-        /// <param name="interval">
-        /// Time between heartbeats, at least 1 s; <see cref="TimeSpan.Zero"/> for the default,
-        /// 5 minutes (the spec's). A small random jitter is added.
-        /// </param>
-        /// <param name="grace">
-        /// How long the session stays usable while heartbeats fail for other reasons than its
-        /// end (network down), counted from the first failure; <see cref="TimeSpan.Zero"/> for
-        /// the default, 15 minutes. Retries back off 1 s, 2 s, 4 s... up to 60 s or the interval.
-        /// </param>
-        /// <param name="ip">The client IP to report with each heartbeat, or null.</param>
-        /// <param name="onEvent">
-        /// Optional: receives every <see cref="VerifyEvent"/>. It runs on the keeper's event
-        /// thread: not the thread that called KeepAlive, and never the UI thread (marshal to it
-        /// with Control.BeginInvoke / Dispatcher.BeginInvoke / SynchronizationContext.Post).
-        /// Events come one at a time, in order; a slow handler delays only later events.
-        /// Exceptions it throws are caught and dropped (none reaches native code), and the next
-        /// events still arrive. Without a handler, back-office messages are queued for
-        /// <see cref="VerifyKeeper.Status"/>.
-        /// </param>
         /// <exception cref="VerifyException">
-        /// <see cref="VerifyCode.InvalidArgument"/> for an empty token, an interval under 1 s or
-        /// an unknown kind; another local failure when the keeper's threads cannot start.
+        /// (From the task) <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/>
+        /// passed, or another local failure.
         /// </exception>
-        public VerifyKeeper KeepAlive(string token, SessionKind kind, TimeSpan interval, TimeSpan grace,
-            string ip = null, Action<VerifyEvent> onEvent = null)
+        public Task<Reply> SocialLoginWaitAsync(string state, string mac, TimeSpan interval, TimeSpan timeout,
+            CancellationToken cancellationToken = default(CancellationToken))
         {
-            Check(token, "token");
-            CheckOptional(ip, "ip");
-            uint intervalMs = OptionalMilliseconds(interval, "interval");
-            uint graceMs = OptionalMilliseconds(grace, "grace");
-            EventDispatcher dispatcher = onEvent == null ? null : new EventDispatcher(onEvent);
-            NativeMethods.EventCallback callback = dispatcher == null ? null : dispatcher.Callback;
-            // Rooted before the keeper exists: its event thread may call it at any time until
-            // verify_keeper_free returns, even if this VerifyKeeper is never disposed.
-            GCHandle root = callback == null ? default(GCHandle) : GCHandle.Alloc(callback);
-            try
+            Args.Required(state, "state");
+            Args.Optional(mac, "mac");
+            Args.Milliseconds(interval, "interval");
+            Args.Milliseconds(timeout, "timeout");
+            return Task.Factory.StartNew(() =>
             {
-                KeeperHandle created;
-                int code = NativeMethods.verify_keeper_start(handle, token, (int)kind, ip, intervalMs,
-                    graceMs, callback, IntPtr.Zero, out created);
-                if (code != (int)VerifyCode.Ok || created == null || created.IsInvalid)
+                using (CancelToken cancel = new CancelToken())
                 {
-                    VerifyException error = VerifyException.FromLastError((VerifyCode)code);
-                    if (created != null)
+                    // Disposed before the token: Dispose waits for a callback that is running.
+                    using (cancellationToken.Register(CancelQuietly, cancel))
                     {
-                        created.Dispose();
+                        try
+                        {
+                            return SocialLoginWait(state, mac, interval, timeout, cancel);
+                        }
+                        catch (VerifyException error)
+                        {
+                            if (error.Code == ResultCode.Cancelled && cancellationToken.IsCancellationRequested)
+                            {
+                                // With the same token: the task ends Canceled, not Faulted.
+                                throw new OperationCanceledException(error.Message, error, cancellationToken);
+                            }
+                            throw;
+                        }
                     }
-                    throw error;
                 }
-                created.Root(ref root, callback);
-                return new VerifyKeeper(created, dispatcher);
-            }
-            finally
-            {
-                // Still allocated only when the keeper did not start.
-                if (root.IsAllocated)
-                {
-                    root.Free();
-                }
-            }
+            }, cancellationToken, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+                TaskScheduler.Default);
+        }
+
+        /// <summary>
+        /// Starts keeping a session alive in the background (verify_keeper_start) for the token
+        /// of <see cref="SingleLogin"/> (<see cref="SessionKind.Card"/>) or
+        /// <see cref="UserLogin"/> (<see cref="SessionKind.User"/>), with
+        /// <paramref name="options"/> (null: the defaults, a heartbeat every 5 minutes and 15
+        /// minutes of grace). The options are copied: they may be changed, reused or disposed
+        /// afterwards. The first heartbeat is sent one interval after the start. Keep the
+        /// returned keeper (a field) and dispose it when the session should no longer be kept;
+        /// it keeps this client from being collected (not from being disposed: disposing the
+        /// client stops its keepers).
+        /// </summary>
+        /// <exception cref="VerifyException">
+        /// <see cref="ResultCode.InvalidArgument"/> for an empty token or an unknown kind;
+        /// <see cref="ResultCode.System"/> when the keeper's threads cannot start.
+        /// </exception>
+        public Keeper StartKeeper(string token, SessionKind kind, KeeperOptions options = null)
+        {
+            return new Keeper(KeeperHandle.Start(handle, token, kind, options == null ? null : options.Handle));
         }
 
         /// <summary>
@@ -800,24 +1231,22 @@ namespace Verify
         /// answered with a non-negative code, else a VerifyException with the thread's last
         /// error (read right away, before anything else can replace it).
         /// </summary>
-        private static VerifyReply Finish(int code, ReplyHandle reply)
+        internal static Reply Finish(int code, ReplyHandle reply)
         {
             bool answered = reply != null && !reply.IsInvalid;
             if (code >= 0 && answered)
             {
-                return new VerifyReply(reply);
+                return new Reply(reply);
             }
-            VerifyException error = VerifyException.FromLastError((VerifyCode)code);
+            VerifyException error = VerifyException.FromLastError((ResultCode)code);
             if (answered)
             {
-                // The server answered but the reply was rejected (a protocol failure): keep
-                // its JSON for diagnosis and free it.
-                string json = null;
-                using (VerifyReply rejected = new VerifyReply(reply))
+                // The server answered but the call failed (a protocol failure): keep the
+                // reply's JSON for diagnosis and free it.
+                using (Reply rejected = new Reply(reply))
                 {
-                    json = rejected.Json;
+                    error = new VerifyException(error.Code, error.Message, rejected.Json);
                 }
-                error = new VerifyException(error.Code, error.Message, json);
             }
             else if (reply != null)
             {
@@ -826,39 +1255,33 @@ namespace Verify
             throw error;
         }
 
-        private static void Check(string value, string name)
+        /// <summary>Runs a blocking call on the thread pool unless the token is already cancelled.</summary>
+        private static Task<Reply> Run(Func<Reply> call, CancellationToken cancellationToken)
         {
-            if (value == null)
-            {
-                throw new ArgumentNullException(name);
-            }
-            CheckOptional(value, name);
+            return Task.Factory.StartNew(call, cancellationToken, TaskCreationOptions.DenyChildAttach,
+                TaskScheduler.Default);
         }
 
-        private static void CheckOptional(string value, string name)
+        private static void Required(string value, string name)
         {
-            // UTF-8 marshalling stops at a NUL: the library would see a shortened string.
-            if (value != null && value.IndexOf('\0') >= 0)
-            {
-                throw new ArgumentException("contains a NUL character", name);
-            }
+            Args.Required(value, name);
         }
 
-        private static uint Milliseconds(TimeSpan span, string name)
+        private static void Optional(string value, string name)
         {
-            double ms = Math.Ceiling(span.TotalMilliseconds);
-            if (ms < 1 || ms > UInt32.MaxValue)
-            {
-                throw new ArgumentOutOfRangeException(name, span,
-                    "must be between 1 ms and 4294967295 ms");
-            }
-            return (uint)ms;
+            Args.Optional(value, name);
         }
 
-        /// <summary>Zero (the library's default) or a span as for <see cref="Milliseconds"/>.</summary>
-        private static uint OptionalMilliseconds(TimeSpan span, string name)
+        private static void CancelQuietly(object cancel)
         {
-            return span == TimeSpan.Zero ? 0 : Milliseconds(span, name);
+            try
+            {
+                ((CancelToken)cancel).Cancel();
+            }
+            catch (Exception)
+            {
+                // Never into CancellationTokenSource.Cancel's caller: the wait ends by its timeout.
+            }
         }
     }
 
@@ -867,19 +1290,28 @@ namespace Verify
     /// Every string is copied out of the library, so values read stay valid after Dispose.
     /// </summary>
     /// <remarks>
+    /// Paths are JSON Pointers (RFC 6901) from the top of the reply: <c>"/data/token"</c>,
+    /// <c>"/data/variables/a.b"</c> (a key may contain a dot), <c>"/data/list/0"</c>,
+    /// <c>"/code"</c>; <see cref="Pointer"/> builds one from keys that contain <c>/</c> or
+    /// <c>~</c>. The getters return null when the value is absent or of another type, and leave
+    /// <see cref="Library.LastErrorMessage"/> as it was; a path that is not a pointer (not
+    /// starting with <c>/</c>) throws <see cref="VerifyException"/> with
+    /// <see cref="ResultCode.InvalidArgument"/>.
     /// Thread-safety: several threads may read one reply at once. Dispose defers
     /// verify_reply_free until reads in progress finish; reads after it throw
     /// <see cref="ObjectDisposedException"/>.
-    /// Field names are those of the reply's <c>data</c> (documented on each action), or a
-    /// dotted path into nested objects (<c>"variables.app_name"</c>). Reading an absent field
-    /// gives null and leaves <see cref="VerifyLibrary.LastErrorMessage"/> as it was.
     /// </remarks>
-    public sealed class VerifyReply : IDisposable
+    public sealed class Reply : IDisposable
     {
         private readonly ReplyHandle handle;
 
-        internal VerifyReply(ReplyHandle handle)
+        /// <summary>
+        /// A reply over a handle (another reply's <see cref="Handle"/>); both share the native
+        /// reply: disposing either frees it.
+        /// </summary>
+        public Reply(ReplyHandle handle)
         {
+            Args.Usable(handle, "handle");
             this.handle = handle;
         }
 
@@ -890,139 +1322,110 @@ namespace Verify
         }
 
         /// <summary>The reply's code: 200 success, 201 pending, or the server's refusal.</summary>
-        public VerifyCode Code
+        public ResultCode Code
         {
-            get
-            {
-                bool added = false;
-                try
-                {
-                    handle.DangerousAddRef(ref added);
-                    return (VerifyCode)NativeMethods.verify_reply_code(handle.DangerousGetHandle());
-                }
-                finally
-                {
-                    if (added)
-                    {
-                        handle.DangerousRelease();
-                    }
-                }
-            }
+            get { return (ResultCode)handle.With(p => NativeMethods.verify_reply_code(p)); }
         }
 
         /// <summary>True when <see cref="Code"/> is 200.</summary>
         public bool IsOk
         {
-            get { return Code == VerifyCode.Ok; }
+            get { return Code == ResultCode.Ok; }
         }
 
         /// <summary>The server's message (localized; may be empty).</summary>
         public string Message
         {
-            get { return Read(p => NativeMethods.verify_reply_message(p)) ?? ""; }
+            get { return handle.With(p => Utf8.FromNative(NativeMethods.verify_reply_message(p))) ?? string.Empty; }
         }
 
         /// <summary>
-        /// The reply's <c>data.remark</c>, or null: on 1006 the reason, on 1022 the previously
-        /// bound machine code, on a login the account's remark.
+        /// <c>/data/remark</c>, or null: on 1006 the reason, on 1022 the previously bound
+        /// machine code, on a login the account's remark.
         /// </summary>
         public string Remark
         {
-            get { return GetString("remark"); }
+            get { return GetString("/data/remark"); }
         }
 
-        /// <summary>The whole reply as JSON (<c>{"code":..,"message":..,"data":..}</c>).</summary>
+        /// <summary>The whole reply as JSON (<c>{"code":..,"message":..,"data":..}</c>, unknown fields included).</summary>
         public string Json
         {
-            get { return Read(p => NativeMethods.verify_reply_json(p)); }
+            get { return GetJson(string.Empty); }
         }
 
         /// <summary>
-        /// Whether the field of <c>data</c> is present and not null. Unlike the getters it never
-        /// replaces the thread's last error (verify_reply_has).
+        /// A JSON Pointer from keys: each key escaped (<c>~</c> as <c>~0</c>, <c>/</c> as
+        /// <c>~1</c>) and prefixed with <c>/</c>. <c>Pointer("data", "variables", "a/b")</c> is
+        /// <c>"/data/variables/a~1b"</c>.
         /// </summary>
-        public bool Has(string field)
+        public static string Pointer(params string[] keys)
         {
-            CheckField(field);
-            bool added = false;
-            try
+            if (keys == null)
             {
-                handle.DangerousAddRef(ref added);
-                return HasField(handle.DangerousGetHandle(), field);
+                throw new ArgumentNullException("keys");
             }
-            finally
+            StringBuilder pointer = new StringBuilder();
+            foreach (string key in keys)
             {
-                if (added)
+                if (key == null)
                 {
-                    handle.DangerousRelease();
+                    throw new ArgumentNullException("keys", "a key is null");
                 }
+                pointer.Append('/').Append(key.Replace("~", "~0").Replace("/", "~1"));
             }
+            return pointer.ToString();
         }
 
         /// <summary>
-        /// A field of <c>data</c> as text (a string as it is, a number or boolean in JSON
-        /// notation), or null when it is absent, null, an object or an array.
+        /// The value at <paramref name="pointer"/> as text (a string as it is, a number or
+        /// boolean in JSON notation), or null when it is absent, null, an object or an array.
         /// </summary>
-        public string GetString(string field)
+        public string GetString(string pointer)
         {
-            CheckField(field);
-            return Read(p => HasField(p, field) ? NativeMethods.verify_reply_str(p, field) : IntPtr.Zero);
+            Args.Required(pointer, "pointer");
+            return handle.With(p =>
+            {
+                IntPtr value;
+                return Present(NativeMethods.verify_reply_str(p, pointer, out value)) ? Utf8.FromNative(value) : null;
+            });
         }
 
-        /// <summary>A field of <c>data</c> as an integer, or null when absent or not an integer.</summary>
-        public long? GetInt64(string field)
+        /// <summary>The value at <paramref name="pointer"/> as an integer, or null when absent or not an integer (strings are not parsed).</summary>
+        public long? GetInt64(string pointer)
         {
-            CheckField(field);
-            bool added = false;
-            try
+            Args.Required(pointer, "pointer");
+            return handle.With(p =>
             {
-                handle.DangerousAddRef(ref added);
-                IntPtr p = handle.DangerousGetHandle();
-                if (!HasField(p, field))
-                {
-                    return null;
-                }
-                // verify_reply_int returns the fallback when the field is not an integer: two
-                // different fallbacks tell a real 0 from another type.
-                long value = NativeMethods.verify_reply_int(p, field, 0);
-                if (value != 0)
-                {
-                    return value;
-                }
-                return NativeMethods.verify_reply_int(p, field, 1) == 0 ? (long?)0 : null;
-            }
-            finally
-            {
-                if (added)
-                {
-                    handle.DangerousRelease();
-                }
-            }
+                long value;
+                return Present(NativeMethods.verify_reply_int(p, pointer, out value)) ? value : (long?)null;
+            });
         }
 
-        /// <summary>A field of <c>data</c> as a boolean, or null when absent or not a boolean.</summary>
-        public bool? GetBool(string field)
+        /// <summary>The value at <paramref name="pointer"/> as a boolean, or null when absent or not a boolean.</summary>
+        public bool? GetBool(string pointer)
         {
-            CheckField(field);
-            bool added = false;
-            try
+            Args.Required(pointer, "pointer");
+            return handle.With(p =>
             {
-                handle.DangerousAddRef(ref added);
-                IntPtr p = handle.DangerousGetHandle();
-                if (!HasField(p, field))
-                {
-                    return null;
-                }
-                int value = NativeMethods.verify_reply_bool(p, field, -1);
-                return value < 0 ? (bool?)null : value != 0;
-            }
-            finally
+                int value;
+                return Present(NativeMethods.verify_reply_bool(p, pointer, out value)) ? value != 0 : (bool?)null;
+            });
+        }
+
+        /// <summary>
+        /// The value at <paramref name="pointer"/> as JSON text, of any type (an object lists
+        /// its keys); "" is the whole reply. Null when absent.
+        /// </summary>
+        public string GetJson(string pointer)
+        {
+            Args.Optional(pointer, "pointer");
+            return handle.With(p =>
             {
-                if (added)
-                {
-                    handle.DangerousRelease();
-                }
-            }
+                IntPtr value;
+                return Present(NativeMethods.verify_reply_json(p, pointer ?? string.Empty, out value))
+                    ? Utf8.FromNative(value) : null;
+            });
         }
 
         /// <summary>Frees the reply (verify_reply_free) once no read is using it any more.</summary>
@@ -1031,235 +1434,162 @@ namespace Verify
             handle.Dispose();
         }
 
-        /// <summary>
-        /// Calls a reader returning a string borrowed from the reply and copies it out while
-        /// the reply is held alive.
-        /// </summary>
-        private string Read(Func<IntPtr, IntPtr> reader)
+        /// <summary>0: present; VERIFY_ERR_NO_SUCH_FIELD: absent; anything else throws.</summary>
+        private static bool Present(int code)
         {
-            bool added = false;
-            try
+            if (code == 0)
             {
-                handle.DangerousAddRef(ref added);
-                return Utf8.FromNative(reader(handle.DangerousGetHandle()));
+                return true;
             }
-            finally
+            if (code == (int)ResultCode.NoSuchField)
             {
-                if (added)
-                {
-                    handle.DangerousRelease();
-                }
+                return false;
             }
+            throw VerifyException.FromLastError((ResultCode)code);
         }
-
-        /// <summary>verify_reply_has on a reply the caller holds a reference on.</summary>
-        private static bool HasField(IntPtr reply, string field)
-        {
-            int has = NativeMethods.verify_reply_has(reply, field);
-            if (has < 0)
-            {
-                throw VerifyException.FromLastError((VerifyCode)has);
-            }
-            return has != 0;
-        }
-
-        private static void CheckField(string field)
-        {
-            if (field == null)
-            {
-                throw new ArgumentNullException("field");
-            }
-            if (field.IndexOf('\0') >= 0)
-            {
-                throw new ArgumentException("contains a NUL character", "field");
-            }
-        }
-    }
-
-    /// <summary>What a <see cref="VerifyEvent"/> reports (VERIFY_EVENT_*).</summary>
-    public enum VerifyEventKind
-    {
-        /// <summary>A heartbeat succeeded: <see cref="VerifyEvent.ExpireAt"/> is the session's expiry.</summary>
-        Alive = 1,
-        /// <summary>A back-office message, in <see cref="VerifyEvent.Text"/>, delivered once.</summary>
-        Message = 2,
-        /// <summary>
-        /// A heartbeat failed for another reason than the session's end (network down, a reply
-        /// that is not the service's); the keeper retries within the grace period and the session
-        /// stays usable.
-        /// </summary>
-        Trouble = 3,
-        /// <summary>
-        /// The session ended: 1005 (expired), 1006 (disabled; <see cref="VerifyEvent.Remark"/> is
-        /// the reason), 1007 (token invalid), or the grace period ran out. The keeper has stopped.
-        /// </summary>
-        Ended = 4,
-    }
-
-    /// <summary>The state of a kept session (VERIFY_KEEPER_*).</summary>
-    public enum KeeperState
-    {
-        /// <summary>The last heartbeat succeeded (or none was due yet).</summary>
-        Alive = 1,
-        /// <summary>Heartbeats fail for another reason than the session's end; the grace period runs.</summary>
-        Grace = 2,
-        /// <summary>The session ended, or the keeper was stopped (or its client disposed).</summary>
-        Ended = 3,
     }
 
     /// <summary>
-    /// One report of a <see cref="VerifyKeeper"/>, copied out of the library's
-    /// <c>verify_event</c>: it stays valid after the handler returns.
+    /// Settings of a keeper (<c>verify_keeper_options</c>), given to
+    /// <see cref="Client.StartKeeper"/>: the defaults until a property is set. A keeper copies
+    /// them when it starts, so they may be changed, reused for other keepers or disposed
+    /// afterwards. Not thread-safe: one thread at a time.
     /// </summary>
-    public sealed class VerifyEvent
+    public sealed class KeeperOptions : IDisposable
     {
-        /// <summary>What happened.</summary>
-        public VerifyEventKind Kind { get; private set; }
+        private readonly KeeperOptionsHandle handle;
+        private TimeSpan interval = TimeSpan.FromMinutes(5);
+        private TimeSpan grace = TimeSpan.FromMinutes(15);
+        private string ip;
 
-        /// <summary>The heartbeat's code: 200, the server's refusal, or a negative local code.</summary>
-        public VerifyCode Code { get; private set; }
-
-        /// <summary>The server's message or the local failure's explanation (may be empty; never null).</summary>
-        public string Message { get; private set; }
-
-        /// <summary>The remark of a refusal (the reason of a 1006), or null.</summary>
-        public string Remark { get; private set; }
-
-        /// <summary>The session's expiry on <see cref="VerifyEventKind.Alive"/>, else null.</summary>
-        public string ExpireAt { get; private set; }
-
-        /// <summary>The back-office message on <see cref="VerifyEventKind.Message"/>, else null.</summary>
-        public string Text { get; private set; }
-
-        /// <summary>An event as given (for hosts that test their handlers).</summary>
-        public VerifyEvent(VerifyEventKind kind, VerifyCode code, string message, string remark,
-            string expireAt, string text)
+        /// <summary>Options with the defaults (verify_keeper_options_new).</summary>
+        public KeeperOptions()
+            : this(KeeperOptionsHandle.Create())
         {
-            Kind = kind;
-            Code = code;
-            Message = message ?? "";
-            Remark = remark;
-            ExpireAt = expireAt;
-            Text = text;
         }
 
         /// <summary>
-        /// Copies a borrowed <c>const verify_event *</c>: int32 kind, int32 code, then four
-        /// <c>const char *</c> (message, remark, expire_at, text). Two int32 take 8 bytes, so the
-        /// pointers start at offset 8 on 32- and 64-bit platforms alike.
+        /// Options over a handle. The property getters report only what was set through this
+        /// object (the library has no getters).
         /// </summary>
-        internal static VerifyEvent FromNative(IntPtr native)
+        public KeeperOptions(KeeperOptionsHandle handle)
         {
-            int size = IntPtr.Size;
-            return new VerifyEvent(
-                (VerifyEventKind)Marshal.ReadInt32(native, 0),
-                (VerifyCode)Marshal.ReadInt32(native, 4),
-                Utf8.FromNative(Marshal.ReadIntPtr(native, 8)),
-                Utf8.FromNative(Marshal.ReadIntPtr(native, 8 + size)),
-                Utf8.FromNative(Marshal.ReadIntPtr(native, 8 + 2 * size)),
-                Utf8.FromNative(Marshal.ReadIntPtr(native, 8 + 3 * size)));
+            Args.Usable(handle, "handle");
+            this.handle = handle;
         }
 
-        /// <summary>Kind, code and the detail that applies (text, remark, expiry or message).</summary>
-        public override string ToString()
+        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
+        public KeeperOptionsHandle Handle
         {
-            string detail = Text ?? Remark ?? ExpireAt ?? Message;
-            return String.Format("{0} {1} {2}", Kind, (int)Code, detail);
+            get { return handle; }
         }
-    }
-
-    /// <summary>A snapshot of a keeper, for hosts that poll (<see cref="VerifyKeeper.Status"/>).</summary>
-    public sealed class KeeperStatus
-    {
-        /// <summary>Alive, in grace, or ended.</summary>
-        public KeeperState State { get; private set; }
-
-        /// <summary>The code of the last heartbeat; 0 before the first.</summary>
-        public VerifyCode LastCode { get; private set; }
-
-        /// <summary>The message of the last heartbeat ("" when none or empty).</summary>
-        public string LastMessage { get; private set; }
-
-        /// <summary>The remark of the last refusal (the reason of a 1006), or null.</summary>
-        public string Remark { get; private set; }
-
-        /// <summary>When the last heartbeat succeeded (whole seconds, UTC), or null before the first success.</summary>
-        public DateTimeOffset? LastSuccess { get; private set; }
-
-        /// <summary>The session's expiry from the last successful heartbeat, or null before the first.</summary>
-        public string ExpireAt { get; private set; }
 
         /// <summary>
-        /// The back-office messages received since the previous snapshot, oldest first; each is
-        /// returned once. Filled only for a keeper without an event handler (a handler gets them
-        /// as <see cref="VerifyEventKind.Message"/> events instead). Never null.
+        /// Time between heartbeats: at least 1 s (default 5 minutes, the spec's). A small random
+        /// jitter is added; the first heartbeat is one interval after the start.
         /// </summary>
-        public string[] Messages { get; private set; }
-
-        /// <summary>Reads the reply of verify_keeper_status.</summary>
-        internal static KeeperStatus FromReply(VerifyReply reply)
+        /// <exception cref="VerifyException">Set below 1 s: <see cref="ResultCode.InvalidArgument"/>.</exception>
+        public TimeSpan Interval
         {
-            KeeperStatus status = new KeeperStatus();
-            switch (reply.GetString("state"))
+            get
             {
-                case "alive":
-                    status.State = KeeperState.Alive;
-                    break;
-                case "grace":
-                    status.State = KeeperState.Grace;
-                    break;
-                default:
-                    status.State = KeeperState.Ended;
-                    break;
+                return interval;
             }
-            status.LastCode = (VerifyCode)(reply.GetInt64("last_code") ?? 0);
-            status.LastMessage = reply.GetString("last_message") ?? "";
-            status.Remark = reply.GetString("remark");
-            long lastSuccess = reply.GetInt64("last_success") ?? 0;
-            status.LastSuccess = lastSuccess > 0
-                ? DateTimeOffset.FromUnixTimeSeconds(lastSuccess)
-                : (DateTimeOffset?)null;
-            status.ExpireAt = reply.GetString("expire_at");
-            long count = reply.GetInt64("message_count") ?? 0;
-            List<string> messages = new List<string>();
-            for (long i = 0; i < count; i++)
+
+            set
             {
-                string message = reply.GetString("messages." + i);
-                if (message != null)
-                {
-                    messages.Add(message);
-                }
+                uint ms = Args.Milliseconds(value, "value");
+                handle.With(p => Args.Ok(NativeMethods.verify_keeper_options_set_interval(p, ms)));
+                interval = value;
             }
-            status.Messages = messages.ToArray();
-            return status;
+        }
+
+        /// <summary>
+        /// How long the session stays usable while heartbeats fail for other reasons than its
+        /// end (network down), counted from the first failure: at least 1 ms (default 15
+        /// minutes). Retries back off 1 s, 2 s, 4 s... up to 60 s or the interval.
+        /// </summary>
+        public TimeSpan Grace
+        {
+            get
+            {
+                return grace;
+            }
+
+            set
+            {
+                uint ms = Args.Milliseconds(value, "value");
+                handle.With(p => Args.Ok(NativeMethods.verify_keeper_options_set_grace(p, ms)));
+                grace = value;
+            }
+        }
+
+        /// <summary>The client IP reported with each heartbeat; null or "" for none (the default).</summary>
+        public string Ip
+        {
+            get
+            {
+                return ip;
+            }
+
+            set
+            {
+                Args.Optional(value, "value");
+                handle.With(p => Args.Ok(NativeMethods.verify_keeper_options_set_ip(p, value)));
+                ip = value;
+            }
+        }
+
+        /// <summary>
+        /// Receives every <see cref="KeeperEvent"/> of keepers started with these options; null
+        /// for none (the default: back-office messages are then queued for
+        /// <see cref="Keeper.Status"/>).
+        /// </summary>
+        /// <remarks>
+        /// It runs on the keeper's own event thread: not the thread that started the keeper,
+        /// and never the UI thread (marshal to it with Control.BeginInvoke,
+        /// Dispatcher.BeginInvoke or SynchronizationContext.Post). Events come one at a time, in
+        /// order; a slow handler delays only later events. Exceptions it throws are caught and
+        /// dropped (none reaches native code), and the next events still arrive.
+        /// </remarks>
+        public Action<KeeperEvent> OnEvent
+        {
+            get { return handle.OnEvent; }
+            set { handle.SetOnEvent(value); }
+        }
+
+        /// <summary>Frees the options (verify_keeper_options_free); keepers started with them are not affected.</summary>
+        public void Dispose()
+        {
+            handle.Dispose();
         }
     }
 
     /// <summary>
     /// A running session keeper: <c>verify_keeper</c>, started by
-    /// <see cref="VerifyClient.KeepAlive"/>. It sends a heartbeat every interval on its own
-    /// thread and reports through the handler given to KeepAlive (on the keeper's event
-    /// thread) and through <see cref="State"/> and <see cref="Status"/> (any thread).
+    /// <see cref="Client.StartKeeper"/>. It sends a heartbeat every interval on its own thread
+    /// and reports through <see cref="KeeperOptions.OnEvent"/> (on the keeper's event thread)
+    /// and through <see cref="State"/> and <see cref="Status"/> (any thread).
     /// </summary>
     /// <remarks>
     /// Keep a reference for as long as the session should be kept: a keeper that is collected
-    /// without Dispose is stopped and freed by its finalizer. Dispose (stop + free) is
-    /// idempotent, may run from any thread, also after the client was disposed (the client
-    /// stops its keepers, whose objects stay valid), and also from inside the keeper's own
+    /// without Dispose is stopped and freed by its finalizer. It keeps its client from being
+    /// collected, but disposing the client stops it (its object stays valid, state
+    /// <see cref="KeeperState.Ended"/>). Dispose (stop + free) is idempotent, may run from any
+    /// thread, also after the client was disposed, and also from inside the keeper's own
     /// handler (the free then completes on a thread-pool thread once the handler returned).
     /// After Dispose, the members throw <see cref="ObjectDisposedException"/>.
     /// Dispose keepers before the process exits.
     /// </remarks>
-    public sealed class VerifyKeeper : IDisposable
+    public sealed class Keeper : IDisposable
     {
         private readonly KeeperHandle handle;
-        private readonly EventDispatcher dispatcher;
-        private int disposed;
 
-        internal VerifyKeeper(KeeperHandle handle, EventDispatcher dispatcher)
+        /// <summary>A keeper over a handle (from <see cref="KeeperHandle.Start"/>); disposing either frees it.</summary>
+        public Keeper(KeeperHandle handle)
         {
+            Args.Usable(handle, "handle");
             this.handle = handle;
-            this.dispatcher = dispatcher;
         }
 
         /// <summary>The underlying handle, for calls this class does not wrap.</summary>
@@ -1268,42 +1598,41 @@ namespace Verify
             get { return handle; }
         }
 
-        /// <summary>The keeper's state (verify_keeper_state). Any thread.</summary>
+        /// <summary>
+        /// The keeper's state (verify_keeper_state). A state added by a later library is
+        /// returned as its number. Any thread.
+        /// </summary>
         public KeeperState State
         {
             get
             {
-                CheckNotDisposed();
                 int state = NativeMethods.verify_keeper_state(handle);
                 if (state < 0)
                 {
-                    throw VerifyException.FromLastError((VerifyCode)state);
+                    throw VerifyException.FromLastError((ResultCode)state);
                 }
                 return (KeeperState)state;
             }
         }
 
         /// <summary>
-        /// A snapshot of the keeper (verify_keeper_status), and the back-office messages queued
+        /// Whether the session is usable: <see cref="KeeperState.Alive"/> or
+        /// <see cref="KeeperState.Grace"/>; false for Ended and for states this binding does not know.
+        /// </summary>
+        public bool IsAlive
+        {
+            get { return KeeperStatus.IsAliveState(State); }
+        }
+
+        /// <summary>
+        /// A snapshot of the keeper (verify_keeper_status), with the back-office messages queued
         /// since the previous snapshot (each returned once). Any thread.
         /// </summary>
         public KeeperStatus Status()
         {
-            CheckNotDisposed();
-            ReplyHandle reply;
-            int code = NativeMethods.verify_keeper_status(handle, out reply);
-            if (code != (int)VerifyCode.Ok || reply == null || reply.IsInvalid)
+            using (KeeperStatusHandle snapshot = KeeperStatusHandle.Take(handle))
             {
-                VerifyException error = VerifyException.FromLastError((VerifyCode)code);
-                if (reply != null)
-                {
-                    reply.Dispose();
-                }
-                throw error;
-            }
-            using (VerifyReply status = new VerifyReply(reply))
-            {
-                return KeeperStatus.FromReply(status);
+                return new KeeperStatus(snapshot);
             }
         }
 
@@ -1316,12 +1645,7 @@ namespace Verify
         /// </summary>
         public void Stop()
         {
-            CheckNotDisposed();
-            int code = NativeMethods.verify_keeper_stop(handle);
-            if (code != (int)VerifyCode.Ok)
-            {
-                throw VerifyException.FromLastError((VerifyCode)code);
-            }
+            Args.Ok(NativeMethods.verify_keeper_stop(handle));
         }
 
         /// <summary>
@@ -1330,58 +1654,191 @@ namespace Verify
         /// </summary>
         public void Dispose()
         {
-            if (Interlocked.Exchange(ref disposed, 1) != 0)
-            {
-                return;
-            }
-            if (dispatcher != null && dispatcher.IsRunningOnCurrentThread)
-            {
-                // verify_keeper_free must not run on the keeper's own event thread (it joins
-                // it). Stop now (from the handler it returns at once), and free from the thread
-                // pool: verify_keeper_free there waits for this handler to return.
-                NativeMethods.verify_keeper_stop(handle);
-                ThreadPool.QueueUserWorkItem(state => ((KeeperHandle)state).Dispose(), handle);
-                return;
-            }
             handle.Dispose();
-        }
-
-        private void CheckNotDisposed()
-        {
-            if (Volatile.Read(ref disposed) != 0)
-            {
-                throw new ObjectDisposedException("VerifyKeeper");
-            }
         }
     }
 
     /// <summary>
-    /// A cancellation token for <see cref="VerifyClient.SocialLoginWait"/>: <c>verify_cancel</c>.
+    /// A snapshot of a keeper (verify_keeper_status and its accessors), copied: it stays valid
+    /// and never changes. From <see cref="Keeper.Status"/>.
+    /// </summary>
+    public sealed class KeeperStatus
+    {
+        /// <summary>Reads every accessor of a snapshot handle (which the caller still owns).</summary>
+        public KeeperStatus(KeeperStatusHandle handle)
+        {
+            Args.Usable(handle, "handle");
+            handle.With(p =>
+            {
+                int state;
+                Args.Ok(NativeMethods.verify_keeper_status_state(p, out state), 0);
+                State = (KeeperState)state;
+                int lastCode;
+                Args.Ok(NativeMethods.verify_keeper_status_last_code(p, out lastCode), 0);
+                LastCode = (ResultCode)lastCode;
+                IntPtr text;
+                Args.Ok(NativeMethods.verify_keeper_status_last_message(p, out text), 0);
+                LastMessage = Utf8.FromNative(text) ?? string.Empty;
+                Remark = Optional(NativeMethods.verify_keeper_status_remark(p, out text), text);
+                ExpireAt = Optional(NativeMethods.verify_keeper_status_expire_at(p, out text), text);
+                long lastSuccess;
+                int code = NativeMethods.verify_keeper_status_last_success(p, out lastSuccess);
+                if (code != (int)ResultCode.NoSuchField)
+                {
+                    Args.Ok(code, 0);
+                    LastSuccess = DateTimeOffset.FromUnixTimeSeconds(lastSuccess);
+                }
+                ulong succeeded, failed;
+                Args.Ok(NativeMethods.verify_keeper_status_counts(p, out succeeded, out failed), 0);
+                Succeeded = succeeded;
+                Failed = failed;
+                UIntPtr count;
+                Args.Ok(NativeMethods.verify_keeper_status_message_count(p, out count), 0);
+                List<string> messages = new List<string>();
+                for (ulong i = 0; i < count.ToUInt64(); i++)
+                {
+                    string message = Optional(NativeMethods.verify_keeper_status_message(p, new UIntPtr(i), out text), text);
+                    if (message != null)
+                    {
+                        messages.Add(message);
+                    }
+                }
+                Messages = messages.ToArray();
+                return 0;
+            });
+        }
+
+        /// <summary>Alive, in grace, ended, or (kept as its number) a state of a later library.</summary>
+        public KeeperState State { get; private set; }
+
+        /// <summary>Whether <see cref="State"/> is Alive or Grace (the session is usable).</summary>
+        public bool IsAlive
+        {
+            get { return IsAliveState(State); }
+        }
+
+        /// <summary>The code of the last heartbeat; 0 before the first.</summary>
+        public ResultCode LastCode { get; private set; }
+
+        /// <summary>The message of the last heartbeat ("" after a success or before the first).</summary>
+        public string LastMessage { get; private set; }
+
+        /// <summary>The remark of the last refusal (the reason of a 1006), or null.</summary>
+        public string Remark { get; private set; }
+
+        /// <summary>The session's expiry from the last successful heartbeat, or null before the first.</summary>
+        public string ExpireAt { get; private set; }
+
+        /// <summary>When the last heartbeat succeeded (whole seconds, UTC), or null before the first success.</summary>
+        public DateTimeOffset? LastSuccess { get; private set; }
+
+        /// <summary>How many heartbeats succeeded.</summary>
+        public ulong Succeeded { get; private set; }
+
+        /// <summary>How many heartbeats failed (any reason).</summary>
+        public ulong Failed { get; private set; }
+
+        /// <summary>
+        /// The back-office messages received since the previous snapshot, oldest first; each is
+        /// returned once. Filled only for a keeper without an event handler (a handler gets them
+        /// as <see cref="EventKind.Message"/> events instead). Never null.
+        /// </summary>
+        public string[] Messages { get; private set; }
+
+        /// <summary>True for Alive and Grace; false for Ended and for any state this binding does not know.</summary>
+        public static bool IsAliveState(KeeperState state)
+        {
+            return state == KeeperState.Alive || state == KeeperState.Grace;
+        }
+
+        private static string Optional(int code, IntPtr text)
+        {
+            if (code == (int)ResultCode.NoSuchField)
+            {
+                return null;
+            }
+            Args.Ok(code, 0);
+            return Utf8.FromNative(text);
+        }
+    }
+
+    /// <summary>
+    /// One report of a <see cref="Keeper"/>, copied out of the library's <c>verify_event</c>:
+    /// it stays valid after the handler returns.
+    /// </summary>
+    public sealed class KeeperEvent
+    {
+        /// <summary>An event as given (for hosts that test their handlers).</summary>
+        public KeeperEvent(EventKind kind, ResultCode code, string message, string remark,
+            string expireAt, string text)
+        {
+            Kind = kind;
+            Code = code;
+            Message = message ?? string.Empty;
+            Remark = remark;
+            ExpireAt = expireAt;
+            Text = text;
+        }
+
+        /// <summary>What happened; a kind of a later library is kept as its number.</summary>
+        public EventKind Kind { get; private set; }
+
+        /// <summary>The heartbeat's code: 200, the server's refusal, or a negative local code.</summary>
+        public ResultCode Code { get; private set; }
+
+        /// <summary>The server's message or the local failure's explanation (may be empty; never null).</summary>
+        public string Message { get; private set; }
+
+        /// <summary>The remark of a refusal (the reason of a 1006), or null.</summary>
+        public string Remark { get; private set; }
+
+        /// <summary>The session's expiry on <see cref="EventKind.Alive"/>, else null.</summary>
+        public string ExpireAt { get; private set; }
+
+        /// <summary>The back-office message on <see cref="EventKind.Message"/>, else null.</summary>
+        public string Text { get; private set; }
+
+        /// <summary>Kind, code and the detail that applies (text, remark, expiry or message).</summary>
+        public override string ToString()
+        {
+            string detail = Text ?? Remark ?? ExpireAt ?? Message;
+            return string.Format("{0} {1} {2}", Kind, (int)Code, detail);
+        }
+
+        /// <summary>Copies a borrowed <c>const verify_event *</c>.</summary>
+        internal static KeeperEvent FromNative(IntPtr native)
+        {
+            NativeEvent e = (NativeEvent)Marshal.PtrToStructure(native, typeof(NativeEvent));
+            return new KeeperEvent((EventKind)e.Kind, (ResultCode)e.Code, Utf8.FromNative(e.Message),
+                Utf8.FromNative(e.Remark), Utf8.FromNative(e.ExpireAt), Utf8.FromNative(e.Text));
+        }
+    }
+
+    /// <summary>
+    /// A cancellation token of the library (<c>verify_cancel</c>) for
+    /// <see cref="Client.SocialLoginWait"/>. <see cref="Client.SocialLoginWaitAsync"/> makes one
+    /// from a <see cref="CancellationToken"/> by itself.
     /// </summary>
     /// <remarks>
     /// <see cref="Cancel"/> may be called from any thread, any number of times. Dispose may race
     /// with a wait using the token: the SafeHandle defers verify_cancel_free until the wait
     /// returns; later calls throw <see cref="ObjectDisposedException"/>.
     /// </remarks>
-    public sealed class VerifyCancel : IDisposable
+    public sealed class CancelToken : IDisposable
     {
         private readonly CancelHandle handle;
 
         /// <summary>A new token, not cancelled (verify_cancel_new).</summary>
-        public VerifyCancel()
+        public CancelToken()
+            : this(CancelHandle.Create())
         {
-            CancelHandle created;
-            int code = NativeMethods.verify_cancel_new(out created);
-            if (code != (int)VerifyCode.Ok || created == null || created.IsInvalid)
-            {
-                VerifyException error = VerifyException.FromLastError((VerifyCode)code);
-                if (created != null)
-                {
-                    created.Dispose();
-                }
-                throw error;
-            }
-            handle = created;
+        }
+
+        /// <summary>A token over a handle; disposing either frees it.</summary>
+        public CancelToken(CancelHandle handle)
+        {
+            Args.Usable(handle, "handle");
+            this.handle = handle;
         }
 
         /// <summary>The underlying handle, for calls this class does not wrap.</summary>
@@ -1392,16 +1849,12 @@ namespace Verify
 
         /// <summary>
         /// Cancels (verify_cancel_cancel): a wait using this token throws
-        /// <see cref="VerifyException"/> with <see cref="VerifyCode.Cancelled"/> within
+        /// <see cref="VerifyException"/> with <see cref="ResultCode.Cancelled"/> within
         /// milliseconds, and later waits with it throw at once. Any thread.
         /// </summary>
         public void Cancel()
         {
-            int code = NativeMethods.verify_cancel_cancel(handle);
-            if (code != (int)VerifyCode.Ok)
-            {
-                throw VerifyException.FromLastError((VerifyCode)code);
-            }
+            Args.Ok(NativeMethods.verify_cancel_cancel(handle));
         }
 
         /// <summary>Frees the token (verify_cancel_free) once no wait is using it any more.</summary>
@@ -1411,27 +1864,357 @@ namespace Verify
         }
     }
 
+    /// <summary>Owns a <c>verify_client *</c>; released with verify_client_free.</summary>
+    public sealed class ClientHandle : SafeHandle
+    {
+        /// <summary>An empty handle; the marshaller fills it from verify_client_new.</summary>
+        public ClientHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>
+        /// A new client (verify_client_new); see <see cref="Client(string, string, string)"/>.
+        /// The caller owns it: dispose it, or hand it to a <see cref="Client"/> that does.
+        /// </summary>
+        public static ClientHandle Create(string baseUrl, string appId, string appKey)
+        {
+            Library.CheckAbi();
+            Args.Required(baseUrl, "baseUrl");
+            Args.Required(appId, "appId");
+            Args.Required(appKey, "appKey");
+            ClientHandle created;
+            int code = NativeMethods.verify_client_new(baseUrl, appId, appKey, out created);
+            return Args.Created(code, created);
+        }
+
+        /// <summary>
+        /// Frees the client; runs once, after every call using the handle returned. Its keepers
+        /// are stopped and their threads joined first.
+        /// </summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_client_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>Owns a <c>verify_reply *</c>; released with verify_reply_free.</summary>
+    public sealed class ReplyHandle : SafeHandle
+    {
+        /// <summary>An empty handle; the marshaller fills it from a call's <c>out</c>.</summary>
+        public ReplyHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL (no reply: the server did not answer).</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>Calls <paramref name="read"/> with the native pointer while a reference is held.</summary>
+        internal T With<T>(Func<IntPtr, T> read)
+        {
+            return Hold.With(this, read);
+        }
+
+        /// <summary>Frees the reply and every string borrowed from it.</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_reply_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Owns a <c>verify_keeper_options *</c>; released with verify_keeper_options_free. It also
+    /// holds the event handler set on it, whose native callback the library stores.
+    /// </summary>
+    public sealed class KeeperOptionsHandle : SafeHandle
+    {
+        private EventDispatcher dispatcher;
+
+        /// <summary>An empty handle; the marshaller fills it from verify_keeper_options_new.</summary>
+        public KeeperOptionsHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        internal Action<KeeperEvent> OnEvent
+        {
+            get { return dispatcher == null ? null : dispatcher.Handler; }
+        }
+
+        internal EventDispatcher Dispatcher
+        {
+            get { return dispatcher; }
+        }
+
+        /// <summary>New options with the defaults (verify_keeper_options_new); the caller owns them.</summary>
+        public static KeeperOptionsHandle Create()
+        {
+            KeeperOptionsHandle created;
+            int code = NativeMethods.verify_keeper_options_new(out created);
+            return Args.Created(code, created);
+        }
+
+        internal T With<T>(Func<IntPtr, T> use)
+        {
+            return Hold.With(this, use);
+        }
+
+        /// <summary>verify_keeper_options_set_callback with a dispatcher of its own (null: none).</summary>
+        internal void SetOnEvent(Action<KeeperEvent> onEvent)
+        {
+            EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);
+            With(p => Args.Ok(NativeMethods.verify_keeper_options_set_callback(p,
+                next == null ? null : next.Callback, IntPtr.Zero)));
+            // Kept while the options live: the library holds the delegate's function pointer.
+            dispatcher = next;
+        }
+
+        /// <summary>Frees the options; keepers started with them keep their own copy (and root their callback).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_keeper_options_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Owns a <c>verify_keeper *</c>; released with verify_keeper_free, after which the native
+    /// callback delegate of the keeper is unrooted. It references its client's handle, so the
+    /// client is not collected (and its finalizer does not stop the keeper) while the keeper is
+    /// reachable; disposing the client still stops the keeper.
+    /// </summary>
+    public sealed class KeeperHandle : SafeHandle
+    {
+        private GCHandle callbackRoot;
+        private EventDispatcher dispatcher;
+        private ClientHandle client;
+
+        /// <summary>An empty handle; the marshaller fills it from verify_keeper_start.</summary>
+        public KeeperHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>
+        /// Starts a keeper (verify_keeper_start) on <paramref name="client"/> for
+        /// <paramref name="token"/>, with <paramref name="options"/> (null: the defaults); see
+        /// <see cref="Client.StartKeeper"/>. The caller owns the result.
+        /// </summary>
+        public static KeeperHandle Start(ClientHandle client, string token, SessionKind kind,
+            KeeperOptionsHandle options)
+        {
+            if (client == null)
+            {
+                throw new ArgumentNullException("client");
+            }
+            Args.Required(token, "token");
+            EventDispatcher dispatcher = options == null ? null : options.Dispatcher;
+            // Rooted before the keeper exists: its event thread may call the delegate at any
+            // time until verify_keeper_free returns, even if this handle is never disposed.
+            GCHandle root = dispatcher == null ? default(GCHandle) : GCHandle.Alloc(dispatcher.Callback);
+            bool added = false;
+            try
+            {
+                IntPtr nativeOptions = IntPtr.Zero;
+                if (options != null)
+                {
+                    options.DangerousAddRef(ref added);
+                    nativeOptions = options.DangerousGetHandle();
+                }
+                KeeperHandle created;
+                int code = NativeMethods.verify_keeper_start(client, token, (int)kind, nativeOptions, out created);
+                created = Args.Created(code, created);
+                created.callbackRoot = root;
+                created.dispatcher = dispatcher;
+                created.client = client;
+                root = default(GCHandle);
+                return created;
+            }
+            finally
+            {
+                if (added)
+                {
+                    options.DangerousRelease();
+                }
+                // Still allocated only when the keeper did not start.
+                if (root.IsAllocated)
+                {
+                    root.Free();
+                }
+            }
+        }
+
+        /// <summary>
+        /// Stops and frees the keeper (its threads are joined: the library calls the delegate no
+        /// more), then lets the delegate go. Runs once, after every call using the handle
+        /// returned. On the keeper's own event thread (a handler disposing its keeper) it stops
+        /// the keeper at once and frees it from the thread pool, since verify_keeper_free joins
+        /// that thread.
+        /// </summary>
+        protected override bool ReleaseHandle()
+        {
+            IntPtr keeper = handle;
+            GCHandle root = callbackRoot;
+            EventDispatcher running = dispatcher;
+            // The keeper no longer needs its client: let the client be collected.
+            GC.KeepAlive(client);
+            callbackRoot = default(GCHandle);
+            dispatcher = null;
+            client = null;
+            if (running != null && running.IsRunningOnCurrentThread)
+            {
+                NativeMethods.verify_keeper_stop_raw(keeper);
+                ThreadPool.QueueUserWorkItem(_ => Free(keeper, root, running));
+                return true;
+            }
+            Free(keeper, root, running);
+            return true;
+        }
+
+        private static void Free(IntPtr keeper, GCHandle root, EventDispatcher running)
+        {
+            NativeMethods.verify_keeper_free(keeper);
+            if (root.IsAllocated)
+            {
+                root.Free();
+            }
+            GC.KeepAlive(running);
+        }
+    }
+
+    /// <summary>Owns a <c>verify_keeper_status *</c> snapshot; released with verify_keeper_status_free.</summary>
+    public sealed class KeeperStatusHandle : SafeHandle
+    {
+        /// <summary>An empty handle; the marshaller fills it from verify_keeper_status.</summary>
+        public KeeperStatusHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>
+        /// A snapshot of <paramref name="keeper"/> (verify_keeper_status); it takes the
+        /// back-office messages queued since the previous one. The caller owns it; read it with
+        /// <see cref="KeeperStatus(KeeperStatusHandle)"/>.
+        /// </summary>
+        public static KeeperStatusHandle Take(KeeperHandle keeper)
+        {
+            if (keeper == null)
+            {
+                throw new ArgumentNullException("keeper");
+            }
+            KeeperStatusHandle created;
+            int code = NativeMethods.verify_keeper_status(keeper, out created);
+            return Args.Created(code, created);
+        }
+
+        internal T With<T>(Func<IntPtr, T> read)
+        {
+            return Hold.With(this, read);
+        }
+
+        /// <summary>Frees the snapshot and its strings.</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_keeper_status_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>Owns a <c>verify_cancel *</c>; released with verify_cancel_free.</summary>
+    public sealed class CancelHandle : SafeHandle
+    {
+        /// <summary>An empty handle; the marshaller fills it from verify_cancel_new.</summary>
+        public CancelHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        /// <summary>A new token (verify_cancel_new); the caller owns it.</summary>
+        public static CancelHandle Create()
+        {
+            CancelHandle created;
+            int code = NativeMethods.verify_cancel_new(out created);
+            return Args.Created(code, created);
+        }
+
+        /// <summary>Frees the token; runs once, after every wait using it returned.</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_cancel_free(handle);
+            return true;
+        }
+    }
+
+    /// <summary>A <c>verify_event</c> as C lays it out: two int32, then four <c>const char *</c>.</summary>
+    [StructLayout(LayoutKind.Sequential)]
+    internal struct NativeEvent
+    {
+        public int Kind;
+        public int Code;
+        public IntPtr Message;
+        public IntPtr Remark;
+        public IntPtr ExpireAt;
+        public IntPtr Text;
+    }
+
     /// <summary>
     /// Delivers a keeper's native events to the host's handler. Its <see cref="Callback"/> is
-    /// the function pointer given to verify_keeper_start; KeeperHandle keeps it rooted until
-    /// verify_keeper_free returned.
+    /// the function pointer given to verify_keeper_options_set_callback; KeeperHandle keeps it
+    /// rooted until verify_keeper_free returned.
     /// </summary>
     internal sealed class EventDispatcher
     {
-        private readonly Action<VerifyEvent> onEvent;
         // The managed id of the thread running the handler; 0 when none runs.
         private int runningThread;
 
-        internal EventDispatcher(Action<VerifyEvent> onEvent)
+        internal EventDispatcher(Action<KeeperEvent> handler)
         {
-            this.onEvent = onEvent;
+            Handler = handler;
             Callback = Dispatch;
         }
+
+        internal Action<KeeperEvent> Handler { get; private set; }
 
         /// <summary>The delegate the library calls.</summary>
         internal NativeMethods.EventCallback Callback { get; private set; }
 
-        /// <summary>Whether the calling thread is inside this keeper's handler.</summary>
+        /// <summary>Whether the calling thread is inside this dispatcher's handler.</summary>
         internal bool IsRunningOnCurrentThread
         {
             get { return Volatile.Read(ref runningThread) == Thread.CurrentThread.ManagedThreadId; }
@@ -1447,12 +2230,11 @@ namespace Verify
             try
             {
                 Volatile.Write(ref runningThread, Thread.CurrentThread.ManagedThreadId);
-                VerifyEvent copied = VerifyEvent.FromNative(nativeEvent);
-                onEvent(copied);
+                Handler(KeeperEvent.FromNative(nativeEvent));
             }
             catch (Exception)
             {
-                // Dropped: the handler's exception must not reach the library (see KeepAlive).
+                // Dropped: the handler's exception must not reach the library (see OnEvent).
             }
             finally
             {
@@ -1461,114 +2243,98 @@ namespace Verify
         }
     }
 
-    /// <summary>Owns a <c>verify_client *</c>; released with verify_client_free.</summary>
-    public sealed class ClientHandle : SafeHandle
+    /// <summary>Argument checks and code checks shared by the classes.</summary>
+    internal static class Args
     {
-        /// <summary>An empty handle; the marshaller fills it from verify_client_new.</summary>
-        public ClientHandle() : base(IntPtr.Zero, true)
+        internal static void Required(string value, string name)
         {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
-
-        /// <summary>Frees the client; runs once, after every call using the handle returned.</summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_client_free(handle);
-            return true;
-        }
-    }
-
-    /// <summary>Owns a <c>verify_reply *</c>; released with verify_reply_free.</summary>
-    public sealed class ReplyHandle : SafeHandle
-    {
-        /// <summary>An empty handle; the marshaller fills it from a call's <c>out</c>.</summary>
-        public ReplyHandle() : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL (no reply: the server did not answer).</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
-
-        /// <summary>Frees the reply and every string borrowed from it.</summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_reply_free(handle);
-            return true;
-        }
-    }
-
-    /// <summary>
-    /// Owns a <c>verify_keeper *</c>; released with verify_keeper_free, after which the native
-    /// callback delegate of the keeper is unrooted.
-    /// </summary>
-    public sealed class KeeperHandle : SafeHandle
-    {
-        private GCHandle callbackRoot;
-        private Delegate callback;
-
-        /// <summary>An empty handle; the marshaller fills it from verify_keeper_start.</summary>
-        public KeeperHandle() : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
-
-        /// <summary>Takes over the strong GCHandle rooting the keeper's callback delegate.</summary>
-        internal void Root(ref GCHandle root, Delegate rooted)
-        {
-            callbackRoot = root;
-            callback = rooted;
-            root = default(GCHandle);
-        }
-
-        /// <summary>
-        /// Stops and frees the keeper (its threads are joined: the library calls the delegate no
-        /// more), then lets the delegate go. Runs once, after every call using the handle returned.
-        /// </summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_keeper_free(handle);
-            if (callbackRoot.IsAllocated)
+            if (value == null)
             {
-                callbackRoot.Free();
+                throw new ArgumentNullException(name);
             }
-            GC.KeepAlive(callback);
-            callback = null;
-            return true;
+            Optional(value, name);
+        }
+
+        internal static void Optional(string value, string name)
+        {
+            // UTF-8 marshalling stops at a NUL: the library would see a shortened string.
+            if (value != null && value.IndexOf('\0') >= 0)
+            {
+                throw new ArgumentException("contains a NUL character", name);
+            }
+        }
+
+        internal static void Usable(SafeHandle handle, string name)
+        {
+            if (handle == null)
+            {
+                throw new ArgumentNullException(name);
+            }
+            if (handle.IsInvalid)
+            {
+                throw new ArgumentException("the handle is NULL", name);
+            }
+            if (handle.IsClosed)
+            {
+                throw new ObjectDisposedException(name);
+            }
+        }
+
+        internal static uint Milliseconds(TimeSpan span, string name)
+        {
+            double ms = Math.Ceiling(span.TotalMilliseconds);
+            if (ms < 1 || ms > uint.MaxValue)
+            {
+                throw new ArgumentOutOfRangeException(name, span, "must be between 1 ms and 4294967295 ms");
+            }
+            return (uint)ms;
+        }
+
+        /// <summary>Throws the thread's last error unless <paramref name="code"/> is <paramref name="ok"/> (200 by default).</summary>
+        internal static int Ok(int code, int ok = (int)ResultCode.Ok)
+        {
+            if (code != ok)
+            {
+                throw VerifyException.FromLastError((ResultCode)code);
+            }
+            return code;
+        }
+
+        /// <summary>The handle a constructor function gave, or its failure thrown.</summary>
+        internal static T Created<T>(int code, T created)
+            where T : SafeHandle
+        {
+            if (code != (int)ResultCode.Ok || created == null || created.IsInvalid)
+            {
+                VerifyException error = VerifyException.FromLastError((ResultCode)code);
+                if (created != null)
+                {
+                    created.Dispose();
+                }
+                throw error;
+            }
+            return created;
         }
     }
 
-    /// <summary>Owns a <c>verify_cancel *</c>; released with verify_cancel_free.</summary>
-    public sealed class CancelHandle : SafeHandle
+    /// <summary>Holds a reference on a SafeHandle around a use of its raw pointer.</summary>
+    internal static class Hold
     {
-        /// <summary>An empty handle; the marshaller fills it from verify_cancel_new.</summary>
-        public CancelHandle() : base(IntPtr.Zero, true)
+        internal static T With<T>(SafeHandle owner, Func<IntPtr, T> use)
         {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
-
-        /// <summary>Frees the token; runs once, after every wait using it returned.</summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_cancel_free(handle);
-            return true;
+            bool added = false;
+            try
+            {
+                owner.DangerousAddRef(ref added);
+                return use(owner.DangerousGetHandle());
+            }
+            finally
+            {
+                if (added)
+                {
+                    owner.DangerousRelease();
+                }
+            }
         }
     }
 
@@ -1589,7 +2355,7 @@ namespace Verify
             }
             if (length == 0)
             {
-                return "";
+                return string.Empty;
             }
             byte[] bytes = new byte[length];
             Marshal.Copy(p, bytes, 0, length);
@@ -1597,17 +2363,23 @@ namespace Verify
         }
     }
 
-    /// <summary>The C functions of verify.h, one to one.</summary>
+    /// <summary>The C functions of verify.h, one to one; every one VERIFY_CALL (Winapi).</summary>
     internal static class NativeMethods
     {
-        // BEGIN GENERATED: native (tests/generated.rs; do not edit)
+        private const string Library = "verify";
+
+        /// <summary>verify_event_callback: user_data, then the borrowed event.</summary>
+        [UnmanagedFunctionPointer(CallingConvention.Winapi)]
+        internal delegate void EventCallback(IntPtr userData, IntPtr nativeEvent);
+
+        // BEGIN GENERATED: native (tests/generate/csharp.rs; do not edit)
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_single_login(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_user_login(
@@ -1615,7 +2387,7 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_user_login_with_card(
@@ -1624,7 +2396,7 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_user_register(
@@ -1634,7 +2406,7 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_update_password(
@@ -1642,7 +2414,7 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string oldPassword,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string newPassword,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_change_bind(
@@ -1650,7 +2422,7 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string newMac,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_heartbeat(
@@ -1658,62 +2430,62 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string token,
             int kind,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string ip,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_user_recharge(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_get_latest_version(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string currentVersion,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_get_bulletin(
             ClientHandle client,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_get_variable(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string name,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_get_variables(
             ClientHandle client,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_get_user_info(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_get_card_info(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_social_login_start(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_social_login_poll(
             ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string state,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_social_register_start(
@@ -1721,223 +2493,42 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
-            out IntPtr reply);
+            out ReplyHandle reply);
 
         // END GENERATED: native
 
-        private const string Library = "verify";
-
         // Client.
 
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_new(
             [MarshalAs(UnmanagedType.LPUTF8Str)] string baseUrl,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string appId,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string appKey,
             out ClientHandle client);
 
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern void verify_client_free(IntPtr client);
 
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_set_timeouts(ClientHandle client, uint connectMs, uint callMs);
 
-        // Actions.
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_init(ClientHandle client, out ReplyHandle reply);
 
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_single_login(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_user_login(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_user_register(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_update_password(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string oldPassword,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string newPassword,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_change_bind(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string newMac,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_heartbeat(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string token,
-            int kind,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string ip,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_user_recharge(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_get_latest_version(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string currentVersion,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_get_bulletin(ClientHandle client, out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_get_variable(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string name,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_get_user_info(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string password,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_get_card_info(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string card,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_social_login_start(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_social_login_poll(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string state,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_social_register_start(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string username,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
-            out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_call(ClientHandle client,
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_call(
+            ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string action,
             [MarshalAs(UnmanagedType.LPArray, ArraySubType = UnmanagedType.LPUTF8Str)] string[] keys,
             [MarshalAs(UnmanagedType.LPArray, ArraySubType = UnmanagedType.LPUTF8Str)] string[] values,
             UIntPtr count,
             out ReplyHandle reply);
 
-        // Library-wide. Returned strings are static or borrowed: IntPtr, copied by Utf8.
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern IntPtr verify_code_describe(int code);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern IntPtr verify_last_error_message();
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_last_error_code();
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern IntPtr verify_version();
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern uint verify_abi_version();
-
-        // Replies: the handle is passed as IntPtr while VerifyReply holds a reference on its
-        // ReplyHandle (DangerousAddRef), so the borrowed strings can be copied before release.
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_reply_code(IntPtr reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern IntPtr verify_reply_message(IntPtr reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_reply_has(IntPtr reply,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string field);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern IntPtr verify_reply_str(IntPtr reply,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string field);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern long verify_reply_int(IntPtr reply,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string field, long fallback);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_reply_bool(IntPtr reply,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string field, int fallback);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern IntPtr verify_reply_json(IntPtr reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern void verify_reply_free(IntPtr reply);
-
-        // Keeper, cancellation, social wait, machine code.
-
-        /// <summary>verify_event_callback: user_data, then the borrowed event.</summary>
-        [UnmanagedFunctionPointer(CallingConvention.Cdecl)]
-        internal delegate void EventCallback(IntPtr userData, IntPtr nativeEvent);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_keeper_start(ClientHandle client,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string token,
-            int kind,
-            [MarshalAs(UnmanagedType.LPUTF8Str)] string ip,
-            uint intervalMs,
-            uint graceMs,
-            EventCallback callback,
-            IntPtr userData,
-            out KeeperHandle keeper);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_keeper_stop(KeeperHandle keeper);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern void verify_keeper_free(IntPtr keeper);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_keeper_state(KeeperHandle keeper);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_keeper_status(KeeperHandle keeper, out ReplyHandle reply);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_cancel_new(out CancelHandle cancel);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_cancel_cancel(CancelHandle cancel);
-
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern void verify_cancel_free(IntPtr cancel);
-
         // `cancel` is optional: IntPtr.Zero, or the handle of a CancelHandle the caller holds a
         // reference on.
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
-        internal static extern int verify_social_login_wait(ClientHandle client,
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_social_login_wait(
+            ClientHandle client,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string state,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
             uint intervalMs,
@@ -1945,10 +2536,146 @@ namespace Verify
             IntPtr cancel,
             out ReplyHandle reply);
 
-        [DllImport(Library, CallingConvention = CallingConvention.Cdecl)]
+        // Library-wide. Returned strings are static or borrowed: IntPtr, copied by Utf8.
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_code_describe(int code);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_last_error_message();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_last_error_code();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_version();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern uint verify_abi_version();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_machine_code(
             [MarshalAs(UnmanagedType.LPUTF8Str)] string salt,
             [Out] byte[] output,
             UIntPtr outputLength);
+
+        // Replies: the handle crosses as IntPtr while the caller holds a reference on its
+        // ReplyHandle (Hold.With), so borrowed strings can be copied before it is released.
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_code(IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_reply_message(IntPtr reply);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_str(IntPtr reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, out IntPtr value);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_int(IntPtr reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, out long value);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_bool(IntPtr reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, out int value);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_json(IntPtr reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, out IntPtr value);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_reply_free(IntPtr reply);
+
+        // Keeper options (IntPtr under Hold.With: one thread at a time).
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_options_new(out KeeperOptionsHandle options);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_keeper_options_free(IntPtr options);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_options_set_interval(IntPtr options, uint intervalMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_options_set_grace(IntPtr options, uint graceMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_options_set_ip(IntPtr options,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string ip);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_options_set_callback(IntPtr options,
+            EventCallback callback, IntPtr userData);
+
+        // Keeper. `options` is optional: IntPtr.Zero or a handle the caller holds a reference on.
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_start(
+            ClientHandle client,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string token,
+            int kind,
+            IntPtr options,
+            out KeeperHandle keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_stop(KeeperHandle keeper);
+
+        /// <summary>verify_keeper_stop on a raw pointer, for KeeperHandle.ReleaseHandle.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi, EntryPoint = "verify_keeper_stop")]
+        internal static extern int verify_keeper_stop_raw(IntPtr keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_keeper_free(IntPtr keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_state(KeeperHandle keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status(KeeperHandle keeper, out KeeperStatusHandle status);
+
+        // Status snapshots (IntPtr under Hold.With: the strings are borrowed from the snapshot).
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_keeper_status_free(IntPtr status);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_state(IntPtr status, out int state);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_last_code(IntPtr status, out int code);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_last_message(IntPtr status, out IntPtr message);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_remark(IntPtr status, out IntPtr remark);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_expire_at(IntPtr status, out IntPtr expireAt);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_last_success(IntPtr status, out long unixSeconds);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_counts(IntPtr status, out ulong succeeded, out ulong failed);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_message_count(IntPtr status, out UIntPtr count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_message(IntPtr status, UIntPtr index, out IntPtr message);
+
+        // Cancellation.
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_cancel_new(out CancelHandle cancel);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_cancel_cancel(CancelHandle cancel);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_cancel_free(IntPtr cancel);
     }
 }
