@@ -1,6 +1,7 @@
-//! `verify-sandbox`: a local server that implements the licensing verification service of
-//! `protocol-spec.md` in full, for offline development and for tests. See the README for
-//! the command line, the conventions, the fixtures format and the control API.
+//! `verify-sandbox`: a local server that implements the licensing verification service
+//! (`docs/protocol.md` summarizes it) in full, over http and https, for offline development
+//! and for tests. See the README for the command line, the conventions, the fixtures
+//! format, the control API and the web console.
 //!
 //! ```no_run
 //! use verify_sandbox::{Config, Fixtures, Sandbox};
