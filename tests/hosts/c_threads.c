@@ -3,7 +3,8 @@
  *
  *   c_threads many BASE_URL APP_ID APP_KEY     8 threads x 125 verify_get_bulletin on one
  *                                               client: every call succeeds and reads the
- *                                               bulletin; each thread keeps its own last error
+ *                                               bulletin; each thread keeps its own last error;
+ *                                               then 8 threads read one reply at once
  *   c_threads overlap BASE_URL APP_ID APP_KEY  8 threads make one slow call each (the sandbox
  *                                               delays GetBulletin); each prints
  *                                               "returned THREAD CODE" the moment its call
@@ -49,6 +50,72 @@ static void *many_calls(void *argument)
                              verify_last_error_code() == VERIFY_ERR_INVALID_ARGUMENT &&
                              strstr(verify_last_error_message(), "reply") != NULL;
     return NULL;
+}
+
+/* One reply read by several threads at once: the same borrowed strings for all. */
+struct reader {
+    const verify_reply *reply;
+    const char *bulletin; /* what the main thread read first */
+    const char *json;
+    int same;             /* every read gave the main thread's pointers */
+};
+
+static void *read_shared(void *argument)
+{
+    struct reader *reader = (struct reader *)argument;
+    int i;
+    reader->same = 1;
+    for (i = 0; i < 200; i++) {
+        const char *bulletin = NULL;
+        const char *json = NULL;
+        const char *code = NULL;
+        int64_t number = 0;
+        char pointer[32];
+        /* A new pointer each round: concurrent first reads of the same new string. */
+        snprintf(pointer, sizeof pointer, "/data/missing_%d", i);
+        if (verify_reply_str(reader->reply, "/data/bulletin", &bulletin) != 0 ||
+            bulletin != reader->bulletin || verify_reply_json(reader->reply, NULL, &json) != 0 ||
+            json != reader->json || verify_reply_str(reader->reply, "/code", &code) != 0 ||
+            strcmp(code, "200") != 0 || verify_reply_int(reader->reply, "/code", &number) != 0 ||
+            number != 200 ||
+            verify_reply_str(reader->reply, pointer, &code) != VERIFY_ERR_NO_SUCH_FIELD) {
+            reader->same = 0;
+        }
+    }
+    return NULL;
+}
+
+static void shared_reply(const verify_client *client)
+{
+    struct reader readers[THREADS];
+    pthread_t threads[THREADS];
+    verify_reply *reply = NULL;
+    const char *bulletin = NULL;
+    const char *json = NULL;
+    int i, started = 0;
+
+    CHECK_INT(verify_get_bulletin(client, &reply), VERIFY_OK);
+    if (reply == NULL) {
+        return;
+    }
+    CHECK_INT(verify_reply_str(reply, "/data/bulletin", &bulletin), 0);
+    CHECK_INT(verify_reply_json(reply, NULL, &json), 0);
+    for (i = 0; i < THREADS; i++) {
+        readers[i].reply = reply;
+        readers[i].bulletin = bulletin;
+        readers[i].json = json;
+        readers[i].same = 0;
+        if (pthread_create(&threads[i], NULL, read_shared, &readers[i]) != 0) {
+            break;
+        }
+        started++;
+    }
+    CHECK_INT(started, THREADS);
+    for (i = 0; i < started; i++) {
+        pthread_join(threads[i], NULL);
+        CHECK(readers[i].same);
+    }
+    verify_reply_free(reply);
 }
 
 static void *one_slow_call(void *argument)
@@ -111,6 +178,9 @@ static int run_workers(const char *scenario, const char *base_url, const char *a
     }
     CHECK_INT(total, many ? THREADS * CALLS_PER_THREAD : THREADS);
     CHECK_INT(verify_last_error_code(), VERIFY_ERR_INVALID_UTF8);
+    if (many) {
+        shared_reply(client);
+    }
     printf("      %d of %d calls succeeded\n", total, started * (many ? CALLS_PER_THREAD : 1));
     verify_client_free(client);
     pthread_mutex_destroy(&print_lock);
