@@ -13,6 +13,20 @@
 #   mono      -> mono and mcs                 packages: mono-mcs mono-runtime
 #   chromium  -> chromium and chromedriver    packages: chromium chromium-driver
 #                (the headless browser of the console test, tests/console.rs)
+#   mingw     -> x86_64-w64-mingw32-gcc/g++ and i686-w64-mingw32-gcc/g++ (with their binutils:
+#                objdump, nm, strip, dlltool)   packages: gcc-mingw-w64-x86-64
+#                g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686
+#   wine      -> wine and the 64-bit loader /usr/lib/wine/wine64   packages: wine wine64
+#                (wine32, for 32-bit programs, needs the i386 architecture:
+#                scripts/build-windows.sh --wine tries it)
+#   nuget     -> nuget                        package: nuget (Mono)
+#   nginx     -> nginx                        package: nginx-light (a TLS server in front of
+#                the sandbox, tests of core/tests/proxies.rs)
+#   tinyproxy, microsocks -> the command of that name, from the package of that name (the
+#                HTTP CONNECT and SOCKS5 proxies of core/tests/proxies.rs)
+#   test-hosts -> the line `127.0.0.1 verify-sandbox.test` in /etc/hosts: a name that is not
+#                loopback to the client (so it goes through a proxy) but that the proxies
+#                resolve to the sandbox on 127.0.0.1 (.test is reserved for tests, RFC 2606)
 #   anything else: the command of that name, from the package of that name
 #
 # Idempotent: nothing is installed when every tool is present. When something is missing it
@@ -32,6 +46,9 @@ commands_of() {
         gcc) echo "cc c++" ;;
         mono) echo "mono mcs" ;;
         chromium) echo "chromium chromedriver" ;;
+        nginx) echo "nginx" ;;
+        mingw) echo "x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ i686-w64-mingw32-gcc i686-w64-mingw32-g++ x86_64-w64-mingw32-objdump i686-w64-mingw32-dlltool" ;;
+        wine) echo "wine /usr/lib/wine/wine64" ;;
         *) echo "$1" ;;
     esac
 }
@@ -40,6 +57,9 @@ package_of() {
         gcc) echo "build-essential" ;;
         mono) echo "mono-mcs mono-runtime" ;;
         chromium) echo "chromium chromium-driver" ;;
+        nginx) echo "nginx-light" ;;
+        mingw) echo "gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686" ;;
+        wine) echo "wine wine64" ;;
         *) echo "$1" ;;
     esac
 }
@@ -49,6 +69,30 @@ present() {
         command -v "$command" >/dev/null 2>&1 || return 1
     done
 }
+
+# `test-hosts` is a line in /etc/hosts, not a package.
+test_host_line="127.0.0.1 verify-sandbox.test"
+tools=()
+for tool in "$@"; do
+    if [ "$tool" != test-hosts ]; then
+        tools+=("$tool")
+        continue
+    fi
+    if grep -qE '^127\.0\.0\.1[[:space:]].*verify-sandbox\.test' /etc/hosts 2>/dev/null; then
+        echo "install-deps: test-hosts: present (verify-sandbox.test in /etc/hosts)"
+    elif [ -w /etc/hosts ]; then
+        echo "$test_host_line" >> /etc/hosts
+        echo "install-deps: test-hosts: added \`$test_host_line\` to /etc/hosts"
+    elif command -v sudo >/dev/null 2>&1; then
+        echo "$test_host_line" | sudo tee -a /etc/hosts >/dev/null
+        echo "install-deps: test-hosts: added \`$test_host_line\` to /etc/hosts (sudo)"
+    else
+        echo "install-deps: ERROR: cannot add \`$test_host_line\` to /etc/hosts (not root, no sudo)" >&2
+        exit 1
+    fi
+done
+[ "${#tools[@]}" -eq 0 ] && exit 0
+set -- "${tools[@]}"
 
 missing_tools=()
 missing_packages=()

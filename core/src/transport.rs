@@ -98,7 +98,11 @@ impl Settings {
             ProxyChoice::None => (None, String::new()),
             ProxyChoice::System => match ureq::Proxy::try_from_env() {
                 Some(proxy) => {
-                    let label = format!("{}:{} (from the system settings)", proxy.host(), proxy.port());
+                    let label = format!(
+                        "{}:{} (from the system settings)",
+                        proxy.host(),
+                        proxy.port()
+                    );
                     (Some(proxy), label)
                 }
                 None => (None, String::new()),
@@ -134,12 +138,12 @@ impl Settings {
             .max_idle_connections(MAX_IDLE_CONNECTIONS)
             .max_idle_connections_per_host(MAX_IDLE_CONNECTIONS)
             .build();
-        let connector = ()
-            .chain(SocksConnector::default())
-            .chain(ConnectProxyConnector::default())
-            .chain(TcpConnector::default())
-            .chain(LogConnector(self.log.clone()))
-            .chain(self.tls.clone());
+        let connector =
+            ().chain(SocksConnector::default())
+                .chain(ConnectProxyConnector::default())
+                .chain(TcpConnector::default())
+                .chain(LogConnector(self.log.clone()))
+                .chain(self.tls.clone());
         ureq::Agent::with_parts(config, connector, resolve::CachingResolver::default())
     }
 }
@@ -158,7 +162,10 @@ impl Transport {
     /// A transport with `settings` and the given timeouts.
     pub(crate) fn new(settings: Arc<Settings>, connect: Duration, call: Duration) -> Transport {
         let direct = settings.agent(None);
-        let proxied = settings.proxy.clone().map(|proxy| settings.agent(Some(proxy)));
+        let proxied = settings
+            .proxy
+            .clone()
+            .map(|proxy| settings.agent(Some(proxy)));
         Transport {
             settings,
             direct,
@@ -331,11 +338,16 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
             };
             undelivered(ErrorKind::Proxy, why, false)
         }
-        (ureq::Error::Io(io), Some(proxy)) if io.kind() == Io::PermissionDenied => undelivered(
-            ErrorKind::Proxy,
-            format!("proxy {proxy} refused the credentials: {io}"),
-            false,
-        ),
+        // SOCKS: wrong credentials, or credentials required and none given.
+        (ureq::Error::Io(io), Some(proxy))
+            if io.kind() == Io::PermissionDenied || io.to_string().contains("auth") =>
+        {
+            undelivered(
+                ErrorKind::Proxy,
+                format!("proxy {proxy} requires authentication or refused the credentials ({io})"),
+                false,
+            )
+        }
         (
             ureq::Error::HostNotFound | ureq::Error::ConnectionFailed | ureq::Error::Io(_),
             Some(proxy),
@@ -371,10 +383,9 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
                 "connection refused (no server listens there)".to_owned(),
                 true,
             ),
-            Io::AddrNotAvailable
-            | Io::NetworkUnreachable
-            | Io::HostUnreachable
-            | Io::AddrInUse => undelivered(ErrorKind::Network, format!("cannot connect: {io}"), true),
+            Io::AddrNotAvailable | Io::NetworkUnreachable | Io::HostUnreachable | Io::AddrInUse => {
+                undelivered(ErrorKind::Network, format!("cannot connect: {io}"), true)
+            }
             Io::TimedOut | Io::WouldBlock => SendError {
                 error: Error::local(ErrorKind::Timeout, format!("timed out ({io})")),
                 maybe_delivered: true,

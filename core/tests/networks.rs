@@ -4,61 +4,18 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
+mod tls_support;
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use base64::Engine;
 use common::{unique, APP_KEY};
-use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair, SanType};
+use rcgen::KeyPair;
 use serde_json::json;
+use tls_support::{certs, pin_of, Certs};
 use verify_core::{Client, ErrorKind, LogLevel, Options, SessionKind, Trust};
 use verify_sandbox::{Config, Fault, FaultKind, Fixtures, Sandbox, Tls};
-
-/// A certificate chain for a sandbox: a CA, and a leaf for `names` valid between the given
-/// years (signed by the CA, or self-signed).
-struct Certs {
-    ca_pem: String,
-    chain_pem: String,
-    key_pem: String,
-    /// base64 SHA-256 of the leaf's SubjectPublicKeyInfo.
-    leaf_pin: String,
-}
-
-fn pin_of(key: &KeyPair) -> String {
-    let digest = ring::digest::digest(&ring::digest::SHA256, &key.public_key_der());
-    base64::engine::general_purpose::STANDARD.encode(digest.as_ref())
-}
-
-fn certs(names: &[&str], years: (i32, i32), self_signed: bool) -> Certs {
-    let ca_key = KeyPair::generate().expect("ca key");
-    let mut ca = CertificateParams::new(Vec::<String>::new()).expect("ca params");
-    ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
-    let ca_cert = ca.self_signed(&ca_key).expect("ca");
-    let key = KeyPair::generate().expect("leaf key");
-    let mut leaf = CertificateParams::new(Vec::<String>::new()).expect("leaf params");
-    leaf.subject_alt_names = names
-        .iter()
-        .map(|name| match name.parse() {
-            Ok(ip) => SanType::IpAddress(ip),
-            Err(_) => SanType::DnsName((*name).try_into().expect("dns name")),
-        })
-        .collect();
-    leaf.not_before = rcgen::date_time_ymd(years.0, 1, 1);
-    leaf.not_after = rcgen::date_time_ymd(years.1, 1, 1);
-    let cert = if self_signed {
-        leaf.self_signed(&key).expect("self-signed leaf")
-    } else {
-        leaf.signed_by(&key, &ca_cert, &ca_key).expect("leaf")
-    };
-    Certs {
-        ca_pem: ca_cert.pem(),
-        chain_pem: cert.pem(),
-        key_pem: key.serialize_pem(),
-        leaf_pin: pin_of(&key),
-    }
-}
 
 /// A sandbox serving https with `certs`, holding one program with a day card and an
 /// account; returns it with the program's id.
