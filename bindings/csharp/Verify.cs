@@ -169,6 +169,52 @@ namespace Verify
         Ended = 4,
     }
 
+    /// <summary>The trust stores of a client (VERIFY_TRUST_*), for <see cref="ClientOptions.Trust"/>.</summary>
+    [Flags]
+    public enum TrustStores : uint
+    {
+        /// <summary>None: only the roots and pins added to the options are trusted.</summary>
+        None = 0,
+
+        /// <summary>Mozilla's root certificates (the default).</summary>
+        Mozilla = 1,
+
+        /// <summary>The operating system's trust store (company CAs and the like).</summary>
+        System = 2,
+    }
+
+    /// <summary>How a client reaches the server (VERIFY_PROXY_*), for <see cref="ClientOptions.SetProxy"/>.</summary>
+    public enum ProxyMode
+    {
+        /// <summary>The system's proxy settings (the default).</summary>
+        System = 0,
+
+        /// <summary>No proxy.</summary>
+        None = 1,
+
+        /// <summary>The proxy given by URL (http://, https:// CONNECT, socks5://, socks5h://, with optional user:password@).</summary>
+        Url = 2,
+    }
+
+    /// <summary>
+    /// The level of a log message (VERIFY_LOG_*). Later versions may add levels: a value not
+    /// named here is kept as its number.
+    /// </summary>
+    public enum LogLevel
+    {
+        /// <summary>A call failed because of it.</summary>
+        Error = 1,
+
+        /// <summary>Something went wrong and was handled (a retry, a failover, a re-Init).</summary>
+        Warn = 2,
+
+        /// <summary>A notable step (a new connection, an Init).</summary>
+        Info = 3,
+
+        /// <summary>Details.</summary>
+        Debug = 4,
+    }
+
     /// <summary>
     /// A local failure of a call: a negative <see cref="ResultCode"/> (invalid argument,
     /// network, timeout, TLS, protocol, cancelled, system, ...). Server refusals are not
@@ -277,7 +323,24 @@ namespace Verify
             return Encoding.ASCII.GetString(buffer, 0, length < 0 ? MachineCodeLength : length);
         }
 
-        /// <summary>Throws unless the loaded library has the ABI this binding was written for.</summary>
+        /// <summary>The code page this binding passes strings in: UTF-8 (VERIFY_CODE_PAGE_UTF8).</summary>
+        public const int Utf8CodePage = 65001;
+
+        /// <summary>
+        /// The library's code page for the whole process (verify_code_page): 65001, UTF-8, unless
+        /// a native part of the process called verify_set_code_page. This binding always passes
+        /// and reads UTF-8; creating a client throws <see cref="NotSupportedException"/> under
+        /// another code page.
+        /// </summary>
+        public static int CodePage
+        {
+            get { return NativeMethods.verify_code_page(); }
+        }
+
+        /// <summary>
+        /// Throws unless the loaded library has the ABI this binding was written for and
+        /// speaks UTF-8.
+        /// </summary>
         internal static void CheckAbi()
         {
             uint abi = NativeMethods.verify_abi_version();
@@ -285,6 +348,13 @@ namespace Verify
             {
                 throw new NotSupportedException(string.Format(
                     "the verify library has ABI version {0}; this binding needs {1}", abi, BindingAbiVersion));
+            }
+            int codePage = NativeMethods.verify_code_page();
+            if (codePage != Utf8CodePage)
+            {
+                throw new NotSupportedException(string.Format(
+                    "the verify library's code page is {0} (verify_set_code_page); this binding passes UTF-8 (65001)",
+                    codePage));
             }
         }
     }
@@ -328,7 +398,21 @@ namespace Verify
         /// <exception cref="VerifyException">Invalid arguments (a bad URL, empty id or key), with the reason.</exception>
         /// <exception cref="NotSupportedException">The loaded library has another ABI version.</exception>
         public Client(string baseUrl, string appId, string appKey)
-            : this(ClientHandle.Create(baseUrl, appId, appKey))
+            : this(ClientHandle.Create(baseUrl, appId, appKey, null))
+        {
+        }
+
+        /// <summary>
+        /// A client with settings (verify_client_new_with_options): mirrors, trust, pins,
+        /// proxy, timeouts, plain http, a log handler. The options are copied: they may be
+        /// changed, reused or disposed afterwards (a log handler stays with the client).
+        /// </summary>
+        /// <exception cref="VerifyException">
+        /// Invalid arguments: a bad URL or mirror, plain http:// to a host that is not loopback
+        /// unless allowed, trust settings that trust nothing.
+        /// </exception>
+        public Client(string baseUrl, string appId, string appKey, ClientOptions options)
+            : this(ClientHandle.Create(baseUrl, appId, appKey, options == null ? null : options.Handle))
         {
         }
 
@@ -1450,6 +1534,161 @@ namespace Verify
     }
 
     /// <summary>
+    /// Settings of a client (<c>verify_client_options</c>), given to
+    /// <see cref="Client(string, string, string, ClientOptions)"/>: the defaults (no mirror,
+    /// Mozilla's roots, the system's proxy, plain http only to loopback, timeouts 10 s and
+    /// 30 s, no log) until changed. A client copies them when it is made, so they may be
+    /// changed, reused for other clients or disposed afterwards. Not thread-safe: one thread
+    /// at a time. A setting the library refuses throws <see cref="VerifyException"/>
+    /// (<see cref="ResultCode.InvalidArgument"/>) and changes nothing.
+    /// </summary>
+    public sealed class ClientOptions : IDisposable
+    {
+        private readonly ClientOptionsHandle handle;
+        private TrustStores trust = TrustStores.Mozilla;
+        private bool allowInsecureHttp;
+
+        /// <summary>Options with the defaults (verify_client_options_new).</summary>
+        public ClientOptions()
+            : this(ClientOptionsHandle.Create())
+        {
+        }
+
+        /// <summary>
+        /// Options over a handle. The property getters report only what was set through this
+        /// object (the library has no getters).
+        /// </summary>
+        public ClientOptions(ClientOptionsHandle handle)
+        {
+            Args.Usable(handle, "handle");
+            this.handle = handle;
+        }
+
+        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
+        public ClientOptionsHandle Handle
+        {
+            get { return handle; }
+        }
+
+        /// <summary>
+        /// The trust stores: <see cref="TrustStores.Mozilla"/> (the default),
+        /// <see cref="TrustStores.System"/>, both, or <see cref="TrustStores.None"/> (then only
+        /// the roots and pins added are trusted). Verification cannot be turned off.
+        /// </summary>
+        public TrustStores Trust
+        {
+            get
+            {
+                return trust;
+            }
+
+            set
+            {
+                handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_trust(p, (uint)value)));
+                trust = value;
+            }
+        }
+
+        /// <summary>
+        /// Whether plain http:// to a host that is not loopback is allowed (default false): the
+        /// api password travels in an HTTP header, readable by anyone on the path.
+        /// </summary>
+        public bool AllowInsecureHttp
+        {
+            get
+            {
+                return allowInsecureHttp;
+            }
+
+            set
+            {
+                handle.With(p => Args.Ok(NativeMethods.verify_client_options_allow_insecure_http(p, value ? 1 : 0)));
+                allowInsecureHttp = value;
+            }
+        }
+
+        /// <summary>
+        /// Receives the client's log: connect, TLS, proxy, retry, failover and re-Init events,
+        /// in English, never with a secret (no api password, AppKey, card key, password, token
+        /// or machine code). Null for none (the default).
+        /// </summary>
+        /// <remarks>
+        /// It runs on the thread that makes the call (a keeper's heartbeats: the keeper's
+        /// thread), so it may run on several threads at once; it should return quickly.
+        /// Exceptions it throws are caught and dropped. A client made with these options keeps
+        /// the handler alive until it is freed.
+        /// </remarks>
+        public Action<LogLevel, string> OnLog
+        {
+            get { return handle.OnLog; }
+            set { handle.SetOnLog(value); }
+        }
+
+        /// <summary>
+        /// Adds a mirror: another base URL of the same service, tried in order after the first
+        /// when a server cannot be reached (connect, DNS or TLS failure). A request that may
+        /// have reached a server is never sent to another. Checked when the client is made.
+        /// </summary>
+        public void AddMirror(string baseUrl)
+        {
+            Args.Required(baseUrl, "baseUrl");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_mirror(p, baseUrl)));
+        }
+
+        /// <summary>Trusts every certificate of a PEM text as a root, in addition to the stores.</summary>
+        public void AddRootPem(string pem)
+        {
+            Args.Required(pem, "pem");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_root_pem(p, pem)));
+        }
+
+        /// <summary>Trusts the certificates of a PEM file as roots (read now).</summary>
+        public void AddRootFile(string path)
+        {
+            Args.Required(path, "path");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_root_file(p, path)));
+        }
+
+        /// <summary>
+        /// Pins a key of the service's certificate chain: base64 of the SHA-256 of its DER
+        /// SubjectPublicKeyInfo (a <c>sha256/</c> prefix is accepted). A pinned self-signed
+        /// certificate works without a CA; a chain without a pinned key fails with
+        /// <see cref="ResultCode.Pin"/>.
+        /// </summary>
+        public void AddPin(string sha256Base64)
+        {
+            Args.Required(sha256Base64, "sha256Base64");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_pin(p, sha256Base64)));
+        }
+
+        /// <summary>
+        /// Chooses the proxy: <see cref="ProxyMode.System"/> (the default),
+        /// <see cref="ProxyMode.None"/>, or <see cref="ProxyMode.Url"/> with
+        /// <paramref name="url"/> (required for it, null otherwise). Loopback hosts never go
+        /// through a proxy.
+        /// </summary>
+        public void SetProxy(ProxyMode mode, string url = null)
+        {
+            Args.Optional(url, "url");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_proxy(p, (int)mode, url)));
+        }
+
+        /// <summary>The connect and whole-call timeouts (defaults 10 s and 30 s), as <see cref="Client.SetTimeouts"/>.</summary>
+        public void SetTimeouts(TimeSpan connect, TimeSpan call)
+        {
+            uint connectMs = Args.Milliseconds(connect, "connect");
+            uint callMs = Args.Milliseconds(call, "call");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_timeouts(p, connectMs, callMs)));
+        }
+
+        /// <summary>Frees the options (verify_client_options_free); clients made with them are not affected.</summary>
+        public void Dispose()
+        {
+            handle.Dispose();
+        }
+    }
+
+    /// <summary>
     /// Settings of a keeper (<c>verify_keeper_options</c>), given to
     /// <see cref="Client.StartKeeper"/>: the defaults until a property is set. A keeper copies
     /// them when it starts, so they may be changed, reused for other keepers or disposed
@@ -1867,6 +2106,9 @@ namespace Verify
     /// <summary>Owns a <c>verify_client *</c>; released with verify_client_free.</summary>
     public sealed class ClientHandle : SafeHandle
     {
+        private GCHandle logRoot;
+        private LogDispatcher log;
+
         /// <summary>An empty handle; the marshaller fills it from verify_client_new.</summary>
         public ClientHandle()
             : base(IntPtr.Zero, true)
@@ -1880,27 +2122,127 @@ namespace Verify
         }
 
         /// <summary>
-        /// A new client (verify_client_new); see <see cref="Client(string, string, string)"/>.
-        /// The caller owns it: dispose it, or hand it to a <see cref="Client"/> that does.
+        /// A new client (verify_client_new_with_options, <paramref name="options"/> null for the
+        /// defaults); see <see cref="Client(string, string, string, ClientOptions)"/>. The caller
+        /// owns it: dispose it, or hand it to a <see cref="Client"/> that does.
         /// </summary>
-        public static ClientHandle Create(string baseUrl, string appId, string appKey)
+        public static ClientHandle Create(string baseUrl, string appId, string appKey,
+            ClientOptionsHandle options = null)
         {
             Library.CheckAbi();
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");
             Args.Required(appKey, "appKey");
-            ClientHandle created;
-            int code = NativeMethods.verify_client_new(baseUrl, appId, appKey, out created);
-            return Args.Created(code, created);
+            LogDispatcher log = options == null ? null : options.LogDispatcher;
+            // Rooted before the client exists: the library may log from any call until
+            // verify_client_free returns.
+            GCHandle root = log == null ? default(GCHandle) : GCHandle.Alloc(log.Callback);
+            bool added = false;
+            try
+            {
+                IntPtr nativeOptions = IntPtr.Zero;
+                if (options != null)
+                {
+                    options.DangerousAddRef(ref added);
+                    nativeOptions = options.DangerousGetHandle();
+                }
+                ClientHandle created;
+                int code = NativeMethods.verify_client_new_with_options(baseUrl, appId, appKey, nativeOptions,
+                    out created);
+                created = Args.Created(code, created);
+                created.logRoot = root;
+                created.log = log;
+                root = default(GCHandle);
+                return created;
+            }
+            finally
+            {
+                if (added)
+                {
+                    options.DangerousRelease();
+                }
+                // Still allocated only when the client was not made.
+                if (root.IsAllocated)
+                {
+                    root.Free();
+                }
+            }
         }
 
         /// <summary>
         /// Frees the client; runs once, after every call using the handle returned. Its keepers
-        /// are stopped and their threads joined first.
+        /// are stopped and their threads joined first; then its log handler is let go.
         /// </summary>
         protected override bool ReleaseHandle()
         {
             NativeMethods.verify_client_free(handle);
+            if (logRoot.IsAllocated)
+            {
+                logRoot.Free();
+            }
+            GC.KeepAlive(log);
+            log = null;
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Owns a <c>verify_client_options *</c>; released with verify_client_options_free. It
+    /// also holds the log handler set on it, whose native callback the library stores.
+    /// </summary>
+    public sealed class ClientOptionsHandle : SafeHandle
+    {
+        private LogDispatcher log;
+
+        /// <summary>An empty handle; the marshaller fills it from verify_client_options_new.</summary>
+        public ClientOptionsHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        internal Action<LogLevel, string> OnLog
+        {
+            get { return log == null ? null : log.Handler; }
+        }
+
+        internal LogDispatcher LogDispatcher
+        {
+            get { return log; }
+        }
+
+        /// <summary>New options with the defaults (verify_client_options_new); the caller owns them.</summary>
+        public static ClientOptionsHandle Create()
+        {
+            ClientOptionsHandle created;
+            int code = NativeMethods.verify_client_options_new(out created);
+            return Args.Created(code, created);
+        }
+
+        internal T With<T>(Func<IntPtr, T> use)
+        {
+            return Hold.With(this, use);
+        }
+
+        /// <summary>verify_client_options_set_log with a dispatcher of its own (null: none).</summary>
+        internal void SetOnLog(Action<LogLevel, string> onLog)
+        {
+            LogDispatcher next = onLog == null ? null : new LogDispatcher(onLog);
+            With(p => Args.Ok(NativeMethods.verify_client_options_set_log(p,
+                next == null ? null : next.Callback, IntPtr.Zero)));
+            // Kept while the options live: the library holds the delegate's function pointer.
+            log = next;
+        }
+
+        /// <summary>Frees the options; clients made with them keep their own copy (and root their log handler).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_client_options_free(handle);
             return true;
         }
     }
@@ -2243,6 +2585,38 @@ namespace Verify
         }
     }
 
+    /// <summary>
+    /// Delivers a client's native log messages to the host's handler. Its
+    /// <see cref="Callback"/> is the function pointer given to verify_client_options_set_log;
+    /// ClientHandle keeps it rooted until verify_client_free returned.
+    /// </summary>
+    internal sealed class LogDispatcher
+    {
+        internal LogDispatcher(Action<LogLevel, string> handler)
+        {
+            Handler = handler;
+            Callback = Dispatch;
+        }
+
+        internal Action<LogLevel, string> Handler { get; private set; }
+
+        /// <summary>The delegate the library calls.</summary>
+        internal NativeMethods.LogCallback Callback { get; private set; }
+
+        /// <summary>Called by the library on any calling thread; nothing may unwind into native code.</summary>
+        private void Dispatch(IntPtr userData, int level, IntPtr message)
+        {
+            try
+            {
+                Handler((LogLevel)level, Utf8.FromNative(message) ?? string.Empty);
+            }
+            catch (Exception)
+            {
+                // Dropped: the handler's exception must not reach the library (see OnLog).
+            }
+        }
+    }
+
     /// <summary>Argument checks and code checks shared by the classes.</summary>
     internal static class Args
     {
@@ -2497,13 +2871,18 @@ namespace Verify
 
         // END GENERATED: native
 
-        // Client.
+        /// <summary>verify_log_callback: user_data, the level, then the borrowed message.</summary>
+        [UnmanagedFunctionPointer(CallingConvention.Winapi)]
+        internal delegate void LogCallback(IntPtr userData, int level, IntPtr message);
+
+        // Client. `options` is optional: IntPtr.Zero or a handle the caller holds a reference on.
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
-        internal static extern int verify_client_new(
+        internal static extern int verify_client_new_with_options(
             [MarshalAs(UnmanagedType.LPUTF8Str)] string baseUrl,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string appId,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string appKey,
+            IntPtr options,
             out ClientHandle client);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
@@ -2552,6 +2931,50 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern uint verify_abi_version();
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_code_page();
+
+        // Client options (IntPtr under Hold.With: one thread at a time).
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_new(out ClientOptionsHandle options);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_client_options_free(IntPtr options);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_add_mirror(IntPtr options,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string baseUrl);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_trust(IntPtr options, uint flags);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_add_root_pem(IntPtr options,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pem);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_add_root_file(IntPtr options,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string path);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_add_pin(IntPtr options,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string sha256Base64);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_proxy(IntPtr options, int mode,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string url);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_allow_insecure_http(IntPtr options, int allow);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_timeouts(IntPtr options, uint connectMs, uint callMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_log(IntPtr options, LogCallback callback,
+            IntPtr userData);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_machine_code(

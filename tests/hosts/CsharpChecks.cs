@@ -84,12 +84,94 @@ internal static class CsharpChecks
                 Expect(e.Code == ResultCode.Network && e.Message.Length > 0, "unreachable: " + e.Code + ": " + e.Message);
             }
         }
+        ClientOptionsChecks(url, app, key);
+        Expect(Library.CodePage == Library.Utf8CodePage, "the library speaks UTF-8: " + Library.CodePage);
         Expect(Library.Describe(ResultCode.Disabled).Length > 0, "Describe: " + Library.Describe(ResultCode.Disabled));
         Expect(Library.Describe(ResultCode.System) != Library.Describe(ResultCode.Network), "System has its own text");
         Expect(Library.Version.Length > 0, "version " + Library.Version);
 
         Console.WriteLine(failures == 0 ? "CHECKS PASSED" : "CHECKS FAILED");
         return failures == 0 ? 0 : 1;
+    }
+
+    private static void Throws(Action action, ResultCode expected, string what)
+    {
+        try
+        {
+            action();
+            Expect(false, what + ": no exception");
+        }
+        catch (VerifyException e)
+        {
+            Expect(e.Code == expected, what + ": " + e.Code + ": " + e.Message);
+        }
+    }
+
+    private static void ClientOptionsChecks(string url, string app, string key)
+    {
+        // A mirror behind an unreachable first server, a log handler that throws, options
+        // disposed (and collected) before the client is used: the client keeps its copy and
+        // its log handler.
+        List<string> logged = new List<string>();
+        Client client;
+        using (ClientOptions options = new ClientOptions())
+        {
+            options.AddMirror(url);
+            options.SetTimeouts(TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(10));
+            options.SetProxy(ProxyMode.None);
+            options.OnLog = (level, message) =>
+            {
+                lock (logged)
+                {
+                    logged.Add(level + " " + message);
+                }
+                throw new InvalidOperationException("dropped by the binding");
+            };
+            Expect(options.OnLog != null && !options.AllowInsecureHttp && options.Trust == TrustStores.Mozilla,
+                "options read back");
+            client = new Client("http://127.0.0.1:1", app, key, options);
+        }
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        using (client)
+        using (Reply r = client.GetBulletin())
+        {
+            Expect(r.IsOk && r.GetString("/data/bulletin") == "公告 bulletin", "failover to the mirror: " + (int)r.Code);
+        }
+        string[] lines;
+        lock (logged)
+        {
+            lines = logged.ToArray();
+        }
+        Expect(lines.Length > 0, "the log handler ran " + lines.Length + " times");
+        foreach (string line in lines)
+        {
+            Console.WriteLine("log  " + line);
+        }
+        Expect(Array.TrueForAll(lines, l => !l.Contains(key)), "no AppKey in the log");
+
+        using (ClientOptions options = new ClientOptions())
+        {
+            Throws(() => new Client("http://example.invalid", app, key, options).Dispose(), ResultCode.InvalidArgument,
+                "plain http to another host is refused");
+            options.AllowInsecureHttp = true;
+            new Client("http://example.invalid", app, key, options).Dispose();
+            Expect(options.AllowInsecureHttp, "plain http allowed by the options");
+            Throws(() => options.AddPin("not base64!"), ResultCode.InvalidArgument, "a bad pin");
+            Throws(() => options.AddRootPem("no certificate"), ResultCode.InvalidArgument, "a PEM without certificate");
+            Throws(() => options.SetProxy(ProxyMode.Url), ResultCode.InvalidArgument, "a proxy mode without URL");
+        }
+        using (ClientOptions options = new ClientOptions())
+        {
+            options.Trust = TrustStores.None;
+            Throws(() => new Client("https://example.invalid", app, key, options).Dispose(), ResultCode.InvalidArgument,
+                "trusting nothing");
+        }
+        using (ClientOptions options = new ClientOptions())
+        {
+            options.AddMirror("not a url");
+            Throws(() => new Client(url, app, key, options).Dispose(), ResultCode.InvalidArgument, "a mirror that does not parse");
+        }
     }
 
     private static void Refusals(Client c)
