@@ -179,6 +179,7 @@ const GET_PATHS: &[&str] = &[
     "/_sandbox/accounts",
     "/_sandbox/sessions",
     "/_sandbox/social",
+    "/_sandbox/faults",
 ];
 
 /// Serves one control request: `(HTTP status, JSON body)`.
@@ -369,6 +370,10 @@ fn get(shared: &Shared, path: &str, query: Option<&str>) -> (u16, Value) {
         "/_sandbox/social" => {
             let app = app_id.filter(|s| !s.is_empty());
             ok(json!({ "pending": st.socials_json(app.as_deref()) }))
+        }
+        "/_sandbox/faults" => {
+            let app = app_id.filter(|s| !s.is_empty());
+            ok(json!({ "faults": st.faults.list(app.as_deref()) }))
         }
         _ => fail(404, format!("unknown control path {path}")),
     }

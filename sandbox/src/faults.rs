@@ -67,6 +67,16 @@ impl Faults {
         }
     }
 
+    /// The active faults, in order (`count` is what remains), of one program or all; a
+    /// fault set for every program is listed for each.
+    pub fn list(&self, app_id: Option<&str>) -> Vec<Fault> {
+        self.0
+            .iter()
+            .filter(|f| app_id.is_none() || f.app_id.is_none() || f.app_id.as_deref() == app_id)
+            .cloned()
+            .collect()
+    }
+
     /// The first fault that matches a request, consuming one of its uses.
     pub fn take(&mut self, app_id: Option<&str>, action: Option<&str>) -> Option<Fault> {
         let i = self.0.iter().position(|f| f.matches(app_id, action))?;

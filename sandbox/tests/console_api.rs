@@ -400,3 +400,31 @@ fn reloading_the_demo_fixtures_makes_spent_cards_new_again() {
     assert_eq!(r.status, 200, "{}", r.body);
     assert_ok(&login("SECOND-RUN-MACHINE"));
 }
+
+#[test]
+fn faults_are_listed_with_the_uses_left() {
+    let app = App::new();
+    let set = |body: Value| ok_json(&ctl("/_sandbox/faults", body));
+    set(json!({"kind": "delay", "app_id": app.id, "action": "GetBulletin", "delay_ms": 5}));
+    set(json!({"kind": "http_502", "app_id": app.id, "action": "GetVariable", "count": 2}));
+    let list = |app_id: &str| {
+        ok_json(&get(&format!("/_sandbox/faults?app_id={app_id}")))["faults"]
+            .as_array()
+            .expect("faults")
+            .clone()
+    };
+    let faults = list(&app.id);
+    assert_eq!(faults.len(), 2, "{faults:?}");
+    assert_eq!(faults[0]["kind"], "delay");
+    assert_eq!(faults[0]["count"], Value::Null);
+    assert_eq!(faults[1]["count"], 2);
+    // One use of the counted fault is spent by a matching request.
+    let r = handle_raw(&app.pw, b"action=GetVariable");
+    assert_eq!(r.status, 502);
+    assert_eq!(list(&app.id)[1]["count"], 1);
+    assert!(list("another-program")
+        .iter()
+        .all(|f| f["app_id"] != app.id.as_str()));
+    ok_json(&ctl("/_sandbox/faults/clear", json!({"app_id": app.id})));
+    assert_eq!(list(&app.id).len(), 0);
+}

@@ -162,6 +162,14 @@ async function refreshLog() {
     el("td", {}, e.action || ""), el("td", {}, e.code))));
 }
 
+async function refreshFaults() {
+  const v = await get("/_sandbox/faults?" + q({ app_id: program }));
+  fill("#faults", v.faults.map((f) => el("tr", {},
+    el("td", {}, f.kind), el("td", {}, f.app_id || "(all)"), el("td", {}, f.action || "(all)"),
+    el("td", {}, f.count === null || f.count === undefined ? "until cleared" : f.count),
+    el("td", {}, f.kind === "delay" ? f.delay_ms : ""))));
+}
+
 let refreshing = false;
 async function refresh() {
   if (refreshing) return;
@@ -169,7 +177,7 @@ async function refresh() {
   try {
     await refreshClock();
     await refreshPrograms();
-    await Promise.all([refreshCards(), refreshAccounts(), refreshSessions(), refreshSocial(), refreshLog()]);
+    await Promise.all([refreshCards(), refreshAccounts(), refreshSessions(), refreshSocial(), refreshLog(), refreshFaults()]);
     if ($("#status").className !== "error") setStatus(lastStatus || "live");
   } catch (e) {
     /* shown in the status */
