@@ -196,3 +196,46 @@ fn every_function_of_the_header_is_called_by_a_c_host() {
         "functions of verify.h that no C host in tests/hosts/c_*.c calls: {uncalled:?}"
     );
 }
+
+#[test]
+fn client_options_mirrors_and_the_log_callback() {
+    // Every options setter refuses NULL, bad strings and bad values with a message;
+    // verify_client_new_with_options refuses plain http beyond loopback, a trust setting
+    // that trusts nothing and a bad mirror; a dead first server fails over to a mirror; the
+    // log callback receives lines and never the AppKey, the card, the token or the machine.
+    let program = Program::fresh();
+    let card = program.day_card("OPTS-CARD-0000-0001", 30);
+    let dead = verify_sandbox::Sandbox::start(verify_sandbox::Config::default()).expect("sandbox");
+    let dead_url = dead.base_url();
+    dead.stop();
+    let base_url = program.sandbox.base_url();
+    run(
+        &args(&[
+            "options",
+            &base_url,
+            &dead_url,
+            &program.app_id,
+            APP_KEY,
+            &card,
+        ]),
+        no_requests,
+    );
+}
+
+#[test]
+fn strings_in_the_hosts_code_page() {
+    // verify_set_code_page(936): names, pointers and values in GBK both ways, a character GBK
+    // cannot hold as `?`, bytes that are not GBK refused; back to UTF-8; unknown code pages
+    // refused.
+    let program = Program::new(
+        common::sandbox(),
+        json!({"variables": {
+            "greeting": "你好 & welcome", "名字": "值", "emoji": "😀"
+        }}),
+    );
+    let base_url = program.sandbox.base_url();
+    run(
+        &args(&["codepage", &base_url, &program.app_id, APP_KEY]),
+        no_requests,
+    );
+}

@@ -11,6 +11,11 @@
  *   c_abi versions VERSION                       descriptions, verify_version, ABI version
  *   c_abi init BASE_URL APP_ID APP_KEY           the Init reply never shows the secret
  *   c_abi probing BASE_URL APP_ID APP_KEY        absent fields leave the last error alone
+ *   c_abi options BASE_URL DEAD_URL APP_ID APP_KEY CARD
+ *                                                client options: setters refuse bad input; a
+ *                                                mirror answers for a dead server; the log
+ *                                                callback never sees a secret
+ *   c_abi codepage BASE_URL APP_ID APP_KEY       strings in GBK (code page 936) both ways
  */
 
 #include "host.h"
@@ -485,7 +490,7 @@ static int versions(const char *version)
     static const int32_t codes[] = {
         200,  201,  1001, 1003, 1004, 1005, 1006, 1007, 1010, 1011, 1012, 1013,
         1014, 1015, 1016, 1017, 1019, 1020, 1021, 1022, 1023, 1024, -1,   -2,
-        -3,   -4,   -5,   -6,   -7,   -8,   -9,   -10,  0,    42,   -11,  INT32_MIN,
+        -3,   -4,   -5,   -6,   -7,   -8,   -9,   -10,  -11,  -12,  0,    42,   -13,  INT32_MIN,
         INT32_MAX};
     size_t i;
     for (i = 0; i < COUNT(codes); i++) {
@@ -566,6 +571,259 @@ static int probing(const char *base_url, const char *app_id, const char *app_key
     return host_finish("probing");
 }
 
+/* What the log callback saw: how many lines, and whether one held a secret. */
+struct log_seen {
+    int lines;
+    int secret;
+    const char *secrets[4];
+};
+
+static void VERIFY_CALL log_line(void *user_data, int32_t level, const char *message)
+{
+    struct log_seen *seen = (struct log_seen *)user_data;
+    size_t i;
+    seen->lines++;
+    if (level < VERIFY_LOG_ERROR || message == NULL) {
+        seen->secret = 1; /* counted as a failure below: a level or message out of contract */
+        return;
+    }
+    for (i = 0; i < COUNT(seen->secrets); i++) {
+        if (seen->secrets[i] != NULL && strstr(message, seen->secrets[i]) != NULL) {
+            seen->secret = 1;
+        }
+    }
+    printf("      log %d: %s\n", (int)level, message);
+}
+
+static void options_refused(int32_t code, int32_t expected, const char *what)
+{
+    if (!host_check_int(code, expected, what, __FILE__, __LINE__)) {
+        return;
+    }
+    CHECK_INT(verify_last_error_code(), expected);
+    CHECK(verify_last_error_message()[0] != '\0');
+}
+
+/* Client options: every setter refuses bad input; a client made with them fails over to a
+ * mirror and logs without a secret. */
+static int options(const char *base_url, const char *dead_url, const char *app_id,
+                   const char *app_key, const char *card)
+{
+    static const char PIN[] = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="; /* 32 bytes */
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    struct log_seen seen;
+    char token_head[8];
+    char *token;
+
+    memset(&seen, 0, sizeof seen);
+    options_refused(verify_client_options_new(NULL), VERIFY_ERR_INVALID_ARGUMENT, "new(NULL)");
+    CHECK_INT(verify_client_options_new(&options), VERIFY_OK);
+    if (options == NULL) {
+        return host_finish("options");
+    }
+#define REFUSED(call, expected) options_refused((call), (expected), #call)
+    /* NULL options for every setter. */
+    REFUSED(verify_client_options_add_mirror(NULL, base_url), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_trust(NULL, VERIFY_TRUST_MOZILLA),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_root_pem(NULL, "x"), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_root_file(NULL, "/etc/hostname"),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_pin(NULL, PIN), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_proxy(NULL, VERIFY_PROXY_NONE, NULL),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_allow_insecure_http(NULL, 1), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_timeouts(NULL, 1, 1), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_log(NULL, log_line, &seen), VERIFY_ERR_INVALID_ARGUMENT);
+    /* Bad strings and values. */
+    REFUSED(verify_client_options_add_mirror(options, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_mirror(options, "\xff"), VERIFY_ERR_INVALID_UTF8);
+    REFUSED(verify_client_options_set_trust(options, 4), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_trust(options, UINT32_MAX), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_root_pem(options, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_root_pem(options, "not a certificate"),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_root_pem(options,
+                                               "-----BEGIN CERTIFICATE-----\nAAAA\n"
+                                               "-----END CERTIFICATE-----\n"),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_root_pem(options, SURROGATE), VERIFY_ERR_INVALID_UTF8);
+    REFUSED(verify_client_options_add_root_file(options, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_root_file(options, "/nonexistent/verify-roots.pem"),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_pin(options, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_pin(options, ""), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_pin(options, "not base64!"), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_add_pin(options, "AAAA"), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_proxy(options, 7, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_proxy(options, -1, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_proxy(options, VERIFY_PROXY_URL, NULL),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_proxy(options, VERIFY_PROXY_URL, ""),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_proxy(options, VERIFY_PROXY_NONE, "http://p:8080"),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_proxy(options, VERIFY_PROXY_URL, "\xff"),
+            VERIFY_ERR_INVALID_UTF8);
+    REFUSED(verify_client_options_allow_insecure_http(options, 2), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_allow_insecure_http(options, -1), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_timeouts(options, 0, 1000), VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_options_set_timeouts(options, 1000, 0), VERIFY_ERR_INVALID_ARGUMENT);
+    /* Accepted values. */
+    CHECK_INT(verify_client_options_add_pin(options, PIN), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_trust(options, VERIFY_TRUST_MOZILLA | VERIFY_TRUST_SYSTEM),
+              VERIFY_OK);
+    CHECK_INT(verify_client_options_set_trust(options, 0), VERIFY_OK); /* the pin remains */
+    CHECK_INT(verify_client_options_set_trust(options, VERIFY_TRUST_MOZILLA), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_proxy(options, VERIFY_PROXY_URL, "socks5h://127.0.0.1:9"),
+              VERIFY_OK);
+    CHECK_INT(verify_client_options_set_proxy(options, VERIFY_PROXY_SYSTEM, NULL), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_proxy(options, VERIFY_PROXY_NONE, NULL), VERIFY_OK);
+    CHECK_INT(verify_client_options_allow_insecure_http(options, 0), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_timeouts(options, UINT32_MAX, UINT32_MAX), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_timeouts(options, 2000, 10000), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_log(options, NULL, NULL), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_log(options, log_line, &seen), VERIFY_OK);
+    verify_client_options_free(NULL);
+
+    /* verify_client_new_with_options checks what it is given. */
+    REFUSED(verify_client_new_with_options(base_url, app_id, app_key, options, NULL),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    REFUSED(verify_client_new_with_options("http://h:99999", app_id, app_key, options, &client),
+            VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(client == NULL);
+    REFUSED(verify_client_new_with_options("http://verify.example", app_id, app_key, options,
+                                           &client),
+            VERIFY_ERR_INVALID_ARGUMENT); /* plain http beyond loopback, not allowed */
+    CHECK(strstr(verify_last_error_message(), "http") != NULL);
+    CHECK(client == NULL);
+    {
+        verify_client_options *insecure = NULL;
+        verify_client_options *no_trust = NULL;
+        verify_client_options *bad_mirror = NULL;
+        verify_client *other = NULL;
+        CHECK_INT(verify_client_options_new(&insecure), VERIFY_OK);
+        CHECK_INT(verify_client_options_allow_insecure_http(insecure, 1), VERIFY_OK);
+        CHECK_INT(verify_client_new_with_options("http://verify.example", "a", "k", insecure,
+                                                 &other),
+                  VERIFY_OK);
+        verify_client_free(other);
+        other = NULL;
+        verify_client_options_free(insecure);
+        CHECK_INT(verify_client_options_new(&no_trust), VERIFY_OK);
+        CHECK_INT(verify_client_options_set_trust(no_trust, 0), VERIFY_OK);
+        REFUSED(verify_client_new_with_options("https://verify.example", "a", "k", no_trust,
+                                               &other),
+                VERIFY_ERR_INVALID_ARGUMENT); /* trusts nothing */
+        CHECK(other == NULL);
+        verify_client_options_free(no_trust);
+        CHECK_INT(verify_client_options_new(&bad_mirror), VERIFY_OK);
+        CHECK_INT(verify_client_options_add_mirror(bad_mirror, "http://h:99999"), VERIFY_OK);
+        REFUSED(verify_client_new_with_options(base_url, "a", "k", bad_mirror, &other),
+                VERIFY_ERR_INVALID_ARGUMENT); /* mirrors are checked when the client is made */
+        CHECK(other == NULL);
+        verify_client_options_free(bad_mirror);
+        /* NULL options: the defaults. */
+        CHECK_INT(verify_client_new_with_options(base_url, "a", "k", NULL, &other), VERIFY_OK);
+        verify_client_free(other);
+    }
+#undef REFUSED
+
+    /* The first server is down: the mirror answers. The options are freed at once (copied). */
+    CHECK_INT(verify_client_options_add_mirror(options, base_url), VERIFY_OK);
+    CHECK_INT(verify_client_new_with_options(dead_url, app_id, app_key, options, &client),
+              VERIFY_OK);
+    verify_client_options_free(options);
+    if (client == NULL) {
+        return host_finish("options");
+    }
+    CHECK_INT(verify_get_bulletin(client, &reply), VERIFY_OK);
+    verify_reply_free(reply);
+    CHECK_INT(verify_single_login(client, card, "OPTIONS-MACHINE", NULL, &reply), VERIFY_OK);
+    token = host_reply_copy(reply, "/data/token");
+    verify_reply_free(reply);
+    CHECK(token != NULL);
+    if (token != NULL) {
+        CHECK_INT(verify_heartbeat(client, token, VERIFY_SESSION_CARD, NULL, &reply), VERIFY_OK);
+        verify_reply_free(reply);
+        /* The log never holds the AppKey, the card, the token (nor a part of it). */
+        memcpy(token_head, token, 7);
+        token_head[7] = '\0';
+    }
+    seen.secrets[0] = app_key;
+    seen.secrets[1] = card;
+    seen.secrets[2] = token != NULL ? token_head : NULL;
+    seen.secrets[3] = "OPTIONS-MACHINE";
+    verify_client_free(client);
+    free(token);
+    CHECK(seen.lines >= 1);
+    CHECK(!seen.secret);
+    printf("      %d log lines\n", seen.lines);
+    return host_finish("options");
+}
+
+/* Strings in GBK (code page 936), both ways, for the whole process. */
+static int code_page(const char *base_url, const char *app_id, const char *app_key)
+{
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    const char *text = NULL;
+
+    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    CHECK_INT(verify_set_code_page(12345), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(verify_last_error_message()[0] != '\0');
+    CHECK_INT(verify_set_code_page(-1), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    CHECK_INT(verify_set_code_page(936), VERIFY_OK);
+    CHECK_INT(verify_code_page(), 936);
+
+    client = host_client(base_url, app_id, app_key);
+    /* A name in GBK in, its value in GBK out. */
+    CHECK_INT(verify_get_variable(client, "\xc3\xfb\xd7\xd6", &reply), VERIFY_OK); /* 名字 */
+    CHECK_INT(verify_reply_str(reply, "/data/value", &text), 0);
+    CHECK_STR(text, "\xd6\xb5"); /* 值 */
+    verify_reply_free(reply);
+    CHECK_INT(verify_get_variables(client, &reply), VERIFY_OK);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/variables/greeting", &text), 0);
+    CHECK_STR(text, "\xc4\xe3\xba\xc3 & welcome"); /* 你好 & welcome */
+    text = NULL;
+    /* A pointer in GBK too. */
+    CHECK_INT(verify_reply_str(reply, "/data/variables/\xc3\xfb\xd7\xd6", &text), 0);
+    CHECK_STR(text, "\xd6\xb5");
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/variables/emoji", &text), 0);
+    CHECK_STR(text, "?"); /* GBK cannot hold it */
+    text = NULL;
+    CHECK_INT(verify_reply_json(reply, "/data/variables", &text), 0);
+    CHECK(text != NULL && strstr(text, "\xc4\xe3\xba\xc3") != NULL);
+    verify_reply_free(reply);
+    CHECK_INT(verify_get_bulletin(client, &reply), VERIFY_OK);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/bulletin", &text), 0);
+    CHECK_STR(text, "\xb9\xab\xb8\xe6 bulletin"); /* 公告 bulletin */
+    verify_reply_free(reply);
+    /* A byte sequence that is not GBK is refused like invalid UTF-8. */
+    CHECK_INT(verify_get_variable(client, "\xff\xff", &reply), VERIFY_ERR_INVALID_UTF8);
+    CHECK(reply == NULL);
+
+    /* Back to UTF-8. */
+    CHECK_INT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
+    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    CHECK_INT(verify_get_variable(client, "\xe5\x90\x8d\xe5\xad\x97", &reply), VERIFY_OK);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/value", &text), 0);
+    CHECK_STR(text, "\xe5\x80\xbc"); /* 值 */
+    verify_reply_free(reply);
+    /* The system's code page is UTF-8 here. */
+    CHECK_INT(verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM), VERIFY_OK);
+    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    verify_client_free(client);
+    return host_finish("codepage");
+}
+
 int main(int argc, char **argv)
 {
     const char *scenario = argc > 1 ? argv[1] : "";
@@ -597,6 +855,12 @@ int main(int argc, char **argv)
     }
     if (strcmp(scenario, "init") == 0 && argc == 5) {
         return init(argv[2], argv[3], argv[4]);
+    }
+    if (strcmp(scenario, "options") == 0 && argc == 7) {
+        return options(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    }
+    if (strcmp(scenario, "codepage") == 0 && argc == 5) {
+        return code_page(argv[2], argv[3], argv[4]);
     }
     if (strcmp(scenario, "probing") == 0 && argc == 5) {
         return probing(argv[2], argv[3], argv[4]);
