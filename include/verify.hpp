@@ -19,9 +19,10 @@
  *   (VERIFY_ERR_INVALID_ARGUMENT) from its accessors; a moved-from Client's calls throw the
  *   same (the library refuses the NULL client).
  * - verify::Keeper (a verify_keeper and its on_event function) and verify::CancelToken (a
- *   verify_cancel) are move-only owners in the same way; see their sections below. The
- *   short-lived C handles of keeper options and status snapshots never leave the binding:
- *   verify::KeeperOptions and verify::KeeperStatus are plain values.
+ *   verify_cancel) are move-only owners in the same way; see their sections below. A
+ *   Client made with a log function owns that function too. The short-lived C handles of
+ *   client options, keeper options and status snapshots never leave the binding:
+ *   verify::ClientOptions, verify::KeeperOptions and verify::KeeperStatus are plain values.
  * - Everything a Reply hands out is copied into std::string (or std::optional of it), so a
  *   value stays valid after its Reply is gone. describe() and version() return views of
  *   static library strings: they are valid for the life of the program.
@@ -76,9 +77,28 @@
  * - The C API's last error is per thread. An absent field leaves it as it is; Error copies
  *   its message when it is thrown, so C++ code never needs verify_last_error_message().
  *
- * Calling convention: every function of verify.h and the keeper's callback use VERIFY_CALL
- * (__stdcall on 32-bit Windows, the C convention elsewhere); the binding's own callback is
- * declared with it, so nothing changes for C++ hosts.
+ * Client settings (verify::ClientOptions, the second Client constructor)
+ *
+ *   verify::ClientOptions options;                   // empty fields: the library's defaults
+ *   options.mirrors = {"https://backup.example.com"};
+ *   options.pins = {"sha256/..."};
+ *   options.on_log = [](verify::LogLevel level, std::string_view text) { log(level, text); };
+ *   verify::Client client("https://verify.example.com", app_id, app_key, options);
+ *
+ * - A plain value mapped onto a verify_client_options handle when the client is made:
+ *   mirrors, trust stores (verify::Trust), extra roots (PEM texts or files), pinned keys,
+ *   the proxy (verify::Proxy), plain http:// to a host that is not loopback, timeouts, and a
+ *   log function. TLS verification cannot be turned off.
+ * - on_log runs on the thread making a call (a keeper's heartbeats: the keeper's thread),
+ *   on several threads at once; it never receives a secret. The Client owns it (on the
+ *   heap, so moving the Client does not move it) and frees it only after the client.
+ *
+ * Code page: strings go in and come out in the library's code page, UTF-8 unless the
+ * process changed it (verify::set_code_page, verify_set_code_page in verify.h).
+ *
+ * Calling convention: every function of verify.h and its callback types use VERIFY_CALL
+ * (__stdcall on 32-bit Windows, the C convention elsewhere); the binding's own callbacks (of
+ * the keeper and of the log) are declared with it, so nothing changes for C++ hosts.
  *
  * Session keeper (Client::keep_alive, verify::Keeper)
  *
@@ -240,6 +260,15 @@ inline std::string_view version() noexcept {
 /* The library's ABI version (header_abi_version is the header's). */
 inline std::uint32_t abi_version() noexcept { return verify_abi_version(); }
 
+/* The code page of every string the library takes and gives, for the whole process
+ * (verify_set_code_page): VERIFY_CODE_PAGE_UTF8 (65001, the default), VERIFY_CODE_PAGE_SYSTEM
+ * (0) or a Windows code page number. Every std::string and std::string_view of this binding
+ * is in it. Set it once, before other calls; throws verify::Error for an unknown one. */
+inline void set_code_page(std::int32_t code_page);
+
+/* The code page set with set_code_page() (65001, UTF-8, unless changed). */
+inline std::int32_t code_page() noexcept { return verify_code_page(); }
+
 /*
  * The JSON Pointer (RFC 6901) of `tokens` from the top of a reply, each token escaped
  * ("~" as "~0", "/" as "~1"): pointer({"data", "variables", "a/b"}) is
@@ -400,6 +429,8 @@ private:
 inline std::string copy(const char *text) { return text != nullptr ? std::string(text) : std::string(); }
 
 }  // namespace detail
+
+inline void set_code_page(std::int32_t code_page) { detail::check_ok(verify_set_code_page(code_page)); }
 
 /*
  * An answer of the server, of any code. Move-only owner of a verify_reply.
@@ -898,6 +929,174 @@ inline std::string machine_code(std::string_view salt) {
     return std::string(out);
 }
 
+/* The level of a log message (the VERIFY_LOG_* integers). Later versions of the library may
+ * add levels: a LogLevel may hold a value not named here (kept as it is). */
+enum class LogLevel : std::int32_t {
+    /* A call failed because of it. */
+    Error = VERIFY_LOG_ERROR,
+    /* Something went wrong and was handled (a retry, a failover, a re-Init). */
+    Warn = VERIFY_LOG_WARN,
+    /* A notable step (a new connection, an Init). */
+    Info = VERIFY_LOG_INFO,
+    /* Detail. */
+    Debug = VERIFY_LOG_DEBUG,
+};
+
+/* The function receiving a client's log messages: its level and an English text (borrowed
+ * for the call: copy what you keep). It runs on the thread making the call (a keeper's
+ * heartbeats: the keeper's thread), so on several threads at once: it must be thread-safe
+ * and should return quickly. Exceptions it throws are caught and dropped. It never receives
+ * a secret (api password, AppKey, card key, password, token, machine code). */
+using LogHandler = std::function<void(LogLevel, std::string_view)>;
+
+/* The trust stores of a client (VERIFY_TRUST_* flags), combined with `|`. */
+enum class Trust : std::uint32_t {
+    /* Only the roots and pins given in ClientOptions. */
+    None = 0,
+    /* Mozilla's root certificates (the default). */
+    Mozilla = VERIFY_TRUST_MOZILLA,
+    /* The operating system's store (company CAs, TLS-inspecting proxies). */
+    System = VERIFY_TRUST_SYSTEM,
+};
+
+inline constexpr Trust operator|(Trust a, Trust b) noexcept {
+    return static_cast<Trust>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
+}
+
+/* How a client reaches the service (verify_client_options_set_proxy); loopback hosts never
+ * go through a proxy. */
+struct Proxy {
+    enum class Mode : std::int32_t {
+        /* The system's settings (ALL_PROXY, HTTPS_PROXY, HTTP_PROXY with NO_PROXY; on
+         * Windows the registry's Internet settings): the default. */
+        System = VERIFY_PROXY_SYSTEM,
+        /* No proxy. */
+        None = VERIFY_PROXY_NONE,
+        /* The proxy of `url`. */
+        Url = VERIFY_PROXY_URL,
+    };
+    Mode mode = Mode::System;
+    /* For Mode::Url: http://, https:// (CONNECT), socks5:// or socks5h://, with an optional
+     * user:password@. */
+    std::string url;
+
+    static Proxy system() { return Proxy{Mode::System, std::string()}; }
+    static Proxy none() { return Proxy{Mode::None, std::string()}; }
+    static Proxy with_url(std::string url) { return Proxy{Mode::Url, std::move(url)}; }
+};
+
+/*
+ * Settings of a Client (the second constructor), a plain value mapped onto a
+ * verify_client_options handle when the client is made. Fields left empty or std::nullopt
+ * keep the library's defaults: no mirror, Mozilla's roots, the system's proxy settings,
+ * plain http:// only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+ */
+struct ClientOptions {
+    /* Other base URLs of the same service, tried in order after the first when a server
+     * cannot be reached (connect, DNS, TLS); a request that may have reached a server is
+     * never sent to another. */
+    std::vector<std::string> mirrors;
+    /* The trust stores; Trust::None trusts only `root_pems`, `root_files` and `pins`. TLS
+     * verification cannot be turned off. */
+    std::optional<Trust> trust = std::nullopt;
+    /* PEM texts whose certificates are trusted as roots, in addition to the stores. */
+    std::vector<std::string> root_pems;
+    /* PEM files whose certificates are trusted as roots (read when the client is made). */
+    std::vector<std::string> root_files;
+    /* Pinned keys: base64 of the SHA-256 of a DER SubjectPublicKeyInfo of the chain
+     * ("sha256/" prefix accepted); a pinned self-signed certificate needs no CA. */
+    std::vector<std::string> pins;
+    /* The proxy; unset: the system's settings. */
+    std::optional<Proxy> proxy = std::nullopt;
+    /* Allows plain http:// to a host that is not loopback (the api password then travels
+     * readable by anyone on the path). */
+    bool allow_insecure_http = false;
+    /* The connect and whole-call timeouts, each 1..UINT32_MAX ms; when only one is set, the
+     * other is its default (10 s, 30 s). */
+    std::optional<std::chrono::milliseconds> connect_timeout = std::nullopt;
+    std::optional<std::chrono::milliseconds> call_timeout = std::nullopt;
+    /* Receives the client's log messages (see LogHandler); empty: no log. The Client keeps
+     * it, at an address that moving the Client does not change, until the client is freed. */
+    LogHandler on_log;
+};
+
+namespace detail {
+
+struct ClientOptionsDeleter {
+    void operator()(verify_client_options *options) const noexcept {
+        verify_client_options_free(options);
+    }
+};
+
+using ClientOptionsPtr = std::unique_ptr<verify_client_options, ClientOptionsDeleter>;
+
+/* The C log callback of every client with an on_log function. */
+struct LogTrampoline {
+    /* `user_data` is the client's LogHandler. Declared with VERIFY_CALL, as
+     * verify_log_callback is. No exception leaves it. */
+    static void VERIFY_CALL deliver(void *user_data, std::int32_t level, const char *message) noexcept {
+        if (user_data == nullptr) {
+            return;
+        }
+        try {
+            const LogHandler &on_log = *static_cast<const LogHandler *>(user_data);
+            // Any int32_t is a valid LogLevel: a level of a later library is kept as it is.
+            on_log(static_cast<LogLevel>(level),
+                   message != nullptr ? std::string_view(message) : std::string_view());
+        } catch (...) {
+            // Swallowed on purpose (documented on LogHandler): nothing may unwind into C.
+        }
+    }
+};
+
+/* A verify_client_options handle with `options` set, the log callback pointing at
+ * `on_log` (which must outlive every client made with it). */
+inline ClientOptionsPtr client_options(const ClientOptions &options, LogHandler *on_log) {
+    verify_client_options *raw = nullptr;
+    std::int32_t code = verify_client_options_new(&raw);
+    ClientOptionsPtr handle(raw);
+    if (code != codes::ok || !handle) {
+        raise(code != codes::ok ? code : codes::err_panic);
+    }
+    for (const std::string &mirror : options.mirrors) {
+        check_ok(verify_client_options_add_mirror(handle.get(), arg(mirror, "mirror").c_str()));
+    }
+    if (options.trust) {
+        check_ok(verify_client_options_set_trust(handle.get(), static_cast<std::uint32_t>(*options.trust)));
+    }
+    for (const std::string &pem : options.root_pems) {
+        check_ok(verify_client_options_add_root_pem(handle.get(), arg(pem, "root_pem").c_str()));
+    }
+    for (const std::string &file : options.root_files) {
+        check_ok(verify_client_options_add_root_file(handle.get(), arg(file, "root_file").c_str()));
+    }
+    for (const std::string &pin : options.pins) {
+        check_ok(verify_client_options_add_pin(handle.get(), arg(pin, "pin").c_str()));
+    }
+    if (options.proxy) {
+        const bool with_url = options.proxy->mode == Proxy::Mode::Url;
+        std::string url = arg(options.proxy->url, "proxy url");
+        check_ok(verify_client_options_set_proxy(handle.get(), static_cast<std::int32_t>(options.proxy->mode),
+                                                 with_url ? url.c_str() : nullptr));
+    }
+    if (options.allow_insecure_http) {
+        check_ok(verify_client_options_allow_insecure_http(handle.get(), 1));
+    }
+    if (options.connect_timeout || options.call_timeout) {
+        std::uint32_t connect_ms =
+            to_ms(options.connect_timeout.value_or(std::chrono::seconds(10)), "timeout `connect`");
+        std::uint32_t call_ms = to_ms(options.call_timeout.value_or(std::chrono::seconds(30)), "timeout `call`");
+        check_ok(verify_client_options_set_timeouts(handle.get(), connect_ms, call_ms));
+    }
+    if (on_log != nullptr && *on_log) {
+        check_ok(verify_client_options_set_log(handle.get(), &LogTrampoline::deliver,
+                                               static_cast<void *>(on_log)));
+    }
+    return handle;
+}
+
+}  // namespace detail
+
 /*
  * A client of the service for one program. Move-only owner of a verify_client.
  *
@@ -923,8 +1122,39 @@ public:
         }
     }
 
+    /* A client with settings (mirrors, trust, pins, proxy, timeouts, a log function): see
+     * ClientOptions. Besides the checks of the first constructor, plain http:// to a host
+     * that is not loopback throws unless allowed, and so do mirrors that do not parse, roots
+     * or pins that do not parse, and a trust setting that trusts nothing. */
+    Client(std::string_view base_url, std::string_view app_id, std::string_view app_key,
+           const ClientOptions &options) {
+        std::string url = detail::arg(base_url, "base_url");
+        std::string id = detail::arg(app_id, "app_id");
+        std::string key = detail::arg(app_key, "app_key");
+        if (options.on_log) {
+            log_ = std::make_unique<LogHandler>(options.on_log);
+        }
+        detail::ClientOptionsPtr settings = detail::client_options(options, log_.get());
+        verify_client *raw = nullptr;
+        std::int32_t code =
+            verify_client_new_with_options(url.c_str(), id.c_str(), key.c_str(), settings.get(), &raw);
+        handle_.reset(raw);
+        if (code != codes::ok || !handle_) {
+            detail::raise(code != codes::ok ? code : codes::err_panic);
+        }
+    }
+
     Client(Client &&) noexcept = default;
-    Client &operator=(Client &&) noexcept = default;
+    /* Frees the client this one held first (its threads joined, so its log function is no
+     * longer called), then takes `other`'s. */
+    Client &operator=(Client &&other) noexcept {
+        if (this != &other) {
+            handle_.reset();
+            log_ = std::move(other.log_);
+            handle_ = std::move(other.handle_);
+        }
+        return *this;
+    }
     Client(const Client &) = delete;
     Client &operator=(const Client &) = delete;
     /* Stops and joins the client's background work, wipes its secrets. Never throws. */
@@ -1253,10 +1483,18 @@ public:
     /* The C handle, still owned by this Client (NULL when empty). */
     verify_client *get() const noexcept { return handle_.get(); }
 
-    /* Gives up ownership: the caller must verify_client_free() the result. */
-    verify_client *release() noexcept { return handle_.release(); }
+    /* Gives up ownership: the caller must verify_client_free() the result. A log function
+     * of ClientOptions is then kept alive for the rest of the program (deliberately leaked:
+     * the released client may still call it). */
+    verify_client *release() noexcept {
+        (void)log_.release();
+        return handle_.release();
+    }
 
 private:
+    // Declared before handle_, so destroyed after it: the client (and the threads that may
+    // log) is freed before its log function.
+    std::unique_ptr<LogHandler> log_;
     detail::ClientPtr handle_;
 };
 

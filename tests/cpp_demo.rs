@@ -24,7 +24,7 @@ use common::host::{
     compile_cxx, demo_fixtures, host_command, require_tool, root, CXX_FLAGS, CXX_STRICT_FLAGS,
 };
 use serde_json::{json, Value};
-use verify_sandbox::Fixtures;
+use verify_sandbox::{Config, Fixtures, Sandbox, Tls};
 
 /// A fresh scratch directory under Cargo's per-target temporary directory.
 fn scratch(prefix: &str) -> PathBuf {
@@ -239,6 +239,69 @@ fn wrapper_is_move_only_and_throws_only_local_failures() {
     assert_eq!(
         card_state(&program.app_id, &recharge).as_deref(),
         Some("used")
+    );
+    clean(&binary);
+}
+
+/// `tests/hosts/cpp_client_options.cpp`: `verify::ClientOptions` against a sandbox of its own
+/// serving http and https: a mirror takes over from a dead server (and the log function
+/// hears of it, never the AppKey), the sandbox's CA is trusted only when given (file or
+/// text), and settings the library refuses throw `codes::err_invalid_argument`.
+#[test]
+fn client_options_reach_the_library() {
+    let binary = scratch("client_options").join("cpp_client_options");
+    compile_cxx(
+        &host_source("cpp_client_options.cpp"),
+        &binary,
+        CXX_STRICT_FLAGS,
+    );
+
+    let sandbox = Sandbox::start(Config {
+        tls: Some(Tls::Generated),
+        ..Config::default()
+    })
+    .expect("https sandbox");
+    let program = common::Program::new(&sandbox, json!({}));
+    let https = sandbox.https_base_url().expect("https listener");
+    let ca_file = binary.with_file_name("ca.pem");
+    fs::write(&ca_file, sandbox.ca_pem().expect("generated CA")).expect("write ca.pem");
+
+    let output = host_command(&binary)
+        .arg(sandbox.base_url())
+        .arg(&https)
+        .arg(&ca_file)
+        .arg(&program.app_id)
+        .arg(common::APP_KEY)
+        .output()
+        .expect("cpp_client_options runs");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "cpp_client_options failed\n{}",
+        show(&output)
+    );
+    assert!(
+        stdout.contains("options checks: 0 failed"),
+        "{}",
+        show(&output)
+    );
+    assert!(
+        stdout.contains("\nlog "),
+        "the log function was called\n{}",
+        show(&output)
+    );
+    assert!(!stdout.contains(common::APP_KEY), "{}", show(&output));
+
+    // The failover client's calls reached the mirror: two bulletins and the Init before them.
+    let bulletins = sandbox
+        .request_log(Some(&program.app_id))
+        .iter()
+        .filter(|entry| entry.action.as_deref() == Some("GetBulletin") && entry.code == 200)
+        .count();
+    assert!(
+        bulletins >= 4,
+        "{bulletins} bulletins served\n{}",
+        show(&output)
     );
     clean(&binary);
 }
