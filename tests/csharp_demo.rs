@@ -166,3 +166,43 @@ fn csharp_binding_paths() {
     );
     assert!(!stdout.contains("FAIL "), "a check failed\n{report}");
 }
+
+/// `Verify.cs` alone compiles as a library against `mscorlib` only (`-noconfig`), at the
+/// highest warning level with warnings as errors, with its XML documentation checked (every
+/// `cref` resolves).
+#[test]
+fn csharp_binding_compiles_alone_with_its_docs() {
+    require_mono();
+    let scratch = Scratch::new();
+    let dll = scratch.0.join("Verify.dll");
+    let xml = scratch.0.join("Verify.xml");
+    let output = Command::new("mcs")
+        .args([
+            "-noconfig",
+            "-r:mscorlib.dll",
+            "-target:library",
+            "-warn:4",
+            "-warnaserror",
+        ])
+        .arg(format!("-doc:{}", xml.display()))
+        .arg(format!("-out:{}", dll.display()))
+        .arg("bindings/csharp/Verify.cs")
+        .current_dir(root())
+        .output()
+        .expect("run mcs");
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success(),
+        "mcs -noconfig of Verify.cs failed ({}):\n{stdout}{stderr}",
+        output.status
+    );
+    let docs = std::fs::read_to_string(&xml).expect("the XML documentation");
+    for member in [
+        "T:Verify.ClientHandle",
+        "M:Verify.Client.SingleLoginAsync",
+        "M:Verify.Client.SocialLoginWaitAsync",
+        "T:Verify.KeeperStatusHandle",
+    ] {
+        assert!(docs.contains(member), "{member} is not documented");
+    }
+}

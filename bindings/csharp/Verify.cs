@@ -1535,7 +1535,7 @@ namespace Verify
 
     /// <summary>
     /// Settings of a client (<c>verify_client_options</c>), given to
-    /// <see cref="Client(string, string, string, ClientOptions)"/>: the defaults (no mirror,
+    /// the <see cref="Client"/> constructor with options: the defaults (no mirror,
     /// Mozilla's roots, the system's proxy, plain http only to loopback, timeouts 10 s and
     /// 30 s, no log) until changed. A client copies them when it is made, so they may be
     /// changed, reused for other clients or disposed afterwards. Not thread-safe: one thread
@@ -2123,7 +2123,7 @@ namespace Verify
 
         /// <summary>
         /// A new client (verify_client_new_with_options, <paramref name="options"/> null for the
-        /// defaults); see <see cref="Client(string, string, string, ClientOptions)"/>. The caller
+        /// defaults); see the <see cref="Client"/> constructor with options. The caller
         /// owns it: dispose it, or hand it to a <see cref="Client"/> that does.
         /// </summary>
         public static ClientHandle Create(string baseUrl, string appId, string appKey,
@@ -2466,7 +2466,7 @@ namespace Verify
         /// <summary>
         /// A snapshot of <paramref name="keeper"/> (verify_keeper_status); it takes the
         /// back-office messages queued since the previous one. The caller owns it; read it with
-        /// <see cref="KeeperStatus(KeeperStatusHandle)"/>.
+        /// the <see cref="KeeperStatus"/> constructor.
         /// </summary>
         public static KeeperStatusHandle Take(KeeperHandle keeper)
         {
