@@ -552,6 +552,9 @@ impl Shared {
             if stop {
                 return;
             }
+            // Coalesce bursts (a load test changes the state at every request): at most
+            // one save per 20 ms; the stop request is still served by a last save.
+            std::thread::sleep(std::time::Duration::from_millis(20));
         }
     }
 
