@@ -374,7 +374,7 @@ typedef struct verify_keeper_options verify_keeper_options;
 
 /**
  * A snapshot of a keeper's status, read with the `verify_keeper_status_*` accessors.
- * Opaque; created by `verify_keeper_status`, freed by `verify_keeper_status_free`.
+ * Opaque; created by `verify_keeper_get_status`, freed by `verify_keeper_status_free`.
  * Immutable: any number of threads may read it at once.
  */
 typedef struct verify_keeper_status verify_keeper_status;
@@ -968,7 +968,7 @@ int32_t VERIFY_CALL verify_keeper_options_set_ip(struct verify_keeper_options *o
  * Sets the event callback and its `user_data` (NULL callback: none, the default). The
  * callback receives every event on the keeper's event thread; a slow callback delays only
  * later events. Without a callback, back-office messages are queued for
- * `verify_keeper_status`. `user_data` is passed as it is; the host keeps what it points to
+ * `verify_keeper_get_status`. `user_data` is passed as it is; the host keeps what it points to
  * alive until the keeper is freed, and allows its use from the event thread.
  * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
  */
@@ -1020,7 +1020,8 @@ int32_t VERIFY_CALL verify_keeper_state(const struct verify_keeper *keeper);
  * Ownership: the caller owns `*out` and frees it with `verify_keeper_status_free`.
  * Returns 200 or a negative code. Thread-safety: any thread.
  */
-int32_t VERIFY_CALL verify_keeper_status(const struct verify_keeper *keeper, struct verify_keeper_status **out);
+int32_t VERIFY_CALL verify_keeper_get_status(const struct verify_keeper *keeper,
+                                             struct verify_keeper_status **out);
 
 /**
  * Frees a status snapshot and its strings. `verify_keeper_status_free(NULL)` does nothing.
@@ -1076,7 +1077,7 @@ int32_t VERIFY_CALL verify_keeper_status_counts(const struct verify_keeper_statu
                                                 uint64_t *failed);
 
 /**
- * How many back-office messages this snapshot took (see `verify_keeper_status`) into
+ * How many back-office messages this snapshot took (see `verify_keeper_get_status`) into
  * `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
  */
 int32_t VERIFY_CALL verify_keeper_status_message_count(const struct verify_keeper_status *status, size_t *out);
@@ -1109,7 +1110,7 @@ int32_t VERIFY_CALL verify_machine_code(const char *salt, char *out, size_t out_
  * 200, 201, and the negative local codes; a generic text for others).
  * Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
  */
-const char *verify_code_describe(int32_t code);
+const char *VERIFY_CALL verify_code_describe(int32_t code);
 
 /**
  * The message of the calling thread's last failed call (local failures, and server
@@ -1119,7 +1120,7 @@ const char *verify_code_describe(int32_t code);
  * Ownership: borrowed, valid until the same thread's next failing call into the library;
  * the caller must not free it. Never NULL. Thread-safety: per thread.
  */
-const char *verify_last_error_message(void);
+const char *VERIFY_CALL verify_last_error_message(void);
 
 /**
  * The code of the calling thread's last failed call (0 when none failed yet).
@@ -1131,7 +1132,7 @@ int32_t VERIFY_CALL verify_last_error_code(void);
  * The library version, e.g. `"0.2.0"`.
  * Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
  */
-const char *verify_version(void);
+const char *VERIFY_CALL verify_version(void);
 
 /**
  * The library's ABI version; compare it with `VERIFY_ABI_VERSION` of the header the host
@@ -1261,7 +1262,7 @@ int32_t VERIFY_CALL verify_reply_code(const struct verify_reply *reply);
  * (with a last error) when `reply` is NULL.
  * Thread-safety: any thread, concurrently with other reads of the same reply.
  */
-const char *verify_reply_message(const struct verify_reply *reply);
+const char *VERIFY_CALL verify_reply_message(const struct verify_reply *reply);
 
 /**
  * The value at the JSON Pointer `pointer` (e.g. `"/data/token"`) as text: a string as it

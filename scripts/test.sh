@@ -10,7 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh gcc valgrind cmake pkg-config mono nginx tinyproxy microsocks test-hosts
+scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks test-hosts
 
 echo "== cargo fmt --all --check"
 cargo fmt --all --check

@@ -78,7 +78,7 @@ pub struct verify_keeper {
 }
 
 /// A snapshot of a keeper's status, read with the `verify_keeper_status_*` accessors.
-/// Opaque; created by `verify_keeper_status`, freed by `verify_keeper_status_free`.
+/// Opaque; created by `verify_keeper_get_status`, freed by `verify_keeper_status_free`.
 /// Immutable: any number of threads may read it at once.
 #[allow(non_camel_case_types)]
 pub struct verify_keeper_status {
@@ -250,7 +250,7 @@ pub extern "system" fn verify_keeper_options_set_ip(
 /// Sets the event callback and its `user_data` (NULL callback: none, the default). The
 /// callback receives every event on the keeper's event thread; a slow callback delays only
 /// later events. Without a callback, back-office messages are queued for
-/// `verify_keeper_status`. `user_data` is passed as it is; the host keeps what it points to
+/// `verify_keeper_get_status`. `user_data` is passed as it is; the host keeps what it points to
 /// alive until the keeper is freed, and allows its use from the event thread.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
 #[no_mangle]
@@ -380,7 +380,7 @@ pub extern "system" fn verify_keeper_state(keeper: *const verify_keeper) -> i32 
 /// Ownership: the caller owns `*out` and frees it with `verify_keeper_status_free`.
 /// Returns 200 or a negative code. Thread-safety: any thread.
 #[no_mangle]
-pub extern "system" fn verify_keeper_status(
+pub extern "system" fn verify_keeper_get_status(
     keeper: *const verify_keeper,
     out: *mut *mut verify_keeper_status,
 ) -> i32 {
@@ -417,7 +417,7 @@ pub extern "system" fn verify_keeper_status(
 pub extern "system" fn verify_keeper_status_free(status: *mut verify_keeper_status) {
     guard((), || {
         if !status.is_null() {
-            // SAFETY: a pointer from `verify_keeper_status`, freed once.
+            // SAFETY: a pointer from `verify_keeper_get_status`, freed once.
             drop(unsafe { Box::from_raw(status) });
         }
     })
@@ -543,7 +543,7 @@ pub extern "system" fn verify_keeper_status_counts(
     })
 }
 
-/// How many back-office messages this snapshot took (see `verify_keeper_status`) into
+/// How many back-office messages this snapshot took (see `verify_keeper_get_status`) into
 /// `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
 #[no_mangle]
 pub extern "system" fn verify_keeper_status_message_count(

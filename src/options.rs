@@ -224,7 +224,11 @@ pub extern "system" fn verify_client_options_add_pin(
     sha256_base64: *const c_char,
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
-    unsafe { set(options, |o| o.trust.add_pin(&required_str(sha256_base64, "pin")?)) }
+    unsafe {
+        set(options, |o| {
+            o.trust.add_pin(&required_str(sha256_base64, "pin")?)
+        })
+    }
 }
 
 /// Chooses the proxy: `VERIFY_PROXY_SYSTEM` (the default), `VERIFY_PROXY_NONE`, or

@@ -303,7 +303,12 @@ impl Client {
                         )
                     });
                     session = self
-                        .run_init(transport, Some(session.generation), deadline, session.endpoint)
+                        .run_init(
+                            transport,
+                            Some(session.generation),
+                            deadline,
+                            session.endpoint,
+                        )
                         .map_err(|failure| failure.error)?
                         .1;
                 }
@@ -368,7 +373,10 @@ impl Client {
                         .map_or(ErrorKind::Network, |(_, error)| error.kind());
                     return Err(Error::local(
                         kind,
-                        format!("no server of the service could be reached: {}", summary.join("; ")),
+                        format!(
+                            "no server of the service could be reached: {}",
+                            summary.join("; ")
+                        ),
                     ));
                 }
                 Err(failure) => return Err(failure.error),
@@ -549,15 +557,21 @@ fn origin_of(base: &str) -> String {
 }
 
 /// Parses a reply body; a body that is not the service's envelope is a protocol error that
-/// names the HTTP status (and the `Location` of a redirect).
+/// names the HTTP status. A redirect (3xx) is never taken as the service's answer, whatever
+/// its body: it names its status and the origin of its `Location`.
 fn parse(http: &HttpReply) -> Result<Reply, Error> {
+    if (300..400).contains(&http.status) {
+        let target = http.location.as_deref().unwrap_or("no Location");
+        return Err(Error::protocol(format!(
+            "HTTP {} redirect to {target} (redirects are not followed): the base URL should be \
+             the service itself",
+            http.status
+        )));
+    }
     Reply::from_body(&http.body).map_err(|detail| {
-        let status = match (&http.location, http.status) {
-            (Some(location), status @ 300..=399) => {
-                format!("HTTP {status} redirect to {location} (redirects are not followed): ")
-            }
-            (_, 200) => String::new(),
-            (_, status) => format!("HTTP {status}: "),
+        let status = match http.status {
+            200 => String::new(),
+            status => format!("HTTP {status}: "),
         };
         Error::protocol(format!("{status}{detail}"))
     })

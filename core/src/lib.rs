@@ -56,8 +56,8 @@ pub use error::{Error, ErrorKind};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
 pub use machine::{machine_code, MACHINE_CODE_LEN};
 pub use options::{LogHook, LogLevel, Options, ProxyChoice};
-pub use tls::Trust;
 pub use reply::{type_name, Reply};
+pub use tls::Trust;
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

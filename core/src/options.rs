@@ -125,7 +125,10 @@ mod tests {
     fn proxy_credentials_are_never_printed() {
         let choice = ProxyChoice::Url("http://user:s3cret@proxy.example:3128/x".into());
         let shown = format!("{choice:?}");
-        assert!(!shown.contains("s3cret") && !shown.contains("user"), "{shown}");
+        assert!(
+            !shown.contains("s3cret") && !shown.contains("user"),
+            "{shown}"
+        );
         assert!(shown.contains("proxy.example:3128"), "{shown}");
     }
 }

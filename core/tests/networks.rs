@@ -4,16 +4,15 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
-mod tls_support;
 
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::tls::{certs, pin_of, Certs};
 use common::{unique, APP_KEY};
 use rcgen::KeyPair;
 use serde_json::json;
-use tls_support::{certs, pin_of, Certs};
 use verify_core::{Client, ErrorKind, LogLevel, Options, SessionKind, Trust};
 use verify_sandbox::{Config, Fault, FaultKind, Fixtures, Sandbox, Tls};
 
@@ -215,8 +214,11 @@ fn plain_http_off_loopback_is_refused_unless_allowed_and_nothing_to_trust_is_ref
     );
 }
 
+/// The messages a log hook received.
+type Messages = Arc<Mutex<Vec<(LogLevel, String)>>>;
+
 /// Every message the log hook received.
-fn log_sink() -> (verify_core::LogHook, Arc<Mutex<Vec<(LogLevel, String)>>>) {
+fn log_sink() -> (verify_core::LogHook, Messages) {
     let messages = Arc::new(Mutex::new(Vec::new()));
     let sink = Arc::clone(&messages);
     let hook: verify_core::LogHook = Arc::new(move |level, message: &str| {
@@ -244,7 +246,7 @@ fn a_refused_first_url_fails_over_to_the_mirror_which_is_kept() {
     let dead = format!("http://127.0.0.1:{}", refused_port());
     let client = Client::with_options(&dead, &app_id, APP_KEY, options).expect("client");
     client.get_bulletin().expect("served by the mirror");
-    let failovers = |messages: &Arc<Mutex<Vec<(LogLevel, String)>>>| {
+    let failovers = |messages: &Messages| {
         messages
             .lock()
             .expect("log")

@@ -3,14 +3,13 @@
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
-mod tls_support;
 
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::tls::certs;
 use common::{unique, Program, APP_KEY};
-use tls_support::certs;
 use verify_core::{Client, ErrorKind, Options, Trust};
 
 /// nginx in the foreground on a free port, proxying to `upstream`; killed on drop.

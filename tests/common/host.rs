@@ -12,21 +12,48 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The directory of the library built with this test run: `target/<profile>/deps`, where
-/// `cargo test` always writes a fresh `libverify.so` and `libverify.a` (it refreshes the
-/// copies in `target/<profile>` only on `cargo build`).
+/// The directory of the library under test, `target/<profile>/deps`, with a fresh
+/// `libverify.so` and `libverify.a`. The `verify` crate is a cdylib and staticlib only (no
+/// rlib), so `cargo test` does not build it for the integration tests: the first call of
+/// each test binary runs `cargo build -p verify` with the tests' profile (a no-op when it is
+/// fresh), once.
 pub fn library_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("current_exe");
-    let dir = exe
-        .parent()
-        .expect("the test binary lives in target/<profile>/deps")
-        .to_path_buf();
-    assert!(
-        dir.join("libverify.so").is_file(),
-        "{} not found: `cargo test` builds the cdylib next to the test binaries",
-        dir.join("libverify.so").display()
-    );
-    dir
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let exe = std::env::current_exe().expect("current_exe");
+            let dir = exe
+                .parent()
+                .expect("the test binary lives in target/<profile>/deps")
+                .to_path_buf();
+            let profile = dir
+                .parent()
+                .and_then(|p| p.file_name())
+                .and_then(|n| n.to_str())
+                .unwrap_or("debug")
+                .to_owned();
+            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+            let mut build = Command::new(cargo);
+            build
+                .args(["build", "-p", "verify", "--lib"])
+                .current_dir(root());
+            if profile == "release" {
+                build.arg("--release");
+            }
+            let output = build.output().expect("cargo build -p verify runs");
+            assert!(
+                output.status.success(),
+                "cargo build -p verify failed:\n{}",
+                String::from_utf8_lossy(&output.stderr)
+            );
+            assert!(
+                dir.join("libverify.so").is_file(),
+                "{} not found after `cargo build -p verify`",
+                dir.join("libverify.so").display()
+            );
+            dir
+        })
+        .clone()
 }
 
 /// A command for a host program (or valgrind, mono running one) whose library search path

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod host;
+pub mod tls;
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;

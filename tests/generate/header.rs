@@ -64,8 +64,13 @@ fn with_calling_convention(header: &str) -> String {
             continuing = !line.contains(';');
             continue;
         }
-        let fixed = if let Some(at) = line.find(" verify_") {
-            let (head, tail) = line.split_at(at + 1);
+        // The name of a declared function follows a space or the `*` of a pointer result.
+        let name_at = line
+            .match_indices("verify_")
+            .map(|(at, _)| at)
+            .find(|&at| at > 0 && matches!(line.as_bytes()[at - 1], b' ' | b'*'));
+        let fixed = if let Some(at) = name_at {
+            let (head, tail) = line.split_at(at);
             let is_declaration = !line.starts_with(' ')
                 && !line.starts_with('#')
                 && !line.starts_with("typedef")

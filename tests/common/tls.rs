@@ -1,5 +1,4 @@
 //! Certificates for the TLS tests, made with rcgen.
-#![allow(dead_code)]
 
 use base64::Engine;
 use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair, SanType};

@@ -1,0 +1,284 @@
+/*
+ * c_networks.c: the client options of the C ABI (trust, pins, mirrors, plain-http opt-in,
+ * proxy choice, timeouts, the log callback) and the code page, as a C host uses them.
+ * Run by tests/c_networks.rs against the sandbox (http and https listeners):
+ *
+ *   c_networks options                                   setters refuse bad values
+ *   c_networks tls HTTPS_URL APP_ID APP_KEY CA_FILE PIN WRONG_PIN CARD
+ *   c_networks failover DEAD_URL GOOD_URL APP_ID APP_KEY CARD MAC
+ *   c_networks codepage URL APP_ID APP_KEY USER_HEX_GBK PASSWORD
+ *
+ * Prints "RESULT: N checks, M failed" (see host.h).
+ */
+
+#include "host.h"
+
+static int check_code(int32_t code, int32_t expected, const char *what, int line)
+{
+    return host_check_int(code, expected, what, __FILE__, line);
+}
+#define EXPECT(call, expected) check_code((call), (expected), #call, __LINE__)
+
+static int scenario_options(void)
+{
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    EXPECT(verify_client_options_new(NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_new(&options), VERIFY_OK);
+    CHECK(options != NULL);
+    EXPECT(verify_client_options_set_trust(options, 8), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_trust(NULL, VERIFY_TRUST_MOZILLA),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_pin(options, "not base64!"), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_pin(options, "AAAA"), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_pin(options, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_root_pem(options, "junk"), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_root_file(options, "/nonexistent/ca.pem"),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_proxy(options, VERIFY_PROXY_URL, NULL),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_proxy(options, VERIFY_PROXY_NONE, "http://x:1"),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_proxy(options, 7, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_proxy(options, VERIFY_PROXY_NONE, NULL), VERIFY_OK);
+    EXPECT(verify_client_options_allow_insecure_http(options, 2), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_timeouts(options, 0, 1000), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_timeouts(options, 1000, 2000), VERIFY_OK);
+    EXPECT(verify_client_options_set_log(options, NULL, NULL), VERIFY_OK);
+
+    /* Plain http off loopback: refused, then allowed. */
+    EXPECT(verify_client_new("http://licensing.example.com", "1", "K", &client),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(verify_last_error_message(), "in clear") != NULL);
+    CHECK(client == NULL);
+    EXPECT(verify_client_new_with_options("http://licensing.example.com", "1", "K", options,
+                                          &client),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_allow_insecure_http(options, 1), VERIFY_OK);
+    EXPECT(verify_client_new_with_options("http://licensing.example.com", "1", "K", options,
+                                          &client),
+           VERIFY_OK);
+    verify_client_free(client);
+    client = NULL;
+
+    /* A proxy URL that does not parse is refused when the client is made. */
+    EXPECT(verify_client_options_set_proxy(options, VERIFY_PROXY_URL, "ftp://x:1"), VERIFY_OK);
+    EXPECT(verify_client_new_with_options("https://x.example", "1", "K", options, &client),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_proxy(options, VERIFY_PROXY_SYSTEM, NULL), VERIFY_OK);
+
+    /* Trusting nothing is refused; a bad mirror is refused. */
+    EXPECT(verify_client_options_set_trust(options, 0), VERIFY_OK);
+    EXPECT(verify_client_new_with_options("https://x.example", "1", "K", options, &client),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(verify_last_error_message(), "nothing to trust") != NULL);
+    EXPECT(verify_client_options_set_trust(options, VERIFY_TRUST_MOZILLA | VERIFY_TRUST_SYSTEM),
+           VERIFY_OK);
+    EXPECT(verify_client_options_add_mirror(options, "http://h:99999"), VERIFY_OK);
+    EXPECT(verify_client_new_with_options("https://x.example", "1", "K", options, &client),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    verify_client_options_free(options);
+    verify_client_options_free(NULL);
+
+    /* NULL options are the defaults. */
+    EXPECT(verify_client_new_with_options("https://x.example", "1", "K", NULL, &client),
+           VERIFY_OK);
+    verify_client_free(client);
+    return host_finish("options");
+}
+
+static verify_client *client_with(const char *url, const char *app_id, const char *app_key,
+                                  verify_client_options *options)
+{
+    verify_client *client = NULL;
+    EXPECT(verify_client_new_with_options(url, app_id, app_key, options, &client), VERIFY_OK);
+    return client;
+}
+
+static int32_t bulletin(verify_client *client)
+{
+    verify_reply *reply = NULL;
+    int32_t code = verify_get_bulletin(client, &reply);
+    verify_reply_free(reply);
+    return code;
+}
+
+static int scenario_tls(char **argv)
+{
+    const char *url = argv[2], *app_id = argv[3], *app_key = argv[4];
+    const char *ca_file = argv[5], *pin = argv[6], *wrong_pin = argv[7], *card = argv[8];
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    const char *token = NULL;
+
+    /* The custom CA alone. */
+    EXPECT(verify_client_options_new(&options), VERIFY_OK);
+    EXPECT(verify_client_options_set_trust(options, 0), VERIFY_OK);
+    EXPECT(verify_client_options_add_root_file(options, ca_file), VERIFY_OK);
+    client = client_with(url, app_id, app_key, options);
+    EXPECT(verify_single_login(client, card, "MAC-C-TLS", NULL, &reply), VERIFY_OK);
+    EXPECT(verify_reply_str(reply, "/data/token", &token), 0);
+    CHECK(token != NULL && strlen(token) == 40);
+    verify_reply_free(reply);
+    verify_client_free(client);
+    verify_client_options_free(options);
+
+    /* Mozilla's roots alone: unknown issuer. */
+    EXPECT(verify_client_new(url, app_id, app_key, &client), VERIFY_OK);
+    EXPECT(bulletin(client), VERIFY_ERR_TLS);
+    CHECK(strstr(verify_last_error_message(), "unknown issuer") != NULL);
+    verify_client_free(client);
+
+    /* The right pin, no CA. */
+    EXPECT(verify_client_options_new(&options), VERIFY_OK);
+    EXPECT(verify_client_options_set_trust(options, 0), VERIFY_OK);
+    EXPECT(verify_client_options_add_pin(options, pin), VERIFY_OK);
+    client = client_with(url, app_id, app_key, options);
+    EXPECT(bulletin(client), VERIFY_OK);
+    verify_client_free(client);
+    verify_client_options_free(options);
+
+    /* A valid chain with a wrong pin: its own code. */
+    EXPECT(verify_client_options_new(&options), VERIFY_OK);
+    EXPECT(verify_client_options_add_root_file(options, ca_file), VERIFY_OK);
+    EXPECT(verify_client_options_add_pin(options, wrong_pin), VERIFY_OK);
+    client = client_with(url, app_id, app_key, options);
+    EXPECT(bulletin(client), VERIFY_ERR_PIN);
+    verify_client_free(client);
+    verify_client_options_free(options);
+    return host_finish("tls");
+}
+
+/* The log callback's messages, kept for the secret scan. */
+static char log_text[65536];
+static size_t log_len;
+static int log_calls;
+
+static void VERIFY_CALL on_log(void *user_data, int32_t level, const char *message)
+{
+    size_t length = strlen(message);
+    CHECK(user_data == (void *)log_text);
+    CHECK(level >= VERIFY_LOG_ERROR && level <= VERIFY_LOG_DEBUG);
+    log_calls++;
+    if (log_len + length + 2 < sizeof log_text) {
+        memcpy(log_text + log_len, message, length);
+        log_len += length;
+        log_text[log_len++] = '\n';
+        log_text[log_len] = '\0';
+    }
+}
+
+static int scenario_failover(char **argv)
+{
+    const char *dead = argv[2], *good = argv[3], *app_id = argv[4], *app_key = argv[5];
+    const char *card = argv[6], *mac = argv[7];
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    const char *token = NULL;
+    char *token_copy = NULL;
+
+    EXPECT(verify_client_options_new(&options), VERIFY_OK);
+    EXPECT(verify_client_options_add_mirror(options, good), VERIFY_OK);
+    EXPECT(verify_client_options_set_log(options, on_log, log_text), VERIFY_OK);
+    client = client_with(dead, app_id, app_key, options);
+    verify_client_options_free(options); /* copied by the client */
+    EXPECT(verify_single_login(client, card, mac, NULL, &reply), VERIFY_OK);
+    if (verify_reply_str(reply, "/data/token", &token) == 0) {
+        token_copy = malloc(strlen(token) + 1);
+        if (token_copy != NULL) {
+            memcpy(token_copy, token, strlen(token) + 1);
+        }
+    }
+    verify_reply_free(reply);
+    reply = NULL;
+    CHECK(token_copy != NULL);
+    if (token_copy != NULL) {
+        EXPECT(verify_heartbeat(client, token_copy, VERIFY_SESSION_CARD, NULL, &reply),
+               VERIFY_OK);
+        verify_reply_free(reply);
+    }
+    EXPECT(bulletin(client), VERIFY_OK);
+    verify_client_free(client);
+
+    CHECK(log_calls > 0);
+    CHECK(strstr(log_text, "unreachable") != NULL);
+    CHECK(strstr(log_text, "Init with") != NULL);
+    CHECK(strstr(log_text, app_key) == NULL);
+    CHECK(strstr(log_text, card) == NULL);
+    CHECK(strstr(log_text, mac) == NULL);
+    if (token_copy != NULL) {
+        CHECK(strstr(log_text, token_copy) == NULL);
+    }
+    free(token_copy);
+    printf("log:\n%s", log_text);
+    return host_finish("failover");
+}
+
+/* The bytes of a hex string (the GBK username), NUL-terminated, in `out`. */
+static void from_hex(const char *hex, char *out, size_t out_len)
+{
+    size_t i = 0;
+    while (hex[0] && hex[1] && i + 1 < out_len) {
+        unsigned value = 0;
+        sscanf(hex, "%2x", &value);
+        out[i++] = (char)value;
+        hex += 2;
+    }
+    out[i] = '\0';
+}
+
+static int scenario_codepage(char **argv)
+{
+    const char *url = argv[2], *app_id = argv[3], *app_key = argv[4], *password = argv[6];
+    char user_gbk[128];
+    const char *username = NULL;
+    const char *message = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    from_hex(argv[5], user_gbk, sizeof user_gbk);
+
+    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    EXPECT(verify_set_code_page(12345), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_set_code_page(936), VERIFY_OK);
+    CHECK_INT(verify_code_page(), 936);
+    EXPECT(verify_client_new(url, app_id, app_key, &client), VERIFY_OK);
+    /* The username goes in as GBK, and comes back as GBK. */
+    EXPECT(verify_user_login(client, user_gbk, password, "MAC-GBK", &reply), VERIFY_OK);
+    EXPECT(verify_reply_str(reply, "/data/username", &username), 0);
+    CHECK_STR(username, user_gbk);
+    verify_reply_free(reply);
+    reply = NULL;
+    /* A refusal's message (Chinese) comes back as GBK: not valid UTF-8 here. */
+    EXPECT(verify_user_login(client, user_gbk, "wrong", NULL, &reply), VERIFY_WRONG_PASSWORD);
+    message = verify_reply_message(reply);
+    CHECK(message != NULL && strlen(message) > 0);
+    verify_reply_free(reply);
+    reply = NULL;
+    /* Bytes that are not GBK are refused as such. */
+    EXPECT(verify_user_login(client, "\x81", password, NULL, &reply), VERIFY_ERR_INVALID_UTF8);
+    CHECK(reply == NULL);
+    verify_client_free(client);
+    EXPECT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
+    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    return host_finish("codepage");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && strcmp(argv[1], "options") == 0) {
+        return scenario_options();
+    }
+    if (argc == 9 && strcmp(argv[1], "tls") == 0) {
+        return scenario_tls(argv);
+    }
+    if (argc == 8 && strcmp(argv[1], "failover") == 0) {
+        return scenario_failover(argv);
+    }
+    if (argc == 7 && strcmp(argv[1], "codepage") == 0) {
+        return scenario_codepage(argv);
+    }
+    fprintf(stderr, "usage: see the comment at the top of c_networks.c\n");
+    return 2;
+}
