@@ -693,9 +693,8 @@ struct KeeperOptionsDeleter {
     }
 };
 
-/* The C type of a status snapshot, named as a struct: the function verify_keeper_status
- * shares its name. */
-using KeeperStatusHandle = struct verify_keeper_status;
+/* The C type of a status snapshot (from verify_keeper_get_status). */
+using KeeperStatusHandle = verify_keeper_status;
 
 struct KeeperStatusDeleter {
     void operator()(KeeperStatusHandle *status) const noexcept { verify_keeper_status_free(status); }
@@ -846,7 +845,7 @@ public:
      * once), so two threads calling it at once each get some of them. */
     KeeperStatus status() const {
         detail::KeeperStatusHandle *raw = nullptr;
-        std::int32_t code = verify_keeper_status(live(), &raw);
+        std::int32_t code = verify_keeper_get_status(live(), &raw);
         detail::KeeperStatusPtr snapshot(raw);
         if (code != codes::ok || !snapshot) {
             detail::raise(code != codes::ok ? code : codes::err_panic);

@@ -5,7 +5,8 @@
  *   cpp_client_options HTTP_BASE HTTPS_BASE CA_PEM_FILE APP_ID APP_KEY
  *
  * CA_PEM_FILE holds the CA of the sandbox's https certificate, which no default store
- * trusts. Prints `log LEVEL TEXT` for each log message of the failover client, and
+ * trusts. HTTPS_BASE "-" skips the calls over https (under valgrind, whose model of ring's
+ * assembly reports false positives); the settings are still checked. Prints `log LEVEL TEXT` for each log message of the failover client, and
  * `options checks: N failed`; exit 0 when N is 0.
  */
 
@@ -57,6 +58,8 @@ int main(int argc, char **argv) {
     using std::chrono::milliseconds;
     using std::chrono::seconds;
 
+    const bool with_tls = argv[2] != std::string("-");
+    const std::string tls_base = with_tls ? https : std::string("https://127.0.0.1:9");
     std::ifstream in(ca_file);
     const std::string ca_pem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     CHECK(ca_pem.find("-----BEGIN CERTIFICATE-----") != std::string::npos);
@@ -112,7 +115,7 @@ int main(int argc, char **argv) {
         }
 
         // https: the sandbox's CA is trusted only when given, as a file or as text.
-        {
+        if (with_tls) {
             verify::ClientOptions by_file;
             by_file.trust = verify::Trust::None;
             by_file.root_files = {ca_file};
@@ -135,13 +138,13 @@ int main(int argc, char **argv) {
         };
         verify::ClientOptions nothing;
         nothing.trust = verify::Trust::None;
-        CHECK(refused(https, nothing) == err_invalid_argument);  // trusts nothing
+        CHECK(refused(tls_base, nothing) == err_invalid_argument);  // trusts nothing
         verify::ClientOptions bad_pem;
         bad_pem.root_pems = {"not a certificate"};
-        CHECK(refused(https, bad_pem) == err_invalid_argument);
+        CHECK(refused(tls_base, bad_pem) == err_invalid_argument);
         verify::ClientOptions bad_pin;
         bad_pin.pins = {"not base64 of a hash"};
-        CHECK(refused(https, bad_pin) == err_invalid_argument);
+        CHECK(refused(tls_base, bad_pin) == err_invalid_argument);
         verify::ClientOptions bad_mirror;
         bad_mirror.mirrors = {"ftp://mirror.example"};
         CHECK(refused(http, bad_mirror) == err_invalid_argument);
