@@ -34,9 +34,9 @@
  *   1022 the previously bound machine code, 1007 means "log in again". The server's code is
  *   never hidden or translated: Reply::code() is the integer of the C API (see codes::).
  * - A call throws verify::Error when no answer of the server exists: the local failures of
- *   the C API, its negative codes (invalid argument, network, timeout, TLS, protocol for a
- *   reply that is not the service's JSON, cancelled, system, ...). There is then no Reply
- *   object that could be returned. Error::code() is that negative code and what() the
+ *   the C API, its negative codes (invalid argument, network, timeout, TLS, pin mismatch,
+ *   proxy, protocol for a reply that is not the service's JSON, cancelled, system, ...).
+ *   There is then no Reply object that could be returned. Error::code() is that negative code and what() the
  *   library's message (verify_last_error_message(), copied when it is thrown).
  * - A field the server left out, named otherwise or sent with another type never fails a
  *   call (ABI 2): the call returns its Reply, and that field's accessor gives std::nullopt.
