@@ -26,8 +26,8 @@
 
 #include "host.h"
 
-/* The snapshot type by its tag: verify.h also names a function verify_keeper_status. */
-typedef struct verify_keeper_status keeper_status;
+/* The snapshot type of verify_keeper_get_status. */
+typedef verify_keeper_status keeper_status;
 
 /* How long a host waits for something the sandbox does, in ms (times the slack). */
 #define PATIENCE_MS 20000L
@@ -189,9 +189,9 @@ static int callback(const char *base_url, const char *app_id, const char *app_ke
 static keeper_status *snapshot(const verify_keeper *keeper)
 {
     keeper_status *status = NULL;
-    CHECK_INT(verify_keeper_status(keeper, &status), VERIFY_OK);
+    CHECK_INT(verify_keeper_get_status(keeper, &status), VERIFY_OK);
     if (status == NULL) {
-        printf("FAIL: verify_keeper_status gave no snapshot\n");
+        printf("FAIL: verify_keeper_get_status gave no snapshot\n");
         exit(3);
     }
     return status;
@@ -672,7 +672,7 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     verify_keeper_options_free(NULL);
     if (CHECK(keeper != NULL)) {
         CHECK_INT(verify_keeper_state(keeper), VERIFY_KEEPER_ALIVE);
-        CHECK_INT(verify_keeper_status(keeper, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+        CHECK_INT(verify_keeper_get_status(keeper, NULL), VERIFY_ERR_INVALID_ARGUMENT);
         CHECK_INT(verify_keeper_stop(keeper), VERIFY_OK);
         CHECK_INT(verify_keeper_state(keeper), VERIFY_KEEPER_ENDED);
         verify_keeper_free(keeper);
@@ -681,7 +681,7 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     keeper = NULL;
     CHECK_INT(verify_keeper_start(client, "t", VERIFY_SESSION_USER, NULL, &keeper), VERIFY_OK);
     if (CHECK(keeper != NULL)) {
-        CHECK_INT(verify_keeper_status(keeper, &snap), VERIFY_OK);
+        CHECK_INT(verify_keeper_get_status(keeper, &snap), VERIFY_OK);
         verify_keeper_free(keeper);
     }
 
@@ -690,7 +690,7 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     CHECK_INT(verify_keeper_stop(NULL), VERIFY_ERR_INVALID_ARGUMENT);
     {
         keeper_status *none = (keeper_status *)(void *)&garbage;
-        CHECK_INT(verify_keeper_status(NULL, &none), VERIFY_ERR_INVALID_ARGUMENT);
+        CHECK_INT(verify_keeper_get_status(NULL, &none), VERIFY_ERR_INVALID_ARGUMENT);
         CHECK(none == NULL);
     }
     CHECK_INT(verify_keeper_status_state(NULL, &value), VERIFY_ERR_INVALID_ARGUMENT);
