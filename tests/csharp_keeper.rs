@@ -23,16 +23,17 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
+use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use verify_sandbox::{Fault, FaultKind};
+use verify_sandbox::{Config, Fault, FaultKind, Sandbox};
 
 use common::host::{host_command, library_dir, require_tool, root, text};
 use common::{eventually, unique, Program, APP_KEY};
 
 /// How long any one step may take.
-const PATIENCE: Duration = Duration::from_secs(20);
+const PATIENCE: Duration = Duration::from_secs(60);
 
 /// Compiles `bindings/csharp/Verify.cs` with `tests/hosts/<name>.cs` (`mcs -warnaserror`)
 /// once per test binary; returns the `.exe`. The output lives next to the library under test
@@ -76,6 +77,8 @@ struct Mono {
     stdin: Option<ChildStdin>,
     lines: Arc<Mutex<Vec<String>>>,
     stderr: Arc<Mutex<String>>,
+    /// The threads reading stdout and stderr; they end at the pipes' end of file.
+    readers: Vec<JoinHandle<()>>,
 }
 
 impl Mono {
@@ -99,7 +102,7 @@ impl Mono {
         let lines = Arc::new(Mutex::new(Vec::new()));
         let stdout = child.stdout.take().expect("piped stdout");
         let sink = Arc::clone(&lines);
-        std::thread::spawn(move || {
+        let out_reader = std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 match line {
                     Ok(line) => sink.lock().unwrap().push(line),
@@ -110,7 +113,7 @@ impl Mono {
         let stderr = Arc::new(Mutex::new(String::new()));
         let mut err = child.stderr.take().expect("piped stderr");
         let sink = Arc::clone(&stderr);
-        std::thread::spawn(move || {
+        let err_reader = std::thread::spawn(move || {
             let mut bytes = Vec::new();
             let _ = err.read_to_end(&mut bytes);
             sink.lock()
@@ -123,6 +126,7 @@ impl Mono {
             stdin,
             lines,
             stderr,
+            readers: vec![out_reader, err_reader],
         }
     }
 
@@ -171,17 +175,11 @@ impl Mono {
             }
             std::thread::sleep(Duration::from_millis(20));
         };
-        // Let the reader threads drain the pipes.
-        let drained = Instant::now() + Duration::from_secs(5);
-        while Instant::now() < drained
-            && !self
-                .lines()
-                .iter()
-                .any(|l| l.starts_with("CHECKS ") || l.starts_with("unknown mode"))
-        {
-            std::thread::sleep(Duration::from_millis(10));
+        // Mono has exited and closed its pipes: the readers end once they read everything.
+        self.stdin = None;
+        for reader in self.readers.drain(..) {
+            reader.join().expect("a pipe reader panicked");
         }
-        std::thread::sleep(Duration::from_millis(50));
         (status, self.lines(), self.report())
     }
 }
@@ -551,4 +549,31 @@ fn csharp_handles_work_on_their_own() {
         lines.iter().filter(|l| l.starts_with("ok   ")).count() >= 15,
         "every check ran\n{report}"
     );
+}
+
+#[test]
+fn csharp_keeper_reports_the_expiry_when_the_sandbox_clock_moves() {
+    // A sandbox of its own: moving its clock must not disturb the other tests.
+    let sandbox = Sandbox::start(Config::default()).expect("start a sandbox");
+    let program = Program::new(&sandbox, json!({}));
+    let card = program.day_card(&unique("CS-EXPIRY-"), 1);
+    let url = sandbox.base_url();
+    let mut mono = Mono::spawn(&["expiry", &url, &program.app_id, APP_KEY, &card]);
+    let alive = mono.wait_line("event Alive");
+    assert_eq!(alive, "event Alive 200 ", "{}", mono.report());
+    // Two days later the one-day card has expired: the next heartbeat ends the session.
+    sandbox.shift_clock(2 * 86_400);
+    let ended = mono.wait_line("event Ended");
+    assert!(
+        ended.starts_with("event Ended 1005"),
+        "`{ended}`\n{}",
+        mono.report()
+    );
+    let (status, lines, report) = mono.finish();
+    assert_passed(status, &lines, &report);
+    assert!(
+        lines.iter().any(|l| l == "status Ended 1005"),
+        "the status after the end\n{report}"
+    );
+    sandbox.stop();
 }

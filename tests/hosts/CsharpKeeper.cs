@@ -2,7 +2,7 @@
 // binding, driven by tests/csharp_keeper.rs. Compiled with `mcs -warnaserror` together with
 // bindings/csharp/Verify.cs.
 //
-//   mono CsharpKeeper.exe MODE BASE_URL APP_ID APP_KEY [USERNAME PASSWORD]
+//   mono CsharpKeeper.exe MODE BASE_URL APP_ID APP_KEY [USERNAME PASSWORD | CARD]
 //
 // Modes:
 //   keeper      events of a keeper with a handler, until Ended
@@ -11,6 +11,7 @@
 //   freeclient  disposing the client while a heartbeat is in flight (waits for a stdin line)
 //   social      SocialLoginWait: pre-cancelled, timed out, cancelled (on a stdin line),
 //               completed, refused
+//   expiry      a card session kept until the card expires (the test moves the sandbox clock)
 //   misc        MachineCode, argument checks, keepers stopped, abandoned, outliving or keeping
 //               their client
 //
@@ -27,7 +28,7 @@ using Verify;
 
 internal static class CsharpKeeper
 {
-    private static readonly DateTime Deadline = DateTime.UtcNow.AddSeconds(20);
+    private static readonly DateTime Deadline = DateTime.UtcNow.AddSeconds(60);
     private static int failures;
 
     private static void Say(string line)
@@ -100,6 +101,9 @@ internal static class CsharpKeeper
             case "misc":
                 code = MiscMode(args);
                 break;
+            case "expiry":
+                code = ExpiryMode(args);
+                break;
             default:
                 Say("unknown mode " + args[0]);
                 return 2;
@@ -138,7 +142,7 @@ internal static class CsharpKeeper
                 Say("started");
                 if (!ended.WaitOne(Left()))
                 {
-                    Say("no Ended event within 20 s");
+                    Say("no Ended event within the deadline");
                     return 1;
                 }
                 KeeperStatus status = keeper.Status();
@@ -149,6 +153,41 @@ internal static class CsharpKeeper
             }
             return 0;
         }
+    }
+
+    private static int ExpiryMode(string[] args)
+    {
+        using (ManualResetEvent ended = new ManualResetEvent(false))
+        using (Client client = new Client(args[1], args[2], args[3]))
+        {
+            string token;
+            using (Reply login = client.SingleLogin(args[4], "CSHARP-EXPIRY-MACHINE"))
+            {
+                Expect(login.IsOk, "card login: " + login.Json);
+                token = login.GetString("/data/token");
+            }
+            using (KeeperOptions options = Options(TimeSpan.FromSeconds(1), e =>
+            {
+                Say(Line(e));
+                if (e.Kind == EventKind.Ended)
+                {
+                    ended.Set();
+                }
+            }))
+            using (Keeper keeper = client.StartKeeper(token, SessionKind.Card, options))
+            {
+                Say("started");
+                if (!ended.WaitOne(Left()))
+                {
+                    Say("no Ended event within the deadline");
+                    return 1;
+                }
+                KeeperStatus status = keeper.Status();
+                Say("status " + status.State + " " + (int)status.LastCode);
+                Expect(status.ExpireAt != null, "the expiry of the last success is kept: " + status.ExpireAt);
+            }
+        }
+        return 0;
     }
 
     private static int ThrowingMode(string[] args)
@@ -174,7 +213,7 @@ internal static class CsharpKeeper
             }
             if (!disposedInside.WaitOne(Left()))
             {
-                Say("fewer than 3 Alive events within 20 s: " + Volatile.Read(ref alive));
+                Say("fewer than 3 Alive events within the deadline: " + Volatile.Read(ref alive));
                 return 1;
             }
             Say("survived " + Volatile.Read(ref alive));
@@ -360,7 +399,7 @@ internal static class CsharpKeeper
             {
                 state = Start(client);
                 Say("waiting-" + label + " " + state);
-                using (Reply reply = client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(20)))
+                using (Reply reply = client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(60)))
                 {
                     Say("social-" + label + " " + (int)reply.Code + " " + reply.GetString("/data/username") + " " + reply.Remark);
                 }
