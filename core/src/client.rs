@@ -240,9 +240,37 @@ impl Client {
         self.exchange_on(&self.transport, request)
     }
 
+    /// [`Client::exchange_on`] with a failure reported to the log hook.
+    fn logged(
+        &self,
+        request: &ActionRequest,
+        outcome: Result<Reply, Error>,
+    ) -> Result<Reply, Error> {
+        if let Err(error) = &outcome {
+            log(&self.log, LogLevel::Error, || {
+                format!(
+                    "{} failed: {} ({})",
+                    request.action,
+                    error.message(),
+                    error.code()
+                )
+            });
+        }
+        outcome
+    }
+
     /// [`Client::exchange`] over another transport of this client (one that can be shut
     /// down on its own: see [`Transport::sibling`]).
     pub(crate) fn exchange_on(
+        &self,
+        transport: &Transport,
+        request: &ActionRequest,
+    ) -> Result<Reply, Error> {
+        let outcome = self.exchange_within(transport, request);
+        self.logged(request, outcome)
+    }
+
+    fn exchange_within(
         &self,
         transport: &Transport,
         request: &ActionRequest,

@@ -28,6 +28,7 @@ use ureq::unversioned::transport::{
 };
 
 use crate::error::Error;
+use crate::options::{log, LogHook, LogLevel};
 
 /// The length of a SHA-256 pin.
 const PIN_LEN: usize = 32;
@@ -295,22 +296,28 @@ pub(crate) struct TlsConnector {
     service: Arc<ClientConfig>,
     other: Arc<ClientConfig>,
     service_hosts: Vec<String>,
+    log: Option<LogHook>,
 }
 
 impl fmt::Debug for TlsConnector {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("TlsConnector")
             .field("service_hosts", &self.service_hosts)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
 impl TlsConnector {
-    pub(crate) fn new(trust: &Trust, service_hosts: Vec<String>) -> Result<TlsConnector, Error> {
+    pub(crate) fn new(
+        trust: &Trust,
+        service_hosts: Vec<String>,
+        log: Option<LogHook>,
+    ) -> Result<TlsConnector, Error> {
         Ok(TlsConnector {
             service: trust.client_config(true)?,
             other: trust.client_config(false)?,
             service_hosts,
+            log,
         })
     }
 }
@@ -336,7 +343,8 @@ impl<In: Transport> Connector<In> for TlsConnector {
             return Ok(Some(Either::A(transport)));
         }
         let host = bare_host(details.uri).ok_or(ureq::Error::Tls("no host to verify"))?;
-        let config = if self.service_hosts.iter().any(|known| known == host) {
+        let service = self.service_hosts.iter().any(|known| known == host);
+        let config = if service {
             Arc::clone(&self.service)
         } else {
             Arc::clone(&self.other)
@@ -358,7 +366,21 @@ impl<In: Transport> Connector<In> for TlsConnector {
             }
         }
         socket.set_timeout(timeout);
-        connection.complete_io(&mut socket)?;
+        if let Err(err) = connection.complete_io(&mut socket) {
+            log(&self.log, LogLevel::Warn, || {
+                format!("TLS handshake with {host} failed: {err}")
+            });
+            return Err(err.into());
+        }
+        log(&self.log, LogLevel::Info, || {
+            format!(
+                "TLS handshake with {host}{} done ({:?})",
+                if service { "" } else { " (proxy)" },
+                connection
+                    .protocol_version()
+                    .map_or("?".to_owned(), |v| format!("{v:?}"))
+            )
+        });
         Ok(Some(Either::B(TlsTransport {
             buffers: LazyBuffers::new(
                 details.config.input_buffer_size(),

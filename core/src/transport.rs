@@ -119,7 +119,7 @@ impl Settings {
             }
         };
         Ok(Settings {
-            tls: TlsConnector::new(&options.trust, service_hosts)?,
+            tls: TlsConnector::new(&options.trust, service_hosts, options.log.clone())?,
             proxy,
             proxy_label,
             log: options.log.clone(),
@@ -495,9 +495,15 @@ impl<In: ureq::unversioned::transport::Transport> Connector<In> for LogConnector
     ) -> Result<Option<In>, ureq::Error> {
         if chained.is_some() {
             let authority = details.uri.authority().map_or("?", |a| a.as_str());
+            let proxy = details
+                .config
+                .proxy()
+                .filter(|proxy| !proxy.is_no_proxy(details.uri))
+                .map(|proxy| format!(" through proxy {}:{}", proxy.host(), proxy.port()))
+                .unwrap_or_default();
             log(&self.0, LogLevel::Info, || {
                 format!(
-                    "connected to {authority}{}",
+                    "connected to {authority}{proxy}{}",
                     if details.needs_tls() {
                         "; TLS handshake next"
                     } else {
