@@ -1864,7 +1864,7 @@ namespace Verify
         }
 
         /// <summary>
-        /// A snapshot of the keeper (verify_keeper_status), with the back-office messages queued
+        /// A snapshot of the keeper (verify_keeper_get_status), with the back-office messages queued
         /// since the previous snapshot (each returned once). Any thread.
         /// </summary>
         public KeeperStatus Status()
@@ -1898,7 +1898,7 @@ namespace Verify
     }
 
     /// <summary>
-    /// A snapshot of a keeper (verify_keeper_status and its accessors), copied: it stays valid
+    /// A snapshot of a keeper (verify_keeper_get_status and its accessors), copied: it stays valid
     /// and never changes. From <see cref="Keeper.Status"/>.
     /// </summary>
     public sealed class KeeperStatus
@@ -2451,7 +2451,7 @@ namespace Verify
     /// <summary>Owns a <c>verify_keeper_status *</c> snapshot; released with verify_keeper_status_free.</summary>
     public sealed class KeeperStatusHandle : SafeHandle
     {
-        /// <summary>An empty handle; the marshaller fills it from verify_keeper_status.</summary>
+        /// <summary>An empty handle; the marshaller fills it from verify_keeper_get_status.</summary>
         public KeeperStatusHandle()
             : base(IntPtr.Zero, true)
         {
@@ -2464,7 +2464,7 @@ namespace Verify
         }
 
         /// <summary>
-        /// A snapshot of <paramref name="keeper"/> (verify_keeper_status); it takes the
+        /// A snapshot of <paramref name="keeper"/> (verify_keeper_get_status); it takes the
         /// back-office messages queued since the previous one. The caller owns it; read it with
         /// the <see cref="KeeperStatus"/> constructor.
         /// </summary>
@@ -2475,7 +2475,7 @@ namespace Verify
                 throw new ArgumentNullException("keeper");
             }
             KeeperStatusHandle created;
-            int code = NativeMethods.verify_keeper_status(keeper, out created);
+            int code = NativeMethods.verify_keeper_get_status(keeper, out created);
             return Args.Created(code, created);
         }
 
@@ -3056,7 +3056,7 @@ namespace Verify
         internal static extern int verify_keeper_state(KeeperHandle keeper);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
-        internal static extern int verify_keeper_status(KeeperHandle keeper, out KeeperStatusHandle status);
+        internal static extern int verify_keeper_get_status(KeeperHandle keeper, out KeeperStatusHandle status);
 
         // Status snapshots (IntPtr under Hold.With: the strings are borrowed from the snapshot).
 
