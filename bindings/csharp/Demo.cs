@@ -133,8 +133,8 @@ internal static class Demo
         Console.WriteLine();
         Console.WriteLine("=== card mode: card {0} on machine {1} ===", CardLogin, MachineCard);
 
-        // Optional: the first action would run Init itself. Its reply's data is the session
-        // secret, which the library keeps and the demo does not print.
+        // Optional: the first action would run Init itself. The library keeps the session
+        // secret of the handshake; the reply it returns never holds it.
         if (!Step("Init", () => client.Init(), null, null, out token))
         {
             return;
