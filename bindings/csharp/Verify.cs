@@ -2047,7 +2047,7 @@ namespace Verify
         /// <summary>Copies a borrowed <c>const verify_event *</c>.</summary>
         internal static KeeperEvent FromNative(IntPtr native)
         {
-            NativeEvent e = (NativeEvent)Marshal.PtrToStructure(native, typeof(NativeEvent));
+            NativeEvent e = Marshal.PtrToStructure<NativeEvent>(native);
             return new KeeperEvent((EventKind)e.Kind, (ResultCode)e.Code, Utf8.FromNative(e.Message),
                 Utf8.FromNative(e.Remark), Utf8.FromNative(e.ExpireAt), Utf8.FromNative(e.Text));
         }
