@@ -29,6 +29,7 @@ use std::time::{Duration, Instant};
 use common::host::{compile_cxx, host_command, require_tool, root, CXX_STRICT_FLAGS};
 use common::{eventually, unique, Program};
 use serde_json::json;
+use verify_sandbox::{Config, Sandbox};
 
 /// How long any one step may take (the programs' own deadline is 20 s too).
 const PATIENCE: Duration = Duration::from_secs(30);
@@ -266,6 +267,59 @@ fn keeper_events_are_clean_under_valgrind() {
         "--errors-for-leak-kinds=definite,indirect",
         "--error-exitcode=99",
     ]);
+}
+
+/// Expiry through the sandbox clock, never a sleep: once the keeper is alive, the sandbox's
+/// clock moves past the account's expiry; the next heartbeat (sent after the client took the
+/// server's clock from its 1014 and Date header) is refused with 1005, the lambda hears the
+/// end and the typed status tells it, without a remark.
+#[test]
+fn keeper_ends_when_the_sandbox_clock_passes_the_expiry() {
+    let binary = build("cpp_keeper_events");
+    // A sandbox of its own: moving its clock must not disturb the other tests.
+    let sandbox = Sandbox::start(Config::default()).expect("sandbox starts");
+    let program = Program::new(&sandbox, json!({}));
+    let user = unique("cppexpiry");
+    program.accounts(json!([{"username": user, "password": "cpp-pass",
+        "expire_at": "2090-01-01 00:00:00", "status": "active"}]));
+    let base = sandbox.base_url();
+    let mut run = Running::spawn(
+        &binary,
+        &[
+            &base,
+            &program.app_id,
+            common::APP_KEY,
+            &user,
+            "cpp-pass",
+            "1005",
+        ],
+    );
+    run.expect("the first alive event", |line| {
+        line.starts_with("event alive 200 2090-01-01 00:00:00")
+    });
+    // 2090-01-01 00:00:00 in the sandbox's Beijing time is 3786883200 Unix seconds: an hour
+    // past it.
+    sandbox.shift_clock(3_786_883_200 + 3600 - sandbox.now());
+    let ended = run.expect("the ended event", |line| line.starts_with("event ended "));
+    assert!(
+        ended.starts_with("event ended 1005 "),
+        "{ended}\n{}",
+        run.transcript()
+    );
+
+    let (_, stdout) = run.finish();
+    assert!(stdout.contains("status ended 1005 (none)"), "{stdout}");
+    assert!(stdout.contains("keeper checks: 0 failed"), "{stdout}");
+    assert!(!stdout.contains("event trouble"), "{stdout}");
+    let beats: Vec<i64> = sandbox
+        .request_log(Some(&program.app_id))
+        .iter()
+        .filter(|e| e.action.as_deref() == Some("UserHeartbeat"))
+        .map(|e| e.code)
+        .collect();
+    assert!(beats.contains(&200), "{beats:?}");
+    assert_eq!(beats.last(), Some(&1005), "{beats:?}");
+    clean(&binary);
 }
 
 #[test]

@@ -2,14 +2,15 @@
  * cpp_keeper_events.cpp: a verify::Keeper with an on_event lambda (driven by
  * tests/cpp_keeper.rs, which plays the back office).
  *
- *   cpp_keeper_events BASE_URL APP_ID APP_KEY USERNAME PASSWORD
+ *   cpp_keeper_events BASE_URL APP_ID APP_KEY USERNAME PASSWORD [END_CODE]
  *
  * Logs in, checks that bad keeper options throw, keeps the session with a 1 s interval and
  * prints every event as `event KIND CODE DETAIL` from the main thread as it arrives (the
  * lambda copies them on the keeper's event thread, and throws on every alive event: the
  * binding swallows that). Once the ended event came it prints the typed status as
  * `status ended CODE REMARK` and `keeper checks: N failed`; exit 0 when N is 0. Deadline
- * 20 s for the ended event, then exit 1.
+ * 20 s for the ended event, then exit 1. END_CODE is the code the session is expected to
+ * end with: 1006 (a ban, the default) or 1005 (expired).
  */
 
 #include "verify.hpp"
@@ -83,11 +84,12 @@ std::string detail_of(const verify::Event &event) {
 }  // namespace
 
 int main(int argc, char **argv) {
-    if (argc != 6) {
-        std::fprintf(stderr, "usage: %s BASE_URL APP_ID APP_KEY USERNAME PASSWORD\n", argv[0]);
+    if (argc != 6 && argc != 7) {
+        std::fprintf(stderr, "usage: %s BASE_URL APP_ID APP_KEY USERNAME PASSWORD [END_CODE]\n", argv[0]);
         return 2;
     }
     const std::string base = argv[1], app = argv[2], key = argv[3], user = argv[4], password = argv[5];
+    const std::int32_t end_code = argc == 7 ? static_cast<std::int32_t>(std::stol(argv[6])) : verify::codes::disabled;
     using verify::codes::err_invalid_argument;
     using std::chrono::milliseconds;
     using std::chrono::minutes;
@@ -202,8 +204,10 @@ int main(int argc, char **argv) {
         CHECK(!verify::session_usable(keeper.state()));
         verify::KeeperStatus status = keeper.status();
         CHECK(status.state == verify::KeeperState::Ended);
-        CHECK(status.last_code == verify::codes::disabled);
+        CHECK(ended->code == end_code);
+        CHECK(status.last_code == end_code);
         CHECK(status.remark == ended->remark);
+        CHECK(status.remark.has_value() == (end_code == verify::codes::disabled));  // a ban's reason
         CHECK(!status.last_message.empty());
         CHECK(status.last_success.has_value());
         CHECK(status.expire_at.has_value());
