@@ -14,6 +14,8 @@
 //! sandbox.stop();
 //! ```
 
+#![forbid(unsafe_code)]
+
 mod actions;
 mod console;
 mod control;
@@ -40,6 +42,13 @@ pub use fixtures::{
     Account, Blacklist, Card, Config, Fixtures, Limits, Program, Tls, VersionInfo, DEFAULT_LOG_SIZE,
 };
 pub use state::{LogEntry, VerificationStats};
+
+/// The request decoding of `wire.rs` (`Data` and the plaintext pairs), for the cargo-fuzz
+/// targets of `fuzz/` only: not part of the crate's API.
+#[doc(hidden)]
+pub mod fuzzing {
+    pub use crate::wire::{decrypt_data, key_len_ok, Params};
+}
 
 use state::Shared;
 

@@ -1,5 +1,7 @@
 //! `verify-sandbox`: the command line (`verify-sandbox --help` lists every flag).
 
+#![forbid(unsafe_code)]
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
