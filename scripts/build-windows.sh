@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# build-windows.sh: build verify.dll for 64-bit and 32-bit Windows on Linux, with the
+# mingw-w64 targets of Rust, and check its exports.
+#
+#   scripts/build-windows.sh            install what is missing, build, check
+#   scripts/build-windows.sh --wine     also install Wine (wine64; wine32 where the machine can)
+#                                       for tests/windows.rs
+#   scripts/build-windows.sh --no-build only install and check
+#
+# Installs, when missing: the Rust targets x86_64-pc-windows-gnu and i686-pc-windows-gnu
+# (rustup), and mingw-w64 (scripts/install-deps.sh mingw). Then, for each architecture:
+#
+#   cargo build --release --locked --target x86_64-pc-windows-gnu -p verify   (x64)
+#   cargo build --release --locked --target i686-pc-windows-gnu -p verify     (x86)
+#
+# and writes (stripped DLL; CARGO_TARGET_DIR is honoured, default target/):
+#
+#   target/windows/x64/verify.dll        the DLL (x86-64)
+#   target/windows/x64/libverify.dll.a   its import library for mingw-w64 (GNU ld)
+#   target/windows/x64/verify.def        its exports, for MSVC: lib /def:verify.def /machine:x64
+#   target/windows/x64/verify.lib        the MSVC import library made from it (Rust's lld-link /lib)
+#   target/windows/x86/...               the same for 32-bit Windows (i386, stdcall), without
+#                                        verify.lib: lld-link cannot write the undecorating
+#                                        import library MSVC x86 callers need (docs/windows.md)
+#
+# Every export is `extern "system"`: stdcall on x86. The DLL exports undecorated names
+# (verify_init, never _verify_init@8), what VB6, 易语言, Delphi and C#'s DllImport look up. A
+# C or C++ caller compiled with the header calls `_verify_init@8`, so the x86 .def lists
+# the decorated names (verify_init@8) and the import libraries are made from it with the
+# decorations killed in the import names (dlltool --kill-at; lib.exe does the same for a
+# .def with decorated names): callers link by the decorated symbol, the DLL is asked for
+# the plain name. The script fails when an export is decorated, when the .def and the
+# DLL's exports differ, or when a DLL is not of its architecture.
+#
+# Prints the folder target/windows as its last line.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+wine=0
+build=1
+while [ "$#" -gt 0 ]; do
+    case "$1" in
+        --wine) wine=1; shift ;;
+        --no-build) build=0; shift ;;
+        *) echo "build-windows.sh: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
+    esac
+done
+
+say() { echo "build-windows: $*"; }
+fail() { echo "build-windows: ERROR: $*" >&2; exit 1; }
+
+target_root=${CARGO_TARGET_DIR:-target}
+out=$target_root/windows
+mkdir -p "$out"
+
+# --- tools -------------------------------------------------------------------------------
+
+scripts/install-deps.sh mingw
+if [ "$wine" = 1 ]; then
+    scripts/install-deps.sh wine
+fi
+
+if ! command -v rustup >/dev/null 2>&1; then
+    fail "rustup not found: the Windows targets are installed with rustup (https://rustup.rs)"
+fi
+installed=$(rustup target list --installed)
+for triple in x86_64-pc-windows-gnu i686-pc-windows-gnu; do
+    if ! grep -qx "$triple" <<< "$installed"; then
+        say "running: rustup target add $triple"
+        rustup target add "$triple"
+    fi
+done
+
+# wine32 (32-bit Windows programs under Wine) needs Debian's i386 architecture. Best effort:
+# when it cannot be installed, the i386 architecture is removed again (so that apt-get
+# update stays clean for everyone), the reason is kept in $out/wine32-unavailable (retried
+# after a day) and tests/windows.rs says so and only checks the x86 DLL.
+wine32_attempt() {
+    local marker=$out/wine32-unavailable
+    if [ -x /usr/lib/wine/wine ]; then
+        rm -f "$marker"
+        say "wine32: present"
+        return 0
+    fi
+    if [ -f "$marker" ] && [ -n "$(find "$marker" -mmin -1440 2>/dev/null)" ]; then
+        say "wine32: not installable here (tried less than a day ago: $(cat "$marker"))"
+        return 0
+    fi
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if ! command -v sudo >/dev/null 2>&1; then
+            echo "not root and no sudo" > "$marker"
+            say "wine32: not installable here (not root and no sudo)"
+            return 0
+        fi
+        sudo=(sudo)
+    fi
+    local added=0 reason=""
+    if ! dpkg --print-foreign-architectures | grep -qx i386; then
+        say "wine32: running: ${sudo[*]:+${sudo[*]} }dpkg --add-architecture i386 && apt-get update"
+        ${sudo[@]+"${sudo[@]}"} dpkg --add-architecture i386
+        added=1
+    fi
+    local log
+    log=$(mktemp)
+    if ! ${sudo[@]+"${sudo[@]}"} apt-get update > "$log" 2>&1; then
+        reason="apt-get update with i386 failed: $(grep -m1 '^E:' "$log" || tail -n1 "$log")"
+    elif ! DEBIAN_FRONTEND=noninteractive ${sudo[@]+"${sudo[@]}"} \
+        apt-get install -y --no-install-recommends wine32:i386 > "$log" 2>&1; then
+        reason="apt-get install wine32:i386 failed: $(grep -m1 '^E:' "$log" || tail -n1 "$log")"
+    fi
+    rm -f "$log"
+    if [ -z "$reason" ] && [ -x /usr/lib/wine/wine ]; then
+        rm -f "$marker"
+        say "wine32: installed"
+        return 0
+    fi
+    echo "${reason:-wine32 installed but /usr/lib/wine/wine is missing}" > "$marker"
+    say "wine32: not installable here: $(cat "$marker")"
+    if [ "$added" = 1 ] && ! dpkg-query -W -f '${Package}:${Architecture}\n' 2>/dev/null | grep -q ':i386$'; then
+        say "wine32: removing the i386 architecture again"
+        ${sudo[@]+"${sudo[@]}"} dpkg --remove-architecture i386 || true
+        ${sudo[@]+"${sudo[@]}"} apt-get update > /dev/null 2>&1 || true
+    fi
+}
+if [ "$wine" = 1 ]; then
+    wine32_attempt
+fi
+
+# --- build and check ---------------------------------------------------------------------
+
+lld=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/rust-lld
+
+# build_arch ARCH TRIPLE PREFIX MACHINE: build one DLL and write $out/ARCH/.
+build_arch() {
+    local arch=$1 triple=$2 prefix=$3 machine=$4
+    local built=$target_root/$triple/release
+    local dir=$out/$arch
+    if [ "$build" = 1 ]; then
+        say "running: cargo build --release --locked --target $triple -p verify"
+        cargo build --release --locked --target "$triple" -p verify
+    fi
+    [ -f "$built/verify.dll" ] || fail "$built/verify.dll is missing (build first)"
+    mkdir -p "$dir"
+
+    # Stripped copy of the DLL (the symbol table only; nothing the loader uses).
+    "$prefix-strip" -o "$dir/verify.dll.tmp" "$built/verify.dll"
+    mv "$dir/verify.dll.tmp" "$dir/verify.dll"
+
+    local format
+    format=$("$prefix-objdump" -f "$dir/verify.dll" | sed -n 's/.*file format //p')
+    [ "$format" = "$machine" ] || fail "$arch: verify.dll is $format, expected $machine"
+
+    # The export names, as the loader sees them.
+    local exports
+    exports=$("$prefix-objdump" -p "$dir/verify.dll" |
+        sed -n '/^\[Ordinal\/Name Pointer\] Table/,/^$/p' |
+        sed -n 's/^[[:space:]]*\[[[:space:]]*[0-9]*\][[:space:]]*//p' | LC_ALL=C sort)
+    [ -n "$exports" ] || fail "$arch: verify.dll exports nothing"
+    if grep -v '^verify_[a-z0-9_]*$' <<< "$exports"; then
+        fail "$arch: the exports above are decorated or not verify_*"
+    fi
+
+    # The .def and the import libraries.
+    local def=$dir/verify.def
+    {
+        echo "; verify.dll ($arch): exports of the verify C ABI (include/verify.h)."
+        if [ "$arch" = x86 ]; then
+            echo "; stdcall: the names carry their argument bytes (@N) for the callers' symbols;"
+            echo "; the DLL exports them undecorated (import libraries made with --kill-at)."
+        fi
+        echo "LIBRARY verify.dll"
+        echo "EXPORTS"
+        if [ "$arch" = x86 ]; then
+            # The decorated symbols of the same build, from the static library.
+            "$prefix-nm" -g --defined-only "$built/libverify.a" 2>/dev/null |
+                sed -n 's/^[0-9a-f]* T _\(verify_[a-z0-9_]*@[0-9]*\)$/    \1/p' | LC_ALL=C sort -u
+        else
+            sed 's/^/    /' <<< "$exports"
+        fi
+    } > "$def.tmp"
+    local listed
+    listed=$(sed -n 's/^    \(verify_[a-z0-9_]*\).*/\1/p' "$def.tmp" | LC_ALL=C sort)
+    if [ "$listed" != "$exports" ]; then
+        diff <(echo "$listed") <(echo "$exports") >&2 || true
+        fail "$arch: verify.def (<) and the DLL's exports (>) differ"
+    fi
+    mv "$def.tmp" "$def"
+
+    if [ "$arch" = x86 ]; then
+        # rustc's own import library names the symbols without @N, which a stdcall caller
+        # cannot link to; this one has _verify_init@8 importing "verify_init".
+        (cd "$dir" && "$prefix-dlltool" --kill-at -m i386 -D verify.dll -d verify.def \
+            -l libverify.dll.a)
+    else
+        cp "$built/libverify.dll.a" "$dir/libverify.dll.a"
+        if [ -x "$lld" ]; then
+            (cd "$dir" && "$lld" -flavor link /lib /nologo /def:verify.def /machine:x64 \
+                /out:verify.lib > /dev/null)
+        fi
+    fi
+    say "$arch: $(stat -c %s "$dir/verify.dll") bytes stripped, $(wc -l <<< "$exports") exports, in $dir/"
+}
+
+build_arch x64 x86_64-pc-windows-gnu x86_64-w64-mingw32 pei-x86-64
+build_arch x86 i686-pc-windows-gnu i686-w64-mingw32 pei-i386
+
+echo "$out"

@@ -1,0 +1,782 @@
+//! verify.dll for real: the Windows DLLs built on this machine (`scripts/build-windows.sh`,
+//! mingw-w64) and Windows programs using them, run under Wine against the sandbox on Linux.
+//!
+//! - Both DLLs (x64 and x86) export exactly the functions of `include/verify.h`, with
+//!   undecorated names, depend on system DLLs only, and the x86 `.def` and import library
+//!   carry the stdcall decorations callers link by.
+//! - `examples-c/demo.c` (mingw gcc) and `examples-c/demo.cpp` (mingw g++, `verify.hpp`)
+//!   pass every step, as on Linux.
+//! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range
+//!   integers through every kind of export give their negative codes.
+//! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
+//! - `tests/hosts/win_machine.c`: the machine code comes from `MachineGuid` in the registry
+//!   (it follows the registry value, no fallback file is written), 32 uppercase hex digits,
+//!   the same in two runs, and the same for a 32-bit process (64-bit registry view).
+//!
+//! x64 always. x86 runs under Wine where the machine can install wine32 (Debian's i386
+//! architecture); where it cannot, every x86 program is still compiled and linked against
+//! the x86 import library (stdcall, with `--disable-stdcall-fixup`, so a calling convention
+//! mismatch between the header and the DLL fails the link), and the test prints why it did
+//! not run them.
+//!
+//! The first use runs `scripts/build-windows.sh --wine` (installs mingw-w64 and Wine when
+//! missing, builds both DLLs into `target/windows/`, nothing when they are up to date). The
+//! Wine prefix is `target/windows/wine/prefix`, made once and reused. Rust's standard
+//! library imports `ProcessPrng` from `bcryptprimitives.dll`, which Debian's Wine 8 lacks:
+//! `tests/hosts/win_bcryptprimitives.c`, built here next to the programs, stands in for it
+//! (test only; Windows 8 and later have the DLL).
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use common::host::{assert_demo_output, demo_sandbox, root, text};
+
+/// How long one Windows program may run under Wine.
+const RUN_LIMIT: Duration = Duration::from_secs(180);
+
+/// The steps of the C demo, as `tests/c_demo.rs` checks them.
+const DEMO_STEPS: &[&str] = &[
+    "verify_client_new",
+    "verify_init",
+    "verify_single_login",
+    "verify_heartbeat(VERIFY_SESSION_CARD)",
+    "verify_user_register",
+    "verify_user_login(machine A)",
+    "verify_heartbeat(VERIFY_SESSION_USER)",
+    "verify_user_recharge",
+    "verify_change_bind",
+    "verify_user_login(machine B)",
+    "verify_get_bulletin",
+    "verify_get_latest_version",
+    "verify_get_variables",
+];
+
+/// What `scripts/build-windows.sh --wine` gave: the DLL folders, the Wine prefix, and
+/// whether 32-bit programs can run.
+struct Windows {
+    /// `target/windows`.
+    out: PathBuf,
+    /// The Wine prefix, shared by every program of the run.
+    prefix: PathBuf,
+    /// `Err(reason)` when wine32 is not installed.
+    wine32: Result<PathBuf, String>,
+    /// The 64-bit loader.
+    wine64: PathBuf,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Arch {
+    X64,
+    X86,
+}
+
+impl Arch {
+    fn name(self) -> &'static str {
+        match self {
+            Arch::X64 => "x64",
+            Arch::X86 => "x86",
+        }
+    }
+    fn tool(self, tool: &str) -> String {
+        match self {
+            Arch::X64 => format!("x86_64-w64-mingw32-{tool}"),
+            Arch::X86 => format!("i686-w64-mingw32-{tool}"),
+        }
+    }
+    /// Flags of every link: the x86 one refuses to "fix up" a cdecl reference to a stdcall
+    /// symbol, so that a header and DLL that disagree on the convention fail here.
+    fn link_flags(self) -> &'static [&'static str] {
+        match self {
+            Arch::X64 => &[],
+            Arch::X86 => &["-Wl,--disable-stdcall-fixup"],
+        }
+    }
+}
+
+fn target_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is <target>/tmp")
+        .to_path_buf()
+}
+
+fn show(output: &Output) -> String {
+    let (stdout, stderr) = text(output);
+    format!(
+        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
+        output.status
+    )
+}
+
+/// Says something in the test's output even when the test passes (libtest captures
+/// `println!`, not direct writes).
+fn notice(message: &str) {
+    let _ = writeln!(std::io::stderr(), "windows: {message}");
+}
+
+fn windows() -> &'static Windows {
+    static WINDOWS: OnceLock<Windows> = OnceLock::new();
+    WINDOWS.get_or_init(|| {
+        let target = target_dir();
+        let output = Command::new(root().join("scripts/build-windows.sh"))
+            .arg("--wine")
+            .env("CARGO_TARGET_DIR", &target)
+            .current_dir(root())
+            .output()
+            .expect("run scripts/build-windows.sh");
+        assert!(
+            output.status.success(),
+            "scripts/build-windows.sh --wine failed\n{}",
+            show(&output)
+        );
+        let out = target.join("windows");
+        let wine64 = ["/usr/lib/wine/wine64", "/usr/bin/wine64"]
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.is_file())
+            .expect("Wine's 64-bit loader (scripts/install-deps.sh wine)");
+        let wine32 = match ["/usr/lib/wine/wine", "/usr/bin/wine32"]
+            .iter()
+            .map(PathBuf::from)
+            .find(|p| p.is_file())
+        {
+            Some(loader) => Ok(loader),
+            None => Err(fs::read_to_string(out.join("wine32-unavailable"))
+                .unwrap_or_else(|_| "wine32 is not installed".to_owned())
+                .trim()
+                .to_owned()),
+        };
+        let prefix = wine_prefix(&out.join("wine"), &wine64);
+        Windows {
+            out,
+            prefix,
+            wine32,
+            wine64,
+        }
+    })
+}
+
+/// The Wine environment: the prefix, no debug output, no Mono or Gecko installers, no X.
+fn wine_env(command: &mut Command, prefix: &Path) {
+    command
+        .env("WINEPREFIX", prefix)
+        .env("WINEDEBUG", "-all")
+        .env("WINEDLLOVERRIDES", "mscoree,mshtml=")
+        .env_remove("DISPLAY")
+        .env_remove("WAYLAND_DISPLAY");
+}
+
+/// `dir/prefix`, made with `wineboot --init` the first time, then reused. It is made under
+/// another name and renamed into place, so that two test runs never share a half-made one.
+fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
+    fs::create_dir_all(dir).expect("create target/windows/wine");
+    let prefix = dir.join("prefix");
+    if prefix.join("system.reg").is_file() {
+        return prefix;
+    }
+    let making = dir.join(format!("prefix.making-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&making);
+    let started = Instant::now();
+    let mut boot = Command::new(wine64);
+    boot.args(["wineboot", "--init"]);
+    wine_env(&mut boot, &making);
+    let output = boot.output().expect("run wineboot");
+    assert!(
+        output.status.success(),
+        "wineboot --init failed\n{}",
+        show(&output)
+    );
+    // Wait for the prefix's wineserver to write the registry and exit.
+    let server = wine64.with_file_name("wineserver");
+    let mut wait = Command::new(if server.is_file() {
+        server
+    } else {
+        PathBuf::from("wineserver")
+    });
+    wait.arg("-w");
+    wine_env(&mut wait, &making);
+    let _ = wait.status();
+    if prefix.exists() && !prefix.join("system.reg").is_file() {
+        let _ = fs::remove_dir_all(&prefix); // left half-made by an interrupted run
+    }
+    if fs::rename(&making, &prefix).is_err() {
+        let _ = fs::remove_dir_all(&making); // another run made it first
+    }
+    assert!(
+        prefix.join("system.reg").is_file(),
+        "no Wine prefix at {}",
+        prefix.display()
+    );
+    notice(&format!(
+        "made the Wine prefix {} in {:.1} s",
+        prefix.display(),
+        started.elapsed().as_secs_f64()
+    ));
+    prefix
+}
+
+/// A folder of this test process for `arch`: the programs, a copy of the DLL under test and
+/// the bcryptprimitives stand-in, built once.
+fn program_dir(arch: Arch) -> &'static Path {
+    static X64: OnceLock<PathBuf> = OnceLock::new();
+    static X86: OnceLock<PathBuf> = OnceLock::new();
+    let cell = match arch {
+        Arch::X64 => &X64,
+        Arch::X86 => &X86,
+    };
+    cell.get_or_init(|| {
+        let win = windows();
+        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("windows-{}", std::process::id()))
+            .join(arch.name());
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).expect("create the program folder");
+        fs::copy(
+            win.out.join(arch.name()).join("verify.dll"),
+            dir.join("verify.dll"),
+        )
+        .expect("copy verify.dll");
+        let mut shim = Command::new(arch.tool("gcc"));
+        shim.args(["-shared", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
+            .arg(dir.join("bcryptprimitives.dll"))
+            .arg(root().join("tests/hosts/win_bcryptprimitives.c"))
+            .arg("-ladvapi32");
+        if arch == Arch::X86 {
+            shim.arg("-Wl,--kill-at");
+        }
+        let output = shim.output().expect("run the mingw compiler");
+        assert!(
+            output.status.success(),
+            "building the bcryptprimitives stand-in failed\n{}",
+            show(&output)
+        );
+        dir
+    })
+}
+
+/// Compiles a C (`.c`) or C++ (`.cpp`) source into `name.exe` for `arch` against the
+/// import library of `target/windows/<arch>/`, warnings as errors; C++ links its runtime
+/// statically so that the program needs no mingw DLL.
+fn compile(arch: Arch, source: &Path, name: &str) -> PathBuf {
+    let dir = program_dir(arch);
+    let exe = dir.join(format!("{name}.exe"));
+    let cpp = source.extension().is_some_and(|e| e == "cpp");
+    let mut command = Command::new(arch.tool(if cpp { "g++" } else { "gcc" }));
+    if cpp {
+        command.args(common::host::CXX_FLAGS);
+    } else {
+        command.args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]);
+    }
+    command
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg("-I")
+        .arg(root().join("tests/hosts"))
+        .arg(source)
+        .arg("-L")
+        .arg(windows().out.join(arch.name()))
+        .arg("-l:libverify.dll.a")
+        .args(arch.link_flags())
+        .arg("-static")
+        .arg("-o")
+        .arg(&exe);
+    let output = command.output().expect("run the mingw compiler");
+    assert!(
+        output.status.success(),
+        "{arch:?}: compiling {} failed\n{}",
+        source.display(),
+        show(&output)
+    );
+    exe
+}
+
+/// The Wine loader for `arch`, or None (with a notice) when x86 cannot run here.
+fn loader(arch: Arch, what: &str) -> Option<PathBuf> {
+    let win = windows();
+    match (arch, &win.wine32) {
+        (Arch::X64, _) => Some(win.wine64.clone()),
+        (Arch::X86, Ok(loader)) => Some(loader.clone()),
+        (Arch::X86, Err(reason)) => {
+            notice(&format!(
+                "x86 {what}: compiled and linked, NOT run: Wine cannot run 32-bit programs \
+                 on this machine ({reason})"
+            ));
+            None
+        }
+    }
+}
+
+/// Runs `exe` under Wine with `args`, killed after [`RUN_LIMIT`].
+fn run(loader: &Path, exe: &Path, args: &[&str]) -> Output {
+    let mut command = Command::new(loader);
+    command
+        .arg(exe)
+        .args(args)
+        .current_dir(exe.parent().expect("the program folder"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    wine_env(&mut command, &windows().prefix);
+    let mut child = command.spawn().expect("start Wine");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stdout.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.read_to_end(&mut buf);
+        buf
+    });
+    let deadline = Instant::now() + RUN_LIMIT;
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for Wine") {
+            break status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let status = child.wait().expect("reap Wine");
+            let output = Output {
+                status,
+                stdout: out_reader.join().unwrap_or_default(),
+                stderr: err_reader.join().unwrap_or_default(),
+            };
+            panic!(
+                "{} did not finish within {RUN_LIMIT:?}\n{}",
+                exe.display(),
+                show(&output)
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Output {
+        status,
+        stdout: out_reader.join().unwrap_or_default(),
+        stderr: err_reader.join().unwrap_or_default(),
+    }
+}
+
+/// Runs a host of `tests/hosts/` that ends with "RESULT: N checks, 0 failed".
+fn assert_host_passes(output: &Output, what: &str) -> String {
+    let (stdout, _) = text(output);
+    assert!(
+        output.status.success() && stdout.contains(" checks, 0 failed"),
+        "{what} failed under Wine\n{}",
+        show(output)
+    );
+    stdout
+}
+
+// --- the DLLs ------------------------------------------------------------------------------
+
+/// The functions `include/verify.h` declares.
+fn header_functions() -> BTreeSet<String> {
+    let header = fs::read_to_string(root().join("include/verify.h")).expect("read verify.h");
+    let mut names = BTreeSet::new();
+    for line in header.lines() {
+        if line.starts_with([' ', '*', '/', '#']) || line.starts_with("typedef") {
+            continue;
+        }
+        if let Some(at) = line.find("verify_") {
+            let name: String = line[at..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if line[at + name.len()..].starts_with('(') {
+                names.insert(name);
+            }
+        }
+    }
+    assert!(names.len() > 40, "verify.h declares {names:?}");
+    names
+}
+
+/// `objdump -p` of a PE file.
+fn objdump(arch: Arch, file: &Path) -> String {
+    let output = Command::new(arch.tool("objdump"))
+        .arg("-p")
+        .arg(file)
+        .output()
+        .expect("run objdump");
+    assert!(output.status.success(), "objdump -p\n{}", show(&output));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn exports(dump: &str) -> BTreeSet<String> {
+    dump.lines()
+        .skip_while(|l| !l.starts_with("[Ordinal/Name Pointer] Table"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split(']').nth(1).map(|n| n.trim().to_owned()))
+        .collect()
+}
+
+fn imports(dump: &str) -> BTreeSet<String> {
+    dump.lines()
+        .filter_map(|l| l.trim().strip_prefix("DLL Name: "))
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
+#[test]
+fn dlls_export_the_header_undecorated_and_need_only_system_dlls() {
+    let win = windows();
+    let declared = header_functions();
+    for arch in [Arch::X64, Arch::X86] {
+        let dir = win.out.join(arch.name());
+        let dll = dir.join("verify.dll");
+        let dump = objdump(arch, &dll);
+        let machine = match arch {
+            Arch::X64 => "file format pei-x86-64",
+            Arch::X86 => "file format pei-i386",
+        };
+        assert!(dump.contains(machine), "{arch:?}: not {machine}");
+
+        let exported = exports(&dump);
+        let missing: Vec<_> = declared.difference(&exported).collect();
+        let extra: Vec<_> = exported.difference(&declared).collect();
+        assert!(
+            missing.is_empty() && extra.is_empty(),
+            "{arch:?}: verify.dll and verify.h differ: declared, not exported {missing:?}; \
+             exported, not declared {extra:?}"
+        );
+        for name in &exported {
+            assert!(
+                !name.contains('@') && !name.starts_with('_'),
+                "{arch:?}: decorated export {name}"
+            );
+        }
+
+        // System DLLs only: no mingw runtime (libgcc, libstdc++, winpthread) to ship.
+        for dll_name in imports(&dump) {
+            let system = dll_name.starts_with("api-ms-win-")
+                || [
+                    "kernel32.dll",
+                    "ntdll.dll",
+                    "advapi32.dll",
+                    "bcrypt.dll",
+                    "bcryptprimitives.dll",
+                    "ws2_32.dll",
+                    "msvcrt.dll",
+                    "userenv.dll",
+                    "secur32.dll",
+                    "crypt32.dll",
+                    "ncrypt.dll",
+                    "ole32.dll",
+                    "oleaut32.dll",
+                    "shell32.dll",
+                    "user32.dll",
+                ]
+                .contains(&dll_name.as_str());
+            assert!(system, "{arch:?}: verify.dll imports {dll_name}");
+        }
+
+        // The .def names every export; on x86 with its stdcall decoration (@ argument bytes).
+        let def = fs::read_to_string(dir.join("verify.def")).expect("read verify.def");
+        let listed: BTreeSet<String> = def
+            .lines()
+            .filter_map(|l| l.strip_prefix("    "))
+            .map(|l| l.split('@').next().unwrap_or(l).to_owned())
+            .collect();
+        assert_eq!(listed, exported, "{arch:?}: verify.def");
+        if arch == Arch::X86 {
+            assert!(
+                def.contains("    verify_init@8\n"),
+                "x86 verify.def:\n{def}"
+            );
+            assert!(def.contains("    verify_abi_version@0\n"), "x86 verify.def");
+        }
+        assert!(
+            dir.join("libverify.dll.a").is_file(),
+            "{arch:?}: import library"
+        );
+        notice(&format!(
+            "{arch:?} verify.dll: {} bytes stripped, {} exports",
+            fs::metadata(&dll).map(|m| m.len()).unwrap_or(0),
+            exported.len()
+        ));
+    }
+    assert!(
+        win.out.join("x64/verify.lib").is_file(),
+        "x64 MSVC import library"
+    );
+}
+
+// --- the demos -------------------------------------------------------------------------------
+
+fn c_demo(arch: Arch) {
+    let exe = compile(arch, &root().join("examples-c/demo.c"), "demo");
+    let Some(loader) = loader(arch, "C demo") else {
+        return;
+    };
+    let (sandbox, app_id, app_key) = demo_sandbox();
+    let output = run(&loader, &exe, &[&sandbox.base_url(), &app_id, &app_key]);
+    sandbox.stop();
+    let report = format!("{arch:?} demo.exe under Wine\n{}", show(&output));
+    assert!(output.status.success(), "{report}");
+    assert_demo_output(&text(&output).0, DEMO_STEPS, &app_key, &report);
+}
+
+#[test]
+fn c_demo_passes_under_wine_x64() {
+    c_demo(Arch::X64);
+}
+
+#[test]
+fn c_demo_passes_under_wine_x86() {
+    c_demo(Arch::X86);
+}
+
+fn cpp_demo(arch: Arch) {
+    let exe = compile(arch, &root().join("examples-c/demo.cpp"), "demo_cpp");
+    let Some(loader) = loader(arch, "C++ demo") else {
+        return;
+    };
+    let (sandbox, app_id, app_key) = demo_sandbox();
+    let output = run(&loader, &exe, &[&sandbox.base_url(), &app_id, &app_key]);
+    sandbox.stop();
+    let report = format!("{arch:?} demo_cpp.exe under Wine\n{}", show(&output));
+    let stdout = text(&output).0;
+    assert!(output.status.success(), "{report}");
+    for line in [
+        "[client.init] code 200",
+        "[client.single_login] code 200",
+        "[client.user_login(machine B)] code 200",
+        "device_id      \"DEMO-MACHINE-B-0002\"",
+        "PASSED: all 13 steps got their expected code",
+    ] {
+        assert!(stdout.contains(line), "missing `{line}`\n{report}");
+    }
+    assert!(!stdout.contains(&app_key), "the AppKey is never printed");
+}
+
+#[test]
+fn cpp_demo_passes_under_wine_x64() {
+    cpp_demo(Arch::X64);
+}
+
+#[test]
+fn cpp_demo_passes_under_wine_x86() {
+    cpp_demo(Arch::X86);
+}
+
+// --- misuse, threads, machine code -----------------------------------------------------------
+
+fn misuse(arch: Arch) {
+    let exe = compile(arch, &root().join("tests/hosts/win_misuse.c"), "win_misuse");
+    let Some(loader) = loader(arch, "misuse test") else {
+        return;
+    };
+    let program = common::Program::fresh();
+    let output = run(
+        &loader,
+        &exe,
+        &[
+            &program.sandbox.base_url(),
+            &program.app_id,
+            common::APP_KEY,
+        ],
+    );
+    let stdout = assert_host_passes(&output, &format!("{arch:?} win_misuse.exe"));
+    let bits = if arch == Arch::X64 {
+        "64-bit"
+    } else {
+        "32-bit"
+    };
+    assert!(stdout.contains(bits), "{arch:?}: {stdout}");
+}
+
+#[test]
+fn misuse_gives_codes_under_wine_x64() {
+    misuse(Arch::X64);
+}
+
+#[test]
+fn misuse_gives_codes_under_wine_x86() {
+    misuse(Arch::X86);
+}
+
+fn threads(arch: Arch) {
+    let exe = compile(
+        arch,
+        &root().join("tests/hosts/win_threads.c"),
+        "win_threads",
+    );
+    let Some(loader) = loader(arch, "thread test") else {
+        return;
+    };
+    let program = common::Program::fresh();
+    let card = program.day_card(&common::unique("WINTHREADS-"), 30);
+    let output = run(
+        &loader,
+        &exe,
+        &[
+            &program.sandbox.base_url(),
+            &program.app_id,
+            common::APP_KEY,
+            &card,
+            "8",
+            "25",
+        ],
+    );
+    let stdout = assert_host_passes(&output, &format!("{arch:?} win_threads.exe"));
+    assert!(
+        stdout.contains("threads 8, calls 25, ok 800"),
+        "{arch:?}: {stdout}"
+    );
+    // Every heartbeat reached the server: 8 × 25 of them, plus the login's Init and login.
+    let heartbeats = program
+        .sandbox
+        .request_log(Some(&program.app_id))
+        .iter()
+        .filter(|entry| entry.action.as_deref() == Some("UserHeartbeat"))
+        .count();
+    assert_eq!(heartbeats, 200, "{arch:?}: heartbeats the sandbox saw");
+}
+
+#[test]
+fn one_client_many_threads_under_wine_x64() {
+    threads(Arch::X64);
+}
+
+#[test]
+fn one_client_many_threads_under_wine_x86() {
+    threads(Arch::X86);
+}
+
+/// The registry value of `MachineGuid`, through Wine's `reg`.
+fn machine_guid(loader: &Path) -> String {
+    let mut query = Command::new(loader);
+    query.args([
+        "reg",
+        "query",
+        r"HKLM\Software\Microsoft\Cryptography",
+        "/v",
+        "MachineGuid",
+    ]);
+    wine_env(&mut query, &windows().prefix);
+    let output = query.output().expect("run wine reg query");
+    let (stdout, _) = text(&output);
+    stdout
+        .lines()
+        .find(|l| l.contains("MachineGuid"))
+        .and_then(|l| l.split_whitespace().last())
+        .map(str::to_owned)
+        .unwrap_or_else(|| panic!("no MachineGuid in the prefix\n{}", show(&output)))
+}
+
+fn set_machine_guid(loader: &Path, guid: &str) {
+    let mut add = Command::new(loader);
+    add.args([
+        "reg",
+        "add",
+        r"HKLM\Software\Microsoft\Cryptography",
+        "/v",
+        "MachineGuid",
+        "/t",
+        "REG_SZ",
+        "/d",
+        guid,
+        "/f",
+    ]);
+    wine_env(&mut add, &windows().prefix);
+    let output = add.output().expect("run wine reg add");
+    assert!(output.status.success(), "reg add\n{}", show(&output));
+}
+
+/// Puts the prefix's MachineGuid back when the test ends, passed or not.
+struct RestoreGuid(PathBuf, String);
+
+impl Drop for RestoreGuid {
+    fn drop(&mut self) {
+        set_machine_guid(&self.0, &self.1);
+    }
+}
+
+fn codes(loader: &Path, exe: &Path, salts: &[&str]) -> Vec<String> {
+    let output = run(loader, exe, salts);
+    let stdout = assert_host_passes(&output, "win_machine.exe");
+    salts
+        .iter()
+        .map(|salt| {
+            let label = format!("machine_code {salt} ");
+            stdout
+                .lines()
+                .find_map(|l| l.strip_prefix(&label))
+                .unwrap_or_else(|| panic!("no code for {salt}\n{stdout}"))
+                .to_owned()
+        })
+        .collect()
+}
+
+#[test]
+fn machine_code_comes_from_the_registry_under_wine() {
+    let win = windows();
+    let exe64 = compile(
+        Arch::X64,
+        &root().join("tests/hosts/win_machine.c"),
+        "win_machine",
+    );
+    let exe86 = compile(
+        Arch::X86,
+        &root().join("tests/hosts/win_machine.c"),
+        "win_machine",
+    );
+    let salts = ["app-one", "app-two"];
+
+    // Stable: two runs give the same codes; salts give different ones.
+    let first = codes(&win.wine64, &exe64, &salts);
+    let second = codes(&win.wine64, &exe64, &salts);
+    assert_eq!(first, second, "the machine code changed between two runs");
+    assert_ne!(first[0], first[1], "the salt changes the code");
+
+    // From MachineGuid: another value gives other codes, the same value the same again,
+    // and no random identity file was written in the profile.
+    let original = machine_guid(&win.wine64);
+    let _restore = RestoreGuid(win.wine64.clone(), original.clone());
+    set_machine_guid(&win.wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
+    let other = codes(&win.wine64, &exe64, &salts);
+    assert_ne!(other, first, "the code does not follow MachineGuid");
+    assert_eq!(codes(&win.wine64, &exe64, &salts), other, "stable again");
+    set_machine_guid(&win.wine64, &original);
+    assert_eq!(
+        codes(&win.wine64, &exe64, &salts),
+        first,
+        "back to the first"
+    );
+    let users = win.prefix.join("drive_c/users");
+    let fallback: Vec<_> = fs::read_dir(&users)
+        .map(|dirs| {
+            dirs.filter_map(Result::ok)
+                .map(|d| d.path().join("AppData/Roaming/verify/machine-id"))
+                .filter(|p| p.exists())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        fallback.is_empty(),
+        "a fallback identity was written: {fallback:?}"
+    );
+    notice(&format!(
+        "x64 machine code under Wine (MachineGuid {original}): {}",
+        first[0]
+    ));
+
+    // A 32-bit process reads the 64-bit registry view: the same codes.
+    if let Some(loader32) = loader(Arch::X86, "machine code") {
+        assert_eq!(
+            codes(&loader32, &exe86, &salts),
+            first,
+            "x86 gives another code than x64"
+        );
+    }
+}
