@@ -10,6 +10,9 @@
 //! - `tests/hosts/cpp_header.cpp` (the header alone) compiles under `-Wshadow -Wconversion
 //!   -Wsign-conversion -Wold-style-cast` as errors, and with a `VERIFY_CALL` that is a real
 //!   calling convention (the binding's callback declares it);
+//! - `tests/hosts/cpp_client_options.cpp` makes clients with `verify::ClientOptions` against
+//!   a sandbox serving http and https (mirror failover with the log function, the sandbox's
+//!   CA given as file or text, refused settings), also under valgrind;
 //! - the demo runs clean under valgrind (valgrind is required).
 //!
 //! The compiler is `c++`, or `$CXX` when set.

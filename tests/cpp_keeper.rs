@@ -8,6 +8,8 @@
 //!   end of the session on a ban (1006 with the reason), on its own event thread; the lambda
 //!   throws on every alive event and the binding swallows that; its typed status then says
 //!   ended, 1006, the reason and the heartbeat counts; bad options throw first;
+//! - a keeper's session ends with 1005 when the sandbox clock (of a sandbox of its own) moves
+//!   past the account's expiry: no sleeping until a date;
 //! - a keeper without a callback is polled with the typed `status()`; destroying its client
 //!   ends it;
 //! - a social wait cancelled from another C++ thread throws `codes::err_cancelled` within
