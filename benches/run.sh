@@ -1,21 +1,29 @@
 #!/usr/bin/env bash
 # benches/run.sh: the benchmark of libverify against a hand-written libcurl + OpenSSL client.
 #
-#   benches/run.sh            full run (about 2 minutes after the build): prints the table
+#   benches/run.sh            full run (a few minutes after the build): prints the table
+#   benches/run.sh --write    the full run, then rewrites the generated figures block of
+#                             BENCHMARKS.md (between <!-- BEGIN GENERATED: figures and
+#                             <!-- END GENERATED: figures -->); the prose around is not touched
 #   benches/run.sh --check    smoke check: builds everything and runs every mode with tiny
-#                             counts (a few seconds); the figures mean nothing, no PASS/MISS
+#                             counts (about 30 s after the build); the figures mean nothing,
+#                             no PASS/MISS; BENCHMARKS.md is not touched
 #
 # What it does: installs what it needs (scripts/install-deps.sh gcc valgrind pkg-config, and
 # with apt-get the headers libcurl4-openssl-dev libssl-dev when missing), builds
 # `cargo build --release -p verify -p verify-sandbox` once, compiles benches/verify_bench.c
-# (links libverify) and benches/baseline/baseline.c (libcurl + OpenSSL) with -O2 into
-# target/bench/, starts the sandbox on a free port with benches/fixtures.json, measures, prints
-# the table with the targets, and stops the sandbox (also on failure or Ctrl-C). Rerunnable.
-# The table is also written to target/bench/last-run.txt. BENCHMARKS.md explains each figure.
+# (links libverify), benches/baseline/baseline.c (libcurl + OpenSSL) and benches/coldstart.c
+# (times whole processes) with -O2 into target/bench/, starts the sandbox on free ports (http,
+# and https with its generated CA) with benches/fixtures.json, measures, prints the table with
+# the targets, and stops the sandbox (also on failure or Ctrl-C). Rerunnable.
+# The table is also written to target/bench/last-run.txt and, as Markdown, to
+# target/bench/figures.md (what --write puts into BENCHMARKS.md). BENCHMARKS.md explains
+# each figure.
 #
 # Counts can be changed with environment variables (defaults in brackets):
 #   BENCH_LATENCY_CALLS [20000]  BENCH_CG_CALLS_1 [200]  BENCH_CG_CALLS_2 [2200]
 #   BENCH_THROUGHPUT_SECONDS [3]  BENCH_RSS_CALLS [100000]  BENCH_CONN_CALLS [1000]
+#   BENCH_COLD_RUNS [100] (pairs of cold starts, after BENCH_COLD_WARMUP [3] uncounted pairs)
 # BENCH_STRICT=1 makes the exit status 1 when a target is missed (default: 0, the table tells).
 set -euo pipefail
 
@@ -23,14 +31,18 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD
 
 check=0
+write=0
 case "${1:-}" in
     "") ;;
     --check) check=1 ;;
-    *) echo "usage: $0 [--check]" >&2; exit 2 ;;
+    --write) write=1 ;;
+    *) echo "usage: $0 [--check | --write]" >&2; exit 2 ;;
 esac
+if [ "$#" -gt 1 ]; then echo "usage: $0 [--check | --write]" >&2; exit 2; fi
 
 if [ "$check" -eq 1 ]; then
     lat_n=200; cg_n1=10; cg_n2=30; tp_seconds=0.3; rss_n=1500; conn_n=100
+    cold_runs=3; cold_warmup=1
 else
     lat_n=${BENCH_LATENCY_CALLS:-20000}
     cg_n1=${BENCH_CG_CALLS_1:-200}
@@ -38,11 +50,15 @@ else
     tp_seconds=${BENCH_THROUGHPUT_SECONDS:-3}
     rss_n=${BENCH_RSS_CALLS:-100000}
     conn_n=${BENCH_CONN_CALLS:-1000}
+    cold_runs=${BENCH_COLD_RUNS:-100}
+    cold_warmup=${BENCH_COLD_WARMUP:-3}
 fi
 
 app_id=90001
 app_key=BENCHKEY0123456789ABCDEFGHIJKLMN   # as in benches/fixtures.json
-step() { printf '\n==> %s\n' "$*" >&2; }
+card=BENC-HCAR-D000-0001                  # a duration card of benches/fixtures.json
+mac=BENCH-MACHINE-0001                    # the machine code it is bound to at the first login
+step() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*" >&2; }
 
 sandbox_pid=""
 work=""
@@ -56,6 +72,10 @@ cleanup() {
     fi
 }
 trap cleanup EXIT
+
+# Before anything of ours runs: how busy the machine already is.
+load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
+started_utc=$(date -u '+%Y-%m-%d %H:%M')
 
 # ---------------------------------------------------------------------------------------
 step "tools (scripts/install-deps.sh gcc valgrind pkg-config; libcurl and OpenSSL headers)"
@@ -83,6 +103,7 @@ mkdir -p target/bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-bench.XXXXXX")
 vb=target/bench/verify_bench
 bl=target/bench/baseline
+cs=target/bench/coldstart
 
 step "compile the C hosts (-O2, C99, -Wall -Wextra -Werror -pedantic)"
 cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I include benches/verify_bench.c \
@@ -90,17 +111,21 @@ cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I include benches/verify_bench.
 # shellcheck disable=SC2046  # pkg-config output is meant to be split
 cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/baseline/baseline.c \
     $(pkg-config --cflags --libs libcurl libcrypto) -o "$bl"
+cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/coldstart.c -o "$cs"
 
-step "start the sandbox (target/release/verify-sandbox --port 0 --fixtures benches/fixtures.json)"
-target/release/verify-sandbox --port 0 --fixtures benches/fixtures.json \
-    >"$work/sandbox.out" 2>"$work/sandbox.err" &
+step "start the sandbox (target/release/verify-sandbox --port 0 --https-port 0 --ca-out ... --fixtures benches/fixtures.json)"
+target/release/verify-sandbox --port 0 --https-port 0 --ca-out "$work/ca.pem" \
+    --fixtures benches/fixtures.json >"$work/sandbox.out" 2>"$work/sandbox.err" &
 sandbox_pid=$!
 base_url=""
+tls_url=""
+ca=""
 deadline=$((SECONDS + 30))
-while [ -z "$base_url" ]; do
-    line=$(head -n 1 "$work/sandbox.out" 2>/dev/null || true)
-    case "$line" in "listening on "*) base_url=${line#listening on } ;; esac
-    [ -n "$base_url" ] && break
+while :; do
+    base_url=$(sed -n 's|^listening on \(http://.*\)|\1|p' "$work/sandbox.out" 2>/dev/null || true)
+    tls_url=$(sed -n 's|^listening on \(https://.*\)|\1|p' "$work/sandbox.out" 2>/dev/null || true)
+    ca=$(sed -n 's|^ca: ||p' "$work/sandbox.out" 2>/dev/null || true)
+    [ -n "$base_url" ] && [ -n "$tls_url" ] && [ -n "$ca" ] && [ -s "$ca" ] && break
     if ! kill -0 "$sandbox_pid" 2>/dev/null; then
         echo "run.sh: the sandbox exited before listening:" >&2
         cat "$work/sandbox.err" >&2
@@ -108,12 +133,22 @@ while [ -z "$base_url" ]; do
         exit 1
     fi
     if [ "$SECONDS" -ge "$deadline" ]; then
-        echo "run.sh: the sandbox did not print its address within 30 s" >&2
+        echo "run.sh: the sandbox did not print its addresses and CA within 30 s" >&2
         exit 1
     fi
     sleep 0.1
 done
-echo "sandbox (pid $sandbox_pid) at $base_url" >&2
+echo "sandbox (pid $sandbox_pid) at $base_url and $tls_url, CA $ca" >&2
+
+# How busy the machine is with other work during the measurements: CPU time of the whole
+# machine (/proc/stat) minus ours (this shell, its waited-for children, the sandbox), in clock
+# ticks, over the measurements.
+machine_ticks() { awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
+pid_ticks() { # own + waited-for children's user and system time of a process
+    sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | awk '{ print $12 + $13 + $14 + $15 }'
+}
+read -r busy0 total0 < <(machine_ticks)
+ours0=$(( $(pid_ticks $$) + $(pid_ticks "$sandbox_pid") ))
 
 # Control API GET with bash's /dev/tcp (no curl needed): prints the body.
 control_get() {
@@ -130,6 +165,10 @@ json_int() { sed -n "s/.*\"$1\":\\([0-9]*\\).*/\\1/p" <<<"$2"; }
 
 vb_run() { "$vb" "$base_url" "$app_id" "$app_key" "$@"; }
 bl_run() { "$bl" "$base_url" "$app_id" "$app_key" "$@"; }
+# The same over https, the sandbox's generated CA trusted (verify_client_options_add_root_file;
+# CURLOPT_CAINFO for the baseline).
+vb_tls=("$vb" --ca "$ca" "$tls_url" "$app_id" "$app_key")
+bl_tls=("$bl" --ca "$ca" "$tls_url" "$app_id" "$app_key")
 
 # ---------------------------------------------------------------------------------------
 step "5. TCP connections opened by $conn_n sequential calls (one client)"
@@ -161,8 +200,24 @@ bl_i2=$(callgrind_total "$work/cg.baseline.$cg_n2" "$bl" "$base_url" "$app_id" "
 vb_ipc=$(( (vb_i2 - vb_i1) / (cg_n2 - cg_n1) ))
 bl_ipc=$(( (bl_i2 - bl_i1) / (cg_n2 - cg_n1) ))
 echo "verify: $vb_i1 / $vb_i2 instructions; baseline: $bl_i1 / $bl_i2" >&2
+
+step "11. instructions per call over https (callgrind, $cg_n2 minus $cg_n1 calls)"
+vbt_i1=$(callgrind_total "$work/cg.verify-tls.$cg_n1" "${vb_tls[@]}" calls "$cg_n1")
+vbt_i2=$(callgrind_total "$work/cg.verify-tls.$cg_n2" "${vb_tls[@]}" calls "$cg_n2")
+blt_i1=$(callgrind_total "$work/cg.baseline-tls.$cg_n1" "${bl_tls[@]}" calls "$cg_n1")
+blt_i2=$(callgrind_total "$work/cg.baseline-tls.$cg_n2" "${bl_tls[@]}" calls "$cg_n2")
+vbt_ipc=$(( (vbt_i2 - vbt_i1) / (cg_n2 - cg_n1) ))
+blt_ipc=$(( (blt_i2 - blt_i1) / (cg_n2 - cg_n1) ))
+echo "verify: $vbt_i1 / $vbt_i2 instructions; baseline: $blt_i1 / $blt_i2" >&2
+
+step "8-9. instructions of a whole cold start (callgrind: exec, Init, SingleLogin, exit)"
+vb_cold_i=$(callgrind_total "$work/cg.verify-cold" "$vb" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
+bl_cold_i=$(callgrind_total "$work/cg.baseline-cold" "$bl" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
+vbt_cold_i=$(callgrind_total "$work/cg.verify-tls-cold" "${vb_tls[@]}" login "$card" "$mac")
+blt_cold_i=$(callgrind_total "$work/cg.baseline-tls-cold" "${bl_tls[@]}" login "$card" "$mac")
+echo "http: verify $vb_cold_i, baseline $bl_cold_i; https: verify $vbt_cold_i, baseline $blt_cold_i" >&2
 if [ -n "${BENCH_KEEP_CALLGRIND:-}" ]; then
-    cp "$work"/cg.verify.* "$work"/cg.baseline.* target/bench/ 2>/dev/null || true
+    cp "$work"/cg.* target/bench/ 2>/dev/null || true
     echo "callgrind files kept in target/bench/ (callgrind_annotate target/bench/cg.verify.$cg_n2)" >&2
 fi
 
@@ -180,20 +235,65 @@ step "6. resident memory of the C host after 1,000 and $rss_n calls (verify, the
 vb_rss=$(vb_run rss "$rss_n"); echo "verify:   $vb_rss" >&2
 bl_rss=$(bl_run rss "$rss_n"); echo "baseline: $bl_rss" >&2
 
-step "7. stripped size of target/release/libverify.so"
+step "10. https latency: $lat_n calls, one thread, kept-alive connection (verify, then baseline)"
+vbt_lat=$("${vb_tls[@]}" latency "$lat_n"); echo "verify:   $vbt_lat" >&2
+blt_lat=$("${bl_tls[@]}" latency "$lat_n"); echo "baseline: $blt_lat" >&2
+
+step "8. cold start over http: $cold_runs pairs (verify, baseline in turn), exec to exit"
+cold_http=$("$cs" "$cold_runs" "$cold_warmup" \
+    "$vb" "$base_url" "$app_id" "$app_key" login "$card" "$mac" \
+    --vs "$bl" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
+echo "$cold_http" >&2
+step "9. cold start over https: $cold_runs pairs (verify, baseline in turn), exec to exit"
+cold_tls=$("$cs" "$cold_runs" "$cold_warmup" "${vb_tls[@]}" login "$card" "$mac" \
+    --vs "${bl_tls[@]}" login "$card" "$mac")
+echo "$cold_tls" >&2
+
+step "7. stripped size of target/release/libverify.so (and of the baseline's libcurl, libssl, libcrypto)"
 strip -o "$work/libverify.so" target/release/libverify.so
 so_bytes=$(stat -c %s "$work/libverify.so")
 so_unstripped=$(stat -c %s target/release/libverify.so)
+bl_so_bytes=0
+bl_so_names=""
+for lib in $(ldd "$bl" | awk '$1 ~ /^lib(curl|ssl|crypto)\.so/ { print $3 }'); do
+    strip -o "$work/bl.so" "$lib"
+    bl_so_bytes=$((bl_so_bytes + $(stat -c %s "$work/bl.so")))
+    bl_so_names="$bl_so_names $(basename "$lib")"
+done
+echo "libverify.so: $so_bytes B stripped; baseline:$bl_so_names: $bl_so_bytes B stripped" >&2
 
 # ---------------------------------------------------------------------------------------
+load_end=$(cut -d ' ' -f 1-3 /proc/loadavg)
+read -r busy1 total1 < <(machine_ticks)
+ours1=$(( $(pid_ticks $$) + $(pid_ticks "$sandbox_pid") ))
+# Share of all the cores' time taken by other processes during the measurements.
+others_pct=$(awk -v b=$((busy1 - busy0)) -v o=$((ours1 - ours0)) -v t=$((total1 - total0)) \
+    'BEGIN { x = t > 0 ? 100 * (b - o) / t : 0; if (x < 0) x = 0; printf "%.0f", x }')
+ours_pct=$(awk -v o=$((ours1 - ours0)) -v t=$((total1 - total0)) \
+    'BEGIN { printf "%.0f", (t > 0 ? 100 * o / t : 0) }')
 vb_med=$(field median_ns "$vb_lat"); vb_p99=$(field p99_ns "$vb_lat")
 bl_med=$(field median_ns "$bl_lat"); bl_p99=$(field p99_ns "$bl_lat")
+vbt_med=$(field median_ns "$vbt_lat"); vbt_p99=$(field p99_ns "$vbt_lat")
+blt_med=$(field median_ns "$blt_lat"); blt_p99=$(field p99_ns "$blt_lat")
 vb_rss1=$(field rss_first_kib "$vb_rss"); vb_rss2=$(field rss_last_kib "$vb_rss")
 bl_rss1=$(field rss_first_kib "$bl_rss"); bl_rss2=$(field rss_last_kib "$bl_rss")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
-us() { awk -v ns="$1" 'BEGIN { printf "%.1f us", ns / 1000 }'; }
+# 1234567 -> 1,234,567 (also inside a longer text)
+th() { sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|[^0-9]\)/\1,\2\3/' -e 'ta' <<<"$1"; }
+us() { th "$(awk -v ns="$1" 'BEGIN { printf "%.1f µs", ns / 1000 }')"; }
+ms() { awk -v ns="$1" 'BEGIN { printf "%.2f ms", ns / 1000000 }'; }
+# Cold start cell: median (min-max over the runs).
+cold_cell() {
+    printf '%s (%s–%s)' "$(ms "$(field "$1_median_ns" "$2")")" \
+        "$(awk -v ns="$(field "$1_min_ns" "$2")" 'BEGIN { printf "%.2f", ns / 1000000 }')" \
+        "$(awk -v ns="$(field "$1_max_ns" "$2")" 'BEGIN { printf "%.2f", ns / 1000000 }')"
+}
 med_ratio=$(ratio "$vb_med" "$bl_med"); p99_ratio=$(ratio "$vb_p99" "$bl_p99")
+tls_med_ratio=$(ratio "$vbt_med" "$blt_med"); tls_p99_ratio=$(ratio "$vbt_p99" "$blt_p99")
 ipc_ratio=$(ratio "$vb_ipc" "$bl_ipc")
+tls_ipc_ratio=$(ratio "$vbt_ipc" "$blt_ipc")
+cold_http_ratio=$(awk -v r="$(field ratio_median "$cold_http")" 'BEGIN { printf "%.2f", r }')
+cold_tls_ratio=$(awk -v r="$(field ratio_median "$cold_tls")" 'BEGIN { printf "%.2f", r }')
 rss_delta=$((vb_rss2 - vb_rss1))
 so_limit=2500000
 
@@ -209,49 +309,109 @@ verdict v_ipc "$(le "$ipc_ratio" 0.5)"
 verdict v_conn "$(le "$conns" 1)"
 verdict v_rss "$(le "${rss_delta#-}" 1024)"
 verdict v_so "$(le "$so_bytes" "$so_limit")"
+verdict v_cold_tls "$(le "$cold_tls_ratio" 0.5)"
 
+# The rows: figure | verify | libcurl baseline | ratio verify/baseline | target | result.
+rows=(
+    "1–2. http warm call, wall time, median ($(th "$lat_n") calls)|$(us "$vb_med")|$(us "$bl_med")|$med_ratio|≤ 1.00|$v_lat"
+    "1–2. http warm call, wall time, p99|$(us "$vb_p99")|$(us "$bl_p99")|$p99_ratio|—|—"
+    "3. http warm call, instructions (callgrind)|$(th "$vb_ipc")|$(th "$bl_ipc")|$ipc_ratio|≤ 0.50|$v_ipc"
+    "4. calls/s, 1 thread, one client|$(th "${tp[1]}") ($(th "${tp_conns[1]}") conn.)|||—|—"
+    "4. calls/s, 4 threads, one client|$(th "${tp[4]}") ($(th "${tp_conns[4]}") conn.)|||—|—"
+    "4. calls/s, 16 threads, one client|$(th "${tp[16]}") ($(th "${tp_conns[16]}") conn.)|||—|—"
+    "5. TCP connections per $(th "$conn_n") sequential calls|$conns (log: $log_conns distinct \`conn\`)|||1|$v_conn"
+    "6. VmRSS after 1,000 calls|$(th "$vb_rss1") KiB|$(th "$bl_rss1") KiB|||"
+    "6. VmRSS after $(th "$rss_n") calls|$(th "$vb_rss2") KiB|$(th "$bl_rss2") KiB|||"
+    "6. VmRSS growth|$rss_delta KiB|$((bl_rss2 - bl_rss1)) KiB||≤ 1,024 KiB|$v_rss"
+    "7. stripped library: \`libverify.so\` / libcurl + libssl + libcrypto|$(th "$so_bytes") B ($(th "$so_unstripped") B unstripped)|$(th "$bl_so_bytes") B|$(ratio "$so_bytes" "$bl_so_bytes")|≤ $(th "$so_limit") B|$v_so"
+    "8. http cold start: exec to exit after Init + SingleLogin, median (min–max, $cold_runs runs)|$(cold_cell a "$cold_http")|$(cold_cell b "$cold_http")|$cold_http_ratio|—|—"
+    "8. http cold start, CPU time (user + system), median|$(ms "$(field a_cpu_median_ns "$cold_http")")|$(ms "$(field b_cpu_median_ns "$cold_http")")|$(ratio "$(field a_cpu_median_ns "$cold_http")" "$(field b_cpu_median_ns "$cold_http")")|—|—"
+    "8. http cold start, instructions of the whole process (callgrind)|$(th "$vb_cold_i")|$(th "$bl_cold_i")|$(ratio "$vb_cold_i" "$bl_cold_i")|—|—"
+    "9. https cold start (sandbox CA trusted), median (min–max, $cold_runs runs)|$(cold_cell a "$cold_tls")|$(cold_cell b "$cold_tls")|$cold_tls_ratio|≤ 0.50|$v_cold_tls"
+    "9. https cold start, CPU time (user + system), median|$(ms "$(field a_cpu_median_ns "$cold_tls")")|$(ms "$(field b_cpu_median_ns "$cold_tls")")|$(ratio "$(field a_cpu_median_ns "$cold_tls")" "$(field b_cpu_median_ns "$cold_tls")")|—|—"
+    "9. https cold start, instructions of the whole process (callgrind)|$(th "$vbt_cold_i")|$(th "$blt_cold_i")|$(ratio "$vbt_cold_i" "$blt_cold_i")|—|—"
+    "10. https warm call, wall time, median ($(th "$lat_n") calls)|$(us "$vbt_med")|$(us "$blt_med")|$tls_med_ratio|—|—"
+    "10. https warm call, wall time, p99|$(us "$vbt_p99")|$(us "$blt_p99")|$tls_p99_ratio|—|—"
+    "11. https warm call, instructions (callgrind)|$(th "$vbt_ipc")|$(th "$blt_ipc")|$tls_ipc_ratio|—|—"
+)
+
+commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
+# Uncommitted changes to what the benchmark builds or runs, named (they are in the figures).
+dirty=$(git status --porcelain -- Cargo.toml Cargo.lock build.rs src core include sandbox benches \
+    2>/dev/null | awk '{ print $2 }' | grep -v '/tests/' | tr '\n' ' ' | sed 's/ $//' || true)
+cpu_model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
+mem_gib=$(awk '/^MemTotal:/ { printf "%.1f", $2 / 1048576 }' /proc/meminfo)
+crate_types=$(sed -n 's/^crate-type *= *\[\(.*\)\]/\1/p' Cargo.toml | tr -d '"' | head -n 1)
+rustc_v=$(rustc --version 2>/dev/null | cut -d ' ' -f 2 || echo '?')
+cc_v=$(cc --version | head -n 1)
+curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcrypto)
+
+# Plain-text table on the terminal and in target/bench/last-run.txt.
 {
     echo
-    echo "verify benchmark  $(date -u '+%Y-%m-%d %H:%M UTC')"
-    echo "machine: $(nproc) cores, $(lscpu | sed -n 's/^Model name: *//p' | head -n 1);" \
-        "load average at end: $(cut -d ' ' -f 1-3 /proc/loadavg)"
-    echo "rustc: $(rustc --version 2>/dev/null || echo '?');" \
-        "libcurl: $(pkg-config --modversion libcurl); OpenSSL: $(pkg-config --modversion libcrypto)"
-    echo "action: GetBulletin (Handle) over http://127.0.0.1 keep-alive; sandbox: verify-sandbox"
+    echo "verify benchmark  $(date -u '+%Y-%m-%d %H:%M UTC') (started $started_utc UTC), commit $commit${dirty:+ + uncommitted: $dirty}"
+    echo "machine: $(nproc) cores (nproc), $cpu_model, $mem_gib GiB;" \
+        "load average before: $load_before, at end: $load_end;" \
+        "CPU time during the measurements: other processes ${others_pct}%, the benchmark ${ours_pct}%"
+    echo "rustc $rustc_v; $cc_v; libcurl $curl_v; OpenSSL $ssl_v; libverify crate types: $crate_types"
+    echo "calls: GetBulletin (Handle) on a kept-alive connection; cold start: Init + SingleLogin"
     [ "$check" -eq 1 ] && echo "SMOKE CHECK (--check): tiny counts, figures are meaningless"
     echo
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' figure verify baseline ratio target result
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "1-2. wall time per call, median ($lat_n)" "$(us "$vb_med")" "$(us "$bl_med")" \
-        "$med_ratio" "ratio <= 1.00" "$v_lat"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "1-2. wall time per call, p99" "$(us "$vb_p99")" "$(us "$bl_p99")" "$p99_ratio" \
-        "(no target)" "-"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "3. instructions per call (callgrind)" "$vb_ipc" "$bl_ipc" "$ipc_ratio" \
-        "ratio <= 0.50" "$v_ipc"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "4. calls/s, 1 thread, one client" "${tp[1]}" "-" "" "(info: ${tp_conns[1]} conns)" "-"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "4. calls/s, 4 threads, one client" "${tp[4]}" "-" "" "(info: ${tp_conns[4]} conns)" "-"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "4. calls/s, 16 threads, one client" "${tp[16]}" "-" "" "(info: ${tp_conns[16]} conns)" "-"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "5. TCP connections per $conn_n calls" "$conns (log: $log_conns)" "-" "" "1" "$v_conn"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "6. VmRSS after 1,000 calls" "$vb_rss1 KiB" "$bl_rss1 KiB" "" "" ""
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "6. VmRSS after $rss_n calls" "$vb_rss2 KiB" "$bl_rss2 KiB" "" "" ""
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "6. VmRSS growth" "$rss_delta KiB" "$((bl_rss2 - bl_rss1)) KiB" "" "<= 1024 KiB" "$v_rss"
-    printf '%-44s %-16s %-16s %-8s %-22s %s\n' \
-        "7. libverify.so stripped (unstripped)" "$so_bytes B" "($so_unstripped B)" "" \
-        "<= $so_limit B" "$v_so"
+    printf '%s\n' "figure|verify|libcurl baseline|ratio|target|result" "${rows[@]}" |
+        sed 's/|/ | /g' | column -t -s '|' -o '|'
     echo
     if [ "$check" -eq 0 ]; then
         echo "targets missed: $misses"
     fi
 } | tee target/bench/last-run.txt
+
+# The same as Markdown: the generated block of BENCHMARKS.md.
+{
+    if [ "$check" -eq 1 ]; then
+        echo "**SMOKE CHECK (\`--check\`): tiny counts, the figures mean nothing.**"
+        echo
+    fi
+    echo "Run of $(date -u '+%Y-%m-%d %H:%M') UTC (started $started_utc), commit \`$commit\`" \
+        "${dirty:+(with uncommitted changes to: $dirty)}, by \`benches/run.sh${1:+ $1}\`."
+    echo "Machine: $(nproc) cores (\`nproc\`), $cpu_model (\`/proc/cpuinfo\`), $mem_gib GiB;" \
+        "load average (1, 5, 15 min) $load_before before the run and $load_end at its end;" \
+        "of all the cores' time during the measurements, other processes took ${others_pct} %" \
+        "and the benchmark (its programs, valgrind and the sandbox) ${ours_pct} %."
+    echo "rustc $rustc_v, $cc_v, libcurl $curl_v, OpenSSL $ssl_v; libverify from" \
+        "\`cargo build --release -p verify -p verify-sandbox\`, crate types $crate_types (no rlib)."
+    echo
+    echo "| figure | verify | libcurl baseline | ratio | target | result |"
+    echo "|---|---|---|---|---|---|"
+    for row in "${rows[@]}"; do
+        IFS='|' read -r f v b r t res <<<"$row"
+        case "$res" in MISS) res="**MISS**" ;; esac
+        echo "| $f | $v | $b | $r | $t | $res |"
+    done
+    if [ "$check" -eq 0 ]; then
+        echo
+        echo "Targets missed: $misses."
+    fi
+} >target/bench/figures.md
+
+if [ "$write" -eq 1 ]; then
+    step "write the figures into BENCHMARKS.md (between the GENERATED: figures markers)"
+    awk -v frag=target/bench/figures.md '
+        /^<!-- BEGIN GENERATED: figures/ {
+            print; begun++
+            while ((getline line < frag) > 0) print line
+            skip = 1; next
+        }
+        /^<!-- END GENERATED: figures -->/ { skip = 0; ended++ }
+        !skip { print }
+        END { if (begun != 1 || ended != 1) exit 3 }
+    ' BENCHMARKS.md >"$work/BENCHMARKS.md" || {
+        echo "run.sh: BENCHMARKS.md needs exactly one '<!-- BEGIN GENERATED: figures' line and" \
+            "one '<!-- END GENERATED: figures -->' line after it; not written" >&2
+        exit 1
+    }
+    cat "$work/BENCHMARKS.md" >BENCHMARKS.md
+    echo "BENCHMARKS.md: figures rewritten (git diff BENCHMARKS.md)" >&2
+fi
 
 if [ "$check" -eq 0 ] && [ "$misses" -gt 0 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then
     exit 1

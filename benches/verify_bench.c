@@ -2,7 +2,12 @@
  * verify_bench.c: the C host of the benchmark (benches/run.sh). It links libverify and makes
  * `GetBulletin` Handle calls (verify_get_bulletin) against a sandbox, through the C ABI.
  *
- *   verify_bench BASE_URL APP_ID APP_KEY MODE ARG...
+ *   verify_bench [--ca FILE] BASE_URL APP_ID APP_KEY MODE ARG...
+ *
+ * `--ca FILE` trusts the PEM certificates of FILE as roots, in addition to the default trust
+ * (verify_client_options_add_root_file, then verify_client_new_with_options): how an
+ * https base URL signed by a private CA (the sandbox's generated one) is reached. Without it
+ * the client is made with verify_client_new.
  *
  * Modes (every line printed is `key=value` pairs, read by run.sh):
  *   latency N              one thread, one client: Init, 1,000 warm-up calls, then N timed
@@ -11,6 +16,8 @@
  *   rss N                  one client: prints VmRSS (KiB) after 1,000 calls and after N calls
  *   calls N                Init, then N calls, nothing timed (for callgrind and for counting
  *                          TCP connections)
+ *   login CARD MAC         the cold start: make a client, Init, one SingleLogin (CARD bound to
+ *                          MAC), free the client, exit; run.sh times the whole process
  *
  * Every call must answer 200; otherwise the program stops with status 1.
  *
@@ -34,6 +41,7 @@
 static const char *g_url;
 static const char *g_app_id;
 static const char *g_app_key;
+static const char *g_ca_file; /* --ca FILE, or NULL */
 
 static void die(const char *what, int32_t code) {
     fprintf(stderr, "verify_bench: %s failed: %d %s: %s\n", what, (int)code,
@@ -44,9 +52,27 @@ static void die(const char *what, int32_t code) {
 static verify_client *new_client(void) {
     verify_client *client = NULL;
     verify_reply *reply = NULL;
-    int32_t code = verify_client_new(g_url, g_app_id, g_app_key, &client);
-    if (code != VERIFY_OK) {
-        die("verify_client_new", code);
+    int32_t code;
+    if (g_ca_file == NULL) {
+        code = verify_client_new(g_url, g_app_id, g_app_key, &client);
+        if (code != VERIFY_OK) {
+            die("verify_client_new", code);
+        }
+    } else {
+        verify_client_options *options = NULL;
+        code = verify_client_options_new(&options);
+        if (code != VERIFY_OK) {
+            die("verify_client_options_new", code);
+        }
+        code = verify_client_options_add_root_file(options, g_ca_file);
+        if (code != VERIFY_OK) {
+            die("verify_client_options_add_root_file", code);
+        }
+        code = verify_client_new_with_options(g_url, g_app_id, g_app_key, options, &client);
+        verify_client_options_free(options);
+        if (code != VERIFY_OK) {
+            die("verify_client_new_with_options", code);
+        }
     }
     code = verify_init(client, &reply);
     verify_reply_free(reply);
@@ -219,15 +245,33 @@ static int mode_calls(long n) {
     return 0;
 }
 
+/* The cold start: everything a program does to log in once, then exit. */
+static int mode_login(const char *card, const char *mac) {
+    verify_client *client = new_client();
+    verify_reply *reply = NULL;
+    int32_t code = verify_single_login(client, card, mac, NULL, &reply);
+    verify_reply_free(reply);
+    if (code != VERIFY_OK) {
+        die("verify_single_login", code);
+    }
+    verify_client_free(client);
+    return 0;
+}
+
 static void usage(void) {
     fprintf(stderr,
-            "usage: verify_bench BASE_URL APP_ID APP_KEY latency N | throughput THREADS SECONDS"
-            " | rss N | calls N\n");
+            "usage: verify_bench [--ca FILE] BASE_URL APP_ID APP_KEY latency N"
+            " | throughput THREADS SECONDS | rss N | calls N | login CARD MAC\n");
     exit(2);
 }
 
 int main(int argc, char **argv) {
     const char *mode;
+    if (argc >= 3 && strcmp(argv[1], "--ca") == 0) {
+        g_ca_file = argv[2];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 6) {
         usage();
     }
@@ -250,6 +294,9 @@ int main(int argc, char **argv) {
     }
     if (strcmp(mode, "calls") == 0) {
         return mode_calls(parse_count(argv[5]));
+    }
+    if (strcmp(mode, "login") == 0 && argc >= 7) {
+        return mode_login(argv[5], argv[6]);
     }
     usage();
     return 2;

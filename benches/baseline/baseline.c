@@ -6,10 +6,15 @@
  * DESIGN section 3): POST {base}/api/verify/{ApiPassword} with the `X-Api-Password` header
  * and the form `TimeStamp=..&Data=HEX(RC4(ApiPassword, "action=GetBulletin"))&Sign=md5(..)`.
  *
- *   baseline BASE_URL APP_ID APP_KEY MODE N
+ *   baseline [--ca FILE] BASE_URL APP_ID APP_KEY MODE ARG...
  *
  * Modes: `latency N` (Init, 1,000 warm-up calls, N timed calls: median, p99, mean in ns),
- * `calls N` (Init then N calls, for callgrind), `rss N` (VmRSS after 1,000 and N calls).
+ * `calls N` (Init then N calls, for callgrind), `rss N` (VmRSS after 1,000 and N calls),
+ * `login CARD MAC` (the cold start: Init, one SingleLogin with `Card` and `Mac`, exit; run.sh
+ * times the whole process; CARD and MAC must be made of `A-Z a-z 0-9 - _ . ~`, which the
+ * plaintext sends as they are).
+ * `--ca FILE` trusts FILE (PEM) for https through CURLOPT_CAINFO, as a C programmer would
+ * for a server signed by a private CA.
  *
  * Build (run.sh does it):
  *   cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/baseline/baseline.c \
@@ -28,6 +33,7 @@
 
 #define WARMUP_CALLS 1000
 #define PLAINTEXT "action=GetBulletin"
+#define MAX_PLAINTEXT 256
 
 static CURL *g_curl;
 static struct curl_slist *g_headers;
@@ -155,17 +161,35 @@ static void init(const char *base, const char *app_id, const char *app_key) {
     }
 }
 
-/* One Handle call: GetBulletin. */
-static void one_call(void) {
-    unsigned char cipher[sizeof PLAINTEXT - 1];
-    char data[2 * sizeof cipher + 1], timestamp[32], sign[33];
-    memcpy(cipher, PLAINTEXT, sizeof cipher);
-    rc4((const unsigned char *)g_api_password, strlen(g_api_password), cipher, sizeof cipher);
-    hex(cipher, sizeof cipher, data, "0123456789ABCDEF");
+/* One Handle call with the given plaintext (at most MAX_PLAINTEXT bytes). */
+static void handle(const char *plaintext, const char *what) {
+    unsigned char cipher[MAX_PLAINTEXT];
+    char data[2 * MAX_PLAINTEXT + 1], timestamp[32], sign[33];
+    size_t len = strlen(plaintext);
+    memcpy(cipher, plaintext, len);
+    rc4((const unsigned char *)g_api_password, strlen(g_api_password), cipher, len);
+    hex(cipher, len, data, "0123456789ABCDEF");
     snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
     md5_hex(g_api_password, timestamp, data, NULL, sign);
     snprintf(g_body, sizeof g_body, "TimeStamp=%s&Data=%s&Sign=%s", timestamp, data, sign);
-    perform("GetBulletin");
+    perform(what);
+}
+
+/* One Handle call: GetBulletin. */
+static void one_call(void) {
+    handle(PLAINTEXT, "GetBulletin");
+}
+
+/* Whether `text` is sent as it is by the plaintext encoding (RFC 3986 unreserved only). */
+static int unreserved(const char *text) {
+    for (; *text != '\0'; text++) {
+        char c = *text;
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+              c == '-' || c == '_' || c == '.' || c == '~')) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static uint64_t now_ns(void) {
@@ -198,18 +222,32 @@ static long vm_rss_kib(void) {
 }
 
 int main(int argc, char **argv) {
-    const char *mode;
-    long n, i;
+    const char *mode, *ca_file = NULL;
+    long n = 0, i;
     char *end = NULL;
+    if (argc >= 3 && strcmp(argv[1], "--ca") == 0) {
+        ca_file = argv[2];
+        argc -= 2;
+        argv += 2;
+    }
     if (argc < 6) {
-        fprintf(stderr, "usage: baseline BASE_URL APP_ID APP_KEY latency|calls|rss N\n");
+        fprintf(stderr, "usage: baseline [--ca FILE] BASE_URL APP_ID APP_KEY latency|calls|rss N"
+                        " | login CARD MAC\n");
         return 2;
     }
     mode = argv[4];
-    n = strtol(argv[5], &end, 10);
-    if (end == argv[5] || *end != '\0' || n <= 0) {
-        fprintf(stderr, "baseline: not a positive count: %s\n", argv[5]);
-        return 2;
+    if (strcmp(mode, "login") == 0) {
+        if (argc < 7 || !unreserved(argv[5]) || !unreserved(argv[6]) ||
+            strlen(argv[5]) + strlen(argv[6]) > MAX_PLAINTEXT - 40) {
+            fprintf(stderr, "baseline: login CARD MAC: short, of A-Z a-z 0-9 - _ . ~ only\n");
+            return 2;
+        }
+    } else {
+        n = strtol(argv[5], &end, 10);
+        if (end == argv[5] || *end != '\0' || n <= 0) {
+            fprintf(stderr, "baseline: not a positive count: %s\n", argv[5]);
+            return 2;
+        }
     }
 
     curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -223,9 +261,18 @@ int main(int argc, char **argv) {
     curl_easy_setopt(g_curl, CURLOPT_WRITEFUNCTION, on_body);
     curl_easy_setopt(g_curl, CURLOPT_CONNECTTIMEOUT_MS, 10000L);
     curl_easy_setopt(g_curl, CURLOPT_TIMEOUT_MS, 30000L);
+    if (ca_file != NULL) {
+        curl_easy_setopt(g_curl, CURLOPT_CAINFO, ca_file);
+    }
     init(argv[1], argv[2], argv[3]);
 
-    if (strcmp(mode, "latency") == 0) {
+    if (strcmp(mode, "login") == 0) {
+        /* The same plaintext as libverify: action first, then Card and Mac. */
+        char plaintext[MAX_PLAINTEXT];
+        snprintf(plaintext, sizeof plaintext, "action=SingleLogin&Card=%s&Mac=%s", argv[5],
+                 argv[6]);
+        handle(plaintext, "SingleLogin");
+    } else if (strcmp(mode, "latency") == 0) {
         uint64_t *samples = malloc((size_t)n * sizeof *samples);
         uint64_t total = 0;
         size_t p99 = (size_t)((n * 99 + 99) / 100) - 1;
