@@ -371,8 +371,8 @@ curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcr
         echo "**SMOKE CHECK (\`--check\`): tiny counts, the figures mean nothing.**"
         echo
     fi
-    echo "Run of $(date -u '+%Y-%m-%d %H:%M') UTC (started $started_utc), commit \`$commit\`" \
-        "${dirty:+(with uncommitted changes to: $dirty)}, by \`benches/run.sh${1:+ $1}\`."
+    echo "Run of $(date -u '+%Y-%m-%d %H:%M') UTC (started $started_utc), commit" \
+        "\`$commit\`${dirty:+ (with uncommitted changes to: $dirty)}, by \`benches/run.sh${1:+ $1}\`."
     echo "Machine: $(nproc) cores (\`nproc\`), $cpu_model (\`/proc/cpuinfo\`), $mem_gib GiB;" \
         "load average (1, 5, 15 min) $load_before before the run and $load_end at its end;" \
         "of all the cores' time during the measurements, other processes took ${others_pct} %" \
