@@ -13,6 +13,15 @@ use common::host::{demo_sandbox, library_dir, require_tool, root, run_ok, Scratc
 
 /// Assembles the package from the debug build of this test run; returns its folder.
 fn package(scratch: &Scratch) -> PathBuf {
+    // package.sh takes bin/verify-sandbox from next to the library: build it (a no-op when
+    // `cargo test --workspace` already did).
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    run_ok(
+        Command::new(cargo)
+            .args(["build", "-p", "verify-sandbox", "--bin", "verify-sandbox"])
+            .current_dir(root()),
+        "cargo build -p verify-sandbox",
+    );
     let stdout = run_ok(
         Command::new("bash")
             .arg("scripts/package.sh")
@@ -30,6 +39,8 @@ fn package(scratch: &Scratch) -> PathBuf {
         "lib/libverify.so",
         "lib/libverify.a",
         "lib/pkgconfig/verify.pc",
+        "lib/pkgconfig/verify-static.pc",
+        "bin/verify-sandbox",
         "lib/cmake/verify/verifyConfig.cmake",
         "lib/cmake/verify/verifyConfigVersion.cmake",
         "bindings/csharp/Verify.cs",
@@ -120,4 +131,53 @@ fn pkg_config_gives_the_flags_to_build_the_demo() {
     );
     let stdout = run_demo(&demo);
     assert!(stdout.contains("PASSED"), "{stdout}");
+}
+
+#[test]
+fn the_package_is_relocatable_and_its_static_flags_link_the_static_library() {
+    require_tool("cc", "gcc");
+    require_tool("pkg-config", "pkg-config");
+    let scratch = Scratch::new();
+    let built = package(&scratch);
+    // Moved elsewhere after it was made: nothing in it may name the folder it was made in.
+    let moved = scratch.0.join("elsewhere").join("verify-pkg");
+    std::fs::create_dir_all(moved.parent().expect("parent")).expect("create");
+    std::fs::rename(&built, &moved).expect("move the package");
+    let flags = run_ok(
+        Command::new("pkg-config")
+            .args(["--cflags", "--libs", "verify-static"])
+            .env("PKG_CONFIG_PATH", moved.join("lib/pkgconfig")),
+        "pkg-config verify-static",
+    );
+    assert!(flags.contains("libverify.a"), "static flags: {flags}");
+    assert!(
+        !flags.contains("-lverify"),
+        "static flags name the shared library: {flags}"
+    );
+    assert!(
+        flags.contains(&moved.display().to_string()),
+        "the flags point into the moved package: {flags}"
+    );
+    let demo = scratch.0.join("demo_static");
+    run_ok(
+        Command::new("cc")
+            .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+            .arg(root().join("examples-c/demo.c"))
+            .args(flags.split_whitespace())
+            .arg("-o")
+            .arg(&demo),
+        "cc with the static pkg-config flags",
+    );
+    let linked = run_ok(Command::new("ldd").arg(&demo), "ldd");
+    assert!(
+        !linked.contains("libverify"),
+        "the static demo loads libverify: {linked}"
+    );
+    let stdout = run_demo(&demo);
+    assert!(stdout.contains("PASSED"), "{stdout}");
+    let version = run_ok(
+        Command::new(moved.join("bin/verify-sandbox")).arg("--version"),
+        "bin/verify-sandbox --version",
+    );
+    assert!(version.contains("verify-sandbox"), "{version}");
 }
