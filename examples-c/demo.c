@@ -1,7 +1,7 @@
 /*
  * demo.c: a tour of the verify C API against a server (normally verify-sandbox).
  *
- *   demo BASE_URL [APP_ID APP_KEY]
+ *   demo BASE_URL [APP_ID APP_KEY] [--ca CA_PEM_FILE]
  *
  * APP_ID and APP_KEY default to the program of sandbox/fixtures/demo.json (10001). The demo
  * walks both authorization modes of the service, step by step:
@@ -370,11 +370,17 @@ int main(int argc, char **argv)
     const char *base_url;
     const char *app_id = DEFAULT_APP_ID;
     const char *app_key = DEFAULT_APP_KEY;
+    const char *ca_file = NULL;
     int32_t code;
     int i;
 
+    /* `--ca FILE` at the end: trust that CA's PEM too (an https sandbox prints its path). */
+    if (argc >= 4 && strcmp(argv[argc - 2], "--ca") == 0) {
+        ca_file = argv[argc - 1];
+        argc -= 2;
+    }
     if (argc != 2 && argc != 4) {
-        fprintf(stderr, "usage: %s BASE_URL [APP_ID APP_KEY]\n", argv[0]);
+        fprintf(stderr, "usage: %s BASE_URL [APP_ID APP_KEY] [--ca CA_PEM_FILE]\n", argv[0]);
         return 2;
     }
     base_url = argv[1];
@@ -391,8 +397,21 @@ int main(int argc, char **argv)
         return 1;
     }
 
-    /* The AppKey goes to the library only; it is never printed. */
-    code = verify_client_new(base_url, app_id, app_key, &client);
+    /* The AppKey goes to the library only; it is never printed. With a CA file, the client
+     * trusts it in addition to Mozilla's roots (an https sandbox, a company CA). */
+    if (ca_file != NULL) {
+        verify_client_options *options = NULL;
+        code = verify_client_options_new(&options);
+        if (code == VERIFY_OK) {
+            code = verify_client_options_add_root_file(options, ca_file);
+        }
+        if (code == VERIFY_OK) {
+            code = verify_client_new_with_options(base_url, app_id, app_key, options, &client);
+        }
+        verify_client_options_free(options);
+    } else {
+        code = verify_client_new(base_url, app_id, app_key, &client);
+    }
     {
         char *last_error = take_last_error(code);
         int ok = report(&demo, "verify_client_new", code, VERIFY_OK, NULL, last_error, NULL, 0);

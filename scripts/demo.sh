@@ -5,6 +5,10 @@
 #   scripts/demo.sh
 #
 #   scripts/demo.sh --url http://127.0.0.1:8080
+#   scripts/demo.sh --https
+#
+# With --https, the sandbox also serves https with a CA it generates (`--https-port 0
+# --ca-out FILE`), and the demo runs over https, trusting that CA (`demo URL --ca FILE`).
 #
 # With --url, the demo runs against a sandbox that is already running there (for example a
 # long-lived `verify-sandbox --state FILE`, with its console open in a browser) instead of
@@ -21,8 +25,10 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 external_url=""
+https=0
 while [ "$#" -gt 0 ]; do
     case "$1" in
+        --https) https=1; shift ;;
         --url) external_url=${2:?--url needs a value}; shift 2 ;;
         --url=*) external_url=${1#--url=}; shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d'; exit 0 ;;
@@ -71,8 +77,12 @@ if [ -n "$external_url" ]; then
         *) echo "demo.sh: the sandbox refused the fixtures (is its control API on?): $reply" >&2; exit 1 ;;
     esac
 else
-    step "3/5 Start the sandbox (target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json)"
-    target/release/verify-sandbox --port 0 --fixtures sandbox/fixtures/demo.json \
+    sandbox_args=(--port 0 --fixtures sandbox/fixtures/demo.json)
+    if [ "$https" = 1 ]; then
+        sandbox_args+=(--https-port 0 --ca-out "$work/ca.pem")
+    fi
+    step "3/5 Start the sandbox (target/release/verify-sandbox ${sandbox_args[*]})"
+    target/release/verify-sandbox "${sandbox_args[@]}" \
         >"$work/sandbox.out" 2>"$work/sandbox.err" &
     sandbox_pid=$!
     base_url=""
@@ -99,8 +109,24 @@ else
         sleep 0.1
     done
     echo "sandbox (pid $sandbox_pid) listening on $base_url"
+    if [ "$https" = 1 ]; then
+        https_url=""
+        while [ -z "$https_url" ]; do
+            https_url=$(sed -n 's/^listening on \(https:.*\)$/\1/p' "$work/sandbox.out")
+            if [ -z "$https_url" ]; then
+                if [ "$SECONDS" -ge "$deadline" ]; then
+                    echo "demo.sh: the sandbox did not print its https address" >&2
+                    exit 1
+                fi
+                sleep 0.1
+            fi
+        done
+        console_url=$base_url
+        base_url=$https_url
+        echo "https on $base_url, CA in $work/ca.pem"
+    fi
 fi
-echo "console: $base_url/_sandbox/"
+echo "console: ${console_url:-$base_url}/_sandbox/"
 
 step "4/5 Compile examples-c/demo.c"
 compile=(cc -std=c99 -Wall -Wextra -Werror -pedantic -I include examples-c/demo.c
@@ -110,7 +136,11 @@ echo "${compile[*]}"
 
 step "5/5 Run the demo against $base_url (program 10001 of sandbox/fixtures/demo.json)"
 set +e
-"$work/demo" "$base_url"
+demo_args=("$base_url")
+if [ "$https" = 1 ] && [ -z "$external_url" ]; then
+    demo_args+=(--ca "$work/ca.pem")
+fi
+"$work/demo" "${demo_args[@]}"
 status=$?
 set -e
 

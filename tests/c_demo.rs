@@ -11,9 +11,27 @@ use std::path::Path;
 use std::process::Command;
 
 use common::host::{
-    assert_demo_output, assert_valgrind_clean, demo_sandbox, host_command, library_dir,
-    require_tool, root, text, Scratch, VALGRIND_ARGS,
+    assert_demo_output, assert_valgrind_clean, demo_sandbox, demo_sandbox_with, host_command,
+    library_dir, require_tool, root, text, Scratch, VALGRIND_ARGS,
 };
+use verify_sandbox::{Config, Tls};
+
+/// The demo's steps, in order.
+const STEPS: [&str; 13] = [
+    "verify_client_new",
+    "verify_init",
+    "verify_single_login",
+    "verify_heartbeat(VERIFY_SESSION_CARD)",
+    "verify_user_register",
+    "verify_user_login(machine A)",
+    "verify_heartbeat(VERIFY_SESSION_USER)",
+    "verify_user_recharge",
+    "verify_change_bind",
+    "verify_user_login(machine B)",
+    "verify_get_bulletin",
+    "verify_get_latest_version",
+    "verify_get_variables",
+];
 
 /// Compiles demo.c with the README's line, from the repository root. The line uses paths
 /// relative to the root when the library is in `target/debug` (the usual case).
@@ -86,20 +104,48 @@ fn demo_runs_clean_under_valgrind() {
     );
     assert_valgrind_clean(&stderr, &report);
 
-    let steps = [
-        "verify_client_new",
-        "verify_init",
-        "verify_single_login",
-        "verify_heartbeat(VERIFY_SESSION_CARD)",
-        "verify_user_register",
-        "verify_user_login(machine A)",
-        "verify_heartbeat(VERIFY_SESSION_USER)",
-        "verify_user_recharge",
-        "verify_change_bind",
-        "verify_user_login(machine B)",
-        "verify_get_bulletin",
-        "verify_get_latest_version",
-        "verify_get_variables",
-    ];
-    assert_demo_output(&stdout, &steps, &app_key, &report);
+    assert_demo_output(&stdout, &STEPS, &app_key, &report);
+}
+
+/// The demo over https against the sandbox's TLS listener, trusting the CA it generated
+/// (`demo URL APP_ID APP_KEY --ca FILE`, as `scripts/demo.sh --https` runs it); without the
+/// CA, the first call fails with VERIFY_ERR_TLS.
+#[test]
+fn demo_runs_over_https_trusting_the_sandboxs_ca() {
+    require_tool("cc", "gcc");
+    let lib_dir = library_dir();
+    let scratch = Scratch::new();
+    let demo = scratch.0.join("demo");
+    compile_demo(&lib_dir, &demo);
+    let (sandbox, app_id, app_key) = demo_sandbox_with(Config {
+        tls: Some(Tls::Generated),
+        ..Config::default()
+    });
+    let url = sandbox.https_base_url().expect("https listener");
+    let ca = scratch.0.join("ca.pem");
+    std::fs::write(&ca, sandbox.ca_pem().expect("generated CA")).expect("write the CA");
+    let output = host_command(&demo)
+        .args([url.as_str(), &app_id, &app_key, "--ca"])
+        .arg(&ca)
+        .current_dir(root())
+        .output()
+        .expect("run the demo");
+    let (stdout, stderr) = text(&output);
+    let report = format!("--- demo stdout ---\n{stdout}\n--- stderr ---\n{stderr}");
+    assert!(output.status.success(), "{report}");
+    assert!(stdout.contains(&format!("server {url}")), "{report}");
+    assert_demo_output(&stdout, &STEPS, &app_key, &report);
+
+    let output = host_command(&demo)
+        .args([url.as_str(), &app_id, &app_key])
+        .current_dir(root())
+        .output()
+        .expect("run the demo");
+    let (stdout, _) = text(&output);
+    assert!(!output.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("-5"),
+        "VERIFY_ERR_TLS without the CA: {stdout}"
+    );
+    sandbox.stop();
 }

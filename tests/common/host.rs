@@ -135,9 +135,14 @@ pub fn demo_fixtures(app_id: &str) -> (serde_json::Value, String) {
 /// A sandbox of its own loaded with `sandbox/fixtures/demo.json` under a fresh program id
 /// (demo runs consume its cards); returns it with the program's id and key.
 pub fn demo_sandbox() -> (Sandbox, String, String) {
+    demo_sandbox_with(Config::default())
+}
+
+/// [`demo_sandbox`] started with `config` (e.g. serving https too).
+pub fn demo_sandbox_with(config: Config) -> (Sandbox, String, String) {
     let app_id = super::unique("demo");
     let (fixtures, app_key) = demo_fixtures(&app_id);
-    let sandbox = Sandbox::start(Config::default()).expect("start the sandbox");
+    let sandbox = Sandbox::start(config).expect("start the sandbox");
     sandbox
         .load(Fixtures::from_value(fixtures).expect("demo.json parses as fixtures"))
         .expect("load demo.json");
@@ -509,4 +514,58 @@ pub fn header_functions() -> Vec<(String, String)> {
             .then(|| (name.to_owned(), declaration.to_owned()))
         })
         .collect()
+}
+
+/// The LeakSanitizer suppressions of the hosts built with [`SANITIZER_FLAGS`]
+/// (`tests/sanitizers/lsan.supp`: each entry says why it is not a leak).
+pub fn lsan_suppressions() -> PathBuf {
+    root().join("tests/sanitizers/lsan.supp")
+}
+
+/// How much slower than native a host built with [`SANITIZER_FLAGS`] runs, for its time
+/// limits (`VERIFY_HOST_SLACK` of tests/hosts/host.h).
+pub const SANITIZER_SLACK: u32 = 3;
+
+/// Runs a C host built with [`SANITIZER_FLAGS`] like [`run_host`] (natively), with
+/// AddressSanitizer's leak detection on (LeakSanitizer, with [`lsan_suppressions`]),
+/// UndefinedBehaviorSanitizer printing stacks, and any finding ending the host with a
+/// non-zero status. The variables are set through `env(1)`, so that the host's
+/// environment is exactly the test's plus these.
+pub fn run_sanitized_host(
+    program: &std::path::Path,
+    args: &[String],
+    on_line: impl FnMut(&str) -> Option<String>,
+) -> HostOutput {
+    let mut all = vec![
+        "ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=98:\
+         detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
+            .to_owned(),
+        format!(
+            "LSAN_OPTIONS=suppressions={}:print_suppressions=0:exitcode=98",
+            lsan_suppressions().display()
+        ),
+        "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98".to_owned(),
+        format!("VERIFY_HOST_SLACK={SANITIZER_SLACK}"),
+        program.display().to_string(),
+    ];
+    all.extend(args.iter().cloned());
+    run_host(std::path::Path::new("env"), &all, Run::Native, on_line)
+}
+
+/// Fails unless a host run by [`run_sanitized_host`] passed every check and no sanitizer
+/// reported anything (ASan, LSan or UBSan: their reports name themselves on stderr).
+pub fn assert_sanitizers_clean(output: &HostOutput) {
+    output.assert_passed(Run::Native);
+    let report = output.report();
+    for marker in [
+        "Sanitizer",
+        "runtime error:",
+        "Direct leak",
+        "Indirect leak",
+    ] {
+        assert!(
+            !output.stderr.contains(marker),
+            "a sanitizer reported (`{marker}`)\n{report}"
+        );
+    }
 }
