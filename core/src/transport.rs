@@ -80,6 +80,8 @@ pub struct SendError {
 /// What a transport is made of, kept to make siblings with the same settings.
 pub(crate) struct Settings {
     tls: TlsConnector,
+    /// Resolved host names, shared by the agents of the client and of its siblings.
+    names: Arc<resolve::Cache>,
     proxy: Option<ureq::Proxy>,
     /// The proxy as it may be shown: `scheme://host:port`, no credentials.
     proxy_label: String,
@@ -120,6 +122,7 @@ impl Settings {
         };
         Ok(Settings {
             tls: TlsConnector::new(&options.trust, service_hosts, options.log.clone())?,
+            names: Arc::default(),
             proxy,
             proxy_label,
             log: options.log.clone(),
@@ -144,7 +147,11 @@ impl Settings {
                 .chain(TcpConnector::default())
                 .chain(LogConnector(self.log.clone()))
                 .chain(self.tls.clone());
-        ureq::Agent::with_parts(config, connector, resolve::CachingResolver::default())
+        ureq::Agent::with_parts(
+            config,
+            connector,
+            resolve::CachingResolver::new(Arc::clone(&self.names)),
+        )
     }
 }
 
@@ -256,7 +263,13 @@ impl Transport {
         for (name, value) in headers {
             request = request.header(*name, *value);
         }
-        let classify = |err| classify(err, via_proxy.then_some(self.settings.proxy_label.as_str()));
+        let classify = |err| {
+            let failure = classify(err, via_proxy.then_some(self.settings.proxy_label.as_str()));
+            if failure.unreachable {
+                self.settings.names.clear();
+            }
+            failure
+        };
         // The body is built here, in a buffer that is wiped (an Init body holds the AppKey),
         // and without ureq's character-by-character form encoder: the values are mostly
         // hex and digits, which need no escaping.
@@ -553,10 +566,13 @@ impl<In: ureq::unversioned::transport::Transport> Connector<In> for LogConnector
 ///
 /// ureq resolves the host before every request, kept-alive connection or not, and with a
 /// timeout set its default resolver starts a thread for each lookup. This resolver answers
-/// an IP address at once and keeps a host name's addresses for 30 seconds.
-mod resolve {
+/// an IP address at once and keeps a host name's addresses for 15 minutes (longer than the
+/// 5-minute heartbeat, so a keeper never starts a resolver thread between two lookups);
+/// the cache is emptied when a server cannot be reached, so a moved server is looked up
+/// again at once.
+pub(crate) mod resolve {
     use std::net::{IpAddr, SocketAddr};
-    use std::sync::{Mutex, PoisonError};
+    use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
     use std::time::{Duration, Instant};
 
     use ureq::config::Config;
@@ -565,12 +581,38 @@ mod resolve {
     use ureq::unversioned::transport::NextTimeout;
 
     /// How long the addresses of a host name are reused.
-    const TTL: Duration = Duration::from_secs(30);
+    const TTL: Duration = Duration::from_secs(15 * 60);
+    /// Host names kept (a client has one per base URL).
+    const ENTRIES: usize = 8;
 
+    /// The addresses of recently resolved host names, shared by a client's agents.
     #[derive(Debug, Default)]
-    pub(super) struct CachingResolver {
+    pub(crate) struct Cache(Mutex<Vec<(String, Instant, ResolvedSocketAddrs)>>);
+
+    impl Cache {
+        fn entries(&self) -> MutexGuard<'_, Vec<(String, Instant, ResolvedSocketAddrs)>> {
+            self.0.lock().unwrap_or_else(PoisonError::into_inner)
+        }
+
+        /// Forgets every address (a server could not be reached).
+        pub(crate) fn clear(&self) {
+            self.entries().clear();
+        }
+    }
+
+    #[derive(Debug)]
+    pub(crate) struct CachingResolver {
         lookup: DefaultResolver,
-        last: Mutex<Option<(String, Instant, ResolvedSocketAddrs)>>,
+        cache: Arc<Cache>,
+    }
+
+    impl CachingResolver {
+        pub(crate) fn new(cache: Arc<Cache>) -> CachingResolver {
+            CachingResolver {
+                lookup: DefaultResolver::default(),
+                cache,
+            }
+        }
     }
 
     impl Resolver for CachingResolver {
@@ -597,16 +639,21 @@ mod resolve {
                 return Ok(addrs);
             }
             let key = format!("{host}:{port}");
-            let mut last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
-            if let Some((held, at, addrs)) = last.as_ref() {
-                if *held == key && at.elapsed() < TTL {
-                    return Ok(addrs.clone());
-                }
+            if let Some((_, _, addrs)) = self
+                .cache
+                .entries()
+                .iter()
+                .find(|(held, at, _)| *held == key && at.elapsed() < TTL)
+            {
+                return Ok(addrs.clone());
             }
-            drop(last);
             let addrs = self.lookup.resolve(uri, config, timeout)?;
-            last = self.last.lock().unwrap_or_else(PoisonError::into_inner);
-            *last = Some((key, Instant::now(), addrs.clone()));
+            let mut entries = self.cache.entries();
+            entries.retain(|(held, at, _)| *held != key && at.elapsed() < TTL);
+            if entries.len() >= ENTRIES {
+                entries.remove(0);
+            }
+            entries.push((key, Instant::now(), addrs.clone()));
             Ok(addrs)
         }
     }
