@@ -552,10 +552,16 @@ pub fn run_sanitized_host(
     run_host(std::path::Path::new("env"), &all, Run::Native, on_line)
 }
 
-/// Fails unless a host run by [`run_sanitized_host`] passed every check and no sanitizer
-/// reported anything (ASan, LSan or UBSan: their reports name themselves on stderr).
+/// Fails unless a host run by [`run_sanitized_host`] passed every check (tests/hosts/host.h)
+/// and no sanitizer reported anything.
 pub fn assert_sanitizers_clean(output: &HostOutput) {
     output.assert_passed(Run::Native);
+    assert_no_sanitizer_report(output);
+}
+
+/// Fails when ASan, LSan or UBSan reported anything on a host's stderr (their reports name
+/// themselves) or ended the host with their exit code (98).
+pub fn assert_no_sanitizer_report(output: &HostOutput) {
     let report = output.report();
     for marker in [
         "Sanitizer",
@@ -568,4 +574,9 @@ pub fn assert_sanitizers_clean(output: &HostOutput) {
             "a sanitizer reported (`{marker}`)\n{report}"
         );
     }
+    assert_ne!(
+        output.status.code(),
+        Some(98),
+        "a sanitizer ended the host\n{report}"
+    );
 }
