@@ -1386,7 +1386,11 @@ impl Persist {
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "state".to_string());
-        let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+        // One temporary file per write: two writers (the background saver and
+        // `Sandbox::save_state`) never share one.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let write = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = dir.join(format!(".{name}.tmp{}-{write}", std::process::id()));
         let result = (|| {
             // The state holds app keys, passwords and tokens: readable by its owner only.
             let mut options = std::fs::OpenOptions::new();
