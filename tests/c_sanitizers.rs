@@ -253,3 +253,51 @@ fn c_keeper_callbacks_status_and_an_outage() {
     });
     assert_sanitizers_clean(&output);
 }
+
+#[test]
+fn every_function_taking_a_pointer_is_called_with_null_by_a_c_host() {
+    // The misuse suite covers every export: the client calls through the CALLS table of
+    // c_abi.c (tests/c_abi.rs checks the table against the header), every other function
+    // that takes a pointer through at least one call with a NULL argument in a C host (those
+    // hosts also run under ASan and UBSan, here and in tests/c_abi.rs). A new export without
+    // its NULL case fails here.
+    let mut hosts = String::new();
+    for entry in std::fs::read_dir(root().join("tests/hosts")).expect("tests/hosts") {
+        let path = entry.expect("an entry").path();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        if name.starts_with("c_") && name.ends_with(".c") {
+            hosts.push_str(&std::fs::read_to_string(&path).expect("a C host"));
+        }
+    }
+    let table: Vec<String> = hosts
+        .lines()
+        .filter_map(|line| line.trim_start().strip_prefix("X("))
+        .filter_map(|rest| rest.split(',').next())
+        .map(|name| format!("verify_{name}"))
+        .collect();
+    let called_with_null = |name: &str| {
+        hosts.match_indices(&format!("{name}(")).any(|(at, _)| {
+            let statement = hosts[at..].split(';').next().unwrap_or_default();
+            statement.contains("NULL")
+        })
+    };
+    let functions = common::host::header_functions();
+    assert!(
+        functions.len() >= 60,
+        "verify.h parsed: {}",
+        functions.len()
+    );
+    let missing: Vec<String> = functions
+        .into_iter()
+        .filter(|(name, declaration)| {
+            let params = declaration.split_once('(').map_or("", |(_, p)| p);
+            params.contains('*') && !table.contains(name) && !called_with_null(name)
+        })
+        .map(|(name, _)| name)
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "functions of verify.h taking a pointer that no C host calls with NULL (nor the CALLS \
+         table of c_abi.c lists): {missing:?}"
+    );
+}
