@@ -246,6 +246,11 @@
 #define VERIFY_ERR_PROXY -12
 
 /**
+ * Request too large: its body would exceed 1 MiB; nothing was sent.
+ */
+#define VERIFY_ERR_TOO_LARGE -13
+
+/**
  * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1

@@ -112,6 +112,8 @@ namespace Verify
         Pin = -11,
         /// <summary>proxy unreachable, or it refused the credentials or the tunnel (<c>VERIFY_ERR_PROXY</c>).</summary>
         Proxy = -12,
+        /// <summary>request too large: its body would exceed 1 MiB; nothing was sent (<c>VERIFY_ERR_TOO_LARGE</c>).</summary>
+        TooLarge = -13,
         // END GENERATED: codes
     }
 

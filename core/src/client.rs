@@ -18,6 +18,11 @@ use crate::transport::{HttpReply, SendError, Settings, Transport};
 use crate::url::BaseUrl;
 use crate::wire;
 
+/// The largest request body the library sends: 1 MiB (servers of this kind cap theirs).
+pub const MAX_REQUEST_BYTES: usize = 1 << 20;
+/// The body around `Data`: `TimeStamp=..&Data=&Sign=<32 hex>`.
+const BODY_OVERHEAD: usize = 96;
+
 /// One business request: the action and its plaintext parameters, in order.
 #[derive(Clone)]
 pub struct ActionRequest {
@@ -56,6 +61,36 @@ impl ActionRequest {
             Some(value) if !value.is_empty() => self.param(key, value),
             _ => self,
         }
+    }
+
+    /// Refuses a request whose body would exceed [`MAX_REQUEST_BYTES`] (`Data` is the hex of
+    /// the plaintext: twice its length), before anything is sent.
+    pub fn check_size(&self) -> Result<(), Error> {
+        // Percent-encoding at most triples a character: this bound is exact enough.
+        let bound: usize = self.action.len() * 3
+            + self
+                .params
+                .iter()
+                .map(|(k, v)| 2 + 3 * (k.len() + v.len()))
+                .sum::<usize>();
+        let body = |plaintext: usize| plaintext.saturating_mul(2).saturating_add(BODY_OVERHEAD);
+        if body(bound) <= MAX_REQUEST_BYTES {
+            return Ok(());
+        }
+        let exact = Zeroizing::new(wire::plaintext(&self.action, &self.params)).len();
+        if body(exact) <= MAX_REQUEST_BYTES {
+            return Ok(());
+        }
+        Err(Error::local(
+            ErrorKind::TooLarge,
+            format!(
+                "{} request of {} bytes of parameters would make a body of {} bytes, over the \
+                 {MAX_REQUEST_BYTES} the library sends",
+                self.action,
+                exact,
+                body(exact)
+            ),
+        ))
     }
 
     /// The parameter keys, in order.
@@ -275,6 +310,7 @@ impl Client {
         transport: &Transport,
         request: &ActionRequest,
     ) -> Result<Reply, Error> {
+        request.check_size()?;
         let deadline = self.call_deadline();
         let mut session = self.current_session(transport, deadline)?;
         let mut reinit_done = false;
@@ -623,6 +659,19 @@ mod tests {
             assert_eq!(err.code(), codes::ERR_INVALID_ARGUMENT);
         }
         assert!(Client::new("HTTP://127.0.0.1:1/", "1", "K").is_ok());
+    }
+
+    #[test]
+    fn oversized_requests_are_refused_before_sending() {
+        let fits = ActionRequest::new("GetVariable", true).param("Name", &"a".repeat(400_000));
+        assert!(fits.check_size().is_ok());
+        let big = ActionRequest::new("GetVariable", true).param("Name", &"a".repeat(600_000));
+        let err = big.check_size().expect_err("over 1 MiB of body");
+        assert_eq!(err.code(), codes::ERR_TOO_LARGE);
+        assert!(err.message().contains("1048576"), "{}", err.message());
+        // Escaped characters count three times: 200k of them is over the cap.
+        let escaped = ActionRequest::new("GetVariable", true).param("Name", &"&".repeat(200_000));
+        assert!(escaped.check_size().is_err());
     }
 
     #[test]

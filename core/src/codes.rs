@@ -101,6 +101,8 @@ code_table! {
     ERR_PIN = -11, "TLS: the server's certificate matches none of the pinned keys";
     /// The proxy is unreachable, or refused the credentials or the tunnel.
     ERR_PROXY = -12, "proxy unreachable, or it refused the credentials or the tunnel";
+    /// The request is larger than the library sends (1 MiB of body); nothing was sent.
+    ERR_TOO_LARGE = -13, "request too large: its body would exceed 1 MiB; nothing was sent";
 }
 
 /// The table row of `code`, when the code is in the table.

@@ -38,6 +38,8 @@ pub enum ErrorKind {
     Pin,
     /// The proxy is unreachable, refused the credentials or the tunnel.
     Proxy,
+    /// The request is larger than the library sends; nothing was sent.
+    TooLarge,
 }
 
 impl ErrorKind {
@@ -57,6 +59,7 @@ impl ErrorKind {
             ErrorKind::System => codes::ERR_SYSTEM,
             ErrorKind::Pin => codes::ERR_PIN,
             ErrorKind::Proxy => codes::ERR_PROXY,
+            ErrorKind::TooLarge => codes::ERR_TOO_LARGE,
         }
     }
 }
@@ -183,6 +186,7 @@ mod tests {
             ErrorKind::System,
             ErrorKind::Pin,
             ErrorKind::Proxy,
+            ErrorKind::TooLarge,
         ];
         let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
         assert_eq!(codes.len(), kinds.len());

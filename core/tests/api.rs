@@ -683,3 +683,23 @@ fn every_error_kind_has_its_code_in_the_table() {
         (200, 201, -4)
     );
 }
+
+#[test]
+fn an_oversized_request_is_refused_with_its_own_code_and_nothing_is_sent() {
+    let program = Program::fresh();
+    let client = program.client();
+    let huge = "x".repeat(700_000);
+    let err = client
+        .call("GetVariable", &[("Name", huge.as_str())])
+        .expect_err("too large");
+    assert_eq!(err.kind(), ErrorKind::TooLarge, "{err}");
+    assert_eq!(err.code(), verify_core::codes::ERR_TOO_LARGE);
+    assert!(
+        program
+            .sandbox
+            .request_log(Some(&program.app_id))
+            .is_empty(),
+        "nothing reached the server, not even Init"
+    );
+    client.get_bulletin().expect("the next call works");
+}

@@ -71,3 +71,5 @@ pub const VERIFY_ERR_SYSTEM: i32 = -10;
 pub const VERIFY_ERR_PIN: i32 = -11;
 /// Proxy unreachable, or it refused the credentials or the tunnel.
 pub const VERIFY_ERR_PROXY: i32 = -12;
+/// Request too large: its body would exceed 1 MiB; nothing was sent.
+pub const VERIFY_ERR_TOO_LARGE: i32 = -13;
