@@ -232,6 +232,7 @@ inline constexpr std::int32_t err_no_such_field = VERIFY_ERR_NO_SUCH_FIELD;
 inline constexpr std::int32_t err_system = VERIFY_ERR_SYSTEM;
 inline constexpr std::int32_t err_pin = VERIFY_ERR_PIN;
 inline constexpr std::int32_t err_proxy = VERIFY_ERR_PROXY;
+inline constexpr std::int32_t err_too_large = VERIFY_ERR_TOO_LARGE;
 // END GENERATED: codes
 }  // namespace codes
 
