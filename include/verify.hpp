@@ -35,7 +35,8 @@
  *   never hidden or translated: Reply::code() is the integer of the C API (see codes::).
  * - A call throws verify::Error when no answer of the server exists: the local failures of
  *   the C API, its negative codes (invalid argument, network, timeout, TLS, pin mismatch,
- *   proxy, protocol for a reply that is not the service's JSON, cancelled, system, ...).
+ *   proxy, protocol for a reply that is not the service's JSON, cancelled, system, a
+ *   request too large to send, ...).
  *   There is then no Reply object that could be returned. Error::code() is that negative code and what() the
  *   library's message (verify_last_error_message(), copied when it is thrown).
  * - A field the server left out, named otherwise or sent with another type never fails a
@@ -1458,7 +1459,8 @@ public:
         return Keeper(std::move(box));
     }
 
-    /* Any action with any parameters (key, value), in order; at most 256. Never sent
+    /* Any action with any parameters (key, value), in order; at most 256, and at most
+     * 1 MiB of request body (more throws codes::err_too_large, nothing sent). Never sent
      * twice once it may have reached the server. */
     Reply call(std::string_view action,
                const std::vector<std::pair<std::string, std::string>> &params = {}) const {
