@@ -104,6 +104,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/verify-bench.XXXXXX")
 vb=target/bench/verify_bench
 bl=target/bench/baseline
 cs=target/bench/coldstart
+fl=target/bench/floor
 
 step "compile the C hosts (-O2, C99, -Wall -Wextra -Werror -pedantic)"
 cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I include benches/verify_bench.c \
@@ -112,6 +113,7 @@ cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I include benches/verify_bench.
 cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/baseline/baseline.c \
     $(pkg-config --cflags --libs libcurl libcrypto) -o "$bl"
 cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/coldstart.c -o "$cs"
+cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/floor/floor.c -o "$fl"
 
 step "start the sandbox (target/release/verify-sandbox --port 0 --https-port 0 --ca-out ... --fixtures benches/fixtures.json)"
 target/release/verify-sandbox --port 0 --https-port 0 --ca-out "$work/ca.pem" \
@@ -165,6 +167,7 @@ json_int() { sed -n "s/.*\"$1\":\\([0-9]*\\).*/\\1/p" <<<"$2"; }
 
 vb_run() { "$vb" "$base_url" "$app_id" "$app_key" "$@"; }
 bl_run() { "$bl" "$base_url" "$app_id" "$app_key" "$@"; }
+fl_run() { "$fl" "$base_url" "$app_id" "$app_key" "$@"; }
 # The same over https, the sandbox's generated CA trusted (verify_client_options_add_root_file;
 # CURLOPT_CAINFO for the baseline).
 vb_tls=("$vb" --ca "$ca" "$tls_url" "$app_id" "$app_key")
@@ -185,6 +188,7 @@ echo "connections: stats delta $conns, distinct conn ids in the log $log_conns" 
 step "1-2. latency: $lat_n calls, one thread, kept-alive connection (verify, then baseline)"
 vb_lat=$(vb_run latency "$lat_n"); echo "verify:   $vb_lat" >&2
 bl_lat=$(bl_run latency "$lat_n"); echo "baseline: $bl_lat" >&2
+fl_lat=$(fl_run latency "$lat_n"); echo "floor:    $fl_lat" >&2
 
 step "3. instructions per call (valgrind --tool=callgrind, $cg_n2 minus $cg_n1 calls)"
 callgrind_total() {
@@ -199,7 +203,10 @@ bl_i1=$(callgrind_total "$work/cg.baseline.$cg_n1" "$bl" "$base_url" "$app_id" "
 bl_i2=$(callgrind_total "$work/cg.baseline.$cg_n2" "$bl" "$base_url" "$app_id" "$app_key" calls "$cg_n2")
 vb_ipc=$(( (vb_i2 - vb_i1) / (cg_n2 - cg_n1) ))
 bl_ipc=$(( (bl_i2 - bl_i1) / (cg_n2 - cg_n1) ))
-echo "verify: $vb_i1 / $vb_i2 instructions; baseline: $bl_i1 / $bl_i2" >&2
+fl_i1=$(callgrind_total "$work/cg.floor.$cg_n1" "$fl" "$base_url" "$app_id" "$app_key" calls "$cg_n1")
+fl_i2=$(callgrind_total "$work/cg.floor.$cg_n2" "$fl" "$base_url" "$app_id" "$app_key" calls "$cg_n2")
+fl_ipc=$(( (fl_i2 - fl_i1) / (cg_n2 - cg_n1) ))
+echo "verify: $vb_i1 / $vb_i2 instructions; baseline: $bl_i1 / $bl_i2; floor: $fl_i1 / $fl_i2" >&2
 
 step "11. instructions per call over https (callgrind, $cg_n2 minus $cg_n1 calls)"
 vbt_i1=$(callgrind_total "$work/cg.verify-tls.$cg_n1" "${vb_tls[@]}" calls "$cg_n1")
@@ -213,6 +220,7 @@ echo "verify: $vbt_i1 / $vbt_i2 instructions; baseline: $blt_i1 / $blt_i2" >&2
 step "8-9. instructions of a whole cold start (callgrind: exec, Init, SingleLogin, exit)"
 vb_cold_i=$(callgrind_total "$work/cg.verify-cold" "$vb" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
 bl_cold_i=$(callgrind_total "$work/cg.baseline-cold" "$bl" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
+fl_cold_i=$(callgrind_total "$work/cg.floor-cold" "$fl" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
 vbt_cold_i=$(callgrind_total "$work/cg.verify-tls-cold" "${vb_tls[@]}" login "$card" "$mac")
 blt_cold_i=$(callgrind_total "$work/cg.baseline-tls-cold" "${bl_tls[@]}" login "$card" "$mac")
 echo "http: verify $vb_cold_i, baseline $bl_cold_i; https: verify $vbt_cold_i, baseline $blt_cold_i" >&2
@@ -244,6 +252,11 @@ cold_http=$("$cs" "$cold_runs" "$cold_warmup" \
     "$vb" "$base_url" "$app_id" "$app_key" login "$card" "$mac" \
     --vs "$bl" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
 echo "$cold_http" >&2
+step "8. cold start over http against the floor: $cold_runs pairs (verify, floor in turn)"
+cold_floor=$("$cs" "$cold_runs" "$cold_warmup" \
+    "$vb" "$base_url" "$app_id" "$app_key" login "$card" "$mac" \
+    --vs "$fl" "$base_url" "$app_id" "$app_key" login "$card" "$mac")
+echo "$cold_floor" >&2
 step "9. cold start over https: $cold_runs pairs (verify, baseline in turn), exec to exit"
 cold_tls=$("$cs" "$cold_runs" "$cold_warmup" "${vb_tls[@]}" login "$card" "$mac" \
     --vs "${bl_tls[@]}" login "$card" "$mac")
@@ -273,6 +286,7 @@ ours_pct=$(awk -v o=$((ours1 - ours0)) -v t=$((total1 - total0)) \
     'BEGIN { printf "%.0f", (t > 0 ? 100 * o / t : 0) }')
 vb_med=$(field median_ns "$vb_lat"); vb_p99=$(field p99_ns "$vb_lat")
 bl_med=$(field median_ns "$bl_lat"); bl_p99=$(field p99_ns "$bl_lat")
+fl_med=$(field median_ns "$fl_lat"); fl_p99=$(field p99_ns "$fl_lat")
 vbt_med=$(field median_ns "$vbt_lat"); vbt_p99=$(field p99_ns "$vbt_lat")
 blt_med=$(field median_ns "$blt_lat"); blt_p99=$(field p99_ns "$blt_lat")
 vb_rss1=$(field rss_first_kib "$vb_rss"); vb_rss2=$(field rss_last_kib "$vb_rss")
@@ -293,6 +307,7 @@ tls_med_ratio=$(ratio "$vbt_med" "$blt_med"); tls_p99_ratio=$(ratio "$vbt_p99" "
 ipc_ratio=$(ratio "$vb_ipc" "$bl_ipc")
 tls_ipc_ratio=$(ratio "$vbt_ipc" "$blt_ipc")
 cold_http_ratio=$(awk -v r="$(field ratio_median "$cold_http")" 'BEGIN { printf "%.2f", r }')
+cold_floor_ratio=$(awk -v r="$(field ratio_median "$cold_floor")" 'BEGIN { printf "%.2f", r }')
 cold_tls_ratio=$(awk -v r="$(field ratio_median "$cold_tls")" 'BEGIN { printf "%.2f", r }')
 rss_delta=$((vb_rss2 - vb_rss1))
 so_limit=2500000
@@ -311,11 +326,12 @@ verdict v_rss "$(le "${rss_delta#-}" 1024)"
 verdict v_so "$(le "$so_bytes" "$so_limit")"
 verdict v_cold_tls "$(le "$cold_tls_ratio" 0.5)"
 
-# The rows: figure | verify | libcurl baseline | ratio verify/baseline | target | result.
+# The rows: figure | verify | libcurl baseline | ratio verify/baseline | target | result
+# [| floor | ratio verify/floor] (the floor: benches/floor/floor.c, http only).
 rows=(
-    "1–2. http warm call, wall time, median ($(th "$lat_n") calls)|$(us "$vb_med")|$(us "$bl_med")|$med_ratio|≤ 1.00|$v_lat"
-    "1–2. http warm call, wall time, p99|$(us "$vb_p99")|$(us "$bl_p99")|$p99_ratio|—|—"
-    "3. http warm call, instructions (callgrind)|$(th "$vb_ipc")|$(th "$bl_ipc")|$ipc_ratio|≤ 0.50|$v_ipc"
+    "1–2. http warm call, wall time, median ($(th "$lat_n") calls)|$(us "$vb_med")|$(us "$bl_med")|$med_ratio|≤ 1.00|$v_lat|$(us "$fl_med")|$(ratio "$vb_med" "$fl_med")"
+    "1–2. http warm call, wall time, p99|$(us "$vb_p99")|$(us "$bl_p99")|$p99_ratio|—|—|$(us "$fl_p99")|$(ratio "$vb_p99" "$fl_p99")"
+    "3. http warm call, instructions (callgrind)|$(th "$vb_ipc")|$(th "$bl_ipc")|$ipc_ratio|≤ 0.50|$v_ipc|$(th "$fl_ipc")|$(ratio "$vb_ipc" "$fl_ipc")"
     "4. calls/s, 1 thread, one client|$(th "${tp[1]}") ($(th "${tp_conns[1]}") conn.)|||—|—"
     "4. calls/s, 4 threads, one client|$(th "${tp[4]}") ($(th "${tp_conns[4]}") conn.)|||—|—"
     "4. calls/s, 16 threads, one client|$(th "${tp[16]}") ($(th "${tp_conns[16]}") conn.)|||—|—"
@@ -324,9 +340,9 @@ rows=(
     "6. VmRSS after $(th "$rss_n") calls|$(th "$vb_rss2") KiB|$(th "$bl_rss2") KiB|||"
     "6. VmRSS growth|$rss_delta KiB|$((bl_rss2 - bl_rss1)) KiB||≤ 1,024 KiB|$v_rss"
     "7. stripped library: \`libverify.so\` / libcurl + libssl + libcrypto|$(th "$so_bytes") B ($(th "$so_unstripped") B unstripped)|$(th "$bl_so_bytes") B|$(ratio "$so_bytes" "$bl_so_bytes")|≤ $(th "$so_limit") B|$v_so"
-    "8. http cold start: exec to exit after Init + SingleLogin, median (min–max, $cold_runs runs)|$(cold_cell a "$cold_http")|$(cold_cell b "$cold_http")|$cold_http_ratio|—|—"
-    "8. http cold start, CPU time (user + system), median|$(ms "$(field a_cpu_median_ns "$cold_http")")|$(ms "$(field b_cpu_median_ns "$cold_http")")|$(ratio "$(field a_cpu_median_ns "$cold_http")" "$(field b_cpu_median_ns "$cold_http")")|—|—"
-    "8. http cold start, instructions of the whole process (callgrind)|$(th "$vb_cold_i")|$(th "$bl_cold_i")|$(ratio "$vb_cold_i" "$bl_cold_i")|—|—"
+    "8. http cold start: exec to exit after Init + SingleLogin, median (min–max, $cold_runs runs)|$(cold_cell a "$cold_http")|$(cold_cell b "$cold_http")|$cold_http_ratio|—|—|$(cold_cell b "$cold_floor")|$cold_floor_ratio"
+    "8. http cold start, CPU time (user + system), median|$(ms "$(field a_cpu_median_ns "$cold_http")")|$(ms "$(field b_cpu_median_ns "$cold_http")")|$(ratio "$(field a_cpu_median_ns "$cold_http")" "$(field b_cpu_median_ns "$cold_http")")|—|—|$(ms "$(field b_cpu_median_ns "$cold_floor")")|$(ratio "$(field a_cpu_median_ns "$cold_floor")" "$(field b_cpu_median_ns "$cold_floor")")"
+    "8. http cold start, instructions of the whole process (callgrind)|$(th "$vb_cold_i")|$(th "$bl_cold_i")|$(ratio "$vb_cold_i" "$bl_cold_i")|—|—|$(th "$fl_cold_i")|$(ratio "$vb_cold_i" "$fl_cold_i")"
     "9. https cold start (sandbox CA trusted), median (min–max, $cold_runs runs)|$(cold_cell a "$cold_tls")|$(cold_cell b "$cold_tls")|$cold_tls_ratio|≤ 0.50|$v_cold_tls"
     "9. https cold start, CPU time (user + system), median|$(ms "$(field a_cpu_median_ns "$cold_tls")")|$(ms "$(field b_cpu_median_ns "$cold_tls")")|$(ratio "$(field a_cpu_median_ns "$cold_tls")" "$(field b_cpu_median_ns "$cold_tls")")|—|—"
     "9. https cold start, instructions of the whole process (callgrind)|$(th "$vbt_cold_i")|$(th "$blt_cold_i")|$(ratio "$vbt_cold_i" "$blt_cold_i")|—|—"
@@ -357,8 +373,10 @@ curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcr
     echo "calls: GetBulletin (Handle) on a kept-alive connection; cold start: Init + SingleLogin"
     [ "$check" -eq 1 ] && echo "SMOKE CHECK (--check): tiny counts, figures are meaningless"
     echo
-    printf '%s\n' "figure|verify|libcurl baseline|ratio|target|result" "${rows[@]}" |
-        sed 's/|/ | /g' | column -t -s '|' -o '|'
+    for row in "figure|verify|libcurl baseline|ratio|target|result|floor|verify/floor" "${rows[@]}"; do
+        IFS='|' read -r f v b r t res flo flr <<<"$row"
+        printf '%s|%s|%s|%s|%s|%s|%s|%s\n' "$f" "$v" "$b" "$r" "$flo" "$flr" "$t" "$res"
+    done | sed 's/|/ | /g' | column -t -s '|' -o '|'
     echo
     if [ "$check" -eq 0 ]; then
         echo "targets missed: $misses"
@@ -380,12 +398,12 @@ curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcr
     echo "rustc $rustc_v, $cc_v, libcurl $curl_v, OpenSSL $ssl_v; libverify from" \
         "\`cargo build --release -p verify -p verify-sandbox\`, crate types $crate_types (no rlib)."
     echo
-    echo "| figure | verify | libcurl baseline | ratio | target | result |"
-    echo "|---|---|---|---|---|---|"
+    echo "| figure | verify | libcurl baseline | ratio | floor | verify/floor | target | result |"
+    echo "|---|---|---|---|---|---|---|---|"
     for row in "${rows[@]}"; do
-        IFS='|' read -r f v b r t res <<<"$row"
+        IFS='|' read -r f v b r t res flo flr <<<"$row"
         case "$res" in MISS) res="**MISS**" ;; esac
-        echo "| $f | $v | $b | $r | $t | $res |"
+        echo "| $f | $v | $b | $r | $flo | $flr | $t | $res |"
     done
     if [ "$check" -eq 0 ]; then
         echo
