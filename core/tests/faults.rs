@@ -183,6 +183,29 @@ fn date_in_an_hour() -> String {
     httpdate::fmt_http_date(SystemTime::now() + Duration::from_secs(3600))
 }
 
+/// A server that redirects point to: it must never see a request.
+fn trap() -> &'static FakeServer {
+    static TRAP: OnceLock<FakeServer> = OnceLock::new();
+    TRAP.get_or_init(|| FakeServer::start(healthy))
+}
+
+/// A redirect to [`trap`], whose `Location` holds secrets (credentials, an api password, a
+/// token).
+fn redirect_to_trap(status: u16) -> Response {
+    let trap = trap().url().replacen("http://", "", 1);
+    Response::raw(status, "<html><body>moved</body></html>").header(
+        "Location",
+        &format!(
+            "http://{USERNAME}:{PASSWORD}@{trap}/api/verify/{}?token={TOKEN}",
+            fake::API_PASSWORD
+        ),
+    )
+}
+
+fn trap_untouched(_client: &Client, _server: &FakeServer) {
+    assert!(trap().requests().is_empty(), "a redirect was followed");
+}
+
 /// A redirect whose `Location` holds secrets (credentials, an api password, a token).
 fn redirect(status: u16) -> Response {
     Response::raw(status, "<html><body>moved</body></html>").header(
@@ -416,18 +439,51 @@ fn table() -> Vec<Case> {
             .fails(Protocol, 1).says(&["not JSON"])),
         row("invalid_utf8", Row::new(Login, Handle, |_| Response::raw(200, &b"{\"code\":200,\"message\":\"\xff\xfe\xc0\xaf\",\"data\":null}"[..]))
             .fails(Protocol, 1).says(&["not JSON"])),
+        // A refusal at any HTTP status is the service's answer; its data is never shown.
+        row("refusal_with_http_500", Row::new(Login, Handle, |_| Response::raw(500, format!(r#"{{"code":1005,"message":"no","data":{{"token":"{TOKEN}","card":"{CARD}","api_password":"{OTHER_API_PASSWORD}"}}}}"#)))
+            .fails(Server(1005), 1)),
+        row("no_code_but_secrets", Row::new(Login, Handle, |_| Response::raw(200, format!(r#"{{"token":"{TOKEN}","card":"{CARD}","mac":"{MAC}"}}"#)))
+            .fails(Protocol, 1).says(&["no `code`", "\"token\""])),
+        row("empty_body", Row::new(Login, Handle, |_| Response::raw(200, ""))
+            .fails(Protocol, 1).says(&["empty"])),
+        row("no_content_204", Row::new(Bulletin, Handle, |_| Response::raw_http("HTTP/1.1 204 No Content\r\n\r\n"))
+            .fails(Protocol, 1)),
+        row("not_http", Row::new(Login, Handle, |_| Response::raw_http(format!("SSH-2.0-OpenSSH_9.6 {TOKEN}\r\n")).then(Then::Close))
+            .fails(Protocol, 1)),
+        row("status_not_a_number", Row::new(Login, Handle, |b| Response::raw_http(format!("HTTP/1.1 2x0 OK\r\nContent-Length: {}\r\n\r\n{b}", b.len())))
+            .fails(Protocol, 1)),
+        row("content_length_twice", Row::new(Login, Handle, |b| Response::raw_http(format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nContent-Length: {}\r\n\r\n{b}", b.len(), b.len() + 5)))
+            .fails(Protocol, 1)),
+        row("chunked_framing_broken", Row::new(Login, Handle, |b| Response::raw_http(format!("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{b}\r\n0\r\n\r\n")))
+            .fails(Protocol, 1)),
+        row("chunked_cut", Row::new(Login, Handle, |b| Response::raw_http(format!("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n{:x}\r\n{}", b.len(), &b[..b.len() / 2])).then(Then::Close))
+            .fails(Network, 1)),
+        row("http_1_0_until_close", Row::new(Login, Handle, |b| Response::raw_http(format!("HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{b}")).then(Then::Close))
+            .succeeds(1)),
+        row("interim_100_continue", Row::new(Login, Handle, |b| Response::raw_http(format!("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n{b}", b.len())))
+            .succeeds(1)),
+        row("huge_head", Row::new(Login, Handle, |_| Response::raw_http(format!("HTTP/1.1 200 OK\r\n{}\r\n", "X-Padding: xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\r\n".repeat(100_000))).then(Then::Hold(Duration::from_secs(2))))
+            .fails(Protocol, 1).more(stopped_early)),
+        // A reply that comes after the deadline must not become the answer to the next
+        // call (a connection whose reply is pending is never reused).
+        row("late_reply_is_not_the_next_answer_login", Row::new(Login, Handle, |_| Response::raw(200, r#"{"code":1005,"message":"late","data":null}"#).after(Duration::from_millis(1300)))
+            .fails(Timeout, 1).at_deadline()),
+        row("late_reply_is_not_the_next_answer_bulletin", Row::new(Bulletin, Handle, |_| Response::raw(200, r#"{"code":1005,"message":"late","data":null}"#).after(Duration::from_millis(1300)))
+            .fails(Timeout, 1).at_deadline()),
         row("init_cut_inside_the_api_password", Row::new(Bulletin, Init, |b| Response::raw(200, b[..b.len() - 12].to_owned()))
             .fails(Protocol, 1).says(&["not JSON"])),
 
         // -- Redirects: never followed, never the answer.
         row("redirect_301", Row::new(Login, Handle, |_| redirect(301))
             .fails(Protocol, 1).says(&["HTTP 301", "not followed", "https://elsewhere.example:8443"])),
-        row("redirect_302", Row::new(Login, Handle, |_| redirect(302))
-            .fails(Protocol, 1).says(&["HTTP 302", "not followed"])),
-        row("redirect_307", Row::new(Bulletin, Handle, |_| redirect(307))
-            .fails(Protocol, 1).says(&["HTTP 307", "not followed"])),
-        row("redirect_302_init", Row::new(Bulletin, Init, |_| redirect(302))
-            .fails(Protocol, 1).says(&["HTTP 302", "not followed"])),
+        row("redirect_302", Row::new(Login, Handle, |_| redirect_to_trap(302))
+            .fails(Protocol, 1).says(&["HTTP 302", "not followed"]).more(trap_untouched)),
+        row("redirect_307", Row::new(Bulletin, Handle, |_| redirect_to_trap(307))
+            .fails(Protocol, 1).says(&["HTTP 307", "not followed"]).more(trap_untouched)),
+        row("redirect_302_init", Row::new(Bulletin, Init, |_| redirect_to_trap(302))
+            .fails(Protocol, 1).says(&["HTTP 302", "not followed"]).more(trap_untouched)),
+        row("redirect_307_init", Row::new(Bulletin, Init, |_| redirect_to_trap(307))
+            .fails(Protocol, 1).says(&["HTTP 307", "not followed"]).more(trap_untouched)),
 
         // -- 1014: the clock is corrected from `Date` and the call sent once more; without
         // `Date` the refusal is the answer.
@@ -437,6 +493,11 @@ fn table() -> Vec<Case> {
             .once().succeeds(2).refusal().more(clock_an_hour_ahead)),
         row("clock_1014_forever_with_date", Row::new(Login, Handle, |_| Response::envelope(1014, json!(null)).header("Date", &date_in_an_hour()))
             .fails(Server(1014), 2).refusal()),
+        row("clock_1014_with_a_bad_date", Row::new(Login, Handle, |_| Response::envelope(1014, json!(null)).header("Date", "yesterday at noon"))
+            .fails(Server(1014), 1).refusal()),
+        // The resend after a 1014 stays within the call's deadline.
+        row("clock_1014_slow", Row::new(Login, Handle, |_| Response::envelope(1014, json!(null)).header("Date", &date_in_an_hour()).after(Duration::from_millis(600)))
+            .fails(Timeout, 2).refusal().at_deadline()),
         row("clock_1014_without_date_login", Row::new(Login, Handle, |_| Response::envelope(1014, json!(null)))
             .fails(Server(1014), 1).refusal()),
         row("clock_1014_without_date_init", Row::new(Bulletin, Init, |_| Response::envelope(1014, json!(null)))
@@ -710,6 +771,7 @@ fn stopped_early(_client: &Client, server: &FakeServer) {
         settled,
         "the server is still writing: the client still reads"
     );
+    eprintln!("the server wrote {sent} bytes before the client stopped reading");
     // The client's cap (1 MiB) plus what the sockets' buffers hold.
     assert!(
         sent < 16 << 20,
@@ -1238,14 +1300,31 @@ fault_tests! {
     nul_escaped_in_a_success,
     nul_raw_in_a_string,
     invalid_utf8,
+    refusal_with_http_500,
+    no_code_but_secrets,
+    empty_body,
+    no_content_204,
+    not_http,
+    status_not_a_number,
+    content_length_twice,
+    chunked_framing_broken,
+    chunked_cut,
+    http_1_0_until_close,
+    interim_100_continue,
+    huge_head,
+    late_reply_is_not_the_next_answer_login,
+    late_reply_is_not_the_next_answer_bulletin,
     init_cut_inside_the_api_password,
     redirect_301,
     redirect_302,
     redirect_307,
     redirect_302_init,
+    redirect_307_init,
     clock_1014_with_date_login,
     clock_1014_with_date_init,
     clock_1014_forever_with_date,
+    clock_1014_with_a_bad_date,
+    clock_1014_slow,
     clock_1014_without_date_login,
     clock_1014_without_date_init,
     session_1001_forever_login,

@@ -575,10 +575,13 @@ fn write_reply(
         }
     }
     match response.drip {
-        // One write: a head and a body written apart wait for a delayed ACK (Nagle).
+        // One write: a head and a body written apart wait for a delayed ACK (Nagle). A large
+        // reply goes in pieces, so that `bytes_sent` shows how far the client read.
         None => {
-            stream.write_all(&reply)?;
-            shared.sent.fetch_add(reply.len() as u64, Ordering::SeqCst);
+            for part in reply.chunks(64 * 1024) {
+                stream.write_all(part)?;
+                shared.sent.fetch_add(part.len() as u64, Ordering::SeqCst);
+            }
         }
         Some((piece, pause)) => {
             for part in reply.chunks(piece) {
