@@ -29,6 +29,7 @@
 #include <string_view>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "cpp_check.hpp"
 
@@ -219,6 +220,15 @@ int main(int argc, char **argv) {
         verify::Reply unknown = client.call("NoSuchAction", {{"Key", "value"}});
         CHECK(unknown.code() == verify::codes::unknown_action);
         CHECK(thrown([&] { client.call("GetBulletin", {{std::string("K\0", 2), "v"}}); }) ==
+              err_invalid_argument);
+        // A request body over 1 MiB is refused before anything is sent (each string may have
+        // 65536 bytes: twenty of 60000 make one).
+        std::vector<std::pair<std::string, std::string>> large;
+        for (int index = 0; index < 20; ++index) {
+            large.emplace_back("K" + std::to_string(index), std::string(60000, 'x'));
+        }
+        CHECK(thrown([&] { client.call("GetBulletin", large); }) == verify::codes::err_too_large);
+        CHECK(thrown([&] { client.call("GetBulletin", {{"Key", std::string(65537, 'x')}}); }) ==
               err_invalid_argument);
         CHECK(client.get_latest_version(std::nullopt).boolean("/data/has_update") == std::optional<bool>(true));
     }
