@@ -9,6 +9,9 @@
 //! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range
 //!   integers through every kind of export give their negative codes.
 //! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
+//! - `tests/hosts/win_codepage.c`: under a Chinese locale (ANSI code page 936),
+//!   `verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM)` follows `GetACP()`: a GBK username logs
+//!   in, reply texts come back in GBK, non-GBK bytes are refused, 65001 is UTF-8 again.
 //! - `tests/hosts/win_machine.c`: the machine code comes from `MachineGuid` in the registry
 //!   (it follows the registry value, no fallback file is written), 32 uppercase hex digits,
 //!   the same in two runs, and the same for a 32-bit process (64-bit registry view).
@@ -315,6 +318,11 @@ fn loader(arch: Arch, what: &str) -> Option<PathBuf> {
 
 /// Runs `exe` under Wine with `args`, killed after [`RUN_LIMIT`].
 fn run(loader: &Path, exe: &Path, args: &[&str]) -> Output {
+    run_with(loader, exe, args, &[])
+}
+
+/// [`run`] with more environment variables.
+fn run_with(loader: &Path, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut command = Command::new(loader);
     command
         .arg(exe)
@@ -324,6 +332,9 @@ fn run(loader: &Path, exe: &Path, args: &[&str]) -> Output {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     wine_env(&mut command, &windows().prefix);
+    for (key, value) in env {
+        command.env(key, value);
+    }
     let mut child = command.spawn().expect("start Wine");
     let mut stdout = child.stdout.take().expect("stdout");
     let mut stderr = child.stderr.take().expect("stderr");
@@ -651,6 +662,43 @@ fn one_client_many_threads_under_wine_x64() {
 #[test]
 fn one_client_many_threads_under_wine_x86() {
     threads(Arch::X86);
+}
+
+fn code_page(arch: Arch) {
+    let exe = compile(
+        arch,
+        &root().join("tests/hosts/win_codepage.c"),
+        "win_codepage",
+    );
+    let Some(loader) = loader(arch, "code page test") else {
+        return;
+    };
+    let program = common::Program::fresh();
+    program.account("张三", "gbk-pass");
+    // Wine takes the ANSI code page from the Unix locale: 936 (GBK) for zh_CN.
+    let output = run_with(
+        &loader,
+        &exe,
+        &[
+            &program.sandbox.base_url(),
+            &program.app_id,
+            common::APP_KEY,
+            "gbk-pass",
+        ],
+        &[("LANG", "zh_CN.UTF-8"), ("LC_ALL", "zh_CN.UTF-8")],
+    );
+    let stdout = assert_host_passes(&output, &format!("{arch:?} win_codepage.exe"));
+    assert!(stdout.contains("GetACP 936"), "{arch:?}: {stdout}");
+}
+
+#[test]
+fn system_code_page_is_gbk_on_chinese_windows_x64() {
+    code_page(Arch::X64);
+}
+
+#[test]
+fn system_code_page_is_gbk_on_chinese_windows_x86() {
+    code_page(Arch::X86);
 }
 
 /// The registry value of `MachineGuid`, through Wine's `reg`.
