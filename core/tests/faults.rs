@@ -363,6 +363,9 @@ fn table() -> Vec<Case> {
         // -- The server is not there.
         special("refused_lazy_init", refused_lazy_init),
         special("refused_with_a_session", refused_with_a_session),
+        special("refused_with_a_session_fails_over", refused_with_a_session_fails_over),
+        special("reset_mid_reply_no_failover", |ctx| no_failover_once_delivered(ctx, || half(&Call::Login.body()).then(Then::Reset), ErrorKind::Network, false)),
+        special("black_hole_no_failover", |ctx| no_failover_once_delivered(ctx, Response::black_hole, ErrorKind::Timeout, true)),
         special("dns_failure", dns_failure),
         special("dns_failure_fails_over_to_a_mirror", dns_failure_fails_over_to_a_mirror),
 
@@ -886,6 +889,89 @@ fn refused_with_a_session(ctx: &Ctx) {
 /// A name that never resolves (RFC 6761).
 const UNRESOLVABLE: &str = "https://verify-fault-suite.invalid";
 
+/// A client of `first` with `mirror` as its mirror.
+fn client_with_mirror(ctx: &Ctx, first: &FakeServer, mirror: &FakeServer) -> Client {
+    ctx.client_with(
+        first.url(),
+        Options {
+            mirrors: vec![mirror.url().to_owned()],
+            ..ctx.options()
+        },
+    )
+}
+
+/// The server stops while the client holds a session: the call goes to the mirror (a new
+/// Init there), sent once.
+fn refused_with_a_session_fails_over(ctx: &Ctx) {
+    let (first, mirror) = (FakeServer::start(healthy), FakeServer::start(healthy));
+    let client = client_with_mirror(ctx, &first, &mirror);
+    client.init().expect("init");
+    first.stop();
+    let started = Instant::now();
+    let result = Call::Login.run(&client);
+    let elapsed = started.elapsed();
+    ctx.keep(&result);
+    assert_outcome("failover", &result, Ok(()), elapsed, false, &[]);
+    assert_eq!(first.handled_of("SingleLogin"), 0);
+    assert_eq!((mirror.inits(), mirror.handled_of("SingleLogin")), (1, 1));
+    let next = Call::Login.run(&client);
+    ctx.keep(&next);
+    next.expect("the next call works");
+    assert_eq!(
+        mirror.handled_of("SingleLogin"),
+        2,
+        "on the mirror, which answered last"
+    );
+}
+
+/// A request that may have reached a server is never sent to a mirror: the retry rules hold
+/// across mirrors (a reset after sending, a silence).
+fn no_failover_once_delivered(
+    ctx: &Ctx,
+    fault: fn() -> Response,
+    kind: ErrorKind,
+    at_deadline: bool,
+) {
+    for call in [Call::Login, Call::Bulletin] {
+        let armed = Arc::new(AtomicBool::new(true));
+        let first = {
+            let armed = Arc::clone(&armed);
+            FakeServer::start(move |request| {
+                if !request.is_init() && armed.load(Ordering::SeqCst) {
+                    return fault();
+                }
+                healthy(request)
+            })
+        };
+        let mirror = FakeServer::start(healthy);
+        let client = client_with_mirror(ctx, &first, &mirror);
+        client.init().expect("init");
+        let started = Instant::now();
+        let result = call.run(&client);
+        let elapsed = started.elapsed();
+        ctx.keep(&result);
+        assert_outcome(call.wire(), &result, Err(kind), elapsed, at_deadline, &[]);
+        let seen = first.handled_of(call.wire());
+        let most = if call.changes_state() || at_deadline {
+            1
+        } else {
+            2
+        };
+        assert_eq!(seen, most, "{}: sent to the first server", call.wire());
+        assert_eq!(
+            mirror.requests().len(),
+            0,
+            "{}: nothing to the mirror",
+            call.wire()
+        );
+        armed.store(false, Ordering::SeqCst);
+        let next = call.run(&client);
+        ctx.keep(&next);
+        next.expect("the next call works");
+        assert_eq!(first.handled_of(call.wire()), seen + 1);
+    }
+}
+
 fn dns_failure(ctx: &Ctx) {
     let client = ctx.client(UNRESOLVABLE);
     for attempt in ["the faulty call", "the next call"] {
@@ -1283,6 +1369,9 @@ macro_rules! fault_tests {
 fault_tests! {
     refused_lazy_init,
     refused_with_a_session,
+    refused_with_a_session_fails_over,
+    reset_mid_reply_no_failover,
+    black_hole_no_failover,
     dns_failure,
     #[ignore = "bug: a DNS failure is `ureq::Error::Io`, classified as a broken connection: no failover, no `DNS` in the message"]
     dns_failure_fails_over_to_a_mirror,
