@@ -514,13 +514,19 @@ impl Client {
             }
             // The secret is taken out of the reply: hosts see the reply, never the secret.
             let api_password = match reply.take_field("api_password") {
-                Some(Value::String(secret)) if (1..=256).contains(&secret.len()) => {
+                // It keys RC4 and travels in a header and in the path: 1 to 256 bytes without
+                // control characters (a line break could never travel in the header).
+                Some(Value::String(secret))
+                    if (1..=256).contains(&secret.len())
+                        && !secret.chars().any(char::is_control) =>
+                {
                     Zeroizing::new(secret)
                 }
                 Some(Value::String(mut secret)) => {
                     zeroize::Zeroize::zeroize(&mut secret);
                     return Err(fail(Error::protocol(
-                        "Init reply `api_password` is empty or longer than 256 bytes",
+                        "Init reply `api_password` is empty, longer than 256 bytes, or holds a \
+                         control character",
                     )));
                 }
                 _ => {

@@ -370,7 +370,28 @@ impl<In: Transport> Connector<In> for TlsConnector {
             log(&self.log, LogLevel::Warn, || {
                 format!("TLS handshake with {host} failed: {err}")
             });
-            return Err(err.into());
+            // A timeout of the transport comes back wrapped: unwrap it, it is classified as a
+            // connect timeout.
+            if err.get_ref().is_some_and(|inner| inner.is::<ureq::Error>()) {
+                if let Some(Ok(inner)) = err.into_inner().map(|i| i.downcast::<ureq::Error>()) {
+                    return Err(*inner);
+                }
+                return Err(ureq::Error::Tls("the TLS handshake failed"));
+            }
+            let refused_by_tls = err
+                .get_ref()
+                .is_some_and(|inner| inner.is::<rustls::Error>());
+            let timed_out = matches!(
+                err.kind(),
+                std::io::ErrorKind::TimedOut | std::io::ErrorKind::WouldBlock
+            );
+            if refused_by_tls || timed_out {
+                return Err(err.into());
+            }
+            // Closed or reset during the handshake: no request byte was sent.
+            return Err(ureq::Error::Tls(
+                "the server closed the connection during the TLS handshake",
+            ));
         }
         log(&self.log, LogLevel::Info, || {
             format!(

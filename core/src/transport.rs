@@ -647,7 +647,14 @@ pub(crate) mod resolve {
             {
                 return Ok(addrs.clone());
             }
-            let addrs = self.lookup.resolve(uri, config, timeout)?;
+            // A failed lookup is a DNS failure, whatever io error carries it.
+            let addrs = self
+                .lookup
+                .resolve(uri, config, timeout)
+                .map_err(|err| match err {
+                    ureq::Error::Io(_) => ureq::Error::HostNotFound,
+                    other => other,
+                })?;
             let mut entries = self.cache.entries();
             entries.retain(|(held, at, _)| *held != key && at.elapsed() < TTL);
             if entries.len() >= ENTRIES {
