@@ -17,20 +17,17 @@
 #
 #   target/windows/x64/verify.dll        the DLL (x86-64)
 #   target/windows/x64/libverify.dll.a   its import library for mingw-w64 (GNU ld)
-#   target/windows/x64/verify.def        its exports, for MSVC: lib /def:verify.def /machine:x64
-#   target/windows/x64/verify.lib        the MSVC import library made from it (Rust's lld-link /lib)
-#   target/windows/x86/...               the same for 32-bit Windows (i386, stdcall), without
-#                                        verify.lib: lld-link cannot write the undecorating
-#                                        import library MSVC x86 callers need (docs/windows.md)
+#   target/windows/x64/verify.def        its exports
+#   target/windows/x64/verify.lib        the import library for MSVC (Rust's lld-link /lib)
+#   target/windows/x86/...               the same for 32-bit Windows (i386, stdcall)
 #
 # Every export is `extern "system"`: stdcall on x86. The DLL exports undecorated names
 # (verify_init, never _verify_init@8), what VB6, 易语言, Delphi and C#'s DllImport look up. A
 # C or C++ caller compiled with the header calls `_verify_init@8`, so the x86 .def lists
-# the decorated names (verify_init@8) and the import libraries are made from it with the
-# decorations killed in the import names (dlltool --kill-at; lib.exe does the same for a
-# .def with decorated names): callers link by the decorated symbol, the DLL is asked for
-# the plain name. The script fails when an export is decorated, when the .def and the
-# DLL's exports differ, or when a DLL is not of its architecture.
+# the decorated names (verify_init@8, the mingw form) and both import libraries link that
+# symbol to the plain export name (libverify.dll.a: dlltool --kill-at; verify.lib: import
+# name type "undecorate", below). The script fails when an export is decorated, when the
+# .def and the DLL's exports differ, or when a DLL is not of its architecture.
 #
 # Prints the folder target/windows as its last line.
 set -euo pipefail
@@ -131,6 +128,37 @@ fi
 
 lld=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/rust-lld
 
+# msvc_import_library ARCH DIR: DIR/verify.lib from DIR/verify.def, with Rust's lld-link.
+# x86: MSVC callers refer to _verify_init@8 and the DLL exports verify_init. lld-link writes
+# the symbol right from a .def entry `_verify_init@8=verify_init` but marks its import name
+# "no prefix" (verify_init@8); the name type of each such entry is set to "undecorate" (3:
+# drop the leading _ and the @8), as in Windows SDK import libraries such as kernel32.lib.
+# tests/windows.rs links a stdcall caller with it and checks the imported names.
+msvc_import_library() {
+    local arch=$1 dir=$2
+    if [ "$arch" = x64 ]; then
+        (cd "$dir" && "$lld" -flavor link /lib /nologo /def:verify.def /machine:x64 \
+            /out:verify.lib > /dev/null)
+        return
+    fi
+    {
+        echo "LIBRARY verify.dll"
+        echo "EXPORTS"
+        sed -n 's/^    \(verify_[a-z0-9_]*\)@\([0-9]*\)$/    _\1@\2=\1/p' "$dir/verify.def"
+    } > "$dir/verify-msvc.def"
+    (cd "$dir" && "$lld" -flavor link /lib /nologo /def:verify-msvc.def /machine:x86 \
+        /out:verify.lib > /dev/null)
+    rm -f "$dir/verify-msvc.def"
+    # Short import headers: 0000 FFFF, version 0, machine 014C, time, size, hint, type.
+    perl -0777 -i -pe 's/(\x00\x00\xff\xff\x00\x00\x4c\x01.{10})(..)(?=_verify_)/$1.pack("v", (unpack("v", $2) & ~0x1c) | (3 << 2))/gse' \
+        "$dir/verify.lib"
+    local undecorated
+    undecorated=$(perl -0777 -ne 'my $n = 0; while (/\x00\x00\xff\xff\x00\x00\x4c\x01.{10}(..)_verify_/gs) { $n++ if ((unpack("v", $1) >> 2) & 7) == 3 } print $n' "$dir/verify.lib")
+    local count
+    count=$(grep -c '^    verify_' "$dir/verify.def")
+    [ "$undecorated" = "$count" ] || fail "x86 verify.lib: $undecorated of $count imports undecorated"
+}
+
 # build_arch ARCH TRIPLE PREFIX MACHINE: build one DLL and write $out/ARCH/.
 build_arch() {
     local arch=$1 triple=$2 prefix=$3 machine=$4
@@ -194,10 +222,11 @@ build_arch() {
             -l libverify.dll.a)
     else
         cp "$built/libverify.dll.a" "$dir/libverify.dll.a"
-        if [ -x "$lld" ]; then
-            (cd "$dir" && "$lld" -flavor link /lib /nologo /def:verify.def /machine:x64 \
-                /out:verify.lib > /dev/null)
-        fi
+    fi
+    if [ -x "$lld" ]; then
+        msvc_import_library "$arch" "$dir"
+    else
+        say "$arch: no verify.lib ($lld not found)"
     fi
     say "$arch: $(stat -c %s "$dir/verify.dll") bytes stripped, $(wc -l <<< "$exports") exports, in $dir/"
 }

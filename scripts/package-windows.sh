@@ -7,8 +7,7 @@
 #     windows-x64/lib/verify.lib            import library for MSVC (link.exe, lld-link)
 #     windows-x64/lib/verify.def            the exports
 #     windows-x64/include/verify.h, verify.hpp
-#     windows-x86/...                       the same for 32-bit Windows (stdcall), without
-#                                           verify.lib (docs/windows.md says how to make one)
+#     windows-x86/...                       the same for 32-bit Windows (stdcall)
 #     bindings/csharp/Verify.cs
 #     docs/windows.md  README.md
 #     nuget/VerifySdk.<version>.nupkg       runtimes/win-x64, win-x86, linux-x64 + Verify.cs

@@ -1,8 +1,8 @@
 //! The Windows package and the NuGet package (`scripts/package-windows.sh`):
 //!
 //! - `dist/verify-<version>-windows/` has `windows-x64/` and `windows-x86/`, each with the
-//!   DLL of its architecture (the PE machine field says so), the mingw import library, the
-//!   `.def`, the headers as in `include/`, and x64 the MSVC `verify.lib`;
+//!   DLL of its architecture (the PE machine field says so), the mingw and MSVC import
+//!   libraries, the `.def` and the headers as in `include/`;
 //! - the `.nupkg` (a zip) holds exactly `runtimes/win-x64/native/verify.dll`,
 //!   `runtimes/win-x86/native/verify.dll`, `runtimes/linux-x64/native/libverify.so`, the C#
 //!   binding as source (`contentFiles/cs/any/`, `content/`) and NuGet's own files, its
@@ -148,7 +148,10 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         let def = fs::read_to_string(part.join("lib/verify.def")).expect("verify.def");
         assert!(def.contains("LIBRARY verify.dll"), "{arch}: {def}");
     }
-    assert!(pkg.join("windows-x64/lib/verify.lib").is_file(), "MSVC x64");
+    for arch in ["x64", "x86"] {
+        let lib = pkg.join(format!("windows-{arch}/lib/verify.lib"));
+        assert!(lib.is_file(), "{arch}: MSVC import library");
+    }
     same_file(
         &pkg.join("bindings/csharp/Verify.cs"),
         &root().join("bindings/csharp/Verify.cs"),

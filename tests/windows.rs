@@ -4,6 +4,9 @@
 //! - Both DLLs (x64 and x86) export exactly the functions of `include/verify.h`, with
 //!   undecorated names, depend on system DLLs only, and the x86 `.def` and import library
 //!   carry the stdcall decorations callers link by.
+//! - The MSVC import libraries (`verify.lib`) link a caller with lld-link, no C runtime
+//!   (`tests/hosts/win_msvc_link.c`): it imports the plain names (x86: from
+//!   `_verify_abi_version@0`) and runs.
 //! - `examples-c/demo.c` (mingw gcc) and `examples-c/demo.cpp` (mingw g++, `verify.hpp`)
 //!   pass every step, as on Linux.
 //! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range
@@ -516,10 +519,114 @@ fn dlls_export_the_header_undecorated_and_need_only_system_dlls() {
             exported.len()
         ));
     }
-    assert!(
-        win.out.join("x64/verify.lib").is_file(),
-        "x64 MSVC import library"
-    );
+    for arch in ["x64", "x86"] {
+        let lib = win.out.join(arch).join("verify.lib");
+        assert!(lib.is_file(), "{arch}: MSVC import library");
+    }
+}
+
+/// Rust's lld-link, which `scripts/build-windows.sh` makes `verify.lib` with.
+fn rust_lld() -> PathBuf {
+    let sysroot = Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("run rustc --print sysroot");
+    let host = Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("run rustc -vV");
+    let host = String::from_utf8_lossy(&host.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .expect("rustc's host triple");
+    PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim())
+        .join("lib/rustlib")
+        .join(host)
+        .join("bin/rust-lld")
+}
+
+/// `verify.lib` links a caller the MSVC way: `tests/hosts/win_msvc_link.c` as an object,
+/// lld-link, no C runtime. The program imports the plain names (on x86 too, where the
+/// object refers to `_verify_abi_version@0`), and runs (x64; x86 where Wine can).
+#[test]
+fn msvc_import_libraries_link_callers_to_the_plain_names() {
+    let win = windows();
+    let lld = rust_lld();
+    for arch in [Arch::X64, Arch::X86] {
+        let dir = program_dir(arch);
+        let object = dir.join("win_msvc_link.o");
+        let exe = dir.join("win_msvc_link.exe");
+        let output = Command::new(arch.tool("gcc"))
+            .args([
+                "-c",
+                "-O2",
+                "-ffreestanding",
+                "-fno-asynchronous-unwind-tables",
+            ])
+            .args(["-Wall", "-Wextra", "-Werror", "-I"])
+            .arg(root().join("include"))
+            .arg(root().join("tests/hosts/win_msvc_link.c"))
+            .arg("-o")
+            .arg(&object)
+            .output()
+            .expect("run the mingw compiler");
+        assert!(
+            output.status.success(),
+            "{arch:?}: compile\n{}",
+            show(&output)
+        );
+        if arch == Arch::X86 {
+            let symbols = Command::new(arch.tool("nm"))
+                .arg(&object)
+                .output()
+                .expect("run nm");
+            let (symbols, _) = text(&symbols);
+            assert!(
+                symbols.contains("U _verify_abi_version@0"),
+                "x86 callers refer to the stdcall symbol:\n{symbols}"
+            );
+        }
+        let machine = if arch == Arch::X64 { "x64" } else { "x86" };
+        let output = Command::new(&lld)
+            .args([
+                "-flavor",
+                "link",
+                "/nologo",
+                "/entry:start",
+                "/subsystem:console",
+            ])
+            .args(["/nodefaultlib", "/safeseh:no"])
+            .arg(format!("/machine:{machine}"))
+            .arg(&object)
+            .arg(win.out.join(arch.name()).join("verify.lib"))
+            .arg(format!("/out:{}", exe.display()))
+            .output()
+            .expect("run rust-lld");
+        assert!(
+            output.status.success(),
+            "{arch:?}: lld-link with verify.lib\n{}",
+            show(&output)
+        );
+        let dump = objdump(arch, &exe);
+        assert!(imports(&dump).contains("verify.dll"), "{arch:?}:\n{dump}");
+        for name in ["verify_abi_version", "verify_version"] {
+            assert!(
+                dump.lines()
+                    .any(|l| l.split_whitespace().last() == Some(name)),
+                "{arch:?}: the program does not import `{name}` by its plain name\n{dump}"
+            );
+        }
+        assert!(!dump.contains("verify_abi_version@"), "{arch:?}:\n{dump}");
+        if let Some(loader) = loader(arch, "MSVC-linked program") {
+            let output = run(&loader, &exe, &[]);
+            assert_eq!(
+                output.status.code(),
+                Some(2),
+                "{arch:?}: its exit status is the ABI version\n{}",
+                show(&output)
+            );
+        }
+    }
 }
 
 // --- the demos -------------------------------------------------------------------------------
