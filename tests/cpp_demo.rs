@@ -8,8 +8,9 @@
 //!   replies while local failures throw `verify::Error`, that fields are read by JSON
 //!   Pointer and say "absent" (in another dialect of the service too);
 //! - `tests/hosts/cpp_header.cpp` (the header alone) compiles under `-Wshadow -Wconversion
-//!   -Wsign-conversion -Wold-style-cast` as errors, and with a `VERIFY_CALL` that is a real
-//!   calling convention (the binding's callback declares it);
+//!   -Wsign-conversion -Wold-style-cast` as errors, with a `VERIFY_CALL` that is a real
+//!   calling convention (the binding's callbacks declare it), and for 32-bit Windows
+//!   (`__stdcall`, mingw-w64's i686 g++);
 //! - `tests/hosts/cpp_client_options.cpp` makes clients with `verify::ClientOptions` against
 //!   a sandbox serving http and https (mirror failover with the log function, the sandbox's
 //!   CA given as file or text, refused settings), also under valgrind;
@@ -347,10 +348,16 @@ fn run_client_options(wrapper: &[&str]) {
 
 /// Compiles `tests/hosts/cpp_header.cpp` (verify.hpp alone) without linking, with the
 /// contract flags, `extra` and `-Werror`; panics with the compiler's output on failure.
+/// `$CXX` or `c++`.
 fn compile_only(extra: &[&str]) {
-    let source = host_source("cpp_header.cpp");
     let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
-    let output = Command::new(&cxx)
+    compile_only_with(&cxx, extra);
+}
+
+/// [`compile_only`] with the compiler `cxx`.
+fn compile_only_with(cxx: &str, extra: &[&str]) {
+    let source = host_source("cpp_header.cpp");
+    let output = Command::new(cxx)
         .args(CXX_FLAGS)
         .args(extra)
         .arg("-fsyntax-only")
@@ -361,7 +368,7 @@ fn compile_only(extra: &[&str]) {
         .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
     assert!(
         output.status.success(),
-        "verify.hpp does not compile with {extra:?}\n{}",
+        "verify.hpp does not compile with `{cxx}` {extra:?}\n{}",
         show(&output)
     );
 }
@@ -384,7 +391,17 @@ fn header_compiles_under_strict_warnings() {
     compile_only(&flags);
 }
 
-/// The binding's keeper callback is declared with `VERIFY_CALL`: compiled with a
+/// 32-bit Windows, where `VERIFY_CALL` is `__stdcall`: the header (its callbacks included)
+/// compiles with mingw-w64's i686 g++ under the strict warnings.
+#[test]
+fn header_compiles_for_32_bit_windows() {
+    require_tool("i686-w64-mingw32-g++", "mingw");
+    let mut flags = CXX_STRICT_FLAGS.to_vec();
+    flags.push("-Wshadow");
+    compile_only_with("i686-w64-mingw32-g++", &flags);
+}
+
+/// The binding's callbacks are declared with `VERIFY_CALL`: compiled with a
 /// `VERIFY_CALL` that is a real calling convention on this target (`ms_abi` on x86-64, as
 /// `__stdcall` is on 32-bit Windows), a callback without it would not convert to
 /// `verify_event_callback`.
