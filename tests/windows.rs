@@ -160,6 +160,7 @@ fn windows() -> &'static Windows {
                 .to_owned()),
         };
         let prefix = wine_prefix(&out.join("wine"), &wine64);
+        remove_old_program_dirs();
         Windows {
             out,
             prefix,
@@ -226,6 +227,26 @@ fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
         started.elapsed().as_secs_f64()
     ));
     prefix
+}
+
+/// Removes the program folders of earlier test processes that have ended (each process
+/// keeps its own, `<target>/tmp/windows-<pid>/`, for inspection while it runs).
+fn remove_old_program_dirs() {
+    let Ok(entries) = fs::read_dir(env!("CARGO_TARGET_TMPDIR")) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(pid) = name.strip_prefix("windows-") else {
+            continue;
+        };
+        let ended = pid.parse::<u32>().is_ok_and(|pid| {
+            pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists()
+        });
+        if ended {
+            let _ = fs::remove_dir_all(entry.path());
+        }
+    }
 }
 
 /// A folder of this test process for `arch`: the programs, a copy of the DLL under test and
