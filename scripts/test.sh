@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what the tests need (a C and C++
 # compiler, valgrind, cmake and pkg-config for the host and package tests, Mono for the C#
-# binding), checks formatting, lints (clippy, warnings denied), builds the docs (warnings
+# binding, mingw-w64 and Wine for the Windows DLLs, nginx, tinyproxy and microsocks for the
+# network tests, Chromium for the console), builds the Windows DLLs, checks formatting, lints (clippy, warnings denied), builds the docs (warnings
 # denied), then runs every test of the workspace: the sandbox's black-box HTTP tests, the
 # core's tests against the sandbox (Rust API, wire vectors, reliability, keeper), the
 # generated-files check (header, C++/C#/README sections), and the C, C++ and C# host
@@ -10,7 +11,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks test-hosts
+scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks \
+    test-hosts mingw wine nuget unzip
+
+echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86 for tests/windows.rs, tests/nuget.rs)"
+scripts/build-windows.sh --wine
 
 echo "== cargo fmt --all --check"
 cargo fmt --all --check
