@@ -9,7 +9,8 @@
 //! of anything it allocated is caught). Leaks are checked (`detect_leaks=1`) with the
 //! suppressions of `tests/sanitizers/lsan.supp` (none needed today); any finding fails
 //! the test. The misuse and construction scenarios (no server) run under the same flags in
-//! tests/c_abi.rs.
+//! tests/c_abi.rs. With `VERIFY_C_SANITIZER=thread` the same hosts are built with
+//! ThreadSanitizer instead (scripts/tsan.sh runs them so, against an instrumented library).
 //!
 //! Needs `cc` with the sanitizer runtimes (gcc's libasan and libubsan):
 //! `scripts/install-deps.sh gcc`.
@@ -20,8 +21,8 @@ use std::path::PathBuf;
 
 use common::host::{
     assert_demo_output, assert_no_sanitizer_report, assert_sanitizers_clean, build_host,
-    build_host_from, demo_sandbox, root, run_sanitized_host, HostOutput, Scratch, C_POSIX_FLAGS,
-    SANITIZER_FLAGS,
+    build_host_from, demo_sandbox, host_sanitizer_flags, root, run_sanitized_host, HostOutput,
+    Scratch, C_POSIX_FLAGS,
 };
 use common::{unique, Program, APP_KEY};
 use serde_json::json;
@@ -29,7 +30,11 @@ use verify_sandbox::{Fault, FaultKind};
 
 /// Builds the host `name` with the sanitizers (and `extra` flags) into `scratch`.
 fn sanitized(name: &str, scratch: &Scratch, extra: &[&str]) -> PathBuf {
-    let flags: Vec<&str> = SANITIZER_FLAGS.iter().chain(extra).copied().collect();
+    let flags: Vec<&str> = host_sanitizer_flags()
+        .iter()
+        .chain(extra)
+        .copied()
+        .collect();
     build_host(name, scratch, &flags)
 }
 
@@ -160,7 +165,11 @@ fn the_c_demo() {
     // examples-c/demo.c, the README's tour: 13 steps against a sandbox with the demo
     // fixtures, every one 200.
     let scratch = Scratch::new();
-    let demo = build_host_from(&root().join("examples-c/demo.c"), &scratch, SANITIZER_FLAGS);
+    let demo = build_host_from(
+        &root().join("examples-c/demo.c"),
+        &scratch,
+        host_sanitizer_flags(),
+    );
     let (sandbox, app_id, app_key) = demo_sandbox();
     let output = run_sanitized_host(
         &demo,

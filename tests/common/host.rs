@@ -536,6 +536,12 @@ pub fn run_sanitized_host(
     args: &[String],
     on_line: impl FnMut(&str) -> Option<String>,
 ) -> HostOutput {
+    // A larger slack of the caller's environment wins (scripts/tsan.sh sets one).
+    let slack = std::env::var("VERIFY_HOST_SLACK")
+        .ok()
+        .and_then(|s| s.parse::<u32>().ok())
+        .unwrap_or(0)
+        .max(SANITIZER_SLACK);
     let mut all = vec![
         "ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0:exitcode=98:\
          detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1"
@@ -545,7 +551,7 @@ pub fn run_sanitized_host(
             lsan_suppressions().display()
         ),
         "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98".to_owned(),
-        format!("VERIFY_HOST_SLACK={SANITIZER_SLACK}"),
+        format!("VERIFY_HOST_SLACK={slack}"),
         program.display().to_string(),
     ];
     all.extend(args.iter().cloned());
@@ -579,4 +585,18 @@ pub fn assert_no_sanitizer_report(output: &HostOutput) {
         Some(98),
         "a sanitizer ended the host\n{report}"
     );
+}
+
+/// What C hosts built for ThreadSanitizer add to [`C_FLAGS`] (scripts/tsan.sh, with a
+/// libverify.so built with `-Zsanitizer=thread`).
+pub const TSAN_FLAGS: &[&str] = &["-fsanitize=thread", "-fno-omit-frame-pointer", "-g"];
+
+/// The sanitizer flags of the hosts of tests/c_sanitizers.rs: [`SANITIZER_FLAGS`] (ASan
+/// and UBSan), or [`TSAN_FLAGS`] when `VERIFY_C_SANITIZER=thread` (scripts/tsan.sh runs
+/// those tests so, against an instrumented library).
+pub fn host_sanitizer_flags() -> &'static [&'static str] {
+    match std::env::var("VERIFY_C_SANITIZER").as_deref() {
+        Ok("thread") => TSAN_FLAGS,
+        _ => SANITIZER_FLAGS,
+    }
 }
