@@ -183,6 +183,16 @@ fn framed(body: &str, content_length: &str) -> Response {
     ))
 }
 
+/// A valid Login refusal padded to exactly `length` bytes.
+fn padded(length: usize) -> Response {
+    let empty = r#"{"code":1005,"message":"","data":null}"#;
+    let padding = "p".repeat(length - empty.len());
+    Response::raw(
+        200,
+        format!(r#"{{"code":1005,"message":"{padding}","data":null}}"#),
+    )
+}
+
 /// The healthy reply, cut in the middle of its body.
 fn half(body: &str) -> Response {
     let reply = Response::raw(200, body);
@@ -458,6 +468,22 @@ fn table() -> Vec<Case> {
             .fails(Server(1005), 1)),
         row("no_code_but_secrets", Row::new(Login, Handle, |_| Response::raw(200, format!(r#"{{"token":"{TOKEN}","card":"{CARD}","mac":"{MAC}"}}"#)))
             .fails(Protocol, 1).says(&["no `code`", "\"token\""])),
+        // The cap is 1 MiB of body: exactly that is read, one byte more is refused.
+        // BUG (core/src/transport.rs, `post_form`): ureq's `limit(n)` fails once n bytes are
+        // read and more is asked for (its read to the end asks), so a body of exactly
+        // MAX_REPLY_BYTES is refused as "larger than 1048576 bytes". Fix: `.limit(
+        // MAX_REPLY_BYTES + 1)` (then only a body over the cap reaches the limit).
+        row("body_of_exactly_the_cap", Row::new(Login, Handle, |_| padded(1 << 20))
+            .fails(Server(1005), 1)),
+        row("body_one_byte_over_the_cap", Row::new(Login, Handle, |_| padded((1 << 20) + 1))
+            .fails(Protocol, 1).says(&["larger than"])),
+        // Two replies to one request: the second must never answer the next call.
+        row("two_replies_for_one_request", Row::new(Login, Handle, |b| Response::raw_http([Response::raw(200, b).bytes(), Response::raw(200, r#"{"code":1005,"message":"stale","data":null}"#).bytes()].concat()))
+            .once().succeeds(1)),
+        row("chunked_with_extensions_and_trailers", Row::new(Login, Handle, |b| Response::raw_http(format!("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n{:x};name=value\r\n{b}\r\n0\r\nX-Trailer: t\r\n\r\n", b.len())))
+            .succeeds(1)),
+        row("header_with_invalid_utf8", Row::new(Login, Handle, |b| Response::raw_http([format!("HTTP/1.1 200 OK\r\nContent-Length: {}\r\nX-Note: ", b.len()).into_bytes(), b"\xff\xfe\r\nDate: \xff\r\n\r\n".to_vec(), b.as_bytes().to_vec()].concat()))
+            .succeeds(1)),
         row("empty_body", Row::new(Login, Handle, |_| Response::raw(200, ""))
             .fails(Protocol, 1).says(&["empty"])),
         row("no_content_204", Row::new(Bulletin, Handle, |_| Response::raw_http("HTTP/1.1 204 No Content\r\n\r\n"))
@@ -1434,6 +1460,12 @@ fault_tests! {
     invalid_utf8,
     refusal_with_http_500,
     no_code_but_secrets,
+    #[ignore = "bug: a body of exactly MAX_REPLY_BYTES is refused as larger than it (ureq's limit is exclusive)"]
+    body_of_exactly_the_cap,
+    body_one_byte_over_the_cap,
+    two_replies_for_one_request,
+    chunked_with_extensions_and_trailers,
+    header_with_invalid_utf8,
     empty_body,
     no_content_204,
     not_http,
