@@ -2,7 +2,7 @@
 
 use verify_core::{codes, CancelToken, Error, ErrorKind};
 
-use crate::guard::{clear_out, guard, guard_code};
+use crate::guard::{clear_out, free_handle, give_handle, guard, guard_code};
 
 /// A cancellation token for `verify_social_login_wait`. Opaque; created by
 /// `verify_cancel_new`, freed by `verify_cancel_free`.
@@ -20,9 +20,12 @@ pub extern "system" fn verify_cancel_new(out: *mut *mut verify_cancel) -> i32 {
         // SAFETY: the caller's contract.
         unsafe {
             clear_out(out, "out")?;
-            *out = Box::into_raw(Box::new(verify_cancel {
-                token: CancelToken::new(),
-            }));
+            give_handle(
+                out,
+                verify_cancel {
+                    token: CancelToken::new(),
+                },
+            );
         }
         Ok(codes::OK)
     })
@@ -47,10 +50,6 @@ pub extern "system" fn verify_cancel_cancel(cancel: *const verify_cancel) -> i32
 /// Ownership: takes `cancel`. Thread-safety: no wait may still be using it.
 #[no_mangle]
 pub extern "system" fn verify_cancel_free(cancel: *mut verify_cancel) {
-    guard((), || {
-        if !cancel.is_null() {
-            // SAFETY: a pointer from `verify_cancel_new`, freed once (caller's contract).
-            drop(unsafe { Box::from_raw(cancel) });
-        }
-    })
+    // SAFETY: NULL or a pointer from `verify_cancel_new`, freed once (caller's contract).
+    guard((), || unsafe { free_handle(cancel) })
 }

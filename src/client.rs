@@ -18,7 +18,8 @@ use verify_core::{
 
 use crate::cancel::verify_cancel;
 use crate::guard::{
-    clear_out, guard, guard_code, optional_str, record, required_str, set_last_error,
+    clear_out, free_handle, give_handle, guard, guard_code, optional_str, record, required_str,
+    set_last_error,
 };
 use crate::reply::{give, verify_reply};
 
@@ -184,10 +185,13 @@ pub(crate) unsafe fn new_client(
             &required_str(app_key, "app_key")?,
             options,
         )?;
-        *out = Box::into_raw(Box::new(verify_client {
-            client: Arc::new(client),
-            keepers: Mutex::new(Vec::new()),
-        }));
+        give_handle(
+            out,
+            verify_client {
+                client: Arc::new(client),
+                keepers: Mutex::new(Vec::new()),
+            },
+        );
     }
     Ok(codes::OK)
 }
@@ -201,12 +205,8 @@ pub(crate) unsafe fn new_client(
 /// Thread-safety: no call on `client` may be in progress or start during or after this.
 #[no_mangle]
 pub extern "system" fn verify_client_free(client: *mut verify_client) {
-    guard((), || {
-        if !client.is_null() {
-            // SAFETY: a pointer from `verify_client_new`, freed once (caller's contract).
-            drop(unsafe { Box::from_raw(client) });
-        }
-    })
+    // SAFETY: NULL or a pointer from `verify_client_new`, freed once (caller's contract).
+    guard((), || unsafe { free_handle(client) })
 }
 
 /// Sets the connect timeout and the whole-call timeout, in milliseconds, for calls that

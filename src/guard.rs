@@ -122,6 +122,28 @@ pub unsafe fn write_out<T>(out: *mut T, name: &str, value: T) -> Result<(), Erro
     Ok(())
 }
 
+/// Hands a new handle to the caller: `*out` becomes the owned `value`, which the caller
+/// frees with the handle's `_free` function ([`free_handle`]).
+///
+/// # Safety
+/// `out` was checked by [`clear_out`] (non-NULL, writable).
+pub unsafe fn give_handle<T>(out: *mut *mut T, value: T) {
+    // SAFETY: as documented above.
+    unsafe { *out = Box::into_raw(Box::new(value)) };
+}
+
+/// Frees a handle given by [`give_handle`]; NULL does nothing. Every `_free` function of
+/// the ABI runs inside [`guard`] and calls this.
+///
+/// # Safety
+/// `handle` is NULL or a pointer from [`give_handle`] of the same type, freed once.
+pub unsafe fn free_handle<T>(handle: *mut T) {
+    if !handle.is_null() {
+        // SAFETY: as documented above.
+        drop(unsafe { Box::from_raw(handle) });
+    }
+}
+
 /// Checks that an out-pointer is not NULL, and sets `*out` to NULL.
 ///
 /// # Safety

@@ -10,7 +10,9 @@ use std::time::{Duration, UNIX_EPOCH};
 use verify_core::{codes, Error, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState};
 
 use crate::client::{borrow_handle, session_kind, verify_client};
-use crate::guard::{clear_out, guard, guard_code, optional_str, required_str, write_out};
+use crate::guard::{
+    clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str, write_out,
+};
 
 /// `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
 pub const VERIFY_EVENT_ALIVE: i32 = 1;
@@ -163,11 +165,14 @@ pub extern "system" fn verify_keeper_options_new(out: *mut *mut verify_keeper_op
         // SAFETY: the caller's contract.
         unsafe {
             clear_out(out, "out")?;
-            *out = Box::into_raw(Box::new(verify_keeper_options {
-                options: KeeperOptions::default(),
-                callback: None,
-                user_data: ptr::null_mut(),
-            }));
+            give_handle(
+                out,
+                verify_keeper_options {
+                    options: KeeperOptions::default(),
+                    callback: None,
+                    user_data: ptr::null_mut(),
+                },
+            );
         }
         Ok(codes::OK)
     })
@@ -177,12 +182,8 @@ pub extern "system" fn verify_keeper_options_new(out: *mut *mut verify_keeper_op
 /// with them are not affected. Ownership: takes `options`.
 #[no_mangle]
 pub extern "system" fn verify_keeper_options_free(options: *mut verify_keeper_options) {
-    guard((), || {
-        if !options.is_null() {
-            // SAFETY: a pointer from `verify_keeper_options_new`, freed once.
-            drop(unsafe { Box::from_raw(options) });
-        }
-    })
+    // SAFETY: NULL or a pointer from `verify_keeper_options_new`, freed once.
+    guard((), || unsafe { free_handle(options) })
 }
 
 /// Sets the time between heartbeats, in milliseconds: at least 1000 (default 300000). A
@@ -320,7 +321,7 @@ pub extern "system" fn verify_keeper_start(
             keepers.push(Arc::downgrade(&keeper));
         }
         // SAFETY: `out` was checked above.
-        unsafe { *out = Box::into_raw(Box::new(verify_keeper { keeper })) };
+        unsafe { give_handle(out, verify_keeper { keeper }) };
         Ok(codes::OK)
     })
 }
@@ -406,7 +407,7 @@ pub extern "system" fn verify_keeper_get_status(
             messages: keeper.take_messages().iter().map(|m| c_text(m)).collect(),
         };
         // SAFETY: `out` was checked above.
-        unsafe { *out = Box::into_raw(Box::new(snapshot)) };
+        unsafe { give_handle(out, snapshot) };
         Ok(codes::OK)
     })
 }
@@ -415,12 +416,8 @@ pub extern "system" fn verify_keeper_get_status(
 /// Ownership: takes `status`.
 #[no_mangle]
 pub extern "system" fn verify_keeper_status_free(status: *mut verify_keeper_status) {
-    guard((), || {
-        if !status.is_null() {
-            // SAFETY: a pointer from `verify_keeper_get_status`, freed once.
-            drop(unsafe { Box::from_raw(status) });
-        }
-    })
+    // SAFETY: NULL or a pointer from `verify_keeper_get_status`, freed once.
+    guard((), || unsafe { free_handle(status) })
 }
 
 /// Reads one value of a snapshot through `out`: 0, `VERIFY_ERR_NO_SUCH_FIELD` when

@@ -9,7 +9,9 @@ use std::time::Duration;
 use verify_core::{codes, Error, ErrorKind, LogLevel, Options, ProxyChoice};
 
 use crate::client::{new_client, verify_client};
-use crate::guard::{clear_out, guard, guard_code, optional_str, required_str};
+use crate::guard::{
+    clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str,
+};
 
 /// `verify_client_options_set_trust`: Mozilla's root certificates (the default).
 pub const VERIFY_TRUST_MOZILLA: u32 = 1;
@@ -111,9 +113,12 @@ pub extern "system" fn verify_client_options_new(out: *mut *mut verify_client_op
         // SAFETY: the caller's contract.
         unsafe {
             clear_out(out, "out")?;
-            *out = Box::into_raw(Box::new(verify_client_options {
-                options: Options::default(),
-            }));
+            give_handle(
+                out,
+                verify_client_options {
+                    options: Options::default(),
+                },
+            );
         }
         Ok(codes::OK)
     })
@@ -123,12 +128,8 @@ pub extern "system" fn verify_client_options_new(out: *mut *mut verify_client_op
 /// them are not affected. Ownership: takes `options`.
 #[no_mangle]
 pub extern "system" fn verify_client_options_free(options: *mut verify_client_options) {
-    guard((), || {
-        if !options.is_null() {
-            // SAFETY: a pointer from `verify_client_options_new`, freed once.
-            drop(unsafe { Box::from_raw(options) });
-        }
-    })
+    // SAFETY: NULL or a pointer from `verify_client_options_new`, freed once.
+    guard((), || unsafe { free_handle(options) })
 }
 
 /// Adds a mirror: another base URL of the same service, tried in order after the first

@@ -14,7 +14,9 @@ use std::sync::{Mutex, PoisonError};
 use serde_json::Value;
 use verify_core::{codes, Error, ErrorKind, Reply};
 
-use crate::guard::{guard, guard_code, optional_str, record, required_str, write_out};
+use crate::guard::{
+    free_handle, give_handle, guard, guard_code, optional_str, record, required_str, write_out,
+};
 
 /// An answer of the server (any code). Opaque; created by the calls, freed with
 /// `verify_reply_free`. Strings read from it stay valid until it is freed.
@@ -55,7 +57,7 @@ impl verify_reply {
 /// `out` was checked non-NULL by `clear_out` and is writable.
 pub(crate) unsafe fn give(out: *mut *mut verify_reply, reply: Reply) {
     // SAFETY: as documented above.
-    unsafe { *out = Box::into_raw(Box::new(verify_reply::new(reply))) };
+    unsafe { give_handle(out, verify_reply::new(reply)) };
 }
 
 /// Borrows a reply argument, or fails with an invalid-argument error.
@@ -227,10 +229,6 @@ pub extern "system" fn verify_reply_json(
 /// Thread-safety: no other thread may use `reply` during or after this call.
 #[no_mangle]
 pub extern "system" fn verify_reply_free(reply: *mut verify_reply) {
-    guard((), || {
-        if !reply.is_null() {
-            // SAFETY: a pointer from `give` (Box::into_raw), freed once (caller's contract).
-            drop(unsafe { Box::from_raw(reply) });
-        }
-    })
+    // SAFETY: NULL or a pointer from `give`, freed once (caller's contract).
+    guard((), || unsafe { free_handle(reply) })
 }
