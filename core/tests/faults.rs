@@ -38,7 +38,7 @@ use common::unique;
 use fake::{FakeServer, Request, Response, Setup, Then};
 use serde_json::json;
 use verify_core::{Client, Error, ErrorKind, LogLevel, Options, ProxyChoice, SessionKind, Trust};
-use verify_sandbox::{Config, Fixtures, Sandbox, Tls};
+use verify_sandbox::{Config, Fault, FaultKind, Fixtures, Sandbox, Tls};
 
 /// The call timeout of every case.
 const CALL: Duration = Duration::from_millis(1000);
@@ -568,6 +568,13 @@ fn table() -> Vec<Case> {
         special("stale_connection_closed_while_idle_bulletin", |ctx| stale_idle(ctx, Call::Bulletin)),
         special("stale_connection_closed_as_the_request_arrives_login", |ctx| stale_race(ctx, Call::Login)),
         special("stale_connection_closed_as_the_request_arrives_bulletin", |ctx| stale_race(ctx, Call::Bulletin)),
+
+        // -- The sandbox's fault API, with a count card: what the server did is on the card.
+        special("sandbox_drop", |ctx| sandbox_fault(ctx, FaultKind::Drop, ErrorKind::Network, 1)),
+        special("sandbox_delay", |ctx| sandbox_fault(ctx, FaultKind::Delay, ErrorKind::Timeout, 1)),
+        special("sandbox_truncated_json", |ctx| sandbox_fault(ctx, FaultKind::TruncatedJson, ErrorKind::Protocol, 1)),
+        special("sandbox_non_json", |ctx| sandbox_fault(ctx, FaultKind::NonJson, ErrorKind::Protocol, 0)),
+        special("sandbox_http_502", |ctx| sandbox_fault(ctx, FaultKind::Http502, ErrorKind::Protocol, 0)),
 
         // -- TLS.
         special("tls_unknown_issuer", tls_unknown_issuer),
@@ -1149,6 +1156,98 @@ fn stale_race(ctx: &Ctx, call: Call) {
     assert_eq!(server.handled_of(call.wire()), seen + 1);
 }
 
+/// The sandbox's own faults (its fault API) on SingleLogin with a count card: the sandbox
+/// acts, so the card's uses show what the server did. A reply that is lost, late, or broken
+/// after the action ran spends one use, never two (no resend); a refusal before the action
+/// (`non_json`, `http_502`) spends none. The next login works and spends one more.
+fn sandbox_fault(ctx: &Ctx, kind: FaultKind, expected: ErrorKind, spent: u64) {
+    let dir = std::env::temp_dir().join(unique("verify-core-faults-"));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let state = dir.join("state.json");
+    let sandbox = Sandbox::start(Config {
+        state_file: Some(state.clone()),
+        ..Config::default()
+    })
+    .expect("sandbox");
+    sandbox
+        .load(
+            Fixtures::from_value(json!({
+                "programs": [{"app_id": APP_ID, "app_key": APP_KEY, "status": "approved"}],
+                "cards": [{"app_id": APP_ID, "card": CARD, "type_name": "count",
+                           "kind": "count", "total": 5, "used": 0}],
+            }))
+            .expect("fixtures"),
+        )
+        .expect("load");
+    let client = ctx.client(&sandbox.base_url());
+    let init = client.init();
+    ctx.keep(&init);
+    init.expect("init");
+    sandbox.set_fault(Fault {
+        kind,
+        app_id: Some(APP_ID.to_owned()),
+        action: Some("SingleLogin".to_owned()),
+        count: Some(1),
+        delay_ms: 3000,
+    });
+    let logins = || {
+        sandbox
+            .request_log(Some(APP_ID))
+            .iter()
+            .filter(|entry| entry.action.as_deref() == Some("SingleLogin"))
+            .count()
+    };
+    let used = || sandbox.card(APP_ID, CARD).expect("card")["used"].as_u64();
+
+    let started = Instant::now();
+    let result = Call::Login.run(&client);
+    let elapsed = started.elapsed();
+    ctx.keep(&result);
+    let at_deadline = kind == FaultKind::Delay;
+    assert_outcome(
+        &format!("{kind:?}"),
+        &result,
+        Err(expected),
+        elapsed,
+        at_deadline,
+        &[],
+    );
+    assert_eq!(logins(), 1, "SingleLogin sent once");
+    assert_eq!(used(), Some(spent), "uses spent by the faulty call");
+
+    let next = Call::Login.run(&client);
+    ctx.keep(&next);
+    next.expect("the next call works");
+    assert_eq!(logins(), 2);
+    assert_eq!(used(), Some(spent + 1));
+
+    // The secrets the sandbox issued: the api password, the tokens of the logins.
+    for secret in issued_api_passwords(&state) {
+        ctx.secret(secret);
+    }
+    let mut tokens = Vec::new();
+    let saved = common::eventually(Duration::from_secs(10), || {
+        let state: serde_json::Value = std::fs::read_to_string(&state)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
+        tokens = state["sessions"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(_, session)| session["app_id"] == json!(APP_ID))
+            .map(|(token, _)| token.clone())
+            .collect();
+        !tokens.is_empty()
+    });
+    assert!(saved, "the sandbox's state never showed the login's token");
+    for token in tokens {
+        ctx.secret(token);
+    }
+    sandbox.stop();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A sandbox with this suite's program, serving https with `tls`, saving its state (the
 /// secrets it issues) to `state_file`.
 fn https_sandbox(tls: Tls, state_file: Option<PathBuf>) -> Sandbox {
@@ -1501,6 +1600,11 @@ fault_tests! {
     stale_connection_closed_while_idle_bulletin,
     stale_connection_closed_as_the_request_arrives_login,
     stale_connection_closed_as_the_request_arrives_bulletin,
+    sandbox_drop,
+    sandbox_delay,
+    sandbox_truncated_json,
+    sandbox_non_json,
+    sandbox_http_502,
     tls_unknown_issuer,
     tls_wrong_name,
     tls_expired,
