@@ -1668,6 +1668,9 @@ fn no_secret_in_any_message_of_the_fault_suite() {
         secrets.len() > static_secrets().len(),
         "the sandbox's issued api password was not learned"
     );
+    if let Some(path) = std::env::var_os("VERIFY_FAULTS_REPORT") {
+        write_report(std::path::Path::new(&path), &secrets, messages.len());
+    }
     if std::env::var_os("FAULTS_PRINT").is_some() {
         for (case, message) in &messages {
             eprintln!("{case}: {message}");
@@ -1688,6 +1691,33 @@ fn no_secret_in_any_message_of_the_fault_suite() {
         messages.len(),
         found.join("\n")
     );
+}
+
+/// A Markdown summary of the run (for RELIABILITY.md): each case and its result, and the
+/// figures of the secrets scan. Written when `VERIFY_FAULTS_REPORT` names a file.
+fn write_report(path: &Path, secrets: &[String], messages: usize) {
+    let mut text = String::from("| fault case | result |\n|---|---|\n");
+    let mut passed = 0;
+    for (index, case) in cases().iter().enumerate() {
+        let result = match &outcome(index).failure {
+            None => {
+                passed += 1;
+                "pass".to_owned()
+            }
+            Some(failure) => format!(
+                "FAIL: {}",
+                failure.lines().next().unwrap_or("").replace('|', "\\|")
+            ),
+        };
+        text.push_str(&format!("| `{}` | {result} |\n", case.name));
+    }
+    text.push_str(&format!(
+        "\n{passed} of {} fault cases pass; {messages} messages (Display, Debug, message(), \
+         log lines) scanned for {} secrets of the run.\n",
+        cases().len(),
+        secrets.len()
+    ));
+    std::fs::write(path, text).expect("write the report");
 }
 
 #[test]
