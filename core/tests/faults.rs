@@ -377,6 +377,7 @@ fn table() -> Vec<Case> {
         special("refused_with_a_session_fails_over", refused_with_a_session_fails_over),
         special("reset_mid_reply_no_failover", |ctx| no_failover_once_delivered(ctx, || half(&Call::Login.body()).then(Then::Reset), ErrorKind::Network, false)),
         special("black_hole_no_failover", |ctx| no_failover_once_delivered(ctx, Response::black_hole, ErrorKind::Timeout, true)),
+        special("connect_black_hole", connect_black_hole),
         special("dns_failure", dns_failure),
         special("dns_failure_fails_over_to_a_mirror", dns_failure_fails_over_to_a_mirror),
 
@@ -943,6 +944,45 @@ fn refused_with_a_session(ctx: &Ctx) {
     next.expect("the next call works");
     assert_eq!(second.inits(), 0, "the session is kept");
     assert_eq!(second.handled_of("SingleLogin"), 1);
+}
+
+/// A listener whose accept queue is full, with the connections that fill it: a connect to
+/// it hangs (the kernel drops its SYN), as with a host that does not answer.
+fn unanswered_listener() -> (TcpListener, Vec<TcpStream>, String) {
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let mut fillers = Vec::new();
+    loop {
+        match TcpStream::connect_timeout(&addr, Duration::from_millis(200)) {
+            Ok(stream) => fillers.push(stream),
+            Err(err) if err.kind() == std::io::ErrorKind::TimedOut => break,
+            Err(err) => panic!("filling the accept queue: {err}"),
+        }
+        assert!(fillers.len() < 10_000, "the accept queue never filled");
+    }
+    (listener, fillers, format!("http://{addr}"))
+}
+
+/// A host that never answers a connect: the call ends at its deadline (the connect timeout
+/// is longer), and with a shorter connect timeout a mirror gets the call.
+fn connect_black_hole(ctx: &Ctx) {
+    let (_listener, _fillers, url) = unanswered_listener();
+    let client = ctx.client(&url);
+    for attempt in ["the faulty call", "the next call"] {
+        let started = Instant::now();
+        let result = Call::Login.run(&client);
+        let elapsed = started.elapsed();
+        ctx.keep(&result);
+        assert_outcome(
+            attempt,
+            &result,
+            Err(ErrorKind::Timeout),
+            elapsed,
+            true,
+            &[],
+        );
+    }
+    assert_fails_over(ctx, &url, Duration::from_millis(300));
 }
 
 /// A name that never resolves (RFC 6761).
@@ -1519,6 +1559,7 @@ fault_tests! {
     refused_with_a_session_fails_over,
     reset_mid_reply_no_failover,
     black_hole_no_failover,
+    connect_black_hole,
     dns_failure,
     dns_failure_fails_over_to_a_mirror,
     reset_mid_reply_login,
