@@ -6,11 +6,12 @@
 #          core/tests/reliability.rs (deadlines, resends, re-init, the client shared by the
 #          calls of a test and the in-process sandbox's threads), every test of both;
 #   C ABI: tests/c_threads.rs (8 POSIX threads on one client, one reply read by 8 threads
-#          at once, concurrent slow calls) and tests/c_keeper.rs (keeper threads calling C
-#          callbacks, freeing a client mid-request), with libverify.so instrumented and the
-#          C hosts compiled with -fsanitize=thread (the runtime the library needs). The
-#          c_keeper tests that run their host under valgrind cannot run under TSan
-#          (valgrind and TSan exclude each other): they are listed in the output as such.
+#          at once, concurrent slow calls), tests/c_keeper.rs (freeing a client mid-request,
+#          the cancellable social wait; its tests that run under valgrind cannot run under
+#          TSan) and tests/c_sanitizers.rs built for TSan (VERIFY_C_SANITIZER=thread: every
+#          c_abi.c scenario with a server, the demo, c_threads, and c_keeper's callback,
+#          status and grace scenarios natively), with libverify.so and its std instrumented
+#          and the C hosts linked with rustc's TSan runtime.
 #
 #   scripts/tsan.sh            both parts
 #   scripts/tsan.sh core       only the core part (scripts/tsan.sh c: only the C ABI part)
@@ -62,16 +63,30 @@ fi
 if [ "$part" = all ] || [ "$part" = c ]; then
     log=target/reliability/tsan-c.log
     : >"$log"
+    # The C hosts are linked with the ThreadSanitizer runtime rustc uses (the library
+    # calls it; gcc's own libtsan lacks the __tsan_memcpy family that LLVM 22 emits), and
+    # export its interceptors (-rdynamic) so that the library's pthread_create and mutexes
+    # go through it. The hosts' own C code is not instrumented: the library and its std are.
+    rt="$(rustc +nightly --print sysroot)/lib/rustlib/$target/lib/librustc-nightly_rt.tsan.a"
     wrapper="$CARGO_TARGET_DIR/cc-tsan"
     mkdir -p "$CARGO_TARGET_DIR"
-    printf '#!/bin/sh\nexec cc -fsanitize=thread -g "$@"\n' >"$wrapper"
+    cat >"$wrapper" <<WRAPPER
+#!/bin/sh
+exec cc "\$@" -g -rdynamic -Wl,--whole-archive "$rt" -Wl,--no-whole-archive -ldl -lm -lrt -lstdc++
+WRAPPER
     chmod +x "$wrapper"
     export CC="$wrapper"
     run cargo +nightly test --locked -p verify --test c_threads
-    # Under valgrind: cannot run under TSan.
+    # The tests of c_keeper.rs that run their host under valgrind cannot run under TSan
+    # (valgrind and TSan exclude each other); the same scenarios (callback, status, grace)
+    # run natively in tests/c_sanitizers.rs, below.
     run cargo +nightly test --locked -p verify --test c_keeper -- \
         --skip keeper_events_reach_a_c_callback --skip the_typed_status_snapshot \
-        --skip an_outage_gives_the_grace_state_then_alive_again
+        --skip an_outage_gives_the_grace_state_then_alive_again \
+        --skip machine_code_through_the_c_abi --skip keeper_options_cancel_and_status_bad_arguments
+    # c_abi.c's scenarios, the demo, c_threads and c_keeper (callback, status, grace) as
+    # tests/c_sanitizers.rs runs them, built for TSan instead of ASan.
+    VERIFY_C_SANITIZER=thread run cargo +nightly test --locked -p verify --test c_sanitizers
 fi
 
 # Each part's log (target/reliability/tsan-core.log, tsan-c.log) is read by

@@ -588,8 +588,9 @@ pub fn assert_no_sanitizer_report(output: &HostOutput) {
 }
 
 /// What C hosts built for ThreadSanitizer add to [`C_FLAGS`] (scripts/tsan.sh, with a
-/// libverify.so built with `-Zsanitizer=thread`).
-pub const TSAN_FLAGS: &[&str] = &["-fsanitize=thread", "-fno-omit-frame-pointer", "-g"];
+/// libverify.so built with `-Zsanitizer=thread`): nothing but debug information; the `$CC`
+/// of scripts/tsan.sh links rustc's TSan runtime (the library is what is instrumented).
+pub const TSAN_FLAGS: &[&str] = &["-fno-omit-frame-pointer", "-g"];
 
 /// The sanitizer flags of the hosts of tests/c_sanitizers.rs: [`SANITIZER_FLAGS`] (ASan
 /// and UBSan), or [`TSAN_FLAGS`] when `VERIFY_C_SANITIZER=thread` (scripts/tsan.sh runs
