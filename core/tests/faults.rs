@@ -38,7 +38,7 @@ use common::unique;
 use fake::{FakeServer, Request, Response, Setup, Then};
 use serde_json::json;
 use verify_core::{Client, Error, ErrorKind, LogLevel, Options, ProxyChoice, SessionKind, Trust};
-use verify_sandbox::{Config, Fault, FaultKind, Fixtures, Sandbox, Tls};
+use verify_sandbox::{Config, Fault, FaultKind, Fixtures, Limits, Sandbox, Tls};
 
 /// The call timeout of every case.
 const CALL: Duration = Duration::from_millis(1000);
@@ -576,6 +576,11 @@ fn table() -> Vec<Case> {
         special("sandbox_truncated_json", |ctx| sandbox_fault(ctx, FaultKind::TruncatedJson, ErrorKind::Protocol, 1)),
         special("sandbox_non_json", |ctx| sandbox_fault(ctx, FaultKind::NonJson, ErrorKind::Protocol, 0)),
         special("sandbox_http_502", |ctx| sandbox_fault(ctx, FaultKind::Http502, ErrorKind::Protocol, 0)),
+
+        special("sandbox_stale_connection_http", |ctx| stale_connection_sandbox(ctx, false)),
+        special("sandbox_stale_connection_https", |ctx| stale_connection_sandbox(ctx, true)),
+        special("sandbox_session_retired", sandbox_session_retired),
+        special("sandbox_connection_limit", sandbox_connection_limit),
 
         // -- TLS.
         special("tls_unknown_issuer", tls_unknown_issuer),
@@ -1288,6 +1293,169 @@ fn sandbox_fault(ctx: &Ctx, kind: FaultKind, expected: ErrorKind, spent: u64) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A sandbox with `limits`, this suite's program and a count card, serving https too.
+fn limited_sandbox(limits: Limits) -> Sandbox {
+    let sandbox = Sandbox::start(Config {
+        tls: Some(Tls::Generated),
+        limits,
+        ..Config::default()
+    })
+    .expect("sandbox");
+    sandbox
+        .load(
+            Fixtures::from_value(json!({
+                "programs": [{"app_id": APP_ID, "app_key": APP_KEY, "status": "approved"}],
+                "cards": [{"app_id": APP_ID, "card": CARD, "type_name": "count",
+                           "kind": "count", "total": 5, "used": 0}],
+            }))
+            .expect("fixtures"),
+        )
+        .expect("load");
+    sandbox
+}
+
+fn sandbox_logins(sandbox: &Sandbox) -> Vec<i64> {
+    sandbox
+        .request_log(Some(APP_ID))
+        .iter()
+        .filter(|entry| entry.action.as_deref() == Some("SingleLogin"))
+        .map(|entry| entry.code)
+        .collect()
+}
+
+fn card_uses(sandbox: &Sandbox) -> Option<u64> {
+    sandbox.card(APP_ID, CARD).expect("card")["used"].as_u64()
+}
+
+/// The sandbox closes kept-alive connections idle for 200 ms (plain and TLS): each later
+/// login goes on a new connection, sent once, spending one use.
+fn stale_connection_sandbox(ctx: &Ctx, https: bool) {
+    let sandbox = limited_sandbox(Limits {
+        header_timeout: Duration::from_millis(200),
+        ..Limits::default()
+    });
+    let client = if https {
+        let mut trust = Trust::nothing();
+        let ca = sandbox.ca_pem().expect("CA");
+        trust.add_roots_pem(ca.as_bytes()).expect("roots");
+        let url = sandbox.https_base_url().expect("https");
+        ctx.client_with(
+            &url,
+            Options {
+                trust,
+                ..ctx.options()
+            },
+        )
+    } else {
+        ctx.client(&sandbox.base_url())
+    };
+    let init = client.init();
+    ctx.keep(&init);
+    init.expect("init");
+    for round in 1..=2u64 {
+        std::thread::sleep(Duration::from_millis(600));
+        let started = Instant::now();
+        let result = Call::Login.run(&client);
+        let elapsed = started.elapsed();
+        ctx.keep(&result);
+        assert_outcome("after an idle close", &result, Ok(()), elapsed, false, &[]);
+        assert_eq!(
+            sandbox_logins(&sandbox),
+            vec![200; round as usize],
+            "sent once"
+        );
+        assert_eq!(card_uses(&sandbox), Some(round));
+    }
+    assert!(
+        sandbox.connections_accepted() >= 3,
+        "a new connection each time"
+    );
+    sandbox.stop();
+}
+
+/// Another client's Init retires this client's session secret (one per program): its next
+/// login gets 1001, runs Init again and is sent once more; the card is spent once.
+fn sandbox_session_retired(ctx: &Ctx) {
+    let sandbox = limited_sandbox(Limits {
+        api_passwords_per_program: 1,
+        ..Limits::default()
+    });
+    let client = ctx.client(&sandbox.base_url());
+    let init = client.init();
+    ctx.keep(&init);
+    init.expect("init");
+    let other = ctx.client(&sandbox.base_url());
+    let init = other.init();
+    ctx.keep(&init);
+    init.expect("the other client's Init");
+    let started = Instant::now();
+    let result = Call::Login.run(&client);
+    let elapsed = started.elapsed();
+    ctx.keep(&result);
+    assert_outcome("retired session", &result, Ok(()), elapsed, false, &[]);
+    // The refused request's action is unknown to the sandbox (its secret is): its log shows
+    // the Handle requests' codes, and the Inits.
+    let log = sandbox.request_log(None);
+    let handles: Vec<i64> = log
+        .iter()
+        .filter(|entry| entry.path.starts_with("/api/verify/"))
+        .map(|entry| entry.code)
+        .collect();
+    assert_eq!(handles, vec![1001, 200], "{log:?}");
+    let inits = log
+        .iter()
+        .filter(|entry| entry.path == "/api/verify")
+        .count();
+    assert_eq!(inits, 3, "two clients' Inits, one re-Init");
+    assert_eq!(card_uses(&sandbox), Some(1));
+    let next = Call::Login.run(&client);
+    ctx.keep(&next);
+    next.expect("the next call works");
+    assert_eq!(card_uses(&sandbox), Some(2));
+    sandbox.stop();
+}
+
+/// The sandbox at its connection limit refuses a new connection with 503 and a JSON
+/// envelope, and closes it: the client reads the refusal (503, not retried), or, when the
+/// close (an RST: the request is left unread) comes first, fails to send (Network). Nothing
+/// reaches the service; once a connection is free, calls work.
+fn sandbox_connection_limit(ctx: &Ctx) {
+    let sandbox = limited_sandbox(Limits {
+        max_connections: 1,
+        ..Limits::default()
+    });
+    let client = ctx.client(&sandbox.base_url());
+    let holder = TcpStream::connect(sandbox.base_url().trim_start_matches("http://"))
+        .expect("hold the only connection");
+    // The holder is counted once the sandbox accepted it.
+    std::thread::sleep(Duration::from_millis(200));
+    let started = Instant::now();
+    let result = Call::Login.run(&client);
+    let elapsed = started.elapsed();
+    ctx.keep(&result);
+    let kind = result.as_ref().err().map(Error::kind);
+    assert!(
+        matches!(kind, Some(ErrorKind::Server(503) | ErrorKind::Network)),
+        "{result:?}"
+    );
+    let expected = Err(kind.unwrap_or(ErrorKind::Network));
+    assert_outcome("connection limit", &result, expected, elapsed, false, &[]);
+    assert!(
+        sandbox_logins(&sandbox).is_empty(),
+        "no login reached the service"
+    );
+    drop(holder);
+    let freed = common::eventually(Duration::from_secs(5), || {
+        let next = Call::Login.run(&client);
+        ctx.keep(&next);
+        next.is_ok()
+    });
+    assert!(freed, "calls work once a connection is free");
+    assert_eq!(sandbox_logins(&sandbox), vec![200]);
+    assert_eq!(card_uses(&sandbox), Some(1));
+    sandbox.stop();
+}
+
 /// A sandbox with this suite's program, serving https with `tls`, saving its state (the
 /// secrets it issues) to `state_file`.
 fn https_sandbox(tls: Tls, state_file: Option<PathBuf>) -> Sandbox {
@@ -1646,6 +1814,10 @@ fault_tests! {
     sandbox_truncated_json,
     sandbox_non_json,
     sandbox_http_502,
+    sandbox_stale_connection_http,
+    sandbox_stale_connection_https,
+    sandbox_session_retired,
+    sandbox_connection_limit,
     tls_unknown_issuer,
     tls_wrong_name,
     tls_expired,
