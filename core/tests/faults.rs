@@ -581,6 +581,7 @@ fn table() -> Vec<Case> {
         special("sandbox_stale_connection_https", |ctx| stale_connection_sandbox(ctx, true)),
         special("sandbox_session_retired", sandbox_session_retired),
         special("sandbox_connection_limit", sandbox_connection_limit),
+        special("sandbox_connection_limit_refusal_is_read", sandbox_connection_limit_refusal_is_read),
 
         // -- TLS.
         special("tls_unknown_issuer", tls_unknown_issuer),
@@ -1456,6 +1457,27 @@ fn sandbox_connection_limit(ctx: &Ctx) {
     sandbox.stop();
 }
 
+// BUG (sandbox/src/server.rs, the connection limit): the sandbox writes its 503 and closes
+// the connection without reading the request; the client's request (its body, written after
+// the head) then meets an RST: "Broken pipe", and the clear refusal of issue 13 item 8 is
+// never read. Fix: read the request head (with a short timeout) before answering 503, then
+// shut the write side down and drain briefly before closing (a lingering close).
+fn sandbox_connection_limit_refusal_is_read(ctx: &Ctx) {
+    let sandbox = limited_sandbox(Limits {
+        max_connections: 1,
+        ..Limits::default()
+    });
+    let client = ctx.client(&sandbox.base_url());
+    let _holder = TcpStream::connect(sandbox.base_url().trim_start_matches("http://"))
+        .expect("hold the only connection");
+    std::thread::sleep(Duration::from_millis(200));
+    let result = Call::Login.run(&client);
+    ctx.keep(&result);
+    let err = result.expect_err("refused");
+    assert_eq!(err.kind(), ErrorKind::Server(503), "{err:?}");
+    sandbox.stop();
+}
+
 /// A sandbox with this suite's program, serving https with `tls`, saving its state (the
 /// secrets it issues) to `state_file`.
 fn https_sandbox(tls: Tls, state_file: Option<PathBuf>) -> Sandbox {
@@ -1818,6 +1840,8 @@ fault_tests! {
     sandbox_stale_connection_https,
     sandbox_session_retired,
     sandbox_connection_limit,
+    #[ignore = "bug (sandbox): the 503 of the connection limit is written without reading the request, the client meets an RST (Broken pipe) and never reads it"]
+    sandbox_connection_limit_refusal_is_read,
     tls_unknown_issuer,
     tls_wrong_name,
     tls_expired,
