@@ -1,26 +1,33 @@
 //! The fault suite (issue 13 item 4): every way a network or a server can misbehave, each
-//! against a client with a 1 s call timeout, and the secrets check of item 2 over every
-//! message the suite produced.
+//! against a client with a 1 s call timeout (1 s connect), and the secrets check of item 2
+//! over every message the suite produced.
 //!
 //! Each case asserts:
 //! - the outcome: the error's kind (and so its code), or success where the client recovers
-//!   on its own (1014 with a `Date`, one 1001, a stale connection);
+//!   on its own (1014 with a `Date`, one 1001, a stale connection, a resend of a read-only
+//!   call);
 //! - the elapsed time: under the call timeout plus [`SLACK`]; at the deadline (not before)
-//!   when the fault is a silence; well under it when the failure is visible at once;
+//!   when the fault is a silence; under the timeout when the failure is visible at once;
 //! - the requests the server saw: exactly the number the table gives, and never a
 //!   state-changing action (SingleLogin) twice once it may have reached the server (only a
 //!   refusal the server made before acting, 1001 or 1014, is sent again), a read-only one at
-//!   most twice;
+//!   most twice; with the sandbox, the count card shows one use at most per call;
 //! - that the next call on the same client works, sent once, once the fault is gone (for DNS
 //!   and TLS failures, which do not go away, that the same client fails the same way again,
 //!   and that a client with a working mirror, or trusting the CA, succeeds).
 //!
 //! Most cases run against the scripted server of `fake` (Init and Handle answered as the
-//! service does, the fault applied to the first `times` requests of one kind); TLS cases run
-//! against the sandbox's https listener. Each case is its own test, and runs once per
-//! process: [`no_secret_in_any_message_of_the_fault_suite`] runs those not run yet and scans
-//! every message of every case (`Display`, `Debug`, `message()`, and the log hook's lines)
-//! for every secret of the run.
+//! service does, the fault applied to the first `times` requests of one kind: [`table`]);
+//! the others (refused, DNS, stale connections, mirrors, TLS, the sandbox's fault API and
+//! limits) are functions. Each case is its own test (`case::NAME`), and runs once per
+//! process: [`no_secret_in_any_message_of_the_fault_suite`] runs those not run yet, ignored
+//! ones included, and scans every message of every case (`Display`, `Debug`, `message()`,
+//! and the log hook's lines) for every secret of the run (the AppKey, the card, the machine
+//! code, the password, the tokens and api passwords the servers issued).
+//!
+//! A case that shows a bug of the library is kept, its comment says `BUG`, and it is
+//! `#[ignore]`d until the fix. `FAULTS_PRINT=1` prints every message of the run;
+//! `VERIFY_FAULTS_REPORT=FILE` writes the table of cases and results (for RELIABILITY.md).
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
@@ -533,6 +540,13 @@ fn table() -> Vec<Case> {
             .fails(Protocol, 1).says(&["HTTP 302", "not followed"]).more(trap_untouched)),
         row("redirect_307", Row::new(Bulletin, Handle, |_| redirect_to_trap(307))
             .fails(Protocol, 1).says(&["HTTP 307", "not followed"]).more(trap_untouched)),
+        row("redirect_scheme_relative", Row::new(Login, Handle, |_| Response::raw(302, "").header("Location", &format!("//elsewhere.example/api/verify/{}?token={TOKEN}", fake::API_PASSWORD)))
+            .fails(Protocol, 1).says(&["HTTP 302", "not followed"])),
+        // BUG (core/src/transport.rs, `origin_of`): a scheme-relative `Location`
+        // (`//host/path`) names another server, but the message says "(a path on the same
+        // server)". Fix: treat a Location starting with `//` as `scheme:` + it.
+        row("redirect_scheme_relative_names_its_host", Row::new(Login, Handle, |_| Response::raw(302, "").header("Location", "//elsewhere.example/somewhere"))
+            .fails(Protocol, 1).says(&["elsewhere.example"])),
         row("redirect_302_init", Row::new(Bulletin, Init, |_| redirect_to_trap(302))
             .fails(Protocol, 1).says(&["HTTP 302", "not followed"]).more(trap_untouched)),
         row("redirect_307_init", Row::new(Bulletin, Init, |_| redirect_to_trap(307))
@@ -1815,6 +1829,9 @@ fault_tests! {
     redirect_301,
     redirect_302,
     redirect_307,
+    redirect_scheme_relative,
+    #[ignore = "bug: a scheme-relative Location (//host/path) is reported as a path on the same server"]
+    redirect_scheme_relative_names_its_host,
     redirect_302_init,
     redirect_307_init,
     clock_1014_with_date_login,
