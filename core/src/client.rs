@@ -340,7 +340,10 @@ impl Client {
                             .1;
                         continue;
                     }
-                    if !resend_done && failure.worth_resending(request.repeatable) {
+                    if !resend_done
+                        && failure.worth_resending(request.repeatable)
+                        && !deadline.passed()
+                    {
                         resend_done = true;
                         log(&self.log, LogLevel::Warn, || {
                             format!(

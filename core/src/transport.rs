@@ -293,7 +293,9 @@ impl Transport {
         let body = response
             .body_mut()
             .with_config()
-            .limit(MAX_REPLY_BYTES)
+            // ureq fails once `limit` bytes are read: one more, so that a body of exactly
+            // the cap is accepted.
+            .limit(MAX_REPLY_BYTES + 1)
             .read_to_vec()
             .map_err(|err| match err {
                 ureq::Error::BodyExceedsLimit(_) => SendError {
@@ -343,6 +345,11 @@ fn push_encoded(out: &mut String, text: &str) {
 /// `scheme://host[:port]` of a URL (or of a relative reference: `(same server)`), so that a
 /// path or query holding a secret never reaches a message.
 fn origin_of(location: &str) -> String {
+    // A scheme-relative reference (`//host/path`) names a host too.
+    let location = match location.strip_prefix("//") {
+        Some(rest) => return origin_of(&format!("same-scheme://{rest}")),
+        None => location,
+    };
     match location.split_once("://") {
         Some((scheme, rest)) => {
             let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
@@ -407,6 +414,14 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
             format!("connect timed out ({err})"),
             true,
         ),
+        (ureq::Error::Timeout(Timeout::Global), _) => SendError {
+            error: Error::local(
+                ErrorKind::Timeout,
+                "the call timeout ran out while waiting for the reply",
+            ),
+            maybe_delivered: true,
+            unreachable: false,
+        },
         (ureq::Error::Timeout(_), _) => SendError {
             error: Error::local(ErrorKind::Timeout, format!("timed out ({err})")),
             maybe_delivered: true,

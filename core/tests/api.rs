@@ -656,6 +656,7 @@ fn every_error_kind_has_its_code_in_the_table() {
         (ErrorKind::System, ERR_SYSTEM),
         (ErrorKind::Pin, codes::ERR_PIN),
         (ErrorKind::Proxy, codes::ERR_PROXY),
+        (ErrorKind::TooLarge, codes::ERR_TOO_LARGE),
     ];
     for (kind, code) in local {
         assert_eq!(kind.code(), code, "{kind:?}");

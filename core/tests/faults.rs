@@ -1804,7 +1804,6 @@ fault_tests! {
     invalid_utf8,
     refusal_with_http_500,
     no_code_but_secrets,
-    #[ignore = "bug: a body of exactly MAX_REPLY_BYTES is refused as larger than it (ureq's limit is exclusive)"]
     body_of_exactly_the_cap,
     body_one_byte_over_the_cap,
     two_replies_for_one_request,
@@ -1830,7 +1829,6 @@ fault_tests! {
     redirect_302,
     redirect_307,
     redirect_scheme_relative,
-    #[ignore = "bug: a scheme-relative Location (//host/path) is reported as a path on the same server"]
     redirect_scheme_relative_names_its_host,
     redirect_302_init,
     redirect_307_init,
@@ -1857,7 +1855,6 @@ fault_tests! {
     sandbox_stale_connection_https,
     sandbox_session_retired,
     sandbox_connection_limit,
-    #[ignore = "bug (sandbox): the 503 of the connection limit is written without reading the request, the client meets an RST (Broken pipe) and never reads it"]
     sandbox_connection_limit_refusal_is_read,
     tls_unknown_issuer,
     tls_wrong_name,
