@@ -108,17 +108,21 @@ async fn connection<I>(
             "HTTP/1.1 503 Service Unavailable\r\ncontent-type: {JSON}\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{REFUSAL}",
             REFUSAL.len()
         );
-        // The request is read first (up to the end of its head, briefly): a client that is
-        // still writing when the connection closes would see a reset instead of the refusal.
-        let _ = tokio::time::timeout(Duration::from_secs(2), async {
+        // The request is read first (up to the end of its head, for at most 500 ms): a client
+        // that is still writing when the connection closes would see a reset instead of the
+        // refusal.
+        let mut chunk = [0u8; 1024];
+        let _ = tokio::time::timeout(Duration::from_millis(500), async {
             let mut head = Vec::with_capacity(1024);
-            let mut chunk = [0u8; 1024];
             while !head.windows(4).any(|w| w == b"\r\n\r\n") && head.len() < 64 * 1024 {
                 match io.read(&mut chunk).await {
                     Ok(0) | Err(_) => break,
                     Ok(n) => head.extend_from_slice(&chunk[..n]),
                 }
             }
+        })
+        .await;
+        let _ = tokio::time::timeout(Duration::from_secs(2), async {
             let _ = io.write_all(reply.as_bytes()).await;
             let _ = io.shutdown().await;
             // Drain what the client still sends (its body), so the close is not a reset.
