@@ -50,7 +50,7 @@ pub use actions::{
     Variable, Variables,
 };
 pub use cancel::CancelToken;
-pub use client::{ActionRequest, Client};
+pub use client::{ActionRequest, Client, MAX_REQUEST_BYTES};
 pub use codes::describe;
 pub use error::{Error, ErrorKind};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
