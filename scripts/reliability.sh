@@ -63,7 +63,7 @@ cargo test --locked --test c_sanitizers >"$out/asan.log" 2>&1 || { tail -40 "$ou
 cargo test --locked --test c_abi misuse_under_address_and_undefined_behavior_sanitizers \
     >>"$out/asan.log" 2>&1 || { tail -40 "$out/asan.log"; exit 1; }
 asan_tests=$(passed "$out/asan.log")
-valgrind_files=$(grep -lE 'Run::Valgrind|VALGRIND_ARGS' tests/*.rs | xargs -n1 basename | sed 's/\.rs$//' | tr '\n' ' ')
+valgrind_files=$(grep -lE 'Run::Valgrind|VALGRIND_ARGS' tests/*.rs | xargs -n1 basename | sed 's/\.rs$//' | paste -sd ' ' -)
 # shellcheck disable=SC2086
 valgrind_targets=$(for t in $valgrind_files; do printf -- '--test %s ' "$t"; done)
 # shellcheck disable=SC2086
@@ -127,10 +127,10 @@ SECURITY.md the handling of secrets in memory.
 | Misuse of every export (NULL, invalid UTF-8 incl. overlong and surrogate forms, empty, over-limit) | tests/hosts/c_abi.c \`misuse\` | $misuse_checks checks over the $table_calls calls of the CALLS table, 0 failed; all $exports functions of verify.h called with NULL by a C host or in the table (tests/c_sanitizers.rs) |
 | Fuzzing | fuzz/, scripts/fuzz.sh | $(ls fuzz/fuzz_targets | wc -l) targets, $fuzz_total executions recorded on this machine, 0 crashes |
 | AddressSanitizer + LeakSanitizer + UBSan on the C hosts | tests/c_sanitizers.rs, tests/c_abi.rs | $asan_tests (c_abi.c in every scenario, the C demo, c_threads, c_keeper) |
-| valgrind (memcheck, leaks) on the C, C++ and C# hosts | $valgrind_files | $valgrind_tests |
+| valgrind (memcheck, full leak check) on the C hosts and the C demo | tests/: $valgrind_files | $valgrind_tests |
 | ThreadSanitizer, core (keeper, reliability) | scripts/tsan.sh core | $tsan_core |
-| ThreadSanitizer, C ABI (c_threads, c_keeper) | scripts/tsan.sh c | $tsan_c |
-| Secrets in memory after verify_client_free | tests/c_memscan.rs | scanned $memscan_bytes; copies: ${memscan_classes:-none} (classes named in SECURITY.md) |
+| ThreadSanitizer, C ABI (c_threads, c_keeper, the hosts of c_sanitizers) | scripts/tsan.sh c | $tsan_c |
+| Secrets in memory after verify_client_free (AppKey, session secret, card, password, 2 tokens) | tests/c_memscan.rs | scanned $memscan_bytes; copies found: ${memscan_classes:-none} (classes named in SECURITY.md) |
 
 ## Fuzz targets
 

@@ -129,6 +129,7 @@ fn no_secret_left_in_memory_the_library_controls_after_verify_client_free() {
         "the host scanned nothing\n{}",
         output.report()
     );
+    eprintln!("{scanned}");
 
     let security =
         std::fs::read_to_string(common::host::root().join("SECURITY.md")).expect("SECURITY.md");
