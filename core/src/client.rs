@@ -487,6 +487,7 @@ impl Client {
                 Err(failure)
                     if !resend_done
                         && failure.worth_resending(true)
+                        && !deadline.passed()
                         && !(failure.unreachable && self.endpoints.len() > 1) =>
                 {
                     resend_done = true;

@@ -22,6 +22,9 @@ pub const MAX_REPLY_BYTES: u64 = 1 << 20;
 /// Idle connections kept open per transport (one per thread that shares a client).
 const MAX_IDLE_CONNECTIONS: usize = 32;
 
+/// No attempt is started with less time than this left: the call has timed out.
+const MIN_ATTEMPT: Duration = Duration::from_millis(5);
+
 /// A request that starts within this of its call's start gets the whole call timeout.
 const FRESH_SLACK: Duration = Duration::from_millis(20);
 
@@ -235,7 +238,9 @@ impl Transport {
     ) -> Result<HttpReply, SendError> {
         let (connect, call) = self.timeouts();
         let remaining = deadline.remaining();
-        if remaining.is_zero() {
+        // Too little time left for an attempt (and a connect timeout that rounds to zero
+        // would mean "no timeout" to the socket): the call's time ran out.
+        if remaining < MIN_ATTEMPT {
             return Err(SendError {
                 error: Error::local(
                     ErrorKind::Timeout,
