@@ -485,10 +485,10 @@ impl Client {
                 // Init changes no state on the server: sending it again is harmless, unless
                 // another server may answer.
                 Err(failure)
-                    if !resend_done
-                        && failure.worth_resending(true)
-                        && !deadline.passed()
-                        && !(failure.unreachable && self.endpoints.len() > 1) =>
+                    if failure.worth_resending(true)
+                        && !(resend_done
+                            || deadline.passed()
+                            || (failure.unreachable && self.endpoints.len() > 1)) =>
                 {
                     resend_done = true;
                     log(&self.log, LogLevel::Warn, || {
