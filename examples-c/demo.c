@@ -58,11 +58,11 @@
 
 /* Which fields a step prints, and how. */
 enum field_kind {
-    FIELD_TEXT,   /* verify_reply_str, as it is */
+    FIELD_TEXT, /* verify_reply_str, as it is */
     FIELD_SECRET, /* verify_reply_str, shortened (tokens) */
-    FIELD_INT,    /* verify_reply_int */
-    FIELD_BOOL,   /* verify_reply_bool */
-    FIELD_JSON    /* verify_reply_json: the value as JSON text (an object lists its keys) */
+    FIELD_INT, /* verify_reply_int */
+    FIELD_BOOL, /* verify_reply_bool */
+    FIELD_JSON /* verify_reply_json: the value as JSON text (an object lists its keys) */
 };
 
 /* A field of the reply's `data` object, printed under its name. */
@@ -114,34 +114,34 @@ static void print_field(const verify_reply *reply, const struct field *field)
     /* A JSON Pointer from the top of the reply: "/data/token". */
     snprintf(pointer, sizeof pointer, "/data/%s", field->name);
     switch (field->kind) {
-    case FIELD_INT: {
-        int64_t value = 0;
-        if (verify_reply_int(reply, pointer, &value) == 0) {
-            printf("      %-14s %lld\n", field->name, (long long)value);
-        } else {
-            printf("      %-14s (absent)\n", field->name);
+        case FIELD_INT: {
+            int64_t value = 0;
+            if (verify_reply_int(reply, pointer, &value) == 0) {
+                printf("      %-14s %lld\n", field->name, (long long)value);
+            } else {
+                printf("      %-14s (absent)\n", field->name);
+            }
+            return;
         }
-        return;
-    }
-    case FIELD_BOOL: {
-        int32_t value = 0;
-        if (verify_reply_bool(reply, pointer, &value) == 0) {
-            printf("      %-14s %s\n", field->name, value ? "true" : "false");
-        } else {
-            printf("      %-14s (absent)\n", field->name);
+        case FIELD_BOOL: {
+            int32_t value = 0;
+            if (verify_reply_bool(reply, pointer, &value) == 0) {
+                printf("      %-14s %s\n", field->name, value ? "true" : "false");
+            } else {
+                printf("      %-14s (absent)\n", field->name);
+            }
+            return;
         }
-        return;
-    }
-    case FIELD_JSON:
-        if (verify_reply_json(reply, pointer, &text) == 0) {
-            printf("      %-14s %s\n", field->name, text);
-        } else {
-            printf("      %-14s (absent)\n", field->name);
-        }
-        return;
-    case FIELD_TEXT:
-    case FIELD_SECRET:
-        break;
+        case FIELD_JSON:
+            if (verify_reply_json(reply, pointer, &text) == 0) {
+                printf("      %-14s %s\n", field->name, text);
+            } else {
+                printf("      %-14s (absent)\n", field->name);
+            }
+            return;
+        case FIELD_TEXT:
+        case FIELD_SECRET:
+            break;
     }
     found = verify_reply_str(reply, pointer, &text);
     if (found != 0) {
@@ -163,8 +163,8 @@ static void print_field(const verify_reply *reply, const struct field *field)
  * Returns 1 when `code` is `expected`, else records the failure and returns 0.
  */
 static int report(struct demo *demo, const char *step, int32_t code, int32_t expected,
-                  const verify_reply *reply, const char *last_error,
-                  const struct field *fields, size_t field_count)
+                  const verify_reply *reply, const char *last_error, const struct field *fields,
+                  size_t field_count)
 {
     size_t i;
     const char *message = reply != NULL ? verify_reply_message(reply) : NULL;
@@ -270,7 +270,7 @@ static void card_mode(struct demo *demo, verify_client *client)
 static void account_mode(struct demo *demo, verify_client *client)
 {
     static const struct field register_fields[] = {
-        {"username", FIELD_TEXT}, {"user_id", FIELD_INT},   {"token", FIELD_SECRET},
+        {"username", FIELD_TEXT}, {"user_id", FIELD_INT},    {"token", FIELD_SECRET},
         {"status", FIELD_TEXT},   {"expire_at", FIELD_TEXT},
     };
     static const struct field login_fields[] = {
@@ -279,12 +279,14 @@ static void account_mode(struct demo *demo, verify_client *client)
     };
     static const struct field heartbeat_fields[] = {
         {"expire_at", FIELD_TEXT}, {"status", FIELD_TEXT}, {"msg", FIELD_TEXT}};
-    static const struct field recharge_fields[] = {
-        {"username", FIELD_TEXT}, {"added_days", FIELD_TEXT}, {"expire_at", FIELD_TEXT},
-        {"status", FIELD_TEXT}};
-    static const struct field bind_fields[] = {
-        {"username", FIELD_TEXT}, {"device_id", FIELD_TEXT}, {"bind_count", FIELD_INT},
-        {"bind_limit", FIELD_INT}};
+    static const struct field recharge_fields[] = {{"username", FIELD_TEXT},
+                                                   {"added_days", FIELD_TEXT},
+                                                   {"expire_at", FIELD_TEXT},
+                                                   {"status", FIELD_TEXT}};
+    static const struct field bind_fields[] = {{"username", FIELD_TEXT},
+                                               {"device_id", FIELD_TEXT},
+                                               {"bind_count", FIELD_INT},
+                                               {"bind_limit", FIELD_INT}};
     verify_reply *reply = NULL;
     char username[64];
     char *token = NULL;
@@ -297,8 +299,8 @@ static void account_mode(struct demo *demo, verify_client *client)
 
     code = verify_user_register(client, username, PASSWORD, CARD_REGISTER, MACHINE_A,
                                 "demo machine A", &reply);
-    if (!finish(demo, "verify_user_register", code, reply, register_fields,
-                COUNT(register_fields), NULL, NULL)) {
+    if (!finish(demo, "verify_user_register", code, reply, register_fields, COUNT(register_fields),
+                NULL, NULL)) {
         return;
     }
 
@@ -317,8 +319,8 @@ static void account_mode(struct demo *demo, verify_client *client)
     }
 
     code = verify_user_recharge(client, username, CARD_RECHARGE, &reply);
-    if (!finish(demo, "verify_user_recharge", code, reply, recharge_fields,
-                COUNT(recharge_fields), NULL, NULL)) {
+    if (!finish(demo, "verify_user_recharge", code, reply, recharge_fields, COUNT(recharge_fields),
+                NULL, NULL)) {
         return;
     }
 
@@ -329,16 +331,16 @@ static void account_mode(struct demo *demo, verify_client *client)
     }
 
     code = verify_user_login(client, username, PASSWORD, MACHINE_B, &reply);
-    finish(demo, "verify_user_login(machine B)", code, reply, login_fields,
-           COUNT(login_fields), NULL, NULL);
+    finish(demo, "verify_user_login(machine B)", code, reply, login_fields, COUNT(login_fields),
+           NULL, NULL);
 }
 
 static void extras(struct demo *demo, verify_client *client)
 {
-    static const struct field bulletin_fields[] = {
-        {"bulletin", FIELD_TEXT}, {"updated_at", FIELD_TEXT}};
+    static const struct field bulletin_fields[] = {{"bulletin", FIELD_TEXT},
+                                                   {"updated_at", FIELD_TEXT}};
     static const struct field version_fields[] = {
-        {"version", FIELD_TEXT},     {"changelog", FIELD_TEXT},   {"download_url", FIELD_TEXT},
+        {"version", FIELD_TEXT},      {"changelog", FIELD_TEXT},  {"download_url", FIELD_TEXT},
         {"force_update", FIELD_BOOL}, {"has_update", FIELD_BOOL},
     };
     static const struct field variable_fields[] = {{"variables", FIELD_JSON}};
@@ -348,19 +350,19 @@ static void extras(struct demo *demo, verify_client *client)
     printf("\n=== extras ===\n");
 
     code = verify_get_bulletin(client, &reply);
-    finish(demo, "verify_get_bulletin", code, reply, bulletin_fields, COUNT(bulletin_fields),
-           NULL, NULL);
+    finish(demo, "verify_get_bulletin", code, reply, bulletin_fields, COUNT(bulletin_fields), NULL,
+           NULL);
 
     code = verify_get_latest_version(client, "1.0.0", &reply);
-    finish(demo, "verify_get_latest_version", code, reply, version_fields,
-           COUNT(version_fields), NULL, NULL);
+    finish(demo, "verify_get_latest_version", code, reply, version_fields, COUNT(version_fields),
+           NULL, NULL);
 
     /* All variables: the object as JSON, which lists their names (one variable NAME is
      * readable as verify_reply_str(reply, "/data/variables/NAME", &value); a name may hold
      * a dot; write "~1" for a "/" in it and "~0" for a "~"). */
     code = verify_get_variables(client, &reply);
-    finish(demo, "verify_get_variables", code, reply, variable_fields,
-           COUNT(variable_fields), NULL, NULL);
+    finish(demo, "verify_get_variables", code, reply, variable_fields, COUNT(variable_fields), NULL,
+           NULL);
 }
 
 int main(int argc, char **argv)
@@ -390,8 +392,7 @@ int main(int argc, char **argv)
     }
 
     printf("verify demo: library %s (ABI %u, header ABI %d), server %s, program %s\n",
-           verify_version(), (unsigned)verify_abi_version(), VERIFY_ABI_VERSION, base_url,
-           app_id);
+           verify_version(), (unsigned)verify_abi_version(), VERIFY_ABI_VERSION, base_url, app_id);
     if (verify_abi_version() != VERIFY_ABI_VERSION) {
         fprintf(stderr, "demo: the library's ABI version differs from the header's\n");
         return 1;
@@ -432,8 +433,7 @@ int main(int argc, char **argv)
         printf("\nPASSED: all %d steps got their expected code\n", demo.steps);
         return 0;
     }
-    printf("\nFAILED: %d of %d steps did not get their expected code:", demo.failures,
-           demo.steps);
+    printf("\nFAILED: %d of %d steps did not get their expected code:", demo.failures, demo.steps);
     for (i = 0; i < demo.failures && i < MAX_FAILURES; i++) {
         printf(" %s", demo.failed[i]);
     }

@@ -40,7 +40,8 @@
 
 #include "verify.hpp"
 
-namespace {
+namespace
+{
 
 const char *const default_app_id = "10001";
 const char *const default_app_key = "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345";
@@ -56,11 +57,11 @@ const char *const password = "demo-Passw0rd";
 
 /* Which fields a step prints, and how. */
 enum class Kind {
-    Text,    // Reply::str, as it is
-    Secret,  // Reply::str, shortened (tokens)
+    Text, // Reply::str, as it is
+    Secret, // Reply::str, shortened (tokens)
     Integer, // Reply::integer
     Boolean, // Reply::boolean
-    Json,    // Reply::json, the whole reply (the name is only a label)
+    Json, // Reply::json, the whole reply (the name is only a label)
 };
 
 /* A field of the reply's data: `name` is its key in /data. */
@@ -69,42 +70,46 @@ struct Field {
     Kind kind;
 };
 
-void print_line(const std::string &label, const std::string &value) {
+void print_line(const std::string &label, const std::string &value)
+{
     std::printf("      %-14s %s\n", label.c_str(), value.c_str());
 }
 
-void print_field(const verify::Reply &reply, const Field &field) {
+void print_field(const verify::Reply &reply, const Field &field)
+{
     switch (field.kind) {
-    case Kind::Integer: {
-        std::optional<std::int64_t> value = reply.integer(verify::field(field.name));
-        print_line(field.name, value ? std::to_string(*value) : "(absent)");
-        return;
-    }
-    case Kind::Boolean: {
-        std::optional<bool> value = reply.boolean(verify::field(field.name));
-        print_line(field.name, value ? (*value ? "true" : "false") : "(absent)");
-        return;
-    }
-    case Kind::Json:
-        print_line(field.name, reply.json());
-        return;
-    case Kind::Text:
-    case Kind::Secret:
-        break;
+        case Kind::Integer: {
+            std::optional<std::int64_t> value = reply.integer(verify::field(field.name));
+            print_line(field.name, value ? std::to_string(*value) : "(absent)");
+            return;
+        }
+        case Kind::Boolean: {
+            std::optional<bool> value = reply.boolean(verify::field(field.name));
+            print_line(field.name, value ? (*value ? "true" : "false") : "(absent)");
+            return;
+        }
+        case Kind::Json:
+            print_line(field.name, reply.json());
+            return;
+        case Kind::Text:
+        case Kind::Secret:
+            break;
     }
     std::optional<std::string> text = reply.str(verify::field(field.name));
     if (!text) {
         print_line(field.name, "(absent)");
     } else if (field.kind == Kind::Secret && text->size() > 8) {
         // Never print a whole token: its first characters are enough to tell them apart.
-        print_line(field.name, text->substr(0, 4) + "\xe2\x80\xa6(" + std::to_string(text->size()) + " chars)");
+        print_line(field.name,
+                   text->substr(0, 4) + "\xe2\x80\xa6(" + std::to_string(text->size()) + " chars)");
     } else {
         print_line(field.name, "\"" + *text + "\"");
     }
 }
 
-class Demo {
-public:
+class Demo
+{
+  public:
     /*
      * Runs one step: `call` makes one call of the binding. Prints the code, description,
      * message and (on success) `fields`; on a refusal the remark. Returns the Reply when
@@ -113,7 +118,8 @@ public:
     std::optional<verify::Reply> step(const std::string &name,
                                       const std::function<verify::Reply()> &call,
                                       std::initializer_list<Field> fields,
-                                      std::int32_t expected = verify::codes::ok) {
+                                      std::int32_t expected = verify::codes::ok)
+    {
         steps_++;
         std::optional<verify::Reply> reply;
         std::int32_t code = 0;
@@ -156,7 +162,8 @@ public:
 
     /* A field of a successful step's reply that later steps need; a failure when absent. */
     std::optional<std::string> keep(const std::string &name, const verify::Reply &reply,
-                                    const char *field) {
+                                    const char *field)
+    {
         std::optional<std::string> value = reply.str(verify::field(field));
         if (!value) {
             std::printf("      -> FAILED: the reply has no `%s`\n", field);
@@ -166,7 +173,8 @@ public:
     }
 
     /* An extra check of a step, recorded like a wrong code. */
-    bool expect(const std::string &name, bool holds, const std::string &what) {
+    bool expect(const std::string &name, bool holds, const std::string &what)
+    {
         if (!holds) {
             std::printf("      -> FAILED: %s\n", what.c_str());
             failed_.push_back(name);
@@ -174,7 +182,8 @@ public:
         return holds;
     }
 
-    int finish() const {
+    int finish() const
+    {
         if (failed_.empty()) {
             std::printf("\nPASSED: all %d steps got their expected code\n", steps_);
             return 0;
@@ -188,12 +197,13 @@ public:
         return 1;
     }
 
-private:
+  private:
     int steps_ = 0;
     std::vector<std::string> failed_;
 };
 
-void card_mode(Demo &demo, const verify::Client &client) {
+void card_mode(Demo &demo, const verify::Client &client)
+{
     std::printf("\n=== card mode: card %s on machine %s ===\n", card_login, machine_card);
 
     // Optional: the first action would run Init itself. Its reply's data is the session
@@ -202,14 +212,14 @@ void card_mode(Demo &demo, const verify::Client &client) {
         return;
     }
 
-    std::optional<verify::Reply> login = demo.step(
-        "client.single_login",
-        [&] { return client.single_login(card_login, machine_card, "demo machine"); },
-        {{"token", Kind::Secret},
-         {"status", Kind::Text},
-         {"is_times", Kind::Boolean},
-         {"card_type", Kind::Text},
-         {"expire_at", Kind::Text}});
+    std::optional<verify::Reply> login =
+        demo.step("client.single_login",
+                  [&] { return client.single_login(card_login, machine_card, "demo machine"); },
+                  {{"token", Kind::Secret},
+                   {"status", Kind::Text},
+                   {"is_times", Kind::Boolean},
+                   {"card_type", Kind::Text},
+                   {"expire_at", Kind::Text}});
     if (!login) {
         return;
     }
@@ -235,7 +245,8 @@ void card_mode(Demo &demo, const verify::Client &client) {
     }
 }
 
-void account_mode(Demo &demo, const verify::Client &client) {
+void account_mode(Demo &demo, const verify::Client &client)
+{
     const std::initializer_list<Field> login_fields = {
         {"username", Kind::Text}, {"device_id", Kind::Text}, {"token", Kind::Secret},
         {"status", Kind::Text},   {"expire_at", Kind::Text}, {"remark", Kind::Text}};
@@ -244,27 +255,25 @@ void account_mode(Demo &demo, const verify::Client &client) {
     std::random_device entropy;
     const std::string username = "demo_cpp_" + std::to_string(std::time(nullptr)) + "_" +
                                  std::to_string(entropy() % 1000000U);
-    std::printf("\n=== account mode: user %s, card %s, machine %s then %s ===\n",
-                username.c_str(), card_register, machine_a, machine_b);
+    std::printf("\n=== account mode: user %s, card %s, machine %s then %s ===\n", username.c_str(),
+                card_register, machine_a, machine_b);
 
-    if (!demo.step(
-            "client.user_register",
-            [&] {
-                return client.user_register(username, password, card_register, machine_a,
-                                            "demo machine A");
-            },
-            {{"username", Kind::Text},
-             {"user_id", Kind::Integer},
-             {"token", Kind::Secret},
-             {"status", Kind::Text},
-             {"expire_at", Kind::Text}})) {
+    if (!demo.step("client.user_register",
+                   [&] {
+                       return client.user_register(username, password, card_register, machine_a,
+                                                   "demo machine A");
+                   },
+                   {{"username", Kind::Text},
+                    {"user_id", Kind::Integer},
+                    {"token", Kind::Secret},
+                    {"status", Kind::Text},
+                    {"expire_at", Kind::Text}})) {
         return;
     }
 
     std::optional<verify::Reply> login = demo.step(
         "client.user_login(machine A)",
-        [&] { return client.user_login(username, password, machine_a); },
-        login_fields);
+        [&] { return client.user_login(username, password, machine_a); }, login_fields);
     if (!login) {
         return;
     }
@@ -297,12 +306,13 @@ void account_mode(Demo &demo, const verify::Client &client) {
         return;
     }
 
-    demo.step("client.user_login(machine B)",
-              [&] { return client.user_login(username, password, machine_b); },
-              login_fields);
+    demo.step(
+        "client.user_login(machine B)",
+        [&] { return client.user_login(username, password, machine_b); }, login_fields);
 }
 
-void extras(Demo &demo, const verify::Client &client) {
+void extras(Demo &demo, const verify::Client &client)
+{
     std::printf("\n=== extras ===\n");
 
     demo.step("client.get_bulletin", [&] { return client.get_bulletin(); },
@@ -322,7 +332,8 @@ void extras(Demo &demo, const verify::Client &client) {
               {{"(json)", Kind::Json}});
 }
 
-int run(int argc, char **argv) {
+int run(int argc, char **argv)
+{
     if (argc != 2 && argc != 4) {
         std::fprintf(stderr, "usage: %s BASE_URL [APP_ID APP_KEY]\n", argv[0]);
         return 2;
@@ -331,9 +342,10 @@ int run(int argc, char **argv) {
     const std::string app_id = argc == 4 ? argv[2] : default_app_id;
     const std::string app_key = argc == 4 ? argv[3] : default_app_key;
 
-    std::printf("verify C++ demo: library %s (ABI %u, header ABI %u), server %s, program %s\n",
-                std::string(verify::version()).c_str(), static_cast<unsigned>(verify::abi_version()),
-                static_cast<unsigned>(verify::header_abi_version), base_url.c_str(), app_id.c_str());
+    std::printf(
+        "verify C++ demo: library %s (ABI %u, header ABI %u), server %s, program %s\n",
+        std::string(verify::version()).c_str(), static_cast<unsigned>(verify::abi_version()),
+        static_cast<unsigned>(verify::header_abi_version), base_url.c_str(), app_id.c_str());
     if (verify::abi_version() != verify::header_abi_version) {
         std::fprintf(stderr, "demo_cpp: the library's ABI version differs from the header's\n");
         return 1;
@@ -358,13 +370,14 @@ int run(int argc, char **argv) {
     account_mode(demo, *client);
     extras(demo, *client);
 
-    client.reset();  // frees the client (its secrets are wiped) before the summary
+    client.reset(); // frees the client (its secrets are wiped) before the summary
     return demo.finish();
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     try {
         return run(argc, argv);
     } catch (const std::exception &e) {

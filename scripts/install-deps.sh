@@ -20,6 +20,8 @@
 #                (wine32, for 32-bit programs, needs the i386 architecture:
 #                scripts/build-windows.sh --wine tries it)
 #   nuget     -> nuget                        package: nuget (Mono)
+#   clang-format -> clang-format              package: clang-format (the C and C++ test hosts
+#                and examples are formatted: scripts/test.sh checks them)
 #   nginx     -> nginx                        package: nginx-light (a TLS server in front of
 #                the sandbox, tests of core/tests/proxies.rs)
 #   tinyproxy, microsocks -> the command of that name, from the package of that name (the

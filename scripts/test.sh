@@ -12,13 +12,17 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks \
-    test-hosts mingw wine nuget unzip
+    test-hosts mingw wine nuget unzip clang-format
 
 echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86 for tests/windows.rs, tests/nuget.rs)"
 scripts/build-windows.sh --wine
 
 echo "== cargo fmt --all --check"
 cargo fmt --all --check
+
+echo "== clang-format --dry-run --Werror (C and C++ test hosts and examples; .clang-format)"
+clang-format --dry-run --Werror tests/hosts/*.c tests/hosts/*.h tests/hosts/*.cpp \
+    tests/hosts/*.hpp examples-c/*.c examples-c/*.cpp
 
 echo "== cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings

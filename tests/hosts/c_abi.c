@@ -26,26 +26,26 @@
  * optional ('O'), and the call with the strings a[0], a[1], ..., the client c and out o.
  * tests/c_abi.rs checks that every such function of verify.h is in this table.
  */
-#define CALLS(X)                                                                              \
-    X(init, "", verify_init(c, o))                                                            \
-    X(call, "R", verify_call(c, a[0], NULL, NULL, 0, o))                                      \
-    X(social_login_wait, "RO", verify_social_login_wait(c, a[0], a[1], 10, 10, NULL, o))      \
-    X(single_login, "RRO", verify_single_login(c, a[0], a[1], a[2], o))                       \
-    X(user_login, "RRO", verify_user_login(c, a[0], a[1], a[2], o))                           \
-    X(user_login_with_card, "RRRO", verify_user_login_with_card(c, a[0], a[1], a[2], a[3], o)) \
-    X(user_register, "RROOO", verify_user_register(c, a[0], a[1], a[2], a[3], a[4], o))       \
-    X(update_password, "RRR", verify_update_password(c, a[0], a[1], a[2], o))                 \
-    X(change_bind, "RRR", verify_change_bind(c, a[0], a[1], a[2], o))                         \
-    X(heartbeat, "RO", verify_heartbeat(c, a[0], VERIFY_SESSION_CARD, a[1], o))               \
-    X(user_recharge, "RR", verify_user_recharge(c, a[0], a[1], o))                            \
-    X(get_latest_version, "O", verify_get_latest_version(c, a[0], o))                         \
-    X(get_bulletin, "", verify_get_bulletin(c, o))                                            \
-    X(get_variable, "R", verify_get_variable(c, a[0], o))                                     \
-    X(get_variables, "", verify_get_variables(c, o))                                          \
-    X(get_user_info, "RR", verify_get_user_info(c, a[0], a[1], o))                            \
-    X(get_card_info, "R", verify_get_card_info(c, a[0], o))                                   \
-    X(social_login_start, "O", verify_social_login_start(c, a[0], o))                         \
-    X(social_login_poll, "RO", verify_social_login_poll(c, a[0], a[1], o))                    \
+#define CALLS(X)                                                                                   \
+    X(init, "", verify_init(c, o))                                                                 \
+    X(call, "R", verify_call(c, a[0], NULL, NULL, 0, o))                                           \
+    X(social_login_wait, "RO", verify_social_login_wait(c, a[0], a[1], 10, 10, NULL, o))           \
+    X(single_login, "RRO", verify_single_login(c, a[0], a[1], a[2], o))                            \
+    X(user_login, "RRO", verify_user_login(c, a[0], a[1], a[2], o))                                \
+    X(user_login_with_card, "RRRO", verify_user_login_with_card(c, a[0], a[1], a[2], a[3], o))     \
+    X(user_register, "RROOO", verify_user_register(c, a[0], a[1], a[2], a[3], a[4], o))            \
+    X(update_password, "RRR", verify_update_password(c, a[0], a[1], a[2], o))                      \
+    X(change_bind, "RRR", verify_change_bind(c, a[0], a[1], a[2], o))                              \
+    X(heartbeat, "RO", verify_heartbeat(c, a[0], VERIFY_SESSION_CARD, a[1], o))                    \
+    X(user_recharge, "RR", verify_user_recharge(c, a[0], a[1], o))                                 \
+    X(get_latest_version, "O", verify_get_latest_version(c, a[0], o))                              \
+    X(get_bulletin, "", verify_get_bulletin(c, o))                                                 \
+    X(get_variable, "R", verify_get_variable(c, a[0], o))                                          \
+    X(get_variables, "", verify_get_variables(c, o))                                               \
+    X(get_user_info, "RR", verify_get_user_info(c, a[0], a[1], o))                                 \
+    X(get_card_info, "R", verify_get_card_info(c, a[0], o))                                        \
+    X(social_login_start, "O", verify_social_login_start(c, a[0], o))                              \
+    X(social_login_poll, "RO", verify_social_login_poll(c, a[0], a[1], o))                         \
     X(social_register_start, "ROO", verify_social_register_start(c, a[0], a[1], a[2], o))
 
 typedef int32_t (*call_fn)(const verify_client *c, const char *const *a, verify_reply **o);
@@ -56,11 +56,11 @@ struct call {
     call_fn run;
 };
 
-#define WRAP(name, params, expression)                                                        \
-    static int32_t call_##name(const verify_client *c, const char *const *a, verify_reply **o) \
-    {                                                                                         \
-        (void)a;                                                                              \
-        return expression;                                                                    \
+#define WRAP(name, params, expression)                                                             \
+    static int32_t call_##name(const verify_client *c, const char *const *a, verify_reply **o)     \
+    {                                                                                              \
+        (void)a;                                                                                   \
+        return expression;                                                                         \
     }
 CALLS(WRAP)
 #undef WRAP
@@ -73,10 +73,10 @@ static const struct call calls[] = {CALLS(ENTRY)};
 
 /* Bad strings of every kind. */
 static const char INVALID_UTF8[] = "\xff\xfe";
-static const char OVERLONG_SLASH[] = "\xc0\xaf";     /* "/" in two bytes: not UTF-8 */
-static const char SURROGATE[] = "\xed\xa0\x80";      /* U+D800 encoded: not UTF-8 */
-static const char TRUNCATED[] = "ok\xe4\xbd";        /* a three-byte sequence cut short */
-#define OVER_LIMIT_LEN (65536 + 1)                   /* longer than the documented 65536 */
+static const char OVERLONG_SLASH[] = "\xc0\xaf"; /* "/" in two bytes: not UTF-8 */
+static const char SURROGATE[] = "\xed\xa0\x80"; /* U+D800 encoded: not UTF-8 */
+static const char TRUNCATED[] = "ok\xe4\xbd"; /* a three-byte sequence cut short */
+#define OVER_LIMIT_LEN (65536 + 1) /* longer than the documented 65536 */
 
 /* Calls `call` with `bad` as argument `at` (others valid) and checks the refusal: the code,
  * *out cleared (it held garbage), and the last error with a message. */
@@ -208,8 +208,9 @@ static int construction(void)
     client_new_refused(OK_URL, "", "k", VERIFY_ERR_INVALID_ARGUMENT, NULL);
     client_new_refused("http://\xff", "a", "k", VERIFY_ERR_INVALID_UTF8, NULL);
     /* ABI 2: the base URL is parsed in full at construction. */
-    client_new_refused("http://b\xc3\xbc" "cher.example", "a", "k", VERIFY_ERR_INVALID_ARGUMENT,
-                       "base_url");
+    client_new_refused("http://b\xc3\xbc"
+                       "cher.example",
+                       "a", "k", VERIFY_ERR_INVALID_ARGUMENT, "base_url");
     client_new_refused("http://h:99999", "a", "k", VERIFY_ERR_INVALID_ARGUMENT, "base_url");
     client_new_refused("http://h:0", "a", "k", VERIFY_ERR_INVALID_ARGUMENT, "base_url");
     client_new_refused("http://user:pw@h", "a", "k", VERIFY_ERR_INVALID_ARGUMENT, "base_url");
@@ -220,8 +221,7 @@ static int construction(void)
     /* Accepted forms: a path prefix, IPv6, a port at the ends of the range. */
     {
         static const char *const accepted[] = {"http://127.0.0.1:9/prefix", "http://[::1]:65535",
-                                               "https://example.invalid:1",
-                                               "http://localhost"};
+                                               "https://example.invalid:1", "http://localhost"};
         size_t i;
         for (i = 0; i < COUNT(accepted); i++) {
             verify_client *ok = NULL;
@@ -260,15 +260,13 @@ static int construction(void)
     CHECK_INT(verify_call(client, "GetVariable", action_key, values, 1, &reply),
               VERIFY_ERR_INVALID_ARGUMENT);
     keys[0] = "\xff";
-    CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply),
-              VERIFY_ERR_INVALID_UTF8);
+    CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply), VERIFY_ERR_INVALID_UTF8);
     keys[0] = "";
     CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply),
               VERIFY_ERR_INVALID_ARGUMENT);
     keys[0] = "k";
     values[0] = SURROGATE;
-    CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply),
-              VERIFY_ERR_INVALID_UTF8);
+    CHECK_INT(verify_call(client, "GetVariable", keys, values, 1, &reply), VERIFY_ERR_INVALID_UTF8);
     CHECK(reply == NULL);
 
     verify_client_free(client);
@@ -397,7 +395,8 @@ static int accessors(const char *base_url, const char *app_id, const char *app_k
         CHECK_INT(verify_reply_code(reply), VERIFY_DISABLED);
         text = NULL;
         CHECK_INT(verify_reply_str(reply, "/data/remark", &text), 0);
-        CHECK_STR(text, "\xe8\xae\xbe\xe5\xa4\x87\xe5\xb7\xb2\xe7\xa6\x81\xe7\x94\xa8"); /* 设备已禁用 */
+        CHECK_STR(text,
+                  "\xe8\xae\xbe\xe5\xa4\x87\xe5\xb7\xb2\xe7\xa6\x81\xe7\x94\xa8"); /* 设备已禁用 */
         CHECK_INT(verify_last_error_code(), VERIFY_DISABLED);
         CHECK(strstr(verify_last_error_message(),
                      "\xe8\xae\xbe\xe5\xa4\x87\xe5\xb7\xb2\xe7\xa6\x81\xe7\x94\xa8") != NULL);
@@ -488,10 +487,9 @@ static int unreachable(const char *base_url)
 static int versions(const char *version)
 {
     static const int32_t codes[] = {
-        200,  201,  1001, 1003, 1004, 1005, 1006, 1007, 1010, 1011, 1012, 1013,
-        1014, 1015, 1016, 1017, 1019, 1020, 1021, 1022, 1023, 1024, -1,   -2,
-        -3,   -4,   -5,   -6,   -7,   -8,   -9,   -10,  -11,  -12,  0,    42,   -13,  INT32_MIN,
-        INT32_MAX};
+        200,  201,  1001, 1003, 1004, 1005, 1006, 1007, 1010, 1011, 1012, 1013,      1014,
+        1015, 1016, 1017, 1019, 1020, 1021, 1022, 1023, 1024, -1,   -2,   -3,        -4,
+        -5,   -6,   -7,   -8,   -9,   -10,  -11,  -12,  0,    42,   -13,  INT32_MIN, INT32_MAX};
     size_t i;
     for (i = 0; i < COUNT(codes); i++) {
         const char *described = verify_code_describe(codes[i]);
@@ -500,7 +498,8 @@ static int versions(const char *version)
         }
     }
     /* Codes of the table are told apart. */
-    CHECK(strcmp(verify_code_describe(VERIFY_ERR_SYSTEM), verify_code_describe(VERIFY_ERR_PANIC)) != 0);
+    CHECK(strcmp(verify_code_describe(VERIFY_ERR_SYSTEM), verify_code_describe(VERIFY_ERR_PANIC)) !=
+          0);
     CHECK(strcmp(verify_code_describe(VERIFY_OK), verify_code_describe(VERIFY_PENDING)) != 0);
     CHECK_STR(verify_version(), version);
     CHECK_INT(VERIFY_ABI_VERSION, 2);
@@ -645,9 +644,8 @@ static int options(const char *base_url, const char *dead_url, const char *app_i
     REFUSED(verify_client_options_add_root_pem(options, NULL), VERIFY_ERR_INVALID_ARGUMENT);
     REFUSED(verify_client_options_add_root_pem(options, "not a certificate"),
             VERIFY_ERR_INVALID_ARGUMENT);
-    REFUSED(verify_client_options_add_root_pem(options,
-                                               "-----BEGIN CERTIFICATE-----\nAAAA\n"
-                                               "-----END CERTIFICATE-----\n"),
+    REFUSED(verify_client_options_add_root_pem(options, "-----BEGIN CERTIFICATE-----\nAAAA\n"
+                                                        "-----END CERTIFICATE-----\n"),
             VERIFY_ERR_INVALID_ARGUMENT);
     REFUSED(verify_client_options_add_root_pem(options, SURROGATE), VERIFY_ERR_INVALID_UTF8);
     REFUSED(verify_client_options_add_root_file(options, NULL), VERIFY_ERR_INVALID_ARGUMENT);
@@ -694,9 +692,9 @@ static int options(const char *base_url, const char *dead_url, const char *app_i
     REFUSED(verify_client_new_with_options("http://h:99999", app_id, app_key, options, &client),
             VERIFY_ERR_INVALID_ARGUMENT);
     CHECK(client == NULL);
-    REFUSED(verify_client_new_with_options("http://verify.example", app_id, app_key, options,
-                                           &client),
-            VERIFY_ERR_INVALID_ARGUMENT); /* plain http beyond loopback, not allowed */
+    REFUSED(
+        verify_client_new_with_options("http://verify.example", app_id, app_key, options, &client),
+        VERIFY_ERR_INVALID_ARGUMENT); /* plain http beyond loopback, not allowed */
     CHECK(strstr(verify_last_error_message(), "http") != NULL);
     CHECK(client == NULL);
     {
@@ -706,17 +704,17 @@ static int options(const char *base_url, const char *dead_url, const char *app_i
         verify_client *other = NULL;
         CHECK_INT(verify_client_options_new(&insecure), VERIFY_OK);
         CHECK_INT(verify_client_options_allow_insecure_http(insecure, 1), VERIFY_OK);
-        CHECK_INT(verify_client_new_with_options("http://verify.example", "a", "k", insecure,
-                                                 &other),
-                  VERIFY_OK);
+        CHECK_INT(
+            verify_client_new_with_options("http://verify.example", "a", "k", insecure, &other),
+            VERIFY_OK);
         verify_client_free(other);
         other = NULL;
         verify_client_options_free(insecure);
         CHECK_INT(verify_client_options_new(&no_trust), VERIFY_OK);
         CHECK_INT(verify_client_options_set_trust(no_trust, 0), VERIFY_OK);
-        REFUSED(verify_client_new_with_options("https://verify.example", "a", "k", no_trust,
-                                               &other),
-                VERIFY_ERR_INVALID_ARGUMENT); /* trusts nothing */
+        REFUSED(
+            verify_client_new_with_options("https://verify.example", "a", "k", no_trust, &other),
+            VERIFY_ERR_INVALID_ARGUMENT); /* trusts nothing */
         CHECK(other == NULL);
         verify_client_options_free(no_trust);
         CHECK_INT(verify_client_options_new(&bad_mirror), VERIFY_OK);

@@ -68,14 +68,14 @@ struct recorded {
     int32_t kind;
     int32_t code;
     char detail[256]; /* text, else remark, else "" */
-    int had_message;  /* message was not NULL */
+    int had_message; /* message was not NULL */
 };
 struct recorder {
     pthread_mutex_t lock;
     struct recorded events[MAX_EVENTS];
     int count;
     pthread_t starter; /* the thread that started the keeper */
-    int on_starter;    /* a callback ran on it */
+    int on_starter; /* a callback ran on it */
 };
 
 static void VERIFY_CALL record(void *user_data, const verify_event *event)
@@ -127,8 +127,8 @@ static int wait_kind(struct recorder *recorder, int32_t kind)
     return 1;
 }
 
-static int callback(const char *base_url, const char *app_id, const char *app_key,
-                    const char *user, const char *password)
+static int callback(const char *base_url, const char *app_id, const char *app_key, const char *user,
+                    const char *password)
 {
     verify_client *client = host_client(base_url, app_id, app_key);
     char *token = login(client, user, password);
@@ -145,8 +145,7 @@ static int callback(const char *base_url, const char *app_id, const char *app_ke
     CHECK_INT(verify_keeper_options_new(&options), VERIFY_OK);
     CHECK_INT(verify_keeper_options_set_interval(options, 1000), VERIFY_OK);
     CHECK_INT(verify_keeper_options_set_callback(options, record, &recorder), VERIFY_OK);
-    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper),
-              VERIFY_OK);
+    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper), VERIFY_OK);
     /* The keeper keeps a copy of its options. */
     verify_keeper_options_free(options);
     free(token);
@@ -197,8 +196,8 @@ static keeper_status *snapshot(const verify_keeper *keeper)
     return status;
 }
 
-static int status(const char *base_url, const char *app_id, const char *app_key,
-                  const char *user, const char *password)
+static int status(const char *base_url, const char *app_id, const char *app_key, const char *user,
+                  const char *password)
 {
     verify_client *client = host_client(base_url, app_id, app_key);
     char *token = login(client, user, password);
@@ -220,8 +219,7 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
     CHECK_INT(verify_keeper_options_set_interval(options, 1000), VERIFY_OK);
     CHECK_INT(verify_keeper_options_set_grace(options, 60000), VERIFY_OK);
     CHECK_INT(verify_keeper_options_set_ip(options, "10.1.2.3"), VERIFY_OK);
-    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper),
-              VERIFY_OK);
+    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper), VERIFY_OK);
     verify_keeper_options_free(options);
     free(token);
     if (keeper == NULL) {
@@ -343,8 +341,8 @@ static int wait_state(const verify_keeper *keeper, int32_t state)
     return 1;
 }
 
-static int grace(const char *base_url, const char *app_id, const char *app_key,
-                 const char *user, const char *password)
+static int grace(const char *base_url, const char *app_id, const char *app_key, const char *user,
+                 const char *password)
 {
     verify_client *client = host_client(base_url, app_id, app_key);
     char *token = login(client, user, password);
@@ -364,8 +362,7 @@ static int grace(const char *base_url, const char *app_id, const char *app_key,
     CHECK_INT(verify_keeper_options_set_interval(options, 1000), VERIFY_OK);
     CHECK_INT(verify_keeper_options_set_grace(options, 600000), VERIFY_OK);
     CHECK_INT(verify_keeper_options_set_callback(options, record, &recorder), VERIFY_OK);
-    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper),
-              VERIFY_OK);
+    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper), VERIFY_OK);
     verify_keeper_options_free(options);
     free(token);
     if (keeper == NULL) {
@@ -427,8 +424,7 @@ static int free_client(const char *base_url, const char *app_id, const char *app
 
     CHECK_INT(verify_keeper_options_new(&options), VERIFY_OK);
     CHECK_INT(verify_keeper_options_set_interval(options, 1000), VERIFY_OK);
-    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper),
-              VERIFY_OK);
+    CHECK_INT(verify_keeper_start(client, token, VERIFY_SESSION_USER, options, &keeper), VERIFY_OK);
     verify_keeper_options_free(options);
     free(token);
     if (keeper == NULL) {
@@ -471,8 +467,7 @@ static void *wait_thread(void *argument)
     return NULL;
 }
 
-static int social(const char *base_url, const char *app_id, const char *app_key,
-                  const char *user)
+static int social(const char *base_url, const char *app_id, const char *app_key, const char *user)
 {
     verify_client *client = host_client(base_url, app_id, app_key);
     verify_reply *reply = NULL;

@@ -51,13 +51,13 @@ static int scenario_options(void)
            VERIFY_ERR_INVALID_ARGUMENT);
     CHECK(strstr(verify_last_error_message(), "in clear") != NULL);
     CHECK(client == NULL);
-    EXPECT(verify_client_new_with_options("http://licensing.example.com", "1", "K", options,
-                                          &client),
-           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(
+        verify_client_new_with_options("http://licensing.example.com", "1", "K", options, &client),
+        VERIFY_ERR_INVALID_ARGUMENT);
     EXPECT(verify_client_options_allow_insecure_http(options, 1), VERIFY_OK);
-    EXPECT(verify_client_new_with_options("http://licensing.example.com", "1", "K", options,
-                                          &client),
-           VERIFY_OK);
+    EXPECT(
+        verify_client_new_with_options("http://licensing.example.com", "1", "K", options, &client),
+        VERIFY_OK);
     verify_client_free(client);
     client = NULL;
 
@@ -81,8 +81,7 @@ static int scenario_options(void)
     verify_client_options_free(NULL);
 
     /* NULL options are the defaults. */
-    EXPECT(verify_client_new_with_options("https://x.example", "1", "K", NULL, &client),
-           VERIFY_OK);
+    EXPECT(verify_client_new_with_options("https://x.example", "1", "K", NULL, &client), VERIFY_OK);
     verify_client_free(client);
     return host_finish("options");
 }
@@ -195,8 +194,7 @@ static int scenario_failover(char **argv)
     reply = NULL;
     CHECK(token_copy != NULL);
     if (token_copy != NULL) {
-        EXPECT(verify_heartbeat(client, token_copy, VERIFY_SESSION_CARD, NULL, &reply),
-               VERIFY_OK);
+        EXPECT(verify_heartbeat(client, token_copy, VERIFY_SESSION_CARD, NULL, &reply), VERIFY_OK);
         verify_reply_free(reply);
     }
     EXPECT(bulletin(client), VERIFY_OK);

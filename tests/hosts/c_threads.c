@@ -57,7 +57,7 @@ struct reader {
     const verify_reply *reply;
     const char *bulletin; /* what the main thread read first */
     const char *json;
-    int same;             /* every read gave the main thread's pointers */
+    int same; /* every read gave the main thread's pointers */
 };
 
 static void *read_shared(void *argument)

@@ -25,28 +25,33 @@
 
 #include "verify.h"
 
-static const char *or_empty(const char *s) { return s ? s : ""; }
+static const char *or_empty(const char *s)
+{
+    return s ? s : "";
+}
 
 /* Runs on the keeper's event thread; stdout lines are written whole and flushed. */
 static void VERIFY_CALL on_event(void *user_data, const verify_event *event)
 {
     (void)user_data;
     switch (event->kind) {
-    case VERIFY_EVENT_ALIVE:
-        printf("EVENT ALIVE code=%d expire_at=%s\n", (int)event->code, or_empty(event->expire_at));
-        break;
-    case VERIFY_EVENT_MESSAGE:
-        printf("EVENT MESSAGE text=%s\n", or_empty(event->text));
-        break;
-    case VERIFY_EVENT_TROUBLE:
-        printf("EVENT TROUBLE code=%d message=%s\n", (int)event->code, or_empty(event->message));
-        break;
-    case VERIFY_EVENT_ENDED:
-        printf("EVENT ENDED code=%d remark=%s\n", (int)event->code, or_empty(event->remark));
-        break;
-    default:
-        printf("EVENT OTHER kind=%d code=%d\n", (int)event->kind, (int)event->code);
-        break;
+        case VERIFY_EVENT_ALIVE:
+            printf("EVENT ALIVE code=%d expire_at=%s\n", (int)event->code,
+                   or_empty(event->expire_at));
+            break;
+        case VERIFY_EVENT_MESSAGE:
+            printf("EVENT MESSAGE text=%s\n", or_empty(event->text));
+            break;
+        case VERIFY_EVENT_TROUBLE:
+            printf("EVENT TROUBLE code=%d message=%s\n", (int)event->code,
+                   or_empty(event->message));
+            break;
+        case VERIFY_EVENT_ENDED:
+            printf("EVENT ENDED code=%d remark=%s\n", (int)event->code, or_empty(event->remark));
+            break;
+        default:
+            printf("EVENT OTHER kind=%d code=%d\n", (int)event->kind, (int)event->code);
+            break;
     }
     fflush(stdout);
 }

@@ -17,41 +17,43 @@
 
 #include "verify.hpp"
 
-namespace check {
+namespace check
+{
 
 /* How many CHECKs failed so far. Written by the thread running the checks only. */
 inline int failures = 0;
 
 /* The code of the verify::Error that `body` throws, or 0 when it throws none. Every Error
  * must carry a message and a description. */
-template <typename Body>
-std::int32_t thrown(Body &&body);
+template <typename Body> std::int32_t thrown(Body &&body);
 
 /* Milliseconds of a steady_clock duration. */
-inline long long millis(std::chrono::steady_clock::duration d) {
+inline long long millis(std::chrono::steady_clock::duration d)
+{
     return static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(d).count());
 }
 
 /* Prints `checks: N failed` with `what` as its label; the exit status of the program. */
-inline int summary(const char *what) {
+inline int summary(const char *what)
+{
     std::printf("%s checks: %d failed\n", what, failures);
     std::fflush(stdout);
     return failures == 0 ? 0 : 1;
 }
 
-}  // namespace check
+} // namespace check
 
-#define CHECK(cond)                                                                    \
-    do {                                                                               \
-        if (!(cond)) {                                                                 \
-            std::printf("CHECK FAILED (%s:%d): %s\n", __FILE__, __LINE__, #cond);      \
-            std::fflush(stdout);                                                       \
-            ++check::failures;                                                         \
-        }                                                                              \
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            std::printf("CHECK FAILED (%s:%d): %s\n", __FILE__, __LINE__, #cond);                  \
+            std::fflush(stdout);                                                                   \
+            ++check::failures;                                                                     \
+        }                                                                                          \
     } while (0)
 
-template <typename Body>
-std::int32_t check::thrown(Body &&body) {
+template <typename Body> std::int32_t check::thrown(Body &&body)
+{
     try {
         body();
     } catch (const verify::Error &e) {

@@ -37,7 +37,8 @@ static_assert(std::is_nothrow_move_assignable_v<verify::Client>, "Client move-as
 
 using check::thrown;
 
-namespace {
+namespace
+{
 
 // Log messages, from whichever thread the library calls on.
 struct Collected {
@@ -45,23 +46,27 @@ struct Collected {
     std::vector<std::pair<verify::LogLevel, std::string>> lines;
 };
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc != 6) {
-        std::fprintf(stderr, "usage: %s HTTP_BASE HTTPS_BASE CA_PEM_FILE APP_ID APP_KEY\n", argv[0]);
+        std::fprintf(stderr, "usage: %s HTTP_BASE HTTPS_BASE CA_PEM_FILE APP_ID APP_KEY\n",
+                     argv[0]);
         return 2;
     }
-    const std::string http = argv[1], https = argv[2], ca_file = argv[3], app = argv[4], key = argv[5];
-    using verify::codes::err_invalid_argument;
+    const std::string http = argv[1], https = argv[2], ca_file = argv[3], app = argv[4],
+                      key = argv[5];
     using std::chrono::hours;
     using std::chrono::milliseconds;
     using std::chrono::seconds;
+    using verify::codes::err_invalid_argument;
 
     const bool with_tls = argv[2] != std::string("-");
     const std::string tls_base = with_tls ? https : std::string("https://127.0.0.1:9");
     std::ifstream in(ca_file);
-    const std::string ca_pem((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string ca_pem((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
     CHECK(ca_pem.find("-----BEGIN CERTIFICATE-----") != std::string::npos);
 
     // The code page: UTF-8 unless changed; an unknown one is refused.
@@ -92,7 +97,7 @@ int main(int argc, char **argv) {
                 throw std::runtime_error("thrown by on_log");
             };
             verify::Client failover("http://127.0.0.1:1", app, key, options);
-            options.on_log = nullptr;  // the client keeps its own copy
+            options.on_log = nullptr; // the client keeps its own copy
             verify::Reply bulletin = failover.get_bulletin();
             CHECK(bulletin.ok());
             verify::Client moved = std::move(failover);
@@ -107,8 +112,9 @@ int main(int argc, char **argv) {
             bool warned = false;
             for (const auto &line : collected.lines) {
                 std::printf("log %d %s\n", static_cast<int>(line.first), line.second.c_str());
-                warned = warned || line.first == verify::LogLevel::Warn || line.first == verify::LogLevel::Error;
-                CHECK(line.second.find(key) == std::string::npos);  // never the AppKey
+                warned = warned || line.first == verify::LogLevel::Warn ||
+                         line.first == verify::LogLevel::Error;
+                CHECK(line.second.find(key) == std::string::npos); // never the AppKey
             }
             CHECK(warned);
             std::fflush(stdout);
@@ -123,7 +129,7 @@ int main(int argc, char **argv) {
             CHECK(client.get_bulletin().ok());
 
             verify::ClientOptions by_text;
-            by_text.root_pems = {ca_pem};  // with Mozilla's roots, the default
+            by_text.root_pems = {ca_pem}; // with Mozilla's roots, the default
             CHECK(verify::Client(https, app, key, by_text).get_bulletin().ok());
 
             verify::ClientOptions untrusted;
@@ -138,7 +144,7 @@ int main(int argc, char **argv) {
         };
         verify::ClientOptions nothing;
         nothing.trust = verify::Trust::None;
-        CHECK(refused(tls_base, nothing) == err_invalid_argument);  // trusts nothing
+        CHECK(refused(tls_base, nothing) == err_invalid_argument); // trusts nothing
         verify::ClientOptions bad_pem;
         bad_pem.root_pems = {"not a certificate"};
         CHECK(refused(tls_base, bad_pem) == err_invalid_argument);

@@ -14,7 +14,7 @@
  */
 
 #include "verify.hpp"
-#include "verify.hpp"  // the include guard makes the second inclusion harmless
+#include "verify.hpp" // the include guard makes the second inclusion harmless
 
 #include <chrono>
 #include <condition_variable>
@@ -40,10 +40,13 @@ static_assert(std::is_nothrow_destructible_v<verify::Keeper>, "~Keeper does not 
 static_assert(!std::is_default_constructible_v<verify::Keeper>, "a Keeper comes from keep_alive");
 // The enums are the C API's integers, on int32_t, so any value of a later library fits.
 static_assert(std::is_same_v<std::underlying_type_t<verify::EventKind>, std::int32_t>, "EventKind");
-static_assert(std::is_same_v<std::underlying_type_t<verify::KeeperState>, std::int32_t>, "KeeperState");
+static_assert(std::is_same_v<std::underlying_type_t<verify::KeeperState>, std::int32_t>,
+              "KeeperState");
 static_assert(static_cast<std::int32_t>(verify::EventKind::Ended) == VERIFY_EVENT_ENDED, "kinds");
-static_assert(static_cast<std::int32_t>(verify::EventKind::Message) == VERIFY_EVENT_MESSAGE, "kinds");
-static_assert(static_cast<std::int32_t>(verify::KeeperState::Grace) == VERIFY_KEEPER_GRACE, "states");
+static_assert(static_cast<std::int32_t>(verify::EventKind::Message) == VERIFY_EVENT_MESSAGE,
+              "kinds");
+static_assert(static_cast<std::int32_t>(verify::KeeperState::Grace) == VERIFY_KEEPER_GRACE,
+              "states");
 // Alive and Grace are usable; Ended and any unknown state are not.
 static_assert(verify::session_usable(verify::KeeperState::Alive), "alive is usable");
 static_assert(verify::session_usable(verify::KeeperState::Grace), "grace is usable");
@@ -57,43 +60,57 @@ static_assert(std::is_same_v<decltype(verify::KeeperOptions{}.interval),
 
 using check::thrown;
 
-namespace {
+namespace
+{
 
-const char *kind_name(verify::EventKind kind) {
+const char *kind_name(verify::EventKind kind)
+{
     switch (kind) {
-    case verify::EventKind::Alive: return "alive";
-    case verify::EventKind::Message: return "message";
-    case verify::EventKind::Trouble: return "trouble";
-    case verify::EventKind::Ended: return "ended";
+        case verify::EventKind::Alive:
+            return "alive";
+        case verify::EventKind::Message:
+            return "message";
+        case verify::EventKind::Trouble:
+            return "trouble";
+        case verify::EventKind::Ended:
+            return "ended";
     }
-    return "unknown";  // a kind of a later library: representable, never an exception
+    return "unknown"; // a kind of a later library: representable, never an exception
 }
 
 // What a line shows of an event: the text of a message, the remark of an end (the reason of
 // a 1006), the expiry of an alive, else the message.
-std::string detail_of(const verify::Event &event) {
+std::string detail_of(const verify::Event &event)
+{
     switch (event.kind) {
-    case verify::EventKind::Message: return event.text.value_or("(no text)");
-    case verify::EventKind::Alive: return event.expire_at.value_or("(no expiry)");
-    case verify::EventKind::Trouble:
-    case verify::EventKind::Ended: break;
+        case verify::EventKind::Message:
+            return event.text.value_or("(no text)");
+        case verify::EventKind::Alive:
+            return event.expire_at.value_or("(no expiry)");
+        case verify::EventKind::Trouble:
+        case verify::EventKind::Ended:
+            break;
     }
     return event.remark.value_or(event.message);
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc != 6 && argc != 7) {
-        std::fprintf(stderr, "usage: %s BASE_URL APP_ID APP_KEY USERNAME PASSWORD [END_CODE]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s BASE_URL APP_ID APP_KEY USERNAME PASSWORD [END_CODE]\n",
+                     argv[0]);
         return 2;
     }
-    const std::string base = argv[1], app = argv[2], key = argv[3], user = argv[4], password = argv[5];
-    const std::int32_t end_code = argc == 7 ? static_cast<std::int32_t>(std::stol(argv[6])) : verify::codes::disabled;
-    using verify::codes::err_invalid_argument;
+    const std::string base = argv[1], app = argv[2], key = argv[3], user = argv[4],
+                      password = argv[5];
+    const std::int32_t end_code =
+        argc == 7 ? static_cast<std::int32_t>(std::stol(argv[6])) : verify::codes::disabled;
     using std::chrono::milliseconds;
     using std::chrono::minutes;
     using std::chrono::seconds;
+    using verify::codes::err_invalid_argument;
 
     // An unknown kind or state is kept as its integer and named nowhere.
     CHECK(std::string(kind_name(static_cast<verify::EventKind>(99))) == "unknown");
@@ -112,25 +129,32 @@ int main(int argc, char **argv) {
         // library's check; a grace of 0 and a NUL are refused by the binding).
         const verify::KeeperOptions fast{seconds(1), minutes(1), std::nullopt};
         CHECK(thrown([&] {
-                  client.keep_alive(token, verify::SessionKind::User,
-                                    verify::KeeperOptions{milliseconds(999), minutes(1), std::nullopt});
+                  client.keep_alive(
+                      token, verify::SessionKind::User,
+                      verify::KeeperOptions{milliseconds(999), minutes(1), std::nullopt});
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(token, verify::SessionKind::User,
-                                    verify::KeeperOptions{seconds(1), milliseconds(0), std::nullopt});
+                  client.keep_alive(
+                      token, verify::SessionKind::User,
+                      verify::KeeperOptions{seconds(1), milliseconds(0), std::nullopt});
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(token, verify::SessionKind::User,
-                                    verify::KeeperOptions{milliseconds(-1), std::nullopt, std::nullopt});
+                  client.keep_alive(
+                      token, verify::SessionKind::User,
+                      verify::KeeperOptions{milliseconds(-1), std::nullopt, std::nullopt});
               }) == err_invalid_argument);
-        CHECK(thrown([&] { client.keep_alive(token, static_cast<verify::SessionKind>(7), fast); }) ==
+        CHECK(thrown([&] {
+                  client.keep_alive(token, static_cast<verify::SessionKind>(7), fast);
+              }) == err_invalid_argument);
+        CHECK(thrown([&] {
+                  client.keep_alive(token + std::string(1, '\0'), verify::SessionKind::User, fast);
+              }) == err_invalid_argument);
+        CHECK(thrown([&] { client.keep_alive("", verify::SessionKind::User, fast); }) ==
               err_invalid_argument);
-        CHECK(thrown([&] { client.keep_alive(token + std::string(1, '\0'), verify::SessionKind::User, fast); }) ==
-              err_invalid_argument);
-        CHECK(thrown([&] { client.keep_alive("", verify::SessionKind::User, fast); }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(token, verify::SessionKind::User,
-                                    verify::KeeperOptions{seconds(1), minutes(1), std::string("1.2\0.3", 6)});
+                  client.keep_alive(
+                      token, verify::SessionKind::User,
+                      verify::KeeperOptions{seconds(1), minutes(1), std::string("1.2\0.3", 6)});
               }) == err_invalid_argument);
         {
             // All defaults (a heartbeat in 5 minutes): it starts, is alive, and stops.
@@ -168,7 +192,7 @@ int main(int argc, char **argv) {
 
         // Moving the Keeper keeps its callback alive at the same place.
         verify::Keeper moved = std::move(keeper);
-        CHECK(!keeper);  // NOLINT: testing the moved-from state on purpose
+        CHECK(!keeper); // NOLINT: testing the moved-from state on purpose
         CHECK(thrown([&] { (void)keeper.state(); }) == err_invalid_argument);
         CHECK(thrown([&] { keeper.stop(); }) == err_invalid_argument);
         CHECK(thrown([&] { (void)keeper.status(); }) == err_invalid_argument);
@@ -189,7 +213,8 @@ int main(int argc, char **argv) {
             verify::Event event = std::move(pending.front());
             pending.pop_front();
             lock.unlock();
-            std::printf("event %s %d %s\n", kind_name(event.kind), event.code, detail_of(event).c_str());
+            std::printf("event %s %d %s\n", kind_name(event.kind), event.code,
+                        detail_of(event).c_str());
             std::fflush(stdout);
             if (event.kind == verify::EventKind::Ended) {
                 ended = std::move(event);
@@ -207,16 +232,17 @@ int main(int argc, char **argv) {
         CHECK(ended->code == end_code);
         CHECK(status.last_code == end_code);
         CHECK(status.remark == ended->remark);
-        CHECK(status.remark.has_value() == (end_code == verify::codes::disabled));  // a ban's reason
+        CHECK(status.remark.has_value() == (end_code == verify::codes::disabled)); // a ban's reason
         CHECK(!status.last_message.empty());
         CHECK(status.last_success.has_value());
         CHECK(status.expire_at.has_value());
-        CHECK(status.heartbeats_ok >= 1);      // the alive events
-        CHECK(status.heartbeats_failed >= 1);  // the refused one
-        CHECK(status.messages.empty());  // a keeper with on_event hands them to it instead
-        std::printf("status ended %d %s\n", status.last_code, status.remark.value_or("(none)").c_str());
+        CHECK(status.heartbeats_ok >= 1); // the alive events
+        CHECK(status.heartbeats_failed >= 1); // the refused one
+        CHECK(status.messages.empty()); // a keeper with on_event hands them to it instead
+        std::printf("status ended %d %s\n", status.last_code,
+                    status.remark.value_or("(none)").c_str());
         keeper.stop();
-        keeper.stop();  // idempotent
+        keeper.stop(); // idempotent
         CHECK(keeper.state() == verify::KeeperState::Ended);
     } catch (const verify::Error &e) {
         std::printf("verify::Error %d: %s\n", e.code(), e.what());

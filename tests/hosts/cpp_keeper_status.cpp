@@ -21,12 +21,14 @@
 
 #include "cpp_check.hpp"
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc != 6) {
         std::fprintf(stderr, "usage: %s BASE_URL APP_ID APP_KEY USERNAME PASSWORD\n", argv[0]);
         return 2;
     }
-    const std::string base = argv[1], app = argv[2], key = argv[3], user = argv[4], password = argv[5];
+    const std::string base = argv[1], app = argv[2], key = argv[3], user = argv[4],
+                      password = argv[5];
     using std::chrono::seconds;
     try {
         std::optional<verify::Client> client(std::in_place, base, app, key);
@@ -35,9 +37,9 @@ int main(int argc, char **argv) {
             std::printf("login failed: %d %s\n", login.code(), login.message().c_str());
             return 1;
         }
-        verify::Keeper keeper =
-            client->keep_alive(login.str("/data/token").value_or(""), verify::SessionKind::User,
-                               verify::KeeperOptions{seconds(1), seconds(60), std::string("10.1.2.3")});
+        verify::Keeper keeper = client->keep_alive(
+            login.str("/data/token").value_or(""), verify::SessionKind::User,
+            verify::KeeperOptions{seconds(1), seconds(60), std::string("10.1.2.3")});
         // Before the first heartbeat (one interval after the start).
         verify::KeeperStatus before = keeper.status();
         CHECK(before.state == verify::KeeperState::Alive);
@@ -75,7 +77,7 @@ int main(int argc, char **argv) {
             auto age = std::chrono::system_clock::now() - *status.last_success;
             CHECK(age > -std::chrono::minutes(2) && age < std::chrono::minutes(2));
         }
-        CHECK(keeper.status().messages.empty());  // each message once
+        CHECK(keeper.status().messages.empty()); // each message once
 
         // The Keeper outlives its Client: destroying the client stops the keeper.
         client.reset();

@@ -26,7 +26,8 @@
 #include "cpp_check.hpp"
 
 static_assert(!std::is_copy_constructible_v<verify::CancelToken>, "CancelToken is not copyable");
-static_assert(!std::is_copy_assignable_v<verify::CancelToken>, "CancelToken is not copy-assignable");
+static_assert(!std::is_copy_assignable_v<verify::CancelToken>,
+              "CancelToken is not copy-assignable");
 static_assert(std::is_nothrow_move_constructible_v<verify::CancelToken>, "CancelToken moves");
 static_assert(std::is_nothrow_move_assignable_v<verify::CancelToken>, "CancelToken move-assigns");
 static_assert(std::is_nothrow_destructible_v<verify::CancelToken>, "~CancelToken does not throw");
@@ -38,16 +39,17 @@ static_assert(std::is_same_v<decltype(verify::machine_code("x")), std::string>, 
 using check::millis;
 using check::thrown;
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc != 4) {
         std::fprintf(stderr, "usage: %s BASE_URL APP_ID APP_KEY\n", argv[0]);
         return 2;
     }
     const std::string base = argv[1], app = argv[2], key = argv[3];
-    using verify::codes::err_cancelled;
-    using verify::codes::err_invalid_argument;
     using std::chrono::milliseconds;
     using std::chrono::seconds;
+    using verify::codes::err_cancelled;
+    using verify::codes::err_invalid_argument;
     using steady = std::chrono::steady_clock;
     try {
         // The machine code: stable, 32 uppercase hex characters, salted.
@@ -66,20 +68,24 @@ int main(int argc, char **argv) {
         CHECK(!state.empty());
 
         // Bad arguments throw before anything is sent.
-        CHECK(thrown([&] { client.social_login_wait(state, std::nullopt, milliseconds(0), seconds(1)); }) ==
-              err_invalid_argument);
-        CHECK(thrown([&] { client.social_login_wait(state, std::nullopt, milliseconds(10), milliseconds(-1)); }) ==
-              err_invalid_argument);
         CHECK(thrown([&] {
-                  client.social_login_wait(std::string("s\0t", 3), std::nullopt, milliseconds(10), seconds(1));
+                  client.social_login_wait(state, std::nullopt, milliseconds(0), seconds(1));
+              }) == err_invalid_argument);
+        CHECK(thrown([&] {
+                  client.social_login_wait(state, std::nullopt, milliseconds(10), milliseconds(-1));
+              }) == err_invalid_argument);
+        CHECK(thrown([&] {
+                  client.social_login_wait(std::string("s\0t", 3), std::nullopt, milliseconds(10),
+                                           seconds(1));
               }) == err_invalid_argument);
         {
             verify::CancelToken source;
             verify::CancelToken target = std::move(source);
-            CHECK(!source && static_cast<bool>(target));  // NOLINT: moved-from on purpose
+            CHECK(!source && static_cast<bool>(target)); // NOLINT: moved-from on purpose
             CHECK(thrown([&] { source.cancel(); }) == err_invalid_argument);
             CHECK(thrown([&] {
-                      client.social_login_wait(state, std::nullopt, milliseconds(10), seconds(1), &source);
+                      client.social_login_wait(state, std::nullopt, milliseconds(10), seconds(1),
+                                               &source);
                   }) == err_invalid_argument);
         }
 
@@ -97,7 +103,8 @@ int main(int argc, char **argv) {
         });
         std::int32_t cancelled_code = 0;
         try {
-            verify::Reply reply = client.social_login_wait(state, std::nullopt, seconds(60), seconds(60), &token);
+            verify::Reply reply =
+                client.social_login_wait(state, std::nullopt, seconds(60), seconds(60), &token);
             std::printf("the wait returned a reply: %d\n", reply.code());
             ++check::failures;
         } catch (const verify::Error &e) {
@@ -108,7 +115,8 @@ int main(int argc, char **argv) {
         }
         const steady::time_point returned = steady::now();
         canceller.join();
-        const steady::time_point cancelled = steady::time_point(steady::duration(cancelled_at.load()));
+        const steady::time_point cancelled =
+            steady::time_point(steady::duration(cancelled_at.load()));
         const long long latency_us = static_cast<long long>(
             std::chrono::duration_cast<std::chrono::microseconds>(returned - cancelled).count());
         std::printf("cancel code %d latency_us %lld waited_ms %lld\n", cancelled_code, latency_us,
@@ -118,26 +126,31 @@ int main(int argc, char **argv) {
 
         // A cancelled token stays cancelled: a later wait with it throws at once.
         const steady::time_point again = steady::now();
-        const std::int32_t again_code = thrown(
-            [&] { client.social_login_wait(state, std::nullopt, milliseconds(10), seconds(60), &token); });
-        std::printf("cancelled again code %d elapsed_ms %lld\n", again_code, millis(steady::now() - again));
+        const std::int32_t again_code = thrown([&] {
+            client.social_login_wait(state, std::nullopt, milliseconds(10), seconds(60), &token);
+        });
+        std::printf("cancelled again code %d elapsed_ms %lld\n", again_code,
+                    millis(steady::now() - again));
 
         // Nobody authorizes: the timeout throws.
-        const std::int32_t timeout_code =
-            thrown([&] { client.social_login_wait(state, std::nullopt, milliseconds(20), milliseconds(200)); });
+        const std::int32_t timeout_code = thrown([&] {
+            client.social_login_wait(state, std::nullopt, milliseconds(20), milliseconds(200));
+        });
         std::printf("timeout code %d\n", timeout_code);
         std::fflush(stdout);
 
         // The back office authorizes a bound identity while the wait runs: 200, a Reply.
-        const std::string bound =
-            client.social_login_start(std::string("CPP-SOCIAL-MACHINE")).str("/data/state").value_or("");
+        const std::string bound = client.social_login_start(std::string("CPP-SOCIAL-MACHINE"))
+                                      .str("/data/state")
+                                      .value_or("");
         std::printf("authorize %s\n", bound.c_str());
         std::fflush(stdout);
-        verify::Reply done =
-            client.social_login_wait(bound, std::string("CPP-SOCIAL-MACHINE"), milliseconds(50), seconds(20));
+        verify::Reply done = client.social_login_wait(bound, std::string("CPP-SOCIAL-MACHINE"),
+                                                      milliseconds(50), seconds(20));
         CHECK(done.ok());
         CHECK(done.str("/data/token").has_value());
-        std::printf("social %d %s %s\n", done.code(), done.str("/data/username").value_or("(none)").c_str(),
+        std::printf("social %d %s %s\n", done.code(),
+                    done.str("/data/username").value_or("(none)").c_str(),
                     done.remark().value_or("(none)").c_str());
         std::fflush(stdout);
 
@@ -145,7 +158,8 @@ int main(int argc, char **argv) {
         const std::string unbound = client.social_login_start().str("/data/state").value_or("");
         std::printf("authorize-unbound %s\n", unbound.c_str());
         std::fflush(stdout);
-        verify::Reply refused = client.social_login_wait(unbound, std::nullopt, milliseconds(50), seconds(20));
+        verify::Reply refused =
+            client.social_login_wait(unbound, std::nullopt, milliseconds(50), seconds(20));
         CHECK(refused.code() == verify::codes::user_not_registered);
         std::printf("social %d\n", refused.code());
     } catch (const verify::Error &e) {

@@ -18,7 +18,7 @@
  */
 
 #include "verify.hpp"
-#include "verify.hpp"  // the include guard makes the second inclusion harmless
+#include "verify.hpp" // the include guard makes the second inclusion harmless
 
 #include <chrono>
 #include <cstdint>
@@ -72,7 +72,8 @@ static_assert(std::is_same_v<decltype(std::declval<const verify::Reply &>().json
 
 using check::thrown;
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc != 9) {
         std::fprintf(stderr,
                      "usage: %s BASE_URL APP_ID APP_KEY CARD RECHARGE_CARD USERNAME PASSWORD "
@@ -102,21 +103,32 @@ int main(int argc, char **argv) {
     // Constructor failures throw (an embedded NUL would be cut by C: refused here).
     CHECK(thrown([&] { verify::Client bad("ftp://nowhere", app, key); }) == err_invalid_argument);
     CHECK(thrown([&] { verify::Client bad(base, "", key); }) == err_invalid_argument);
-    CHECK(thrown([&] { verify::Client bad(base, std::string("1\0" "2", 3), key); }) ==
-          err_invalid_argument);
+    CHECK(thrown([&] {
+              verify::Client bad(base,
+                                 std::string("1\0"
+                                             "2",
+                                             3),
+                                 key);
+          }) == err_invalid_argument);
     // ABI 2 parses the base URL in full: no /api/verify, no query, no non-ASCII host.
-    CHECK(thrown([&] { verify::Client bad(base + "/api/verify", app, key); }) == err_invalid_argument);
-    CHECK(thrown([&] { verify::Client bad(base + "?x=1", app, key); }) == err_invalid_argument);
-    CHECK(thrown([&] { verify::Client bad("http://b\xc3\xbc" "cher.example", app, key); }) ==
+    CHECK(thrown([&] { verify::Client bad(base + "/api/verify", app, key); }) ==
           err_invalid_argument);
+    CHECK(thrown([&] { verify::Client bad(base + "?x=1", app, key); }) == err_invalid_argument);
+    CHECK(thrown([&] {
+              verify::Client bad("http://b\xc3\xbc"
+                                 "cher.example",
+                                 app, key);
+          }) == err_invalid_argument);
 
     verify::Client client(base, app, key);
     CHECK(static_cast<bool>(client));
-    CHECK(thrown([&] { client.set_timeouts(std::chrono::milliseconds(0), std::chrono::seconds(1)); }) ==
-          err_invalid_argument);
+    CHECK(thrown([&] {
+              client.set_timeouts(std::chrono::milliseconds(0), std::chrono::seconds(1));
+          }) == err_invalid_argument);
     CHECK(thrown([&] { client.set_timeouts(std::chrono::seconds(1), std::chrono::hours(2000)); }) ==
           err_invalid_argument);
-    CHECK(thrown([&] { client.set_timeouts(std::chrono::seconds(5), std::chrono::seconds(20)); }) == 0);
+    CHECK(thrown([&] { client.set_timeouts(std::chrono::seconds(5), std::chrono::seconds(20)); }) ==
+          0);
 
     // A refusal is a Reply, not an exception.
     {
@@ -135,7 +147,8 @@ int main(int argc, char **argv) {
     }
 
     // A successful login, its fields, and moving the reply around.
-    verify::Reply login = client.single_login(card, "CPP-CHECK-MACHINE", std::string("check machine"));
+    verify::Reply login =
+        client.single_login(card, "CPP-CHECK-MACHINE", std::string("check machine"));
     CHECK(login.ok());
     std::optional<std::string> token = login.str("/data/token");
     CHECK(token && token->size() == 40);
@@ -147,19 +160,20 @@ int main(int argc, char **argv) {
     CHECK(!login.integer("/data/no_such_field").has_value());
     CHECK(!login.str("/data/no_such_field").has_value());
     CHECK(!login.json("/data/no_such_field").has_value());
-    CHECK(!login.integer("/data/token").has_value());  // a string, not an integer
+    CHECK(!login.integer("/data/token").has_value()); // a string, not an integer
     CHECK(!login.boolean("/data/token").has_value());
-    CHECK(!login.str("/data").has_value());  // an object is not text
+    CHECK(!login.str("/data").has_value()); // an object is not text
     CHECK(login.json("/data").value_or("").find("\"token\"") != std::string::npos);
     CHECK(login.json("/data/is_times") == std::optional<std::string>("false"));
     CHECK(login.json("") == std::optional<std::string>(login.json()));
     // A malformed pointer is the caller's mistake: it throws (the dotted names of ABI 1 too).
     CHECK(thrown([&] { (void)login.str("token"); }) == err_invalid_argument);
     CHECK(thrown([&] { (void)login.integer("data/token"); }) == err_invalid_argument);
-    CHECK(thrown([&] { (void)login.str(std::string("/data/tok\0en", 12)); }) == err_invalid_argument);
+    CHECK(thrown([&] { (void)login.str(std::string("/data/tok\0en", 12)); }) ==
+          err_invalid_argument);
 
     verify::Reply moved = std::move(login);
-    CHECK(!login);  // NOLINT: testing the moved-from state on purpose
+    CHECK(!login); // NOLINT: testing the moved-from state on purpose
     CHECK(static_cast<bool>(moved) && moved.ok());
     CHECK(thrown([&] { (void)login.code(); }) == err_invalid_argument);
     CHECK(thrown([&] { (void)login.message(); }) == err_invalid_argument);
@@ -171,8 +185,9 @@ int main(int argc, char **argv) {
 
     const std::string session = token.value_or("");
     CHECK(client.heartbeat(session, verify::SessionKind::Card).ok());
-    CHECK(thrown([&] { client.heartbeat(session + std::string(1, '\0'), verify::SessionKind::Card); }) ==
-          err_invalid_argument);
+    CHECK(thrown([&] {
+              client.heartbeat(session + std::string(1, '\0'), verify::SessionKind::Card);
+          }) == err_invalid_argument);
     CHECK(thrown([&] { client.heartbeat(session, static_cast<verify::SessionKind>(7)); }) ==
           err_invalid_argument);
 
@@ -193,7 +208,8 @@ int main(int argc, char **argv) {
         CHECK(renewed.integer("/data/added_days") == std::optional<std::int64_t>(30));
         CHECK(renewed.str("/data/expire_at").has_value());
         CHECK(!renewed.str("/data/token").has_value());
-        CHECK(thrown([&] { client.user_login_with_card(user, password, ""); }) == err_invalid_argument);
+        CHECK(thrown([&] { client.user_login_with_card(user, password, ""); }) ==
+              err_invalid_argument);
     }
 
     // Variables: one by name (required), all at once; keys with a dot, a slash and a tilde.
@@ -204,10 +220,11 @@ int main(int argc, char **argv) {
         verify::Reply all = client.get_variables();
         CHECK(all.ok());
         CHECK(all.str("/data/variables/limit") == std::optional<std::string>("5"));
-        CHECK(!all.integer("/data/variables/limit").has_value());  // a string, not an integer
+        CHECK(!all.integer("/data/variables/limit").has_value()); // a string, not an integer
         CHECK(all.str("/data/variables/a.b") == std::optional<std::string>("dotted"));
-        CHECK(all.str(verify::pointer({"data", "variables", "x/y~z"})) == std::optional<std::string>("slashed"));
-        CHECK(!all.str("/data/variables/x/y~0z").has_value());  // unescaped "/": another path
+        CHECK(all.str(verify::pointer({"data", "variables", "x/y~z"})) ==
+              std::optional<std::string>("slashed"));
+        CHECK(!all.str("/data/variables/x/y~0z").has_value()); // unescaped "/": another path
         std::optional<std::string> names = all.json("/data/variables");
         CHECK(names && names->find("\"greeting\"") != std::string::npos &&
               names->find("\"x/y~z\"") != std::string::npos);
@@ -219,8 +236,9 @@ int main(int argc, char **argv) {
         CHECK(bulletin.ok() && bulletin.str("/data/bulletin").has_value());
         verify::Reply unknown = client.call("NoSuchAction", {{"Key", "value"}});
         CHECK(unknown.code() == verify::codes::unknown_action);
-        CHECK(thrown([&] { client.call("GetBulletin", {{std::string("K\0", 2), "v"}}); }) ==
-              err_invalid_argument);
+        CHECK(thrown([&] {
+                  client.call("GetBulletin", {{std::string("K\0", 2), "v"}});
+              }) == err_invalid_argument);
         // A request body over 1 MiB is refused before anything is sent (each string may have
         // 65536 bytes: twenty of 60000 make one).
         std::vector<std::pair<std::string, std::string>> large;
@@ -228,9 +246,11 @@ int main(int argc, char **argv) {
             large.emplace_back("K" + std::to_string(index), std::string(60000, 'x'));
         }
         CHECK(thrown([&] { client.call("GetBulletin", large); }) == verify::codes::err_too_large);
-        CHECK(thrown([&] { client.call("GetBulletin", {{"Key", std::string(65537, 'x')}}); }) ==
-              err_invalid_argument);
-        CHECK(client.get_latest_version(std::nullopt).boolean("/data/has_update") == std::optional<bool>(true));
+        CHECK(thrown([&] {
+                  client.call("GetBulletin", {{"Key", std::string(65537, 'x')}});
+              }) == err_invalid_argument);
+        CHECK(client.get_latest_version(std::nullopt).boolean("/data/has_update") ==
+              std::optional<bool>(true));
     }
 
     // Social login: step 2 answers 201 until the user authorizes: pending(), not an error.
@@ -266,7 +286,7 @@ int main(int argc, char **argv) {
 
     // A moved-from client refuses calls (the library sees NULL); the target works.
     verify::Client second = std::move(client);
-    CHECK(!client);  // NOLINT: testing the moved-from state on purpose
+    CHECK(!client); // NOLINT: testing the moved-from state on purpose
     CHECK(thrown([&] { client.get_bulletin(); }) == err_invalid_argument);
     CHECK(second.get_bulletin().ok());
     client = std::move(second);
@@ -282,7 +302,8 @@ int main(int argc, char **argv) {
         } catch (const verify::Error &e) {
             threw = true;
             verify::Error copy = e;
-            CHECK(copy.code() == verify::codes::err_network || copy.code() == verify::codes::err_timeout);
+            CHECK(copy.code() == verify::codes::err_network ||
+                  copy.code() == verify::codes::err_timeout);
             CHECK(std::string(copy.what()).find(std::to_string(copy.code())) != std::string::npos);
             CHECK(!copy.reply_json().has_value());
         }

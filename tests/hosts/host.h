@@ -61,14 +61,14 @@ static inline int host_check_int(long long actual, long long expected, const cha
 static inline int host_check_str(const char *actual, const char *expected, const char *what,
                                  const char *file, int line)
 {
-    int same = (actual == NULL || expected == NULL) ? actual == expected
-                                                    : strcmp(actual, expected) == 0;
+    int same =
+        (actual == NULL || expected == NULL) ? actual == expected : strcmp(actual, expected) == 0;
     host_checks++;
     if (!same) {
         host_failed++;
-        printf("FAIL %s:%d: %s is %s%s%s, expected %s%s%s\n", file, line, what,
-               actual ? "\"" : "", actual ? actual : "NULL", actual ? "\"" : "",
-               expected ? "\"" : "", expected ? expected : "NULL", expected ? "\"" : "");
+        printf("FAIL %s:%d: %s is %s%s%s, expected %s%s%s\n", file, line, what, actual ? "\"" : "",
+               actual ? actual : "NULL", actual ? "\"" : "", expected ? "\"" : "",
+               expected ? expected : "NULL", expected ? "\"" : "");
         fflush(stdout);
         return 0;
     }
@@ -76,9 +76,10 @@ static inline int host_check_str(const char *actual, const char *expected, const
 }
 
 #define CHECK(cond) host_check((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
-#define CHECK_INT(actual, expected)                                                           \
+#define CHECK_INT(actual, expected)                                                                \
     host_check_int((long long)(actual), (long long)(expected), #actual, __FILE__, __LINE__)
-#define CHECK_STR(actual, expected) host_check_str((actual), (expected), #actual, __FILE__, __LINE__)
+#define CHECK_STR(actual, expected)                                                                \
+    host_check_str((actual), (expected), #actual, __FILE__, __LINE__)
 
 /* Prints the summary line and returns the exit status. */
 static inline int host_finish(const char *scenario)

@@ -28,14 +28,14 @@ static int host_check(int ok, const char *what, const char *file, int line)
     return ok;
 }
 
-static int host_check_int(long long actual, long long expected, const char *what,
-                          const char *file, int line)
+static int host_check_int(long long actual, long long expected, const char *what, const char *file,
+                          int line)
 {
     host_checks++;
     if (actual != expected) {
         host_failed++;
-        printf("FAIL %s:%d: %s is %lld, expected %lld (last error %d)\n", file, line, what,
-               actual, expected, (int)verify_last_error_code());
+        printf("FAIL %s:%d: %s is %lld, expected %lld (last error %d)\n", file, line, what, actual,
+               expected, (int)verify_last_error_code());
         fflush(stdout);
         return 0;
     }
@@ -43,7 +43,7 @@ static int host_check_int(long long actual, long long expected, const char *what
 }
 
 #define CHECK(cond) host_check((cond) ? 1 : 0, #cond, __FILE__, __LINE__)
-#define CHECK_INT(actual, expected)                                                           \
+#define CHECK_INT(actual, expected)                                                                \
     host_check_int((long long)(actual), (long long)(expected), #actual, __FILE__, __LINE__)
 
 /* Prints the result line; the exit status of the host. */

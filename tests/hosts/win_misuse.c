@@ -64,8 +64,7 @@ int main(int argc, char **argv)
     }
     memset(long_text, 'A', long_len);
     long_text[long_len] = '\0';
-    CHECK_INT(verify_client_new(argv[1], long_text, argv[3], &client),
-              VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_client_new(argv[1], long_text, argv[3], &client), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK(client == NULL);
     CHECK_INT(verify_cancel_new(NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_keeper_options_new(NULL), VERIFY_ERR_INVALID_ARGUMENT);

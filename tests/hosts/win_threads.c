@@ -62,7 +62,8 @@ static unsigned __stdcall work(void *arg)
         verify_reply_free(reply);
 
         rc = verify_machine_code(salt, code, sizeof code);
-        if (rc == VERIFY_OK && strlen(code) == 32 && (!first_code[0] || !strcmp(code, first_code))) {
+        if (rc == VERIFY_OK && strlen(code) == 32 &&
+            (!first_code[0] || !strcmp(code, first_code))) {
             strcpy(first_code, code);
             w->ok++;
         } else {
