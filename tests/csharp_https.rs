@@ -1,0 +1,37 @@
+//! https through the C# binding: `tests/hosts/CsharpHttps.cs` with `bindings/csharp/Verify.cs`,
+//! compiled with `mcs -warnaserror` and run with `mono` against the library under test, runs
+//! the six https cases of issue 10 against sandboxes of its own (see `HttpsCases` in
+//! tests/common/host.rs): a custom CA succeeds; Mozilla's roots alone fail with
+//! `ResultCode.Tls` "unknown issuer"; the right pin without a CA succeeds; a wrong pin fails
+//! with `ResultCode.Pin`; a certificate for another name and an expired one fail with
+//! `ResultCode.Tls` and their causes. Needs `mcs` and `mono` (`scripts/install-deps.sh
+//! mono`).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::host::{assert_https_cases, compile_csharp, require_mono, run_mono, text, HttpsCases};
+
+#[test]
+fn csharp_https_cases_get_their_codes() {
+    require_mono();
+    let cases = HttpsCases::start();
+    let exe = cases.scratch.0.join("CsharpHttps.exe");
+    compile_csharp(
+        &[
+            PathBuf::from("bindings/csharp/Verify.cs"),
+            PathBuf::from("tests/hosts/CsharpHttps.cs"),
+        ],
+        &exe,
+    );
+    let output = run_mono(&exe, &cases.args);
+    let (stdout, stderr) = text(&output);
+    let report = format!("--- CsharpHttps stdout ---\n{stdout}\n--- stderr ---\n{stderr}");
+    assert!(
+        output.status.success(),
+        "CsharpHttps exited with {}\n{report}",
+        output.status
+    );
+    assert_https_cases(&stdout, &report);
+}
