@@ -19,8 +19,9 @@
 # Any report fails the run (halt_on_error=1: the report ends the test binary). Reports
 # from the in-process sandbox's tokio runtime that are not races of ours would be
 # suppressed in tests/sanitizers/tsan.supp, each with its reason (none needed today).
-# Not part of scripts/test.sh: the instrumented std and dependency tree take ~15 minutes
-# to build on two cores, and the run is 5-10x slower than native.
+# Not part of scripts/test.sh: the instrumented std and dependency tree take about 5 minutes
+# a part to build from clean on two cores (about 10 in all), then about 3 minutes of runs
+# (the tests run 5-10x slower than native): too much to add to every CI run.
 #
 # Installs what it needs when missing: the nightly toolchain with rust-src.
 set -euo pipefail
