@@ -20,10 +20,12 @@
 #include <functional>
 #include <string>
 
-namespace {
+namespace
+{
 
 /* A client's options with short timeouts (a hang fails the test rather than stalling it). */
-verify::ClientOptions with_timeouts() {
+verify::ClientOptions with_timeouts()
+{
     verify::ClientOptions options;
     options.connect_timeout = std::chrono::seconds(5);
     options.call_timeout = std::chrono::seconds(15);
@@ -31,7 +33,8 @@ verify::ClientOptions with_timeouts() {
 }
 
 /* `what` without line breaks, to stay on its line. */
-std::string one_line(std::string text) {
+std::string one_line(std::string text)
+{
     for (char &c : text) {
         if (c == '\n' || c == '\r') {
             c = ' ';
@@ -43,21 +46,27 @@ std::string one_line(std::string text) {
 /* Runs `call` and prints `case NAME CODE TEXT`: the reply's code (and `text(reply)`), or
  * the code and message of the verify::Error thrown. */
 void run_case(const char *name, const std::function<verify::Reply()> &call,
-              const std::function<std::string(const verify::Reply &)> &text) {
+              const std::function<std::string(const verify::Reply &)> &text)
+{
     try {
         verify::Reply reply = call();
         std::printf("case %s %d %s\n", name, static_cast<int>(reply.code()), text(reply).c_str());
     } catch (const verify::Error &e) {
-        std::printf("case %s %d %s\n", name, static_cast<int>(e.code()), one_line(e.what()).c_str());
+        std::printf("case %s %d %s\n", name, static_cast<int>(e.code()),
+                    one_line(e.what()).c_str());
     }
     std::fflush(stdout);
 }
 
-std::string nothing(const verify::Reply &) { return std::string(); }
+std::string nothing(const verify::Reply &)
+{
+    return std::string();
+}
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     if (argc != 12) {
         std::fprintf(stderr,
                      "usage: %s GOOD_URL WRONG_NAME_URL EXPIRED_URL APP_ID APP_KEY CA_FILE "
