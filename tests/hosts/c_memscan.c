@@ -76,7 +76,8 @@ static void print_context(const unsigned char *bytes, size_t len)
         size_t s;
         int masked = 0;
         for (s = 0; s < secret_count; s++) {
-            if (secrets[s].len <= len - i && memcmp(bytes + i, secrets[s].value, secrets[s].len) == 0) {
+            if (secrets[s].len <= len - i &&
+                memcmp(bytes + i, secrets[s].value, secrets[s].len) == 0) {
                 printf("<%s>", secrets[s].name);
                 i += secrets[s].len;
                 masked = 1;
@@ -145,7 +146,8 @@ static void search(const unsigned char *chunk, size_t len, const char *region, u
 }
 
 /* Reads a region through /proc/self/mem in chunks that overlap by SECRET_MAX bytes. */
-static unsigned long scan_region(int mem, unsigned long start, unsigned long end, const char *region)
+static unsigned long scan_region(int mem, unsigned long start, unsigned long end,
+                                 const char *region)
 {
     unsigned long offset = 0;
     unsigned long size = end - start;
@@ -232,7 +234,8 @@ int main(int argc, char **argv)
         return 2;
     }
     secrets = list;
-    scan_buffer = mmap(NULL, SCAN_BUFFER, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    scan_buffer =
+        mmap(NULL, SCAN_BUFFER, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (scan_buffer == MAP_FAILED) {
         printf("FAIL: mmap\n");
         return 3;
