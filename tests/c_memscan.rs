@@ -145,7 +145,7 @@ fn no_secret_left_in_memory_the_library_controls_after_verify_client_free() {
             copy.after
         );
         match holder {
-            Holder::Dependency(key) | Holder::PendingCoreFix(key) => assert!(
+            Holder::Dependency(key) => assert!(
                 security.contains(&format!("`{key}`")),
                 "SECURITY.md does not name the tolerated copy `{key}`"
             ),
@@ -165,9 +165,6 @@ fn no_secret_left_in_memory_the_library_controls_after_verify_client_free() {
 enum Holder {
     /// A dependency's copy beyond the library's reach, named in SECURITY.md.
     Dependency(&'static str),
-    /// A copy of the library's own that SECURITY.md names with its proposed fix in
-    /// verify-core (core/src); tolerated until the fix lands, then moved to `Library`.
-    PendingCoreFix(&'static str),
     /// Anything else: a failure.
     Library,
 }
@@ -175,7 +172,7 @@ enum Holder {
 impl Holder {
     fn key(&self) -> &'static str {
         match self {
-            Holder::Dependency(key) | Holder::PendingCoreFix(key) => key,
+            Holder::Dependency(key) => key,
             Holder::Library => "LIBRARY (not allowed)",
         }
     }
@@ -187,11 +184,11 @@ impl Holder {
 ///   connection buffers;
 /// - after `http://HOST:PORT/api/verify/`: the request URL as an `http::Uri`, which ureq
 ///   keeps in the response's extensions (`ResponseUri`);
-/// - inside a reply's JSON (`"token":"`, `"api_password":"`), no HTTP head before it: the
-///   reply body verify-core reads (`read_to_vec` and its growth) and drops unwiped;
 /// - the session secret alone in a block whose first 16 bytes the allocator overwrote
-///   (`+tail`): the `encode_component` temporary of `run_init` or the `X-Api-Password`
-///   `HeaderValue` of ureq's request (the same size; both seen freed unwiped).
+///   (`+tail`): the `X-Api-Password` `HeaderValue` of ureq's request.
+///
+/// Anything else is the library's: the reply bodies verify-core reads (wiped since they are
+/// read into wiped buffers) and its encoded secret (wiped) must never show.
 fn classify(copy: &Copy) -> Holder {
     let around = format!("{}|{}", copy.before, copy.after).to_ascii_lowercase();
     let is_session_secret = copy.name.starts_with("api_password");
@@ -201,13 +198,8 @@ fn classify(copy: &Copy) -> Holder {
     if is_session_secret && !copy.name.ends_with("+tail") && copy.before.ends_with("/api/verify/") {
         return Holder::Dependency("ureq-request-uri");
     }
-    if !copy.name.ends_with("+tail")
-        && (copy.before.ends_with("\"token\":\"") || copy.before.ends_with("\"api_password\":\""))
-    {
-        return Holder::PendingCoreFix("core-reply-body");
-    }
     if is_session_secret && copy.name.ends_with("+tail") {
-        return Holder::PendingCoreFix("session-secret-temporaries");
+        return Holder::Dependency("ureq-request-header");
     }
     Holder::Library
 }

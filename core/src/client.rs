@@ -546,11 +546,8 @@ impl Client {
                     return Ok((reply, current.clone()));
                 }
             }
-            let handle_url = Zeroizing::new(format!(
-                "{}/{}",
-                here.init_url,
-                wire::encode_component(&api_password)
-            ));
+            let encoded = Zeroizing::new(wire::encode_component(&api_password));
+            let handle_url = Zeroizing::new(format!("{}/{}", here.init_url, encoded.as_str()));
             let session = Session {
                 api_password: Arc::new(api_password),
                 handle_url: Arc::new(handle_url),

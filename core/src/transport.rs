@@ -44,8 +44,9 @@ pub struct HttpReply {
     /// The `Location` header of a redirect (3xx), with its path and query left out: they
     /// may hold the session secret. Redirects are not followed.
     pub location: Option<String>,
-    /// The body, at most [`MAX_REPLY_BYTES`].
-    pub body: Vec<u8>,
+    /// The body, at most [`MAX_REPLY_BYTES`]; wiped when dropped (it may hold a token or,
+    /// for Init, the session secret).
+    pub body: zeroize::Zeroizing<Vec<u8>>,
 }
 
 impl SendError {
@@ -295,29 +296,79 @@ impl Transport {
             .flatten()
             .and_then(|value| value.to_str().ok())
             .map(origin_of);
-        let body = response
-            .body_mut()
-            .with_config()
-            // ureq fails once `limit` bytes are read: one more, so that a body of exactly
-            // the cap is accepted.
-            .limit(MAX_REPLY_BYTES + 1)
-            .read_to_vec()
-            .map_err(|err| match err {
-                ureq::Error::BodyExceedsLimit(_) => SendError {
-                    error: Error::protocol(format!(
-                        "reply body is larger than {MAX_REPLY_BYTES} bytes"
-                    )),
-                    maybe_delivered: true,
-                    unreachable: false,
-                },
-                other => classify(other),
-            })?;
+        let body = read_body(&mut response, &classify)?;
         Ok(HttpReply {
             status,
             date,
             location,
             body,
         })
+    }
+}
+
+/// Reads a reply body of at most [`MAX_REPLY_BYTES`] into buffers that are wiped: every
+/// buffer it outgrows is wiped when dropped (ureq's `read_to_vec` would free them as they
+/// are).
+fn read_body(
+    response: &mut ureq::http::Response<ureq::Body>,
+    classify: &dyn Fn(ureq::Error) -> SendError,
+) -> Result<zeroize::Zeroizing<Vec<u8>>, SendError> {
+    use std::io::Read;
+    let cap = usize::try_from(MAX_REPLY_BYTES).unwrap_or(usize::MAX);
+    let announced = response
+        .headers()
+        .get("content-length")
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<usize>().ok());
+    let mut body = zeroize::Zeroizing::new(Vec::with_capacity(
+        announced.map_or(4096, |length| length.min(cap).saturating_add(1)),
+    ));
+    let too_large = || SendError {
+        error: Error::protocol(format!("reply body is larger than {MAX_REPLY_BYTES} bytes")),
+        maybe_delivered: true,
+        unreachable: false,
+    };
+    // ureq fails once `limit` bytes are read: one more, so that a body of exactly the cap
+    // is accepted.
+    let mut reader = response
+        .body_mut()
+        .with_config()
+        .limit(MAX_REPLY_BYTES + 1)
+        .reader();
+    let mut chunk = zeroize::Zeroizing::new([0u8; 8192]);
+    loop {
+        let read = match reader.read(&mut chunk[..]) {
+            Ok(read) => read,
+            Err(io) => {
+                // ureq's own errors (the limit, a timeout) come wrapped in the io error.
+                let err = if io.get_ref().is_some_and(|e| e.is::<ureq::Error>()) {
+                    match io.into_inner().map(|e| e.downcast::<ureq::Error>()) {
+                        Some(Ok(err)) => *err,
+                        _ => ureq::Error::Io(std::io::Error::other("reading the reply failed")),
+                    }
+                } else {
+                    ureq::Error::Io(io)
+                };
+                return Err(match err {
+                    ureq::Error::BodyExceedsLimit(_) => too_large(),
+                    other => classify(other),
+                });
+            }
+        };
+        if read == 0 {
+            return Ok(body);
+        }
+        if body.len() + read > cap {
+            return Err(too_large());
+        }
+        if body.len() + read > body.capacity() {
+            let mut bigger = zeroize::Zeroizing::new(Vec::with_capacity(
+                body.capacity().saturating_mul(2).max(body.len() + read),
+            ));
+            bigger.extend_from_slice(&body);
+            body = bigger;
+        }
+        body.extend_from_slice(&chunk[..read]);
     }
 }
 
