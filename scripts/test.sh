@@ -6,8 +6,10 @@
 # denied), then runs every test of the workspace: the sandbox's black-box HTTP tests, the
 # core's tests against the sandbox (Rust API, wire vectors, reliability, keeper), the
 # generated-files check (header, C++/C#/README sections), and the C, C++ and C# host
-# programs of tests/hosts/ and the demos (under valgrind where noted) against the library
-# that the run builds, and the package built with CMake and pkg-config.
+# programs of tests/hosts/ and the demos (under valgrind, ASan and UBSan where noted)
+# against the library that the run builds, the package built with CMake and pkg-config, the
+# Windows programs under Wine; then every fuzz target for a short budget (scripts/fuzz.sh).
+# ThreadSanitizer runs by its own command, scripts/tsan.sh (about 13 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,3 +34,6 @@ RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --no-deps --locked
 
 echo "== cargo test --workspace"
 cargo test --workspace --locked
+
+echo "== scripts/fuzz.sh 10 (every fuzz target for 10 s; the long run: scripts/fuzz.sh 3600)"
+scripts/fuzz.sh 10
