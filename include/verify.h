@@ -547,28 +547,6 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
                                              struct verify_reply **out);
 
 /**
- * Sets the code page of every string the library takes and gives, for the whole process:
- * `VERIFY_CODE_PAGE_UTF8` (65001, the default), `VERIFY_CODE_PAGE_SYSTEM` (0: the system's
- * ANSI code page, e.g. 936 on Chinese Windows; UTF-8 on other systems), or a Windows code
- * page number: 936 (GBK), 54936 (GB18030), 950 (Big5), 932 (Shift_JIS), 949 (Korean),
- * 1250..1258, and the others the WHATWG Encoding Standard knows.
- *
- * Strings in are decoded from it (a byte sequence that is not valid in it is
- * `VERIFY_ERR_INVALID_UTF8`); strings out (reply fields, messages, the last error, keeper
- * events) are encoded to it, a character it cannot hold becoming `?`. JSON texts are
- * converted too. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown code page.
- * Thread-safety: any thread; set it once, before other calls (strings already handed out
- * keep their encoding).
- */
-int32_t VERIFY_CALL verify_set_code_page(int32_t code_page);
-
-/**
- * The code page set with `verify_set_code_page` (65001 for UTF-8, the default).
- * Thread-safety: any thread.
- */
-int32_t VERIFY_CALL verify_code_page(void);
-
-/**
  * `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
  * later logins from the same machine refresh it (a count card spends one use). Never
  * sent twice by a retry.
@@ -1144,6 +1122,28 @@ const char *VERIFY_CALL verify_version(void);
  * was compiled with. Thread-safety: any thread.
  */
 uint32_t VERIFY_CALL verify_abi_version(void);
+
+/**
+ * Sets the code page of every string the library takes and gives, for the whole process:
+ * `VERIFY_CODE_PAGE_UTF8` (65001, the default), `VERIFY_CODE_PAGE_SYSTEM` (0: the system's
+ * ANSI code page, e.g. 936 on Chinese Windows; UTF-8 on other systems), or a Windows code
+ * page number: 936 (GBK), 54936 (GB18030), 950 (Big5), 932 (Shift_JIS), 949 (Korean),
+ * 1250..1258, and the others the WHATWG Encoding Standard knows.
+ *
+ * Strings in are decoded from it (a byte sequence that is not valid in it is
+ * `VERIFY_ERR_INVALID_UTF8`); strings out (reply fields, messages, the last error, keeper
+ * events) are encoded to it, a character it cannot hold becoming `?`. JSON texts are
+ * converted too. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown code page.
+ * Thread-safety: any thread; set it once, before other calls (strings already handed out
+ * keep their encoding).
+ */
+int32_t VERIFY_CALL verify_set_code_page(int32_t code_page);
+
+/**
+ * The code page set with `verify_set_code_page` (65001 for UTF-8, the default).
+ * Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_code_page(void);
 
 /**
  * Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy

@@ -8,9 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{PoisonError, RwLock};
 
 use encoding_rs::{EncoderResult, Encoding, UTF_8};
-use verify_core::{codes, Error, ErrorKind};
-
-use crate::guard::guard_code;
+use verify_core::{Error, ErrorKind};
 
 /// `verify_set_code_page`: UTF-8, the default.
 pub const VERIFY_CODE_PAGE_UTF8: i32 = 65001;
@@ -53,43 +51,28 @@ fn system_code_page() -> Option<u16> {
     Some(65001)
 }
 
-/// Sets the code page of every string the library takes and gives, for the whole process:
-/// `VERIFY_CODE_PAGE_UTF8` (65001, the default), `VERIFY_CODE_PAGE_SYSTEM` (0: the system's
-/// ANSI code page, e.g. 936 on Chinese Windows; UTF-8 on other systems), or a Windows code
-/// page number: 936 (GBK), 54936 (GB18030), 950 (Big5), 932 (Shift_JIS), 949 (Korean),
-/// 1250..1258, and the others the WHATWG Encoding Standard knows.
-///
-/// Strings in are decoded from it (a byte sequence that is not valid in it is
-/// `VERIFY_ERR_INVALID_UTF8`); strings out (reply fields, messages, the last error, keeper
-/// events) are encoded to it, a character it cannot hold becoming `?`. JSON texts are
-/// converted too. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown code page.
-/// Thread-safety: any thread; set it once, before other calls (strings already handed out
-/// keep their encoding).
-#[no_mangle]
-pub extern "system" fn verify_set_code_page(code_page: i32) -> i32 {
-    guard_code(|| {
-        let encoding = encoding_of(code_page).ok_or_else(|| {
-            Error::local(
-                ErrorKind::InvalidArgument,
-                format!("code page {code_page} is not one the library can convert"),
-            )
-        })?;
-        *ENCODING.write().unwrap_or_else(PoisonError::into_inner) = encoding;
-        IS_UTF8.store(encoding == UTF_8, Ordering::Release);
-        Ok(codes::OK)
-    })
+/// Sets the encoding of every string in and out (see `verify_set_code_page` in meta.rs):
+/// an error naming the code page when it is not one the library can convert.
+pub(crate) fn set(code_page: i32) -> Result<(), Error> {
+    let encoding = encoding_of(code_page).ok_or_else(|| {
+        Error::local(
+            ErrorKind::InvalidArgument,
+            format!("code page {code_page} is not one the library can convert"),
+        )
+    })?;
+    *ENCODING.write().unwrap_or_else(PoisonError::into_inner) = encoding;
+    IS_UTF8.store(encoding == UTF_8, Ordering::Release);
+    Ok(())
 }
 
-/// The code page set with `verify_set_code_page` (65001 for UTF-8, the default).
-/// Thread-safety: any thread.
-#[no_mangle]
-pub extern "system" fn verify_code_page() -> i32 {
-    crate::guard::guard(VERIFY_CODE_PAGE_UTF8, || match current() {
+/// The code page in use (65001 for UTF-8).
+pub(crate) fn get() -> i32 {
+    match current() {
         None => VERIFY_CODE_PAGE_UTF8,
         Some(encoding) => {
             codepage::from_encoding(encoding).map_or(VERIFY_CODE_PAGE_UTF8, i32::from)
         }
-    })
+    }
 }
 
 /// A string argument's bytes as text, decoded from the host's code page.

@@ -5,7 +5,8 @@ use std::sync::OnceLock;
 
 use verify_core::codes;
 
-use crate::guard::{guard, last_error_code, last_error_message};
+use crate::codepage::{self, VERIFY_CODE_PAGE_UTF8};
+use crate::guard::{guard, guard_code, last_error_code, last_error_message};
 
 /// `codes::describe` as C strings, made once.
 struct Descriptions {
@@ -81,4 +82,31 @@ pub extern "system" fn verify_version() -> *const c_char {
 #[no_mangle]
 pub extern "system" fn verify_abi_version() -> u32 {
     guard(0, || crate::VERIFY_ABI_VERSION)
+}
+
+/// Sets the code page of every string the library takes and gives, for the whole process:
+/// `VERIFY_CODE_PAGE_UTF8` (65001, the default), `VERIFY_CODE_PAGE_SYSTEM` (0: the system's
+/// ANSI code page, e.g. 936 on Chinese Windows; UTF-8 on other systems), or a Windows code
+/// page number: 936 (GBK), 54936 (GB18030), 950 (Big5), 932 (Shift_JIS), 949 (Korean),
+/// 1250..1258, and the others the WHATWG Encoding Standard knows.
+///
+/// Strings in are decoded from it (a byte sequence that is not valid in it is
+/// `VERIFY_ERR_INVALID_UTF8`); strings out (reply fields, messages, the last error, keeper
+/// events) are encoded to it, a character it cannot hold becoming `?`. JSON texts are
+/// converted too. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown code page.
+/// Thread-safety: any thread; set it once, before other calls (strings already handed out
+/// keep their encoding).
+#[no_mangle]
+pub extern "system" fn verify_set_code_page(code_page: i32) -> i32 {
+    guard_code(|| {
+        codepage::set(code_page)?;
+        Ok(codes::OK)
+    })
+}
+
+/// The code page set with `verify_set_code_page` (65001 for UTF-8, the default).
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_code_page() -> i32 {
+    guard(VERIFY_CODE_PAGE_UTF8, codepage::get)
 }

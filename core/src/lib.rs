@@ -36,6 +36,7 @@ pub mod codes;
 mod deadline;
 pub mod error;
 pub mod keeper;
+mod log;
 mod machine;
 pub mod options;
 mod reply;

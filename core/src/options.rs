@@ -2,11 +2,10 @@
 //! hook. They only grow: hosts set what they need and keep the defaults for the rest.
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
+pub use crate::log::{LogHook, LogLevel};
 use crate::tls::Trust;
-use crate::transport::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 
 /// How requests reach the service.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -43,23 +42,11 @@ pub(crate) fn without_credentials(url: &str) -> String {
     format!("{scheme}://{host}")
 }
 
-/// How much a log message matters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum LogLevel {
-    /// A call failed because of it.
-    Error = 1,
-    /// Something went wrong and was handled (a retry, a failover).
-    Warn = 2,
-    /// A notable step (a new connection, a TLS handshake, an Init).
-    Info = 3,
-    /// Detail (the proxy a request goes through).
-    Debug = 4,
-}
-
-/// A log hook: called on the thread that makes the call (or the keeper's thread) with a
-/// level and an English message. It never receives a secret: no api password, AppKey, card
-/// key, password, token or machine code.
-pub type LogHook = Arc<dyn Fn(LogLevel, &str) + Send + Sync>;
+/// Default time allowed to connect (TCP and TLS): 10 seconds.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time allowed for a whole host call (lazy Init, re-Init, connects and resends
+/// included): 30 seconds.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]
@@ -107,13 +94,6 @@ impl fmt::Debug for Options {
             .field("call_timeout", &self.call_timeout)
             .field("log", &self.log.is_some())
             .finish()
-    }
-}
-
-/// Sends a message to a log hook, if there is one.
-pub(crate) fn log(hook: &Option<LogHook>, level: LogLevel, message: impl FnOnce() -> String) {
-    if let Some(hook) = hook {
-        hook(level, &message());
     }
 }
 

@@ -28,7 +28,7 @@ use ureq::unversioned::transport::{
 };
 
 use crate::error::Error;
-use crate::options::{log, LogHook, LogLevel};
+use crate::log::{log, LogHook, LogLevel};
 
 /// The length of a SHA-256 pin.
 const PIN_LEN: usize = 32;

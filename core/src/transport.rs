@@ -13,7 +13,9 @@ use ureq::unversioned::transport::{
 
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
-use crate::options::{log, without_credentials, LogHook, LogLevel, Options, ProxyChoice};
+use crate::log::{log, LogHook, LogLevel};
+use crate::options::{without_credentials, Options, ProxyChoice};
+pub use crate::options::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 use crate::tls::{PinMismatch, TlsConnector};
 
 /// Replies larger than this are refused as a protocol error.
@@ -27,12 +29,6 @@ const MIN_ATTEMPT: Duration = Duration::from_millis(5);
 
 /// A request that starts within this of its call's start gets the whole call timeout.
 const FRESH_SLACK: Duration = Duration::from_millis(20);
-
-/// Default time allowed to connect (TCP and TLS): 10 seconds.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Default time allowed for a whole host call (lazy Init, re-Init, connects and resends
-/// included): 30 seconds.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What came back from one POST.
 #[derive(Debug)]
