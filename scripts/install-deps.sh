@@ -36,6 +36,15 @@
 # when not root. It fails loudly (non-zero status) when a tool is still missing afterwards.
 set -euo pipefail
 
+case "${1:-}" in
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+esac
+for tool in "$@"; do
+    case "$tool" in
+        -*) echo "install-deps: unknown option $tool (try --help)" >&2; exit 2 ;;
+    esac
+done
+
 if [ "$#" -eq 0 ]; then
     echo "usage: $0 TOOL..." >&2
     echo "  e.g. $0 gcc valgrind cmake" >&2

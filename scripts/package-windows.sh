@@ -75,8 +75,8 @@ cp README.md "$pkg/"
 if [ "$nuget" = 1 ]; then
     scripts/install-deps.sh nuget
     if [ -z "$linux_lib" ]; then
-        say "running: cargo build --release --locked -p verify"
-        cargo build --release --locked -p verify
+        say "running: cargo build --release --locked -p verify -p verify-sandbox (the demo's build)"
+        cargo build --release --locked -p verify -p verify-sandbox
         linux_lib=$target_root/release/libverify.so
     fi
     [ -f "$linux_lib" ] || fail "$linux_lib is missing"

@@ -13,6 +13,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+case "${1:-}" in
+    "") ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+    *) echo "test.sh: takes no arguments (try --help)" >&2; exit 2 ;;
+esac
+
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks \
     test-hosts mingw wine nuget unzip clang-format
 
