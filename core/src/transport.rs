@@ -331,11 +331,23 @@ fn read_body(
         .with_config()
         .limit(MAX_REPLY_BYTES + 1)
         .reader();
-    let mut chunk = zeroize::Zeroizing::new([0u8; 8192]);
+    // Read straight into the wiped buffer (an intermediate buffer would have to be wiped
+    // too: 8 KiB of volatile writes a call).
     loop {
-        let read = match reader.read(&mut chunk[..]) {
+        if body.len() == body.capacity() {
+            let mut bigger = zeroize::Zeroizing::new(Vec::with_capacity(
+                body.capacity().saturating_mul(2).max(4096),
+            ));
+            bigger.extend_from_slice(&body);
+            body = bigger;
+        }
+        let start = body.len();
+        let room = body.capacity() - start;
+        body.resize(start + room, 0);
+        let read = match reader.read(&mut body[start..]) {
             Ok(read) => read,
             Err(io) => {
+                body.truncate(start);
                 // ureq's own errors (the limit, a timeout) come wrapped in the io error.
                 let err = if io.get_ref().is_some_and(|e| e.is::<ureq::Error>()) {
                     match io.into_inner().map(|e| e.downcast::<ureq::Error>()) {
@@ -351,20 +363,13 @@ fn read_body(
                 });
             }
         };
+        body.truncate(start + read);
         if read == 0 {
             return Ok(body);
         }
-        if body.len() + read > cap {
+        if body.len() > cap {
             return Err(too_large());
         }
-        if body.len() + read > body.capacity() {
-            let mut bigger = zeroize::Zeroizing::new(Vec::with_capacity(
-                body.capacity().saturating_mul(2).max(body.len() + read),
-            ));
-            bigger.extend_from_slice(&body);
-            body = bigger;
-        }
-        body.extend_from_slice(&chunk[..read]);
     }
 }
 
