@@ -1,16 +1,24 @@
 //! Cancellation of long-running work (the keeper's loop, a social wait): a flag that wakes
-//! waiters at once and shuts down the transports attached to it, so that a request in
-//! flight fails immediately instead of running out its timeout.
+//! waiters at once and interrupts the request in flight on the thread that watches it, so
+//! that it fails immediately instead of running out its timeout.
+//!
+//! The work runs on the client's own connections (no second connection pool): the thread
+//! doing it calls [`CancelToken::watch`], and while the scope lives every read and write of
+//! a connection on that thread registers the connection's socket with the token, which
+//! shuts that one socket down on cancel. Other threads' calls on the same client are not
+//! touched.
 
-use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+use std::cell::RefCell;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-use crate::transport::Transport;
+use ureq::unversioned::transport::ShutdownHandle;
 
 #[derive(Default)]
 struct State {
     cancelled: bool,
-    transports: Vec<Arc<Transport>>,
+    /// The sockets that watched I/O is blocked on right now.
+    in_flight: Vec<Weak<dyn ShutdownHandle>>,
 }
 
 #[derive(Default)]
@@ -34,23 +42,47 @@ impl std::fmt::Debug for CancelToken {
     }
 }
 
+thread_local! {
+    /// The token whose work runs on this thread, if any (see [`CancelToken::watch`]).
+    static WATCHING: RefCell<Option<CancelToken>> = const { RefCell::new(None) };
+}
+
+/// While alive, the I/O of this thread is watched by a token; restores the previous one
+/// when dropped.
+pub(crate) struct Watch {
+    previous: Option<CancelToken>,
+}
+
+impl Drop for Watch {
+    fn drop(&mut self) {
+        let previous = self.previous.take();
+        WATCHING.with(|watching| *watching.borrow_mut() = previous);
+    }
+}
+
+/// The token watching this thread's I/O, if any.
+pub(crate) fn watching() -> Option<CancelToken> {
+    WATCHING.with(|watching| watching.borrow().clone())
+}
+
 impl CancelToken {
     /// A token not cancelled yet.
     pub fn new() -> CancelToken {
         CancelToken::default()
     }
 
-    /// Cancels: wakes every wait at once and interrupts requests in flight on the attached
-    /// transports.
+    /// Cancels: wakes every wait at once and shuts down the sockets that watched I/O is
+    /// blocked on (the request in flight fails at once; the client's other connections
+    /// stay open).
     pub fn cancel(&self) {
-        let transports = {
+        let in_flight = {
             let mut state = self.lock();
             state.cancelled = true;
-            std::mem::take(&mut state.transports)
+            std::mem::take(&mut state.in_flight)
         };
         self.inner.wake.notify_all();
-        for transport in transports {
-            transport.shutdown();
+        for socket in in_flight.iter().filter_map(Weak::upgrade) {
+            socket.shutdown();
         }
     }
 
@@ -86,22 +118,34 @@ impl CancelToken {
         self.wait_until(crate::deadline::Deadline::after(duration).instant())
     }
 
-    /// Attaches a transport to shut down on cancel (at once if already cancelled).
-    pub(crate) fn attach(&self, transport: Arc<Transport>) {
-        let mut state = self.lock();
-        if state.cancelled {
-            drop(state);
-            transport.shutdown();
-        } else {
-            state.transports.push(transport);
-        }
+    /// Makes this token watch the calling thread's requests until the returned scope is
+    /// dropped: a cancel interrupts them.
+    pub(crate) fn watch(&self) -> Watch {
+        let previous = WATCHING.with(|watching| watching.borrow_mut().replace(self.clone()));
+        Watch { previous }
     }
 
-    /// Detaches a transport attached by [`CancelToken::attach`] once its work is done.
-    pub(crate) fn detach(&self, transport: &Arc<Transport>) {
-        self.lock()
-            .transports
-            .retain(|held| !Arc::ptr_eq(held, transport));
+    /// Registers `socket` as blocked in watched I/O; `false` (nothing registered) when the
+    /// token is already cancelled, and the I/O must not start.
+    pub(crate) fn enter_io(&self, socket: &Weak<dyn ShutdownHandle>) -> bool {
+        let mut state = self.lock();
+        if state.cancelled {
+            return false;
+        }
+        state.in_flight.push(Weak::clone(socket));
+        true
+    }
+
+    /// Unregisters `socket` after its watched I/O.
+    pub(crate) fn leave_io(&self, socket: &Weak<dyn ShutdownHandle>) {
+        let mut state = self.lock();
+        if let Some(index) = state
+            .in_flight
+            .iter()
+            .position(|held| Weak::ptr_eq(held, socket))
+        {
+            state.in_flight.swap_remove(index);
+        }
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {

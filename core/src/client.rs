@@ -234,11 +234,6 @@ impl Client {
         self.transport.timeouts()
     }
 
-    /// A transport of its own with this client's timeouts, for cancellable work.
-    pub(crate) fn sibling_transport(&self) -> Transport {
-        self.transport.sibling()
-    }
-
     /// Seconds added to the local clock to get the server's, learned from a 1014 refusal.
     pub fn clock_offset(&self) -> i64 {
         self.clock_offset.load(Ordering::Relaxed)
@@ -273,10 +268,11 @@ impl Client {
     /// for local failures, and for an Init refusal when the lazy Init fails (then the error
     /// carries the Init reply).
     pub fn exchange(&self, request: &ActionRequest) -> Result<Reply, Error> {
-        self.exchange_on(&self.transport, request)
+        let outcome = self.exchange_within(&self.transport, request);
+        self.logged(request, outcome)
     }
 
-    /// [`Client::exchange_on`] with a failure reported to the log hook.
+    /// [`Client::exchange`]'s outcome, a failure reported to the log hook.
     fn logged(
         &self,
         request: &ActionRequest,
@@ -293,17 +289,6 @@ impl Client {
             });
         }
         outcome
-    }
-
-    /// [`Client::exchange`] over another transport of this client (one that can be shut
-    /// down on its own: see [`Transport::sibling`]).
-    pub(crate) fn exchange_on(
-        &self,
-        transport: &Transport,
-        request: &ActionRequest,
-    ) -> Result<Reply, Error> {
-        let outcome = self.exchange_within(transport, request);
-        self.logged(request, outcome)
     }
 
     fn exchange_within(

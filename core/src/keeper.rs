@@ -17,9 +17,12 @@
 //! callback, back-office messages are queued for [`Keeper::take_messages`]; the state is
 //! readable at any time with [`Keeper::status`].
 //!
-//! [`Keeper::stop`] (and drop) is prompt: it wakes the wait, cancels a heartbeat in flight
-//! (the keeper has its own connection, shut down on stop), and joins the threads. It waits
-//! for a callback that is running to return.
+//! Heartbeats go over the client's own connections: between the host's calls, a heartbeat
+//! reuses the connection the host's calls keep alive, so a kept session costs no second
+//! connection. [`Keeper::stop`] (and drop) is prompt: it wakes the wait, interrupts a
+//! heartbeat in flight (it shuts down the one socket that heartbeat is blocked on; the
+//! host's calls on other connections go on), and joins the threads. It waits for a callback
+//! that is running to return.
 
 use std::collections::hash_map::RandomState;
 use std::collections::VecDeque;
@@ -189,8 +192,6 @@ impl Keeper {
             messages: Mutex::new(VecDeque::new()),
             queue_messages: on_event.is_none(),
         });
-        let transport = Arc::new(client.sibling_transport());
-        shared.cancel.attach(Arc::clone(&transport));
 
         let (sender, events, events_thread) = match on_event {
             Some(mut callback) => {
@@ -225,7 +226,6 @@ impl Keeper {
             .spawn(move || {
                 let beat = Beat {
                     client,
-                    transport,
                     request,
                     options,
                     shared: loop_shared,
@@ -313,7 +313,6 @@ impl Drop for Keeper {
 /// The heartbeat loop, on the keeper thread.
 struct Beat {
     client: Arc<Client>,
-    transport: Arc<crate::transport::Transport>,
     request: crate::client::ActionRequest,
     options: KeeperOptions,
     shared: Arc<Shared>,
@@ -346,6 +345,8 @@ impl Beat {
     }
 
     fn run(&self) {
+        // Stopping the keeper interrupts the heartbeat in flight on this thread.
+        let _watch = self.shared.cancel.watch();
         let mut next = Deadline::after(jittered(self.options.interval));
         let mut trouble_since: Option<Instant> = None;
         let mut failures: u32 = 0;
@@ -395,7 +396,7 @@ impl Beat {
     }
 
     fn beat(&self) -> Outcome {
-        let reply = match self.client.exchange_on(&self.transport, &self.request) {
+        let reply = match self.client.exchange(&self.request) {
             Ok(reply) => reply,
             Err(error) => return Outcome::Trouble(event_of(EventKind::Trouble, &error)),
         };

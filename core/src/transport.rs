@@ -7,8 +7,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
+use std::sync::{Mutex, PoisonError, Weak};
+
 use ureq::unversioned::transport::{
-    ConnectProxyConnector, ConnectionDetails, Connector, SocksConnector, TcpConnector,
+    Buffers, ConnectProxyConnector, ConnectionDetails, Connector, NextTimeout, ShutdownHandle,
+    SocksConnector, TcpConnector,
 };
 
 use crate::deadline::Deadline;
@@ -23,6 +26,11 @@ pub const MAX_REPLY_BYTES: u64 = 1 << 20;
 
 /// Idle connections kept open per transport (one per thread that shares a client).
 const MAX_IDLE_CONNECTIONS: usize = 32;
+
+/// How long an idle connection is kept for reuse: longer than the keeper's default
+/// heartbeat interval (300 s and its jitter of at most 10 s), so that a kept session uses
+/// one connection as long as the server keeps it open (ureq's default is 15 s).
+const MAX_IDLE_AGE: Duration = Duration::from_secs(10 * 60);
 
 /// No attempt is started with less time than this left: the call has timed out.
 const MIN_ATTEMPT: Duration = Duration::from_millis(5);
@@ -77,10 +85,10 @@ pub struct SendError {
     pub unreachable: bool,
 }
 
-/// What a transport is made of, kept to make siblings with the same settings.
+/// What a transport is made of.
 pub(crate) struct Settings {
     tls: TlsConnector,
-    /// Resolved host names, shared by the agents of the client and of its siblings.
+    /// Resolved host names, shared by the client's agents (direct and proxied).
     names: Arc<resolve::Cache>,
     proxy: Option<ureq::Proxy>,
     /// The proxy as it may be shown: `scheme://host:port`, no credentials.
@@ -140,17 +148,22 @@ impl Settings {
             // Threads sharing a client each keep their connection (ureq keeps 3 by default).
             .max_idle_connections(MAX_IDLE_CONNECTIONS)
             .max_idle_connections_per_host(MAX_IDLE_CONNECTIONS)
+            .max_idle_age(MAX_IDLE_AGE)
             .build();
-        let connector =
+        let connector = Watchable(
             ().chain(SocksConnector::default())
                 .chain(ConnectProxyConnector::default())
-                .chain(TcpConnector::default())
+                .chain(LazyTcp(
+                    TcpConnector::default(),
+                    resolve::CachingResolver::new(Arc::clone(&self.names), self.log.clone()),
+                ))
                 .chain(LogConnector(self.log.clone()))
-                .chain(self.tls.clone());
+                .chain(self.tls.clone()),
+        );
         ureq::Agent::with_parts(
             config,
             connector,
-            resolve::CachingResolver::new(Arc::clone(&self.names)),
+            resolve::CachingResolver::new(Arc::clone(&self.names), self.log.clone()),
         )
     }
 }
@@ -196,23 +209,6 @@ impl Transport {
         Ok(())
     }
 
-    /// A new transport (its own connection pool) with the same timeouts, for work that
-    /// must be cancellable on its own (the keeper, a social wait).
-    pub fn sibling(&self) -> Transport {
-        let (connect, call) = self.timeouts();
-        Transport::new(Arc::clone(&self.settings), connect, call)
-    }
-
-    /// Closes every connection of this transport, interrupting a request in flight (it
-    /// fails at once with a network error); later requests fail too. A TCP connect in
-    /// progress is not interrupted: it is bounded by the connect timeout.
-    pub fn shutdown(&self) {
-        self.direct.clone().shutdown();
-        if let Some(proxied) = &self.proxied {
-            proxied.clone().shutdown();
-        }
-    }
-
     /// The current (connect, call) timeouts.
     pub fn timeouts(&self) -> (Duration, Duration) {
         (
@@ -234,6 +230,14 @@ impl Transport {
         direct: bool,
     ) -> Result<HttpReply, SendError> {
         let (connect, call) = self.timeouts();
+        // Cancelled work (a keeper being stopped) starts no new attempt.
+        if crate::cancel::watching().is_some_and(|token| token.is_cancelled()) {
+            return Err(SendError {
+                error: Error::local(ErrorKind::Network, "cancelled"),
+                maybe_delivered: false,
+                unreachable: false,
+            });
+        }
         let remaining = deadline.remaining();
         // Too little time left for an attempt (and a connect timeout that rounds to zero
         // would mean "no timeout" to the socket): the call's time ran out.
@@ -634,14 +638,161 @@ impl<In: ureq::unversioned::transport::Transport> Connector<In> for LogConnector
     }
 }
 
-/// Name resolution without a thread per request.
+/// The outermost connector: makes every new connection a [`Watched`] one, remembering the
+/// socket under it (the one the connector chain registers for ureq's shutdown), so that a
+/// [`CancelToken`](crate::cancel::CancelToken) watching the thread can interrupt its I/O.
+struct Watchable<C>(C);
+
+impl<C> std::fmt::Debug for Watchable<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watchable")
+    }
+}
+
+impl<C: Connector<()>> Connector<()> for Watchable<C> {
+    type Out = Watched<C::Out>;
+
+    fn connect(
+        &self,
+        details: &ConnectionDetails,
+        _chained: Option<()>,
+    ) -> Result<Option<Self::Out>, ureq::Error> {
+        type Socket = Option<Weak<dyn ShutdownHandle>>;
+        let socket: Arc<Mutex<Socket>> = Arc::default();
+        let register = Arc::clone(&details.register_shutdown);
+        let seen = Arc::clone(&socket);
+        let details = ConnectionDetails {
+            uri: details.uri,
+            addrs: details.addrs.clone(),
+            config: details.config,
+            request_level: details.request_level,
+            resolver: details.resolver,
+            now: details.now,
+            timeout: details.timeout,
+            current_time: Arc::clone(&details.current_time),
+            run_connector: Arc::clone(&details.run_connector),
+            register_shutdown: Arc::new(move |handle: Weak<dyn ShutdownHandle>| {
+                *seen.lock().unwrap_or_else(PoisonError::into_inner) = Some(Weak::clone(&handle));
+                register(handle)
+            }),
+        };
+        let transport = self.0.connect(&details, None)?;
+        let socket = socket.lock().unwrap_or_else(PoisonError::into_inner).take();
+        Ok(transport.map(|inner| Watched { inner, socket }))
+    }
+}
+
+/// A connection whose reads and writes, on a thread a cancel token watches, can be
+/// interrupted by that token (it shuts the socket down). Elsewhere it only forwards.
+struct Watched<T> {
+    inner: T,
+    socket: Option<Weak<dyn ShutdownHandle>>,
+}
+
+impl<T> std::fmt::Debug for Watched<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watched")
+    }
+}
+
+impl<T> Watched<T> {
+    /// Runs `io` registered with the token watching this thread, if any.
+    fn watched<R>(
+        &mut self,
+        io: impl FnOnce(&mut T) -> Result<R, ureq::Error>,
+    ) -> Result<R, ureq::Error> {
+        let (Some(token), Some(socket)) = (crate::cancel::watching(), &self.socket) else {
+            return io(&mut self.inner);
+        };
+        if !token.enter_io(socket) {
+            return Err(ureq::Error::Io(std::io::Error::new(
+                std::io::ErrorKind::Interrupted,
+                "cancelled",
+            )));
+        }
+        let outcome = io(&mut self.inner);
+        token.leave_io(socket);
+        outcome
+    }
+}
+
+impl<T: ureq::unversioned::transport::Transport> ureq::unversioned::transport::Transport
+    for Watched<T>
+{
+    fn buffers(&mut self) -> &mut dyn Buffers {
+        self.inner.buffers()
+    }
+
+    fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
+        self.watched(|inner| inner.transmit_output(amount, timeout))
+    }
+
+    fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
+        self.watched(|inner| inner.await_input(timeout))
+    }
+
+    fn is_open(&mut self) -> bool {
+        self.inner.is_open()
+    }
+
+    fn is_tls(&self) -> bool {
+        self.inner.is_tls()
+    }
+}
+
+/// ureq's TCP connector, resolving the host name only when a new connection is made: the
+/// resolver gives no address for a direct request (a kept-alive connection needs none, and
+/// ureq asks before every request), so this connector looks the host up here, in the
+/// shared cache.
+struct LazyTcp<C>(C, resolve::CachingResolver);
+
+impl<C> std::fmt::Debug for LazyTcp<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LazyTcp")
+    }
+}
+
+impl<In: ureq::unversioned::transport::Transport, C: Connector<In>> Connector<In> for LazyTcp<C> {
+    type Out = C::Out;
+
+    fn connect(
+        &self,
+        details: &ConnectionDetails,
+        chained: Option<In>,
+    ) -> Result<Option<Self::Out>, ureq::Error> {
+        if chained.is_some() || !details.addrs.is_empty() {
+            return self.0.connect(details, chained);
+        }
+        let addrs = self
+            .1
+            .lookup(details.uri, details.config, details.timeout)?;
+        let details = ConnectionDetails {
+            uri: details.uri,
+            addrs,
+            config: details.config,
+            request_level: details.request_level,
+            resolver: details.resolver,
+            now: details.now,
+            timeout: details.timeout,
+            current_time: Arc::clone(&details.current_time),
+            run_connector: Arc::clone(&details.run_connector),
+            register_shutdown: Arc::clone(&details.register_shutdown),
+        };
+        self.0.connect(&details, None)
+    }
+}
+
+/// Name resolution without a thread per request, and without any work per request on a
+/// kept-alive connection.
 ///
 /// ureq resolves the host before every request, kept-alive connection or not, and with a
-/// timeout set its default resolver starts a thread for each lookup. This resolver answers
-/// an IP address at once and keeps a host name's addresses for 15 minutes (longer than the
-/// 5-minute heartbeat, so a keeper never starts a resolver thread between two lookups);
-/// the cache is emptied when a server cannot be reached, so a moved server is looked up
-/// again at once.
+/// timeout set its default resolver starts a thread for each lookup. Here a direct request
+/// resolves nothing up front ([`LazyTcp`] looks the host up when, and only when, it opens a
+/// connection); a lookup answers an IP address at once and keeps a host name's addresses
+/// for 15 minutes (longer than the 5-minute heartbeat); the cache is emptied when a server
+/// cannot be reached, so a moved server is looked up again at once. A request through a
+/// proxy that resolves on this side (SOCKS4, SOCKS5 without `h`) and the SOCKS proxy's own
+/// name are looked up when ureq asks.
 pub(crate) mod resolve {
     use std::net::{IpAddr, SocketAddr};
     use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -651,6 +802,8 @@ pub(crate) mod resolve {
     use ureq::http::Uri;
     use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
     use ureq::unversioned::transport::NextTimeout;
+
+    use crate::log::{log, LogHook, LogLevel};
 
     /// How long the addresses of a host name are reused.
     const TTL: Duration = Duration::from_secs(15 * 60);
@@ -672,23 +825,47 @@ pub(crate) mod resolve {
         }
     }
 
-    #[derive(Debug)]
     pub(crate) struct CachingResolver {
-        lookup: DefaultResolver,
+        system: DefaultResolver,
         cache: Arc<Cache>,
+        log: Option<LogHook>,
+    }
+
+    impl std::fmt::Debug for CachingResolver {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str("CachingResolver")
+        }
     }
 
     impl CachingResolver {
-        pub(crate) fn new(cache: Arc<Cache>) -> CachingResolver {
+        pub(crate) fn new(cache: Arc<Cache>, log: Option<LogHook>) -> CachingResolver {
             CachingResolver {
-                lookup: DefaultResolver::default(),
+                system: DefaultResolver::default(),
                 cache,
+                log,
             }
         }
     }
 
     impl Resolver for CachingResolver {
         fn resolve(
+            &self,
+            uri: &Uri,
+            config: &Config,
+            timeout: NextTimeout,
+        ) -> Result<ResolvedSocketAddrs, ureq::Error> {
+            // A direct request: the connector resolves, if it needs a new connection.
+            if config.proxy().is_none() {
+                return Ok(self.empty());
+            }
+            self.lookup(uri, config, timeout)
+        }
+    }
+
+    impl CachingResolver {
+        /// The addresses of `uri`'s host: at once for an IP address, else from the cache
+        /// or a lookup (on a thread of ureq's, bounded by `timeout`).
+        pub(crate) fn lookup(
             &self,
             uri: &Uri,
             config: &Config,
@@ -703,7 +880,7 @@ pub(crate) mod resolve {
                 .host()
                 .map(|h| h.trim_start_matches('[').trim_end_matches(']'));
             let (Some(host), Some(port)) = (host, port) else {
-                return self.lookup.resolve(uri, config, timeout);
+                return self.system.resolve(uri, config, timeout);
             };
             if let Ok(ip) = host.parse::<IpAddr>() {
                 let mut addrs = self.empty();
@@ -719,9 +896,10 @@ pub(crate) mod resolve {
             {
                 return Ok(addrs.clone());
             }
+            log(&self.log, LogLevel::Debug, || format!("looking up {key}"));
             // A failed lookup is a DNS failure, whatever io error carries it.
             let addrs = self
-                .lookup
+                .system
                 .resolve(uri, config, timeout)
                 .map_err(|err| match err {
                     ureq::Error::Io(_) => ureq::Error::HostNotFound,
@@ -741,6 +919,41 @@ pub(crate) mod resolve {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_direct_request_resolves_nothing_up_front_and_a_connect_looks_up_once() {
+        use ureq::unversioned::resolver::Resolver;
+        let cache = Arc::new(resolve::Cache::default());
+        let lookups = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&lookups);
+        let hook: LogHook = Arc::new(move |_, line: &str| {
+            if line.starts_with("looking up") {
+                counted.fetch_add(1, Ordering::Relaxed);
+            }
+        });
+        let resolver = resolve::CachingResolver::new(Arc::clone(&cache), Some(hook));
+        let direct = ureq::Agent::config_builder().build();
+        let uri: ureq::http::Uri = "http://localhost:8080/api/verify".parse().expect("uri");
+        let timeout = NextTimeout::default();
+        // What ureq asks before every request on a direct agent: no address, no lookup.
+        for _ in 0..3 {
+            let addrs = resolver.resolve(&uri, &direct, timeout).expect("resolve");
+            assert!(addrs.is_empty());
+        }
+        assert_eq!(lookups.load(Ordering::Relaxed), 0);
+        // What the connector asks for a new connection: looked up once, then cached.
+        for _ in 0..3 {
+            let addrs = resolver.lookup(&uri, &direct, timeout).expect("localhost");
+            assert!(addrs.iter().all(|addr| addr.port() == 8080) && !addrs.is_empty());
+        }
+        assert_eq!(lookups.load(Ordering::Relaxed), 1);
+        // An IP address is never looked up; a cleared cache looks the name up again.
+        let ip: ureq::http::Uri = "http://127.0.0.1:9/".parse().expect("uri");
+        assert_eq!(resolver.lookup(&ip, &direct, timeout).expect("ip").len(), 1);
+        cache.clear();
+        resolver.lookup(&uri, &direct, timeout).expect("localhost");
+        assert_eq!(lookups.load(Ordering::Relaxed), 2);
+    }
 
     #[test]
     fn form_bodies_escape_only_what_needs_it() {

@@ -66,7 +66,24 @@ pub fn rc4_apply(key: &[u8], data: &mut [u8]) -> Result<(), BadKeyLength> {
 pub fn encrypt_data(api_password: &str, plaintext: &str) -> Result<String, BadKeyLength> {
     let mut bytes = plaintext.as_bytes().to_vec();
     rc4_apply(api_password.as_bytes(), &mut bytes)?;
-    Ok(hex::encode_upper(bytes))
+    let mut digits = hex_digits(&bytes);
+    digits.make_ascii_uppercase();
+    Ok(ascii(digits))
+}
+
+/// Lowercase hex of `bytes`, by `hex::encode_to_slice` (a table lookup per byte;
+/// `hex::encode` and `hex::encode_upper` build the string character by character, about
+/// ten times the instructions).
+fn hex_digits(bytes: &[u8]) -> Vec<u8> {
+    let mut digits = vec![0u8; bytes.len().saturating_mul(2)];
+    // The output is exactly twice as long: encode_to_slice cannot fail.
+    let _ = hex::encode_to_slice(bytes, &mut digits);
+    digits
+}
+
+/// Hex digits as a `String` (they are ASCII: the conversion cannot fail).
+fn ascii(digits: Vec<u8>) -> String {
+    String::from_utf8(digits).unwrap_or_default()
 }
 
 /// Lowercase hex MD5 of the concatenation of `parts`.
@@ -75,7 +92,7 @@ pub fn md5_hex(parts: &[&str]) -> String {
     for part in parts {
         hasher.update(part.as_bytes());
     }
-    hex::encode(hasher.finalize())
+    ascii(hex_digits(&hasher.finalize()))
 }
 
 /// Init signature: `MD5(AppId + AppKey + TimeStamp + AppKey)`.
@@ -105,6 +122,17 @@ mod tests {
         assert_eq!(rc4_apply(b"", &mut data), Err(BadKeyLength(0)));
         assert_eq!(rc4_apply(&[1u8; 257], &mut data), Err(BadKeyLength(257)));
         assert!(rc4_apply(&[1u8; 256], &mut data).is_ok());
+    }
+
+    #[test]
+    fn hex_is_upper_for_data_and_lower_for_signatures() {
+        let data = encrypt_data("key", "action=GetBulletin").expect("key length");
+        let mut expected = b"action=GetBulletin".to_vec();
+        rc4_apply(b"key", &mut expected).expect("key length");
+        assert_eq!(data, hex::encode_upper(&expected));
+        assert_eq!(encrypt_data("key", "").expect("key length"), "");
+        assert_eq!(md5_hex(&[""]), "d41d8cd98f00b204e9800998ecf8427e");
+        assert_eq!(md5_hex(&["a", "bc"]), "900150983cd24fb0d6963f7d28e17f72");
     }
 
     #[test]

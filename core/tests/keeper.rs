@@ -7,10 +7,11 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::APP_KEY;
 use common::{eventually, unique, Program};
 use verify_core::{
-    codes, CancelToken, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState,
-    SessionKind,
+    codes, CancelToken, Client, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState,
+    Options, ProxyChoice, SessionKind,
 };
 use verify_sandbox::{Fault, FaultKind};
 
@@ -250,6 +251,77 @@ fn stop_is_prompt_in_the_middle_of_a_wait_and_of_a_request() {
     // The client itself is unaffected by the keeper's cancelled connection.
     program.sandbox.clear_faults(Some(&program.app_id));
     client.get_bulletin().expect("the client still works");
+}
+
+/// The test host name of the sandbox: `scripts/install-deps.sh test-hosts` maps it to
+/// 127.0.0.1 in /etc/hosts, so that the client has a name to look up.
+const HOST: &str = "verify-sandbox.test";
+
+#[test]
+fn heartbeats_reuse_the_clients_connection_and_look_nothing_up() {
+    let hosts = std::fs::read_to_string("/etc/hosts").unwrap_or_default();
+    assert!(
+        hosts.contains(HOST),
+        "{HOST} is not in /etc/hosts: run `scripts/install-deps.sh test-hosts`"
+    );
+    let program = Program::fresh();
+    let card = program.day_card(&unique("REUSE-CARD-"), 30);
+    let log: Arc<Mutex<Vec<String>>> = Arc::default();
+    let sink = Arc::clone(&log);
+    let options = Options {
+        proxy: ProxyChoice::None,
+        allow_insecure_http: true,
+        log: Some(Arc::new(move |_, line: &str| {
+            sink.lock().expect("log").push(line.to_owned())
+        })),
+        ..Options::default()
+    };
+    let url = format!("http://{HOST}:{}", program.sandbox.port());
+    let client =
+        Arc::new(Client::with_options(&url, &program.app_id, APP_KEY, options).expect("client"));
+    let login = client
+        .single_login(&card, "REUSE-MAC", None)
+        .expect("login");
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        login.token().expect("token"),
+        SessionKind::Card,
+        fast(),
+        None,
+    )
+    .expect("keeper");
+    // Heartbeats with host calls between them, on the same client.
+    for beats in 1..=3 {
+        assert!(
+            eventually(PATIENCE, || keeper.status().beats_ok >= beats),
+            "heartbeat {beats}: {:?}",
+            keeper.status()
+        );
+        client
+            .get_bulletin()
+            .expect("a host call between heartbeats");
+    }
+    drop(keeper);
+    let heartbeats = program
+        .sandbox
+        .request_log(Some(&program.app_id))
+        .iter()
+        .filter(|entry| entry.action.as_deref() == Some("UserHeartbeat"))
+        .count();
+    assert!(heartbeats >= 3, "{heartbeats} heartbeats logged");
+    // Init, the login, the heartbeats and the host calls all went over one connection...
+    assert_eq!(
+        program.connections_used(),
+        1,
+        "{:?}",
+        log.lock().expect("log")
+    );
+    let lines = log.lock().expect("log");
+    let count = |what: &str| lines.iter().filter(|line| line.contains(what)).count();
+    assert_eq!(count("connected to"), 1, "{lines:?}");
+    // ...and the host name was looked up once, for that connection: a heartbeat on a kept
+    // connection resolves nothing (so it starts no resolver thread).
+    assert_eq!(count("looking up"), 1, "{lines:?}");
 }
 
 #[test]

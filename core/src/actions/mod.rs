@@ -8,7 +8,6 @@
 //! server answered.
 
 use std::fmt;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
@@ -409,14 +408,14 @@ impl Client {
             ));
         }
         let request = request::social_login_poll(state, mac)?;
-        let transport = Arc::new(self.sibling_transport());
-        cancel.attach(Arc::clone(&transport));
+        // A cancel interrupts the poll in flight on this thread.
+        let watch = cancel.watch();
         let deadline = Deadline::after(timeout);
         let outcome = loop {
             if cancel.is_cancelled() {
                 break Err(cancelled());
             }
-            let reply = match self.exchange_on(&transport, &request) {
+            let reply = match self.exchange(&request) {
                 Ok(reply) => reply,
                 Err(_) if cancel.is_cancelled() => break Err(cancelled()),
                 Err(error) => break Err(error),
@@ -438,7 +437,7 @@ impl Client {
                 break Err(cancelled());
             }
         };
-        cancel.detach(&transport);
+        drop(watch);
         outcome
     }
 }
