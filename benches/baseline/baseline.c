@@ -12,7 +12,13 @@
  * `calls N` (Init then N calls, for callgrind), `rss N` (VmRSS after 1,000 and N calls),
  * `login CARD MAC` (the cold start: Init, one SingleLogin with `Card` and `Mac`, exit; run.sh
  * times the whole process; CARD and MAC must be made of `A-Z a-z 0-9 - _ . ~`, which the
- * plaintext sends as they are).
+ * plaintext sends as they are), `variable S N` (Init then N GetVariable calls with a name of
+ * S letters `V`, at most 65,536: plaintext `action=GetVariable&Name=VV..`, for the per-byte
+ * fit), `variables N` (Init then N GetVariable calls without a name: every variable, for the
+ * per-variable fit). Every reply is checked the same minimal way (`"code":200`).
+ * In `variable` mode an empty `Expect:` header is added: libcurl would otherwise send
+ * `Expect: 100-continue` with a body over 1 KiB and wait for the server's `100 Continue`,
+ * which libverify does not do (the empty header sends nothing: the requests stay the same).
  * `--ca FILE` trusts FILE (PEM) for https through CURLOPT_CAINFO, as a C programmer would
  * for a server signed by a private CA.
  *
@@ -33,7 +39,8 @@
 
 #define WARMUP_CALLS 1000
 #define PLAINTEXT "action=GetBulletin"
-#define MAX_PLAINTEXT 256
+#define MAX_NAME 65536
+#define MAX_PLAINTEXT (MAX_NAME + 256)
 
 static CURL *g_curl;
 static struct curl_slist *g_headers;
@@ -41,7 +48,9 @@ static EVP_MD_CTX *g_md_ctx;
 static const EVP_MD *g_md5;
 static char g_url[512];
 static char g_api_password[257];
-static char g_body[1024];
+static char g_body[2 * MAX_PLAINTEXT + 256];
+static unsigned char g_cipher[MAX_PLAINTEXT];
+static char g_data[2 * MAX_PLAINTEXT + 1];
 
 /* The reply body, reused from call to call. */
 static char *g_reply;
@@ -163,15 +172,18 @@ static void init(const char *base, const char *app_id, const char *app_key) {
 
 /* One Handle call with the given plaintext (at most MAX_PLAINTEXT bytes). */
 static void handle(const char *plaintext, const char *what) {
-    unsigned char cipher[MAX_PLAINTEXT];
-    char data[2 * MAX_PLAINTEXT + 1], timestamp[32], sign[33];
+    char timestamp[32], sign[33];
     size_t len = strlen(plaintext);
-    memcpy(cipher, plaintext, len);
-    rc4((const unsigned char *)g_api_password, strlen(g_api_password), cipher, len);
-    hex(cipher, len, data, "0123456789ABCDEF");
+    if (len > MAX_PLAINTEXT) {
+        fprintf(stderr, "baseline: plaintext too long\n");
+        exit(1);
+    }
+    memcpy(g_cipher, plaintext, len);
+    rc4((const unsigned char *)g_api_password, strlen(g_api_password), g_cipher, len);
+    hex(g_cipher, len, g_data, "0123456789ABCDEF");
     snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
-    md5_hex(g_api_password, timestamp, data, NULL, sign);
-    snprintf(g_body, sizeof g_body, "TimeStamp=%s&Data=%s&Sign=%s", timestamp, data, sign);
+    md5_hex(g_api_password, timestamp, g_data, NULL, sign);
+    snprintf(g_body, sizeof g_body, "TimeStamp=%s&Data=%s&Sign=%s", timestamp, g_data, sign);
     perform(what);
 }
 
@@ -223,7 +235,7 @@ static long vm_rss_kib(void) {
 
 int main(int argc, char **argv) {
     const char *mode, *ca_file = NULL;
-    long n = 0, i;
+    long n = 0, i, name_bytes = 0;
     char *end = NULL;
     if (argc >= 3 && strcmp(argv[1], "--ca") == 0) {
         ca_file = argv[2];
@@ -232,7 +244,7 @@ int main(int argc, char **argv) {
     }
     if (argc < 6) {
         fprintf(stderr, "usage: baseline [--ca FILE] BASE_URL APP_ID APP_KEY latency|calls|rss N"
-                        " | login CARD MAC\n");
+                        " | login CARD MAC | variable S N | variables N\n");
         return 2;
     }
     mode = argv[4];
@@ -240,6 +252,17 @@ int main(int argc, char **argv) {
         if (argc < 7 || !unreserved(argv[5]) || !unreserved(argv[6]) ||
             strlen(argv[5]) + strlen(argv[6]) > MAX_PLAINTEXT - 40) {
             fprintf(stderr, "baseline: login CARD MAC: short, of A-Z a-z 0-9 - _ . ~ only\n");
+            return 2;
+        }
+    } else if (strcmp(mode, "variable") == 0) {
+        name_bytes = argc >= 7 ? strtol(argv[5], &end, 10) : 0;
+        if (name_bytes <= 0 || name_bytes > MAX_NAME || *end != '\0') {
+            fprintf(stderr, "baseline: variable S N: S from 1 to %d\n", MAX_NAME);
+            return 2;
+        }
+        n = strtol(argv[6], &end, 10);
+        if (end == argv[6] || *end != '\0' || n <= 0) {
+            fprintf(stderr, "baseline: not a positive count: %s\n", argv[6]);
             return 2;
         }
     } else {
@@ -300,6 +323,24 @@ int main(int argc, char **argv) {
             one_call();
         }
         printf("calls calls=%ld ok\n", n);
+    } else if (strcmp(mode, "variable") == 0) {
+        /* The same plaintext as libverify: `V` is sent as it is. */
+        static char plaintext[MAX_PLAINTEXT];
+        size_t prefix = strlen("action=GetVariable&Name=");
+        memcpy(plaintext, "action=GetVariable&Name=", prefix);
+        memset(plaintext + prefix, 'V', (size_t)name_bytes);
+        plaintext[prefix + (size_t)name_bytes] = '\0';
+        g_headers = curl_slist_append(g_headers, "Expect:");
+        curl_easy_setopt(g_curl, CURLOPT_HTTPHEADER, g_headers);
+        for (i = 0; i < n; i++) {
+            handle(plaintext, "GetVariable");
+        }
+        printf("variable name_bytes=%ld calls=%ld ok\n", name_bytes, n);
+    } else if (strcmp(mode, "variables") == 0) {
+        for (i = 0; i < n; i++) {
+            handle("action=GetVariable", "GetVariable");
+        }
+        printf("variables calls=%ld ok\n", n);
     } else if (strcmp(mode, "rss") == 0) {
         long first = WARMUP_CALLS < n ? WARMUP_CALLS : n, rss_first;
         for (i = 0; i < first; i++) {

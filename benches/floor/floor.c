@@ -15,8 +15,10 @@
  *
  * Modes, as in the other two programs: `latency N` (Init, 1,000 warm-up calls, N timed
  * GetBulletin calls: median, p99, mean in ns), `calls N` (Init then N calls, for callgrind),
- * `login CARD MAC` (the cold start: Init, one SingleLogin, exit). CARD and MAC must be made
- * of `A-Z a-z 0-9 - _ . ~`. Only http://IPv4:PORT base URLs.
+ * `login CARD MAC` (the cold start: Init, one SingleLogin, exit), `variable S N` (Init then N
+ * GetVariable calls with a name of S letters `V`, at most 65,536), `variables N` (Init then N
+ * GetVariable calls without a name: every variable). CARD and MAC must be made of
+ * `A-Z a-z 0-9 - _ . ~`. Only http://IPv4:PORT base URLs.
  *
  * Build (run.sh does it): cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/floor/floor.c
  */
@@ -34,14 +36,19 @@
 #include <unistd.h>
 
 #define WARMUP_CALLS 1000
+#define MAX_NAME 65536
+#define MAX_PLAINTEXT (MAX_NAME + 256)
 
 static int g_fd = -1;
 static char g_host[64];             /* "127.0.0.1:PORT", the Host header */
 static char g_handle_path[320];     /* "/api/verify/{ApiPassword}" */
 static char g_api_password[257];
 static char g_header[300];          /* "X-Api-Password: {ApiPassword}\r\n" */
-static char g_req[4096];
-static char g_reply[65536];
+static char g_req[2 * MAX_PLAINTEXT + 1024];
+static char g_reply[262144];
+static unsigned char g_cipher[MAX_PLAINTEXT];
+static char g_data[2 * MAX_PLAINTEXT + 1];
+static char g_form[2 * MAX_PLAINTEXT + 256];
 static size_t g_reply_len;          /* bytes in g_reply */
 static const char *g_body;          /* the last reply's body, NUL-terminated in g_reply */
 
@@ -362,21 +369,20 @@ static void init(const char *app_id, const char *app_key) {
     snprintf(g_header, sizeof g_header, "X-Api-Password: %s\r\n", g_api_password);
 }
 
-/* One Handle call with the given plaintext (at most 256 bytes). */
+/* One Handle call with the given plaintext (at most MAX_PLAINTEXT bytes). */
 static void handle(const char *plaintext, const char *what) {
-    unsigned char cipher[256];
-    char data[2 * sizeof cipher + 1], timestamp[32], sign[33], body[700];
+    char timestamp[32], sign[33];
     size_t len = strlen(plaintext);
-    if (len > sizeof cipher) {
+    if (len > MAX_PLAINTEXT) {
         fail("plaintext too long");
     }
-    memcpy(cipher, plaintext, len);
-    rc4((const unsigned char *)g_api_password, strlen(g_api_password), cipher, len);
-    hex(cipher, len, data, "0123456789ABCDEF");
+    memcpy(g_cipher, plaintext, len);
+    rc4((const unsigned char *)g_api_password, strlen(g_api_password), g_cipher, len);
+    hex(g_cipher, len, g_data, "0123456789ABCDEF");
     snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
-    md5_hex(g_api_password, timestamp, data, NULL, sign);
-    snprintf(body, sizeof body, "TimeStamp=%s&Data=%s&Sign=%s", timestamp, data, sign);
-    post(g_handle_path, g_header, body, what);
+    md5_hex(g_api_password, timestamp, g_data, NULL, sign);
+    snprintf(g_form, sizeof g_form, "TimeStamp=%s&Data=%s&Sign=%s", timestamp, g_data, sign);
+    post(g_handle_path, g_header, g_form, what);
 }
 
 static void one_call(void) {
@@ -408,10 +414,11 @@ static int cmp_u64(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
     const char *mode;
-    long n = 0, i;
+    long n = 0, i, name_bytes = 0;
     char *end = NULL;
     if (argc < 6) {
-        fprintf(stderr, "usage: floor http://IP:PORT APP_ID APP_KEY latency|calls N | login CARD MAC\n");
+        fprintf(stderr, "usage: floor http://IP:PORT APP_ID APP_KEY latency|calls|variables N"
+                        " | variable S N | login CARD MAC\n");
         return 2;
     }
     mode = argv[4];
@@ -419,6 +426,17 @@ int main(int argc, char **argv) {
         if (argc < 7 || !unreserved(argv[5]) || !unreserved(argv[6]) ||
             strlen(argv[5]) + strlen(argv[6]) > 200) {
             fprintf(stderr, "floor: login CARD MAC: short, of A-Z a-z 0-9 - _ . ~ only\n");
+            return 2;
+        }
+    } else if (strcmp(mode, "variable") == 0) {
+        name_bytes = argc >= 7 ? strtol(argv[5], &end, 10) : 0;
+        if (name_bytes <= 0 || name_bytes > MAX_NAME || *end != '\0') {
+            fprintf(stderr, "floor: variable S N: S from 1 to %d\n", MAX_NAME);
+            return 2;
+        }
+        n = strtol(argv[6], &end, 10);
+        if (end == argv[6] || *end != '\0' || n <= 0) {
+            fprintf(stderr, "floor: not a positive count: %s\n", argv[6]);
             return 2;
         }
     } else {
@@ -463,6 +481,22 @@ int main(int argc, char **argv) {
             one_call();
         }
         printf("calls calls=%ld ok\n", n);
+    } else if (strcmp(mode, "variable") == 0) {
+        /* The same plaintext as libverify: `V` is sent as it is. */
+        static char plaintext[MAX_PLAINTEXT];
+        size_t prefix = strlen("action=GetVariable&Name=");
+        memcpy(plaintext, "action=GetVariable&Name=", prefix);
+        memset(plaintext + prefix, 'V', (size_t)name_bytes);
+        plaintext[prefix + (size_t)name_bytes] = '\0';
+        for (i = 0; i < n; i++) {
+            handle(plaintext, "GetVariable");
+        }
+        printf("variable name_bytes=%ld calls=%ld ok\n", name_bytes, n);
+    } else if (strcmp(mode, "variables") == 0) {
+        for (i = 0; i < n; i++) {
+            handle("action=GetVariable", "GetVariable");
+        }
+        printf("variables calls=%ld ok\n", n);
     } else {
         fprintf(stderr, "floor: unknown mode %s\n", mode);
         return 2;
