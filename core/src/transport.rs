@@ -27,6 +27,16 @@ pub const MAX_REPLY_BYTES: u64 = 1 << 20;
 /// Idle connections kept open per transport (one per thread that shares a client).
 const MAX_IDLE_CONNECTIONS: usize = 32;
 
+/// Size of each connection's input and output buffers (ureq's default is 128 KiB each,
+/// zero-filled on the first request of every connection: 262,000 instructions and 64 page
+/// faults, a third of a cold start's instructions). Bodies stream through them.
+const CONNECTION_BUFFER: usize = 16 * 1024;
+
+/// The largest reply head (status line and headers) accepted: a head of the service is a
+/// few hundred bytes, and nginx in front of a server passes at most 4 or 8 KiB
+/// (`proxy_buffer_size`). Below the input buffer, so that a longer head is reported as such.
+const MAX_REPLY_HEAD: usize = 8 * 1024;
+
 /// How long an idle connection is kept for reuse: longer than the keeper's default
 /// heartbeat interval (300 s and its jitter of at most 10 s), so that a kept session uses
 /// one connection as long as the server keeps it open (ureq's default is 15 s).
@@ -149,6 +159,9 @@ impl Settings {
             .max_idle_connections(MAX_IDLE_CONNECTIONS)
             .max_idle_connections_per_host(MAX_IDLE_CONNECTIONS)
             .max_idle_age(MAX_IDLE_AGE)
+            .input_buffer_size(CONNECTION_BUFFER)
+            .output_buffer_size(CONNECTION_BUFFER)
+            .max_response_header_size(MAX_REPLY_HEAD)
             .build();
         let connector = Watchable(
             ().chain(SocksConnector::default())
@@ -518,6 +531,14 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
                 maybe_delivered: true,
                 unreachable: false,
             },
+        },
+        (ureq::Error::LargeResponseHeader(..), _) => SendError {
+            error: Error::local(
+                ErrorKind::Protocol,
+                format!("the reply's HTTP head is larger than {MAX_REPLY_HEAD} bytes"),
+            ),
+            maybe_delivered: true,
+            unreachable: false,
         },
         (ureq::Error::Protocol(_), _) => SendError {
             error: Error::local(ErrorKind::Protocol, format!("HTTP protocol error: {err}")),

@@ -446,6 +446,12 @@ fn table() -> Vec<Case> {
             .fails(Protocol, 1).says(&["larger than"]).more(stopped_early)),
         row("huge_body_init", Row::new(Bulletin, Init, |_| Response::huge(100 << 20, false))
             .fails(Protocol, 1).says(&["larger than"]).more(stopped_early)),
+        // Reply heads: one of 6 KiB is read; one over the 8 KiB limit is refused as a
+        // protocol error, whatever the connection's buffer.
+        row("big_reply_head_fits", Row::new(Bulletin, Handle, |b| Response::raw(200, b).header("X-Padding", &"p".repeat(6 << 10)))
+            .succeeds(1)),
+        row("reply_head_too_large", Row::new(Login, Handle, |b| Response::raw(200, b).header("X-Padding", &"p".repeat(12 << 10)))
+            .fails(Protocol, 1).says(&["HTTP head is larger than"])),
         row("json_array", Row::new(Login, Handle, |_| Response::raw(200, format!(r#"[{{"code":200,"data":{{"token":"{TOKEN}"}}}}]"#)))
             .fails(Protocol, 1).says(&["array"])),
         row("deep_nesting", Row::new(Login, Handle, |_| Response::raw(200, "[".repeat(100_000)))
@@ -1793,6 +1799,8 @@ fault_tests! {
     huge_body_chunked,
     huge_body_init,
     json_array,
+    big_reply_head_fits,
+    reply_head_too_large,
     deep_nesting,
     deep_nesting_in_data,
     code_beyond_i32,
