@@ -6,7 +6,7 @@
 #                             BENCHMARKS.md (between <!-- BEGIN GENERATED: figures and
 #                             <!-- END GENERATED: figures -->); the prose around is not touched
 #   benches/run.sh --check    smoke check: builds everything and runs every mode with tiny
-#                             counts (about 30 s after the build); the figures mean nothing,
+#                             counts (about a minute after the build); the figures mean nothing,
 #                             no PASS/MISS; BENCHMARKS.md is not touched
 #
 # What it does: installs what it needs (scripts/install-deps.sh gcc valgrind pkg-config, and
@@ -15,7 +15,10 @@
 # (links libverify), benches/baseline/baseline.c (libcurl + OpenSSL) and benches/coldstart.c
 # (times whole processes) with -O2 into target/bench/, starts the sandbox on free ports (http,
 # and https with its generated CA) with benches/fixtures.json, measures, prints the table with
-# the targets, and stops the sandbox (also on failure or Ctrl-C). Rerunnable.
+# the targets, and stops the sandbox (also on failure or Ctrl-C). Rerunnable. Rows 12-14 also
+# build core/examples/codec_cost.rs (the rc4 + hex reference of row 12), add a program with
+# long variable names through the control API, and run the keeper under strace (installed by
+# install-deps.sh like the rest).
 # The table is also written to target/bench/last-run.txt and, as Markdown, to
 # target/bench/figures.md (what --write puts into BENCHMARKS.md). BENCHMARKS.md explains
 # each figure.
@@ -24,6 +27,9 @@
 #   BENCH_LATENCY_CALLS [20000]  BENCH_CG_CALLS_1 [200]  BENCH_CG_CALLS_2 [2200]
 #   BENCH_THROUGHPUT_SECONDS [3]  BENCH_RSS_CALLS [100000]  BENCH_CONN_CALLS [1000]
 #   BENCH_COLD_RUNS [100] (pairs of cold starts, after BENCH_COLD_WARMUP [3] uncounted pairs)
+#   BENCH_FIT_CALLS_1 [100]  BENCH_FIT_CALLS_2 [600] (callgrind counts of the per-byte and
+#   per-variable fits, rows 12-13)  BENCH_KEEPER_BEATS [10]  BENCH_KEEPER_INTERVAL_MS [1000]
+#   (row 14a-b)  BENCH_IDLE_BEATS [3]  BENCH_IDLE_INTERVAL_MS [3000] (row 14c)
 # BENCH_STRICT=1 makes the exit status 1 when a target is missed (default: 0, the table tells).
 set -euo pipefail
 
@@ -43,6 +49,7 @@ if [ "$#" -gt 1 ]; then echo "usage: $0 [--check | --write]" >&2; exit 2; fi
 if [ "$check" -eq 1 ]; then
     lat_n=200; cg_n1=10; cg_n2=30; tp_seconds=0.3; rss_n=1500; conn_n=100
     cold_runs=3; cold_warmup=1
+    fit_n1=5; fit_n2=15; keeper_beats=2; keeper_ms=1000; idle_beats=1; idle_ms=1000
 else
     lat_n=${BENCH_LATENCY_CALLS:-20000}
     cg_n1=${BENCH_CG_CALLS_1:-200}
@@ -52,12 +59,22 @@ else
     conn_n=${BENCH_CONN_CALLS:-1000}
     cold_runs=${BENCH_COLD_RUNS:-100}
     cold_warmup=${BENCH_COLD_WARMUP:-3}
+    fit_n1=${BENCH_FIT_CALLS_1:-100}
+    fit_n2=${BENCH_FIT_CALLS_2:-600}
+    keeper_beats=${BENCH_KEEPER_BEATS:-10}
+    keeper_ms=${BENCH_KEEPER_INTERVAL_MS:-1000}
+    idle_beats=${BENCH_IDLE_BEATS:-3}
+    idle_ms=${BENCH_IDLE_INTERVAL_MS:-3000}
 fi
 
 app_id=90001
 app_key=BENCHKEY0123456789ABCDEFGHIJKLMN   # as in benches/fixtures.json
 card=BENC-HCAR-D000-0001                  # a duration card of benches/fixtures.json
 mac=BENCH-MACHINE-0001                    # the machine code it is bound to at the first login
+bytes_app=90005                           # GetVariable per request byte (row 12): added below
+var_apps=(90002 90003 90004)              # programs of benches/fixtures.json with 1, 10, 100
+var_counts=(1 10 100)                     # variables (row 13)
+name_sizes=(1 1024 16384)                 # bytes of the variable names of row 12
 step() { printf '\n==> [%ss] %s\n' "$SECONDS" "$*" >&2; }
 
 sandbox_pid=""
@@ -78,8 +95,8 @@ load_before=$(cut -d ' ' -f 1-3 /proc/loadavg)
 started_utc=$(date -u '+%Y-%m-%d %H:%M')
 
 # ---------------------------------------------------------------------------------------
-step "tools (scripts/install-deps.sh gcc valgrind pkg-config; libcurl and OpenSSL headers)"
-scripts/install-deps.sh gcc valgrind pkg-config >&2
+step "tools (scripts/install-deps.sh gcc valgrind pkg-config strace; libcurl and OpenSSL headers)"
+scripts/install-deps.sh gcc valgrind pkg-config strace >&2
 have_headers() {
     printf '#include <curl/curl.h>\n#include <openssl/evp.h>\n#include <openssl/md5.h>\n' |
         cc -E $(pkg-config --cflags libcurl libcrypto 2>/dev/null) - >/dev/null 2>&1 &&
@@ -96,8 +113,10 @@ if ! have_headers; then
     have_headers || { echo "run.sh: libcurl/OpenSSL headers still missing" >&2; exit 1; }
 fi
 
-step "build (cargo build --release -p verify -p verify-sandbox)"
+step "build (cargo build --release -p verify -p verify-sandbox; the codec example of row 12)"
 cargo build --release -p verify -p verify-sandbox >&2
+cargo build --release -p verify-core --example codec_cost >&2
+codec=target/release/examples/codec_cost
 
 mkdir -p target/bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-bench.XXXXXX")
@@ -157,6 +176,16 @@ control_get() {
     local hostport=${base_url#http://} path=$1 reply
     exec 3<>"/dev/tcp/${hostport%:*}/${hostport#*:}"
     printf 'GET %s HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n' "$path" "$hostport" >&3
+    reply=$(cat <&3)
+    exec 3<&-
+    printf '%s\n' "${reply#*$'\r\n\r\n'}"
+}
+# Control API POST of a JSON body (ASCII) with bash's /dev/tcp: prints the reply's body.
+control_post() {
+    local hostport=${base_url#http://} path=$1 body=$2 reply
+    exec 3<>"/dev/tcp/${hostport%:*}/${hostport#*:}"
+    printf 'POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s' \
+        "$path" "$hostport" "${#body}" "$body" >&3
     reply=$(cat <&3)
     exec 3<&-
     printf '%s\n' "${reply#*$'\r\n\r\n'}"
@@ -275,6 +304,95 @@ for lib in $(ldd "$bl" | awk '$1 ~ /^lib(curl|ssl|crypto)\.so/ { print $3 }'); d
 done
 echo "libverify.so: $so_bytes B stripped; baseline:$bl_so_names: $bl_so_bytes B stripped" >&2
 
+step "12. GetVariable per request byte: names of ${name_sizes[*]} B (callgrind, $fit_n2 minus $fit_n1 calls)"
+# Program $bytes_app with one variable per name size, the names made of `V` (sent as they are).
+vars_json=""
+for size in "${name_sizes[@]}"; do
+    vars_json="$vars_json${vars_json:+,}\"$(printf '%*s' "$size" '' | tr ' ' V)\":\"1\""
+done
+added=$(control_post /_sandbox/programs \
+    "{\"app_id\":\"$bytes_app\",\"app_key\":\"$app_key\",\"variables\":{$vars_json}}")
+case "$added" in *'"ok":true'*) ;; *) echo "run.sh: adding program $bytes_app: $added" >&2; exit 1 ;; esac
+# Least-squares slope of y over x: `lsq "x1 x2 .." "y1 y2 .."`, one decimal.
+lsq() {
+    awk -v xs="$1" -v ys="$2" 'BEGIN {
+        n = split(xs, x, " "); split(ys, y, " ")
+        for (i = 1; i <= n; i++) { sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i] }
+        printf "%.1f", (n * sxy - sx * sy) / (n * sxx - sx * sx) }'
+}
+# Instructions per warm call of a command at two call counts, as in row 3.
+per_call() { # per_call TAG COMMAND... (the count is appended): prints (I(n2) - I(n1)) / (n2 - n1)
+    local tag=$1 i1 i2; shift
+    i1=$(callgrind_total "$work/cg.$tag.$fit_n1" "$@" "$fit_n1")
+    i2=$(callgrind_total "$work/cg.$tag.$fit_n2" "$@" "$fit_n2")
+    echo $(( (i2 - i1) / (fit_n2 - fit_n1) ))
+}
+declare -A byte_ipc
+for who in vb bl fl; do
+    case $who in vb) prog=$vb ;; bl) prog=$bl ;; fl) prog=$fl ;; esac
+    for size in "${name_sizes[@]}"; do
+        byte_ipc[$who.$size]=$(per_call "$who-var-$size" "$prog" "$base_url" "$bytes_app" "$app_key" variable "$size")
+    done
+done
+xs="${name_sizes[*]}"
+vb_per_byte=$(lsq "$xs" "${byte_ipc[vb.1]} ${byte_ipc[vb.1024]} ${byte_ipc[vb.16384]}")
+bl_per_byte=$(lsq "$xs" "${byte_ipc[bl.1]} ${byte_ipc[bl.1024]} ${byte_ipc[bl.16384]}")
+fl_per_byte=$(lsq "$xs" "${byte_ipc[fl.1]} ${byte_ipc[fl.1024]} ${byte_ipc[fl.16384]}")
+# The reference: the rc4 and hex crates as core/src/wire.rs calls them, $fit_n2 encodings of
+# the same plaintexts; everything but the name's bytes is the same in both runs.
+codec_i1=$(callgrind_total "$work/cg.codec.1" "$codec" 1 "$fit_n2")
+codec_i2=$(callgrind_total "$work/cg.codec.16384" "$codec" 16384 "$fit_n2")
+codec_per_byte=$(awk -v a="$codec_i1" -v b="$codec_i2" -v n="$fit_n2" \
+    'BEGIN { printf "%.1f", (b - a) / (n * 16383) }')
+for who in vb bl fl; do
+    echo "$who: ${byte_ipc[$who.1]} / ${byte_ipc[$who.1024]} / ${byte_ipc[$who.16384]} instructions per call" >&2
+done
+echo "per name byte: verify $vb_per_byte, baseline $bl_per_byte, floor $fl_per_byte; rc4 + hex crates $codec_per_byte" >&2
+
+step "13. GetVariable of every variable: programs of ${var_counts[*]} variables (callgrind, $fit_n2 minus $fit_n1 calls)"
+declare -A var_ipc
+for who in vb bl fl; do
+    case $who in vb) prog=$vb ;; bl) prog=$bl ;; fl) prog=$fl ;; esac
+    for k in 0 1 2; do
+        var_ipc[$who.${var_counts[$k]}]=$(per_call "$who-vars-${var_counts[$k]}" "$prog" "$base_url" "${var_apps[$k]}" "$app_key" variables)
+    done
+    echo "$who: ${var_ipc[$who.1]} / ${var_ipc[$who.10]} / ${var_ipc[$who.100]} instructions per call" >&2
+done
+xs="${var_counts[*]}"
+vb_per_var=$(lsq "$xs" "${var_ipc[vb.1]} ${var_ipc[vb.10]} ${var_ipc[vb.100]}")
+bl_per_var=$(lsq "$xs" "${var_ipc[bl.1]} ${var_ipc[bl.10]} ${var_ipc[bl.100]}")
+fl_per_var=$(lsq "$xs" "${var_ipc[fl.1]} ${var_ipc[fl.10]} ${var_ipc[fl.100]}")
+echo "per variable: verify $vb_per_var, baseline $bl_per_var, floor $fl_per_var" >&2
+if [ -n "${BENCH_KEEP_CALLGRIND:-}" ]; then
+    cp "$work"/cg.* target/bench/ 2>/dev/null || true
+fi
+
+step "14a-b. keeper: $keeper_beats heartbeats every $keeper_ms ms and a host call after each (TCP connections; threads created, by strace)"
+before=$(json_int connections_accepted "$(control_get /_sandbox/stats)")
+keeper_cmd=("$vb" "$base_url" "$app_id" "$app_key" keeper "$card" "$mac" "$keeper_beats" "$keeper_ms")
+keeper_clones=""
+if keeper_line=$(strace -f -qq -e trace=clone,clone3,getppid -o "$work/keeper.strace" \
+        "${keeper_cmd[@]}" 2>"$work/keeper.err"); then
+    # clone/clone3 calls of any thread between the program's two getppid() markers (the span
+    # of the heartbeats, after verify_keeper_start returned).
+    keeper_clones=$(awk '/getppid\(/ { marks++; next } marks == 1 && /clone3?\(/ { n++ }
+        END { print (marks == 2 ? n + 0 : "") }' "$work/keeper.strace")
+    keeper_start_clones=$(awk '/getppid\(/ { exit } /clone3?\(/ { n++ } END { print n + 0 }' "$work/keeper.strace")
+else
+    # strace could not trace (ptrace refused?): the same run without it; threads alive only.
+    echo "run.sh: strace failed, the keeper run again without it: $(tail -n 3 "$work/keeper.err")" >&2
+    keeper_line=$("${keeper_cmd[@]}")
+    keeper_start_clones=""
+fi
+echo "$keeper_line" >&2
+after=$(json_int connections_accepted "$(control_get /_sandbox/stats)")
+keeper_conns=$((after - before - 1))   # the second stats request is itself one connection
+echo "connections: $keeper_conns; threads created during the heartbeats: ${keeper_clones:-?} (before them: ${keeper_start_clones:-?})" >&2
+
+step "14c. idle keeper: context switches of its threads between heartbeats ($idle_beats heartbeats every $idle_ms ms)"
+idle_line=$("$vb" "$base_url" "$app_id" "$app_key" keeper-idle "$card" "$mac" "$idle_beats" "$idle_ms")
+echo "$idle_line" >&2
+
 # ---------------------------------------------------------------------------------------
 load_end=$(cut -d ' ' -f 1-3 /proc/loadavg)
 read -r busy1 total1 < <(machine_ticks)
@@ -291,7 +409,7 @@ vbt_med=$(field median_ns "$vbt_lat"); vbt_p99=$(field p99_ns "$vbt_lat")
 blt_med=$(field median_ns "$blt_lat"); blt_p99=$(field p99_ns "$blt_lat")
 vb_rss1=$(field rss_first_kib "$vb_rss"); vb_rss2=$(field rss_last_kib "$vb_rss")
 bl_rss1=$(field rss_first_kib "$bl_rss"); bl_rss2=$(field rss_last_kib "$bl_rss")
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b == 0) print "—"; else printf "%.2f", a / b }'; }
 # 1234567 -> 1,234,567 (also inside a longer text)
 th() { sed -e ':a' -e 's/\([0-9]\)\([0-9]\{3\}\)\($\|[^0-9]\)/\1,\2\3/' -e 'ta' <<<"$1"; }
 us() { th "$(awk -v ns="$1" 'BEGIN { printf "%.1f µs", ns / 1000 }')"; }
@@ -325,6 +443,17 @@ verdict v_conn "$(le "$conns" 1)"
 verdict v_rss "$(le "${rss_delta#-}" 1024)"
 verdict v_so "$(le "$so_bytes" "$so_limit")"
 verdict v_cold_tls "$(le "$cold_tls_ratio" 0.5)"
+verdict v_per_byte "$(le "$vb_per_byte" "$codec_per_byte")"
+verdict v_keeper_conns "$(le "$keeper_conns" 1)"
+if [ -n "$keeper_clones" ]; then
+    verdict v_keeper_threads "$(le "$keeper_clones" 0)"
+    keeper_threads_cell="$(ratio "$keeper_clones" "$keeper_beats") ($keeper_clones in $keeper_beats heartbeats)"
+else
+    v_keeper_threads="—"
+    keeper_threads_cell="? (strace failed; threads alive: $(field threads_start "$keeper_line") before, $(field threads_end "$keeper_line") after)"
+fi
+idle_switches=$(field switches "$idle_line")
+verdict v_idle "$(le "$idle_switches" 0)"
 
 # The rows: figure | verify | libcurl baseline | ratio verify/baseline | target | result
 # [| floor | ratio verify/floor] (the floor: benches/floor/floor.c, http only).
@@ -349,6 +478,18 @@ rows=(
     "10. https warm call, wall time, median ($(th "$lat_n") calls)|$(us "$vbt_med")|$(us "$blt_med")|$tls_med_ratio|—|—"
     "10. https warm call, wall time, p99|$(us "$vbt_p99")|$(us "$blt_p99")|$tls_p99_ratio|—|—"
     "11. https warm call, instructions (callgrind)|$(th "$vbt_ipc")|$(th "$blt_ipc")|$tls_ipc_ratio|—|—"
+    "12. GetVariable, name of 1 B, instructions per call (callgrind)|$(th "${byte_ipc[vb.1]}")|$(th "${byte_ipc[bl.1]}")|$(ratio "${byte_ipc[vb.1]}" "${byte_ipc[bl.1]}")|—|—|$(th "${byte_ipc[fl.1]}")|$(ratio "${byte_ipc[vb.1]}" "${byte_ipc[fl.1]}")"
+    "12. GetVariable, name of 1 KiB, instructions per call|$(th "${byte_ipc[vb.1024]}")|$(th "${byte_ipc[bl.1024]}")|$(ratio "${byte_ipc[vb.1024]}" "${byte_ipc[bl.1024]}")|—|—|$(th "${byte_ipc[fl.1024]}")|$(ratio "${byte_ipc[vb.1024]}" "${byte_ipc[fl.1024]}")"
+    "12. GetVariable, name of 16 KiB, instructions per call|$(th "${byte_ipc[vb.16384]}")|$(th "${byte_ipc[bl.16384]}")|$(ratio "${byte_ipc[vb.16384]}" "${byte_ipc[bl.16384]}")|—|—|$(th "${byte_ipc[fl.16384]}")|$(ratio "${byte_ipc[vb.16384]}" "${byte_ipc[fl.16384]}")"
+    "12. instructions per request byte (name byte; least squares over 1 B, 1 KiB, 16 KiB)|$vb_per_byte|$bl_per_byte|$(ratio "$vb_per_byte" "$bl_per_byte")|≤ $codec_per_byte (rc4 + hex crates)|$v_per_byte|$fl_per_byte|$(ratio "$vb_per_byte" "$fl_per_byte")"
+    "12. reference: the rc4 + hex crates alone (as \`wire.rs\` calls them), per name byte|$codec_per_byte|||—|—"
+    "13. GetVariable of every variable, 1 variable, instructions per call (callgrind)|$(th "${var_ipc[vb.1]}")|$(th "${var_ipc[bl.1]}")|$(ratio "${var_ipc[vb.1]}" "${var_ipc[bl.1]}")|—|—|$(th "${var_ipc[fl.1]}")|$(ratio "${var_ipc[vb.1]}" "${var_ipc[fl.1]}")"
+    "13. GetVariable of every variable, 10 variables, instructions per call|$(th "${var_ipc[vb.10]}")|$(th "${var_ipc[bl.10]}")|$(ratio "${var_ipc[vb.10]}" "${var_ipc[bl.10]}")|—|—|$(th "${var_ipc[fl.10]}")|$(ratio "${var_ipc[vb.10]}" "${var_ipc[fl.10]}")"
+    "13. GetVariable of every variable, 100 variables, instructions per call|$(th "${var_ipc[vb.100]}")|$(th "${var_ipc[bl.100]}")|$(ratio "${var_ipc[vb.100]}" "${var_ipc[bl.100]}")|—|—|$(th "${var_ipc[fl.100]}")|$(ratio "${var_ipc[vb.100]}" "${var_ipc[fl.100]}")"
+    "13. instructions per variable (least squares over 1, 10, 100)|$(th "$vb_per_var")|$bl_per_var|—|—|—|$fl_per_var|—"
+    "14a. keeper: TCP connections of one client over Init, SingleLogin, $keeper_beats heartbeats ($keeper_ms ms) and $keeper_beats host calls|$keeper_conns|||1|$v_keeper_conns"
+    "14b. keeper: threads created per heartbeat (strace, after the keeper started)|$keeper_threads_cell|||0|$v_keeper_threads"
+    "14c. idle keeper: context switches of its $(field keeper_threads "$idle_line") threads between heartbeats ($idle_beats windows, $(th "$(field window_ms_total "$idle_line")") ms in all, interval $idle_ms ms)|$idle_switches ($(field switches_over_beats "$idle_line") over the $((idle_beats - 1)) heartbeats between)|||0|$v_idle"
 )
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
