@@ -1,7 +1,10 @@
 //! codec_cost: the reference of the benchmark's per-byte row (benches/run.sh, row 12): the
-//! instructions per byte of the `rc4` and `hex` crates themselves, used exactly as
-//! `core/src/wire.rs` (`encrypt_data`) uses them: the plaintext copied to a `Vec`, the key
-//! cycled to 256 bytes, `Rc4<U256>` over the bytes, the cycled key wiped, `hex::encode_upper`.
+//! instructions per byte of the `rc4` and `hex` crates themselves, through their fastest
+//! APIs: a fresh `Rc4` over the plaintext's bytes (`apply_keystream`) and
+//! `hex::encode_to_slice` into a buffer of twice the length (uppercased in place, as `Data`
+//! is). This is what the crates cost; `verify_core::wire::encrypt_data` uses them the same
+//! way, and a request adds to it the MD5 of the hex (the `Sign`), the form, the copies into
+//! the connection and the reply.
 //!
 //!   cargo build --release -p verify-core --example codec_cost
 //!   target/release/examples/codec_cost S N
@@ -9,26 +12,26 @@
 //! encodes N times the plaintext of a `GetVariable` with a name of S letters `V`
 //! (`action=GetVariable&Name=VV..`), with a 32-byte key like a session secret. run.sh runs it
 //! under callgrind for S = 1 and S = 16,384 with the same N: the difference of the two totals
-//! over N × 16,383 is the codec's cost per name byte (everything else is the same in both).
+//! over N × 16,383 is the crates' cost per name byte (everything else is the same in both).
 
 use std::hint::black_box;
 
 use rc4::cipher::{KeyInit, StreamCipher};
-use rc4::consts::U256;
+use rc4::consts::U32;
 use rc4::Rc4;
 
-/// `wire::encrypt_data`, with the crates called the same way.
-fn encrypt_data(api_password: &str, plaintext: &str) -> String {
-    let mut bytes = plaintext.as_bytes().to_vec();
-    let key = api_password.as_bytes();
-    let mut full = [0u8; 256];
-    for (slot, byte) in full.iter_mut().zip(key.iter().cycle()) {
-        *slot = *byte;
+/// RC4 then uppercase hex, straight through the crates.
+fn encrypt_data(key: &[u8; 32], plaintext: &str, bytes: &mut Vec<u8>, hex: &mut Vec<u8>) -> usize {
+    bytes.clear();
+    bytes.extend_from_slice(plaintext.as_bytes());
+    let mut cipher = Rc4::<U32>::new(key.into());
+    cipher.apply_keystream(bytes);
+    hex.resize(bytes.len() * 2, 0);
+    if hex::encode_to_slice(&bytes[..], &mut hex[..]).is_err() {
+        return 0;
     }
-    let mut cipher = Rc4::<U256>::new(&full.into());
-    cipher.apply_keystream(&mut bytes);
-    zeroize::Zeroize::zeroize(&mut full);
-    hex::encode_upper(bytes)
+    hex.make_ascii_uppercase();
+    hex.len()
 }
 
 fn count(text: Option<String>) -> usize {
@@ -46,10 +49,16 @@ fn main() {
     let size = count(args.next());
     let calls = count(args.next());
     let plaintext = format!("action=GetVariable&Name={}", "V".repeat(size));
-    let key = "K7x9Qm2LpR4tW8zN3vB6yH1cF5dJ0gSa";
+    let key = b"K7x9Qm2LpR4tW8zN3vB6yH1cF5dJ0gSa";
+    let (mut bytes, mut hex) = (Vec::new(), Vec::new());
     let mut total = 0usize;
     for _ in 0..calls {
-        total += black_box(encrypt_data(black_box(key), black_box(&plaintext))).len();
+        total += black_box(encrypt_data(
+            black_box(key),
+            black_box(&plaintext),
+            &mut bytes,
+            &mut hex,
+        ));
     }
     println!("codec name_bytes={size} calls={calls} hex_bytes={total}");
 }

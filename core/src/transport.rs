@@ -398,22 +398,11 @@ fn form_body(form: &[(&str, &str)]) -> zeroize::Zeroizing<String> {
         if index > 0 {
             body.push('&');
         }
-        push_encoded(&mut body, key);
+        crate::wire::push_component(&mut body, key);
         body.push('=');
-        push_encoded(&mut body, value);
+        crate::wire::push_component(&mut body, value);
     }
     body
-}
-
-fn push_encoded(out: &mut String, text: &str) {
-    let plain = text
-        .bytes()
-        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~'));
-    if plain {
-        out.push_str(text);
-    } else {
-        out.push_str(&crate::wire::encode_component(text));
-    }
 }
 
 /// `scheme://host[:port]` of a URL (or of a relative reference: `(same server)`), so that a

@@ -22,19 +22,34 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
 
 /// Percent-encodes one key or value of the plaintext.
 pub fn encode_component(text: &str) -> String {
-    utf8_percent_encode(text, ESCAPED).to_string()
+    let mut out = String::with_capacity(text.len());
+    push_component(&mut out, text);
+    out
+}
+
+/// Appends `text` percent-encoded to `out`: the runs that need no escaping are copied whole
+/// (`PercentEncode` yields them as slices; formatting it with `Display` goes through
+/// `core::fmt` for every piece).
+pub fn push_component(out: &mut String, text: &str) {
+    for piece in utf8_percent_encode(text, ESCAPED) {
+        out.push_str(piece);
+    }
 }
 
 /// Builds the plaintext parameter string: `action=NAME` first, then the pairs in order.
 pub fn plaintext<K: AsRef<str>, V: AsRef<str>>(action: &str, params: &[(K, V)]) -> String {
-    let mut out = String::with_capacity(16 + action.len() + params.len() * 24);
+    let length: usize = params
+        .iter()
+        .map(|(key, value)| key.as_ref().len() + value.as_ref().len() + 2)
+        .fold(16 + action.len(), usize::saturating_add);
+    let mut out = String::with_capacity(length);
     out.push_str("action=");
-    out.push_str(&encode_component(action));
+    push_component(&mut out, action);
     for (key, value) in params {
         out.push('&');
-        out.push_str(&encode_component(key.as_ref()));
+        push_component(&mut out, key.as_ref());
         out.push('=');
-        out.push_str(&encode_component(value.as_ref()));
+        push_component(&mut out, value.as_ref());
     }
     out
 }
