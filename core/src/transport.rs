@@ -671,24 +671,40 @@ impl<C: Connector<()>> Connector<()> for Watchable<C> {
         let socket: Arc<Mutex<Socket>> = Arc::default();
         let register = Arc::clone(&details.register_shutdown);
         let seen = Arc::clone(&socket);
-        let details = ConnectionDetails {
-            uri: details.uri,
-            addrs: details.addrs.clone(),
-            config: details.config,
-            request_level: details.request_level,
-            resolver: details.resolver,
-            now: details.now,
-            timeout: details.timeout,
-            current_time: Arc::clone(&details.current_time),
-            run_connector: Arc::clone(&details.run_connector),
-            register_shutdown: Arc::new(move |handle: Weak<dyn ShutdownHandle>| {
+        let details = altered(
+            details,
+            details.addrs.clone(),
+            Arc::new(move |handle: Weak<dyn ShutdownHandle>| {
                 *seen.lock().unwrap_or_else(PoisonError::into_inner) = Some(Weak::clone(&handle));
                 register(handle)
             }),
-        };
+        );
         let transport = self.0.connect(&details, None)?;
         let socket = socket.lock().unwrap_or_else(PoisonError::into_inner).take();
         Ok(transport.map(|inner| Watched { inner, socket }))
+    }
+}
+
+/// How a connector registers a socket for ureq's shutdown (ureq's own alias is private).
+type RegisterShutdown = dyn Fn(Weak<dyn ShutdownHandle>) -> Result<(), ureq::Error> + Send + Sync;
+
+/// `details` with other addresses and another shutdown registration (the rest is shared).
+fn altered<'a>(
+    details: &ConnectionDetails<'a>,
+    addrs: ureq::unversioned::resolver::ResolvedSocketAddrs,
+    register_shutdown: Arc<RegisterShutdown>,
+) -> ConnectionDetails<'a> {
+    ConnectionDetails {
+        uri: details.uri,
+        addrs,
+        config: details.config,
+        request_level: details.request_level,
+        resolver: details.resolver,
+        now: details.now,
+        timeout: details.timeout,
+        current_time: Arc::clone(&details.current_time),
+        run_connector: Arc::clone(&details.run_connector),
+        register_shutdown,
     }
 }
 
@@ -776,18 +792,7 @@ impl<In: ureq::unversioned::transport::Transport, C: Connector<In>> Connector<In
         let addrs = self
             .1
             .lookup(details.uri, details.config, details.timeout)?;
-        let details = ConnectionDetails {
-            uri: details.uri,
-            addrs,
-            config: details.config,
-            request_level: details.request_level,
-            resolver: details.resolver,
-            now: details.now,
-            timeout: details.timeout,
-            current_time: Arc::clone(&details.current_time),
-            run_connector: Arc::clone(&details.run_connector),
-            register_shutdown: Arc::clone(&details.register_shutdown),
-        };
+        let details = altered(details, addrs, Arc::clone(&details.register_shutdown));
         self.0.connect(&details, None)
     }
 }
