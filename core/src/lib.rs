@@ -40,6 +40,7 @@ mod log;
 mod machine;
 pub mod options;
 mod reply;
+mod tcp;
 pub mod tls;
 pub mod transport;
 pub mod url;

@@ -11,7 +11,7 @@ use std::sync::{Mutex, PoisonError, Weak};
 
 use ureq::unversioned::transport::{
     Buffers, ConnectProxyConnector, ConnectionDetails, Connector, NextTimeout, ShutdownHandle,
-    SocksConnector, TcpConnector,
+    SocksConnector,
 };
 
 use crate::deadline::Deadline;
@@ -167,7 +167,7 @@ impl Settings {
             ().chain(SocksConnector::default())
                 .chain(ConnectProxyConnector::default())
                 .chain(LazyTcp(
-                    TcpConnector::default(),
+                    crate::tcp::TcpConnector,
                     resolve::CachingResolver::new(Arc::clone(&self.names), self.log.clone()),
                 ))
                 .chain(LogConnector(self.log.clone()))
