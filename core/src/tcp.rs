@@ -11,8 +11,9 @@
 //!   platform has it, instead of switching the socket to non-blocking mode and back.
 //!
 //! Connecting follows ureq's `TcpConnector`: the addresses in turn, each with a share of the
-//! connect time (half of it for the first, a quarter for the second, and so on, at least
-//! 10 ms each), Nagle's algorithm off.
+//! connect time (half of what is left, the last one all of it, at least 10 ms each),
+//! Nagle's algorithm off; and TCP keepalive probes keep an idle connection known to the
+//! NATs and firewalls on the way ([`prepare`]).
 
 use std::io::{self, IoSlice, Read, Write};
 use std::net::TcpStream;
@@ -27,6 +28,14 @@ use ureq::Timeout;
 
 /// A request head of at most this many bytes is held back to go out with the body.
 const HOLD_AT_MOST: usize = 4096;
+
+/// Silence after which TCP keepalive probes start (see [`prepare`]): below the idle timeouts
+/// of common NATs and firewalls (a few minutes, some 60 s).
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(45);
+
+/// Time between keepalive probes that get no answer.
+#[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(15);
 
 /// No address gets less connect time than this.
 const MIN_CONNECT_PER_ADDRESS: Duration = Duration::from_millis(10);
@@ -49,9 +58,7 @@ impl<In: Transport> Connector<In> for TcpConnector {
         }
         let limit = details.timeout.not_zero().map(|after| *after);
         let stream = connect(&details.addrs, limit, details.timeout.reason)?;
-        if details.config.no_delay() {
-            stream.set_nodelay(true)?;
-        }
+        prepare(&stream, details.config.no_delay())?;
         let buffers = LazyBuffers::new(
             details.config.input_buffer_size(),
             details.config.output_buffer_size(),
@@ -60,6 +67,24 @@ impl<In: Transport> Connector<In> for TcpConnector {
         (details.register_shutdown)(transport.shutdown_handle())?;
         Ok(Some(Either::B(transport)))
     }
+}
+
+/// Sets up a new connection: Nagle's algorithm off (ureq's default), and TCP keepalive
+/// probes after [`KEEPALIVE_IDLE`] of silence, every [`KEEPALIVE_INTERVAL`]: an idle
+/// connection is kept 10 minutes for the next heartbeat, and a NAT or firewall on the way
+/// may forget a silent one sooner and drop its packets without a word. The probes keep it
+/// known, or tell that the path is gone (the next use then opens a new connection instead of
+/// waiting out the call's timeout on a dead one).
+fn prepare(stream: &TcpStream, no_delay: bool) -> io::Result<()> {
+    if no_delay {
+        stream.set_nodelay(true)?;
+    }
+    let keepalive = socket2::TcpKeepalive::new().with_time(KEEPALIVE_IDLE);
+    #[cfg(any(target_os = "linux", target_os = "macos", target_os = "windows"))]
+    let keepalive = keepalive.with_interval(KEEPALIVE_INTERVAL);
+    // Without keepalive the connection still works: a failure here is not the call's.
+    let _ = socket2::SockRef::from(stream).set_tcp_keepalive(&keepalive);
+    Ok(())
 }
 
 /// Connects to the first of `addrs` that answers within `limit` (no limit: `None`).
@@ -534,6 +559,23 @@ mod tests {
             .await_input(timeout(Duration::from_secs(5)))
             .expect("read"));
         assert_eq!(chatty.buffers().input(), b"unasked");
+    }
+
+    #[test]
+    fn a_new_connection_sends_keepalive_probes_and_no_nagle_delay() {
+        let (tcp, _server) = pair();
+        prepare(&tcp.stream, true).expect("prepare");
+        let socket = socket2::SockRef::from(&*tcp.stream);
+        assert!(tcp.stream.nodelay().expect("nodelay"));
+        assert!(socket.keepalive().expect("keepalive"));
+        #[cfg(target_os = "linux")]
+        {
+            assert_eq!(socket.tcp_keepalive_time().expect("time"), KEEPALIVE_IDLE);
+            assert_eq!(
+                socket.tcp_keepalive_interval().expect("interval"),
+                KEEPALIVE_INTERVAL
+            );
+        }
     }
 
     #[test]
