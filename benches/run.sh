@@ -237,6 +237,31 @@ fl_i2=$(callgrind_total "$work/cg.floor.$cg_n2" "$fl" "$base_url" "$app_id" "$ap
 fl_ipc=$(( (fl_i2 - fl_i1) / (cg_n2 - cg_n1) ))
 echo "verify: $vb_i1 / $vb_i2 instructions; baseline: $bl_i1 / $bl_i2; floor: $fl_i1 / $fl_i2" >&2
 
+step "3b. system calls per call (strace, $cg_n2 minus $cg_n1 calls; the lines of its trace)"
+# Every system call of the process, one line each (-f: a thread's calls too; a call split
+# by another thread's is counted once, at its start).
+syscall_count() {
+    local out=$1; shift
+    strace -f -qq -o "$out" "$@" >/dev/null 2>"$out.log" || { cat "$out.log" >&2; return 1; }
+    grep -vc 'resumed>' "$out"
+}
+syscalls_per_call() {
+    local one two
+    one=$(syscall_count "$work/strace.$1.$cg_n1" "${@:2}" calls "$cg_n1")
+    two=$(syscall_count "$work/strace.$1.$cg_n2" "${@:2}" calls "$cg_n2")
+    awk -v a="$one" -v b="$two" -v n="$((cg_n2 - cg_n1))" 'BEGIN { printf "%.2f", (b - a) / n }'
+}
+vb_sys=$(syscalls_per_call verify "$vb" "$base_url" "$app_id" "$app_key")
+bl_sys=$(syscalls_per_call baseline "$bl" "$base_url" "$app_id" "$app_key")
+fl_sys=$(syscalls_per_call floor "$fl" "$base_url" "$app_id" "$app_key")
+echo "system calls per call: verify $vb_sys, baseline $bl_sys, floor $fl_sys" >&2
+# What they are, for the text of BENCHMARKS.md.
+for who in verify baseline floor; do
+    echo "$who, the system calls of its $cg_n2 calls:" >&2
+    grep -v 'resumed>' "$work/strace.$who.$cg_n2" | sed -n 's/^[0-9]* *\([a-z_0-9]*\)(.*/\1/p' |
+        sort | uniq -c | sort -rn | head -n 6 >&2
+done
+
 step "11. instructions per call over https (callgrind, $cg_n2 minus $cg_n1 calls)"
 vbt_i1=$(callgrind_total "$work/cg.verify-tls.$cg_n1" "${vb_tls[@]}" calls "$cg_n1")
 vbt_i2=$(callgrind_total "$work/cg.verify-tls.$cg_n2" "${vb_tls[@]}" calls "$cg_n2")
@@ -461,6 +486,7 @@ rows=(
     "1–2. http warm call, wall time, median ($(th "$lat_n") calls)|$(us "$vb_med")|$(us "$bl_med")|$med_ratio|≤ 1.00|$v_lat|$(us "$fl_med")|$(ratio "$vb_med" "$fl_med")"
     "1–2. http warm call, wall time, p99|$(us "$vb_p99")|$(us "$bl_p99")|$p99_ratio|—|—|$(us "$fl_p99")|$(ratio "$vb_p99" "$fl_p99")"
     "3. http warm call, instructions (callgrind)|$(th "$vb_ipc")|$(th "$bl_ipc")|$ipc_ratio|≤ 0.50|$v_ipc|$(th "$fl_ipc")|$(ratio "$vb_ipc" "$fl_ipc")"
+    "3b. http warm call, system calls (strace)|$vb_sys|$bl_sys|$(ratio "$vb_sys" "$bl_sys")|—|—|$fl_sys|$(ratio "$vb_sys" "$fl_sys")"
     "4. calls/s, 1 thread, one client|$(th "${tp[1]}") ($(th "${tp_conns[1]}") conn.)|||—|—"
     "4. calls/s, 4 threads, one client|$(th "${tp[4]}") ($(th "${tp_conns[4]}") conn.)|||—|—"
     "4. calls/s, 16 threads, one client|$(th "${tp[16]}") ($(th "${tp_conns[16]}") conn.)|||—|—"
