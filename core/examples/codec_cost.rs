@@ -13,12 +13,19 @@
 //! (`action=GetVariable&Name=VV..`), with a 32-byte key like a session secret. run.sh runs it
 //! under callgrind for S = 1 and S = 16,384 with the same N: the difference of the two totals
 //! over N × 16,383 is the crates' cost per name byte (everything else is the same in both).
+//!
+//!   target/release/examples/codec_cost S N body
+//!
+//! builds instead, N times, what verify-core makes of that request before sending it: the
+//! plaintext (`wire::plaintext`) and the whole Handle body (`wire::handle_body`: `Data`,
+//! `Sign` and the form), to set against the reference the same way.
 
 use std::hint::black_box;
 
 use rc4::cipher::{KeyInit, StreamCipher};
 use rc4::consts::U32;
 use rc4::Rc4;
+use verify_core::wire;
 
 /// RC4 then uppercase hex, straight through the crates.
 fn encrypt_data(key: &[u8; 32], plaintext: &str, bytes: &mut Vec<u8>, hex: &mut Vec<u8>) -> usize {
@@ -32,6 +39,16 @@ fn encrypt_data(key: &[u8; 32], plaintext: &str, bytes: &mut Vec<u8>, hex: &mut 
     }
     hex.make_ascii_uppercase();
     hex.len()
+}
+
+/// The plaintext and the Handle body, as `Client` builds them.
+fn handle_body(key: &[u8; 32], name: &str) -> usize {
+    let key = std::str::from_utf8(key).unwrap_or("K");
+    let plaintext = zeroize::Zeroizing::new(wire::plaintext("GetVariable", &[("Name", name)]));
+    match wire::handle_body(key, &plaintext, "1700000000") {
+        Ok(body) => black_box(body.as_slice()).len(),
+        Err(_) => 0,
+    }
 }
 
 fn count(text: Option<String>) -> usize {
@@ -50,6 +67,14 @@ fn main() {
     let calls = count(args.next());
     let plaintext = format!("action=GetVariable&Name={}", "V".repeat(size));
     let key = b"K7x9Qm2LpR4tW8zN3vB6yH1cF5dJ0gSa";
+    if args.next().as_deref() == Some("body") {
+        let name = "V".repeat(size);
+        let total: usize = (0..calls)
+            .map(|_| handle_body(black_box(key), black_box(&name)))
+            .sum();
+        println!("body name_bytes={size} calls={calls} body_bytes={total}");
+        return;
+    }
     let (mut bytes, mut hex) = (Vec::new(), Vec::new());
     let mut total = 0usize;
     for _ in 0..calls {

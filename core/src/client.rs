@@ -21,7 +21,7 @@ use crate::wire;
 
 /// The largest request body the library sends: 1 MiB (servers of this kind cap theirs).
 pub const MAX_REQUEST_BYTES: usize = 1 << 20;
-/// The body around `Data`: `TimeStamp=..&Data=&Sign=<32 hex>`.
+/// The body around `Data`: `TimeStamp=..&Data=&Sign=<32 hex>` (see `wire::handle_body`).
 const BODY_OVERHEAD: usize = 96;
 
 /// One business request: the action and its plaintext parameters, in order.
@@ -459,13 +459,14 @@ impl Client {
         loop {
             let timestamp = self.timestamp();
             let sign = wire::init_sign(&self.app_id, &self.app_key, &timestamp);
-            let form = [
+            let body = wire::form_body(&[
                 ("AppId", self.app_id.as_str()),
                 ("AppKey", self.app_key.as_str()),
                 ("TimeStamp", timestamp.as_str()),
                 ("Sign", sign.as_str()),
-            ];
-            let sent = transport.post_form(&here.init_url, &[], &form, deadline, here.direct);
+            ]);
+            let sent =
+                transport.post_form(&here.init_url, &[], body.as_bytes(), deadline, here.direct);
             let mut http = match sent {
                 Ok(http) => http,
                 // Init changes no state on the server: sending it again is harmless, unless
@@ -554,23 +555,19 @@ impl Client {
     ) -> Result<HttpReply, SendError> {
         let api_password = session.api_password.as_str();
         let plaintext = Zeroizing::new(wire::plaintext(&request.action, &request.params));
-        let data = wire::encrypt_data(api_password, &plaintext).map_err(|bad| SendError {
-            error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
-            maybe_delivered: false,
-            unreachable: false,
-        })?;
         let timestamp = self.timestamp();
-        let sign = wire::handle_sign(api_password, &timestamp, &data);
+        let body =
+            wire::handle_body(api_password, &plaintext, &timestamp).map_err(|bad| SendError {
+                error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
+                maybe_delivered: false,
+                unreachable: false,
+            })?;
 
         let endpoint = &self.endpoints[session.endpoint];
         transport.post_form(
             session.handle_url.as_str(),
             &[("X-Api-Password", api_password)],
-            &[
-                ("TimeStamp", timestamp.as_str()),
-                ("Data", data.as_str()),
-                ("Sign", sign.as_str()),
-            ],
+            &body,
             deadline,
             endpoint.direct,
         )

@@ -230,15 +230,17 @@ impl Transport {
         )
     }
 
-    /// POSTs `form` as `application/x-www-form-urlencoded` with extra `headers`, to finish
-    /// by `deadline` (the whole host call's): the request gets the time left, and its
-    /// connect at most the connect timeout within it. A `direct` request (to a loopback
-    /// host) never goes through the proxy.
+    /// POSTs `body`, a finished `application/x-www-form-urlencoded` body (built by
+    /// [`crate::wire::form_body`] or [`crate::wire::handle_body`], in a buffer the caller
+    /// wipes: an Init body holds the AppKey), with extra `headers`, to finish by `deadline`
+    /// (the whole host call's): the request gets the time left, and its connect at most the
+    /// connect timeout within it. A `direct` request (to a loopback host) never goes through
+    /// the proxy.
     pub fn post_form(
         &self,
         url: &str,
         headers: &[(&str, &str)],
-        form: &[(&str, &str)],
+        body: &[u8],
         deadline: Deadline,
         direct: bool,
     ) -> Result<HttpReply, SendError> {
@@ -289,13 +291,9 @@ impl Transport {
             }
             failure
         };
-        // The body is built here, in a buffer that is wiped (an Init body holds the AppKey),
-        // and without ureq's character-by-character form encoder: the values are mostly
-        // hex and digits, which need no escaping.
-        let body = form_body(form);
         let mut response = request
             .header("content-type", "application/x-www-form-urlencoded")
-            .send(body.as_bytes())
+            .send(body)
             .map_err(classify)?;
         let status = response.status().as_u16();
         let date = response
@@ -388,21 +386,6 @@ fn read_body(
             return Err(too_large());
         }
     }
-}
-
-/// `key=value&...`, keys and values percent-encoded except `A-Z a-z 0-9 - _ . ~`.
-fn form_body(form: &[(&str, &str)]) -> zeroize::Zeroizing<String> {
-    let length: usize = form.iter().map(|(k, v)| k.len() + v.len() + 2).sum();
-    let mut body = zeroize::Zeroizing::new(String::with_capacity(length + 16));
-    for (index, (key, value)) in form.iter().enumerate() {
-        if index > 0 {
-            body.push('&');
-        }
-        crate::wire::push_component(&mut body, key);
-        body.push('=');
-        crate::wire::push_component(&mut body, value);
-    }
-    body
 }
 
 /// `scheme://host[:port]` of a URL (or of a relative reference: `(same server)`), so that a
@@ -968,19 +951,5 @@ mod tests {
         cache.clear();
         resolver.lookup(&uri, &direct, timeout).expect("localhost");
         assert_eq!(lookups.load(Ordering::Relaxed), 2);
-    }
-
-    #[test]
-    fn form_bodies_escape_only_what_needs_it() {
-        let body = form_body(&[
-            ("TimeStamp", "1700000000"),
-            ("Data", "0A1B"),
-            ("AppId", "a b&c"),
-        ]);
-        assert_eq!(
-            body.as_str(),
-            "TimeStamp=1700000000&Data=0A1B&AppId=a%20b%26c"
-        );
-        assert_eq!(form_body(&[]).as_str(), "");
     }
 }

@@ -1,7 +1,8 @@
 //! The wire encoder of verify-core: the plaintext (`action` first, percent-encoding), `Data`
-//! (RC4 + uppercase hex), the Init and Handle signatures; checked by decrypting `Data` again
-//! with verify-core's RC4 and by decoding it with the sandbox's decoder, which must give
-//! back the same pairs.
+//! (RC4 + uppercase hex), the Init and Handle signatures, the Handle body (built in one pass:
+//! it must equal the general form encoding); checked by decrypting `Data` again with
+//! verify-core's RC4 and by decoding it with the sandbox's decoder, which must give back the
+//! same pairs.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -58,6 +59,16 @@ fuzz_target!(|input: Input| {
                 sign,
                 wire::md5_hex(&[&input.api_password, &input.timestamp, &data])
             );
+
+            // The Handle body built in one pass is the general form encoding of the three.
+            let body = wire::handle_body(&input.api_password, &plaintext, &input.timestamp)
+                .expect("the key worked once");
+            let general = wire::form_body(&[
+                ("TimeStamp", input.timestamp.as_str()),
+                ("Data", data.as_str()),
+                ("Sign", sign.as_str()),
+            ]);
+            assert!(body.as_slice() == general.as_bytes());
 
             // verify-core's RC4 is its own inverse.
             let mut bytes = hex::decode(&data).expect("Data is hex");
