@@ -1,10 +1,10 @@
 //! codec_cost: the reference of the benchmark's per-byte row (benches/run.sh, row 12): the
-//! instructions per byte of the `rc4` and `hex` crates themselves, through their fastest
-//! APIs: a fresh `Rc4` over the plaintext's bytes (`apply_keystream`) and
-//! `hex::encode_to_slice` into a buffer of twice the length (uppercased in place, as `Data`
-//! is). This is what the crates cost; `verify_core::wire::encrypt_data` uses them the same
-//! way, and a request adds to it the MD5 of the hex (the `Sign`), the form, the copies into
-//! the connection and the reply.
+//! instructions per byte of the `rc4` and hex crates themselves (hex: `const-hex`, which
+//! verify-core imports as `hex`), through their fastest APIs: a fresh `Rc4` over the
+//! plaintext's bytes (`apply_keystream`) and `hex::encode_to_slice_upper` into a buffer of
+//! twice the length (`Data` is uppercase). This is what the crates cost;
+//! `verify_core::wire::handle_body` uses them the same way, and a request adds to it the MD5
+//! of the hex (the `Sign`), the form, the copies into the connection and the reply.
 //!
 //!   cargo build --release -p verify-core --example codec_cost
 //!   target/release/examples/codec_cost S N
@@ -34,10 +34,9 @@ fn encrypt_data(key: &[u8; 32], plaintext: &str, bytes: &mut Vec<u8>, hex: &mut 
     let mut cipher = Rc4::<U32>::new(key.into());
     cipher.apply_keystream(bytes);
     hex.resize(bytes.len() * 2, 0);
-    if hex::encode_to_slice(&bytes[..], &mut hex[..]).is_err() {
+    if hex::encode_to_slice_upper(&bytes[..], &mut hex[..]).is_err() {
         return 0;
     }
-    hex.make_ascii_uppercase();
     hex.len()
 }
 

@@ -231,8 +231,8 @@ impl Transport {
     }
 
     /// POSTs `body`, a finished `application/x-www-form-urlencoded` body (built by
-    /// [`crate::wire::form_body`] or [`crate::wire::handle_body`], in a buffer the caller
-    /// wipes: an Init body holds the AppKey), with extra `headers`, to finish by `deadline`
+    /// [`crate::wire::form_body`], in a buffer the caller wipes: an Init body holds the
+    /// AppKey; or [`crate::wire::handle_body`]), with extra `headers`, to finish by `deadline`
     /// (the whole host call's): the request gets the time left, and its connect at most the
     /// connect timeout within it. A `direct` request (to a loopback host) never goes through
     /// the proxy.

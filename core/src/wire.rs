@@ -8,8 +8,8 @@
 //!   `ApiPassword + TimeStamp + Data`.
 //! - The request bodies are `application/x-www-form-urlencoded`: Init's by [`form_body`]
 //!   (AppId and AppKey are the caller's: every value percent-encoded), Handle's by
-//!   [`handle_body`] in one pass into one wiped buffer (`Data` and `Sign` are hex, which
-//!   needs no escaping; the body is the same as [`form_body`] would make of them).
+//!   [`handle_body`] in one pass into one buffer (`Data` and `Sign` are hex, which needs no
+//!   escaping; the body is the same as [`form_body`] would make of them).
 
 use md5::{Digest, Md5};
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
@@ -18,12 +18,16 @@ use rc4::consts::U256;
 use rc4::Rc4;
 use zeroize::Zeroizing;
 
-/// Every byte is escaped except `A-Z a-z 0-9 - _ . ~` (RFC 3986 unreserved).
+/// The marks sent as themselves beside letters and digits (RFC 3986 unreserved): the one
+/// source of [`ESCAPED`] and [`UNRESERVED`].
+const MARKS: [u8; 4] = *b"-_.~";
+
+/// Every byte is escaped except `A-Z a-z 0-9` and [`MARKS`].
 const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'~');
+    .remove(MARKS[0])
+    .remove(MARKS[1])
+    .remove(MARKS[2])
+    .remove(MARKS[3]);
 
 /// Percent-encodes one key or value of the plaintext.
 pub fn encode_component(text: &str) -> String {
@@ -37,17 +41,19 @@ pub fn push_component(out: &mut String, text: &str) {
     encode_pieces(text, |piece| out.push_str(piece));
 }
 
-/// `true` for the bytes sent as themselves: `A-Z a-z 0-9 - _ . ~` (the complement of
-/// [`ESCAPED`]).
+/// `true` for the bytes sent as themselves: `A-Z a-z 0-9` and [`MARKS`] (the complement of
+/// [`ESCAPED`], which the tests check byte by byte).
 const UNRESERVED: [bool; 256] = {
     let mut table = [false; 256];
     let mut byte = 0;
     while byte < 256 {
-        table[byte] = matches!(
-            byte as u8,
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~'
-        );
+        table[byte] = (byte as u8).is_ascii_alphanumeric();
         byte += 1;
+    }
+    let mut mark = 0;
+    while mark < MARKS.len() {
+        table[MARKS[mark] as usize] = true;
+        mark += 1;
     }
     table
 };
@@ -165,7 +171,9 @@ const BLOCK: usize = 256;
 
 /// The body of a Handle request, `TimeStamp=<timestamp>&Data=<Data>&Sign=<Sign>`, with
 /// `Data` and `Sign` as [`encrypt_data`] and [`handle_sign`] make them: the same bytes as
-/// [`form_body`] of those three pairs, built in one buffer that is wiped when dropped. RC4
+/// [`form_body`] of those three pairs, built in one buffer. The buffer is not wiped: it
+/// holds only what goes over the wire (the timestamp, the RC4 ciphertext and the
+/// signature), and wiping it would cost more than building it per byte of `Data`. RC4
 /// runs a block of the plaintext at a time, and its hex goes into the MD5 of `Sign` and
 /// onto the body while it is in the cache; only `timestamp` is percent-encoded (it is
 /// digits, which pass as they are, when the client makes it). Bytes, not a `String`: the
@@ -175,14 +183,14 @@ pub fn handle_body(
     api_password: &str,
     plaintext: &str,
     timestamp: &str,
-) -> Result<Zeroizing<Vec<u8>>, BadKeyLength> {
+) -> Result<Vec<u8>, BadKeyLength> {
     let mut cipher = rc4_cipher(api_password.as_bytes())?;
     // A `str` is at most isize::MAX bytes: twice that fits in a usize.
     let data_length = plaintext.len().saturating_mul(2);
     let length = data_length
         .saturating_add(timestamp.len().saturating_mul(3))
         .saturating_add(64);
-    let mut body = Zeroizing::new(Vec::with_capacity(length));
+    let mut body = Vec::with_capacity(length);
     body.extend_from_slice(b"TimeStamp=");
     encode_pieces(timestamp, |piece| body.extend_from_slice(piece.as_bytes()));
     body.extend_from_slice(b"&Data=");
@@ -196,52 +204,34 @@ pub fn handle_body(
         ciphertext.copy_from_slice(input);
         cipher.apply_keystream(ciphertext);
         let output = digits.get_mut(..2 * input.len()).unwrap_or_default();
-        upper_hex(ciphertext, output);
+        // The output is exactly twice as long: encoding cannot fail.
+        let _ = hex::encode_to_slice_upper(&*ciphertext, &mut *output);
         hasher.update(&*output);
         body.extend_from_slice(output);
     }
     let mut sign = [0u8; 32];
-    // 16 bytes of digest, 32 digits: encode_to_slice cannot fail.
+    // 16 bytes of digest, 32 digits: encoding cannot fail.
     let _ = hex::encode_to_slice(hasher.finalize(), &mut sign);
     body.extend_from_slice(b"&Sign=");
     body.extend_from_slice(&sign);
     Ok(body)
 }
 
-/// The two uppercase hex digits of every byte.
-const UPPER_PAIRS: [[u8; 2]; 256] = {
-    const DIGITS: &[u8; 16] = b"0123456789ABCDEF";
-    let mut table = [[0u8; 2]; 256];
-    let mut byte = 0;
-    while byte < 256 {
-        table[byte] = [DIGITS[byte >> 4], DIGITS[byte & 0x0f]];
-        byte += 1;
-    }
-    table
-};
-
-/// Uppercase hex of `bytes` into `digits` (twice as long), by one table lookup a byte.
-fn upper_hex(bytes: &[u8], digits: &mut [u8]) {
-    for (pair, byte) in digits.chunks_exact_mut(2).zip(bytes) {
-        pair.copy_from_slice(&UPPER_PAIRS[usize::from(*byte)]);
-    }
-}
-
 /// `Data` of a Handle request: uppercase hex of RC4(ApiPassword, plaintext).
 pub fn encrypt_data(api_password: &str, plaintext: &str) -> Result<String, BadKeyLength> {
     let mut bytes = plaintext.as_bytes().to_vec();
     rc4_apply(api_password.as_bytes(), &mut bytes)?;
-    let mut digits = hex_digits(&bytes);
-    digits.make_ascii_uppercase();
+    let mut digits = vec![0u8; bytes.len().saturating_mul(2)];
+    // The output is exactly twice as long: encoding cannot fail.
+    let _ = hex::encode_to_slice_upper(&bytes, &mut digits);
     Ok(ascii(digits))
 }
 
-/// Lowercase hex of `bytes`, by `hex::encode_to_slice` (a table lookup per byte;
-/// `hex::encode` and `hex::encode_upper` build the string character by character, about
-/// ten times the instructions).
+/// Lowercase hex of `bytes`, by `hex::encode_to_slice` (the `const-hex` crate: SIMD where
+/// the processor has it, a table lookup per byte elsewhere).
 fn hex_digits(bytes: &[u8]) -> Vec<u8> {
     let mut digits = vec![0u8; bytes.len().saturating_mul(2)];
-    // The output is exactly twice as long: encode_to_slice cannot fail.
+    // The output is exactly twice as long: encoding cannot fail.
     let _ = hex::encode_to_slice(bytes, &mut digits);
     digits
 }
