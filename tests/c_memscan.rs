@@ -180,22 +180,27 @@ impl Holder {
 
 /// The copies seen and attributed (by an allocator hook printing the stack of each free of
 /// a block holding a secret: see SECURITY.md) are recognised by their context:
-/// - in an HTTP message (a request line or head, `X-Api-Password:`, a status line): ureq's
-///   connection buffers;
 /// - after `http://HOST:PORT/api/verify/`: the request URL as an `http::Uri`, which ureq
 ///   keeps in the response's extensions (`ResponseUri`);
 /// - the session secret alone in a block whose first 16 bytes the allocator overwrote
 ///   (`+tail`): the `X-Api-Password` `HeaderValue` of ureq's request.
 ///
-/// Anything else is the library's: the reply bodies verify-core reads (wiped since they are
-/// read into wiped buffers) and its encoded secret (wiped) must never show.
+/// Anything else is the library's, and must never show: the reply bodies verify-core reads
+/// (read into wiped buffers), its encoded secret (wiped), and every HTTP message (a request
+/// line or head, `X-Api-Password:`, a status line): the connections' buffers are verify-core's
+/// own (`core/src/buffers.rs`, wiped; ureq's were not, the class `ureq-connection-buffers`
+/// that this test tolerated before).
 fn classify(copy: &Copy) -> Holder {
     let around = format!("{}|{}", copy.before, copy.after).to_ascii_lowercase();
     let is_session_secret = copy.name.starts_with("api_password");
-    if around.contains("http/1.") || around.contains("x-api-password:") {
-        return Holder::Dependency("ureq-connection-buffers");
-    }
-    if is_session_secret && !copy.name.ends_with("+tail") && copy.before.ends_with("/api/verify/") {
+    // A request line (`POST /api/verify/<secret> HTTP/1.1`) ends the same way as the URL:
+    // only a copy outside an HTTP message is the `http::Uri`.
+    let in_http_message = around.contains("http/1.") || around.contains("x-api-password:");
+    if is_session_secret
+        && !copy.name.ends_with("+tail")
+        && copy.before.ends_with("/api/verify/")
+        && !in_http_message
+    {
         return Holder::Dependency("ureq-request-uri");
     }
     if is_session_secret && copy.name.ends_with("+tail") {

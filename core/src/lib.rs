@@ -30,6 +30,7 @@
 #![forbid(unsafe_code)]
 
 pub mod actions;
+mod buffers;
 mod cancel;
 mod client;
 pub mod codes;

@@ -21,10 +21,12 @@ use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
 use ureq::unversioned::transport::{
-    Buffers, ConnectionDetails, Connector, Either, LazyBuffers, NextTimeout, ShutdownHandle,
-    Transport,
+    Buffers, ConnectionDetails, Connector, Either, NextTimeout, ShutdownHandle, Transport,
 };
 use ureq::Timeout;
+use zeroize::Zeroizing;
+
+use crate::buffers::WipedBuffers;
 
 /// A request head of at most this many bytes is held back to go out with the body.
 const HOLD_AT_MOST: usize = 4096;
@@ -59,7 +61,7 @@ impl<In: Transport> Connector<In> for TcpConnector {
         let limit = details.timeout.not_zero().map(|after| *after);
         let stream = connect(&details.addrs, limit, details.timeout.reason)?;
         prepare(&stream, details.config.no_delay())?;
-        let buffers = LazyBuffers::new(
+        let buffers = WipedBuffers::new(
             details.config.input_buffer_size(),
             details.config.output_buffer_size(),
         );
@@ -151,10 +153,11 @@ fn connect(
 pub(crate) struct Tcp {
     /// Shared (weakly) with the shutdown handle, which may shut it down from another thread.
     stream: Arc<TcpStream>,
-    buffers: LazyBuffers,
+    buffers: WipedBuffers,
     /// Output held back (a request head), to go out with the next output in one write, or
-    /// before the next read.
-    held: Vec<u8>,
+    /// before the next read. It holds the session secret (the Handle path, `X-Api-Password`):
+    /// allocated once at its largest, so that it never moves, and wiped when dropped.
+    held: Zeroizing<Vec<u8>>,
     read_timeout: SocketTimeout,
     write_timeout: SocketTimeout,
 }
@@ -168,11 +171,11 @@ impl std::fmt::Debug for Tcp {
 }
 
 impl Tcp {
-    fn new(stream: TcpStream, buffers: LazyBuffers) -> Tcp {
+    fn new(stream: TcpStream, buffers: WipedBuffers) -> Tcp {
         Tcp {
             stream: Arc::new(stream),
             buffers,
-            held: Vec::new(),
+            held: Zeroizing::new(Vec::with_capacity(HOLD_AT_MOST)),
             read_timeout: SocketTimeout::default(),
             write_timeout: SocketTimeout::default(),
         }
@@ -419,7 +422,7 @@ mod tests {
         let client = TcpStream::connect(listener.local_addr().expect("addr")).expect("connect");
         let (server, _) = listener.accept().expect("accept");
         (
-            Tcp::new(client, LazyBuffers::new(16 * 1024, 16 * 1024)),
+            Tcp::new(client, WipedBuffers::new(16 * 1024, 16 * 1024)),
             server,
         )
     }

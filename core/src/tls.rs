@@ -23,10 +23,10 @@ use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::{ClientConfig, ClientConnection, DigitallySignedStruct, RootCertStore, StreamOwned};
 use ureq::unversioned::transport::{
-    Buffers, ConnectionDetails, Connector, Either, LazyBuffers, NextTimeout, Transport,
-    TransportAdapter,
+    Buffers, ConnectionDetails, Connector, Either, NextTimeout, Transport, TransportAdapter,
 };
 
+use crate::buffers::WipedBuffers;
 use crate::error::Error;
 use crate::log::{log, LogHook, LogLevel};
 
@@ -403,7 +403,7 @@ impl<In: Transport> Connector<In> for TlsConnector {
             )
         });
         Ok(Some(Either::B(TlsTransport {
-            buffers: LazyBuffers::new(
+            buffers: WipedBuffers::new(
                 details.config.input_buffer_size(),
                 details.config.output_buffer_size(),
             ),
@@ -414,7 +414,7 @@ impl<In: Transport> Connector<In> for TlsConnector {
 
 /// A TLS connection made by [`TlsConnector`].
 pub(crate) struct TlsTransport {
-    buffers: LazyBuffers,
+    buffers: WipedBuffers,
     stream: StreamOwned<ClientConnection, TransportAdapter>,
 }
 
