@@ -75,8 +75,8 @@ echo "== memory scan"
 cargo test --locked --test c_memscan -- --nocapture >"$out/memscan.log" 2>&1 ||
     { tail -40 "$out/memscan.log"; exit 1; }
 memscan_bytes=$(sed -n 's/^SCANNED \(.*\)$/\1/p' "$out/memscan.log" | tail -1)
-memscan_classes=$(awk '/ in (heap|anon) / { print $4 }' "$out/memscan.log" | sort | uniq -c |
-    awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }')
+# The test fails on any copy: a passing run found none (counted anyway, from its report).
+memscan_copies=$(grep -cE ' in (heap|anon) ' "$out/memscan.log" || true)
 
 fuzz_rows=""
 fuzz_total=0
@@ -130,7 +130,7 @@ SECURITY.md the handling of secrets in memory.
 | valgrind (memcheck, full leak check) on the C hosts and the C demo | tests/: $valgrind_files | $valgrind_tests |
 | ThreadSanitizer, core (keeper, reliability) | scripts/tsan.sh core | $tsan_core |
 | ThreadSanitizer, C ABI (c_threads, c_keeper, the hosts of c_sanitizers) | scripts/tsan.sh c | $tsan_c |
-| Secrets in memory after verify_client_free (AppKey, session secret, card, password, 2 tokens) | tests/c_memscan.rs | scanned $memscan_bytes; copies found: ${memscan_classes:-none} (classes named in SECURITY.md) |
+| Secrets in memory after verify_client_free (AppKey, session secret, card, password, 2 tokens) | tests/c_memscan.rs | scanned $memscan_bytes; copies found: ${memscan_copies:-0} (the test fails on any; SECURITY.md) |
 
 ## Fuzz targets
 

@@ -15,7 +15,7 @@ use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::options::Options;
 use crate::reply::Reply;
-use crate::transport::{HttpReply, SendError, Settings, Transport};
+use crate::transport::{wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri};
 use crate::url::BaseUrl;
 use crate::wire;
 
@@ -117,8 +117,11 @@ impl fmt::Debug for ActionRequest {
 #[derive(Clone)]
 struct Session {
     api_password: Arc<Zeroizing<String>>,
-    /// `{base}/api/verify/{ApiPassword}`, built once per session.
-    handle_url: Arc<Zeroizing<String>>,
+    /// `{base}/api/verify/{ApiPassword}`, parsed once per session over wiped bytes (its
+    /// clones, one per call, share them).
+    handle_url: Uri,
+    /// The `X-Api-Password` header, the same way.
+    password_header: HeaderValue,
     generation: u64,
     endpoint: usize,
 }
@@ -128,6 +131,8 @@ struct Session {
 struct Endpoint {
     /// `{base}/api/verify`.
     init_url: String,
+    /// The same, parsed.
+    init_uri: Uri,
     /// `scheme://host:port`, for messages.
     origin: String,
     /// A loopback host: never through a proxy.
@@ -199,8 +204,13 @@ impl Client {
             }
             let origin = origin_of(base.as_str());
             hosts.push(base.host().to_owned());
+            let init_url = format!("{}/api/verify", base.as_str());
+            let init_uri = Uri::try_from(init_url.as_str()).map_err(|err| {
+                Error::invalid_argument(format!("{} is not a usable URL: {err}", base.as_str()))
+            })?;
             endpoints.push(Endpoint {
-                init_url: format!("{}/api/verify", base.as_str()),
+                init_url,
+                init_uri,
                 origin,
                 direct: base.is_loopback(),
             });
@@ -466,7 +476,7 @@ impl Client {
                 ("Sign", sign.as_str()),
             ]);
             let sent =
-                transport.post_form(&here.init_url, &[], body.as_bytes(), deadline, here.direct);
+                transport.post_form(&here.init_uri, &[], body.as_bytes(), deadline, here.direct);
             let mut http = match sent {
                 Ok(http) => http,
                 // Init changes no state on the server: sending it again is harmless, unless
@@ -535,9 +545,22 @@ impl Client {
             }
             let encoded = Zeroizing::new(wire::encode_component(&api_password));
             let handle_url = Zeroizing::new(format!("{}/{}", here.init_url, encoded.as_str()));
+            // Percent-encoded, the secret makes a valid path; without control characters, a
+            // valid header value: these only keep a failure free of a panic.
+            let handle_url = Uri::from_maybe_shared(wiped_shared(handle_url.as_bytes()))
+                .map_err(|_| fail(Error::protocol("Init reply `api_password` makes no URL")))?;
+            let password_header = HeaderValue::from_maybe_shared(wiped_shared(
+                api_password.as_bytes(),
+            ))
+            .map_err(|_| {
+                fail(Error::protocol(
+                    "Init reply `api_password` is no header value",
+                ))
+            })?;
             let session = Session {
                 api_password: Arc::new(api_password),
-                handle_url: Arc::new(handle_url),
+                handle_url,
+                password_header,
                 generation: self.generations.fetch_add(1, Ordering::Relaxed) + 1,
                 endpoint,
             };
@@ -565,8 +588,8 @@ impl Client {
 
         let endpoint = &self.endpoints[session.endpoint];
         transport.post_form(
-            session.handle_url.as_str(),
-            &[("X-Api-Password", api_password)],
+            &session.handle_url,
+            &[("X-Api-Password", &session.password_header)],
             &body,
             deadline,
             endpoint.direct,

@@ -21,6 +21,22 @@ use crate::options::{without_credentials, Options, ProxyChoice};
 pub use crate::options::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 use crate::tls::{PinMismatch, TlsConnector};
 
+pub use ureq::http::{HeaderValue, Uri};
+
+/// `bytes` in a shared buffer that is wiped when its last user drops it. A [`Uri`] or a
+/// [`HeaderValue`] made from it (`from_maybe_shared`) slices it instead of copying it, and so
+/// do the clones ureq keeps (the response's `ResponseUri`): a URL or header holding the
+/// session secret leaves no copy behind (SECURITY.md).
+pub(crate) fn wiped_shared(bytes: &[u8]) -> bytes::Bytes {
+    struct Wiped(zeroize::Zeroizing<Vec<u8>>);
+    impl AsRef<[u8]> for Wiped {
+        fn as_ref(&self) -> &[u8] {
+            &self.0
+        }
+    }
+    bytes::Bytes::from_owner(Wiped(zeroize::Zeroizing::new(bytes.to_vec())))
+}
+
 /// Replies larger than this are refused as a protocol error.
 pub const MAX_REPLY_BYTES: u64 = 1 << 20;
 
@@ -232,14 +248,16 @@ impl Transport {
 
     /// POSTs `body`, a finished `application/x-www-form-urlencoded` body (built by
     /// [`crate::wire::form_body`], in a buffer the caller wipes: an Init body holds the
-    /// AppKey; or [`crate::wire::handle_body`]), with extra `headers`, to finish by `deadline`
+    /// AppKey; or [`crate::wire::handle_body`]), to `url` (parsed once by the caller; a URL or
+    /// header value holding a secret is made over [`wiped_shared`] bytes) with extra
+    /// `headers`, to finish by `deadline`
     /// (the whole host call's): the request gets the time left, and its connect at most the
     /// connect timeout within it. A `direct` request (to a loopback host) never goes through
     /// the proxy.
     pub fn post_form(
         &self,
-        url: &str,
-        headers: &[(&str, &str)],
+        url: &Uri,
+        headers: &[(&str, &HeaderValue)],
         body: &[u8],
         deadline: Deadline,
         direct: bool,
@@ -270,7 +288,8 @@ impl Transport {
             (Some(proxied), false) => (proxied, true),
             _ => (&self.direct, false),
         };
-        let mut request = agent.post(url);
+        // Clones share the parsed URL's bytes: nothing is parsed or copied per call.
+        let mut request = agent.post(url.clone());
         // A request-scoped config costs an allocation and a copy: only when it differs from
         // the agent's (the defaults, with the whole call's time still left).
         let fresh = call.saturating_sub(remaining) < FRESH_SLACK;
@@ -282,7 +301,7 @@ impl Transport {
                 .build();
         }
         for (name, value) in headers {
-            request = request.header(*name, *value);
+            request = request.header(*name, HeaderValue::clone(value));
         }
         let classify = |err| {
             let failure = classify(err, via_proxy.then_some(self.settings.proxy_label.as_str()));
