@@ -549,7 +549,7 @@ impl Client {
             // valid header value: these only keep a failure free of a panic.
             let handle_url = Uri::from_maybe_shared(wiped_shared(handle_url.as_bytes()))
                 .map_err(|_| fail(Error::protocol("Init reply `api_password` makes no URL")))?;
-            let password_header = HeaderValue::from_maybe_shared(wiped_shared(
+            let mut password_header = HeaderValue::from_maybe_shared(wiped_shared(
                 api_password.as_bytes(),
             ))
             .map_err(|_| {
@@ -557,6 +557,8 @@ impl Client {
                     "Init reply `api_password` is no header value",
                 ))
             })?;
+            // Its `Debug` prints `Sensitive`, not the secret.
+            password_header.set_sensitive(true);
             let session = Session {
                 api_password: Arc::new(api_password),
                 handle_url,
