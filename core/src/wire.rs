@@ -29,9 +29,21 @@ const ESCAPED: &AsciiSet = &NON_ALPHANUMERIC
     .remove(MARKS[2])
     .remove(MARKS[3]);
 
+/// The longest that pieces of these lengths can be once percent-encoded (every byte escaped:
+/// three times as long), plus `separators` bytes. A string allocated with it never grows: one
+/// that grows leaves its old block to the allocator unwiped, and these strings hold secrets
+/// (the plaintext's cards and passwords, the Init body's AppKey, the session secret).
+fn most_encoded(lengths: impl Iterator<Item = usize>, separators: usize) -> usize {
+    lengths
+        .fold(0, usize::saturating_add)
+        .saturating_mul(3)
+        .saturating_add(separators)
+}
+
 /// Percent-encodes one key or value of the plaintext.
+/// Allocated once at its largest ([`most_encoded`]): it may hold the session secret.
 pub fn encode_component(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::with_capacity(most_encoded(std::iter::once(text.len()), 0));
     push_component(&mut out, text);
     out
 }
@@ -101,10 +113,11 @@ fn encode_pieces(text: &str, mut push: impl FnMut(&str)) {
 /// A form body, `key=value&...`, every key and value percent-encoded except
 /// `A-Z a-z 0-9 - _ . ~`, in a buffer that is wiped (an Init body holds the AppKey).
 pub fn form_body(form: &[(&str, &str)]) -> Zeroizing<String> {
-    let length = form
-        .iter()
-        .map(|(key, value)| key.len().saturating_add(value.len()).saturating_add(2))
-        .fold(16, usize::saturating_add);
+    let length = most_encoded(
+        form.iter()
+            .flat_map(|(key, value)| [key.len(), value.len()]),
+        form.len().saturating_mul(2),
+    );
     let mut body = Zeroizing::new(String::with_capacity(length));
     for (index, (key, value)) in form.iter().enumerate() {
         if index > 0 {
@@ -119,10 +132,18 @@ pub fn form_body(form: &[(&str, &str)]) -> Zeroizing<String> {
 
 /// Builds the plaintext parameter string: `action=NAME` first, then the pairs in order.
 pub fn plaintext<K: AsRef<str>, V: AsRef<str>>(action: &str, params: &[(K, V)]) -> String {
-    let length: usize = params
-        .iter()
-        .map(|(key, value)| key.as_ref().len() + value.as_ref().len() + 2)
-        .fold(16 + action.len(), usize::saturating_add);
+    let length = most_encoded(
+        std::iter::once(action.len()).chain(
+            params
+                .iter()
+                .flat_map(|(key, value)| [key.as_ref().len(), value.as_ref().len()]),
+        ),
+        params
+            .len()
+            .saturating_add(1)
+            .saturating_mul(2)
+            .saturating_add(6),
+    );
     let mut out = String::with_capacity(length);
     out.push_str("action=");
     push_component(&mut out, action);
@@ -412,6 +433,37 @@ mod tests {
             );
             assert!(body.as_slice() == expected.as_bytes(), "{expected}");
         }
+    }
+
+    #[test]
+    fn strings_that_may_hold_secrets_never_grow() {
+        // Every byte escaped: the longest encoding of each piece.
+        let secret = "+/= &".repeat(7);
+        let encoded = encode_component(&secret);
+        assert_eq!(encoded.len(), 3 * secret.len());
+        assert!(encoded.capacity() >= encoded.len());
+        let params = [("Card", secret.as_str()), ("Pass", "张三 +")];
+        let text = plaintext("SingleLogin", &params);
+        let bound = most_encoded(
+            ["SingleLogin", "Card", secret.as_str(), "Pass", "张三 +"]
+                .iter()
+                .map(|piece| piece.len()),
+            2 * 3 + 6,
+        );
+        assert!(text.len() <= bound, "{} > {bound}", text.len());
+        assert_eq!(text.capacity(), bound, "allocated once at the bound");
+        let form = [("AppId", "1"), ("AppKey", secret.as_str())];
+        let body = form_body(&form);
+        assert!(body.len() <= body.capacity());
+        assert_eq!(
+            body.capacity(),
+            most_encoded(
+                ["AppId", "1", "AppKey", secret.as_str()]
+                    .iter()
+                    .map(|p| p.len()),
+                4
+            )
+        );
     }
 
     #[test]
