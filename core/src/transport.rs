@@ -248,12 +248,11 @@ impl Transport {
 
     /// POSTs `body`, a finished `application/x-www-form-urlencoded` body (built by
     /// [`crate::wire::form_body`], in a buffer the caller wipes: an Init body holds the
-    /// AppKey; or [`crate::wire::handle_body`]), to `url` (parsed once by the caller; a URL or
-    /// header value holding a secret is made over [`wiped_shared`] bytes) with extra
-    /// `headers`, to finish by `deadline`
-    /// (the whole host call's): the request gets the time left, and its connect at most the
-    /// connect timeout within it. A `direct` request (to a loopback host) never goes through
-    /// the proxy.
+    /// AppKey; or [`crate::wire::handle_body`]), to `url` (parsed once by the caller; a URL
+    /// or header value holding a secret is made over self-wiping shared bytes,
+    /// `wiped_shared`) with extra `headers`, to finish by `deadline` (the whole host call's):
+    /// the request gets the time left, and its connect at most the connect timeout within
+    /// it. A `direct` request (to a loopback host) never goes through the proxy.
     pub fn post_form(
         &self,
         url: &Uri,

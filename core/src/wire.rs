@@ -41,7 +41,7 @@ fn most_encoded(lengths: impl Iterator<Item = usize>, separators: usize) -> usiz
 }
 
 /// Percent-encodes one key or value of the plaintext.
-/// Allocated once at its largest ([`most_encoded`]): it may hold the session secret.
+/// Allocated once at its longest encoding (`most_encoded`): it may hold the session secret.
 pub fn encode_component(text: &str) -> String {
     let mut out = String::with_capacity(most_encoded(std::iter::once(text.len()), 0));
     push_component(&mut out, text);
