@@ -11,59 +11,23 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::PathBuf;
+use std::process::Command;
 
 use serde_json::json;
 
 use common::host::{
-    assert_demo_output, demo_sandbox, host_command, line_of, require_tool, root, text, Scratch,
+    assert_demo_output, compile_csharp, demo_sandbox, line_of, require_mono, root, run_mono, text,
+    Scratch,
 };
 use common::{unique, Program, APP_KEY};
-
-/// Fails, naming `scripts/install-deps.sh mono`, unless both Mono tools run.
-fn require_mono() {
-    require_tool("mcs", "mono");
-    require_tool("mono", "mono");
-}
-
-/// Compiles `sources` (paths relative to the repository root, or absolute) with
-/// `mcs -warnaserror` into `out`.
-fn compile(sources: &[PathBuf], out: &Path) {
-    require_mono();
-    let mut args = vec!["-warnaserror".to_owned(), format!("-out:{}", out.display())];
-    args.extend(sources.iter().map(|s| s.display().to_string()));
-    let output = Command::new("mcs")
-        .args(&args)
-        .current_dir(root())
-        .output()
-        .expect("run mcs");
-    let (stdout, stderr) = text(&output);
-    assert!(
-        output.status.success(),
-        "`mcs {}` failed ({}):\n{stdout}{stderr}",
-        args.join(" "),
-        output.status
-    );
-}
-
-/// Runs `mono exe args...` with the library under test on LD_LIBRARY_PATH.
-fn run_mono(exe: &Path, args: &[&str]) -> Output {
-    host_command("mono")
-        .arg("--debug") // line numbers in stack traces
-        .arg(exe)
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run mono")
-}
 
 #[test]
 fn csharp_demo_runs_both_flows() {
     require_mono();
     let scratch = Scratch::new();
     let exe = scratch.0.join("Demo.exe");
-    compile(
+    compile_csharp(
         &[
             PathBuf::from("bindings/csharp/Verify.cs"),
             PathBuf::from("bindings/csharp/Demo.cs"),
@@ -137,7 +101,7 @@ fn csharp_binding_paths() {
     require_mono();
     let scratch = Scratch::new();
     let exe = scratch.0.join("CsharpChecks.exe");
-    compile(
+    compile_csharp(
         &[
             PathBuf::from("bindings/csharp/Verify.cs"),
             PathBuf::from("tests/hosts/CsharpChecks.cs"),

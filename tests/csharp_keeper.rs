@@ -21,7 +21,7 @@ mod common;
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ExitStatus, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
@@ -29,7 +29,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use verify_sandbox::{Config, Fault, FaultKind, Sandbox};
 
-use common::host::{host_command, library_dir, require_tool, root, text};
+use common::host::{compile_csharp, host_command, library_dir, root};
 use common::{eventually, unique, Program, APP_KEY};
 
 /// How long any one step may take.
@@ -45,27 +45,18 @@ fn host_exe(name: &str) -> PathBuf {
     if let Some(exe) = built.get(name) {
         return exe.clone();
     }
-    require_tool("mcs", "mono");
-    require_tool("mono", "mono");
     let dir = library_dir()
         .parent()
         .expect("target/<profile>")
         .join("csharp-hosts");
     std::fs::create_dir_all(&dir).expect("create the C# build directory");
     let exe = dir.join(format!("{name}.exe"));
-    let output = Command::new("mcs")
-        .arg("-warnaserror")
-        .arg(format!("-out:{}", exe.display()))
-        .arg("bindings/csharp/Verify.cs")
-        .arg(format!("tests/hosts/{name}.cs"))
-        .current_dir(root())
-        .output()
-        .expect("run mcs");
-    let (stdout, stderr) = text(&output);
-    assert!(
-        output.status.success(),
-        "mcs of tests/hosts/{name}.cs failed ({}):\n{stdout}{stderr}",
-        output.status
+    compile_csharp(
+        &[
+            PathBuf::from("bindings/csharp/Verify.cs"),
+            PathBuf::from(format!("tests/hosts/{name}.cs")),
+        ],
+        &exe,
     );
     built.insert(name.to_owned(), exe.clone());
     exe

@@ -27,6 +27,7 @@ use ureq::Timeout;
 use zeroize::Zeroizing;
 
 use crate::buffers::WipedBuffers;
+use crate::deadline::Deadline;
 
 /// A request head of at most this many bytes is held back to go out with the body.
 const HOLD_AT_MOST: usize = 4096;
@@ -330,38 +331,33 @@ fn write_all(
     Ok(())
 }
 
-/// The time of one read or write, from ureq's [`NextTimeout`]: the clock is read once at
-/// the start and again only when an attempt stopped early (a signal, the socket's timeout).
+/// The time of one read or write, from ureq's [`NextTimeout`]: the first attempt gets all
+/// of it without a look at the clock; the deadline tells what is left for any later one
+/// (after a signal, or the socket's timeout).
 struct Budget {
-    start: Instant,
     /// `None`: no limit.
-    after: Option<Duration>,
+    deadline: Option<Deadline>,
+    first: Option<Duration>,
     reason: Timeout,
-    tried: bool,
 }
 
 impl Budget {
     fn new(timeout: NextTimeout) -> Budget {
+        let after = (!timeout.after.is_not_happening()).then(|| *timeout.after);
         Budget {
-            start: Instant::now(),
-            after: (!timeout.after.is_not_happening()).then(|| *timeout.after),
+            deadline: after.map(Deadline::after),
+            first: after,
             reason: timeout.reason,
-            tried: false,
         }
     }
 
     /// The time left for the next attempt (`None`: no limit), or the timeout error when
     /// none is.
     fn left(&mut self) -> Result<Option<Duration>, ureq::Error> {
-        let Some(after) = self.after else {
+        let Some(deadline) = self.deadline else {
             return Ok(None);
         };
-        let left = if self.tried {
-            after.saturating_sub(self.start.elapsed())
-        } else {
-            after
-        };
-        self.tried = true;
+        let left = self.first.take().unwrap_or_else(|| deadline.remaining());
         if left.is_zero() {
             Err(ureq::Error::Timeout(self.reason))
         } else {

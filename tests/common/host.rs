@@ -631,7 +631,7 @@ pub fn compile_csharp(sources: &[PathBuf], out: &std::path::Path) {
 
 /// Runs `mono --debug exe args...` to completion with the library under test on
 /// `LD_LIBRARY_PATH`.
-pub fn run_mono(exe: &std::path::Path, args: &[String]) -> Output {
+pub fn run_mono<S: AsRef<std::ffi::OsStr>>(exe: &std::path::Path, args: &[S]) -> Output {
     host_command("mono")
         .arg("--debug") // line numbers in stack traces
         .arg(exe)
