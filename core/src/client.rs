@@ -10,12 +10,17 @@ use serde_json::Value;
 use zeroize::Zeroizing;
 
 use crate::codes;
+use crate::connect::Origin;
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::options::Options;
+use crate::options::MAX_ATTEMPT_DELAY;
 use crate::reply::Reply;
-use crate::transport::{wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri};
+use crate::state::Sealed;
+use crate::transport::{
+    none_reachable, wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri,
+};
 use crate::url::BaseUrl;
 use crate::wire;
 
@@ -133,8 +138,10 @@ struct Endpoint {
     init_url: String,
     /// The same, parsed.
     init_uri: Uri,
-    /// `scheme://host:port`, for messages.
+    /// `scheme://host[:port]` as given, for messages.
     origin: String,
+    /// `scheme://host:port`, as connections name it.
+    line: String,
     /// A loopback host: never through a proxy.
     direct: bool,
 }
@@ -153,6 +160,9 @@ pub struct Client {
     session: Mutex<Option<Session>>,
     generations: AtomicU64,
     clock_offset: AtomicI64,
+    /// The state folder's sealed files, when the host gave a folder.
+    #[allow(dead_code)]
+    state: Option<Arc<Sealed>>,
     log: Option<LogHook>,
 }
 
@@ -192,7 +202,7 @@ impl Client {
             return Err(Error::invalid_argument("app_key must not be empty"));
         }
         let mut endpoints = Vec::with_capacity(1 + options.mirrors.len());
-        let mut hosts = Vec::new();
+        let mut service = Vec::new();
         for url in std::iter::once(base_url).chain(options.mirrors.iter().map(String::as_str)) {
             let base = BaseUrl::parse(url)?;
             if !base.is_https() && !base.is_loopback() && !options.allow_insecure_http {
@@ -203,35 +213,74 @@ impl Client {
                 )));
             }
             let origin = origin_of(base.as_str());
-            hosts.push(base.host().to_owned());
             let init_url = format!("{}/api/verify", base.as_str());
             let init_uri = Uri::try_from(init_url.as_str()).map_err(|err| {
                 Error::invalid_argument(format!("{} is not a usable URL: {err}", base.as_str()))
+            })?;
+            let line = Origin::of(&init_uri).ok_or_else(|| {
+                Error::invalid_argument(format!("{} has no host or port", base.as_str()))
             })?;
             endpoints.push(Endpoint {
                 init_url,
                 init_uri,
                 origin,
+                line: line.label(),
                 direct: base.is_loopback(),
             });
+            service.push((line, base.is_loopback()));
         }
         if options.connect_timeout.is_zero() || options.call_timeout.is_zero() {
             return Err(Error::invalid_argument(
                 "timeouts must be at least 1 millisecond",
             ));
         }
-        let settings = Arc::new(Settings::new(&options, hosts)?);
+        if options.attempt_delay > MAX_ATTEMPT_DELAY {
+            return Err(Error::invalid_argument(format!(
+                "the attempt delay of {} ms is over the {} ms allowed",
+                options.attempt_delay.as_millis(),
+                MAX_ATTEMPT_DELAY.as_millis()
+            )));
+        }
+        let state = match &options.state_folder {
+            Some(folder) => {
+                let identity = match &options.machine_identity {
+                    Some(identity) => identity.clone(),
+                    None => crate::machine::identity()?,
+                };
+                Some(Arc::new(Sealed::new(
+                    folder.path()?,
+                    app_id,
+                    app_key.as_bytes(),
+                    identity.as_bytes(),
+                    options.log.clone(),
+                )?))
+            }
+            None => None,
+        };
+        let settings = Arc::new(Settings::new(&options, &service, state.clone())?);
+        // Calls start at the remembered winning line's base URL.
+        let current = settings
+            .lines()
+            .remembered()
+            .and_then(|line| endpoints.iter().position(|e| e.line == line.label()))
+            .unwrap_or(0);
         Ok(Client {
             endpoints,
-            current: AtomicUsize::new(0),
+            current: AtomicUsize::new(current),
             app_id: app_id.to_owned(),
             app_key: Zeroizing::new(app_key.to_owned()),
             transport: Transport::new(settings, options.connect_timeout, options.call_timeout),
             session: Mutex::new(None),
             generations: AtomicU64::new(0),
             clock_offset: AtomicI64::new(0),
+            state,
             log: options.log,
         })
+    }
+
+    /// The index of the base URL whose connection line is `line` (`scheme://host:port`).
+    fn endpoint_of(&self, line: &str) -> Option<usize> {
+        self.endpoints.iter().position(|e| e.line == line)
     }
 
     /// Sets the connect and whole-call timeouts (defaults: 10 s and 30 s).
@@ -313,11 +362,32 @@ impl Client {
         let mut clock_done = false;
         let mut resend_done = false;
         let mut failovers = 0;
+        let mut moves = 0;
         loop {
             let http = match self.post_handle(transport, &session, request, deadline) {
                 Ok(http) => http,
                 Err(failure) => {
                     let here = &self.endpoints[session.endpoint];
+                    // Another base URL won the race for the connection: nothing was sent;
+                    // the session moves there (a new Init there).
+                    let winner = failure
+                        .elsewhere
+                        .as_deref()
+                        .and_then(|l| self.endpoint_of(l));
+                    if let Some(winner) = winner.filter(|_| moves < self.endpoints.len()) {
+                        moves += 1;
+                        log(&self.log, LogLevel::Warn, || {
+                            format!(
+                                "{}: {} unreachable or slower: {} connected first; running \
+                                 Init there",
+                                request.action, here.origin, self.endpoints[winner].origin
+                            )
+                        });
+                        session = self
+                            .init_failover(transport, Some(session.generation), deadline, winner)?
+                            .1;
+                        continue;
+                    }
                     // The request never reached this server: another one may take it (a new
                     // Init there: the session belongs to the server that issued it).
                     if failure.unreachable && failovers + 1 < self.endpoints.len() {
@@ -404,48 +474,55 @@ impl Client {
         start: usize,
     ) -> Result<(Reply, Session), Error> {
         let count = self.endpoints.len();
-        let mut failures = Vec::new();
-        for step in 0..count {
-            let index = (start + step) % count;
-            match self.run_init(transport, stale, deadline, index) {
+        let mut failures: Vec<(String, Error)> = Vec::new();
+        let mut index = start % count.max(1);
+        let mut moves = 0;
+        loop {
+            let failure = match self.run_init(transport, stale, deadline, index) {
                 Ok(done) => {
                     self.current.store(index, Ordering::Relaxed);
                     return Ok(done);
                 }
-                Err(failure) if failure.unreachable && step + 1 < count => {
-                    let next = &self.endpoints[(index + 1) % count].origin;
-                    log(&self.log, LogLevel::Warn, || {
-                        format!(
-                            "Init: {} unreachable ({}); trying {next}",
-                            self.endpoints[index].origin,
-                            failure.error.message()
-                        )
-                    });
-                    failures.push((index, failure.error));
-                }
-                Err(failure) if failure.unreachable && !failures.is_empty() => {
-                    failures.push((index, failure.error));
-                    let summary: Vec<String> = failures
-                        .iter()
-                        .map(|(index, error)| {
-                            format!("{}: {}", self.endpoints[*index].origin, error.message())
-                        })
-                        .collect();
-                    let kind = failures
-                        .last()
-                        .map_or(ErrorKind::Network, |(_, error)| error.kind());
-                    return Err(Error::local(
-                        kind,
-                        format!(
-                            "no server of the service could be reached: {}",
-                            summary.join("; ")
-                        ),
-                    ));
-                }
-                Err(failure) => return Err(failure.error),
+                Err(failure) => failure,
+            };
+            let here = &self.endpoints[index].origin;
+            // Another base URL won the race for the connection: Init goes there.
+            let winner = failure
+                .elsewhere
+                .as_deref()
+                .and_then(|l| self.endpoint_of(l));
+            if let Some(winner) = winner.filter(|_| moves < count) {
+                moves += 1;
+                log(&self.log, LogLevel::Warn, || {
+                    format!(
+                        "Init: {here} unreachable or slower: {} connected first; Init goes there",
+                        self.endpoints[winner].origin
+                    )
+                });
+                index = winner;
+                continue;
             }
+            if !failure.unreachable {
+                return Err(failure.error);
+            }
+            failures.push((here.clone(), failure.error));
+            if failures.len() >= count {
+                return Err(if failures.len() == 1 {
+                    failures.remove(0).1
+                } else {
+                    none_reachable(&failures)
+                });
+            }
+            let next = (index + 1) % count;
+            log(&self.log, LogLevel::Warn, || {
+                format!(
+                    "Init: {here} unreachable ({}); trying {}",
+                    failures.last().map_or("", |(_, error)| error.message()),
+                    self.endpoints[next].origin
+                )
+            });
+            index = next;
         }
-        Err(Error::invalid_argument("the client has no base URL"))
     }
 
     /// Runs Init unless another thread already replaced the session `stale` (then its newer
@@ -459,11 +536,7 @@ impl Client {
         endpoint: usize,
     ) -> Result<(Reply, Session), SendError> {
         let here = &self.endpoints[endpoint];
-        let fail = |error: Error| SendError {
-            error,
-            maybe_delivered: true,
-            unreachable: false,
-        };
+        let fail = |error: Error| SendError::new(error, true, false);
         let mut clock_done = false;
         let mut resend_done = false;
         loop {
@@ -581,12 +654,13 @@ impl Client {
         let api_password = session.api_password.as_str();
         let plaintext = Zeroizing::new(wire::plaintext(&request.action, &request.params));
         let timestamp = self.timestamp();
-        let body =
-            wire::handle_body(api_password, &plaintext, &timestamp).map_err(|bad| SendError {
-                error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
-                maybe_delivered: false,
-                unreachable: false,
-            })?;
+        let body = wire::handle_body(api_password, &plaintext, &timestamp).map_err(|bad| {
+            SendError::new(
+                Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
+                false,
+                false,
+            )
+        })?;
 
         let endpoint = &self.endpoints[session.endpoint];
         transport.post_form(

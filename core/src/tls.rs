@@ -27,7 +27,7 @@ use ureq::unversioned::transport::{
 };
 
 use crate::buffers::WipedBuffers;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 
 /// The length of a SHA-256 pin.
@@ -169,6 +169,155 @@ impl Trust {
             .with_custom_certificate_verifier(Arc::new(verifier))
             .with_no_client_auth();
         Ok(Arc::new(config))
+    }
+}
+
+/// The kind and the words of a TLS failure: every refusal names its cause, and where the
+/// host can do something about it, what.
+#[allow(deprecated)] // rustls still reports the variants it deprecated
+pub(crate) fn refusal(err: &rustls::Error) -> (ErrorKind, String) {
+    use rustls::CertificateError as Cert;
+    let cert = match err {
+        rustls::Error::InvalidCertificate(cert) => cert,
+        rustls::Error::AlertReceived(alert) => {
+            return tls_words(format!(
+                "TLS: the server refused the handshake (alert {alert:?}): it may require \
+                 another TLS version, or a client certificate"
+            ))
+        }
+        rustls::Error::PeerIncompatible(why) => {
+            return tls_words(format!(
+                "TLS: the server offers no TLS version or cipher suite this client accepts \
+                 (TLS 1.2 and 1.3 with modern ciphers): {why:?}"
+            ))
+        }
+        rustls::Error::NoCertificatesPresented => {
+            return tls_words("TLS: the server presented no certificate".to_owned())
+        }
+        rustls::Error::InvalidMessage(why) => {
+            return tls_words(format!(
+                "TLS: the server sent something that is not TLS ({why:?}): is this an http:// \
+                 server on an https:// URL?"
+            ))
+        }
+        rustls::Error::PeerMisbehaved(why) => {
+            return tls_words(format!("TLS: the server broke the TLS protocol ({why:?})"))
+        }
+        other => return tls_words(format!("TLS handshake failed: {other}")),
+    };
+    let trust = "trust its CA (add it as a root, or use the system store), or pin the \
+                 server's key";
+    let why = match cert {
+        Cert::Other(other) if other.0.downcast_ref::<PinMismatch>().is_some() => {
+            return (
+                ErrorKind::Pin,
+                "TLS: the server's certificate chain is valid but matches none of the pinned \
+                 keys"
+                    .to_owned(),
+            )
+        }
+        Cert::UnknownIssuer => format!("has an unknown issuer: {trust}"),
+        Cert::NotValidForName => "is not valid for this host name".to_owned(),
+        Cert::NotValidForNameContext {
+            expected,
+            presented,
+        } => {
+            // rustls writes the names as `DnsName("host")`: the host alone reads better.
+            let names: Vec<&str> = presented
+                .iter()
+                .map(|name| name.split('"').nth(1).unwrap_or(name))
+                .collect();
+            format!(
+                "is not valid for this host name: it is for {}, not {}",
+                if names.is_empty() {
+                    "no host name".to_owned()
+                } else {
+                    names.join(", ")
+                },
+                expected.to_str()
+            )
+        }
+        Cert::Expired | Cert::ExpiredContext { .. } => {
+            "has expired (or this computer's clock is ahead)".to_owned()
+        }
+        Cert::NotValidYet | Cert::NotValidYetContext { .. } => {
+            "is not valid yet (or this computer's clock is behind)".to_owned()
+        }
+        Cert::Revoked => "has been revoked by its CA".to_owned(),
+        Cert::UnknownRevocationStatus
+        | Cert::ExpiredRevocationList
+        | Cert::ExpiredRevocationListContext { .. } => "has no usable revocation status".to_owned(),
+        Cert::BadEncoding => "is malformed".to_owned(),
+        Cert::UnhandledCriticalExtension => {
+            "has a critical extension that this client does not know".to_owned()
+        }
+        Cert::BadSignature => {
+            "has a signature that does not verify (a broken or forged chain)".to_owned()
+        }
+        Cert::UnsupportedSignatureAlgorithm
+        | Cert::UnsupportedSignatureAlgorithmContext { .. }
+        | Cert::UnsupportedSignatureAlgorithmForPublicKeyContext { .. } => {
+            "is signed with an algorithm this client does not support".to_owned()
+        }
+        Cert::InvalidPurpose | Cert::InvalidPurposeContext { .. } => {
+            "is not for TLS servers (its extended key usage)".to_owned()
+        }
+        Cert::InvalidOcspResponse => "came with an invalid OCSP response".to_owned(),
+        Cert::ApplicationVerificationFailure => "was refused by the verifier".to_owned(),
+        Cert::Other(other) => match other.0.downcast_ref::<webpki::Error>() {
+            Some(webpki) => chain_words(webpki, trust),
+            None => format!("is refused: {}", other.0),
+        },
+        other => format!("is refused: {other:?}"),
+    };
+    tls_words(format!("TLS: the server's certificate {why}"))
+}
+
+fn tls_words(message: String) -> (ErrorKind, String) {
+    (ErrorKind::Tls, message)
+}
+
+/// Words for the certificate checks that rustls hands on as they are.
+#[allow(deprecated)] // webpki still reports the variants it deprecated
+fn chain_words(err: &webpki::Error, trust: &str) -> String {
+    use webpki::Error as W;
+    match err {
+        W::CaUsedAsEndEntity => {
+            "is a self-signed CA certificate presented as the server's own: to trust this \
+             server, pin its key or add this certificate as a root"
+                .to_owned()
+        }
+        W::EndEntityUsedAsCa => {
+            "chain uses a server certificate as a CA (a misconfigured chain)".to_owned()
+        }
+        W::CertDistrusted => format!("chains to a distrusted root: {trust}"),
+        W::PathLenConstraintViolated
+        | W::NameConstraintViolation
+        | W::InvalidNetworkMaskConstraint
+        | W::MalformedNameConstraint => "chain breaks a constraint of one of its CAs".to_owned(),
+        W::MaximumPathDepthExceeded
+        | W::MaximumPathBuildCallsExceeded
+        | W::MaximumSignatureChecksExceeded
+        | W::MaximumNameConstraintComparisonsExceeded => {
+            "chain is too long or too complex to check".to_owned()
+        }
+        W::RequiredEkuNotFound | W::RequiredEkuNotFoundContext(_) | W::EmptyEkuExtension => {
+            "is not for TLS servers (its extended key usage)".to_owned()
+        }
+        W::UnsupportedCertVersion
+        | W::UnsupportedCriticalExtension
+        | W::UnsupportedNameType
+        | W::ExtensionValueInvalid
+        | W::MalformedExtensions
+        | W::MalformedDnsIdentifier
+        | W::InvalidCertValidity
+        | W::InvalidSerialNumber
+        | W::BadDer
+        | W::BadDerTime
+        | W::TrailingData(_) => {
+            "is malformed or uses a feature this client does not know".to_owned()
+        }
+        other => format!("is refused by the certificate check ({other})"),
     }
 }
 
@@ -328,6 +477,18 @@ fn bare_host(uri: &ureq::http::Uri) -> Option<&str> {
         .map(|host| host.trim_start_matches('[').trim_end_matches(']'))
 }
 
+impl TlsConnector {
+    /// The configuration for `host`, and whether it is one of the service's hosts (with the
+    /// pins) rather than another (an `https://` proxy, without them).
+    pub(crate) fn config_for(&self, host: &str) -> (Arc<ClientConfig>, bool) {
+        if self.service_hosts.iter().any(|known| known == host) {
+            (Arc::clone(&self.service), true)
+        } else {
+            (Arc::clone(&self.other), false)
+        }
+    }
+}
+
 impl<In: Transport> Connector<In> for TlsConnector {
     type Out = Either<In, TlsTransport>;
 
@@ -343,12 +504,7 @@ impl<In: Transport> Connector<In> for TlsConnector {
             return Ok(Some(Either::A(transport)));
         }
         let host = bare_host(details.uri).ok_or(ureq::Error::Tls("no host to verify"))?;
-        let service = self.service_hosts.iter().any(|known| known == host);
-        let config = if service {
-            Arc::clone(&self.service)
-        } else {
-            Arc::clone(&self.other)
-        };
+        let (config, service) = self.config_for(host);
         let name = ServerName::try_from(host.to_owned())
             .map_err(|_| ureq::Error::Tls("the host is not a valid TLS server name"))?;
         let mut connection = ClientConnection::new(config, name)?;
@@ -389,9 +545,7 @@ impl<In: Transport> Connector<In> for TlsConnector {
                 return Err(err.into());
             }
             // Closed or reset during the handshake: no request byte was sent.
-            return Err(ureq::Error::Tls(
-                "the server closed the connection during the TLS handshake",
-            ));
+            return Err(ureq::Error::Tls(HANDSHAKE_CLOSED));
         }
         log(&self.log, LogLevel::Info, || {
             format!(
@@ -402,20 +556,38 @@ impl<In: Transport> Connector<In> for TlsConnector {
                     .map_or("?".to_owned(), |v| format!("{v:?}"))
             )
         });
-        Ok(Some(Either::B(TlsTransport {
-            buffers: WipedBuffers::new(
-                details.config.input_buffer_size(),
-                details.config.output_buffer_size(),
-            ),
-            stream: StreamOwned::new(connection, socket),
-        })))
+        Ok(Some(Either::B(TlsTransport::established(
+            connection,
+            socket,
+            details.config,
+        ))))
     }
 }
+
+/// The error of a connection that closed or broke during the TLS handshake (no request byte
+/// was sent).
+pub(crate) const HANDSHAKE_CLOSED: &str =
+    "the server closed the connection during the TLS handshake";
 
 /// A TLS connection made by [`TlsConnector`].
 pub(crate) struct TlsTransport {
     buffers: WipedBuffers,
     stream: StreamOwned<ClientConnection, TransportAdapter>,
+}
+
+impl TlsTransport {
+    /// A TLS connection over `socket` whose handshake `connection` finished, with buffers of
+    /// the sizes `config` gives.
+    pub(crate) fn established(
+        connection: ClientConnection,
+        socket: TransportAdapter,
+        config: &ureq::config::Config,
+    ) -> TlsTransport {
+        TlsTransport {
+            buffers: WipedBuffers::new(config.input_buffer_size(), config.output_buffer_size()),
+            stream: StreamOwned::new(connection, socket),
+        }
+    }
 }
 
 impl fmt::Debug for TlsTransport {
