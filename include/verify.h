@@ -1147,7 +1147,8 @@ int32_t VERIFY_CALL verify_code_page(void);
 
 /**
  * Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
- * settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+ * settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), an
+ * attempt delay of 250 ms, no fixed address, no state folder, no log.
  * Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
  * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
  */
@@ -1160,11 +1161,14 @@ int32_t VERIFY_CALL verify_client_options_new(struct verify_client_options **out
 void VERIFY_CALL verify_client_options_free(struct verify_client_options *options);
 
 /**
- * Adds a mirror: another base URL of the same service, tried in order after the first
- * when a server cannot be reached (connect, DNS or TLS failure). The server that answers
- * is kept for later calls; switching server runs Init there. A request that may have
- * reached a server is never sent to another. Checked like the base URL of
- * `verify_client_new` when the client is made. Returns 200 or a negative code.
+ * Adds a mirror: another base URL of the same service. A new connection races the base
+ * URLs (see `verify_client_options_set_attempt_delay`): a mirror gets its attempt when the
+ * ones before it have not connected within the attempt delay, or failed (connect, DNS or
+ * TLS failure); through a proxy they are tried in turn. The server that connects first is
+ * kept for later calls (and across starts, with a state folder); switching server runs
+ * Init there. A request that may have reached a server is never sent to another. Checked
+ * like the base URL of `verify_client_new` when the client is made. Returns 200 or a
+ * negative code.
  */
 int32_t VERIFY_CALL verify_client_options_add_mirror(struct verify_client_options *options,
                                                      const char *base_url);
@@ -1228,6 +1232,44 @@ int32_t VERIFY_CALL verify_client_options_allow_insecure_http(struct verify_clie
 int32_t VERIFY_CALL verify_client_options_set_timeouts(struct verify_client_options *options,
                                                        uint32_t connect_ms,
                                                        uint32_t call_ms);
+
+/**
+ * Sets the attempt delay in milliseconds (default 250, at most 10000): a new connection
+ * races its attempts, after RFC 8305 ("Happy Eyeballs"). Every address of the host name
+ * (IPv6 and IPv4 in turn) and every mirror gets an attempt when the earlier ones have not
+ * connected within the delay (at once when they failed); the first to finish TCP, and TLS
+ * for https, wins and the others are closed. 0 starts every attempt at once. Racing ends
+ * before a request byte is written: no request is ever sent twice because of it. Returns
+ * 200 or `VERIFY_ERR_INVALID_ARGUMENT` (over 10000).
+ */
+int32_t VERIFY_CALL verify_client_options_set_attempt_delay(struct verify_client_options *options,
+                                                            uint32_t delay_ms);
+
+/**
+ * Gives a fixed address for a host name, like curl's `--resolve`: the name is then never
+ * looked up in DNS (for a domain that DNS poisons or blocks), and every address given for
+ * it is used (call once per address, IPv4 or IPv6). TLS still checks the certificate
+ * against the name. Copied. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for a host that
+ * is not a host name or an `ip` that is not an IP address.
+ */
+int32_t VERIFY_CALL verify_client_options_add_address(struct verify_client_options *options,
+                                                      const char *host,
+                                                      const char *ip);
+
+/**
+ * Sets the client's state folder, the one place for state that outlives the process (the
+ * winning line of racing connections, so that a primary blocked for weeks costs nothing
+ * after the first start; and more in later versions). `path` is a folder (created when
+ * first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
+ * `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
+ * `%LOCALAPPDATA%\verify\state` on Windows. Without this call nothing is written.
+ * Several programs may share a folder: each file is one program's, sealed under a key of
+ * its AppKey and the machine, readable by its owner only, and holds no secret in clear.
+ * A file that does not open is ignored and reported to the log. Returns 200, or
+ * `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_state_folder(struct verify_client_options *options,
+                                                           const char *path);
 
 /**
  * Sets the log callback and its `user_data` (NULL callback: none, the default). It

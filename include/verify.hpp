@@ -990,12 +990,13 @@ struct Proxy {
  * Settings of a Client (the second constructor), a plain value mapped onto a
  * verify_client_options handle when the client is made. Fields left empty or std::nullopt
  * keep the library's defaults: no mirror, Mozilla's roots, the system's proxy settings,
- * plain http:// only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+ * plain http:// only to loopback, timeouts 10 s (connect) and 30 s (call), an attempt delay
+ * of 250 ms, no fixed address, no state folder, no log.
  */
 struct ClientOptions {
-    /* Other base URLs of the same service, tried in order after the first when a server
-     * cannot be reached (connect, DNS, TLS); a request that may have reached a server is
-     * never sent to another. */
+    /* Other base URLs of the same service. A new connection races them with the first
+     * (see attempt_delay); the one that connects first is kept; a request that may have
+     * reached a server is never sent to another. */
     std::vector<std::string> mirrors;
     /* The trust stores; Trust::None trusts only `root_pems`, `root_files` and `pins`. TLS
      * verification cannot be turned off. */
@@ -1016,6 +1017,16 @@ struct ClientOptions {
      * other is its default (10 s, 30 s). */
     std::optional<std::chrono::milliseconds> connect_timeout = std::nullopt;
     std::optional<std::chrono::milliseconds> call_timeout = std::nullopt;
+    /* Racing connections (RFC 8305): every address of the name (IPv6 and IPv4 in turn) and
+     * every mirror gets an attempt when the earlier ones have not connected within this
+     * delay; the first to finish TCP and TLS wins. 0..10000 ms; unset: 250 ms. */
+    std::optional<std::chrono::milliseconds> attempt_delay = std::nullopt;
+    /* Fixed addresses for host names, like curl's --resolve: {host, ip} pairs; a listed
+     * name is never looked up in DNS, and TLS still checks it. */
+    std::vector<std::pair<std::string, std::string>> addresses;
+    /* The client's state folder (the remembered winning line, and more): a path, or an
+     * empty string for the per-user default; unset: nothing is written. */
+    std::optional<std::string> state_folder = std::nullopt;
     /* Receives the client's log messages (see LogHandler); empty: no log. The Client keeps
      * it, at an address that moving the Client does not change, until the client is freed. */
     LogHandler on_log;
@@ -1088,6 +1099,18 @@ inline ClientOptionsPtr client_options(const ClientOptions &options, LogHandler 
             to_ms(options.connect_timeout.value_or(std::chrono::seconds(10)), "timeout `connect`");
         std::uint32_t call_ms = to_ms(options.call_timeout.value_or(std::chrono::seconds(30)), "timeout `call`");
         check_ok(verify_client_options_set_timeouts(handle.get(), connect_ms, call_ms));
+    }
+    if (options.attempt_delay) {
+        check_ok(verify_client_options_set_attempt_delay(handle.get(),
+                                                         to_ms(*options.attempt_delay, "attempt_delay", 0)));
+    }
+    for (const auto &[host, ip] : options.addresses) {
+        check_ok(verify_client_options_add_address(handle.get(), arg(host, "address host").c_str(),
+                                                   arg(ip, "address ip").c_str()));
+    }
+    if (options.state_folder) {
+        const std::string folder = arg(*options.state_folder, "state_folder");
+        check_ok(verify_client_options_set_state_folder(handle.get(), folder.empty() ? nullptr : folder.c_str()));
     }
     if (on_log != nullptr && *on_log) {
         check_ok(verify_client_options_set_log(handle.get(), &LogTrampoline::deliver,

@@ -1549,6 +1549,7 @@ namespace Verify
         private readonly ClientOptionsHandle handle;
         private TrustStores trust = TrustStores.Mozilla;
         private bool allowInsecureHttp;
+        private TimeSpan attemptDelay = TimeSpan.FromMilliseconds(250);
 
         /// <summary>Options with the defaults (verify_client_options_new).</summary>
         public ClientOptions()
@@ -1681,6 +1682,49 @@ namespace Verify
             uint connectMs = Args.Milliseconds(connect, "connect");
             uint callMs = Args.Milliseconds(call, "call");
             handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_timeouts(p, connectMs, callMs)));
+        }
+
+        /// <summary>
+        /// The attempt delay of racing connections (RFC 8305; default 250 ms, at most 10 s, zero
+        /// starts every attempt at once): every address of the host name (IPv6 and IPv4 in turn)
+        /// and every mirror gets an attempt when the earlier ones have not connected within it;
+        /// the first to finish TCP and TLS wins. No request is ever sent twice because of it.
+        /// </summary>
+        public TimeSpan AttemptDelay
+        {
+            get
+            {
+                return attemptDelay;
+            }
+
+            set
+            {
+                uint delayMs = Args.Milliseconds(value, "value", 0);
+                handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_attempt_delay(p, delayMs)));
+                attemptDelay = value;
+            }
+        }
+
+        /// <summary>
+        /// Gives a fixed address (IPv4 or IPv6) for a host name, like curl's --resolve: the name
+        /// is then never looked up in DNS, and TLS still checks it. Call once per address.
+        /// </summary>
+        public void AddAddress(string host, string ip)
+        {
+            Args.Required(host, "host");
+            Args.Required(ip, "ip");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_address(p, host, ip)));
+        }
+
+        /// <summary>
+        /// Sets the client's state folder, the one place for state that outlives the process
+        /// (the remembered winning line of racing connections, and more): a folder, or null for
+        /// the per-user default. Each file there is sealed for this program and machine.
+        /// </summary>
+        public void SetStateFolder(string path = null)
+        {
+            Args.Optional(path, "path");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_state_folder(p, path)));
         }
 
         /// <summary>Frees the options (verify_client_options_free); clients made with them are not affected.</summary>
@@ -2656,12 +2700,12 @@ namespace Verify
             }
         }
 
-        internal static uint Milliseconds(TimeSpan span, string name)
+        internal static uint Milliseconds(TimeSpan span, string name, uint minimum = 1)
         {
             double ms = Math.Ceiling(span.TotalMilliseconds);
-            if (ms < 1 || ms > uint.MaxValue)
+            if (ms < minimum || ms > uint.MaxValue)
             {
-                throw new ArgumentOutOfRangeException(name, span, "must be between 1 ms and 4294967295 ms");
+                throw new ArgumentOutOfRangeException(name, span, "must be between " + minimum + " ms and 4294967295 ms");
             }
             return (uint)ms;
         }
@@ -2973,6 +3017,15 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_options_set_timeouts(IntPtr options, uint connectMs, uint callMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_attempt_delay(IntPtr options, uint delayMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_add_address(IntPtr options, [MarshalAs(UnmanagedType.LPUTF8Str)] string host, [MarshalAs(UnmanagedType.LPUTF8Str)] string ip);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_state_folder(IntPtr options, [MarshalAs(UnmanagedType.LPUTF8Str)] string path);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_options_set_log(IntPtr options, LogCallback callback,

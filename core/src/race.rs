@@ -429,14 +429,12 @@ impl Race<'_> {
             };
             self.next_address[target] += 1;
             self.lost.tried[target] = true;
-            if self.start_attempt(target, addr, now) {
-                return;
-            }
+            self.start_attempt(target, addr, now);
         }
     }
 
-    /// Starts one attempt; `false` when it failed at once (the next may start now).
-    fn start_attempt(&mut self, target: usize, addr: SocketAddr, now: Instant) -> bool {
+    /// Starts one attempt (an attempt that fails at once is recorded as failed).
+    fn start_attempt(&mut self, target: usize, addr: SocketAddr, now: Instant) {
         self.started += 1;
         let number = self.started;
         let label = &self.targets[target].label;
@@ -464,14 +462,12 @@ impl Race<'_> {
                     started: now,
                     phase: Phase::Connecting,
                 }));
-                true
             }
             Err(err) => {
                 log(self.hook, LogLevel::Info, || {
                     format!("attempt {number}: {label} at {addr} failed at once: {err}")
                 });
                 self.lost.failures[target] = Some(Failure::Connect(err));
-                false
             }
         }
     }

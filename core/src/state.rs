@@ -3,7 +3,7 @@
 //!
 //! Opt-in: nothing is written unless the host gives a folder or asks for the per-user
 //! default ([`StateFolder`]). Every file there is:
-//! - sealed: AES-256-GCM under a key derived (HKDF-SHA256) from a secret of the program (its
+//! - sealed: ChaCha20-Poly1305 under a key derived (HKDF-SHA256) from a secret of the program (its
 //!   AppKey) and the machine's identity, so that a file copied to another machine, or made
 //!   for another program, does not open, and one changed byte makes it not open;
 //! - per program: its name carries a hash of the AppId, so programs may share a folder;
@@ -23,7 +23,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey, AES_256_GCM, NONCE_LEN};
+use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey, CHACHA20_POLY1305, NONCE_LEN};
 use ring::hkdf;
 use ring::rand::{SecureRandom, SystemRandom};
 use zeroize::Zeroizing;
@@ -164,7 +164,7 @@ impl Sealed {
         };
         derive(b"seal", &mut key[..])?;
         derive(b"check", &mut check)?;
-        let key = UnboundKey::new(&AES_256_GCM, &key[..])
+        let key = UnboundKey::new(&CHACHA20_POLY1305, &key[..])
             .map_err(|_| Error::system("the state folder's key is not usable"))?;
         let scope = ring::digest::digest(&ring::digest::SHA256, app_id.as_bytes());
         Ok(Sealed {
@@ -222,7 +222,7 @@ impl Sealed {
             Err(_) => return Err(Unsealed::Unreadable),
         };
         let mut bytes = Zeroizing::new(bytes);
-        if bytes.len() < HEADER_LEN + AES_256_GCM.tag_len()
+        if bytes.len() < HEADER_LEN + CHACHA20_POLY1305.tag_len()
             || &bytes[..MAGIC.len()] != MAGIC
             || bytes[MAGIC.len()] != VERSION
         {
@@ -255,7 +255,7 @@ impl Sealed {
             .fill(&mut nonce)
             .map_err(|_| Error::system("no system randomness"))?;
         let mut file = Zeroizing::new(Vec::with_capacity(
-            HEADER_LEN + plain.len() + AES_256_GCM.tag_len(),
+            HEADER_LEN + plain.len() + CHACHA20_POLY1305.tag_len(),
         ));
         file.extend_from_slice(MAGIC);
         file.push(VERSION);

@@ -208,6 +208,19 @@ pub(crate) fn refusal(err: &rustls::Error) -> (ErrorKind, String) {
     let trust = "trust its CA (add it as a root, or use the system store), or pin the \
                  server's key";
     let why = match cert {
+        Cert::Other(other) if other.0.downcast_ref::<SelfSigned>().is_some() => {
+            let ca = other.0.downcast_ref::<SelfSigned>().is_some_and(|s| s.ca);
+            if ca {
+                "is self-signed, and a CA certificate (as `openssl req -x509` makes by \
+                 default): to trust this server, pin its key, or give the server a \
+                 certificate signed by that CA and add the CA as a root"
+                    .to_owned()
+            } else {
+                "is self-signed: to trust this server, pin its key or add this certificate \
+                 as a root"
+                    .to_owned()
+            }
+        }
         Cert::Other(other) if other.0.downcast_ref::<PinMismatch>().is_some() => {
             return (
                 ErrorKind::Pin,
@@ -333,6 +346,95 @@ impl fmt::Display for PinMismatch {
 
 impl std::error::Error for PinMismatch {}
 
+/// The handshake error of a self-signed server certificate that nothing trusts; `ca` when
+/// it is a CA certificate (as `openssl req -x509` makes by default), which cannot be a
+/// server's own even when trusted as a root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelfSigned {
+    /// The certificate says it is a CA.
+    pub ca: bool,
+}
+
+impl fmt::Display for SelfSigned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the server's certificate is self-signed")
+    }
+}
+
+impl std::error::Error for SelfSigned {}
+
+/// Whether a certificate is signed by its own key (it validates as its own trust anchor).
+fn signs_itself(cert: &CertificateDer<'_>, provider: &CryptoProvider, now: UnixTime) -> bool {
+    let (Ok(anchor), Ok(leaf)) = (
+        webpki::anchor_from_trusted_cert(cert),
+        webpki::EndEntityCert::try_from(cert),
+    ) else {
+        return false;
+    };
+    leaf.verify_for_usage(
+        provider.signature_verification_algorithms.all,
+        &[anchor],
+        &[],
+        now,
+        webpki::KeyUsage::server_auth(),
+        None,
+        None,
+    )
+    .is_ok()
+}
+
+/// One DER element: its tag, all of its bytes, and what follows it.
+struct Element<'a> {
+    tag: u8,
+    content: &'a [u8],
+    whole: &'a [u8],
+    rest: &'a [u8],
+}
+
+/// The DER element at the start of `der`.
+fn element(der: &[u8]) -> Option<Element<'_>> {
+    let (&tag, rest) = der.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (length, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let count = usize::from(first & 0x7f);
+        if count == 0 || count > 4 || rest.len() < count {
+            return None;
+        }
+        let (bytes, rest) = rest.split_at(count);
+        let length = bytes
+            .iter()
+            .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
+        (length, rest)
+    };
+    let header = der.len() - rest.len();
+    Some(Element {
+        tag,
+        content: rest.get(..length)?,
+        whole: der.get(..header.checked_add(length)?)?,
+        rest: rest.get(length..)?,
+    })
+}
+
+/// Whether a DER certificate names itself as its issuer (issuer equals subject).
+fn self_issued(cert: &CertificateDer<'_>) -> bool {
+    let issued = || -> Option<bool> {
+        let tbs = element(element(cert.as_ref())?.content)?.content;
+        // [0] version (optional), serial, signature algorithm, issuer, validity, subject.
+        let mut field = element(tbs)?;
+        if field.tag == 0xa0 {
+            field = element(field.rest)?;
+        }
+        let algorithm = element(field.rest)?;
+        let issuer = element(algorithm.rest)?;
+        let validity = element(issuer.rest)?;
+        let subject = element(validity.rest)?;
+        Some(issuer.whole == subject.whole)
+    };
+    issued().unwrap_or(false)
+}
+
 /// SHA-256 of the DER SubjectPublicKeyInfo of a certificate.
 fn spki_sha256(cert: &CertificateDer<'_>) -> Option<[u8; PIN_LEN]> {
     let parsed = webpki::EndEntityCert::try_from(cert).ok()?;
@@ -398,9 +500,39 @@ impl ServerCertVerifier for Pinning {
                 }
             }
         }
-        Err(first_error.unwrap_or(rustls::Error::InvalidCertificate(
+        let error = first_error.unwrap_or(rustls::Error::InvalidCertificate(
             rustls::CertificateError::UnknownIssuer,
-        )))
+        ));
+        // A self-signed certificate, untrusted: say so, so that the host knows what to do.
+        let untrusted = match &error {
+            rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer) => {
+                Some(false)
+            }
+            rustls::Error::InvalidCertificate(rustls::CertificateError::Other(other)) => matches!(
+                other.0.downcast_ref::<webpki::Error>(),
+                Some(webpki::Error::CaUsedAsEndEntity)
+            )
+            .then_some(true),
+            _ => None,
+        };
+        let self_signed = |ca: bool| {
+            intermediates.is_empty()
+                && if ca {
+                    // A CA certificate is refused before its signature is checked: by its
+                    // names.
+                    self_issued(end_entity)
+                } else {
+                    signs_itself(end_entity, &self.provider, now)
+                }
+        };
+        match untrusted {
+            Some(ca) if self_signed(ca) => Err(
+                rustls::Error::InvalidCertificate(rustls::CertificateError::Other(
+                    rustls::OtherError(Arc::new(SelfSigned { ca })),
+                )),
+            ),
+            _ => Err(error),
+        }
     }
 
     fn verify_tls12_signature(

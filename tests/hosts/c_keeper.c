@@ -32,13 +32,6 @@ typedef verify_keeper_status keeper_status;
 /* How long a host waits for something the sandbox does, in ms (times the slack). */
 #define PATIENCE_MS 20000L
 
-static long now_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long)now.tv_sec * 1000L + now.tv_nsec / 1000000L;
-}
-
 static void sleep_ms(long ms)
 {
     struct timespec pause;
@@ -117,9 +110,9 @@ static int count_kind(struct recorder *recorder, int32_t kind, struct recorded *
 /* Waits until an event of `kind` was recorded; returns whether one was. */
 static int wait_kind(struct recorder *recorder, int32_t kind)
 {
-    long deadline = now_ms() + PATIENCE_MS * host_slack();
+    long deadline = host_now_ms() + PATIENCE_MS * host_slack();
     while (count_kind(recorder, kind, NULL) == 0) {
-        if (now_ms() > deadline) {
+        if (host_now_ms() > deadline) {
             return 0;
         }
         sleep_ms(10);
@@ -257,8 +250,8 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
 
     /* A back-office message, taken by exactly one snapshot. */
     host_ask("message poll me", NULL, 0);
-    deadline = now_ms() + PATIENCE_MS * host_slack();
-    while (taken == 0 && now_ms() < deadline) {
+    deadline = host_now_ms() + PATIENCE_MS * host_slack();
+    while (taken == 0 && host_now_ms() < deadline) {
         size_t i;
         snap = snapshot(keeper);
         CHECK_INT(verify_keeper_status_message_count(snap, &count), 0);
@@ -302,8 +295,8 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
 
     /* The end of the session, read from the snapshot. */
     host_ask("ban \xe5\xb0\x81\xe7\xa6\x81", NULL, 0); /* 封禁 */
-    deadline = now_ms() + PATIENCE_MS * host_slack();
-    while (verify_keeper_state(keeper) != VERIFY_KEEPER_ENDED && now_ms() < deadline) {
+    deadline = host_now_ms() + PATIENCE_MS * host_slack();
+    while (verify_keeper_state(keeper) != VERIFY_KEEPER_ENDED && host_now_ms() < deadline) {
         sleep_ms(20);
     }
     snap = snapshot(keeper);
@@ -331,9 +324,9 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
 /* Waits until the keeper's state is `state`; returns whether it became so. */
 static int wait_state(const verify_keeper *keeper, int32_t state)
 {
-    long deadline = now_ms() + PATIENCE_MS * host_slack();
+    long deadline = host_now_ms() + PATIENCE_MS * host_slack();
     while (verify_keeper_state(keeper) != state) {
-        if (now_ms() > deadline) {
+        if (host_now_ms() > deadline) {
             return 0;
         }
         sleep_ms(20);
@@ -433,9 +426,9 @@ static int free_client(const char *base_url, const char *app_id, const char *app
     }
     /* The sandbox delays heartbeats by 10 s: the test answers once one is in flight. */
     host_ask("heartbeat-in-flight", NULL, 0);
-    started = now_ms();
+    started = host_now_ms();
     verify_client_free(client);
-    took = now_ms() - started;
+    took = host_now_ms() - started;
     printf("      verify_client_free took %ld ms with a heartbeat in flight\n", took);
     CHECK(took < 100L * host_slack());
     /* The keeper handle stays valid after its client is gone, and reports the end. */
@@ -463,7 +456,7 @@ static void *wait_thread(void *argument)
     struct wait_job *job = (struct wait_job *)argument;
     job->code = verify_social_login_wait(job->client, job->state, NULL, job->interval_ms,
                                          job->timeout_ms, job->cancel, &job->reply);
-    job->returned_ms = now_ms();
+    job->returned_ms = host_now_ms();
     return NULL;
 }
 
@@ -499,7 +492,7 @@ static int social(const char *base_url, const char *app_id, const char *app_key,
     job.cancel = cancel;
     pthread_create(&thread, NULL, wait_thread, &job);
     host_ask("polling", NULL, 0);
-    cancelled_at = now_ms();
+    cancelled_at = host_now_ms();
     CHECK_INT(verify_cancel_cancel(cancel), VERIFY_OK);
     pthread_join(thread, NULL);
     printf("      the wait returned %ld ms after the cancel\n", job.returned_ms - cancelled_at);
