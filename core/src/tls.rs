@@ -526,11 +526,9 @@ impl ServerCertVerifier for Pinning {
                 }
         };
         match untrusted {
-            Some(ca) if self_signed(ca) => Err(
-                rustls::Error::InvalidCertificate(rustls::CertificateError::Other(
-                    rustls::OtherError(Arc::new(SelfSigned { ca })),
-                )),
-            ),
+            Some(ca) if self_signed(ca) => Err(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::Other(rustls::OtherError(Arc::new(SelfSigned { ca }))),
+            )),
             _ => Err(error),
         }
     }
