@@ -201,6 +201,7 @@ namespace codes {
 // BEGIN GENERATED: codes (tests/generated.rs; do not edit)
 inline constexpr std::int32_t ok = VERIFY_OK;
 inline constexpr std::int32_t pending = VERIFY_PENDING;
+inline constexpr std::int32_t offline = VERIFY_OFFLINE;
 inline constexpr std::int32_t program_not_found = VERIFY_PROGRAM_NOT_FOUND;
 inline constexpr std::int32_t wrong_password = VERIFY_WRONG_PASSWORD;
 inline constexpr std::int32_t card_invalid = VERIFY_CARD_INVALID;
@@ -234,6 +235,9 @@ inline constexpr std::int32_t err_system = VERIFY_ERR_SYSTEM;
 inline constexpr std::int32_t err_pin = VERIFY_ERR_PIN;
 inline constexpr std::int32_t err_proxy = VERIFY_ERR_PROXY;
 inline constexpr std::int32_t err_too_large = VERIFY_ERR_TOO_LARGE;
+inline constexpr std::int32_t err_clock_back = VERIFY_ERR_CLOCK_BACK;
+inline constexpr std::int32_t err_grace_over = VERIFY_ERR_GRACE_OVER;
+inline constexpr std::int32_t err_offline_expired = VERIFY_ERR_OFFLINE_EXPIRED;
 // END GENERATED: codes
 }  // namespace codes
 

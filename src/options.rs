@@ -106,7 +106,8 @@ unsafe fn set(
 
 /// Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
 /// settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), an
-/// attempt delay of 250 ms, no fixed address, no state folder, no log.
+/// attempt delay of 250 ms, no fixed address, no state folder, no offline verdicts, no
+/// start budget, a clock tolerance of 600 s, no log.
 /// Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
 #[no_mangle]
@@ -379,9 +380,10 @@ pub extern "system" fn verify_client_options_add_address(
     }
 }
 
-/// Sets the client's state folder, the one place for state that outlives the process (the
-/// winning line of racing connections, so that a primary blocked for weeks costs nothing
-/// after the first start; and more in later versions). `path` is a folder (created when
+/// Sets the client's state folder, the one place for state that outlives the process: the
+/// winning line of racing connections (so that a primary blocked for weeks costs nothing
+/// after the first start), and the last good verdict when offline verdicts are on
+/// (`verify_client_options_set_offline_grace`). `path` is a folder (created when
 /// first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
 /// `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
 /// `%LOCALAPPDATA%\verify\state` on Windows. Without this call nothing is written.
@@ -403,6 +405,70 @@ pub extern "system" fn verify_client_options_set_state_folder(
                 }
                 _ => StateFolder::UserDefault,
             });
+            Ok(())
+        })
+    }
+}
+
+/// Turns offline verdicts on (a state folder is needed: `verify_client_options_set_state_folder`):
+/// after every successful login (`verify_single_login`, `verify_user_login`) and heartbeat
+/// the client keeps the verdict, sealed, in the state folder; a login that cannot reach the
+/// server (DNS, connect, timeout, TLS handshake, proxy) then answers from it with
+/// `VERIFY_OFFLINE` (202) when it is for the same program, identity and machine code, the
+/// server confirmed it less than `grace_seconds` ago, it has not expired and the clock was
+/// not moved back (else `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
+/// `VERIFY_ERR_CLOCK_BACK`). A refusal by the server never gives an offline verdict and
+/// clears the stored one. 0 turns them off (the default: nothing changes for the host).
+/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_offline_grace(
+    options: *mut verify_client_options,
+    grace_seconds: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.offline_grace =
+                (grace_seconds > 0).then(|| Duration::from_secs(grace_seconds.into()));
+            Ok(())
+        })
+    }
+}
+
+/// Sets a start budget in milliseconds (offline verdicts must be on): a login whose stored
+/// verdict may answer waits this long for the server; past it the stored verdict answers
+/// (`VERIFY_OFFLINE`) and the exchange goes on in the background, its outcome reported by a
+/// keeper started with `verify_keeper_start_from_reply` (`VERIFY_EVENT_ONLINE`, or
+/// `VERIFY_EVENT_ENDED` with the server's code and remark). A login with nothing stored
+/// waits for the server as usual. 0: no budget (the default). Returns 200 or
+/// `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_start_budget(
+    options: *mut verify_client_options,
+    budget_ms: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.start_budget = (budget_ms > 0).then(|| Duration::from_millis(budget_ms.into()));
+            Ok(())
+        })
+    }
+}
+
+/// Sets how far (in seconds) the local clock may be behind the latest server time seen
+/// before offline verdicts are refused with `VERIFY_ERR_CLOCK_BACK` (default 600). Offline,
+/// expiry and grace are judged by the later of the local clock and that time. Returns 200
+/// or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_clock_tolerance(
+    options: *mut verify_client_options,
+    tolerance_seconds: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.clock_tolerance = Duration::from_secs(tolerance_seconds.into());
             Ok(())
         })
     }

@@ -48,6 +48,8 @@ namespace Verify
         Ok = 200,
         /// <summary>waiting for social authorization; keep polling (<c>VERIFY_PENDING</c>).</summary>
         Pending = 201,
+        /// <summary>licensed offline: the server could not be reached; the stored verdict answers (<c>VERIFY_OFFLINE</c>).</summary>
+        Offline = 202,
         /// <summary>program not found (or session secret unknown to the server) (<c>VERIFY_PROGRAM_NOT_FOUND</c>).</summary>
         ProgramNotFound = 1001,
         /// <summary>wrong password (<c>VERIFY_WRONG_PASSWORD</c>).</summary>
@@ -114,6 +116,12 @@ namespace Verify
         Proxy = -12,
         /// <summary>request too large: its body would exceed 1 MiB; nothing was sent (<c>VERIFY_ERR_TOO_LARGE</c>).</summary>
         TooLarge = -13,
+        /// <summary>offline verdict refused: the clock was moved back (<c>VERIFY_ERR_CLOCK_BACK</c>).</summary>
+        ClockBack = -14,
+        /// <summary>offline verdict refused: the offline grace period is over (<c>VERIFY_ERR_GRACE_OVER</c>).</summary>
+        GraceOver = -15,
+        /// <summary>offline verdict refused: the stored licence has expired (<c>VERIFY_ERR_OFFLINE_EXPIRED</c>).</summary>
+        OfflineExpired = -16,
         // END GENERATED: codes
     }
 

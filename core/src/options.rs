@@ -88,6 +88,19 @@ pub struct Options {
     /// Where state that outlives the process is kept (the remembered winning line, and
     /// more): a folder, or the per-user default. Default: none (nothing is written).
     pub state_folder: Option<StateFolder>,
+    /// Offline verdicts: how long after the server's last confirmation a login that cannot
+    /// reach the server (DNS, connect, timeout, TLS handshake, proxy) may still answer from
+    /// the stored verdict (code 202). Needs a state folder. Default: none (no offline
+    /// verdicts; nothing changes for the host).
+    pub offline_grace: Option<Duration>,
+    /// A start that never waits long: a login whose stored verdict may answer waits this
+    /// long for the server; past it the stored verdict answers (code 202) and the exchange
+    /// goes on in the background. Needs an offline grace. Default: none (wait for the
+    /// server within the call timeout).
+    pub start_budget: Option<Duration>,
+    /// How far the local clock may be behind the latest server time seen before offline
+    /// verdicts are refused as a clock moved back. Default 10 minutes.
+    pub clock_tolerance: Duration,
     /// The machine identity that the state folder's key is derived from, instead of the
     /// operating system's (`/etc/machine-id`, `MachineGuid`, `IOPlatformUUID`): for a
     /// program with an identity of its own, and for tests. Default: none (the OS's).
@@ -133,6 +146,9 @@ impl Default for Options {
             attempt_delay: DEFAULT_ATTEMPT_DELAY,
             addresses: Vec::new(),
             state_folder: None,
+            offline_grace: None,
+            start_budget: None,
+            clock_tolerance: crate::offline::DEFAULT_CLOCK_TOLERANCE,
             machine_identity: None,
             log: None,
         }
@@ -151,6 +167,9 @@ impl fmt::Debug for Options {
             .field("attempt_delay", &self.attempt_delay)
             .field("addresses", &self.addresses)
             .field("state_folder", &self.state_folder)
+            .field("offline_grace", &self.offline_grace)
+            .field("start_budget", &self.start_budget)
+            .field("clock_tolerance", &self.clock_tolerance)
             .field("machine_identity", &self.machine_identity.is_some())
             .field("log", &self.log.is_some())
             .finish()

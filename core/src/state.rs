@@ -24,8 +24,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey, CHACHA20_POLY1305, NONCE_LEN};
-use ring::hkdf;
 use ring::rand::{SecureRandom, SystemRandom};
+use ring::{hkdf, hmac};
 use zeroize::Zeroizing;
 
 use crate::error::Error;
@@ -115,6 +115,8 @@ pub(crate) struct Sealed {
     scope: String,
     key: LessSafeKey,
     check: [u8; CHECK_LEN],
+    /// Keys the hashes of identities kept in the files.
+    hasher: hmac::Key,
     log: Option<LogHook>,
 }
 
@@ -164,6 +166,8 @@ impl Sealed {
         };
         derive(b"seal", &mut key[..])?;
         derive(b"check", &mut check)?;
+        let mut hasher = Zeroizing::new([0u8; 32]);
+        derive(b"identity", &mut hasher[..])?;
         let key = UnboundKey::new(&CHACHA20_POLY1305, &key[..])
             .map_err(|_| Error::system("the state folder's key is not usable"))?;
         let scope = ring::digest::digest(&ring::digest::SHA256, app_id.as_bytes());
@@ -172,8 +176,24 @@ impl Sealed {
             scope: hex::encode(&scope.as_ref()[..6]),
             key: LessSafeKey::new(key),
             check,
+            hasher: hmac::Key::new(hmac::HMAC_SHA256, &hasher[..]),
             log,
         })
+    }
+
+    /// A keyed hash (hex) of `data` under `label`: how a file names an identity (a card key,
+    /// a username) without holding it.
+    pub(crate) fn keyed_hash(&self, label: &[u8], data: &[u8]) -> String {
+        let mut context = hmac::Context::with_key(&self.hasher);
+        context.update(&(label.len() as u64).to_be_bytes());
+        context.update(label);
+        context.update(data);
+        hex::encode(context.sign().as_ref())
+    }
+
+    /// Whether the file `name` exists.
+    pub(crate) fn exists(&self, name: &str) -> bool {
+        self.path(name).exists()
     }
 
     /// The path of the file `name`.
@@ -296,7 +316,6 @@ impl Sealed {
     }
 
     /// Removes the file `name`, if it exists.
-    #[allow(dead_code)] // the offline store (next) removes its verdict on a refusal
     pub(crate) fn remove(&self, name: &str) {
         let path = self.path(name);
         match fs::remove_file(&path) {
