@@ -10,12 +10,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 use zeroize::Zeroizing;
 
+use crate::actions::SessionKind;
 use crate::codes;
 use crate::connect::Origin;
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
-use crate::offline::{is_local, session_of, Login, Offline, Pending};
+use crate::offline::{heartbeat_kind, is_local, session_of, Login, Offline, Pending};
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
 use crate::reply::Reply;
@@ -373,9 +374,10 @@ impl Client {
     }
 
     /// The last confirmation by the server and the end of the offline grace of the stored
-    /// verdict, when offline verdicts are on and the store holds one.
-    pub fn offline_confirmation(&self) -> Option<(SystemTime, SystemTime)> {
-        self.shared.offline.as_ref()?.confirmation()
+    /// verdict of `kind` (card or account mode), when offline verdicts are on and the store
+    /// holds one.
+    pub fn offline_confirmation(&self, kind: SessionKind) -> Option<(SystemTime, SystemTime)> {
+        self.shared.offline.as_ref()?.confirmation(kind)
     }
 
     /// [`Client::exchange`] without offline verdicts (a keeper sends a login again after an
@@ -416,10 +418,8 @@ impl Shared {
             return shared.licensed(shared, offline, login, request);
         }
         let outcome = shared.exchange_within(&shared.transport, request);
-        if let Some(offline) = &shared.offline {
-            if request.action == "UserHeartbeat" {
-                offline.observe_heartbeat(&outcome);
-            }
+        if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
+            offline.observe_heartbeat(kind, &outcome);
         }
         shared.logged(request, outcome)
     }

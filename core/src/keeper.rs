@@ -220,7 +220,7 @@ impl Keeper {
     ) -> Result<Keeper, Error> {
         // Checks the token and IP now, so that a bad argument fails the start.
         let request = request::heartbeat(token, kind, options.ip.as_deref())?;
-        Keeper::launch(client, Mode::Online { request }, options, on_event)
+        Keeper::launch(client, Mode::Online { request, kind }, options, on_event)
     }
 
     /// Starts keeping the session of a login's reply: the reply of `single_login` or
@@ -266,11 +266,13 @@ impl Keeper {
                 "the heartbeat interval must be at least 1 second",
             ));
         }
-        let offline_start = match &mode {
-            Mode::Offline { grace_end, .. } => Some(*grace_end),
-            Mode::Online { .. } => None,
+        let (offline_start, kind) = match &mode {
+            Mode::Offline {
+                grace_end, kind, ..
+            } => (Some(*grace_end), *kind),
+            Mode::Online { kind, .. } => (None, *kind),
         };
-        let confirmed = client.offline_confirmation();
+        let confirmed = client.offline_confirmation(kind);
         let shared = Arc::new(Shared {
             cancel: CancelToken::new(),
             status: Mutex::new(KeeperStatus {
@@ -413,7 +415,10 @@ impl Drop for Keeper {
 /// What a keeper keeps alive.
 enum Mode {
     /// A session with a token: heartbeats.
-    Online { request: ActionRequest },
+    Online {
+        request: ActionRequest,
+        kind: SessionKind,
+    },
     /// An offline verdict: the login to send again (or the one still going on), until the
     /// offline grace ends.
     Offline {
@@ -512,7 +517,10 @@ impl Beat {
                     }
                     match self.logged_in(outcome, *kind) {
                         Relogin::Online(request) => {
-                            mode = Mode::Online { request };
+                            mode = Mode::Online {
+                                request,
+                                kind: *kind,
+                            };
                             failures = 0;
                             next = Deadline::at(now, jittered(self.options.interval));
                         }
@@ -529,7 +537,7 @@ impl Beat {
                         }
                     }
                 }
-                Mode::Online { request } => match self.beat(request) {
+                Mode::Online { request, kind } => match self.beat(request) {
                     Outcome::Alive(beat) => {
                         trouble_since = None;
                         failures = 0;
@@ -553,7 +561,7 @@ impl Beat {
                     Outcome::Trouble(mut event) => {
                         // With offline verdicts on, the grace is the offline grace, counted
                         // from the last confirmation in the store.
-                        if let Some((_, grace_end)) = self.client.offline_confirmation() {
+                        if let Some((_, grace_end)) = self.client.offline_confirmation(*kind) {
                             if !std::mem::replace(&mut offline, true) {
                                 {
                                     let mut status = self.shared.status();

@@ -37,8 +37,11 @@ use crate::log::{log, LogHook, LogLevel};
 use crate::reply::Reply;
 use crate::state::Sealed;
 
-/// The state file of the verdict.
-const VERDICT_FILE: &str = "verdict";
+/// The state file of the verdict of a session kind (one per mode: a program that uses both
+/// card and account logins keeps both).
+fn verdict_file(kind: SessionKind) -> String {
+    format!("verdict-{}", kind.as_str())
+}
 /// The format of the verdict file's contents.
 const FORMAT: i64 = 1;
 /// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
@@ -77,6 +80,15 @@ impl<'a> Login<'a> {
             }
             _ => None,
         }
+    }
+}
+
+/// The session kind of a heartbeat request (`Type`).
+pub(crate) fn heartbeat_kind(request: &ActionRequest) -> Option<SessionKind> {
+    match (request.action.as_str(), request.value("Type")) {
+        ("UserHeartbeat", Some("card")) => Some(SessionKind::Card),
+        ("UserHeartbeat", Some("user")) => Some(SessionKind::User),
+        _ => None,
     }
 }
 
@@ -333,8 +345,8 @@ impl Offline {
             .keyed_hash(login.kind.as_str().as_bytes(), login.identity.as_bytes())
     }
 
-    fn load(&self) -> Option<Verdict> {
-        let bytes = self.store.read(VERDICT_FILE)?;
+    fn load(&self, kind: SessionKind) -> Option<Verdict> {
+        let bytes = self.store.read(&verdict_file(kind))?;
         let verdict = Verdict::from_bytes(&bytes);
         if verdict.is_none() {
             log(&self.log, LogLevel::Warn, || {
@@ -345,19 +357,26 @@ impl Offline {
     }
 
     fn save(&self, verdict: &Verdict) {
-        if let Err(err) = self.store.write(VERDICT_FILE, &verdict.to_bytes()) {
+        if let Err(err) = self
+            .store
+            .write(&verdict_file(verdict.kind), &verdict.to_bytes())
+        {
             log(&self.log, LogLevel::Warn, || {
                 format!("the verdict is not stored: {}", err.message())
             });
         }
     }
 
-    fn clear(&self, why: &str) {
-        if self.store.exists(VERDICT_FILE) {
+    fn clear(&self, kind: SessionKind, why: &str) {
+        let file = verdict_file(kind);
+        if self.store.exists(&file) {
             log(&self.log, LogLevel::Info, || {
-                format!("the stored verdict is cleared: {why}")
+                format!(
+                    "the stored verdict ({} mode) is cleared: {why}",
+                    kind.as_str()
+                )
             });
-            self.store.remove(VERDICT_FILE);
+            self.store.remove(&file);
         }
     }
 
@@ -366,9 +385,9 @@ impl Offline {
         let reply = match outcome {
             Ok(reply) if reply.code() == codes::OK => reply,
             Ok(reply) if reply.offline().is_some() => return,
-            Ok(reply) => return self.refused(reply.code()),
+            Ok(reply) => return self.refused(login.kind, reply.code()),
             Err(error) => match error.reply() {
-                Some(reply) => return self.refused(reply.code()),
+                Some(reply) => return self.refused(login.kind, reply.code()),
                 None => return,
             },
         };
@@ -376,7 +395,7 @@ impl Offline {
         let server = reply.date().map(unix);
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
         data.remove("token");
-        let previous = self.load().map_or(i64::MIN, |v| v.server_time);
+        let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
         self.save(&Verdict {
             kind: login.kind,
             identity: self.identity(login),
@@ -387,18 +406,19 @@ impl Offline {
         });
     }
 
-    /// After a heartbeat of the stored verdict's session: a success confirms it (and its new
-    /// expiry), the session's end (1005, 1006, 1007) clears it.
-    pub(crate) fn observe_heartbeat(&self, outcome: &Result<Reply, Error>) {
+    /// After a heartbeat of a session of `kind`: a success confirms the stored verdict of
+    /// that mode (and its new expiry), a refusal (the session's end: 1005, 1006, 1007)
+    /// clears it.
+    pub(crate) fn observe_heartbeat(&self, kind: SessionKind, outcome: &Result<Reply, Error>) {
         let reply = match outcome {
             Ok(reply) if reply.code() == codes::OK => reply,
-            Ok(reply) => return self.refused(reply.code()),
+            Ok(reply) => return self.refused(kind, reply.code()),
             Err(error) => match error.reply() {
-                Some(reply) => return self.refused(reply.code()),
+                Some(reply) => return self.refused(kind, reply.code()),
                 None => return,
             },
         };
-        let Some(mut verdict) = self.load() else {
+        let Some(mut verdict) = self.load(kind) else {
             return;
         };
         let now = unix(SystemTime::now());
@@ -415,16 +435,16 @@ impl Offline {
         self.save(&verdict);
     }
 
-    fn refused(&self, code: i32) {
+    fn refused(&self, kind: SessionKind, code: i32) {
         if !keeps_verdict(code) {
-            self.clear(&format!("the server refused with {code}"));
+            self.clear(kind, &format!("the server refused with {code}"));
         }
     }
 
     /// Judges the stored verdict for `login` at the local time `now`: `None` when the store
     /// holds none for it.
     fn judge(&self, login: &Login, now: SystemTime) -> Option<(Verdict, Judged)> {
-        let verdict = self.load()?;
+        let verdict = self.load(login.kind)?;
         if verdict.kind != login.kind
             || verdict.identity != self.identity(login)
             || verdict.machine != login.machine
@@ -479,9 +499,10 @@ impl Offline {
         )
     }
 
-    /// The last confirmation and the end of the grace of the stored verdict, if any.
-    pub(crate) fn confirmation(&self) -> Option<(SystemTime, SystemTime)> {
-        let verdict = self.load()?;
+    /// The last confirmation and the end of the grace of the stored verdict of `kind`, if
+    /// any.
+    pub(crate) fn confirmation(&self, kind: SessionKind) -> Option<(SystemTime, SystemTime)> {
+        let verdict = self.load(kind)?;
         let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
         Some((
             system_time(verdict.confirmed_at),

@@ -148,7 +148,7 @@ fn a_start_with_the_server_stopped_is_licensed_offline() {
     }
 
     lab.sandbox.pause();
-    // The last login (the account's) is the stored verdict.
+    // One verdict per mode: the account's answers the account.
     let started = Instant::now();
     let offline = lab
         .client()
