@@ -179,9 +179,11 @@
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <initializer_list>
 #include <limits>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -189,6 +191,19 @@
 #include <string_view>
 #include <utility>
 #include <vector>
+
+#if defined(__has_include)
+#if __has_include(<version>)
+#include <version>
+#endif
+#endif
+#if defined(__cpp_lib_expected) && __cpp_lib_expected >= 202202L
+#include <expected>
+/* 1 when this translation unit has std::expected (C++23): Result::expected() is declared. */
+#define VERIFY_HAS_EXPECTED 1
+#else
+#define VERIFY_HAS_EXPECTED 0
+#endif
 
 #include "verify.h"
 
@@ -334,6 +349,187 @@ public:
 private:
     std::int32_t code_;
     std::shared_ptr<const std::string> reply_json_;
+};
+
+/*
+ * A point in time. The service writes its times ("expire_at", "updated_at", ...) as
+ * "YYYY-MM-DD HH:mm:ss" in Beijing time, UTC+08:00, without an offset; the typed results
+ * give them as this type, already converted: a Time is an instant (system_clock counts from
+ * the Unix epoch, UTC, on every supported platform), and format_service_time() writes it back
+ * in the service's form.
+ */
+using Time = std::chrono::system_clock::time_point;
+
+/* The offset of every time the service writes: UTC+08:00 (Beijing time, no daylight saving). */
+inline constexpr std::chrono::hours service_utc_offset{8};
+
+namespace detail {
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
+constexpr std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) noexcept {
+    y -= m <= 2 ? 1 : 0;
+    const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
+    const unsigned yoe = static_cast<unsigned>(y - era * 400);
+    const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+    const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
+}
+
+/* The date of a day count since 1970-01-01 (H. Hinnant's civil_from_days). */
+constexpr void civil_from_days(std::int64_t z, std::int64_t &y, unsigned &m, unsigned &d) noexcept {
+    z += 719468;
+    const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+    const unsigned doe = static_cast<unsigned>(z - era * 146097);
+    const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const unsigned mp = (5 * doy + 2) / 153;
+    d = doy - (153 * mp + 2) / 5 + 1;
+    m = mp < 10 ? mp + 3 : mp - 9;
+    y = static_cast<std::int64_t>(yoe) + era * 400 + (m <= 2 ? 1 : 0);
+}
+
+/* The number of `count` decimal digits at `at` of `text`, or -1 when one is not a digit. */
+constexpr int digits(std::string_view text, std::size_t at, std::size_t count) noexcept {
+    int value = 0;
+    for (std::size_t i = at; i < at + count; ++i) {
+        if (text[i] < '0' || text[i] > '9') {
+            return -1;
+        }
+        value = value * 10 + (text[i] - '0');
+    }
+    return value;
+}
+
+}  // namespace detail
+
+/*
+ * A time of the service, "YYYY-MM-DD HH:mm:ss" in UTC+08:00, as an instant; std::nullopt for
+ * anything else (an empty string, another format, a date that does not exist). The typed
+ * results read every "*_at" field with it.
+ */
+inline std::optional<Time> service_time(std::string_view text) noexcept {
+    if (text.size() != 19 || text[4] != '-' || text[7] != '-' || text[10] != ' ' || text[13] != ':' ||
+        text[16] != ':') {
+        return std::nullopt;
+    }
+    const int year = detail::digits(text, 0, 4);
+    const int month = detail::digits(text, 5, 2);
+    const int day = detail::digits(text, 8, 2);
+    const int hour = detail::digits(text, 11, 2);
+    const int minute = detail::digits(text, 14, 2);
+    const int second = detail::digits(text, 17, 2);
+    if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 ||
+        second < 0 || second > 59) {
+        return std::nullopt;
+    }
+    static constexpr int month_days[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    if (day > month_days[month - 1] || (month == 2 && day == 29 && !leap)) {
+        return std::nullopt;
+    }
+    const std::int64_t days =
+        detail::days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+    const std::int64_t seconds = days * 86400 + hour * 3600 + minute * 60 + second -
+                                 std::chrono::seconds(service_utc_offset).count();
+    return Time(std::chrono::duration_cast<Time::duration>(std::chrono::seconds(seconds)));
+}
+
+/* `time` as the service writes it: "YYYY-MM-DD HH:mm:ss" in UTC+08:00 (whole seconds, rounded
+ * down). service_time(format_service_time(t)) is t rounded down to the second. */
+inline std::string format_service_time(Time time) {
+    const std::int64_t seconds =
+        std::chrono::floor<std::chrono::seconds>(time.time_since_epoch()).count() +
+        std::chrono::seconds(service_utc_offset).count();
+    std::int64_t days = seconds / 86400;
+    std::int64_t rest = seconds % 86400;
+    if (rest < 0) {
+        rest += 86400;
+        days -= 1;
+    }
+    std::int64_t year = 0;
+    unsigned month = 0;
+    unsigned day = 0;
+    detail::civil_from_days(days, year, month, day);
+    char out[32] = {};
+    std::snprintf(out, sizeof out, "%04lld-%02u-%02u %02lld:%02lld:%02lld", static_cast<long long>(year), month, day,
+                  static_cast<long long>(rest / 3600), static_cast<long long>(rest / 60 % 60),
+                  static_cast<long long>(rest % 60));
+    return std::string(out);
+}
+
+/* What an offline verdict (codes::offline) knows besides its fields (verify_reply_offline). */
+struct OfflineInfo {
+    /* When the server last confirmed the licence. */
+    Time confirmed_at;
+    /* When the offline grace period ends. */
+    Time grace_end;
+    /* The local failure that kept the server out of reach (codes::err_network,
+     * err_timeout...); its words are the reply's message. */
+    std::int32_t reason = 0;
+};
+
+/* Whether `code` is a refusal of the program's configuration rather than of a licence:
+ * 1001 (program not found), 1010 (signature error), 1011 (AppKey wrong), 1012 (program not
+ * approved). Those are the developer's to fix (the AppId, the AppKey, the back office), not
+ * the user's (a card, a password, a ban). */
+inline constexpr bool is_configuration_refusal(std::int32_t code) noexcept {
+    return code == codes::program_not_found || code == codes::signature_error || code == codes::app_key_wrong ||
+           code == codes::not_approved;
+}
+
+/*
+ * The server's refusal of a call, copied out of its reply: the error of a typed Result (its
+ * error(), the error of its expected()), and what a Refused exception carries.
+ */
+struct Refusal {
+    /* The server's code: 1001..1024, or another code of the server (never 200, 201, 202). */
+    std::int32_t code = 0;
+    /* The server's message (localized; may be empty). */
+    std::string message;
+    /* /data/remark: on 1006 the reason of the ban, on 1022 the previously bound machine code. */
+    std::optional<std::string> remark;
+    /* The whole reply as JSON, for fields the spec does not show. */
+    std::string json;
+
+    /* is_configuration_refusal(code): 1001, 1010, 1011 or 1012. */
+    bool configuration() const noexcept { return is_configuration_refusal(code); }
+    /* verify::describe(code). */
+    std::string_view description() const noexcept { return describe(code); }
+};
+
+/*
+ * The throwing form of a refusal: thrown by Result::value(), Result::operator* and ->, and
+ * Reply::ensure_ok(). It is a verify::Error whose code() is the server's (positive) code, so
+ * one `catch (const verify::Error &)` handles refusals and local failures alike; catch
+ * verify::Refused first to tell them apart. what() reads "1006 disabled, ...: <message>".
+ */
+class Refused : public Error {
+public:
+    explicit Refused(Refusal refusal)
+        : Error(refusal.code, what_of(refusal)), refusal_(std::make_shared<const Refusal>(std::move(refusal))) {}
+
+    /* The refusal: code, the server's message, remark, the reply's JSON. */
+    const Refusal &refusal() const noexcept { return *refusal_; }
+    /* The server's message (what() adds the code and its description). */
+    const std::string &message() const noexcept { return refusal_->message; }
+    /* /data/remark of the refusal: the reason of a ban (1006), the bound machine code (1022). */
+    const std::optional<std::string> &remark() const noexcept { return refusal_->remark; }
+    /* 1001, 1010, 1011 or 1012: the program's configuration, not a licence, was refused. */
+    bool configuration() const noexcept { return refusal_->configuration(); }
+
+private:
+    static std::string what_of(const Refusal &refusal) {
+        std::string text = std::to_string(refusal.code);
+        text += ' ';
+        text += describe(refusal.code);
+        if (!refusal.message.empty()) {
+            text += ": ";
+            text += refusal.message;
+        }
+        return text;
+    }
+
+    std::shared_ptr<const Refusal> refusal_;
 };
 
 namespace detail {
@@ -501,16 +697,8 @@ public:
         return c == codes::ok || c == codes::offline;
     }
 
-    /* What an offline verdict knows besides its fields. */
-    struct OfflineInfo {
-        /* When the server last confirmed the licence. */
-        std::chrono::system_clock::time_point confirmed_at;
-        /* When the offline grace period ends. */
-        std::chrono::system_clock::time_point grace_end;
-        /* The local failure that kept the server out of reach (codes::err_network,
-         * err_timeout...); its words are in message(). */
-        std::int32_t reason = 0;
-    };
+    /* What an offline verdict knows besides its fields (verify::OfflineInfo). */
+    using OfflineInfo = verify::OfflineInfo;
 
     /* An offline verdict's info (verify_reply_offline); std::nullopt for the server's own
      * reply. */
@@ -526,6 +714,31 @@ public:
 
     /* verify::describe(code()). */
     std::string_view description() const { return describe(code()); }
+
+    /* Whether the server refused the program's configuration (1001, 1010, 1011, 1012:
+     * is_configuration_refusal) rather than a licence. */
+    bool configuration_refusal() const { return is_configuration_refusal(code()); }
+
+    /* The throwing form: returns this reply when the server answered 200, 201 (pending) or
+     * the stored verdict answered offline (202); throws verify::Refused (code, message,
+     * remark) for any other code. */
+    const Reply &ensure_ok() const {
+        std::int32_t c = code();
+        if (c != codes::ok && c != codes::pending && c != codes::offline) {
+            throw Refused(refusal());
+        }
+        return *this;
+    }
+
+    /* The refusal this reply carries (code, message, remark, JSON), whatever its code. */
+    Refusal refusal() const {
+        Refusal out;
+        out.code = code();
+        out.message = message();
+        out.remark = remark();
+        out.json = json();
+        return out;
+    }
 
     /* The server's message (localized; may be empty). */
     std::string message() const {
@@ -641,7 +854,766 @@ inline Reply finish(std::int32_t code, verify_reply *raw) {
     throw Error(code, message, std::move(json));
 }
 
+/* The JSON reading of Result's map fields: the library's JSON text (valid, compact) of an
+ * object, read into name -> text. */
+
+inline void json_space(std::string_view text, std::size_t &at) noexcept {
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) {
+        ++at;
+    }
+}
+
+inline void utf8_append(std::string &out, std::uint32_t point) {
+    if (point < 0x80) {
+        out += static_cast<char>(point);
+    } else if (point < 0x800) {
+        out += static_cast<char>(0xC0 | (point >> 6));
+        out += static_cast<char>(0x80 | (point & 0x3F));
+    } else if (point < 0x10000) {
+        out += static_cast<char>(0xE0 | (point >> 12));
+        out += static_cast<char>(0x80 | ((point >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (point & 0x3F));
+    } else {
+        out += static_cast<char>(0xF0 | (point >> 18));
+        out += static_cast<char>(0x80 | ((point >> 12) & 0x3F));
+        out += static_cast<char>(0x80 | ((point >> 6) & 0x3F));
+        out += static_cast<char>(0x80 | (point & 0x3F));
+    }
+}
+
+/* Four hex digits at `at`, or false. */
+inline bool json_hex4(std::string_view text, std::size_t at, std::uint32_t &out) noexcept {
+    if (at + 4 > text.size()) {
+        return false;
+    }
+    out = 0;
+    for (std::size_t i = at; i < at + 4; ++i) {
+        const char c = text[i];
+        const std::uint32_t digit = c >= '0' && c <= '9'   ? static_cast<std::uint32_t>(c - '0')
+                                    : c >= 'a' && c <= 'f' ? static_cast<std::uint32_t>(c - 'a' + 10)
+                                    : c >= 'A' && c <= 'F' ? static_cast<std::uint32_t>(c - 'A' + 10)
+                                                           : 16u;
+        if (digit > 15) {
+            return false;
+        }
+        out = out * 16 + digit;
+    }
+    return true;
+}
+
+/* The JSON string starting at text[at] ('"'), unescaped into `out`; `at` moves past it. */
+inline bool json_string(std::string_view text, std::size_t &at, std::string &out) {
+    if (at >= text.size() || text[at] != '"') {
+        return false;
+    }
+    ++at;
+    while (at < text.size()) {
+        const char c = text[at++];
+        if (c == '"') {
+            return true;
+        }
+        if (c != '\\') {
+            out += c;
+            continue;
+        }
+        if (at >= text.size()) {
+            return false;
+        }
+        const char e = text[at++];
+        switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+            std::uint32_t point = 0;
+            if (!json_hex4(text, at, point)) {
+                return false;
+            }
+            at += 4;
+            std::uint32_t low = 0;
+            if (point >= 0xD800 && point < 0xDC00 && at + 6 <= text.size() && text[at] == '\\' &&
+                text[at + 1] == 'u' && json_hex4(text, at + 2, low) && low >= 0xDC00 && low < 0xE000) {
+                point = 0x10000 + ((point - 0xD800) << 10) + (low - 0xDC00);
+                at += 6;
+            }
+            utf8_append(out, point);
+            break;
+        }
+        default: return false;
+        }
+    }
+    return false;
+}
+
+/* Skips the JSON value at `at`; its text is text.substr(start, at - start). */
+inline bool json_skip(std::string_view text, std::size_t &at, int depth = 0) {
+    json_space(text, at);
+    if (at >= text.size() || depth > 64) {
+        return false;
+    }
+    const char c = text[at];
+    if (c == '"') {
+        std::string ignored;
+        return json_string(text, at, ignored);
+    }
+    if (c == '{' || c == '[') {
+        const char close = c == '{' ? '}' : ']';
+        ++at;
+        json_space(text, at);
+        if (at < text.size() && text[at] == close) {
+            ++at;
+            return true;
+        }
+        while (at < text.size()) {
+            if (c == '{') {
+                std::string key;
+                json_space(text, at);
+                if (!json_string(text, at, key)) {
+                    return false;
+                }
+                json_space(text, at);
+                if (at >= text.size() || text[at++] != ':') {
+                    return false;
+                }
+            }
+            if (!json_skip(text, at, depth + 1)) {
+                return false;
+            }
+            json_space(text, at);
+            if (at >= text.size()) {
+                return false;
+            }
+            const char next = text[at++];
+            if (next == close) {
+                return true;
+            }
+            if (next != ',') {
+                return false;
+            }
+        }
+        return false;
+    }
+    while (at < text.size() && text[at] != ',' && text[at] != '}' && text[at] != ']' && text[at] != ' ' &&
+           text[at] != '\n' && text[at] != '\r' && text[at] != '\t') {
+        ++at;
+    }
+    return true;
+}
+
+/* A JSON object's members as name -> text: strings unescaped, numbers and booleans in JSON
+ * notation (as Reply::str gives them); null, objects and arrays are left out. std::nullopt
+ * when `text` is not an object. */
+inline std::optional<std::map<std::string, std::string>> json_string_map(std::string_view text) {
+    std::map<std::string, std::string> out;
+    std::size_t at = 0;
+    json_space(text, at);
+    if (at >= text.size() || text[at] != '{') {
+        return std::nullopt;
+    }
+    ++at;
+    json_space(text, at);
+    if (at < text.size() && text[at] == '}') {
+        return out;
+    }
+    while (at < text.size()) {
+        std::string key;
+        json_space(text, at);
+        if (!json_string(text, at, key)) {
+            return std::nullopt;
+        }
+        json_space(text, at);
+        if (at >= text.size() || text[at++] != ':') {
+            return std::nullopt;
+        }
+        json_space(text, at);
+        if (at < text.size() && text[at] == '"') {
+            std::string value;
+            if (!json_string(text, at, value)) {
+                return std::nullopt;
+            }
+            out[key] = std::move(value);
+        } else {
+            const std::size_t start = at;
+            if (!json_skip(text, at)) {
+                return std::nullopt;
+            }
+            const std::string_view raw = text.substr(start, at - start);
+            if (!raw.empty() && raw != "null" && raw.front() != '{' && raw.front() != '[') {
+                out[key] = std::string(raw);
+            }
+        }
+        json_space(text, at);
+        if (at >= text.size()) {
+            return std::nullopt;
+        }
+        const char next = text[at++];
+        if (next == '}') {
+            return out;
+        }
+        if (next != ',') {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
 }  // namespace detail
+
+/*
+ * What every typed result holds besides its fields: the code of the answer and its message,
+ * and for an offline verdict (code 202: the server could not be reached and the stored
+ * verdict of the last good login answered, with the stored fields and no token) what it
+ * knows besides its fields.
+ */
+struct Answer {
+    /* 200, 201 (pending: a social login not authorized yet) or 202 (an offline verdict). */
+    std::int32_t code = 0;
+    /* The server's message (localized; may be empty); for an offline verdict, why the
+     * network failed, in words. */
+    std::string message;
+    /* Set for an offline verdict (code 202): when the server last confirmed the licence,
+     * when the offline grace ends, and the local failure's code. */
+    std::optional<OfflineInfo> offline_info;
+
+    /* code == 200. */
+    bool ok() const noexcept { return code == codes::ok; }
+    /* code == 201: a social login the user has not authorized yet; poll again. */
+    bool pending() const noexcept { return code == codes::pending; }
+    /* code == 202: an offline verdict (see offline_info). */
+    bool offline() const noexcept { return code == codes::offline; }
+};
+
+namespace detail {
+
+inline void read_answer(const Reply &reply, Answer &out) {
+    out.code = reply.code();
+    out.message = reply.message();
+    out.offline_info = reply.offline_info();
+}
+
+/* A "*_at" field: its text read as a service time; std::nullopt when absent, empty or not
+ * in the service's form (the text stays readable with Reply::str). */
+inline std::optional<Time> read_time(const Reply &reply, std::string_view pointer) {
+    std::optional<std::string> text = reply.str(pointer);
+    if (!text) {
+        return std::nullopt;
+    }
+    return service_time(*text);
+}
+
+/* An object field as name -> text (see json_string_map). */
+inline std::optional<std::map<std::string, std::string>> read_map(const Reply &reply, std::string_view pointer) {
+    std::optional<std::string> text = reply.json(pointer);
+    if (!text) {
+        return std::nullopt;
+    }
+    return json_string_map(*text);
+}
+
+}  // namespace detail
+
+/*
+ * The typed outcome of a call: the server's reply (a Result is a Reply: code(), message(),
+ * remark(), str("/data/...") for fields the spec does not show) and, when the server answered
+ * 200, 201 or 202, the action's typed fields as a T (verify::CardLogin, verify::UserSession,
+ * ...; generated from the action table), with an std::expected-like interface:
+ *
+ *   verify::CardLogin login = client.single_login(card, mac).value();   // throws on refusal
+ *
+ *   auto login = client.single_login(card, mac);                          // or branch on it
+ *   if (login) { use(login->expire_at); } else { show(login.error().remark); }
+ *
+ *   #if VERIFY_HAS_EXPECTED                                               // C++23
+ *   std::expected<verify::CardLogin, verify::Refusal> e = client.single_login(card, mac).expected();
+ *   #endif
+ *
+ * - has_value() and operator bool: the server answered 200, 201 or 202 (unlike Reply's
+ *   operator bool, which only says the object is not moved-from).
+ * - value(), operator* and operator->: the typed fields; they throw verify::Refused (a
+ *   verify::Error with the server's code, its message and remark) for a refusal, where
+ *   std::expected would be undefined behaviour.
+ * - error(): the Refusal (code, message, remark, JSON) of a refused call.
+ * - expected() (C++23, VERIFY_HAS_EXPECTED): the same as std::expected<T, Refusal>.
+ * - Local failures (no answer) still throw verify::Error from the call itself.
+ * A Result converts to a Reply by moving (verify::Reply r = client.single_login(...)), so code
+ * written for the Reply of earlier versions compiles unchanged.
+ */
+template <typename T>
+class Result : public Reply {
+public:
+    using value_type = T;
+    using error_type = Refusal;
+
+    /* The typed outcome of `reply` (the fields are read now, once). */
+    explicit Result(Reply reply) : Reply(std::move(reply)) {
+        const std::int32_t c = code();
+        if (c == codes::ok || c == codes::pending || c == codes::offline) {
+            value_ = T::from(*this);
+        }
+    }
+
+    /* Whether the server answered 200, 201 or 202 (then value() holds the typed fields). */
+    bool has_value() const noexcept { return value_.has_value(); }
+    /* has_value(). */
+    explicit operator bool() const noexcept { return has_value(); }
+
+    /* The typed fields; throws verify::Refused when the server refused the call. */
+    const T &value() const {
+        if (!value_) {
+            throw Refused(refusal());
+        }
+        return *value_;
+    }
+    /* value(). */
+    const T &operator*() const { return value(); }
+    /* &value(). */
+    const T *operator->() const { return &value(); }
+
+    /* The typed fields, or `fallback` when the server refused the call. */
+    T value_or(T fallback) const { return value_ ? *value_ : std::move(fallback); }
+
+    /* The server's refusal; throws verify::Error (codes::err_invalid_argument) when the call
+     * succeeded (has_value()). */
+    Refusal error() const {
+        if (value_) {
+            detail::fail(codes::err_invalid_argument, "error() of a verify::Result that holds a value");
+        }
+        return refusal();
+    }
+
+#if VERIFY_HAS_EXPECTED
+    /* C++23: the outcome as std::expected<T, Refusal>. */
+    std::expected<T, Refusal> expected() const {
+        if (value_) {
+            return *value_;
+        }
+        return std::unexpected(refusal());
+    }
+#endif
+
+    /* The raw reply (this object), for fields the spec does not show. */
+    const Reply &reply() const noexcept { return *this; }
+
+private:
+    std::optional<T> value_;
+};
+
+/*
+ * The typed results of the action table (core/src/actions/table.rs), one per reply view: each
+ * is an Answer (code, message, offline_info) with the fields the spec shows, each
+ * std::nullopt when the server left it out or sent another type. Strings are std::string,
+ * integers std::int64_t, booleans bool, the service's times ("*_at" fields) verify::Time
+ * (converted from UTC+08:00), objects std::map<std::string, std::string>. Plain copyable
+ * values: they stay valid after the Result they came from is gone.
+ */
+// BEGIN GENERATED: results (tests/generated.rs; do not edit)
+/* Success of `SingleLogin` (card mode).
+ * The result of `Result<CardLogin>::value()`. */
+struct CardLogin : Answer {
+    /* token: the session token (40 characters) for a card heartbeat. */
+    std::optional<std::string> token;
+    /* status: `active`. */
+    std::optional<std::string> status;
+    /* is_times: true for a count card. */
+    std::optional<bool> is_times;
+    /* card_type: the card type's display name. */
+    std::optional<std::string> card_type;
+    /* expire_at: `YYYY-MM-DD HH:mm:ss`; far future for a count card (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* total: uses the count card was sold with (count cards only). */
+    std::optional<std::int64_t> total;
+    /* used: uses consumed so far (count cards only). */
+    std::optional<std::int64_t> used;
+    /* remaining: uses left; 0 makes the card invalid (count cards only). */
+    std::optional<std::int64_t> remaining;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static CardLogin from(const Reply &reply) {
+        CardLogin out;
+        detail::read_answer(reply, out);
+        out.token = reply.str("/data/token");
+        out.status = reply.str("/data/status");
+        out.is_times = reply.boolean("/data/is_times");
+        out.card_type = reply.str("/data/card_type");
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.total = reply.integer("/data/total");
+        out.used = reply.integer("/data/used");
+        out.remaining = reply.integer("/data/remaining");
+        return out;
+    }
+};
+
+/* Success of a password `UserLogin` without a card, or of a social login.
+ * The result of `Result<UserSession>::value()`. */
+struct UserSession : Answer {
+    /* username: the account's username. */
+    std::optional<std::string> username;
+    /* device_id: the bound machine code; empty if unbound. */
+    std::optional<std::string> device_id;
+    /* expire_at: `YYYY-MM-DD HH:mm:ss` (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* status: `active`. */
+    std::optional<std::string> status;
+    /* token: the session token (40 characters) for a user heartbeat. */
+    std::optional<std::string> token;
+    /* remark: back-office note (social login: the social account's display name). */
+    std::optional<std::string> remark;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static UserSession from(const Reply &reply) {
+        UserSession out;
+        detail::read_answer(reply, out);
+        out.username = reply.str("/data/username");
+        out.device_id = reply.str("/data/device_id");
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.status = reply.str("/data/status");
+        out.token = reply.str("/data/token");
+        out.remark = reply.str("/data/remark");
+        return out;
+    }
+};
+
+/* Success of `UserLogin` with a card (the renewal branch): no token.
+ * The result of `Result<Renewal>::value()`. */
+struct Renewal : Answer {
+    /* username: the account's username. */
+    std::optional<std::string> username;
+    /* expire_at: the new expiry (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* added_days: days added. */
+    std::optional<std::int64_t> added_days;
+    /* status: `active`. */
+    std::optional<std::string> status;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Renewal from(const Reply &reply) {
+        Renewal out;
+        detail::read_answer(reply, out);
+        out.username = reply.str("/data/username");
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.added_days = reply.integer("/data/added_days");
+        out.status = reply.str("/data/status");
+        return out;
+    }
+};
+
+/* Success of `UserRegin`. Without a card the account is created already expired and
+ * no token is returned; with a duration card it is active and has a token.
+ * The result of `Result<Registration>::value()`. */
+struct Registration : Answer {
+    /* username: the account's username. */
+    std::optional<std::string> username;
+    /* user_id: the account identifier. */
+    std::optional<std::int64_t> user_id;
+    /* expire_at: the expiry (the registration time without a card) (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* token: the session token, when registered with a card. */
+    std::optional<std::string> token;
+    /* status: `active`, when registered with a card. */
+    std::optional<std::string> status;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Registration from(const Reply &reply) {
+        Registration out;
+        detail::read_answer(reply, out);
+        out.username = reply.str("/data/username");
+        out.user_id = reply.integer("/data/user_id");
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.token = reply.str("/data/token");
+        out.status = reply.str("/data/status");
+        return out;
+    }
+};
+
+/* Success of `UpdatePwd`.
+ * The result of `Result<PasswordChanged>::value()`. */
+struct PasswordChanged : Answer {
+    /* username: the account's username. */
+    std::optional<std::string> username;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static PasswordChanged from(const Reply &reply) {
+        PasswordChanged out;
+        detail::read_answer(reply, out);
+        out.username = reply.str("/data/username");
+        return out;
+    }
+};
+
+/* Success of `ChangeBind`.
+ * The result of `Result<Rebind>::value()`. */
+struct Rebind : Answer {
+    /* username: the account's username. */
+    std::optional<std::string> username;
+    /* device_id: the new machine code. */
+    std::optional<std::string> device_id;
+    /* bind_count: rebinds used, this one included. */
+    std::optional<std::int64_t> bind_count;
+    /* bind_limit: the product's rebind limit (0: no limit). */
+    std::optional<std::int64_t> bind_limit;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Rebind from(const Reply &reply) {
+        Rebind out;
+        detail::read_answer(reply, out);
+        out.username = reply.str("/data/username");
+        out.device_id = reply.str("/data/device_id");
+        out.bind_count = reply.integer("/data/bind_count");
+        out.bind_limit = reply.integer("/data/bind_limit");
+        return out;
+    }
+};
+
+/* Success of `UserHeartbeat`.
+ * The result of `Result<Heartbeat>::value()`. */
+struct Heartbeat : Answer {
+    /* expire_at: the session's expiry (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* status: `active`. */
+    std::optional<std::string> status;
+    /* msg: a back-office message, delivered once; empty when none. */
+    std::optional<std::string> msg;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Heartbeat from(const Reply &reply) {
+        Heartbeat out;
+        detail::read_answer(reply, out);
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.status = reply.str("/data/status");
+        out.msg = reply.str("/data/msg");
+        return out;
+    }
+};
+
+/* Success of `UserRecharge`.
+ * The result of `Result<Recharge>::value()`. */
+struct Recharge : Answer {
+    /* username: the account's username. */
+    std::optional<std::string> username;
+    /* expire_at: the new expiry (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* added_days: the amount added with its unit (a string in this action). */
+    std::optional<std::string> added_days;
+    /* status: `active`. */
+    std::optional<std::string> status;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Recharge from(const Reply &reply) {
+        Recharge out;
+        detail::read_answer(reply, out);
+        out.username = reply.str("/data/username");
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.added_days = reply.str("/data/added_days");
+        out.status = reply.str("/data/status");
+        return out;
+    }
+};
+
+/* Success of `GetLatestVersion`.
+ * The result of `Result<LatestVersion>::value()`. */
+struct LatestVersion : Answer {
+    /* version: the latest version number. */
+    std::optional<std::string> version;
+    /* changelog: its change log. */
+    std::optional<std::string> changelog;
+    /* download_url: where to download it. */
+    std::optional<std::string> download_url;
+    /* force_update: whether the back office requires the update. */
+    std::optional<bool> force_update;
+    /* has_update: whether it is newer than the version given. */
+    std::optional<bool> has_update;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static LatestVersion from(const Reply &reply) {
+        LatestVersion out;
+        detail::read_answer(reply, out);
+        out.version = reply.str("/data/version");
+        out.changelog = reply.str("/data/changelog");
+        out.download_url = reply.str("/data/download_url");
+        out.force_update = reply.boolean("/data/force_update");
+        out.has_update = reply.boolean("/data/has_update");
+        return out;
+    }
+};
+
+/* Success of `GetBulletin`.
+ * The result of `Result<Bulletin>::value()`. */
+struct Bulletin : Answer {
+    /* bulletin: the bulletin text. */
+    std::optional<std::string> bulletin;
+    /* updated_at: when it was last changed (read from UTC+08:00). */
+    std::optional<Time> updated_at;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Bulletin from(const Reply &reply) {
+        Bulletin out;
+        detail::read_answer(reply, out);
+        out.bulletin = reply.str("/data/bulletin");
+        out.updated_at = detail::read_time(reply, "/data/updated_at");
+        return out;
+    }
+};
+
+/* Success of `GetVariable` with a name.
+ * The result of `Result<Variable>::value()`. */
+struct Variable : Answer {
+    /* name: the variable's name. */
+    std::optional<std::string> name;
+    /* value: its value. */
+    std::optional<std::string> value;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Variable from(const Reply &reply) {
+        Variable out;
+        detail::read_answer(reply, out);
+        out.name = reply.str("/data/name");
+        out.value = reply.str("/data/value");
+        return out;
+    }
+};
+
+/* Success of `GetVariable` without a name: every variable.
+ * The result of `Result<Variables>::value()`. */
+struct Variables : Answer {
+    /* variables: every variable, name to value. */
+    std::optional<std::map<std::string, std::string>> variables;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static Variables from(const Reply &reply) {
+        Variables out;
+        detail::read_answer(reply, out);
+        out.variables = detail::read_map(reply, "/data/variables");
+        return out;
+    }
+};
+
+/* Success of `GetUserInfo`.
+ * The result of `Result<UserInfo>::value()`. */
+struct UserInfo : Answer {
+    /* username: the account's username. */
+    std::optional<std::string> username;
+    /* user_id: the account identifier. */
+    std::optional<std::int64_t> user_id;
+    /* device_id: the bound machine code; empty if unbound. */
+    std::optional<std::string> device_id;
+    /* expire_at: the expiry (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* status: `active`, `expired` or `banned`. */
+    std::optional<std::string> status;
+    /* bind_count: rebinds used. */
+    std::optional<std::int64_t> bind_count;
+    /* bind_limit: the product's rebind limit (0: no limit). */
+    std::optional<std::int64_t> bind_limit;
+    /* remark: back-office note. */
+    std::optional<std::string> remark;
+    /* created_at: registration time (read from UTC+08:00). */
+    std::optional<Time> created_at;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static UserInfo from(const Reply &reply) {
+        UserInfo out;
+        detail::read_answer(reply, out);
+        out.username = reply.str("/data/username");
+        out.user_id = reply.integer("/data/user_id");
+        out.device_id = reply.str("/data/device_id");
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.status = reply.str("/data/status");
+        out.bind_count = reply.integer("/data/bind_count");
+        out.bind_limit = reply.integer("/data/bind_limit");
+        out.remark = reply.str("/data/remark");
+        out.created_at = detail::read_time(reply, "/data/created_at");
+        return out;
+    }
+};
+
+/* Success of `GetCardInfo`: the card's state, consuming nothing.
+ * The result of `Result<CardInfo>::value()`. */
+struct CardInfo : Answer {
+    /* card: the card key. */
+    std::optional<std::string> card;
+    /* card_type: the card type's display name. */
+    std::optional<std::string> card_type;
+    /* status: `unused`, `active`, `expired`, `exhausted`, `used`, `disabled` or `refunded`. */
+    std::optional<std::string> status;
+    /* is_times: true for a count card. */
+    std::optional<bool> is_times;
+    /* device_id: the bound machine code; empty when not bound. */
+    std::optional<std::string> device_id;
+    /* activated_at: first use; empty when unused (read from UTC+08:00). */
+    std::optional<Time> activated_at;
+    /* expire_at: expiry; empty when unused (read from UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* duration: duration in `duration_type` units. */
+    std::optional<std::int64_t> duration;
+    /* duration_type: `day` or `hour`. */
+    std::optional<std::string> duration_type;
+    /* total: uses the count card was sold with (count cards only). */
+    std::optional<std::int64_t> total;
+    /* used: uses consumed so far (count cards only). */
+    std::optional<std::int64_t> used;
+    /* remaining: uses left (count cards only). */
+    std::optional<std::int64_t> remaining;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static CardInfo from(const Reply &reply) {
+        CardInfo out;
+        detail::read_answer(reply, out);
+        out.card = reply.str("/data/card");
+        out.card_type = reply.str("/data/card_type");
+        out.status = reply.str("/data/status");
+        out.is_times = reply.boolean("/data/is_times");
+        out.device_id = reply.str("/data/device_id");
+        out.activated_at = detail::read_time(reply, "/data/activated_at");
+        out.expire_at = detail::read_time(reply, "/data/expire_at");
+        out.duration = reply.integer("/data/duration");
+        out.duration_type = reply.str("/data/duration_type");
+        out.total = reply.integer("/data/total");
+        out.used = reply.integer("/data/used");
+        out.remaining = reply.integer("/data/remaining");
+        return out;
+    }
+};
+
+/* Step 1 of a social login: the authorization URL to show, and the state to poll with.
+ * The result of `Result<SocialStart>::value()`. */
+struct SocialStart : Answer {
+    /* url: the external authorization link. */
+    std::optional<std::string> url;
+    /* state: the value to pass to the social poll or wait. */
+    std::optional<std::string> state;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static SocialStart from(const Reply &reply) {
+        SocialStart out;
+        detail::read_answer(reply, out);
+        out.url = reply.str("/data/url");
+        out.state = reply.str("/data/state");
+        return out;
+    }
+};
+
+/* Step 1 of a social registration: the authorization URL. The account is created when
+ * the user completes the authorization.
+ * The result of `Result<SocialRegistration>::value()`. */
+struct SocialRegistration : Answer {
+    /* url: the external authorization link (its `state` parameter is the state). */
+    std::optional<std::string> url;
+
+    /* The fields of `reply`, each std::nullopt when absent or of another type. */
+    static SocialRegistration from(const Reply &reply) {
+        SocialRegistration out;
+        detail::read_answer(reply, out);
+        out.url = reply.str("/data/url");
+        return out;
+    }
+};
+
+// END GENERATED: results
 
 /* What a keeper's Event reports (the VERIFY_EVENT_* integers). Later versions of the
  * library may add kinds: an Event may hold a value not named here (kept as it is). */
@@ -1308,50 +2280,46 @@ public:
     /* `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
      * later logins from the same machine refresh it (a count card spends one use). Never
      * sent twice by a retry.
-     * Reply fields (each std::nullopt when absent): str("/data/token"), str("/data/status"),
-     * boolean("/data/is_times"), str("/data/card_type"), str("/data/expire_at"),
-     * integer("/data/total"), integer("/data/used"), integer("/data/remaining"). */
-    Reply single_login(std::string_view card, std::string_view mac, std::optional<std::string_view> device_name = std::nullopt) const {
+     * Returns Result<CardLogin>, fields: token, status, is_times, card_type, expire_at, total,
+     * used, remaining. */
+    Result<CardLogin> single_login(std::string_view card, std::string_view mac, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string card_ = detail::arg(card, "card");
         std::string mac_ = detail::arg(mac, "mac");
         detail::OptionalArg device_name_(device_name, "device_name");
         verify_reply *out = nullptr;
         std::int32_t code = verify_single_login(handle_.get(), card_.c_str(), mac_.c_str(), device_name_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<CardLogin>(detail::finish(code, out));
     }
 
     /* `UserLogin` with username and password (account mode). `mac` is strongly
      * recommended (rebind detection).
-     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/device_id"),
-     * str("/data/expire_at"), str("/data/status"), str("/data/token"), str("/data/remark"). */
-    Reply user_login(std::string_view username, std::string_view password, std::optional<std::string_view> mac = std::nullopt) const {
+     * Returns Result<UserSession>, fields: username, device_id, expire_at, status, token, remark. */
+    Result<UserSession> user_login(std::string_view username, std::string_view password, std::optional<std::string_view> mac = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
         detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
         std::int32_t code = verify_user_login(handle_.get(), username_.c_str(), password_.c_str(), mac_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<UserSession>(detail::finish(code, out));
     }
 
     /* `UserLogin` with a recharge card: renews the account and returns no token (log in
      * again without a card for one). Never sent twice by a retry.
-     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/expire_at"),
-     * integer("/data/added_days"), str("/data/status"). */
-    Reply user_login_with_card(std::string_view username, std::string_view password, std::string_view card, std::optional<std::string_view> mac = std::nullopt) const {
+     * Returns Result<Renewal>, fields: username, expire_at, added_days, status. */
+    Result<Renewal> user_login_with_card(std::string_view username, std::string_view password, std::string_view card, std::optional<std::string_view> mac = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
         std::string card_ = detail::arg(card, "card");
         detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
         std::int32_t code = verify_user_login_with_card(handle_.get(), username_.c_str(), password_.c_str(), card_.c_str(), mac_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<Renewal>(detail::finish(code, out));
     }
 
     /* `UserRegin`: registers an account, activated when a duration card is given. Never
      * sent twice by a retry.
-     * Reply fields (each std::nullopt when absent): str("/data/username"),
-     * integer("/data/user_id"), str("/data/expire_at"), str("/data/token"), str("/data/status"). */
-    Reply user_register(std::string_view username, std::string_view password, std::optional<std::string_view> card = std::nullopt, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+     * Returns Result<Registration>, fields: username, user_id, expire_at, token, status. */
+    Result<Registration> user_register(std::string_view username, std::string_view password, std::optional<std::string_view> card = std::nullopt, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
         detail::OptionalArg card_(card, "card");
@@ -1359,149 +2327,140 @@ public:
         detail::OptionalArg device_name_(device_name, "device_name");
         verify_reply *out = nullptr;
         std::int32_t code = verify_user_register(handle_.get(), username_.c_str(), password_.c_str(), card_.c_str(), mac_.c_str(), device_name_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<Registration>(detail::finish(code, out));
     }
 
     /* `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
      * retry.
-     * Reply fields (each std::nullopt when absent): str("/data/username"). */
-    Reply update_password(std::string_view username, std::string_view old_password, std::string_view new_password) const {
+     * Returns Result<PasswordChanged>, fields: username. */
+    Result<PasswordChanged> update_password(std::string_view username, std::string_view old_password, std::string_view new_password) const {
         std::string username_ = detail::arg(username, "username");
         std::string old_password_ = detail::arg(old_password, "old_password");
         std::string new_password_ = detail::arg(new_password, "new_password");
         verify_reply *out = nullptr;
         std::int32_t code = verify_update_password(handle_.get(), username_.c_str(), old_password_.c_str(), new_password_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<PasswordChanged>(detail::finish(code, out));
     }
 
     /* `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
-     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/device_id"),
-     * integer("/data/bind_count"), integer("/data/bind_limit"). */
-    Reply change_bind(std::string_view username, std::string_view password, std::string_view new_mac) const {
+     * Returns Result<Rebind>, fields: username, device_id, bind_count, bind_limit. */
+    Result<Rebind> change_bind(std::string_view username, std::string_view password, std::string_view new_mac) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
         std::string new_mac_ = detail::arg(new_mac, "new_mac");
         verify_reply *out = nullptr;
         std::int32_t code = verify_change_bind(handle_.get(), username_.c_str(), password_.c_str(), new_mac_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<Rebind>(detail::finish(code, out));
     }
 
     /* `UserHeartbeat`: keeps a card or account session alive and collects a back-office
      * message (delivered once).
-     * Reply fields (each std::nullopt when absent): str("/data/expire_at"), str("/data/status"),
-     * str("/data/msg"). */
-    Reply heartbeat(std::string_view token, SessionKind kind, std::optional<std::string_view> ip = std::nullopt) const {
+     * Returns Result<Heartbeat>, fields: expire_at, status, msg. */
+    Result<Heartbeat> heartbeat(std::string_view token, SessionKind kind, std::optional<std::string_view> ip = std::nullopt) const {
         std::string token_ = detail::arg(token, "token");
         detail::OptionalArg ip_(ip, "ip");
         verify_reply *out = nullptr;
         std::int32_t code = verify_heartbeat(handle_.get(), token_.c_str(), static_cast<std::int32_t>(kind), ip_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<Heartbeat>(detail::finish(code, out));
     }
 
     /* `UserRecharge`: adds a duration card's time to an account (no password). Never sent
      * twice by a retry.
-     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/expire_at"),
-     * str("/data/added_days"), str("/data/status"). */
-    Reply user_recharge(std::string_view username, std::string_view card) const {
+     * Returns Result<Recharge>, fields: username, expire_at, added_days, status. */
+    Result<Recharge> user_recharge(std::string_view username, std::string_view card) const {
         std::string username_ = detail::arg(username, "username");
         std::string card_ = detail::arg(card, "card");
         verify_reply *out = nullptr;
         std::int32_t code = verify_user_recharge(handle_.get(), username_.c_str(), card_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<Recharge>(detail::finish(code, out));
     }
 
     /* `GetLatestVersion`, optionally with the program's current version.
-     * Reply fields (each std::nullopt when absent): str("/data/version"), str("/data/changelog"),
-     * str("/data/download_url"), boolean("/data/force_update"), boolean("/data/has_update"). */
-    Reply get_latest_version(std::optional<std::string_view> current_version = std::nullopt) const {
+     * Returns Result<LatestVersion>, fields: version, changelog, download_url, force_update,
+     * has_update. */
+    Result<LatestVersion> get_latest_version(std::optional<std::string_view> current_version = std::nullopt) const {
         detail::OptionalArg current_version_(current_version, "current_version");
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_latest_version(handle_.get(), current_version_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<LatestVersion>(detail::finish(code, out));
     }
 
     /* `GetBulletin`: the program's bulletin.
-     * Reply fields (each std::nullopt when absent): str("/data/bulletin"), str("/data/updated_at"). */
-    Reply get_bulletin() const {
+     * Returns Result<Bulletin>, fields: bulletin, updated_at. */
+    Result<Bulletin> get_bulletin() const {
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_bulletin(handle_.get(), &out);
-        return detail::finish(code, out);
+        return Result<Bulletin>(detail::finish(code, out));
     }
 
     /* `GetVariable` for one variable.
-     * Reply fields (each std::nullopt when absent): str("/data/name"), str("/data/value"). */
-    Reply get_variable(std::string_view name) const {
+     * Returns Result<Variable>, fields: name, value. */
+    Result<Variable> get_variable(std::string_view name) const {
         std::string name_ = detail::arg(name, "name");
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_variable(handle_.get(), name_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<Variable>(detail::finish(code, out));
     }
 
     /* `GetVariable` for every variable.
-     * Reply fields (each std::nullopt when absent): json("/data/variables"). */
-    Reply get_variables() const {
+     * Returns Result<Variables>, fields: variables. */
+    Result<Variables> get_variables() const {
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_variables(handle_.get(), &out);
-        return detail::finish(code, out);
+        return Result<Variables>(detail::finish(code, out));
     }
 
     /* `GetUserInfo`: the account's details.
-     * Reply fields (each std::nullopt when absent): str("/data/username"),
-     * integer("/data/user_id"), str("/data/device_id"), str("/data/expire_at"),
-     * str("/data/status"), integer("/data/bind_count"), integer("/data/bind_limit"),
-     * str("/data/remark"), str("/data/created_at"). */
-    Reply get_user_info(std::string_view username, std::string_view password) const {
+     * Returns Result<UserInfo>, fields: username, user_id, device_id, expire_at, status,
+     * bind_count, bind_limit, remark, created_at. */
+    Result<UserInfo> get_user_info(std::string_view username, std::string_view password) const {
         std::string username_ = detail::arg(username, "username");
         std::string password_ = detail::arg(password, "password");
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_user_info(handle_.get(), username_.c_str(), password_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<UserInfo>(detail::finish(code, out));
     }
 
     /* `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
-     * Reply fields (each std::nullopt when absent): str("/data/card"), str("/data/card_type"),
-     * str("/data/status"), boolean("/data/is_times"), str("/data/device_id"),
-     * str("/data/activated_at"), str("/data/expire_at"), integer("/data/duration"),
-     * str("/data/duration_type"), integer("/data/total"), integer("/data/used"),
-     * integer("/data/remaining"). */
-    Reply get_card_info(std::string_view card) const {
+     * Returns Result<CardInfo>, fields: card, card_type, status, is_times, device_id, activated_at,
+     * expire_at, duration, duration_type, total, used, remaining. */
+    Result<CardInfo> get_card_info(std::string_view card) const {
         std::string card_ = detail::arg(card, "card");
         verify_reply *out = nullptr;
         std::int32_t code = verify_get_card_info(handle_.get(), card_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<CardInfo>(detail::finish(code, out));
     }
 
     /* Social login step 1: the URL to show the user, and the state to poll with.
-     * Reply fields (each std::nullopt when absent): str("/data/url"), str("/data/state"). */
-    Reply social_login_start(std::optional<std::string_view> mac = std::nullopt) const {
+     * Returns Result<SocialStart>, fields: url, state. */
+    Result<SocialStart> social_login_start(std::optional<std::string_view> mac = std::nullopt) const {
         detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
         std::int32_t code = verify_social_login_start(handle_.get(), mac_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<SocialStart>(detail::finish(code, out));
     }
 
     /* Social login step 2, once: code 201 (pending) while the user has not authorized;
      * 200 with the login payload (`remark` is the social display name); 1016 when the
      * identity is not bound. Its success consumes the state, so it is never sent twice.
-     * Reply fields (each std::nullopt when absent): str("/data/username"), str("/data/device_id"),
-     * str("/data/expire_at"), str("/data/status"), str("/data/token"), str("/data/remark"). */
-    Reply social_login_poll(std::string_view state, std::optional<std::string_view> mac = std::nullopt) const {
+     * Returns Result<UserSession>, fields: username, device_id, expire_at, status, token, remark. */
+    Result<UserSession> social_login_poll(std::string_view state, std::optional<std::string_view> mac = std::nullopt) const {
         std::string state_ = detail::arg(state, "state");
         detail::OptionalArg mac_(mac, "mac");
         verify_reply *out = nullptr;
         std::int32_t code = verify_social_login_poll(handle_.get(), state_.c_str(), mac_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<UserSession>(detail::finish(code, out));
     }
 
     /* Social registration step 1: the URL to show the user. Never sent twice by a retry.
-     * Reply fields (each std::nullopt when absent): str("/data/url"). */
-    Reply social_register_start(std::string_view username, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+     * Returns Result<SocialRegistration>, fields: url. */
+    Result<SocialRegistration> social_register_start(std::string_view username, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
         detail::OptionalArg mac_(mac, "mac");
         detail::OptionalArg device_name_(device_name, "device_name");
         verify_reply *out = nullptr;
         std::int32_t code = verify_social_register_start(handle_.get(), username_.c_str(), mac_.c_str(), device_name_.c_str(), &out);
-        return detail::finish(code, out);
+        return Result<SocialRegistration>(detail::finish(code, out));
     }
 
     // END GENERATED: actions

@@ -1,15 +1,37 @@
 // Verify.cs: the C# binding of the verify licensing client (libverify.so / verify.dll), ABI 2.
 //
-// One file: drop it into a .NET (Core 3.1+, 5+) or .NET Framework 4.7+ project, or compile it
-// with Mono's `mcs`, and ship the native library where the runtime finds it: next to the
-// executable, or (Linux) on LD_LIBRARY_PATH. `[DllImport("verify")]` resolves to
-// `libverify.so` on Linux, `libverify.dylib` on macOS and `verify.dll` on Windows.
+// The NuGet package VerifySdk ships it compiled (Verify.dll, with its XML documentation and
+// the native libraries under runtimes/); this file can also be compiled into a .NET (Core 3.1+,
+// 5+), .NET Framework 4.7+ or Mono project by itself. The native library must sit where the
+// runtime finds it: next to the executable, or (Linux) on LD_LIBRARY_PATH.
+// `[DllImport("verify")]` resolves to `libverify.so` on Linux, `libverify.dylib` on macOS and
+// `verify.dll` on Windows; when it is missing, the first call throws a DllNotFoundException
+// naming the file, where it was looked for and how to fix it.
+//
+// The API (namespace Verify):
+// - Every action returns its typed reply (CardLoginReply, UserSessionReply, ..., generated
+//   from the action table): the fields of the spec as properties (strings, long?, bool?, and
+//   the service's times as DateTimeOffset? with its UTC+08:00 offset), plus the raw reply
+//   (GetString("/data/..."), Json) for fields the spec does not show. A reply is a plain
+//   immutable object: no Dispose.
+// - One error path, chosen by the host: `client.SingleLogin(card, mac).EnsureOk()` (or
+//   ClientOptions.ThrowOnRefusal for every call) throws VerifyRefusedException with Code,
+//   Message and Remark (VerifyConfigurationException for 1001, 1010, 1011, 1012); without it a
+//   refusal is a reply whose Code says so. Local failures (network, timeout, TLS, ...) throw
+//   VerifyException, the base class of both. Bad arguments throw ArgumentException and
+//   ArgumentNullException.
+// - The keeper raises .NET events (Alive, Message, Trouble, Ended, Offline, Online) and has a
+//   Task, Completion, that completes when the session ends.
+// - Options are plain classes with properties (ClientOptions, KeeperOptions).
+// - The SafeHandle layer (ClientHandle, ReplyHandle, KeeperHandle, ...) stays public for calls
+//   this API does not wrap.
 //
 // Interop rules this file keeps (see verify.h for the C contract):
 // - Every native object is owned by a public SafeHandle subclass (ClientHandle, ReplyHandle,
 //   KeeperHandle, KeeperOptionsHandle, KeeperStatusHandle, CancelHandle), freed exactly once
-//   by the library's own free function, never while a call that uses it is running. The
-//   classes of the API (Client, Reply, Keeper, ...) wrap a handle and can be built from one.
+//   by the library's own free function, never while a call that uses it is running. A reply
+//   object holds its ReplyHandle, which the garbage collector frees (SafeHandle's critical
+//   finalizer) once the reply is unreachable.
 // - Every DllImport and the callback delegate use CallingConvention.Winapi: stdcall on 32-bit
 //   Windows, the platform's C convention elsewhere, which is the header's VERIFY_CALL.
 // - Strings go in as NUL-terminated UTF-8 (UnmanagedType.LPUTF8Str, copied by the library).
@@ -22,13 +44,12 @@
 //   only after verify_keeper_free returned (the library joins the keeper's threads there), so
 //   the library never calls a collected delegate. It catches every exception: none unwinds
 //   into native code.
-//
-// Errors: a call that reached the server returns a Reply, refusals included (check
-// reply.Code). A local failure (negative code: invalid argument, network, timeout, TLS,
-// protocol, ...) throws VerifyException with the code and verify_last_error_message().
 
 using System;
 using System.Collections.Generic;
+using System.Collections.ObjectModel;
+using System.Globalization;
+using System.IO;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
@@ -153,15 +174,15 @@ namespace Verify
     }
 
     /// <summary>
-    /// What a <see cref="KeeperEvent"/> reports (VERIFY_EVENT_*). Later versions may add kinds:
+    /// What a <see cref="KeeperEventArgs"/> reports (VERIFY_EVENT_*). Later versions may add kinds:
     /// a value not named here is kept as its number; ignore the kinds you do not know.
     /// </summary>
     public enum EventKind
     {
-        /// <summary>A heartbeat succeeded: <see cref="KeeperEvent.ExpireAt"/> is the session's expiry.</summary>
+        /// <summary>A heartbeat succeeded: <see cref="KeeperEventArgs.ExpireAt"/> is the session's expiry.</summary>
         Alive = 1,
 
-        /// <summary>A back-office message, in <see cref="KeeperEvent.Text"/>, delivered once.</summary>
+        /// <summary>A back-office message, in <see cref="KeeperEventArgs.Text"/>, delivered once.</summary>
         Message = 2,
 
         /// <summary>
@@ -172,7 +193,7 @@ namespace Verify
         Trouble = 3,
 
         /// <summary>
-        /// The session ended: 1005 (expired), 1006 (disabled; <see cref="KeeperEvent.Remark"/> is
+        /// The session ended: 1005 (expired), 1006 (disabled; <see cref="KeeperEventArgs.Remark"/> is
         /// the reason), 1007 (token invalid), the grace period ran out, or
         /// <see cref="ResultCode.Panic"/> when the keeper's thread failed. The keeper has stopped.
         /// Offline, also a refusal of the login sent again, or <see cref="ResultCode.GraceOver"/>.
@@ -181,14 +202,14 @@ namespace Verify
 
         /// <summary>
         /// Offline verdicts on: the server cannot be reached; the session goes on offline until
-        /// <see cref="KeeperEvent.GraceEnd"/>. Also the first event of a keeper started from an
+        /// <see cref="KeeperEventArgs.GraceEnd"/>. Also the first event of a keeper started from an
         /// offline verdict.
         /// </summary>
         Offline = 5,
 
         /// <summary>
         /// Offline verdicts on: the server confirmed the licence again (or for the first time
-        /// after an offline start): <see cref="KeeperEvent.ExpireAt"/> is its expiry.
+        /// after an offline start): <see cref="KeeperEventArgs.ExpireAt"/> is its expiry.
         /// </summary>
         Online = 6,
     }
@@ -240,9 +261,12 @@ namespace Verify
     }
 
     /// <summary>
-    /// A local failure of a call: a negative <see cref="ResultCode"/> (invalid argument,
-    /// network, timeout, TLS, protocol, cancelled, system, ...). Server refusals are not
-    /// exceptions: they come back as a <see cref="Reply"/> with their code.
+    /// A failure of a call. Thrown as it is for local failures, where no answer of the server
+    /// exists: a negative <see cref="ResultCode"/> (network, timeout, TLS, protocol, cancelled,
+    /// system, ...). Its subclass <see cref="VerifyRefusedException"/> is a refusal by the
+    /// server (thrown by <see cref="Reply.EnsureOk"/> or with
+    /// <see cref="ClientOptions.ThrowOnRefusal"/>), so one <c>catch (VerifyException)</c>
+    /// handles both.
     /// </summary>
     public class VerifyException : Exception
     {
@@ -254,12 +278,19 @@ namespace Verify
             ReplyJson = replyJson;
         }
 
-        /// <summary>The result code (negative for local failures).</summary>
+        /// <summary>A failure with its code, message and cause.</summary>
+        public VerifyException(ResultCode code, string message, Exception innerException)
+            : base(message, innerException)
+        {
+            Code = code;
+        }
+
+        /// <summary>The result code: negative for local failures, the server's code for a refusal.</summary>
         public ResultCode Code { get; private set; }
 
         /// <summary>
-        /// The whole reply as JSON when the server did answer but the call failed locally all
-        /// the same (a <see cref="ResultCode.Protocol"/> failure); else null.
+        /// The whole reply as JSON when the server did answer (a refusal, or a
+        /// <see cref="ResultCode.Protocol"/> failure); else null.
         /// </summary>
         public string ReplyJson { get; private set; }
 
@@ -276,6 +307,69 @@ namespace Verify
         }
     }
 
+    /// <summary>
+    /// The server refused a call: its <see cref="VerifyException.Code"/> (1003 wrong password,
+    /// 1004 card invalid, 1006 banned, ...), its <see cref="ServerMessage"/> and
+    /// <see cref="Remark"/> (the reason of a ban, the previously bound machine code). Thrown by
+    /// <see cref="Reply.EnsureOk"/>, and by every call of a client made with
+    /// <see cref="ClientOptions.ThrowOnRefusal"/>. A refusal of the program's configuration
+    /// (1001, 1010, 1011, 1012) is the subclass <see cref="VerifyConfigurationException"/>.
+    /// </summary>
+    public class VerifyRefusedException : VerifyException
+    {
+        /// <summary>A refusal with its code, the server's message, remark and reply.</summary>
+        public VerifyRefusedException(ResultCode code, string serverMessage, string remark, string replyJson)
+            : base(code, Describe(code, serverMessage), replyJson)
+        {
+            ServerMessage = serverMessage ?? string.Empty;
+            Remark = remark;
+        }
+
+        /// <summary>The server's message, as it sent it (localized; may be empty).</summary>
+        public string ServerMessage { get; private set; }
+
+        /// <summary><c>/data/remark</c> of the refusal: the reason of a ban (1006), the previously bound machine code (1022); or null.</summary>
+        public string Remark { get; private set; }
+
+        /// <summary>Whether the program's configuration was refused (1001, 1010, 1011, 1012) rather than a licence.</summary>
+        public bool IsConfiguration
+        {
+            get { return Reply.IsConfigurationCode(Code); }
+        }
+
+        /// <summary>The refusal of a reply: a <see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012.</summary>
+        internal static VerifyRefusedException Of(Reply reply)
+        {
+            ResultCode code = reply.Code;
+            string json = reply.Json;
+            if (Reply.IsConfigurationCode(code))
+            {
+                return new VerifyConfigurationException(code, reply.Message, reply.Remark, json);
+            }
+            return new VerifyRefusedException(code, reply.Message, reply.Remark, json);
+        }
+
+        private static string Describe(ResultCode code, string serverMessage)
+        {
+            string text = string.Format("{0} {1}", (int)code, Library.Describe(code));
+            return string.IsNullOrEmpty(serverMessage) ? text : text + ": " + serverMessage;
+        }
+    }
+
+    /// <summary>
+    /// The server refused the program's configuration, not a licence: 1001 (program not found),
+    /// 1010 (signature error), 1011 (AppKey wrong) or 1012 (program not approved). The
+    /// developer fixes these (the AppId, the AppKey, the back office), not the user.
+    /// </summary>
+    public class VerifyConfigurationException : VerifyRefusedException
+    {
+        /// <summary>A configuration refusal with its code, the server's message, remark and reply.</summary>
+        public VerifyConfigurationException(ResultCode code, string serverMessage, string remark, string replyJson)
+            : base(code, serverMessage, remark, replyJson)
+        {
+        }
+    }
+
     /// <summary>Library-wide functions: versions, code descriptions, the thread's last error, the machine code.</summary>
     public static class Library
     {
@@ -288,13 +382,13 @@ namespace Verify
         /// <summary>The library version, e.g. "0.2.0".</summary>
         public static string Version
         {
-            get { return Utf8.FromNative(NativeMethods.verify_version()); }
+            get { return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_version())); }
         }
 
         /// <summary>The loaded library's ABI version; compare with <see cref="BindingAbiVersion"/>.</summary>
         public static uint AbiVersion
         {
-            get { return NativeMethods.verify_abi_version(); }
+            get { return Loader.Call(() => NativeMethods.verify_abi_version()); }
         }
 
         /// <summary>
@@ -317,7 +411,7 @@ namespace Verify
         /// <summary>A static English description of any result code. Any thread.</summary>
         public static string Describe(ResultCode code)
         {
-            return Utf8.FromNative(NativeMethods.verify_code_describe((int)code));
+            return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_code_describe((int)code)));
         }
 
         /// <summary>A static English description of any result code. Any thread.</summary>
@@ -336,9 +430,13 @@ namespace Verify
         /// <exception cref="VerifyException">The machine identity could not be read or created (<see cref="ResultCode.System"/>).</exception>
         public static string MachineCode(string salt)
         {
-            Args.Required(salt, "salt");
+            if (salt == null)
+            {
+                throw new ArgumentNullException("salt");
+            }
+            Args.NoNul(salt, "salt");
             byte[] buffer = new byte[MachineCodeLength + 1];
-            int code = NativeMethods.verify_machine_code(salt, buffer, new UIntPtr((uint)buffer.Length));
+            int code = Loader.Call(() => NativeMethods.verify_machine_code(salt, buffer, new UIntPtr((uint)buffer.Length)));
             if (code != (int)ResultCode.Ok)
             {
                 throw VerifyException.FromLastError((ResultCode)code);
@@ -358,7 +456,7 @@ namespace Verify
         /// </summary>
         public static int CodePage
         {
-            get { return NativeMethods.verify_code_page(); }
+            get { return Loader.Call(() => NativeMethods.verify_code_page()); }
         }
 
         /// <summary>
@@ -367,7 +465,11 @@ namespace Verify
         /// </summary>
         internal static void CheckAbi()
         {
-            uint abi = NativeMethods.verify_abi_version();
+            if (Volatile.Read(ref abiChecked))
+            {
+                return;
+            }
+            uint abi = Loader.Call(() => NativeMethods.verify_abi_version());
             if (abi != BindingAbiVersion)
             {
                 throw new NotSupportedException(string.Format(
@@ -380,64 +482,108 @@ namespace Verify
                     "the verify library's code page is {0} (verify_set_code_page); this binding passes UTF-8 (65001)",
                     codePage));
             }
+            Volatile.Write(ref abiChecked, true);
         }
+
+        private static bool abiChecked;
     }
 
     /// <summary>
     /// A client of the service for one program: <c>verify_client</c>. Create one per program
     /// and keep it: it holds the session secret and reuses connections.
     /// </summary>
+    /// <example>
+    /// <code>
+    /// using (var client = new Client("https://verify.example.com", appId, appKey))
+    /// {
+    ///     CardLoginReply login = client.SingleLogin(card, Library.MachineCode(appId)).EnsureOk();
+    ///     Console.WriteLine("licensed until " + login.ExpireAt);      // DateTimeOffset, +08:00
+    /// }
+    /// </code>
+    /// </example>
     /// <remarks>
     /// <para>Thread-safety: every method may be called from several threads at once on one
     /// client; the library holds no lock across network I/O. <see cref="Dispose"/> may race with
     /// calls: the SafeHandle defers verify_client_free until calls in progress return, and calls
     /// that start afterwards throw <see cref="ObjectDisposedException"/>.</para>
-    /// <para>Every action returns a <see cref="Reply"/> when the server answered (success,
-    /// pending or refusal: check <see cref="Reply.Code"/>) and throws
-    /// <see cref="VerifyException"/> on a local failure. Dispose every reply (using).
-    /// Required string arguments must not be null (<see cref="ArgumentNullException"/>);
-    /// strings must not contain NUL characters (<see cref="ArgumentException"/>); the library
-    /// refuses empty required strings (<see cref="ResultCode.InvalidArgument"/>).</para>
-    /// <para>Each action has an <c>...Async</c> twin returning a <see cref="Task{Reply}"/>: it
+    /// <para>Every action returns its typed reply when the server answered (success, pending or
+    /// refusal: <see cref="Reply.Code"/>, or <see cref="Reply.EnsureOk"/> to throw
+    /// <see cref="VerifyRefusedException"/> for a refusal; with
+    /// <see cref="ClientOptions.ThrowOnRefusal"/> every call throws it itself) and throws
+    /// <see cref="VerifyException"/> on a local failure. Replies need no Dispose.
+    /// Required string arguments must not be null (<see cref="ArgumentNullException"/>), empty
+    /// or contain NUL characters (<see cref="ArgumentException"/>).</para>
+    /// <para>Each action has an <c>...Async</c> twin returning a <see cref="Task{T}"/>: it
     /// checks the arguments at once, then runs the blocking call on a thread-pool thread, so the
     /// calling thread (a UI thread) is free. Its <see cref="CancellationToken"/> is honest about
     /// what the library can do: cancelled before the call started, the task is cancelled
     /// (awaiting it throws <see cref="OperationCanceledException"/>) and nothing is sent; once
     /// the call runs it is not interrupted: it ends as the blocking call would (at the latest
-    /// after the call timeout, <see cref="SetTimeouts"/>) and the task completes with its reply,
-    /// because the server may already have acted on it (a card spent). Only
+    /// after the call timeout, <see cref="ClientOptions.CallTimeout"/>) and the task completes
+    /// with its reply, because the server may already have acted on it (a card spent). Only
     /// <see cref="SocialLoginWaitAsync"/> is interrupted by its token, through the library's
     /// cancel token, within milliseconds.</para>
     /// </remarks>
     public sealed class Client : IDisposable
     {
         private readonly ClientHandle handle;
+        private readonly bool throwOnRefusal;
+        private readonly List<WeakReference<Keeper>> keepers = new List<WeakReference<Keeper>>();
 
         /// <summary>
         /// A client of the service at <paramref name="baseUrl"/> (http:// or https://, without
         /// <c>/api/verify</c>) for the program <paramref name="appId"/> with its secret
-        /// <paramref name="appKey"/>. Nothing is sent yet: the Init handshake runs on the first
-        /// action unless <see cref="Init"/> is called.
+        /// <paramref name="appKey"/>, with the default settings. Nothing is sent yet: the Init
+        /// handshake runs on the first action unless <see cref="Init"/> is called.
         /// </summary>
-        /// <exception cref="VerifyException">Invalid arguments (a bad URL, empty id or key), with the reason.</exception>
+        /// <exception cref="ArgumentNullException">An argument is null.</exception>
+        /// <exception cref="ArgumentException">An argument is empty, or the URL is not one the library takes (the message says what to pass instead).</exception>
+        /// <exception cref="DllNotFoundException">The native library is missing (the message says where to put it).</exception>
         /// <exception cref="NotSupportedException">The loaded library has another ABI version.</exception>
         public Client(string baseUrl, string appId, string appKey)
-            : this(ClientHandle.Create(baseUrl, appId, appKey, null))
+            : this(baseUrl, appId, appKey, null)
         {
         }
 
         /// <summary>
-        /// A client with settings (verify_client_new_with_options): mirrors, trust, pins,
-        /// proxy, timeouts, plain http, a log handler. The options are copied: they may be
-        /// changed, reused or disposed afterwards (a log handler stays with the client).
+        /// A client with settings: mirrors, trust, pins, proxy, timeouts, racing, the state
+        /// folder and offline verdicts, a log handler, <see cref="ClientOptions.ThrowOnRefusal"/>.
+        /// The options are read now: changing them afterwards changes nothing for this client.
         /// </summary>
-        /// <exception cref="VerifyException">
-        /// Invalid arguments: a bad URL or mirror, plain http:// to a host that is not loopback
-        /// unless allowed, trust settings that trust nothing.
+        /// <exception cref="ArgumentNullException">An argument is null.</exception>
+        /// <exception cref="ArgumentException">
+        /// An argument or option the library refuses: a bad URL or mirror, plain http:// to a host
+        /// that is not loopback unless allowed, a root or pin that does not parse, trust settings
+        /// that trust nothing (the message says which and why).
         /// </exception>
+        /// <exception cref="DllNotFoundException">The native library is missing (the message says where to put it).</exception>
         public Client(string baseUrl, string appId, string appKey, ClientOptions options)
-            : this(ClientHandle.Create(baseUrl, appId, appKey, options == null ? null : options.Handle))
         {
+            Args.Required(baseUrl, "baseUrl");
+            Args.Required(appId, "appId");
+            Args.Required(appKey, "appKey");
+            Library.CheckAbi();
+            ClientOptionsHandle native = options == null ? null : options.ToHandle();
+            try
+            {
+                handle = ClientHandle.Create(baseUrl, appId, appKey, native);
+            }
+            catch (VerifyException e)
+            {
+                if (e.Code == ResultCode.InvalidArgument)
+                {
+                    throw new ArgumentException(e.Message, options == null ? "baseUrl" : null, e);
+                }
+                throw;
+            }
+            finally
+            {
+                if (native != null)
+                {
+                    native.Dispose();
+                }
+            }
+            throwOnRefusal = options != null && options.ThrowOnRefusal;
         }
 
         /// <summary>
@@ -457,12 +603,19 @@ namespace Verify
             get { return handle; }
         }
 
+        /// <summary>Whether every call throws <see cref="VerifyRefusedException"/> for a refusal (<see cref="ClientOptions.ThrowOnRefusal"/>).</summary>
+        public bool ThrowOnRefusal
+        {
+            get { return throwOnRefusal; }
+        }
+
         /// <summary>
         /// Sets the connect timeout and the whole-call timeout for calls that start afterwards
-        /// (defaults 10 s and 30 s). Each is rounded up to whole milliseconds and must be at
-        /// least 1 ms. The call timeout bounds everything one call does (a lazy Init, a re-Init,
-        /// connects, a resend). Any thread, at any time.
+        /// (defaults 10 s and 30 s, or those of <see cref="ClientOptions"/>). Each is rounded up
+        /// to whole milliseconds and must be at least 1 ms. The call timeout bounds everything one
+        /// call does (a lazy Init, a re-Init, connects, a resend). Any thread, at any time.
         /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">A timeout under 1 ms or over 4294967295 ms.</exception>
         public void SetTimeouts(TimeSpan connect, TimeSpan call)
         {
             uint connectMs = Args.Milliseconds(connect, "connect");
@@ -475,7 +628,7 @@ namespace Verify
         {
             ReplyHandle reply;
             int code = NativeMethods.verify_init(handle, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new Reply(h));
         }
 
         /// <summary>Runs <see cref="Init"/> on the thread pool (cancellation: see <see cref="Client"/>).</summary>
@@ -490,24 +643,15 @@ namespace Verify
         /// later logins from the same machine refresh it (a count card spends one use). Never
         /// sent twice by a retry.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a card heartbeat.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetBool("/data/is_times")</c>: true for a count card.
-        /// <c>GetString("/data/card_type")</c>: the card type's display name.
-        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>; far future for a count card.
-        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
-        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
-        /// <c>GetInt64("/data/remaining")</c>: uses left; 0 makes the card invalid (count cards only).
-        /// </remarks>
-        public Reply SingleLogin(string card, string mac, string deviceName = null)
+        /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        public CardLoginReply SingleLogin(string card, string mac, string deviceName = null)
         {
             Required(card, "card");
             Required(mac, "mac");
             Optional(deviceName, "deviceName");
             ReplyHandle reply;
             int code = NativeMethods.verify_single_login(handle, card, mac, deviceName, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new CardLoginReply(h));
         }
 
         /// <summary>
@@ -518,17 +662,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a card heartbeat.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetBool("/data/is_times")</c>: true for a count card.
-        /// <c>GetString("/data/card_type")</c>: the card type's display name.
-        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>; far future for a count card.
-        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
-        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
-        /// <c>GetInt64("/data/remaining")</c>: uses left; 0 makes the card invalid (count cards only).
-        /// </remarks>
-        public Task<Reply> SingleLoginAsync(string card, string mac, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        public Task<CardLoginReply> SingleLoginAsync(string card, string mac, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(card, "card");
             Required(mac, "mac");
@@ -540,22 +675,15 @@ namespace Verify
         /// <c>UserLogin</c> with username and password (account mode). <c>mac</c> is strongly
         /// recommended (rebind detection).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
-        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
-        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
-        /// </remarks>
-        public Reply UserLogin(string username, string password, string mac = null)
+        /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
+        public UserSessionReply UserLogin(string username, string password, string mac = null)
         {
             Required(username, "username");
             Required(password, "password");
             Optional(mac, "mac");
             ReplyHandle reply;
             int code = NativeMethods.verify_user_login(handle, username, password, mac, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new UserSessionReply(h));
         }
 
         /// <summary>
@@ -565,15 +693,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
-        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
-        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
-        /// </remarks>
-        public Task<Reply> UserLoginAsync(string username, string password, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
+        public Task<UserSessionReply> UserLoginAsync(string username, string password, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -585,13 +706,8 @@ namespace Verify
         /// <c>UserLogin</c> with a recharge card: renews the account and returns no token (log in
         /// again without a card for one). Never sent twice by a retry.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/expire_at")</c>: the new expiry.
-        /// <c>GetInt64("/data/added_days")</c>: days added.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// </remarks>
-        public Reply UserLoginWithCard(string username, string password, string card, string mac = null)
+        /// <returns>A <see cref="RenewalReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
+        public RenewalReply UserLoginWithCard(string username, string password, string card, string mac = null)
         {
             Required(username, "username");
             Required(password, "password");
@@ -599,7 +715,7 @@ namespace Verify
             Optional(mac, "mac");
             ReplyHandle reply;
             int code = NativeMethods.verify_user_login_with_card(handle, username, password, card, mac, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new RenewalReply(h));
         }
 
         /// <summary>
@@ -609,13 +725,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/expire_at")</c>: the new expiry.
-        /// <c>GetInt64("/data/added_days")</c>: days added.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// </remarks>
-        public Task<Reply> UserLoginWithCardAsync(string username, string password, string card, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="RenewalReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
+        public Task<RenewalReply> UserLoginWithCardAsync(string username, string password, string card, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -628,14 +739,8 @@ namespace Verify
         /// <c>UserRegin</c>: registers an account, activated when a duration card is given. Never
         /// sent twice by a retry.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
-        /// <c>GetString("/data/expire_at")</c>: the expiry (the registration time without a card).
-        /// <c>GetString("/data/token")</c>: the session token, when registered with a card.
-        /// <c>GetString("/data/status")</c>: <c>active</c>, when registered with a card.
-        /// </remarks>
-        public Reply UserRegister(string username, string password, string card = null, string mac = null, string deviceName = null)
+        /// <returns>A <see cref="RegistrationReply"/>: <c>Username</c>, <c>UserId</c>, <c>ExpireAt</c>, <c>Token</c>, <c>Status</c>.</returns>
+        public RegistrationReply UserRegister(string username, string password, string card = null, string mac = null, string deviceName = null)
         {
             Required(username, "username");
             Required(password, "password");
@@ -644,7 +749,7 @@ namespace Verify
             Optional(deviceName, "deviceName");
             ReplyHandle reply;
             int code = NativeMethods.verify_user_register(handle, username, password, card, mac, deviceName, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new RegistrationReply(h));
         }
 
         /// <summary>
@@ -654,14 +759,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
-        /// <c>GetString("/data/expire_at")</c>: the expiry (the registration time without a card).
-        /// <c>GetString("/data/token")</c>: the session token, when registered with a card.
-        /// <c>GetString("/data/status")</c>: <c>active</c>, when registered with a card.
-        /// </remarks>
-        public Task<Reply> UserRegisterAsync(string username, string password, string card = null, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="RegistrationReply"/>: <c>Username</c>, <c>UserId</c>, <c>ExpireAt</c>, <c>Token</c>, <c>Status</c>.</returns>
+        public Task<RegistrationReply> UserRegisterAsync(string username, string password, string card = null, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -675,17 +774,15 @@ namespace Verify
         /// <c>UpdatePwd</c>: checks the old password and sets the new one. Never sent twice by a
         /// retry.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// </remarks>
-        public Reply UpdatePassword(string username, string oldPassword, string newPassword)
+        /// <returns>A <see cref="PasswordChangedReply"/>: <c>Username</c>.</returns>
+        public PasswordChangedReply UpdatePassword(string username, string oldPassword, string newPassword)
         {
             Required(username, "username");
             Required(oldPassword, "oldPassword");
             Required(newPassword, "newPassword");
             ReplyHandle reply;
             int code = NativeMethods.verify_update_password(handle, username, oldPassword, newPassword, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new PasswordChangedReply(h));
         }
 
         /// <summary>
@@ -695,10 +792,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// </remarks>
-        public Task<Reply> UpdatePasswordAsync(string username, string oldPassword, string newPassword, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="PasswordChangedReply"/>: <c>Username</c>.</returns>
+        public Task<PasswordChangedReply> UpdatePasswordAsync(string username, string oldPassword, string newPassword, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(oldPassword, "oldPassword");
@@ -709,20 +804,15 @@ namespace Verify
         /// <summary>
         /// <c>ChangeBind</c>: binds the account to a new machine code. Never sent twice by a retry.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/device_id")</c>: the new machine code.
-        /// <c>GetInt64("/data/bind_count")</c>: rebinds used, this one included.
-        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
-        /// </remarks>
-        public Reply ChangeBind(string username, string password, string newMac)
+        /// <returns>A <see cref="RebindReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>BindCount</c>, <c>BindLimit</c>.</returns>
+        public RebindReply ChangeBind(string username, string password, string newMac)
         {
             Required(username, "username");
             Required(password, "password");
             Required(newMac, "newMac");
             ReplyHandle reply;
             int code = NativeMethods.verify_change_bind(handle, username, password, newMac, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new RebindReply(h));
         }
 
         /// <summary>
@@ -731,13 +821,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/device_id")</c>: the new machine code.
-        /// <c>GetInt64("/data/bind_count")</c>: rebinds used, this one included.
-        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
-        /// </remarks>
-        public Task<Reply> ChangeBindAsync(string username, string password, string newMac, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="RebindReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>BindCount</c>, <c>BindLimit</c>.</returns>
+        public Task<RebindReply> ChangeBindAsync(string username, string password, string newMac, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -749,18 +834,14 @@ namespace Verify
         /// <c>UserHeartbeat</c>: keeps a card or account session alive and collects a back-office
         /// message (delivered once).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/expire_at")</c>: the session's expiry.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetString("/data/msg")</c>: a back-office message, delivered once; empty when none.
-        /// </remarks>
-        public Reply Heartbeat(string token, SessionKind kind, string ip = null)
+        /// <returns>A <see cref="HeartbeatReply"/>: <c>ExpireAt</c>, <c>Status</c>, <c>Msg</c>.</returns>
+        public HeartbeatReply Heartbeat(string token, SessionKind kind, string ip = null)
         {
             Required(token, "token");
             Optional(ip, "ip");
             ReplyHandle reply;
             int code = NativeMethods.verify_heartbeat(handle, token, (int)kind, ip, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new HeartbeatReply(h));
         }
 
         /// <summary>
@@ -770,12 +851,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/expire_at")</c>: the session's expiry.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetString("/data/msg")</c>: a back-office message, delivered once; empty when none.
-        /// </remarks>
-        public Task<Reply> HeartbeatAsync(string token, SessionKind kind, string ip = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="HeartbeatReply"/>: <c>ExpireAt</c>, <c>Status</c>, <c>Msg</c>.</returns>
+        public Task<HeartbeatReply> HeartbeatAsync(string token, SessionKind kind, string ip = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(token, "token");
             Optional(ip, "ip");
@@ -786,19 +863,14 @@ namespace Verify
         /// <c>UserRecharge</c>: adds a duration card's time to an account (no password). Never sent
         /// twice by a retry.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/expire_at")</c>: the new expiry.
-        /// <c>GetString("/data/added_days")</c>: the amount added with its unit (a string in this action).
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// </remarks>
-        public Reply UserRecharge(string username, string card)
+        /// <returns>A <see cref="RechargeReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
+        public RechargeReply UserRecharge(string username, string card)
         {
             Required(username, "username");
             Required(card, "card");
             ReplyHandle reply;
             int code = NativeMethods.verify_user_recharge(handle, username, card, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new RechargeReply(h));
         }
 
         /// <summary>
@@ -808,13 +880,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/expire_at")</c>: the new expiry.
-        /// <c>GetString("/data/added_days")</c>: the amount added with its unit (a string in this action).
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// </remarks>
-        public Task<Reply> UserRechargeAsync(string username, string card, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="RechargeReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
+        public Task<RechargeReply> UserRechargeAsync(string username, string card, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(card, "card");
@@ -824,19 +891,13 @@ namespace Verify
         /// <summary>
         /// <c>GetLatestVersion</c>, optionally with the program's current version.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/version")</c>: the latest version number.
-        /// <c>GetString("/data/changelog")</c>: its change log.
-        /// <c>GetString("/data/download_url")</c>: where to download it.
-        /// <c>GetBool("/data/force_update")</c>: whether the back office requires the update.
-        /// <c>GetBool("/data/has_update")</c>: whether it is newer than the version given.
-        /// </remarks>
-        public Reply GetLatestVersion(string currentVersion = null)
+        /// <returns>A <see cref="LatestVersionReply"/>: <c>Version</c>, <c>Changelog</c>, <c>DownloadUrl</c>, <c>ForceUpdate</c>, <c>HasUpdate</c>.</returns>
+        public LatestVersionReply GetLatestVersion(string currentVersion = null)
         {
             Optional(currentVersion, "currentVersion");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_latest_version(handle, currentVersion, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new LatestVersionReply(h));
         }
 
         /// <summary>
@@ -845,14 +906,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/version")</c>: the latest version number.
-        /// <c>GetString("/data/changelog")</c>: its change log.
-        /// <c>GetString("/data/download_url")</c>: where to download it.
-        /// <c>GetBool("/data/force_update")</c>: whether the back office requires the update.
-        /// <c>GetBool("/data/has_update")</c>: whether it is newer than the version given.
-        /// </remarks>
-        public Task<Reply> GetLatestVersionAsync(string currentVersion = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="LatestVersionReply"/>: <c>Version</c>, <c>Changelog</c>, <c>DownloadUrl</c>, <c>ForceUpdate</c>, <c>HasUpdate</c>.</returns>
+        public Task<LatestVersionReply> GetLatestVersionAsync(string currentVersion = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Optional(currentVersion, "currentVersion");
             return Run(() => GetLatestVersion(currentVersion), cancellationToken);
@@ -861,15 +916,12 @@ namespace Verify
         /// <summary>
         /// <c>GetBulletin</c>: the program's bulletin.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/bulletin")</c>: the bulletin text.
-        /// <c>GetString("/data/updated_at")</c>: when it was last changed.
-        /// </remarks>
-        public Reply GetBulletin()
+        /// <returns>A <see cref="BulletinReply"/>: <c>Bulletin</c>, <c>UpdatedAt</c>.</returns>
+        public BulletinReply GetBulletin()
         {
             ReplyHandle reply;
             int code = NativeMethods.verify_get_bulletin(handle, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new BulletinReply(h));
         }
 
         /// <summary>
@@ -878,11 +930,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/bulletin")</c>: the bulletin text.
-        /// <c>GetString("/data/updated_at")</c>: when it was last changed.
-        /// </remarks>
-        public Task<Reply> GetBulletinAsync(CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="BulletinReply"/>: <c>Bulletin</c>, <c>UpdatedAt</c>.</returns>
+        public Task<BulletinReply> GetBulletinAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => GetBulletin(), cancellationToken);
         }
@@ -890,16 +939,13 @@ namespace Verify
         /// <summary>
         /// <c>GetVariable</c> for one variable.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/name")</c>: the variable's name.
-        /// <c>GetString("/data/value")</c>: its value.
-        /// </remarks>
-        public Reply GetVariable(string name)
+        /// <returns>A <see cref="VariableReply"/>: <c>Name</c>, <c>Value</c>.</returns>
+        public VariableReply GetVariable(string name)
         {
             Required(name, "name");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_variable(handle, name, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new VariableReply(h));
         }
 
         /// <summary>
@@ -908,11 +954,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/name")</c>: the variable's name.
-        /// <c>GetString("/data/value")</c>: its value.
-        /// </remarks>
-        public Task<Reply> GetVariableAsync(string name, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="VariableReply"/>: <c>Name</c>, <c>Value</c>.</returns>
+        public Task<VariableReply> GetVariableAsync(string name, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(name, "name");
             return Run(() => GetVariable(name), cancellationToken);
@@ -921,14 +964,12 @@ namespace Verify
         /// <summary>
         /// <c>GetVariable</c> for every variable.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetJson("/data/variables")</c>: every variable, name to value.
-        /// </remarks>
-        public Reply GetVariables()
+        /// <returns>A <see cref="VariablesReply"/>: <c>Variables</c>.</returns>
+        public VariablesReply GetVariables()
         {
             ReplyHandle reply;
             int code = NativeMethods.verify_get_variables(handle, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new VariablesReply(h));
         }
 
         /// <summary>
@@ -937,10 +978,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetJson("/data/variables")</c>: every variable, name to value.
-        /// </remarks>
-        public Task<Reply> GetVariablesAsync(CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="VariablesReply"/>: <c>Variables</c>.</returns>
+        public Task<VariablesReply> GetVariablesAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => GetVariables(), cancellationToken);
         }
@@ -948,24 +987,14 @@ namespace Verify
         /// <summary>
         /// <c>GetUserInfo</c>: the account's details.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
-        /// <c>GetString("/data/expire_at")</c>: the expiry.
-        /// <c>GetString("/data/status")</c>: <c>active</c>, <c>expired</c> or <c>banned</c>.
-        /// <c>GetInt64("/data/bind_count")</c>: rebinds used.
-        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
-        /// <c>GetString("/data/remark")</c>: back-office note.
-        /// <c>GetString("/data/created_at")</c>: registration time.
-        /// </remarks>
-        public Reply GetUserInfo(string username, string password)
+        /// <returns>A <see cref="UserInfoReply"/>: <c>Username</c>, <c>UserId</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>BindCount</c>, <c>BindLimit</c>, <c>Remark</c>, <c>CreatedAt</c>.</returns>
+        public UserInfoReply GetUserInfo(string username, string password)
         {
             Required(username, "username");
             Required(password, "password");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_user_info(handle, username, password, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new UserInfoReply(h));
         }
 
         /// <summary>
@@ -974,18 +1003,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetInt64("/data/user_id")</c>: the account identifier.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
-        /// <c>GetString("/data/expire_at")</c>: the expiry.
-        /// <c>GetString("/data/status")</c>: <c>active</c>, <c>expired</c> or <c>banned</c>.
-        /// <c>GetInt64("/data/bind_count")</c>: rebinds used.
-        /// <c>GetInt64("/data/bind_limit")</c>: the product's rebind limit (0: no limit).
-        /// <c>GetString("/data/remark")</c>: back-office note.
-        /// <c>GetString("/data/created_at")</c>: registration time.
-        /// </remarks>
-        public Task<Reply> GetUserInfoAsync(string username, string password, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="UserInfoReply"/>: <c>Username</c>, <c>UserId</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>BindCount</c>, <c>BindLimit</c>, <c>Remark</c>, <c>CreatedAt</c>.</returns>
+        public Task<UserInfoReply> GetUserInfoAsync(string username, string password, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -995,26 +1014,13 @@ namespace Verify
         /// <summary>
         /// <c>GetCardInfo</c>: the card's state, expiry and binding, consuming nothing.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/card")</c>: the card key.
-        /// <c>GetString("/data/card_type")</c>: the card type's display name.
-        /// <c>GetString("/data/status")</c>: <c>unused</c>, <c>active</c>, <c>expired</c>, <c>exhausted</c>, <c>used</c>, <c>disabled</c> or <c>refunded</c>.
-        /// <c>GetBool("/data/is_times")</c>: true for a count card.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty when not bound.
-        /// <c>GetString("/data/activated_at")</c>: first use; empty when unused.
-        /// <c>GetString("/data/expire_at")</c>: expiry; empty when unused.
-        /// <c>GetInt64("/data/duration")</c>: duration in <c>duration_type</c> units.
-        /// <c>GetString("/data/duration_type")</c>: <c>day</c> or <c>hour</c>.
-        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
-        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
-        /// <c>GetInt64("/data/remaining")</c>: uses left (count cards only).
-        /// </remarks>
-        public Reply GetCardInfo(string card)
+        /// <returns>A <see cref="CardInfoReply"/>: <c>Card</c>, <c>CardType</c>, <c>Status</c>, <c>IsTimes</c>, <c>DeviceId</c>, <c>ActivatedAt</c>, <c>ExpireAt</c>, <c>Duration</c>, <c>DurationType</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        public CardInfoReply GetCardInfo(string card)
         {
             Required(card, "card");
             ReplyHandle reply;
             int code = NativeMethods.verify_get_card_info(handle, card, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new CardInfoReply(h));
         }
 
         /// <summary>
@@ -1023,21 +1029,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/card")</c>: the card key.
-        /// <c>GetString("/data/card_type")</c>: the card type's display name.
-        /// <c>GetString("/data/status")</c>: <c>unused</c>, <c>active</c>, <c>expired</c>, <c>exhausted</c>, <c>used</c>, <c>disabled</c> or <c>refunded</c>.
-        /// <c>GetBool("/data/is_times")</c>: true for a count card.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty when not bound.
-        /// <c>GetString("/data/activated_at")</c>: first use; empty when unused.
-        /// <c>GetString("/data/expire_at")</c>: expiry; empty when unused.
-        /// <c>GetInt64("/data/duration")</c>: duration in <c>duration_type</c> units.
-        /// <c>GetString("/data/duration_type")</c>: <c>day</c> or <c>hour</c>.
-        /// <c>GetInt64("/data/total")</c>: uses the count card was sold with (count cards only).
-        /// <c>GetInt64("/data/used")</c>: uses consumed so far (count cards only).
-        /// <c>GetInt64("/data/remaining")</c>: uses left (count cards only).
-        /// </remarks>
-        public Task<Reply> GetCardInfoAsync(string card, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="CardInfoReply"/>: <c>Card</c>, <c>CardType</c>, <c>Status</c>, <c>IsTimes</c>, <c>DeviceId</c>, <c>ActivatedAt</c>, <c>ExpireAt</c>, <c>Duration</c>, <c>DurationType</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        public Task<CardInfoReply> GetCardInfoAsync(string card, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(card, "card");
             return Run(() => GetCardInfo(card), cancellationToken);
@@ -1046,16 +1039,13 @@ namespace Verify
         /// <summary>
         /// Social login step 1: the URL to show the user, and the state to poll with.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/url")</c>: the external authorization link.
-        /// <c>GetString("/data/state")</c>: the value to pass to the social poll or wait.
-        /// </remarks>
-        public Reply SocialLoginStart(string mac = null)
+        /// <returns>A <see cref="SocialStartReply"/>: <c>Url</c>, <c>State</c>.</returns>
+        public SocialStartReply SocialLoginStart(string mac = null)
         {
             Optional(mac, "mac");
             ReplyHandle reply;
             int code = NativeMethods.verify_social_login_start(handle, mac, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new SocialStartReply(h));
         }
 
         /// <summary>
@@ -1064,11 +1054,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/url")</c>: the external authorization link.
-        /// <c>GetString("/data/state")</c>: the value to pass to the social poll or wait.
-        /// </remarks>
-        public Task<Reply> SocialLoginStartAsync(string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="SocialStartReply"/>: <c>Url</c>, <c>State</c>.</returns>
+        public Task<SocialStartReply> SocialLoginStartAsync(string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Optional(mac, "mac");
             return Run(() => SocialLoginStart(mac), cancellationToken);
@@ -1079,21 +1066,14 @@ namespace Verify
         /// 200 with the login payload (<c>remark</c> is the social display name); 1016 when the
         /// identity is not bound. Its success consumes the state, so it is never sent twice.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
-        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
-        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
-        /// </remarks>
-        public Reply SocialLoginPoll(string state, string mac = null)
+        /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
+        public UserSessionReply SocialLoginPoll(string state, string mac = null)
         {
             Required(state, "state");
             Optional(mac, "mac");
             ReplyHandle reply;
             int code = NativeMethods.verify_social_login_poll(handle, state, mac, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new UserSessionReply(h));
         }
 
         /// <summary>
@@ -1104,15 +1084,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/username")</c>: the account's username.
-        /// <c>GetString("/data/device_id")</c>: the bound machine code; empty if unbound.
-        /// <c>GetString("/data/expire_at")</c>: <c>YYYY-MM-DD HH:mm:ss</c>.
-        /// <c>GetString("/data/status")</c>: <c>active</c>.
-        /// <c>GetString("/data/token")</c>: the session token (40 characters) for a user heartbeat.
-        /// <c>GetString("/data/remark")</c>: back-office note (social login: the social account's display name).
-        /// </remarks>
-        public Task<Reply> SocialLoginPollAsync(string state, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
+        public Task<UserSessionReply> SocialLoginPollAsync(string state, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(state, "state");
             Optional(mac, "mac");
@@ -1122,17 +1095,15 @@ namespace Verify
         /// <summary>
         /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/url")</c>: the external authorization link (its <c>state</c> parameter is the state).
-        /// </remarks>
-        public Reply SocialRegisterStart(string username, string mac = null, string deviceName = null)
+        /// <returns>A <see cref="SocialRegistrationReply"/>: <c>Url</c>.</returns>
+        public SocialRegistrationReply SocialRegisterStart(string username, string mac = null, string deviceName = null)
         {
             Required(username, "username");
             Optional(mac, "mac");
             Optional(deviceName, "deviceName");
             ReplyHandle reply;
             int code = NativeMethods.verify_social_register_start(handle, username, mac, deviceName, out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new SocialRegistrationReply(h));
         }
 
         /// <summary>
@@ -1141,10 +1112,8 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
-        /// <remarks>Reply fields on 200 (each may be absent: the getters return null):
-        /// <c>GetString("/data/url")</c>: the external authorization link (its <c>state</c> parameter is the state).
-        /// </remarks>
-        public Task<Reply> SocialRegisterStartAsync(string username, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <returns>A <see cref="SocialRegistrationReply"/>: <c>Url</c>.</returns>
+        public Task<SocialRegistrationReply> SocialRegisterStartAsync(string username, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Optional(mac, "mac");
@@ -1167,8 +1136,8 @@ namespace Verify
             {
                 foreach (KeyValuePair<string, string> pair in parameters)
                 {
-                    Args.Required(pair.Key, "parameters (a key)");
-                    Args.Required(pair.Value, "parameters (the value of " + pair.Key + ")");
+                    Args.Required(pair.Key, "parameters");
+                    Args.NotNull(pair.Value, "parameters");
                     keys.Add(pair.Key);
                     values.Add(pair.Value);
                 }
@@ -1178,7 +1147,7 @@ namespace Verify
             ReplyHandle reply;
             int code = NativeMethods.verify_call(handle, action, keyArray, valueArray,
                 new UIntPtr((uint)keys.Count), out reply);
-            return Finish(code, reply);
+            return Finish(code, reply, h => new Reply(h));
         }
 
         /// <summary>Any action with any parameters, given as pairs (see the other overload).</summary>
@@ -1203,9 +1172,9 @@ namespace Verify
 
         /// <summary>
         /// Social login step 2, repeated every <paramref name="interval"/> until the user
-        /// authorizes (a reply with code 200 and the login fields; <c>/data/remark</c> is the
-        /// social display name) or the server refuses (a reply with its code, e.g. 1016 when the
-        /// identity is not bound). Blocks the calling thread; <paramref name="mac"/> is optional.
+        /// authorizes (a reply with code 200 and the login fields; <see cref="UserSessionReply.Remark"/>
+        /// is the social display name) or the server refuses (a reply with its code, e.g. 1016
+        /// when the identity is not bound). Blocks the calling thread; <paramref name="mac"/> is optional.
         /// </summary>
         /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>).</param>
         /// <param name="mac">The machine code, or null.</param>
@@ -1221,7 +1190,7 @@ namespace Verify
         /// <see cref="ResultCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
         /// reply in either case), or another local failure.
         /// </exception>
-        public Reply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
+        public UserSessionReply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
             CancelToken cancel = null)
         {
             Args.Required(state, "state");
@@ -1255,7 +1224,7 @@ namespace Verify
                     }
                 }
             }
-            return Finish(code, reply);
+            return Finish(code, reply, h => new UserSessionReply(h));
         }
 
         /// <summary>
@@ -1269,7 +1238,7 @@ namespace Verify
         /// (From the task) <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/>
         /// passed, or another local failure.
         /// </exception>
-        public Task<Reply> SocialLoginWaitAsync(string state, string mac, TimeSpan interval, TimeSpan timeout,
+        public Task<UserSessionReply> SocialLoginWaitAsync(string state, string mac, TimeSpan interval, TimeSpan timeout,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             Args.Required(state, "state");
@@ -1307,89 +1276,113 @@ namespace Verify
         /// of <see cref="SingleLogin"/> (<see cref="SessionKind.Card"/>) or
         /// <see cref="UserLogin"/> (<see cref="SessionKind.User"/>), with
         /// <paramref name="options"/> (null: the defaults, a heartbeat every 5 minutes and 15
-        /// minutes of grace). The options are copied: they may be changed, reused or disposed
-        /// afterwards. The first heartbeat is sent at once (a token the server does not know ends the
-        /// keeper with 1007), the next ones every interval. Keep the
-        /// returned keeper (a field) and dispose it when the session should no longer be kept;
-        /// it keeps this client from being collected (not from being disposed: disposing the
-        /// client stops its keepers).
+        /// minutes of grace). The first heartbeat is sent at once, so a token the server does not
+        /// know ends the keeper with 1007 at once instead of looking alive for an interval; the
+        /// next ones every interval. Subscribe to the keeper's events afterwards (an event raised
+        /// before has no subscriber; <see cref="Keeper.Completion"/> and <see cref="Keeper.State"/>
+        /// still tell the end), or make it with <see cref="Keeper(Client, string, SessionKind, KeeperOptions)"/>,
+        /// subscribe, then <see cref="Keeper.Start"/>. Keep the returned keeper (a field) and
+        /// dispose it when the session should no longer be kept.
         /// </summary>
-        /// <exception cref="VerifyException">
-        /// <see cref="ResultCode.InvalidArgument"/> for an empty token or an unknown kind;
-        /// <see cref="ResultCode.System"/> when the keeper's threads cannot start.
-        /// </exception>
+        /// <exception cref="ArgumentNullException"><paramref name="token"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
+        /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
         public Keeper StartKeeper(string token, SessionKind kind, KeeperOptions options = null)
         {
-            Args.Required(token, "token");
-            return new Keeper(KeeperHandle.Start(handle, options == null ? null : options.Handle,
-                (client, nativeOptions) =>
-                {
-                    KeeperHandle created;
-                    int code = NativeMethods.verify_keeper_start(client, token, (int)kind, nativeOptions, out created);
-                    return Args.Created(code, created);
-                }));
+            Keeper keeper = new Keeper(this, token, kind, options);
+            keeper.Start();
+            return keeper;
         }
 
         /// <summary>
         /// Starts keeping the session of a login's reply (verify_keeper_start_from_reply): the
-        /// server's own (<see cref="Reply.IsOk"/>: its token and session kind) or an offline
-        /// verdict (<see cref="Reply.IsOffline"/>). From an offline verdict the keeper reports
-        /// <see cref="EventKind.Offline"/>, waits for the login still going on after a start
-        /// budget or sends it again, and reports <see cref="EventKind.Online"/> once the server
-        /// takes it, or <see cref="EventKind.Ended"/> with the server's refusal (the stored
-        /// verdict is cleared) or <see cref="ResultCode.GraceOver"/>. The reply is only read.
+        /// server's own (<see cref="Reply.IsOk"/>: its token and session kind; the first
+        /// heartbeat one interval after the start, since the token is fresh) or an offline
+        /// verdict (<see cref="Reply.IsOffline"/>). From an offline verdict the keeper raises
+        /// <see cref="Keeper.Offline"/>, waits for the login still going on after a start budget
+        /// or sends it again, and raises <see cref="Keeper.Online"/> once the server takes it, or
+        /// <see cref="Keeper.Ended"/> with the server's refusal (the stored verdict is cleared) or
+        /// <see cref="ResultCode.GraceOver"/>. See <see cref="StartKeeper(string, SessionKind, KeeperOptions)"/>
+        /// for subscribing.
         /// </summary>
-        /// <exception cref="VerifyException">
-        /// <see cref="ResultCode.InvalidArgument"/> for a reply that is neither.
-        /// </exception>
+        /// <exception cref="ArgumentNullException"><paramref name="login"/> is null.</exception>
+        /// <exception cref="ArgumentException">The reply is neither a login's success nor an offline verdict.</exception>
         public Keeper StartKeeper(Reply login, KeeperOptions options = null)
         {
-            if (login == null)
-            {
-                throw new ArgumentNullException("login");
-            }
-            return new Keeper(KeeperHandle.Start(handle, options == null ? null : options.Handle,
-                (client, nativeOptions) => login.Handle.With(reply =>
-                {
-                    KeeperHandle created;
-                    int code = NativeMethods.verify_keeper_start_from_reply(client, reply, nativeOptions, out created);
-                    return Args.Created(code, created);
-                })));
+            Keeper keeper = new Keeper(this, login, options);
+            keeper.Start();
+            return keeper;
         }
 
         /// <summary>
         /// Frees the client (verify_client_free: the session secret and AppKey are wiped, the
         /// connections closed) once no call is using it any more. Replies stay valid. Keepers
-        /// started on it are stopped (within 100 ms; a running event handler is waited for);
-        /// their objects stay usable (state <see cref="KeeperState.Ended"/>) and still need
-        /// their own Dispose.
+        /// started on it are stopped (within 100 ms; a running event handler is waited for):
+        /// their <see cref="Keeper.Completion"/> completes and their state is
+        /// <see cref="KeeperState.Ended"/>; they still need their own Dispose.
         /// </summary>
         public void Dispose()
         {
             handle.Dispose();
+            List<Keeper> live = new List<Keeper>();
+            lock (keepers)
+            {
+                foreach (WeakReference<Keeper> entry in keepers)
+                {
+                    Keeper keeper;
+                    if (entry.TryGetTarget(out keeper))
+                    {
+                        live.Add(keeper);
+                    }
+                }
+                keepers.Clear();
+            }
+            foreach (Keeper keeper in live)
+            {
+                keeper.Complete(ResultCode.Cancelled, "the client was disposed");
+            }
+        }
+
+        /// <summary>Remembers a keeper started on this client, so that Dispose completes it.</summary>
+        internal void Track(Keeper keeper)
+        {
+            lock (keepers)
+            {
+                keepers.RemoveAll(entry =>
+                {
+                    Keeper alive;
+                    return !entry.TryGetTarget(out alive);
+                });
+                keepers.Add(new WeakReference<Keeper>(keeper));
+            }
         }
 
         /// <summary>
-        /// Turns a call's code and reply into the result: the reply whenever the server
-        /// answered with a non-negative code, else a VerifyException with the thread's last
-        /// error (read right away, before anything else can replace it).
+        /// Turns a call's code and reply into the result: the typed reply whenever the server
+        /// answered with a non-negative code (a <see cref="VerifyRefusedException"/> instead for
+        /// a refusal when <see cref="ThrowOnRefusal"/>), else a VerifyException with the thread's
+        /// last error (read right away, before anything else can replace it).
         /// </summary>
-        internal static Reply Finish(int code, ReplyHandle reply)
+        internal T Finish<T>(int code, ReplyHandle reply, Func<ReplyHandle, T> make)
+            where T : Reply
         {
             bool answered = reply != null && !reply.IsInvalid;
             if (code >= 0 && answered)
             {
-                return new Reply(reply);
+                T result = make(reply);
+                if (throwOnRefusal && result.IsRefusal)
+                {
+                    throw VerifyRefusedException.Of(result);
+                }
+                return result;
             }
             VerifyException error = VerifyException.FromLastError((ResultCode)code);
             if (answered)
             {
                 // The server answered but the call failed (a protocol failure): keep the
                 // reply's JSON for diagnosis and free it.
-                using (Reply rejected = new Reply(reply))
-                {
-                    error = new VerifyException(error.Code, error.Message, rejected.Json);
-                }
+                error = new VerifyException(error.Code, error.Message, new Reply(reply).Json);
+                reply.Dispose();
             }
             else if (reply != null)
             {
@@ -1399,7 +1392,7 @@ namespace Verify
         }
 
         /// <summary>Runs a blocking call on the thread pool unless the token is already cancelled.</summary>
-        private static Task<Reply> Run(Func<Reply> call, CancellationToken cancellationToken)
+        private static Task<T> Run<T>(Func<T> call, CancellationToken cancellationToken)
         {
             return Task.Factory.StartNew(call, cancellationToken, TaskCreationOptions.DenyChildAttach,
                 TaskScheduler.Default);
@@ -1429,8 +1422,12 @@ namespace Verify
     }
 
     /// <summary>
-    /// An answer of the server, of any code: <c>verify_reply</c>. Dispose it when done (using).
-    /// Every string is copied out of the library, so values read stay valid after Dispose.
+    /// An answer of the server, of any code: <c>verify_reply</c>. Every action returns its
+    /// typed subclass (<see cref="CardLoginReply"/>, <see cref="UserSessionReply"/>, ...) with
+    /// the fields of the spec as properties; this class gives what every reply has (code,
+    /// message, remark, the offline verdict) and every field by JSON Pointer, for fields the spec
+    /// does not show. A plain immutable object: no Dispose (the native reply is freed by the
+    /// garbage collector once the object is unreachable).
     /// </summary>
     /// <remarks>
     /// Paths are JSON Pointers (RFC 6901) from the top of the reply: <c>"/data/token"</c>,
@@ -1439,23 +1436,27 @@ namespace Verify
     /// <c>~</c>. The getters return null when the value is absent or of another type, and leave
     /// <see cref="Library.LastErrorMessage"/> as it was; a path that is not a pointer (not
     /// starting with <c>/</c>) throws <see cref="VerifyException"/> with
-    /// <see cref="ResultCode.InvalidArgument"/>.
-    /// Thread-safety: several threads may read one reply at once. Dispose defers
-    /// verify_reply_free until reads in progress finish; reads after it throw
-    /// <see cref="ObjectDisposedException"/>.
+    /// <see cref="ResultCode.InvalidArgument"/>. Thread-safety: several threads may read one
+    /// reply at once.
     /// </remarks>
-    public sealed class Reply : IDisposable
+    public class Reply
     {
         private readonly ReplyHandle handle;
+        private readonly ResultCode code;
+        private readonly string message;
 
         /// <summary>
-        /// A reply over a handle (another reply's <see cref="Handle"/>); both share the native
-        /// reply: disposing either frees it.
+        /// A reply over a handle (from a native call's <c>out</c>, or another reply's
+        /// <see cref="Handle"/>); the reply keeps the handle, which the garbage collector frees
+        /// when neither is reachable any more (or disposing the handle frees it at once: the
+        /// reply's getters then throw <see cref="ObjectDisposedException"/>).
         /// </summary>
         public Reply(ReplyHandle handle)
         {
             Args.Usable(handle, "handle");
             this.handle = handle;
+            code = (ResultCode)handle.With(p => NativeMethods.verify_reply_code(p));
+            message = handle.With(p => Utf8.FromNative(NativeMethods.verify_reply_message(p))) ?? string.Empty;
         }
 
         /// <summary>The underlying handle, for calls this class does not wrap.</summary>
@@ -1464,16 +1465,22 @@ namespace Verify
             get { return handle; }
         }
 
-        /// <summary>The reply's code: 200 success, 201 pending, or the server's refusal.</summary>
+        /// <summary>The reply's code: 200 success, 201 pending, 202 an offline verdict, or the server's refusal.</summary>
         public ResultCode Code
         {
-            get { return (ResultCode)handle.With(p => NativeMethods.verify_reply_code(p)); }
+            get { return code; }
         }
 
         /// <summary>True when <see cref="Code"/> is 200.</summary>
         public bool IsOk
         {
-            get { return Code == ResultCode.Ok; }
+            get { return code == ResultCode.Ok; }
+        }
+
+        /// <summary>True when <see cref="Code"/> is 201: a social login the user has not authorized yet; poll again.</summary>
+        public bool IsPending
+        {
+            get { return code == ResultCode.Pending; }
         }
 
         /// <summary>
@@ -1483,13 +1490,29 @@ namespace Verify
         /// </summary>
         public bool IsOffline
         {
-            get { return Code == ResultCode.Offline; }
+            get { return code == ResultCode.Offline; }
         }
 
         /// <summary>True for 200 or an offline verdict: the program may run.</summary>
         public bool IsLicensed
         {
             get { return IsOk || IsOffline; }
+        }
+
+        /// <summary>True when the server refused the call: any code but 200, 201 and 202.</summary>
+        public bool IsRefusal
+        {
+            get { return code != ResultCode.Ok && code != ResultCode.Pending && code != ResultCode.Offline; }
+        }
+
+        /// <summary>
+        /// True when the server refused the program's configuration rather than a licence: 1001
+        /// (program not found), 1010 (signature error), 1011 (AppKey wrong), 1012 (program not
+        /// approved). The developer fixes these, not the user.
+        /// </summary>
+        public bool IsConfigurationRefusal
+        {
+            get { return IsConfigurationCode(code); }
         }
 
         /// <summary>What an offline verdict knows besides its fields (verify_reply_offline); null for the server's own reply.</summary>
@@ -1501,22 +1524,22 @@ namespace Verify
                 {
                     long confirmed, graceEnd;
                     int reason;
-                    int code = NativeMethods.verify_reply_offline(p, out confirmed, out graceEnd, out reason);
-                    if (code == (int)ResultCode.NoSuchField)
+                    int result = NativeMethods.verify_reply_offline(p, out confirmed, out graceEnd, out reason);
+                    if (result == (int)ResultCode.NoSuchField)
                     {
                         return null;
                     }
-                    Args.Ok(code, 0);
+                    Args.Ok(result, 0);
                     return new OfflineInfo(DateTimeOffset.FromUnixTimeSeconds(confirmed),
                         DateTimeOffset.FromUnixTimeSeconds(graceEnd), (ResultCode)reason);
                 });
             }
         }
 
-        /// <summary>The server's message (localized; may be empty).</summary>
+        /// <summary>The server's message (localized; may be empty); for an offline verdict, why the network failed.</summary>
         public string Message
         {
-            get { return handle.With(p => Utf8.FromNative(NativeMethods.verify_reply_message(p))) ?? string.Empty; }
+            get { return message; }
         }
 
         /// <summary>
@@ -1532,6 +1555,20 @@ namespace Verify
         public string Json
         {
             get { return GetJson(string.Empty); }
+        }
+
+        /// <summary>
+        /// The throwing form: returns this reply when the server answered 200, 201 (pending) or
+        /// the stored verdict answered offline (202), and throws
+        /// <see cref="VerifyRefusedException"/> (<see cref="VerifyConfigurationException"/> for
+        /// 1001, 1010, 1011, 1012) with the code, message and remark for any other code. Each
+        /// typed reply has its own EnsureOk returning its own type.
+        /// </summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public Reply EnsureOk()
+        {
+            Check();
+            return this;
         }
 
         /// <summary>
@@ -1563,7 +1600,7 @@ namespace Verify
         /// </summary>
         public string GetString(string pointer)
         {
-            Args.Required(pointer, "pointer");
+            Args.NotNull(pointer, "pointer");
             return handle.With(p =>
             {
                 IntPtr value;
@@ -1574,7 +1611,7 @@ namespace Verify
         /// <summary>The value at <paramref name="pointer"/> as an integer, or null when absent or not an integer (strings are not parsed).</summary>
         public long? GetInt64(string pointer)
         {
-            Args.Required(pointer, "pointer");
+            Args.NotNull(pointer, "pointer");
             return handle.With(p =>
             {
                 long value;
@@ -1585,12 +1622,33 @@ namespace Verify
         /// <summary>The value at <paramref name="pointer"/> as a boolean, or null when absent or not a boolean.</summary>
         public bool? GetBool(string pointer)
         {
-            Args.Required(pointer, "pointer");
+            Args.NotNull(pointer, "pointer");
             return handle.With(p =>
             {
                 int value;
                 return Present(NativeMethods.verify_reply_bool(p, pointer, out value)) ? value != 0 : (bool?)null;
             });
+        }
+
+        /// <summary>
+        /// The value at <paramref name="pointer"/> as a time of the service
+        /// (<c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00) with that offset, or null when absent, empty
+        /// or in another form (<see cref="GetString"/> still gives the text).
+        /// </summary>
+        public DateTimeOffset? GetTime(string pointer)
+        {
+            return ServiceTime.Parse(GetString(pointer));
+        }
+
+        /// <summary>
+        /// The object at <paramref name="pointer"/> as name to text (strings as they are, numbers
+        /// and booleans in JSON notation; null, objects and arrays left out), or null when
+        /// absent or not an object.
+        /// </summary>
+        public IReadOnlyDictionary<string, string> GetStringMap(string pointer)
+        {
+            string json = GetJson(pointer);
+            return json == null ? null : JsonText.StringMap(json);
         }
 
         /// <summary>
@@ -1608,10 +1666,26 @@ namespace Verify
             });
         }
 
-        /// <summary>Frees the reply (verify_reply_free) once no read is using it any more.</summary>
-        public void Dispose()
+        /// <summary>The code, its description and the message.</summary>
+        public override string ToString()
         {
-            handle.Dispose();
+            return string.Format("{0} {1}: {2}", (int)code, Library.Describe(code), message);
+        }
+
+        /// <summary>Whether <paramref name="code"/> is 1001, 1010, 1011 or 1012 (a refusal of the program's configuration).</summary>
+        public static bool IsConfigurationCode(ResultCode code)
+        {
+            return code == ResultCode.ProgramNotFound || code == ResultCode.SignatureError
+                || code == ResultCode.AppKeyWrong || code == ResultCode.NotApproved;
+        }
+
+        /// <summary>Throws the refusal of this reply, if it is one.</summary>
+        protected void Check()
+        {
+            if (IsRefusal)
+            {
+                throw VerifyRefusedException.Of(this);
+            }
         }
 
         /// <summary>0: present; VERIFY_ERR_NO_SUCH_FIELD: absent; anything else throws.</summary>
@@ -1629,79 +1703,809 @@ namespace Verify
         }
     }
 
+    // BEGIN GENERATED: replies (tests/generate/csharp.rs; do not edit)
     /// <summary>
-    /// Settings of a client (<c>verify_client_options</c>), given to
-    /// the <see cref="Client"/> constructor with options: the defaults (no mirror,
-    /// Mozilla's roots, the system's proxy, plain http only to loopback, timeouts 10 s and
-    /// 30 s, no log) until changed. A client copies them when it is made, so they may be
-    /// changed, reused for other clients or disposed afterwards. Not thread-safe: one thread
-    /// at a time. A setting the library refuses throws <see cref="VerifyException"/>
-    /// (<see cref="ResultCode.InvalidArgument"/>) and changes nothing.
+    /// Success of <c>SingleLogin</c> (card mode).
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
-    public sealed class ClientOptions : IDisposable
+    public sealed class CardLoginReply : Reply
     {
-        private readonly ClientOptionsHandle handle;
-        private TrustStores trust = TrustStores.Mozilla;
-        private bool allowInsecureHttp;
-        private TimeSpan attemptDelay = TimeSpan.FromMilliseconds(250);
-
-        /// <summary>Options with the defaults (verify_client_options_new).</summary>
-        public ClientOptions()
-            : this(ClientOptionsHandle.Create())
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public CardLoginReply(ReplyHandle handle)
+            : base(handle)
         {
+            Token = GetString("/data/token");
+            Status = GetString("/data/status");
+            IsTimes = GetBool("/data/is_times");
+            CardType = GetString("/data/card_type");
+            ExpireAt = GetTime("/data/expire_at");
+            Total = GetInt64("/data/total");
+            Used = GetInt64("/data/used");
+            Remaining = GetInt64("/data/remaining");
+        }
+
+        /// <summary><c>token</c>: the session token (40 characters) for a card heartbeat. Null when absent.</summary>
+        public string Token { get; private set; }
+
+        /// <summary><c>status</c>: <c>active</c>. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><c>is_times</c>: true for a count card. Null when absent.</summary>
+        public bool? IsTimes { get; private set; }
+
+        /// <summary><c>card_type</c>: the card type's display name. Null when absent.</summary>
+        public string CardType { get; private set; }
+
+        /// <summary><c>expire_at</c>: <c>YYYY-MM-DD HH:mm:ss</c>; far future for a count card. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>total</c>: uses the count card was sold with (count cards only). Null when absent.</summary>
+        public long? Total { get; private set; }
+
+        /// <summary><c>used</c>: uses consumed so far (count cards only). Null when absent.</summary>
+        public long? Used { get; private set; }
+
+        /// <summary><c>remaining</c>: uses left; 0 makes the card invalid (count cards only). Null when absent.</summary>
+        public long? Remaining { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new CardLoginReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of a password <c>UserLogin</c> without a card, or of a social login.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class UserSessionReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public UserSessionReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Username = GetString("/data/username");
+            DeviceId = GetString("/data/device_id");
+            ExpireAt = GetTime("/data/expire_at");
+            Status = GetString("/data/status");
+            Token = GetString("/data/token");
+        }
+
+        /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        public string Username { get; private set; }
+
+        /// <summary><c>device_id</c>: the bound machine code; empty if unbound. Null when absent.</summary>
+        public string DeviceId { get; private set; }
+
+        /// <summary><c>expire_at</c>: <c>YYYY-MM-DD HH:mm:ss</c>. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>status</c>: <c>active</c>. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><c>token</c>: the session token (40 characters) for a user heartbeat. Null when absent.</summary>
+        public string Token { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new UserSessionReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>UserLogin</c> with a card (the renewal branch): no token.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class RenewalReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public RenewalReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Username = GetString("/data/username");
+            ExpireAt = GetTime("/data/expire_at");
+            AddedDays = GetInt64("/data/added_days");
+            Status = GetString("/data/status");
+        }
+
+        /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        public string Username { get; private set; }
+
+        /// <summary><c>expire_at</c>: the new expiry. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>added_days</c>: days added. Null when absent.</summary>
+        public long? AddedDays { get; private set; }
+
+        /// <summary><c>status</c>: <c>active</c>. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new RenewalReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>UserRegin</c>. Without a card the account is created already expired and
+    /// no token is returned; with a duration card it is active and has a token.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class RegistrationReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public RegistrationReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Username = GetString("/data/username");
+            UserId = GetInt64("/data/user_id");
+            ExpireAt = GetTime("/data/expire_at");
+            Token = GetString("/data/token");
+            Status = GetString("/data/status");
+        }
+
+        /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        public string Username { get; private set; }
+
+        /// <summary><c>user_id</c>: the account identifier. Null when absent.</summary>
+        public long? UserId { get; private set; }
+
+        /// <summary><c>expire_at</c>: the expiry (the registration time without a card). The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>token</c>: the session token, when registered with a card. Null when absent.</summary>
+        public string Token { get; private set; }
+
+        /// <summary><c>status</c>: <c>active</c>, when registered with a card. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new RegistrationReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>UpdatePwd</c>.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class PasswordChangedReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public PasswordChangedReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Username = GetString("/data/username");
+        }
+
+        /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        public string Username { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new PasswordChangedReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>ChangeBind</c>.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class RebindReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public RebindReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Username = GetString("/data/username");
+            DeviceId = GetString("/data/device_id");
+            BindCount = GetInt64("/data/bind_count");
+            BindLimit = GetInt64("/data/bind_limit");
+        }
+
+        /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        public string Username { get; private set; }
+
+        /// <summary><c>device_id</c>: the new machine code. Null when absent.</summary>
+        public string DeviceId { get; private set; }
+
+        /// <summary><c>bind_count</c>: rebinds used, this one included. Null when absent.</summary>
+        public long? BindCount { get; private set; }
+
+        /// <summary><c>bind_limit</c>: the product's rebind limit (0: no limit). Null when absent.</summary>
+        public long? BindLimit { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new RebindReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>UserHeartbeat</c>.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class HeartbeatReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public HeartbeatReply(ReplyHandle handle)
+            : base(handle)
+        {
+            ExpireAt = GetTime("/data/expire_at");
+            Status = GetString("/data/status");
+            Msg = GetString("/data/msg");
+        }
+
+        /// <summary><c>expire_at</c>: the session's expiry. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>status</c>: <c>active</c>. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><c>msg</c>: a back-office message, delivered once; empty when none. Null when absent.</summary>
+        public string Msg { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new HeartbeatReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>UserRecharge</c>.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class RechargeReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public RechargeReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Username = GetString("/data/username");
+            ExpireAt = GetTime("/data/expire_at");
+            AddedDays = GetString("/data/added_days");
+            Status = GetString("/data/status");
+        }
+
+        /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        public string Username { get; private set; }
+
+        /// <summary><c>expire_at</c>: the new expiry. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>added_days</c>: the amount added with its unit (a string in this action). Null when absent.</summary>
+        public string AddedDays { get; private set; }
+
+        /// <summary><c>status</c>: <c>active</c>. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new RechargeReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>GetLatestVersion</c>.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class LatestVersionReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public LatestVersionReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Version = GetString("/data/version");
+            Changelog = GetString("/data/changelog");
+            DownloadUrl = GetString("/data/download_url");
+            ForceUpdate = GetBool("/data/force_update");
+            HasUpdate = GetBool("/data/has_update");
+        }
+
+        /// <summary><c>version</c>: the latest version number. Null when absent.</summary>
+        public string Version { get; private set; }
+
+        /// <summary><c>changelog</c>: its change log. Null when absent.</summary>
+        public string Changelog { get; private set; }
+
+        /// <summary><c>download_url</c>: where to download it. Null when absent.</summary>
+        public string DownloadUrl { get; private set; }
+
+        /// <summary><c>force_update</c>: whether the back office requires the update. Null when absent.</summary>
+        public bool? ForceUpdate { get; private set; }
+
+        /// <summary><c>has_update</c>: whether it is newer than the version given. Null when absent.</summary>
+        public bool? HasUpdate { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new LatestVersionReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>GetBulletin</c>.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class BulletinReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public BulletinReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Bulletin = GetString("/data/bulletin");
+            UpdatedAt = GetTime("/data/updated_at");
+        }
+
+        /// <summary><c>bulletin</c>: the bulletin text. Null when absent.</summary>
+        public string Bulletin { get; private set; }
+
+        /// <summary><c>updated_at</c>: when it was last changed. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? UpdatedAt { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new BulletinReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>GetVariable</c> with a name.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class VariableReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public VariableReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Name = GetString("/data/name");
+            Value = GetString("/data/value");
+        }
+
+        /// <summary><c>name</c>: the variable's name. Null when absent.</summary>
+        public string Name { get; private set; }
+
+        /// <summary><c>value</c>: its value. Null when absent.</summary>
+        public string Value { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new VariableReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>GetVariable</c> without a name: every variable.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class VariablesReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public VariablesReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Variables = GetStringMap("/data/variables");
+        }
+
+        /// <summary><c>variables</c>: every variable, name to value. Null when absent.</summary>
+        public IReadOnlyDictionary<string, string> Variables { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new VariablesReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>GetUserInfo</c>.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class UserInfoReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public UserInfoReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Username = GetString("/data/username");
+            UserId = GetInt64("/data/user_id");
+            DeviceId = GetString("/data/device_id");
+            ExpireAt = GetTime("/data/expire_at");
+            Status = GetString("/data/status");
+            BindCount = GetInt64("/data/bind_count");
+            BindLimit = GetInt64("/data/bind_limit");
+            CreatedAt = GetTime("/data/created_at");
+        }
+
+        /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        public string Username { get; private set; }
+
+        /// <summary><c>user_id</c>: the account identifier. Null when absent.</summary>
+        public long? UserId { get; private set; }
+
+        /// <summary><c>device_id</c>: the bound machine code; empty if unbound. Null when absent.</summary>
+        public string DeviceId { get; private set; }
+
+        /// <summary><c>expire_at</c>: the expiry. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>status</c>: <c>active</c>, <c>expired</c> or <c>banned</c>. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><c>bind_count</c>: rebinds used. Null when absent.</summary>
+        public long? BindCount { get; private set; }
+
+        /// <summary><c>bind_limit</c>: the product's rebind limit (0: no limit). Null when absent.</summary>
+        public long? BindLimit { get; private set; }
+
+        /// <summary><c>created_at</c>: registration time. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? CreatedAt { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new UserInfoReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Success of <c>GetCardInfo</c>: the card's state, consuming nothing.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class CardInfoReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public CardInfoReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Card = GetString("/data/card");
+            CardType = GetString("/data/card_type");
+            Status = GetString("/data/status");
+            IsTimes = GetBool("/data/is_times");
+            DeviceId = GetString("/data/device_id");
+            ActivatedAt = GetTime("/data/activated_at");
+            ExpireAt = GetTime("/data/expire_at");
+            Duration = GetInt64("/data/duration");
+            DurationType = GetString("/data/duration_type");
+            Total = GetInt64("/data/total");
+            Used = GetInt64("/data/used");
+            Remaining = GetInt64("/data/remaining");
+        }
+
+        /// <summary><c>card</c>: the card key. Null when absent.</summary>
+        public string Card { get; private set; }
+
+        /// <summary><c>card_type</c>: the card type's display name. Null when absent.</summary>
+        public string CardType { get; private set; }
+
+        /// <summary><c>status</c>: <c>unused</c>, <c>active</c>, <c>expired</c>, <c>exhausted</c>, <c>used</c>, <c>disabled</c> or <c>refunded</c>. Null when absent.</summary>
+        public string Status { get; private set; }
+
+        /// <summary><c>is_times</c>: true for a count card. Null when absent.</summary>
+        public bool? IsTimes { get; private set; }
+
+        /// <summary><c>device_id</c>: the bound machine code; empty when not bound. Null when absent.</summary>
+        public string DeviceId { get; private set; }
+
+        /// <summary><c>activated_at</c>: first use; empty when unused. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ActivatedAt { get; private set; }
+
+        /// <summary><c>expire_at</c>: expiry; empty when unused. The service's time, with its offset (+08:00). Null when absent.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary><c>duration</c>: duration in <c>duration_type</c> units. Null when absent.</summary>
+        public long? Duration { get; private set; }
+
+        /// <summary><c>duration_type</c>: <c>day</c> or <c>hour</c>. Null when absent.</summary>
+        public string DurationType { get; private set; }
+
+        /// <summary><c>total</c>: uses the count card was sold with (count cards only). Null when absent.</summary>
+        public long? Total { get; private set; }
+
+        /// <summary><c>used</c>: uses consumed so far (count cards only). Null when absent.</summary>
+        public long? Used { get; private set; }
+
+        /// <summary><c>remaining</c>: uses left (count cards only). Null when absent.</summary>
+        public long? Remaining { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new CardInfoReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Step 1 of a social login: the authorization URL to show, and the state to poll with.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class SocialStartReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public SocialStartReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Url = GetString("/data/url");
+            State = GetString("/data/state");
+        }
+
+        /// <summary><c>url</c>: the external authorization link. Null when absent.</summary>
+        public string Url { get; private set; }
+
+        /// <summary><c>state</c>: the value to pass to the social poll or wait. Null when absent.</summary>
+        public string State { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new SocialStartReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    /// <summary>
+    /// Step 1 of a social registration: the authorization URL. The account is created when
+    /// the user completes the authorization.
+    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
+    /// </summary>
+    public sealed class SocialRegistrationReply : Reply
+    {
+        /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        public SocialRegistrationReply(ReplyHandle handle)
+            : base(handle)
+        {
+            Url = GetString("/data/url");
+        }
+
+        /// <summary><c>url</c>: the external authorization link (its <c>state</c> parameter is the state). Null when absent.</summary>
+        public string Url { get; private set; }
+
+        /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
+        public new SocialRegistrationReply EnsureOk()
+        {
+            Check();
+            return this;
+        }
+    }
+
+    // END GENERATED: replies
+
+    /// <summary>
+    /// Settings of a <see cref="Client"/>: a plain object whose properties start at the
+    /// library's defaults (no mirror, Mozilla's roots, the system's proxy, plain http only to
+    /// loopback, timeouts 10 s and 30 s, an attempt delay of 250 ms, no state folder, no offline
+    /// verdicts, no log, refusals returned rather than thrown). A client reads them when it is
+    /// made, so they may be changed or reused afterwards. No Dispose. A value out of range
+    /// throws <see cref="ArgumentOutOfRangeException"/> when set; what the library refuses (a
+    /// mirror that is not a URL, a pin that does not parse) throws
+    /// <see cref="ArgumentException"/> from the <see cref="Client"/> constructor.
+    /// </summary>
+    /// <example>
+    /// <code>
+    /// var options = new ClientOptions
+    /// {
+    ///     ConnectTimeout = TimeSpan.FromSeconds(5),
+    ///     StateFolder = ClientOptions.DefaultStateFolder,
+    ///     OfflineGrace = TimeSpan.FromDays(7),
+    ///     ThrowOnRefusal = true,
+    /// };
+    /// options.Mirrors.Add("https://backup.example.com");
+    /// </code>
+    /// </example>
+    public sealed class ClientOptions
+    {
+        /// <summary>The value of <see cref="StateFolder"/> that means the per-user default folder: "".</summary>
+        public const string DefaultStateFolder = "";
+
+        private TimeSpan connectTimeout = TimeSpan.FromSeconds(10);
+        private TimeSpan callTimeout = TimeSpan.FromSeconds(30);
+        private TimeSpan attemptDelay = TimeSpan.FromMilliseconds(250);
+        private TimeSpan? offlineGrace;
+        private TimeSpan? startBudget;
+        private TimeSpan? clockTolerance;
+
+        /// <summary>The defaults.</summary>
+        public ClientOptions()
+        {
+            Mirrors = new List<string>();
+            RootPems = new List<string>();
+            RootFiles = new List<string>();
+            Pins = new List<string>();
+            Addresses = new List<KeyValuePair<string, string>>();
+            Trust = TrustStores.Mozilla;
+            Proxy = ProxyMode.System;
         }
 
         /// <summary>
-        /// Options over a handle. The property getters report only what was set through this
-        /// object (the library has no getters).
+        /// Other base URLs of the same service. A new connection races them with the first (see
+        /// <see cref="AttemptDelay"/>); a request that may have reached a server is never sent to
+        /// another.
         /// </summary>
-        public ClientOptions(ClientOptionsHandle handle)
-        {
-            Args.Usable(handle, "handle");
-            this.handle = handle;
-        }
-
-        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
-        public ClientOptionsHandle Handle
-        {
-            get { return handle; }
-        }
+        public IList<string> Mirrors { get; private set; }
 
         /// <summary>
         /// The trust stores: <see cref="TrustStores.Mozilla"/> (the default),
         /// <see cref="TrustStores.System"/>, both, or <see cref="TrustStores.None"/> (then only
-        /// the roots and pins added are trusted). Verification cannot be turned off.
+        /// <see cref="RootPems"/>, <see cref="RootFiles"/> and <see cref="Pins"/> are trusted).
+        /// Verification cannot be turned off.
         /// </summary>
-        public TrustStores Trust
-        {
-            get
-            {
-                return trust;
-            }
+        public TrustStores Trust { get; set; }
 
-            set
-            {
-                handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_trust(p, (uint)value)));
-                trust = value;
-            }
-        }
+        /// <summary>PEM texts whose certificates are trusted as roots, in addition to the stores.</summary>
+        public IList<string> RootPems { get; private set; }
+
+        /// <summary>PEM files whose certificates are trusted as roots (read when the client is made).</summary>
+        public IList<string> RootFiles { get; private set; }
+
+        /// <summary>
+        /// Pinned keys of the service's certificate chain: base64 of the SHA-256 of a DER
+        /// SubjectPublicKeyInfo (a <c>sha256/</c> prefix is accepted). A pinned self-signed
+        /// certificate works without a CA; a chain without a pinned key fails with
+        /// <see cref="ResultCode.Pin"/>.
+        /// </summary>
+        public IList<string> Pins { get; private set; }
+
+        /// <summary>How the client reaches the service: the system's settings (the default), none, or <see cref="ProxyUrl"/>. Loopback never goes through a proxy.</summary>
+        public ProxyMode Proxy { get; set; }
+
+        /// <summary>For <see cref="ProxyMode.Url"/>: http://, https:// (CONNECT), socks5:// or socks5h://, with an optional user:password@.</summary>
+        public string ProxyUrl { get; set; }
 
         /// <summary>
         /// Whether plain http:// to a host that is not loopback is allowed (default false): the
         /// api password travels in an HTTP header, readable by anyone on the path.
         /// </summary>
-        public bool AllowInsecureHttp
+        public bool AllowInsecureHttp { get; set; }
+
+        /// <summary>The connect timeout: 1 ms to 4294967295 ms (default 10 s).</summary>
+        /// <exception cref="ArgumentOutOfRangeException">Out of that range.</exception>
+        public TimeSpan ConnectTimeout
+        {
+            get { return connectTimeout; }
+            set { Args.Milliseconds(value, "value"); connectTimeout = value; }
+        }
+
+        /// <summary>
+        /// The whole-call timeout: 1 ms to 4294967295 ms (default 30 s). It bounds everything one
+        /// call does (a lazy Init, a re-Init, connects, a resend).
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">Out of that range.</exception>
+        public TimeSpan CallTimeout
+        {
+            get { return callTimeout; }
+            set { Args.Milliseconds(value, "value"); callTimeout = value; }
+        }
+
+        /// <summary>
+        /// The attempt delay of racing connections (RFC 8305; default 250 ms, at most 10 s, zero
+        /// starts every attempt at once): every address of the host name (IPv6 and IPv4 in turn)
+        /// and every mirror gets an attempt when the earlier ones have not connected within it;
+        /// the first to finish TCP and TLS wins. No request is ever sent twice because of it.
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">Negative or over 10 s.</exception>
+        public TimeSpan AttemptDelay
         {
             get
             {
-                return allowInsecureHttp;
+                return attemptDelay;
             }
 
             set
             {
-                handle.With(p => Args.Ok(NativeMethods.verify_client_options_allow_insecure_http(p, value ? 1 : 0)));
-                allowInsecureHttp = value;
+                if (value < TimeSpan.Zero || value > TimeSpan.FromSeconds(10))
+                {
+                    throw new ArgumentOutOfRangeException("value", value, "The attempt delay must be between 0 and 10 seconds.");
+                }
+                attemptDelay = value;
             }
+        }
+
+        /// <summary>
+        /// Fixed addresses (IPv4 or IPv6) for host names, like curl's --resolve: host to ip. A
+        /// listed name is never looked up in DNS, and TLS still checks it.
+        /// </summary>
+        public IList<KeyValuePair<string, string>> Addresses { get; private set; }
+
+        /// <summary>
+        /// The client's state folder, the one place for state that outlives the process (the
+        /// remembered winning line of racing connections, the last good verdict): a folder,
+        /// <see cref="DefaultStateFolder"/> ("") for the per-user default, or null (the default)
+        /// for none: nothing is written. Each file there is sealed for this program and machine.
+        /// </summary>
+        public string StateFolder { get; set; }
+
+        /// <summary>
+        /// Offline verdicts (a <see cref="StateFolder"/> needed): a login that cannot reach the
+        /// server answers from the stored verdict (<see cref="Reply.IsOffline"/>) when the server
+        /// confirmed it less than this long ago. Null (the default) or zero: off. Whole seconds.
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">Negative or over 4294967295 s.</exception>
+        public TimeSpan? OfflineGrace
+        {
+            get { return offlineGrace; }
+            set { if (value.HasValue) { Args.Seconds(value.Value, "value"); } offlineGrace = value; }
+        }
+
+        /// <summary>
+        /// A start that never waits long (offline verdicts needed): past this budget a login
+        /// whose stored verdict may answer gets it, and the login goes on in the background
+        /// (follow it with <see cref="Client.StartKeeper(Reply, KeeperOptions)"/>). Null (the
+        /// default): no budget.
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">Negative or over 4294967295 ms.</exception>
+        public TimeSpan? StartBudget
+        {
+            get { return startBudget; }
+            set { if (value.HasValue) { Args.Milliseconds(value.Value, "value", 0); } startBudget = value; }
+        }
+
+        /// <summary>
+        /// How far the local clock may be behind the latest server time seen before offline
+        /// verdicts are refused (<see cref="ResultCode.ClockBack"/>); null: 10 minutes. Whole seconds.
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">Negative or over 4294967295 s.</exception>
+        public TimeSpan? ClockTolerance
+        {
+            get { return clockTolerance; }
+            set { if (value.HasValue) { Args.Seconds(value.Value, "value"); } clockTolerance = value; }
         }
 
         /// <summary>
@@ -1715,194 +2519,144 @@ namespace Verify
         /// Exceptions it throws are caught and dropped. A client made with these options keeps
         /// the handler alive until it is freed.
         /// </remarks>
-        public Action<LogLevel, string> OnLog
-        {
-            get { return handle.OnLog; }
-            set { handle.SetOnLog(value); }
-        }
+        public Action<LogLevel, string> OnLog { get; set; }
 
         /// <summary>
-        /// Adds a mirror: another base URL of the same service, tried in order after the first
-        /// when a server cannot be reached (connect, DNS or TLS failure). A request that may
-        /// have reached a server is never sent to another. Checked when the client is made.
+        /// The throwing form for every call of the client (default false): a refusal by the
+        /// server throws <see cref="VerifyRefusedException"/> (code, message, remark;
+        /// <see cref="VerifyConfigurationException"/> for 1001, 1010, 1011, 1012) instead of
+        /// coming back as a reply. Pending (201) and offline verdicts (202) are not refusals.
         /// </summary>
+        public bool ThrowOnRefusal { get; set; }
+
+        /// <summary>Adds a mirror (<see cref="Mirrors"/>).</summary>
         public void AddMirror(string baseUrl)
         {
             Args.Required(baseUrl, "baseUrl");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_mirror(p, baseUrl)));
+            Mirrors.Add(baseUrl);
         }
 
-        /// <summary>Trusts every certificate of a PEM text as a root, in addition to the stores.</summary>
-        public void AddRootPem(string pem)
-        {
-            Args.Required(pem, "pem");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_root_pem(p, pem)));
-        }
-
-        /// <summary>Trusts the certificates of a PEM file as roots (read now).</summary>
-        public void AddRootFile(string path)
-        {
-            Args.Required(path, "path");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_root_file(p, path)));
-        }
-
-        /// <summary>
-        /// Pins a key of the service's certificate chain: base64 of the SHA-256 of its DER
-        /// SubjectPublicKeyInfo (a <c>sha256/</c> prefix is accepted). A pinned self-signed
-        /// certificate works without a CA; a chain without a pinned key fails with
-        /// <see cref="ResultCode.Pin"/>.
-        /// </summary>
-        public void AddPin(string sha256Base64)
-        {
-            Args.Required(sha256Base64, "sha256Base64");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_pin(p, sha256Base64)));
-        }
-
-        /// <summary>
-        /// Chooses the proxy: <see cref="ProxyMode.System"/> (the default),
-        /// <see cref="ProxyMode.None"/>, or <see cref="ProxyMode.Url"/> with
-        /// <paramref name="url"/> (required for it, null otherwise). Loopback hosts never go
-        /// through a proxy.
-        /// </summary>
-        public void SetProxy(ProxyMode mode, string url = null)
-        {
-            Args.Optional(url, "url");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_proxy(p, (int)mode, url)));
-        }
-
-        /// <summary>The connect and whole-call timeouts (defaults 10 s and 30 s), as <see cref="Client.SetTimeouts"/>.</summary>
-        public void SetTimeouts(TimeSpan connect, TimeSpan call)
-        {
-            uint connectMs = Args.Milliseconds(connect, "connect");
-            uint callMs = Args.Milliseconds(call, "call");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_timeouts(p, connectMs, callMs)));
-        }
-
-        /// <summary>
-        /// The attempt delay of racing connections (RFC 8305; default 250 ms, at most 10 s, zero
-        /// starts every attempt at once): every address of the host name (IPv6 and IPv4 in turn)
-        /// and every mirror gets an attempt when the earlier ones have not connected within it;
-        /// the first to finish TCP and TLS wins. No request is ever sent twice because of it.
-        /// </summary>
-        public TimeSpan AttemptDelay
-        {
-            get
-            {
-                return attemptDelay;
-            }
-
-            set
-            {
-                uint delayMs = Args.Milliseconds(value, "value", 0);
-                handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_attempt_delay(p, delayMs)));
-                attemptDelay = value;
-            }
-        }
-
-        /// <summary>
-        /// Gives a fixed address (IPv4 or IPv6) for a host name, like curl's --resolve: the name
-        /// is then never looked up in DNS, and TLS still checks it. Call once per address.
-        /// </summary>
+        /// <summary>Adds a fixed address for a host name (<see cref="Addresses"/>).</summary>
         public void AddAddress(string host, string ip)
         {
             Args.Required(host, "host");
             Args.Required(ip, "ip");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_address(p, host, ip)));
+            Addresses.Add(new KeyValuePair<string, string>(host, ip));
         }
 
         /// <summary>
-        /// Sets the client's state folder, the one place for state that outlives the process
-        /// (the remembered winning line of racing connections, the last good verdict): a folder,
-        /// or null for the per-user default. Each file there is sealed for this program and
-        /// machine.
+        /// These settings as a native options handle (verify_client_options), for
+        /// <see cref="ClientHandle.Create"/>. The caller owns it.
         /// </summary>
-        public void SetStateFolder(string path = null)
+        /// <exception cref="ArgumentException">A setting the library refuses (the message says which and why).</exception>
+        public ClientOptionsHandle ToHandle()
         {
-            Args.Optional(path, "path");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_state_folder(p, path)));
+            ClientOptionsHandle handle = ClientOptionsHandle.Create();
+            try
+            {
+                handle.With(p =>
+                {
+                    foreach (string mirror in Mirrors)
+                    {
+                        Args.Required(mirror, "options.Mirrors");
+                        Setting(NativeMethods.verify_client_options_add_mirror(p, mirror));
+                    }
+                    Setting(NativeMethods.verify_client_options_set_trust(p, (uint)Trust));
+                    foreach (string pem in RootPems)
+                    {
+                        Args.Required(pem, "options.RootPems");
+                        Setting(NativeMethods.verify_client_options_add_root_pem(p, pem));
+                    }
+                    foreach (string file in RootFiles)
+                    {
+                        Args.Required(file, "options.RootFiles");
+                        Setting(NativeMethods.verify_client_options_add_root_file(p, file));
+                    }
+                    foreach (string pin in Pins)
+                    {
+                        Args.Required(pin, "options.Pins");
+                        Setting(NativeMethods.verify_client_options_add_pin(p, pin));
+                    }
+                    Args.Optional(ProxyUrl, "options.ProxyUrl");
+                    Setting(NativeMethods.verify_client_options_set_proxy(p, (int)Proxy,
+                        Proxy == ProxyMode.Url ? ProxyUrl : null));
+                    Setting(NativeMethods.verify_client_options_allow_insecure_http(p, AllowInsecureHttp ? 1 : 0));
+                    Setting(NativeMethods.verify_client_options_set_timeouts(p,
+                        Args.Milliseconds(connectTimeout, "ConnectTimeout"), Args.Milliseconds(callTimeout, "CallTimeout")));
+                    Setting(NativeMethods.verify_client_options_set_attempt_delay(p,
+                        Args.Milliseconds(attemptDelay, "AttemptDelay", 0)));
+                    foreach (KeyValuePair<string, string> address in Addresses)
+                    {
+                        Args.Required(address.Key, "options.Addresses");
+                        Args.Required(address.Value, "options.Addresses");
+                        Setting(NativeMethods.verify_client_options_add_address(p, address.Key, address.Value));
+                    }
+                    if (StateFolder != null)
+                    {
+                        Args.Optional(StateFolder, "options.StateFolder");
+                        Setting(NativeMethods.verify_client_options_set_state_folder(p,
+                            StateFolder.Length == 0 ? null : StateFolder));
+                    }
+                    if (offlineGrace.HasValue)
+                    {
+                        Setting(NativeMethods.verify_client_options_set_offline_grace(p,
+                            Args.Seconds(offlineGrace.Value, "OfflineGrace")));
+                    }
+                    if (startBudget.HasValue)
+                    {
+                        Setting(NativeMethods.verify_client_options_set_start_budget(p,
+                            Args.Milliseconds(startBudget.Value, "StartBudget", 0)));
+                    }
+                    if (clockTolerance.HasValue)
+                    {
+                        Setting(NativeMethods.verify_client_options_set_clock_tolerance(p,
+                            Args.Seconds(clockTolerance.Value, "ClockTolerance")));
+                    }
+                    return 0;
+                });
+                handle.SetOnLog(OnLog);
+                return handle;
+            }
+            catch
+            {
+                handle.Dispose();
+                throw;
+            }
         }
 
-        /// <summary>
-        /// Offline verdicts (a state folder needed): a login that cannot reach the server
-        /// answers from the stored verdict (<see cref="Reply.IsOffline"/>) when the server
-        /// confirmed it less than this long ago. Zero (the default) turns them off. Whole seconds.
-        /// </summary>
-        public void SetOfflineGrace(TimeSpan grace)
+        /// <summary>A setter's code: 200, or an <see cref="ArgumentException"/> with the library's reason.</summary>
+        private static void Setting(int code)
         {
-            uint seconds = Args.Seconds(grace, "grace");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_offline_grace(p, seconds)));
-        }
-
-        /// <summary>
-        /// A start that never waits long (offline verdicts needed): past this budget a login
-        /// whose stored verdict may answer gets it, and the login goes on in the background
-        /// (follow it with <see cref="Client.StartKeeper(Reply, KeeperOptions)"/>). Zero (the
-        /// default): no budget.
-        /// </summary>
-        public void SetStartBudget(TimeSpan budget)
-        {
-            uint ms = Args.Milliseconds(budget, "budget", 0);
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_start_budget(p, ms)));
-        }
-
-        /// <summary>
-        /// How far the local clock may be behind the latest server time seen before offline
-        /// verdicts are refused (<see cref="ResultCode.ClockBack"/>); default 10 minutes. Whole seconds.
-        /// </summary>
-        public void SetClockTolerance(TimeSpan tolerance)
-        {
-            uint seconds = Args.Seconds(tolerance, "tolerance");
-            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_clock_tolerance(p, seconds)));
-        }
-
-        /// <summary>Frees the options (verify_client_options_free); clients made with them are not affected.</summary>
-        public void Dispose()
-        {
-            handle.Dispose();
+            if (code == (int)ResultCode.Ok)
+            {
+                return;
+            }
+            VerifyException error = VerifyException.FromLastError((ResultCode)code);
+            if (code == (int)ResultCode.InvalidArgument)
+            {
+                throw new ArgumentException(error.Message, "options", error);
+            }
+            throw error;
         }
     }
 
     /// <summary>
-    /// Settings of a keeper (<c>verify_keeper_options</c>), given to
-    /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>: the defaults until a property is set. A keeper copies
-    /// them when it starts, so they may be changed, reused for other keepers or disposed
-    /// afterwards. Not thread-safe: one thread at a time.
+    /// Settings of a keeper: a plain object whose properties start at the library's defaults
+    /// (a heartbeat every 5 minutes, 15 minutes of grace, no IP). A keeper reads them when it
+    /// starts. No Dispose.
     /// </summary>
-    public sealed class KeeperOptions : IDisposable
+    public sealed class KeeperOptions
     {
-        private readonly KeeperOptionsHandle handle;
         private TimeSpan interval = TimeSpan.FromMinutes(5);
         private TimeSpan grace = TimeSpan.FromMinutes(15);
-        private string ip;
-
-        /// <summary>Options with the defaults (verify_keeper_options_new).</summary>
-        public KeeperOptions()
-            : this(KeeperOptionsHandle.Create())
-        {
-        }
-
-        /// <summary>
-        /// Options over a handle. The property getters report only what was set through this
-        /// object (the library has no getters).
-        /// </summary>
-        public KeeperOptions(KeeperOptionsHandle handle)
-        {
-            Args.Usable(handle, "handle");
-            this.handle = handle;
-        }
-
-        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
-        public KeeperOptionsHandle Handle
-        {
-            get { return handle; }
-        }
 
         /// <summary>
         /// Time between heartbeats: at least 1 s (default 5 minutes, the spec's). A small random
-        /// jitter is added; the first heartbeat of StartKeeper(token, kind) is sent at once, that of
-        /// StartKeeper(reply) one interval after the start.
+        /// jitter is added. The first heartbeat of <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>
+        /// is sent at once, that of <see cref="Client.StartKeeper(Reply, KeeperOptions)"/> one
+        /// interval after the start (the login's token is fresh).
         /// </summary>
-        /// <exception cref="VerifyException">Set below 1 s: <see cref="ResultCode.InvalidArgument"/>.</exception>
+        /// <exception cref="ArgumentOutOfRangeException">Under 1 s or over 4294967295 ms.</exception>
         public TimeSpan Interval
         {
             get
@@ -1912,8 +2666,7 @@ namespace Verify
 
             set
             {
-                uint ms = Args.Milliseconds(value, "value");
-                handle.With(p => Args.Ok(NativeMethods.verify_keeper_options_set_interval(p, ms)));
+                Args.Milliseconds(value, "value", 1000);
                 interval = value;
             }
         }
@@ -1923,6 +2676,7 @@ namespace Verify
         /// end (network down), counted from the first failure: at least 1 ms (default 15
         /// minutes). Retries back off 1 s, 2 s, 4 s... up to 60 s or the interval.
         /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">Under 1 ms or over 4294967295 ms.</exception>
         public TimeSpan Grace
         {
             get
@@ -1932,95 +2686,227 @@ namespace Verify
 
             set
             {
-                uint ms = Args.Milliseconds(value, "value");
-                handle.With(p => Args.Ok(NativeMethods.verify_keeper_options_set_grace(p, ms)));
+                Args.Milliseconds(value, "value");
                 grace = value;
             }
         }
 
         /// <summary>The client IP reported with each heartbeat; null or "" for none (the default).</summary>
-        public string Ip
-        {
-            get
-            {
-                return ip;
-            }
-
-            set
-            {
-                Args.Optional(value, "value");
-                handle.With(p => Args.Ok(NativeMethods.verify_keeper_options_set_ip(p, value)));
-                ip = value;
-            }
-        }
+        public string Ip { get; set; }
 
         /// <summary>
-        /// Receives every <see cref="KeeperEvent"/> of keepers started with these options; null
-        /// for none (the default: back-office messages are then queued for
-        /// <see cref="Keeper.Status"/>).
+        /// These settings as a native options handle (verify_keeper_options), for
+        /// <see cref="KeeperHandle.Start(ClientHandle, string, SessionKind, KeeperOptionsHandle)"/>.
+        /// The caller owns it.
         /// </summary>
-        /// <remarks>
-        /// It runs on the keeper's own event thread: not the thread that started the keeper,
-        /// and never the UI thread (marshal to it with Control.BeginInvoke,
-        /// Dispatcher.BeginInvoke or SynchronizationContext.Post). Events come one at a time, in
-        /// order; a slow handler delays only later events. Exceptions it throws are caught and
-        /// dropped (none reaches native code), and the next events still arrive.
-        /// </remarks>
-        public Action<KeeperEvent> OnEvent
+        public KeeperOptionsHandle ToHandle()
         {
-            get { return handle.OnEvent; }
-            set { handle.SetOnEvent(value); }
-        }
-
-        /// <summary>Frees the options (verify_keeper_options_free); keepers started with them are not affected.</summary>
-        public void Dispose()
-        {
-            handle.Dispose();
+            Args.Optional(Ip, "Ip");
+            KeeperOptionsHandle handle = KeeperOptionsHandle.Create();
+            try
+            {
+                handle.With(p =>
+                {
+                    Args.Ok(NativeMethods.verify_keeper_options_set_interval(p, Args.Milliseconds(interval, "Interval", 1000)));
+                    Args.Ok(NativeMethods.verify_keeper_options_set_grace(p, Args.Milliseconds(grace, "Grace")));
+                    if (!string.IsNullOrEmpty(Ip))
+                    {
+                        Args.Ok(NativeMethods.verify_keeper_options_set_ip(p, Ip));
+                    }
+                    return 0;
+                });
+                return handle;
+            }
+            catch
+            {
+                handle.Dispose();
+                throw;
+            }
         }
     }
 
     /// <summary>
-    /// A running session keeper: <c>verify_keeper</c>, started by
-    /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>. It sends a heartbeat every interval on its own thread
-    /// and reports through <see cref="KeeperOptions.OnEvent"/> (on the keeper's event thread)
-    /// and through <see cref="State"/> and <see cref="Status"/> (any thread).
+    /// A session keeper (<c>verify_keeper</c>): it sends a heartbeat every interval on its own
+    /// thread and raises .NET events (<see cref="Alive"/>, <see cref="Message"/>,
+    /// <see cref="Trouble"/>, <see cref="Ended"/>, <see cref="Offline"/>, <see cref="Online"/>,
+    /// and <see cref="EventReceived"/> for every event), and its <see cref="Completion"/> task
+    /// completes when the session ends. Started by <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>
+    /// or <see cref="Client.StartKeeper(Reply, KeeperOptions)"/>, or made with a constructor
+    /// and started with <see cref="Start"/> after subscribing (then no event is missed).
     /// </summary>
+    /// <example>
+    /// <code>
+    /// Keeper keeper = client.StartKeeper(login);
+    /// keeper.Ended += (sender, e) => Console.WriteLine("session over: " + e.Code + " " + e.Remark);
+    /// keeper.Message += (sender, e) => Console.WriteLine("message: " + e.Text);
+    /// KeeperEventArgs end = await keeper.Completion;
+    /// </code>
+    /// </example>
     /// <remarks>
-    /// Keep a reference for as long as the session should be kept: a keeper that is collected
-    /// without Dispose is stopped and freed by its finalizer. It keeps its client from being
-    /// collected, but disposing the client stops it (its object stays valid, state
-    /// <see cref="KeeperState.Ended"/>). Dispose (stop + free) is idempotent, may run from any
-    /// thread, also after the client was disposed, and also from inside the keeper's own
-    /// handler (the free then completes on a thread-pool thread once the handler returned).
-    /// After Dispose, the members throw <see cref="ObjectDisposedException"/>.
-    /// Dispose keepers before the process exits.
+    /// <para>The handlers run on the keeper's own event thread: not the thread that started the
+    /// keeper, and never the UI thread (marshal to it with Control.BeginInvoke,
+    /// Dispatcher.BeginInvoke or SynchronizationContext.Post). Events come one at a time, in
+    /// order; a slow handler delays only later events. Subscribers may be added and removed at
+    /// any time, also after the start. An exception thrown by a handler is caught and dropped
+    /// (none reaches native code), and the other handlers and the next events still run.</para>
+    /// <para>Back-office messages with no <see cref="Message"/> subscriber are queued and handed
+    /// out by <see cref="Status"/>, each once.</para>
+    /// <para>A started keeper runs until <see cref="Stop"/>, <see cref="Dispose"/>, the end of its
+    /// session or the disposal of its client; it is not collected meanwhile. It keeps its client
+    /// from being collected, but disposing the client stops it. Dispose (stop + free) is
+    /// idempotent, may run from any thread, also after the client was disposed, and also from
+    /// inside a handler (the free then completes on a thread-pool thread once the handler
+    /// returned). After Dispose, the members throw <see cref="ObjectDisposedException"/>.</para>
     /// </remarks>
     public sealed class Keeper : IDisposable
     {
-        private readonly KeeperHandle handle;
+        private readonly object gate = new object();
+        private readonly Client client;
+        private readonly KeeperOptions options;
+        private readonly Func<ClientHandle, IntPtr, KeeperHandle> start;
+        private readonly TaskCompletionSource<KeeperEventArgs> completion =
+            new TaskCompletionSource<KeeperEventArgs>(TaskCreationOptions.RunContinuationsAsynchronously);
+        private readonly Queue<string> messages = new Queue<string>();
+        private KeeperHandle handle;
 
-        /// <summary>A keeper over a handle (from <see cref="KeeperHandle.Start(ClientHandle, string, SessionKind, KeeperOptionsHandle)"/>); disposing either frees it.</summary>
+        /// <summary>
+        /// A keeper of the session of <paramref name="token"/> on <paramref name="client"/>, not
+        /// started yet: subscribe to its events, then <see cref="Start"/> (see
+        /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>).
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="token"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
+        public Keeper(Client client, string token, SessionKind kind, KeeperOptions options = null)
+        {
+            if (client == null)
+            {
+                throw new ArgumentNullException("client");
+            }
+            Args.Required(token, "token");
+            if (kind != SessionKind.Card && kind != SessionKind.User)
+            {
+                throw new ArgumentException("The session kind must be SessionKind.Card or SessionKind.User.", "kind");
+            }
+            this.client = client;
+            this.options = options;
+            start = (c, nativeOptions) =>
+            {
+                KeeperHandle created;
+                int code = NativeMethods.verify_keeper_start(c, token, (int)kind, nativeOptions, out created);
+                return Args.Created(code, created);
+            };
+        }
+
+        /// <summary>
+        /// A keeper of the session of a login's reply on <paramref name="client"/>, not started
+        /// yet: subscribe to its events, then <see cref="Start"/> (see
+        /// <see cref="Client.StartKeeper(Reply, KeeperOptions)"/>).
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="login"/> is null.</exception>
+        /// <exception cref="ArgumentException">The reply is neither a login's success (200) nor an offline verdict (202).</exception>
+        public Keeper(Client client, Reply login, KeeperOptions options = null)
+        {
+            if (client == null)
+            {
+                throw new ArgumentNullException("client");
+            }
+            if (login == null)
+            {
+                throw new ArgumentNullException("login");
+            }
+            if (!login.IsOk && !login.IsOffline)
+            {
+                throw new ArgumentException(string.Format(
+                    "The reply is neither a login's success (200) nor an offline verdict (202): its code is {0}.",
+                    (int)login.Code), "login");
+            }
+            this.client = client;
+            this.options = options;
+            start = (c, nativeOptions) => login.Handle.With(reply =>
+            {
+                KeeperHandle created;
+                int code = NativeMethods.verify_keeper_start_from_reply(c, reply, nativeOptions, out created);
+                return Args.Created(code, created);
+            });
+        }
+
+        /// <summary>
+        /// A keeper over a handle started elsewhere (<see cref="KeeperHandle.Start(ClientHandle, string, SessionKind, KeeperOptionsHandle)"/>);
+        /// disposing either frees it. Its events are those of the handle's own options, so this
+        /// object raises none; its <see cref="Completion"/> completes on Stop or Dispose.
+        /// </summary>
         public Keeper(KeeperHandle handle)
         {
             Args.Usable(handle, "handle");
             this.handle = handle;
         }
 
-        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
+        /// <summary>A heartbeat succeeded: <see cref="KeeperEventArgs.ExpireAt"/> is the session's expiry.</summary>
+        public event EventHandler<KeeperEventArgs> Alive;
+
+        /// <summary>A back-office message, in <see cref="KeeperEventArgs.Text"/>, delivered once.</summary>
+        public event EventHandler<KeeperEventArgs> Message;
+
+        /// <summary>
+        /// A heartbeat failed for another reason than the session's end (network down, a reply
+        /// that is not the service's); the keeper retries within the grace period and the
+        /// session stays usable.
+        /// </summary>
+        public event EventHandler<KeeperEventArgs> Trouble;
+
+        /// <summary>
+        /// The session ended: 1005 (expired), 1006 (disabled or banned;
+        /// <see cref="KeeperEventArgs.Remark"/> is the reason), 1007 (token invalid), the grace
+        /// period ran out (<see cref="ResultCode.GraceOver"/> offline), a refusal of a login sent
+        /// again after an offline start, or <see cref="ResultCode.Panic"/>. The keeper has
+        /// stopped; <see cref="Completion"/> completes with the same event.
+        /// </summary>
+        public event EventHandler<KeeperEventArgs> Ended;
+
+        /// <summary>
+        /// Offline verdicts on: the server cannot be reached; the session goes on offline until
+        /// <see cref="KeeperEventArgs.GraceEnd"/>. Also the first event of a keeper started from
+        /// an offline verdict.
+        /// </summary>
+        public event EventHandler<KeeperEventArgs> Offline;
+
+        /// <summary>
+        /// Offline verdicts on: the server confirmed the licence again (or for the first time
+        /// after an offline start): <see cref="KeeperEventArgs.ExpireAt"/> is its expiry.
+        /// </summary>
+        public event EventHandler<KeeperEventArgs> Online;
+
+        /// <summary>Every event, before the event of its kind; also the kinds a later library adds.</summary>
+        public event EventHandler<KeeperEventArgs> EventReceived;
+
+        /// <summary>The underlying handle, for calls this class does not wrap; null before <see cref="Start"/>.</summary>
         public KeeperHandle Handle
         {
             get { return handle; }
         }
 
         /// <summary>
+        /// A task that completes when the session ends: with the <see cref="Ended"/> event's
+        /// arguments, or, when the host ends it (<see cref="Stop"/>, <see cref="Dispose"/>, the
+        /// client's Dispose), with arguments of kind <see cref="EventKind.Ended"/> and code
+        /// <see cref="ResultCode.Cancelled"/>. It never faults nor is cancelled; its continuations
+        /// run asynchronously (never on the keeper's thread).
+        /// </summary>
+        public Task<KeeperEventArgs> Completion
+        {
+            get { return completion.Task; }
+        }
+
+        /// <summary>
         /// The keeper's state (verify_keeper_state). A state added by a later library is
         /// returned as its number. Any thread.
         /// </summary>
+        /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
         public KeeperState State
         {
             get
             {
-                int state = NativeMethods.verify_keeper_state(handle);
+                int state = NativeMethods.verify_keeper_state(Started());
                 if (state < 0)
                 {
                     throw VerifyException.FromLastError((ResultCode)state);
@@ -2039,36 +2925,179 @@ namespace Verify
         }
 
         /// <summary>
+        /// Starts the keeper: its first heartbeat, or for a login's reply the wait for the next.
+        /// Once only.
+        /// </summary>
+        /// <exception cref="InvalidOperationException">It has started already, or was made over a handle.</exception>
+        /// <exception cref="ArgumentException">The library refused the session (the message says why).</exception>
+        /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
+        public void Start()
+        {
+            lock (gate)
+            {
+                if (handle != null || start == null)
+                {
+                    throw new InvalidOperationException("The keeper has already started.");
+                }
+                KeeperOptionsHandle native = (options ?? new KeeperOptions()).ToHandle();
+                try
+                {
+                    // The handler holds this keeper: a started keeper is rooted (through the
+                    // delegate's GCHandle) until its handle is freed.
+                    native.SetOnEvent(Raise);
+                    handle = KeeperHandle.Start(client.Handle, native, start);
+                }
+                catch (VerifyException e)
+                {
+                    if (e.Code == ResultCode.InvalidArgument)
+                    {
+                        throw new ArgumentException(e.Message, "token", e);
+                    }
+                    throw;
+                }
+                finally
+                {
+                    native.Dispose();
+                }
+            }
+            client.Track(this);
+        }
+
+        /// <summary>
         /// A snapshot of the keeper (verify_keeper_get_status), with the back-office messages queued
         /// since the previous snapshot (each returned once). Any thread.
         /// </summary>
+        /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
         public KeeperStatus Status()
         {
-            using (KeeperStatusHandle snapshot = KeeperStatusHandle.Take(handle))
+            KeeperStatus status;
+            using (KeeperStatusHandle snapshot = KeeperStatusHandle.Take(Started()))
             {
-                return new KeeperStatus(snapshot);
+                status = new KeeperStatus(snapshot);
             }
+            lock (messages)
+            {
+                if (messages.Count > 0)
+                {
+                    List<string> all = new List<string>(messages);
+                    all.AddRange(status.Messages);
+                    messages.Clear();
+                    status.ReplaceMessages(all.ToArray());
+                }
+            }
+            return status;
         }
 
         /// <summary>
         /// Stops the keeper (verify_keeper_stop): wakes it, cancels a heartbeat in flight and
-        /// waits for its threads (within 100 ms, unless the handler is running: it is waited
-        /// for). From inside the keeper's own handler it returns at once, and no event follows
-        /// the running one. Idempotent; the state becomes <see cref="KeeperState.Ended"/>.
-        /// Any thread.
+        /// waits for its threads (within 100 ms, unless a handler is running: it is waited
+        /// for). From inside a handler it returns at once, and no event follows the running one.
+        /// Idempotent; the state becomes <see cref="KeeperState.Ended"/> and
+        /// <see cref="Completion"/> completes. Any thread.
         /// </summary>
         public void Stop()
         {
-            Args.Ok(NativeMethods.verify_keeper_stop(handle));
+            Args.Ok(NativeMethods.verify_keeper_stop(Started()));
+            Complete(ResultCode.Cancelled, "the keeper was stopped by the host");
         }
 
         /// <summary>
-        /// Stops and frees the keeper (verify_keeper_free) once no call is using it; the handler
-        /// is not called any more afterwards (from inside the handler: after it returns).
+        /// Stops and frees the keeper (verify_keeper_free) once no call is using it; no handler
+        /// is called any more afterwards (from inside a handler: after it returns).
+        /// <see cref="Completion"/> completes.
         /// </summary>
         public void Dispose()
         {
-            handle.Dispose();
+            KeeperHandle current;
+            lock (gate)
+            {
+                current = handle;
+            }
+            if (current != null)
+            {
+                current.Dispose();
+            }
+            Complete(ResultCode.Cancelled, "the keeper was disposed");
+        }
+
+        /// <summary>Completes <see cref="Completion"/> for an end by the host (unless the session ended before).</summary>
+        internal void Complete(ResultCode code, string message)
+        {
+            completion.TrySetResult(new KeeperEventArgs(EventKind.Ended, code, message, null, null, null));
+        }
+
+        /// <summary>Raises an event of the keeper's event thread to the subscribers.</summary>
+        private void Raise(KeeperEventArgs e)
+        {
+            Invoke(EventReceived, e);
+            switch (e.Kind)
+            {
+                case EventKind.Alive:
+                    Invoke(Alive, e);
+                    break;
+                case EventKind.Message:
+                    EventHandler<KeeperEventArgs> handlers = Message;
+                    if (handlers == null)
+                    {
+                        lock (messages)
+                        {
+                            messages.Enqueue(e.Text ?? string.Empty);
+                        }
+                    }
+                    else
+                    {
+                        Invoke(handlers, e);
+                    }
+                    break;
+                case EventKind.Trouble:
+                    Invoke(Trouble, e);
+                    break;
+                case EventKind.Ended:
+                    Invoke(Ended, e);
+                    completion.TrySetResult(e);
+                    break;
+                case EventKind.Offline:
+                    Invoke(Offline, e);
+                    break;
+                case EventKind.Online:
+                    Invoke(Online, e);
+                    break;
+            }
+        }
+
+        /// <summary>Calls each handler on its own: one that throws does not keep the others from the event.</summary>
+        private void Invoke(EventHandler<KeeperEventArgs> handlers, KeeperEventArgs e)
+        {
+            if (handlers == null)
+            {
+                return;
+            }
+            foreach (Delegate handler in handlers.GetInvocationList())
+            {
+                try
+                {
+                    ((EventHandler<KeeperEventArgs>)handler)(this, e);
+                }
+                catch (Exception)
+                {
+                    // Dropped on purpose (see the remarks): the next handlers and events still run.
+                }
+            }
+        }
+
+        private KeeperHandle Started()
+        {
+            KeeperHandle current;
+            lock (gate)
+            {
+                // Waits for a Start in progress: a handler of the first event sees the handle.
+                current = handle;
+            }
+            if (current == null)
+            {
+                throw new InvalidOperationException("The keeper has not started: call Start() first.");
+            }
+            return current;
         }
     }
 
@@ -2115,7 +3144,8 @@ namespace Verify
                 Args.Ok(NativeMethods.verify_keeper_status_last_message(p, out text), 0);
                 LastMessage = Utf8.FromNative(text) ?? string.Empty;
                 Remark = Optional(NativeMethods.verify_keeper_status_remark(p, out text), text);
-                ExpireAt = Optional(NativeMethods.verify_keeper_status_expire_at(p, out text), text);
+                ExpireAtText = Optional(NativeMethods.verify_keeper_status_expire_at(p, out text), text);
+                ExpireAt = ServiceTime.Parse(ExpireAtText);
                 long lastSuccess;
                 int code = NativeMethods.verify_keeper_status_last_success(p, out lastSuccess);
                 if (code != (int)ResultCode.NoSuchField)
@@ -2163,8 +3193,11 @@ namespace Verify
         /// <summary>The remark of the last refusal (the reason of a 1006), or null.</summary>
         public string Remark { get; private set; }
 
-        /// <summary>The session's expiry from the last successful heartbeat, or null before the first.</summary>
-        public string ExpireAt { get; private set; }
+        /// <summary>The session's expiry from the last successful heartbeat (the service's time, UTC+08:00), or null before the first.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary>The session's expiry as the server wrote it (<c>YYYY-MM-DD HH:mm:ss</c>, UTC+08:00), or null.</summary>
+        public string ExpireAtText { get; private set; }
 
         /// <summary>When the last heartbeat succeeded (whole seconds, UTC), or null before the first success.</summary>
         public DateTimeOffset? LastSuccess { get; private set; }
@@ -2190,6 +3223,12 @@ namespace Verify
         /// as <see cref="EventKind.Message"/> events instead). Never null.
         /// </summary>
         public string[] Messages { get; private set; }
+
+        /// <summary>The messages of the snapshot and those the keeper queued itself.</summary>
+        internal void ReplaceMessages(string[] all)
+        {
+            Messages = all;
+        }
 
         /// <summary>True for Alive and Grace; false for Ended and for any state this binding does not know.</summary>
         public static bool IsAliveState(KeeperState state)
@@ -2219,29 +3258,24 @@ namespace Verify
     }
 
     /// <summary>
-    /// One report of a <see cref="Keeper"/>, copied out of the library's <c>verify_event</c>:
+    /// One event of a <see cref="Keeper"/>, copied out of the library's <c>verify_event</c>:
     /// it stays valid after the handler returns.
     /// </summary>
-    public sealed class KeeperEvent
+    public sealed class KeeperEventArgs : EventArgs
     {
-        /// <summary>An event as given (for hosts that test their handlers).</summary>
-        public KeeperEvent(EventKind kind, ResultCode code, string message, string remark,
+        /// <summary>An event as given (for hosts that test their handlers); <paramref name="expireAt"/> is the service's text.</summary>
+        public KeeperEventArgs(EventKind kind, ResultCode code, string message, string remark,
             string expireAt, string text, DateTimeOffset? graceEnd = null)
         {
             Kind = kind;
             Code = code;
             Message = message ?? string.Empty;
             Remark = remark;
-            ExpireAt = expireAt;
+            ExpireAtText = expireAt;
+            ExpireAt = ServiceTime.Parse(expireAt);
             Text = text;
             GraceEnd = graceEnd;
         }
-
-        /// <summary>
-        /// When the grace period ends, on <see cref="EventKind.Offline"/> (and on Trouble and
-        /// Ended while offline), else null.
-        /// </summary>
-        public DateTimeOffset? GraceEnd { get; private set; }
 
         /// <summary>What happened; a kind of a later library is kept as its number.</summary>
         public EventKind Kind { get; private set; }
@@ -2255,24 +3289,33 @@ namespace Verify
         /// <summary>The remark of a refusal (the reason of a 1006), or null.</summary>
         public string Remark { get; private set; }
 
-        /// <summary>The session's expiry on <see cref="EventKind.Alive"/>, else null.</summary>
-        public string ExpireAt { get; private set; }
+        /// <summary>The session's expiry on <see cref="EventKind.Alive"/> and <see cref="EventKind.Online"/> (the service's time, UTC+08:00), else null.</summary>
+        public DateTimeOffset? ExpireAt { get; private set; }
+
+        /// <summary>The session's expiry as the server wrote it (<c>YYYY-MM-DD HH:mm:ss</c>, UTC+08:00), else null.</summary>
+        public string ExpireAtText { get; private set; }
 
         /// <summary>The back-office message on <see cref="EventKind.Message"/>, else null.</summary>
         public string Text { get; private set; }
 
+        /// <summary>
+        /// When the grace period ends, on <see cref="EventKind.Offline"/> (and on Trouble and
+        /// Ended while offline), else null.
+        /// </summary>
+        public DateTimeOffset? GraceEnd { get; private set; }
+
         /// <summary>Kind, code and the detail that applies (text, remark, expiry or message).</summary>
         public override string ToString()
         {
-            string detail = Text ?? Remark ?? ExpireAt ?? Message;
+            string detail = Text ?? Remark ?? ExpireAtText ?? Message;
             return string.Format("{0} {1} {2}", Kind, (int)Code, detail);
         }
 
         /// <summary>Copies a borrowed <c>const verify_event *</c>.</summary>
-        internal static KeeperEvent FromNative(IntPtr native)
+        internal static KeeperEventArgs FromNative(IntPtr native)
         {
             NativeEvent e = Marshal.PtrToStructure<NativeEvent>(native);
-            return new KeeperEvent((EventKind)e.Kind, (ResultCode)e.Code, Utf8.FromNative(e.Message),
+            return new KeeperEventArgs((EventKind)e.Kind, (ResultCode)e.Code, Utf8.FromNative(e.Message),
                 Utf8.FromNative(e.Remark), Utf8.FromNative(e.ExpireAt), Utf8.FromNative(e.Text),
                 e.GraceEnd == 0 ? (DateTimeOffset?)null : DateTimeOffset.FromUnixTimeSeconds(e.GraceEnd));
         }
@@ -2521,7 +3564,7 @@ namespace Verify
             get { return handle == IntPtr.Zero; }
         }
 
-        internal Action<KeeperEvent> OnEvent
+        internal Action<KeeperEventArgs> OnEvent
         {
             get { return dispatcher == null ? null : dispatcher.Handler; }
         }
@@ -2545,7 +3588,7 @@ namespace Verify
         }
 
         /// <summary>verify_keeper_options_set_callback with a dispatcher of its own (null: none).</summary>
-        internal void SetOnEvent(Action<KeeperEvent> onEvent)
+        internal void SetOnEvent(Action<KeeperEventArgs> onEvent)
         {
             EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);
             With(p => Args.Ok(NativeMethods.verify_keeper_options_set_callback(p,
@@ -2785,13 +3828,13 @@ namespace Verify
         // The managed id of the thread running the handler; 0 when none runs.
         private int runningThread;
 
-        internal EventDispatcher(Action<KeeperEvent> handler)
+        internal EventDispatcher(Action<KeeperEventArgs> handler)
         {
             Handler = handler;
             Callback = Dispatch;
         }
 
-        internal Action<KeeperEvent> Handler { get; private set; }
+        internal Action<KeeperEventArgs> Handler { get; private set; }
 
         /// <summary>The delegate the library calls.</summary>
         internal NativeMethods.EventCallback Callback { get; private set; }
@@ -2812,7 +3855,7 @@ namespace Verify
             try
             {
                 Volatile.Write(ref runningThread, Thread.CurrentThread.ManagedThreadId);
-                Handler(KeeperEvent.FromNative(nativeEvent));
+                Handler(KeeperEventArgs.FromNative(nativeEvent));
             }
             catch (Exception)
             {
@@ -2857,24 +3900,341 @@ namespace Verify
         }
     }
 
+    /// <summary>
+    /// The service's times: <c>YYYY-MM-DD HH:mm:ss</c> in Beijing time, UTC+08:00, written
+    /// without an offset; read as a <see cref="DateTimeOffset"/> with that offset.
+    /// </summary>
+    public static class ServiceTime
+    {
+        /// <summary>The offset of every time the service writes: UTC+08:00 (no daylight saving).</summary>
+        public static readonly TimeSpan Offset = TimeSpan.FromHours(8);
+
+        /// <summary>
+        /// <paramref name="text"/> (<c>YYYY-MM-DD HH:mm:ss</c>) as a time with the +08:00 offset,
+        /// or null for null, "" or any other form.
+        /// </summary>
+        public static DateTimeOffset? Parse(string text)
+        {
+            DateTime local;
+            if (string.IsNullOrEmpty(text) || !DateTime.TryParseExact(text, "yyyy-MM-dd HH:mm:ss",
+                CultureInfo.InvariantCulture, DateTimeStyles.None, out local))
+            {
+                return null;
+            }
+            return new DateTimeOffset(DateTime.SpecifyKind(local, DateTimeKind.Unspecified), Offset);
+        }
+
+        /// <summary><paramref name="time"/> as the service writes it: <c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00.</summary>
+        public static string Format(DateTimeOffset time)
+        {
+            return time.ToOffset(Offset).ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture);
+        }
+    }
+
+    /// <summary>Reads the library's JSON text (valid, compact) of an object into name to text.</summary>
+    internal static class JsonText
+    {
+        /// <summary>
+        /// The members of the object <paramref name="json"/>: strings unescaped, numbers and
+        /// booleans in JSON notation; null, objects and arrays left out. Null when it is not an object.
+        /// </summary>
+        internal static IReadOnlyDictionary<string, string> StringMap(string json)
+        {
+            Dictionary<string, string> map = new Dictionary<string, string>(StringComparer.Ordinal);
+            int at = 0;
+            Space(json, ref at);
+            if (at >= json.Length || json[at] != '{')
+            {
+                return null;
+            }
+            at++;
+            Space(json, ref at);
+            if (at < json.Length && json[at] == '}')
+            {
+                return new ReadOnlyDictionary<string, string>(map);
+            }
+            while (at < json.Length)
+            {
+                Space(json, ref at);
+                string key = String(json, ref at);
+                Space(json, ref at);
+                if (key == null || at >= json.Length || json[at] != ':')
+                {
+                    return null;
+                }
+                at++;
+                Space(json, ref at);
+                int start = at;
+                if (at < json.Length && json[at] == '"')
+                {
+                    string value = String(json, ref at);
+                    if (value == null)
+                    {
+                        return null;
+                    }
+                    map[key] = value;
+                }
+                else
+                {
+                    if (!Skip(json, ref at, 0))
+                    {
+                        return null;
+                    }
+                    string raw = json.Substring(start, at - start).Trim();
+                    if (raw.Length > 0 && raw != "null" && raw[0] != '{' && raw[0] != '[')
+                    {
+                        map[key] = raw;
+                    }
+                }
+                Space(json, ref at);
+                if (at >= json.Length)
+                {
+                    return null;
+                }
+                char next = json[at++];
+                if (next == '}')
+                {
+                    return new ReadOnlyDictionary<string, string>(map);
+                }
+                if (next != ',')
+                {
+                    return null;
+                }
+            }
+            return null;
+        }
+
+        private static void Space(string json, ref int at)
+        {
+            while (at < json.Length && (json[at] == ' ' || json[at] == '\t' || json[at] == '\n' || json[at] == '\r'))
+            {
+                at++;
+            }
+        }
+
+        /// <summary>The string at <paramref name="at"/> (a '"'), unescaped; null when malformed.</summary>
+        private static string String(string json, ref int at)
+        {
+            if (at >= json.Length || json[at] != '"')
+            {
+                return null;
+            }
+            at++;
+            StringBuilder text = new StringBuilder();
+            while (at < json.Length)
+            {
+                char c = json[at++];
+                if (c == '"')
+                {
+                    return text.ToString();
+                }
+                if (c != '\\')
+                {
+                    text.Append(c);
+                    continue;
+                }
+                if (at >= json.Length)
+                {
+                    return null;
+                }
+                char e = json[at++];
+                switch (e)
+                {
+                    case '"': text.Append('"'); break;
+                    case '\\': text.Append('\\'); break;
+                    case '/': text.Append('/'); break;
+                    case 'b': text.Append('\b'); break;
+                    case 'f': text.Append('\f'); break;
+                    case 'n': text.Append('\n'); break;
+                    case 'r': text.Append('\r'); break;
+                    case 't': text.Append('\t'); break;
+                    case 'u':
+                        int unit;
+                        if (at + 4 > json.Length || !int.TryParse(json.Substring(at, 4), NumberStyles.AllowHexSpecifier,
+                            CultureInfo.InvariantCulture, out unit))
+                        {
+                            return null;
+                        }
+                        text.Append((char)unit);
+                        at += 4;
+                        break;
+                    default:
+                        return null;
+                }
+            }
+            return null;
+        }
+
+        /// <summary>Skips the value at <paramref name="at"/>.</summary>
+        private static bool Skip(string json, ref int at, int depth)
+        {
+            Space(json, ref at);
+            if (at >= json.Length || depth > 64)
+            {
+                return false;
+            }
+            char c = json[at];
+            if (c == '"')
+            {
+                return String(json, ref at) != null;
+            }
+            if (c == '{' || c == '[')
+            {
+                char close = c == '{' ? '}' : ']';
+                at++;
+                Space(json, ref at);
+                if (at < json.Length && json[at] == close)
+                {
+                    at++;
+                    return true;
+                }
+                while (at < json.Length)
+                {
+                    if (c == '{')
+                    {
+                        Space(json, ref at);
+                        if (String(json, ref at) == null)
+                        {
+                            return false;
+                        }
+                        Space(json, ref at);
+                        if (at >= json.Length || json[at++] != ':')
+                        {
+                            return false;
+                        }
+                    }
+                    if (!Skip(json, ref at, depth + 1))
+                    {
+                        return false;
+                    }
+                    Space(json, ref at);
+                    if (at >= json.Length)
+                    {
+                        return false;
+                    }
+                    char next = json[at++];
+                    if (next == close)
+                    {
+                        return true;
+                    }
+                    if (next != ',')
+                    {
+                        return false;
+                    }
+                }
+                return false;
+            }
+            while (at < json.Length && json[at] != ',' && json[at] != '}' && json[at] != ']')
+            {
+                at++;
+            }
+            return true;
+        }
+    }
+
+    /// <summary>
+    /// Calls into the native library, turning a missing library into a
+    /// <see cref="DllNotFoundException"/> that names the file, where it was looked for and how
+    /// to fix it on this operating system.
+    /// </summary>
+    internal static class Loader
+    {
+        internal static T Call<T>(Func<T> call)
+        {
+            try
+            {
+                return call();
+            }
+            catch (DllNotFoundException e)
+            {
+                throw NotFound(e);
+            }
+        }
+
+        /// <summary>The message of a missing native library, for this process.</summary>
+        internal static DllNotFoundException NotFound(Exception inner)
+        {
+            string baseDir = AppDomain.CurrentDomain.BaseDirectory;
+            string bits = Environment.Is64BitProcess ? "64-bit" : "32-bit";
+            string text;
+            if (Environment.OSVersion.Platform == PlatformID.Win32NT)
+            {
+                string rid = Environment.Is64BitProcess ? "win-x64" : "win-x86";
+                text = string.Format(
+                    "The native library of VerifySdk, verify.dll ({0} process: runtimes\\{1}\\native\\verify.dll), " +
+                    "was not found. Windows looked for it in the program's folder ({2}), the system folders and the " +
+                    "folders of PATH. To fix it, copy runtimes\\{1}\\native\\verify.dll from the VerifySdk package " +
+                    "next to the program's .exe (a .NET SDK project with a RuntimeIdentifier does it by itself; a " +
+                    ".NET Framework project needs a copy step), and use the DLL of the process's architecture: the " +
+                    "x86 DLL for a 32-bit process, the x64 DLL for a 64-bit one.",
+                    bits, rid, baseDir);
+            }
+            else if (File.Exists("/usr/lib/libSystem.dylib") || Directory.Exists("/System/Library/CoreServices"))
+            {
+                text = string.Format(
+                    "The native library of VerifySdk, libverify.dylib ({0} process), was not found. It was looked " +
+                    "for in the program's folder ({1}), DYLD_LIBRARY_PATH ({2}) and the system's library folders. To " +
+                    "fix it, put libverify.dylib (cargo build --release -p verify: target/release/libverify.dylib) " +
+                    "next to the program, or add its folder to DYLD_LIBRARY_PATH.",
+                    bits, baseDir, Environment.GetEnvironmentVariable("DYLD_LIBRARY_PATH") ?? "unset");
+            }
+            else
+            {
+                text = string.Format(
+                    "The native library of VerifySdk, libverify.so ({0} process: runtimes/linux-x64/native/libverify.so, " +
+                    "or runtimes/linux-arm64 on ARM), was not found. It was looked for in the program's folder ({1}), " +
+                    "LD_LIBRARY_PATH ({2}) and the system's library folders (ldconfig). To fix it, copy " +
+                    "runtimes/linux-x64/native/libverify.so from the VerifySdk package (or target/release/libverify.so " +
+                    "of a build) next to the program, or add its folder to LD_LIBRARY_PATH; Mono does not read the " +
+                    "package's runtimes/ folder by itself.",
+                    bits, baseDir, Environment.GetEnvironmentVariable("LD_LIBRARY_PATH") ?? "unset");
+            }
+            return new DllNotFoundException(text, inner);
+        }
+    }
+
     /// <summary>Argument checks and code checks shared by the classes.</summary>
     internal static class Args
     {
+        /// <summary>
+        /// A required string: <see cref="ArgumentNullException"/> for null,
+        /// <see cref="ArgumentException"/> for "" and for a NUL character (UTF-8 marshalling
+        /// would cut the string there).
+        /// </summary>
         internal static void Required(string value, string name)
         {
             if (value == null)
             {
                 throw new ArgumentNullException(name);
             }
-            Optional(value, name);
+            if (value.Length == 0)
+            {
+                throw new ArgumentException("The value cannot be an empty string.", name);
+            }
+            NoNul(value, name);
         }
 
+        /// <summary>A string that must not be null but may be empty.</summary>
+        internal static void NotNull(string value, string name)
+        {
+            if (value == null)
+            {
+                throw new ArgumentNullException(name);
+            }
+            NoNul(value, name);
+        }
+
+        /// <summary>An optional string: null and "" are absent; a NUL character is refused.</summary>
         internal static void Optional(string value, string name)
         {
-            // UTF-8 marshalling stops at a NUL: the library would see a shortened string.
+            NoNul(value, name);
+        }
+
+        internal static void NoNul(string value, string name)
+        {
             if (value != null && value.IndexOf('\0') >= 0)
             {
-                throw new ArgumentException("contains a NUL character", name);
+                throw new ArgumentException("The value cannot contain a NUL character.", name);
             }
         }
 

@@ -1,14 +1,97 @@
-//! The generated sections of `include/verify.hpp`: the `codes` constants and the `Client`
-//! methods of the action table. Each method's comment names its reply fields as the
-//! `Reply` accessor call that reads them (`str("/data/token")`, `integer(...)`, ...).
+//! The generated sections of `include/verify.hpp`: the `codes` constants, the typed results
+//! (one struct per reply view of the action table, with the code that reads it from a
+//! `Reply`) and the `Client` methods of the action table, each returning
+//! `Result<TheReplyView>`.
 
-use verify_core::actions::{ActionSpec, FieldType, ParamKind};
+use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
 use verify_core::codes::TABLE;
 
-use super::{actions, doc_lines, trailing_optional};
+use super::{actions, doc_lines, is_time, replies, trailing_optional};
 
 pub fn sections() -> Vec<(&'static str, String)> {
-    vec![("codes", codes()), ("actions", methods())]
+    vec![
+        ("codes", codes()),
+        ("results", results()),
+        ("actions", methods()),
+    ]
+}
+
+/// The C++ type of a typed field.
+fn field_type(field: &FieldSpec) -> &'static str {
+    match field.ty {
+        FieldType::Str if is_time(field) => "std::optional<Time>",
+        FieldType::Str => "std::optional<std::string>",
+        FieldType::Int => "std::optional<std::int64_t>",
+        FieldType::Bool => "std::optional<bool>",
+        FieldType::Map => "std::optional<std::map<std::string, std::string>>",
+    }
+}
+
+/// The expression reading a typed field from `reply`.
+fn field_read(field: &FieldSpec) -> String {
+    let pointer = format!("\"/data/{}\"", field.name);
+    match field.ty {
+        FieldType::Str if is_time(field) => format!("detail::read_time(reply, {pointer})"),
+        FieldType::Str => format!("reply.str({pointer})"),
+        FieldType::Int => format!("reply.integer({pointer})"),
+        FieldType::Bool => format!("reply.boolean({pointer})"),
+        FieldType::Map => format!("detail::read_map(reply, {pointer})"),
+    }
+}
+
+/// Text for a C++ comment: the table's backticks kept, `*/` made harmless.
+fn comment(text: &str) -> String {
+    text.replace("*/", "* /")
+}
+
+fn results() -> String {
+    let mut out = String::new();
+    for reply in replies() {
+        out.push_str("/*");
+        for line in doc_lines(reply.doc).into_iter().filter(|l| !l.is_empty()) {
+            out.push_str(&format!(" {}\n *", comment(line)));
+        }
+        out.push_str(&format!(
+            " The result of `Result<{}>::value()`. */\nstruct {} : Answer {{\n",
+            reply.name, reply.name
+        ));
+        for field in reply.fields {
+            let unit = if is_time(field) {
+                " (read from UTC+08:00)"
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "    /* {}: {}{unit}. */\n    {} {};\n",
+                field.name,
+                comment(field.doc),
+                field_type(field),
+                field.name
+            ));
+        }
+        out.push_str(&reader(reply));
+        out.push_str("};\n\n");
+    }
+    out
+}
+
+/// The static `from(const Reply &)` of a result struct.
+fn reader(reply: &ReplySpec) -> String {
+    let mut out = format!(
+        "\n    /* The fields of `reply`, each std::nullopt when absent or of another type. */\n    \
+         static {0} from(const Reply &reply) {{\n        {0} out;\n        \
+         detail::read_answer(reply, out);\n",
+        reply.name
+    );
+    for field in reply.fields {
+        out.push_str(&format!(
+            "        out.{} = {};\n",
+            field.name,
+            field_read(field)
+        ));
+    }
+    out.push_str("        return out;\n    }\n");
+    out
 }
 
 fn codes() -> String {
@@ -50,7 +133,8 @@ fn methods() -> String {
             })
             .collect();
         out.push_str(&format!(
-            "    Reply {}({}) const {{\n",
+            "    Result<{}> {}({}) const {{\n",
+            action.reply,
             action.method,
             params.join(", ")
         ));
@@ -80,9 +164,10 @@ fn methods() -> String {
         out.push_str(&format!(
             "        verify_reply *out = nullptr;\n        \
              std::int32_t code = verify_{}(handle_.get(), {});\n        \
-             return detail::finish(code, out);\n    }}\n\n",
+             return Result<{}>(detail::finish(code, out));\n    }}\n\n",
             action.method,
-            args.join(", ")
+            args.join(", "),
+            action.reply
         ));
     }
     out
@@ -91,7 +176,7 @@ fn methods() -> String {
 /// The longest line of a generated comment (the header's code is formatted to 100 columns).
 const WIDTH: usize = 100;
 
-/// The tail of a method's comment: ` Reply fields (...): str("/data/token"), ...`, wrapped
+/// The tail of a method's comment: ` Returns Result<CardLogin>, fields: token, ...`, wrapped
 /// into comment lines of at most [`WIDTH`] columns (the first line continues the doc's last
 /// ` *` prefix).
 fn reply_fields(action: &ActionSpec) -> String {
@@ -100,27 +185,17 @@ fn reply_fields(action: &ActionSpec) -> String {
         .map(|reply| reply.fields)
         .unwrap_or_default()
         .iter()
-        .map(|field| {
-            let accessor = match field.ty {
-                FieldType::Str => "str",
-                FieldType::Int => "integer",
-                FieldType::Bool => "boolean",
-                FieldType::Map => "json",
-            };
-            format!("{accessor}(\"/data/{}\")", field.name)
-        })
+        .map(|field| field.name.to_owned())
         .collect();
-    if calls.is_empty() {
-        return " Reply fields: none.".to_owned();
-    }
     let mut words = vec![
-        "Reply".to_owned(),
-        "fields".to_owned(),
-        "(each".to_owned(),
-        "std::nullopt".to_owned(),
-        "when".to_owned(),
-        "absent):".to_owned(),
+        "Returns".to_owned(),
+        format!("Result<{}>", action.reply),
     ];
+    if calls.is_empty() {
+        words[1].push('.');
+        return wrap(words);
+    }
+    words[1].push_str(", fields:");
     let last = calls.len() - 1;
     words.extend(calls.into_iter().enumerate().map(|(index, call)| {
         if index == last {
@@ -129,6 +204,11 @@ fn reply_fields(action: &ActionSpec) -> String {
             format!("{call},")
         }
     }));
+    wrap(words)
+}
+
+/// `words` as the tail of a method's comment, wrapped at [`WIDTH`].
+fn wrap(words: Vec<String>) -> String {
     // The doc's last line ends with "     *"; every new line starts with it too.
     let prefix = "     *";
     let mut out = String::new();

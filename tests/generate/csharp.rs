@@ -1,18 +1,100 @@
 //! The generated sections of `bindings/csharp/Verify.cs`: the `ResultCode` members, the
-//! native declarations of the action table's functions, and the `Client` methods (each
-//! action blocking, and as a `Task` with an `...Async` name).
+//! native declarations of the action table's functions, the typed replies (one `Reply`
+//! subclass per reply view, `CardLoginReply`, ...) and the `Client` methods (each action
+//! blocking, and as a `Task` with an `...Async` name), returning their typed reply.
 
-use verify_core::actions::{ActionSpec, FieldType, ParamKind};
+use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
 use verify_core::codes::TABLE;
 
-use super::{actions, camel, doc_lines, pascal, trailing_optional};
+use super::{actions, camel, doc_lines, is_time, pascal, replies, trailing_optional};
 
 pub fn sections() -> Vec<(&'static str, String)> {
     vec![
         ("codes", codes()),
         ("native", native()),
+        ("replies", typed_replies()),
         ("actions", methods()),
     ]
+}
+
+/// The C# class of a reply view: `CardLogin` → `CardLoginReply`.
+fn class(reply: &str) -> String {
+    format!("{reply}Reply")
+}
+
+/// Members of `Reply` itself: a field of the same name is read by the base class.
+const BASE_MEMBERS: &[&str] = &["Remark", "Message", "Code", "Json", "Handle", "Offline"];
+
+/// The typed fields of a reply view that get a property of their own.
+fn own_fields(reply: &ReplySpec) -> impl Iterator<Item = &'static FieldSpec> {
+    reply
+        .fields
+        .iter()
+        .filter(|field| !BASE_MEMBERS.contains(&pascal(field.name).as_str()))
+}
+
+/// The C# type of a typed field, and the getter that reads it.
+fn property(field: &FieldSpec) -> (&'static str, &'static str) {
+    match field.ty {
+        FieldType::Str if is_time(field) => ("DateTimeOffset?", "GetTime"),
+        FieldType::Str => ("string", "GetString"),
+        FieldType::Int => ("long?", "GetInt64"),
+        FieldType::Bool => ("bool?", "GetBool"),
+        FieldType::Map => ("IReadOnlyDictionary<string, string>", "GetStringMap"),
+    }
+}
+
+fn typed_replies() -> String {
+    let mut out = String::new();
+    for reply in replies() {
+        let name = class(reply.name);
+        out.push_str("    /// <summary>\n");
+        for line in doc_lines(reply.doc).into_iter().filter(|l| !l.is_empty()) {
+            out.push_str(&format!("    /// {}\n", xml(line)));
+        }
+        out.push_str(
+            "    /// The fields of the spec are properties, each null when the server left it out or \
+             sent\n    /// another type; every field is also readable by JSON Pointer (<see \
+             cref=\"Reply\"/>).\n    /// </summary>\n",
+        );
+        out.push_str(&format!(
+            "    public sealed class {name} : Reply\n    {{\n        /// <summary>The typed reply \
+             over a native reply (see <see cref=\"Reply\"/>); the fields are read \
+             now.</summary>\n        public {name}(ReplyHandle handle)\n            : \
+             base(handle)\n        {{\n"
+        ));
+        for field in own_fields(reply) {
+            out.push_str(&format!(
+                "            {} = {}(\"/data/{}\");\n",
+                pascal(field.name),
+                property(field).1,
+                field.name
+            ));
+        }
+        out.push_str("        }\n\n");
+        for field in own_fields(reply) {
+            let unit = if is_time(field) {
+                " The service's time, with its offset (+08:00)."
+            } else {
+                ""
+            };
+            out.push_str(&format!(
+                "        /// <summary><c>{}</c>: {}.{unit} Null when absent.</summary>\n        \
+                 public {} {} {{ get; private set; }}\n\n",
+                field.name,
+                xml(field.doc),
+                property(field).0,
+                pascal(field.name)
+            ));
+        }
+        out.push_str(&format!(
+            "        /// <summary><see cref=\"Reply.EnsureOk\"/>, giving this reply as its own \
+             type.</summary>\n        /// <exception cref=\"VerifyRefusedException\">The server \
+             refused the call.</exception>\n        public new {name} EnsureOk()\n        {{\n            \
+             Check();\n            return this;\n        }}\n    }}\n\n"
+        ));
+    }
+    out
 }
 
 /// `ERR_INVALID_ARGUMENT` → `InvalidArgument`, `CARD_INVALID` → `CardInvalid`.
@@ -87,24 +169,16 @@ fn doc(action: &ActionSpec, out: &mut String, extra: &[&str]) {
     }
     out.push_str("        /// </summary>\n");
     if let Some(reply) = action.reply_spec() {
-        out.push_str(
-            "        /// <remarks>Reply fields on 200 (each may be absent: the getters return \
-             null):\n",
-        );
-        for field in reply.fields {
-            let getter = match field.ty {
-                FieldType::Str => "GetString",
-                FieldType::Int => "GetInt64",
-                FieldType::Bool => "GetBool",
-                FieldType::Map => "GetJson",
-            };
-            out.push_str(&format!(
-                "        /// <c>{getter}(\"/data/{}\")</c>: {}.\n",
-                field.name,
-                xml(field.doc)
-            ));
-        }
-        out.push_str("        /// </remarks>\n");
+        let names: Vec<String> = reply
+            .fields
+            .iter()
+            .map(|field| format!("<c>{}</c>", pascal(field.name)))
+            .collect();
+        out.push_str(&format!(
+            "        /// <returns>A <see cref=\"{}\"/>: {}.</returns>\n",
+            class(reply.name),
+            names.join(", ")
+        ));
     }
 }
 
@@ -150,12 +224,13 @@ fn methods() -> String {
         native_call.extend(native_args);
         native_call.push("out reply".to_owned());
         let name = pascal(action.method);
+        let reply = class(action.reply);
 
         doc(action, &mut out, &[]);
         out.push_str(&format!(
-            "        public Reply {name}({})\n        {{\n{checks}            ReplyHandle \
+            "        public {reply} {name}({})\n        {{\n{checks}            ReplyHandle \
              reply;\n            int code = NativeMethods.verify_{}({});\n            return \
-             Finish(code, reply);\n        }}\n\n",
+             Finish(code, reply, h => new {reply}(h));\n        }}\n\n",
             params.join(", "),
             action.method,
             native_call.join(", "),
@@ -175,7 +250,7 @@ fn methods() -> String {
         async_params
             .push("CancellationToken cancellationToken = default(CancellationToken)".to_owned());
         out.push_str(&format!(
-            "        public Task<Reply> {name}Async({})\n        {{\n{checks}            return \
+            "        public Task<{reply}> {name}Async({})\n        {{\n{checks}            return \
              Run(() => {name}({}), cancellationToken);\n        }}\n\n",
             async_params.join(", "),
             args.join(", "),

@@ -10,7 +10,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use verify_core::actions::{ActionSpec, ParamKind, ACTIONS};
+use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec, ACTIONS, REPLIES};
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -119,4 +119,17 @@ pub fn trailing_optional(action: &ActionSpec, index: usize) -> bool {
 /// The actions, in table order.
 pub fn actions() -> &'static [ActionSpec] {
     ACTIONS
+}
+
+/// The reply views, in table order.
+pub fn replies() -> &'static [ReplySpec] {
+    REPLIES
+}
+
+/// Whether a typed field is a time of the service (`YYYY-MM-DD HH:mm:ss` in UTC+08:00): the
+/// string fields named `*_at` (`expire_at`, `updated_at`, `activated_at`, `created_at`). The
+/// C++ and C# results give them as times with that offset; the text stays readable by JSON
+/// Pointer.
+pub fn is_time(field: &FieldSpec) -> bool {
+    field.ty == FieldType::Str && field.name.ends_with("_at")
 }
