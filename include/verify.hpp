@@ -1667,8 +1667,11 @@ struct Event {
     std::string message;
     /* remark of a refusal: the reason of a 1006. */
     std::optional<std::string> remark;
-    /* The session's expiry, on EventKind::Alive. */
-    std::optional<std::string> expire_at;
+    /* The session's expiry, on EventKind::Alive and Online (the service's time, read from
+     * UTC+08:00). */
+    std::optional<Time> expire_at;
+    /* The same expiry as the server wrote it ("YYYY-MM-DD HH:mm:ss", UTC+08:00). */
+    std::optional<std::string> expire_at_text;
     /* The back-office message, on EventKind::Message. */
     std::optional<std::string> text;
     /* When the grace period ends, on EventKind::Offline (and Trouble and Ended while
@@ -1710,8 +1713,11 @@ struct KeeperStatus {
     /* When the last heartbeat succeeded (wall clock, whole seconds; system_clock counts
      * from the Unix epoch on every supported platform); std::nullopt before the first. */
     std::optional<std::chrono::system_clock::time_point> last_success;
-    /* The session's expiry from the last successful heartbeat; std::nullopt before it. */
-    std::optional<std::string> expire_at;
+    /* The session's expiry from the last successful heartbeat (the service's time, read from
+     * UTC+08:00); std::nullopt before it. */
+    std::optional<Time> expire_at;
+    /* The same expiry as the server wrote it ("YYYY-MM-DD HH:mm:ss", UTC+08:00). */
+    std::optional<std::string> expire_at_text;
     /* When the server last confirmed the licence (with offline verdicts on, the stored
      * verdict's confirmation, carried across restarts); std::nullopt when none. */
     std::optional<std::chrono::system_clock::time_point> last_confirmed;
@@ -1790,7 +1796,10 @@ struct EventTrampoline {
             copy.code = event->code;
             copy.message = detail::copy(event->message);
             copy.remark = optional_text(event->remark);
-            copy.expire_at = optional_text(event->expire_at);
+            copy.expire_at_text = optional_text(event->expire_at);
+            if (copy.expire_at_text) {
+                copy.expire_at = service_time(*copy.expire_at_text);
+            }
             copy.text = optional_text(event->text);
             if (event->grace_end != 0) {
                 copy.grace_end = unix_time(event->grace_end);
@@ -1826,7 +1835,8 @@ inline KeeperStatus read_status(const KeeperStatusHandle *handle) {
     }
     text = nullptr;
     if (found(verify_keeper_status_expire_at(handle, &text))) {
-        status.expire_at = copy(text);
+        status.expire_at_text = copy(text);
+        status.expire_at = service_time(*status.expire_at_text);
     }
     std::int64_t seconds = 0;
     if (found(verify_keeper_status_last_success(handle, &seconds))) {

@@ -187,10 +187,7 @@ fn reply_fields(action: &ActionSpec) -> String {
         .iter()
         .map(|field| field.name.to_owned())
         .collect();
-    let mut words = vec![
-        "Returns".to_owned(),
-        format!("Result<{}>", action.reply),
-    ];
+    let mut words = vec!["Returns".to_owned(), format!("Result<{}>", action.reply)];
     if calls.is_empty() {
         words[1].push('.');
         return wrap(words);

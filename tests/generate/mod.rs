@@ -10,7 +10,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec, ACTIONS, REPLIES};
+use verify_core::actions::{
+    ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec, ACTIONS, REPLIES,
+};
 
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

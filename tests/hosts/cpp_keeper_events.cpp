@@ -91,7 +91,7 @@ std::string detail_of(const verify::Event &event)
             return event.text.value_or("(no text)");
         case verify::EventKind::Alive:
         case verify::EventKind::Online:
-            return event.expire_at.value_or("(no expiry)");
+            return event.expire_at_text.value_or("(no expiry)");
         case verify::EventKind::Trouble:
         case verify::EventKind::Ended:
         case verify::EventKind::Offline:

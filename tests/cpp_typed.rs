@@ -1,0 +1,96 @@
+//! The typed C++ API of `include/verify.hpp` as its developers write it: `tests/hosts/cpp_typed.cpp`
+//! (a card login, an account login, the keeper seeing a ban, a wrong password, a bad card, a
+//! wrong AppKey; typed results, `verify::Time`, `verify::Refused`, no JSON Pointer), built as
+//! C++17 (the throwing form) and C++23 (`Result::expected()`, an `std::expected`) with the
+//! contract flags and the strict ones, run against a sandbox while the test bans the card when
+//! the program asks. The times it prints are checked against the sandbox's own text, read as
+//! UTC+08:00 by `verify_core::offline::service_time`. `tests/windows.rs` runs the same program
+//! built with mingw under Wine.
+
+mod common;
+
+use common::host::{compile_cxx, line_of, root, run_host, Run, Scratch, CXX_STRICT_FLAGS};
+use common::Program;
+use serde_json::json;
+
+/// Builds `cpp_typed.cpp` with `std` (`-std=c++17`, `-std=c++23`), runs it against a fresh
+/// program and returns its output.
+fn run_typed(std: &str) -> String {
+    let scratch = Scratch::new();
+    let binary = scratch.0.join("cpp_typed");
+    let mut flags = vec![std, "-pthread"];
+    flags.extend(CXX_STRICT_FLAGS);
+    compile_cxx(&root().join("tests/hosts/cpp_typed.cpp"), &binary, &flags);
+
+    let program = Program::fresh();
+    let card = program.day_card("CTYP-CARD-0000-0001", 30);
+    program.accounts(json!([{"username": "typed-user", "password": "typed-pass",
+        "expire_at": "2099-03-04 05:06:07", "status": "active"}]));
+    let args = [
+        program.sandbox.base_url(),
+        program.app_id.clone(),
+        common::APP_KEY.to_owned(),
+        card.clone(),
+        "typed-user".to_owned(),
+        "typed-pass".to_owned(),
+    ];
+    let output = run_host(&binary, &args, Run::Native, |line| {
+        let reason = line.strip_prefix("@@ ban ")?;
+        program
+            .sandbox
+            .update_card(&program.app_id, &card, "disable", Some(reason))
+            .expect("ban the card");
+        Some("go".to_owned())
+    });
+    output.assert_passed(Run::Native);
+    let report = output.report();
+
+    // The card's expiry as the sandbox wrote it, and as the program read it.
+    let info = program
+        .client()
+        .get_card_info(&card)
+        .expect("card info from Rust");
+    let text = info.expire_at().expect("the card's expire_at").to_owned();
+    assert_typed_output(&output.stdout, &text, &report);
+    output.stdout
+}
+
+/// Checks what `cpp_typed.cpp` printed: the card's time (`card_expire_at`, the sandbox's
+/// text) as the same text and as its Unix seconds read from UTC+08:00; the account's fixture
+/// time; the refusals' codes; the keeper's end on the ban.
+pub fn assert_typed_output(stdout: &str, card_expire_at: &str, report: &str) {
+    let seconds = verify_core::offline::service_time(card_expire_at).expect("a service time");
+    let expected = format!("card expire_at {card_expire_at} {seconds}");
+    assert!(
+        stdout.contains(&expected),
+        "no `{expected}`: the card's time read from UTC+08:00\n{report}"
+    );
+    // 2099-03-04 05:06:07 in UTC+08:00 is 2099-03-03 21:06:07 UTC.
+    let account = verify_core::offline::service_time("2099-03-04 05:06:07").expect("a time");
+    assert_eq!(account, 4_076_255_167, "2099-03-03T21:06:07Z");
+    let expected = format!("account expire_at 2099-03-04 05:06:07 {account}");
+    assert!(stdout.contains(&expected), "no `{expected}`\n{report}");
+    for line in [
+        "wrong password 1003",
+        "bad card 1004",
+        "wrong key 1011 configuration",
+        "keeper ended 1006 cheating detected",
+    ] {
+        assert!(
+            line_of(stdout, line).is_some(),
+            "no line `{line}`\n{report}"
+        );
+    }
+}
+
+#[test]
+fn typed_program_cpp17_throwing_form() {
+    let stdout = run_typed("-std=c++17");
+    assert!(stdout.contains("expected: no"), "{stdout}");
+}
+
+#[test]
+fn typed_program_cpp23_with_std_expected() {
+    let stdout = run_typed("-std=c++23");
+    assert!(stdout.contains("expected: yes"), "{stdout}");
+}

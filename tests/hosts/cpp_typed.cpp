@@ -1,0 +1,196 @@
+/*
+ * cpp_typed.cpp: the program of issue 25 (a card login, an account login, the keeper seeing a
+ * ban, a wrong password and a bad card), written as a C++ developer writes it on the typed
+ * API of verify.hpp: typed results (verify::CardLogin, verify::UserSession), times as
+ * verify::Time, refusals as verify::Refused, keeper events; no JSON Pointer anywhere.
+ *
+ *   cpp_typed BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD
+ *
+ * Built as C++17 (the throwing form: Result::value()) and as C++23 (Result::expected(), an
+ * std::expected), on Linux and with mingw-w64 for Windows (run under Wine). Driven by
+ * tests/cpp_typed.rs and tests/windows.rs, which answer its "@@ ban REASON" request by banning
+ * CARD in the sandbox ("go"). Prints what it saw ("card expire_at TEXT SECONDS", ...), then
+ * "RESULT: N checks, M failed"; exits 0 when every check held.
+ */
+
+#include "verify.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <iostream>
+#include <mutex>
+#include <optional>
+#include <string>
+
+namespace
+{
+
+int checks = 0;
+int failed = 0;
+
+void check(bool ok, const char *what, int line)
+{
+    ++checks;
+    if (!ok) {
+        ++failed;
+        std::printf("FAIL cpp_typed.cpp:%d: %s\n", line, what);
+        std::fflush(stdout);
+    }
+}
+
+#define CHECK(cond) check((cond), #cond, __LINE__)
+
+/* Asks the test for something only it can do, and waits for its answer. */
+void ask(const std::string &what)
+{
+    std::printf("@@ %s\n", what.c_str());
+    std::fflush(stdout);
+    std::string answer;
+    std::getline(std::cin, answer);
+}
+
+/* Unix seconds of a time. */
+long long unix_seconds(verify::Time time)
+{
+    return static_cast<long long>(
+        std::chrono::duration_cast<std::chrono::seconds>(time.time_since_epoch()).count());
+}
+
+/* The end of a kept session, as the keeper's event thread reports it. */
+struct End {
+    std::mutex mutex;
+    std::condition_variable changed;
+    std::optional<verify::Event> event;
+
+    void set(const verify::Event &ended)
+    {
+        std::lock_guard<std::mutex> lock(mutex);
+        event = ended;
+        changed.notify_all();
+    }
+
+    std::optional<verify::Event> wait(std::chrono::seconds limit)
+    {
+        std::unique_lock<std::mutex> lock(mutex);
+        changed.wait_for(lock, limit, [this] { return event.has_value(); });
+        return event;
+    }
+};
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc != 7) {
+        std::fprintf(stderr, "usage: cpp_typed BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD\n");
+        return 2;
+    }
+    const std::string url = argv[1], app_id = argv[2], app_key = argv[3];
+    const std::string card = argv[4], username = argv[5], password = argv[6];
+
+    try {
+        verify::ClientOptions options;
+        options.call_timeout = std::chrono::seconds(20);
+        verify::Client client(url, app_id, app_key, options);
+        const std::string mac = verify::machine_code(app_id);
+
+        // A card login, the throwing form: value() gives the typed fields or throws.
+        verify::Result<verify::CardLogin> login = client.single_login(card, mac);
+        const verify::CardLogin &licence = login.value();
+        CHECK(licence.ok() && !licence.offline());
+        CHECK(licence.token && licence.token->size() == 40);
+        CHECK(licence.expire_at.has_value());
+        CHECK(licence.is_times == false);
+        if (licence.expire_at) {
+            std::printf("card expire_at %s %lld\n",
+                        verify::format_service_time(*licence.expire_at).c_str(),
+                        unix_seconds(*licence.expire_at));
+        }
+        std::printf("card type %s\n", licence.card_type.value_or("?").c_str());
+
+        // An account login, as a plain value that outlives its Result.
+        verify::UserSession session = client.user_login(username, password, mac).value();
+        CHECK(session.username == username);
+        CHECK(session.token && session.token->size() == 40);
+        if (session.expire_at) {
+            std::printf("account expire_at %s %lld\n",
+                        verify::format_service_time(*session.expire_at).c_str(),
+                        unix_seconds(*session.expire_at));
+        }
+
+        // A wrong password: verify::Refused, a verify::Error with the server's code.
+        try {
+            client.user_login(username, "wrong-password", mac).value();
+            CHECK(false && "a wrong password throws");
+        } catch (const verify::Refused &refused) {
+            CHECK(refused.code() == verify::codes::wrong_password);
+            CHECK(!refused.configuration());
+            std::printf("wrong password %d %s\n", static_cast<int>(refused.code()), refused.what());
+        }
+
+        // A bad card, the non-throwing form: the Result says so and carries the refusal.
+        auto bad = client.single_login("BAD0-CARD-0000-0000", mac);
+        CHECK(!bad.has_value() && !bad);
+        CHECK(bad.error().code == verify::codes::card_invalid);
+        std::printf("bad card %d\n", static_cast<int>(bad.error().code));
+
+#if VERIFY_HAS_EXPECTED
+        // C++23: the same as an std::expected.
+        std::expected<verify::CardLogin, verify::Refusal> expected =
+            client.single_login("BAD0-CARD-0000-0001", mac).expected();
+        CHECK(!expected.has_value());
+        CHECK(!expected && expected.error().code == verify::codes::card_invalid);
+        std::expected<verify::Bulletin, verify::Refusal> bulletin =
+            client.get_bulletin().expected();
+        CHECK(bulletin.has_value() && bulletin->bulletin.has_value());
+        std::printf("expected: yes\n");
+#else
+        std::printf("expected: no\n");
+#endif
+
+        // A wrong AppKey is a refusal of the configuration, easy to tell from a licence's.
+        {
+            verify::Client wrong(url, app_id, "WRONGKEY0123456789ABCDEFGHIJKLMN");
+            auto reply = wrong.get_bulletin();
+            CHECK(!reply && reply.error().code == verify::codes::app_key_wrong);
+            CHECK(reply.error().configuration());
+            try {
+                reply.value();
+                CHECK(false && "value() of a refusal throws");
+            } catch (const verify::Refused &refused) {
+                CHECK(refused.configuration());
+                std::printf("wrong key %d configuration\n", static_cast<int>(refused.code()));
+            }
+        }
+
+        // The keeper sees a ban: Ended with 1006 and the reason.
+        End end;
+        verify::KeeperOptions keeper_options;
+        keeper_options.interval = std::chrono::seconds(1);
+        verify::Keeper keeper =
+            client.keep_alive(login, keeper_options, [&](const verify::Event &event) {
+                if (event.kind == verify::EventKind::Ended) {
+                    end.set(event);
+                }
+            });
+        ask("ban cheating detected");
+        std::optional<verify::Event> ended = end.wait(std::chrono::seconds(60));
+        CHECK(ended.has_value());
+        if (ended) {
+            CHECK(ended->code == verify::codes::disabled);
+            CHECK(ended->remark == std::string("cheating detected"));
+            std::printf("keeper ended %d %s\n", static_cast<int>(ended->code),
+                        ended->remark.value_or("").c_str());
+        }
+        CHECK(keeper.state() == verify::KeeperState::Ended);
+    } catch (const verify::Error &error) {
+        // One catch for refusals (verify::Refused) and local failures alike.
+        std::printf("FAIL unexpected verify::Error %d: %s\n", static_cast<int>(error.code()),
+                    error.what());
+        ++failed;
+    }
+
+    std::printf("RESULT: %d checks, %d failed\n", checks, failed);
+    return failed == 0 ? 0 : 1;
+}
