@@ -237,8 +237,9 @@ internal static class Demo
 
     /// <summary>
     /// Runs one step and reports it. Returns true when it got 200; <paramref name="keep"/>
-    /// receives the field <paramref name="keepField"/> of the reply (copied: the value outlives
-    /// the reply).
+    /// receives the field <paramref name="keepField"/> of the reply. Each field is read by its
+    /// JSON Pointer, to print every reply alike (demo.c's format); a program reads the typed
+    /// properties instead (reply.Token, reply.ExpireAt: see README.md).
     /// </summary>
     private static bool Step(string name, Func<Reply> call, Field[] fields, string keepField,
         out string keep)
@@ -254,21 +255,18 @@ internal static class Demo
             // A local failure (negative code): no reply to read.
             return Report(name, error.Code, null, error.Message, fields);
         }
-        using (reply)
+        bool ok = Report(name, reply.Code, reply, null, fields);
+        if (ok && keepField != null)
         {
-            bool ok = Report(name, reply.Code, reply, null, fields);
-            if (ok && keepField != null)
+            keep = reply.GetString("/data/" + keepField);
+            if (keep == null)
             {
-                keep = reply.GetString("/data/" + keepField);
-                if (keep == null)
-                {
-                    Console.WriteLine("      -> FAILED: the reply has no `{0}`", keepField);
-                    Failed.Add(name);
-                    ok = false;
-                }
+                Console.WriteLine("      -> FAILED: the reply has no `{0}`", keepField);
+                Failed.Add(name);
+                ok = false;
             }
-            return ok;
         }
+        return ok;
     }
 
     /// <summary>Prints a step's code, description, message and fields; records a failure.</summary>

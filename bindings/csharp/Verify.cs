@@ -838,6 +838,7 @@ namespace Verify
         public HeartbeatReply Heartbeat(string token, SessionKind kind, string ip = null)
         {
             Required(token, "token");
+            Args.Session(kind, "kind");
             Optional(ip, "ip");
             ReplyHandle reply;
             int code = NativeMethods.verify_heartbeat(handle, token, (int)kind, ip, out reply);
@@ -855,6 +856,7 @@ namespace Verify
         public Task<HeartbeatReply> HeartbeatAsync(string token, SessionKind kind, string ip = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(token, "token");
+            Args.Session(kind, "kind");
             Optional(ip, "ip");
             return Run(() => Heartbeat(token, kind, ip), cancellationToken);
         }
@@ -2749,8 +2751,9 @@ namespace Verify
     /// order; a slow handler delays only later events. Subscribers may be added and removed at
     /// any time, also after the start. An exception thrown by a handler is caught and dropped
     /// (none reaches native code), and the other handlers and the next events still run.</para>
-    /// <para>Back-office messages with no <see cref="Message"/> subscriber are queued and handed
-    /// out by <see cref="Status"/>, each once.</para>
+    /// <para>Back-office messages that no handler receives (no <see cref="Message"/> nor
+    /// <see cref="EventReceived"/> subscriber) are queued and handed out by <see cref="Status"/>,
+    /// each once.</para>
     /// <para>A started keeper runs until <see cref="Stop"/>, <see cref="Dispose"/>, the end of its
     /// session or the disposal of its client; it is not collected meanwhile. It keeps its client
     /// from being collected, but disposing the client stops it. Dispose (stop + free) is
@@ -2783,10 +2786,7 @@ namespace Verify
                 throw new ArgumentNullException("client");
             }
             Args.Required(token, "token");
-            if (kind != SessionKind.Card && kind != SessionKind.User)
-            {
-                throw new ArgumentException("The session kind must be SessionKind.Card or SessionKind.User.", "kind");
-            }
+            Args.Session(kind, "kind");
             this.client = client;
             this.options = options;
             start = (c, nativeOptions) =>
@@ -2944,7 +2944,7 @@ namespace Verify
                 {
                     // The handler holds this keeper: a started keeper is rooted (through the
                     // delegate's GCHandle) until its handle is freed.
-                    native.SetOnEvent(Raise);
+                    native.SetEventHandler(Raise);
                     handle = KeeperHandle.Start(client.Handle, native, start);
                 }
                 catch (VerifyException e)
@@ -3037,7 +3037,7 @@ namespace Verify
                     break;
                 case EventKind.Message:
                     EventHandler<KeeperEventArgs> handlers = Message;
-                    if (handlers == null)
+                    if (handlers == null && EventReceived == null)
                     {
                         lock (messages)
                         {
@@ -3587,8 +3587,13 @@ namespace Verify
             return Hold.With(this, use);
         }
 
-        /// <summary>verify_keeper_options_set_callback with a dispatcher of its own (null: none).</summary>
-        internal void SetOnEvent(Action<KeeperEventArgs> onEvent)
+        /// <summary>
+        /// Sets the function receiving the events of keepers started with these options
+        /// (verify_keeper_options_set_callback through a dispatcher of its own; null: none), on
+        /// the keeper's event thread; exceptions it throws are caught and dropped. A keeper started
+        /// with the options keeps the function alive until it is freed.
+        /// </summary>
+        public void SetEventHandler(Action<KeeperEventArgs> onEvent)
         {
             EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);
             With(p => Args.Ok(NativeMethods.verify_keeper_options_set_callback(p,
@@ -4228,6 +4233,15 @@ namespace Verify
         internal static void Optional(string value, string name)
         {
             NoNul(value, name);
+        }
+
+        /// <summary>A session kind: Card or User, else <see cref="ArgumentException"/>.</summary>
+        internal static void Session(SessionKind kind, string name)
+        {
+            if (kind != SessionKind.Card && kind != SessionKind.User)
+            {
+                throw new ArgumentException("The session kind must be SessionKind.Card or SessionKind.User.", name);
+            }
         }
 
         internal static void NoNul(string value, string name)

@@ -208,7 +208,9 @@ fn methods() -> String {
                 ParamKind::Optional => {
                     format!("            Optional({0}, \"{0}\");\n", camel(param.name))
                 }
-                ParamKind::Session => String::new(),
+                ParamKind::Session => {
+                    format!("            Args.Session({0}, \"{0}\");\n", camel(param.name))
+                }
             })
             .collect();
         let args: Vec<String> = action.params.iter().map(|p| camel(p.name)).collect();

@@ -98,28 +98,22 @@ internal static class CsharpAsync
 
     private static async Task<string> Awaited(Client client)
     {
-        using (Reply init = await client.InitAsync())
+        Reply init = await client.InitAsync();
+        if (!init.IsOk)
         {
-            if (!init.IsOk)
-            {
-                return "init " + (int)init.Code;
-            }
+            return "init " + (int)init.Code;
         }
-        using (Reply variable = await client.GetVariableAsync("greeting"))
-        using (Reply call = await client.CallAsync("GetBulletin", null))
-        {
-            return variable.GetString("/data/value") + " | " + call.GetString("/data/bulletin");
-        }
+        VariableReply variable = await client.GetVariableAsync("greeting");
+        Reply call = await client.CallAsync("GetBulletin", null);
+        return variable.Value + " | " + call.GetString("/data/bulletin");
     }
 
     private static async Task<string> AwaitCancelled(Client client, CancellationToken token)
     {
         try
         {
-            using (Reply reply = await client.GetCardInfoAsync("ASYNC-NEVER-SENT", token))
-            {
-                return "completed " + (int)reply.Code;
-            }
+            CardInfoReply reply = await client.GetCardInfoAsync("ASYNC-NEVER-SENT", token);
+            return "completed " + (int)reply.Code;
         }
         catch (OperationCanceledException)
         {
@@ -131,11 +125,11 @@ internal static class CsharpAsync
     {
         using (Client client = new Client(args[1], args[2], args[3]))
         {
-            client.Init().Dispose();
+            client.Init();
 
             // Off the caller's thread: the sandbox delays this GetBulletin by 1.5 s.
             Stopwatch watch = Stopwatch.StartNew();
-            Task<Reply> bulletin = client.GetBulletinAsync();
+            Task<BulletinReply> bulletin = client.GetBulletinAsync();
             long returnedMs = watch.ElapsedMilliseconds;
             bool pending = !bulletin.IsCompleted;
             Say("async-returned-ms " + returnedMs);
@@ -143,10 +137,8 @@ internal static class CsharpAsync
             Expect(Settle(bulletin) && bulletin.Status == TaskStatus.RanToCompletion, "the task completed: " + bulletin.Status);
             if (bulletin.Status == TaskStatus.RanToCompletion)
             {
-                using (Reply reply = bulletin.Result)
-                {
-                    Say("async-bulletin " + (int)reply.Code + " " + reply.GetString("/data/bulletin") + " " + watch.ElapsedMilliseconds);
-                }
+                BulletinReply reply = bulletin.Result;
+                Say("async-bulletin " + (int)reply.Code + " " + reply.Bulletin + " " + watch.ElapsedMilliseconds);
             }
 
             // Arguments are checked on the caller's thread, before any task.
@@ -164,11 +156,11 @@ internal static class CsharpAsync
             using (CancellationTokenSource cancelled = new CancellationTokenSource())
             {
                 cancelled.Cancel();
-                Task<Reply> never = client.GetCardInfoAsync("ASYNC-NEVER-SENT", cancelled.Token);
+                Task<CardInfoReply> never = client.GetCardInfoAsync("ASYNC-NEVER-SENT", cancelled.Token);
                 Expect(Settle(never) && never.IsCanceled, "a cancelled token: the task is cancelled: " + never.Status);
                 string awaited = AwaitCancelled(client, cancelled.Token).GetAwaiter().GetResult();
                 Expect(awaited == "OperationCanceledException", "await throws " + awaited);
-                Task<Reply> wait = client.SocialLoginWaitAsync("never-polled", null, TimeSpan.FromSeconds(1),
+                Task<UserSessionReply> wait = client.SocialLoginWaitAsync("never-polled", null, TimeSpan.FromSeconds(1),
                     TimeSpan.FromSeconds(1), cancelled.Token);
                 Expect(Settle(wait) && wait.IsCanceled, "SocialLoginWaitAsync with a cancelled token: " + wait.Status);
             }
@@ -177,17 +169,15 @@ internal static class CsharpAsync
             // with the reply (the sandbox delays this GetLatestVersion by 1 s).
             using (CancellationTokenSource late = new CancellationTokenSource())
             {
-                Task<Reply> version = client.GetLatestVersionAsync("1.0.0", late.Token);
+                Task<LatestVersionReply> version = client.GetLatestVersionAsync("1.0.0", late.Token);
                 UntilRunning(version);
                 late.Cancel();
                 Expect(Settle(version) && version.Status == TaskStatus.RanToCompletion,
                     "cancelled while running: runs to its end: " + version.Status);
                 if (version.Status == TaskStatus.RanToCompletion)
                 {
-                    using (Reply reply = version.Result)
-                    {
-                        Expect(reply.IsOk && reply.GetString("/data/version") == "2.1.0", "its reply: " + reply.Json);
-                    }
+                    LatestVersionReply reply = version.Result;
+                    Expect(reply.IsOk && reply.Version == "2.1.0", "its reply: " + reply.Json);
                 }
             }
 
@@ -196,7 +186,7 @@ internal static class CsharpAsync
             Expect(both == "你好 & welcome | 公告 bulletin", "awaited: " + both);
 
             // A failure comes out of the task as the VerifyException.
-            Task<Reply> timeout = client.SocialLoginWaitAsync(Start(client), null, TimeSpan.FromMilliseconds(50),
+            Task<UserSessionReply> timeout = client.SocialLoginWaitAsync(Start(client), null, TimeSpan.FromMilliseconds(50),
                 TimeSpan.FromMilliseconds(300));
             Settle(timeout);
             VerifyException error = timeout.Exception == null ? null : timeout.Exception.InnerException as VerifyException;
@@ -209,8 +199,8 @@ internal static class CsharpAsync
             string state = Start(client);
             using (CancellationTokenSource cts = new CancellationTokenSource())
             {
-                client.GetBulletin().Dispose();
-                Task<Reply> wait = client.SocialLoginWaitAsync(state, null, TimeSpan.FromSeconds(60),
+                client.GetBulletin();
+                Task<UserSessionReply> wait = client.SocialLoginWaitAsync(state, null, TimeSpan.FromSeconds(60),
                     TimeSpan.FromSeconds(60), cts.Token);
                 Say("waiting-async");
                 Console.In.ReadLine();
@@ -228,10 +218,7 @@ internal static class CsharpAsync
 
     private static string Start(Client client)
     {
-        using (Reply start = client.SocialLoginStart())
-        {
-            return start.GetString("/data/state");
-        }
+        return client.SocialLoginStart().State;
     }
 
     private static int HandlesMode(string[] args)
@@ -244,11 +231,7 @@ internal static class CsharpAsync
         Client first = new Client(clientHandle);
         Client second = new Client(clientHandle);
         Reply bulletin = first.GetBulletin();
-        string token;
-        using (Reply login = second.UserLogin(user, pass))
-        {
-            token = login.GetString("/data/token");
-        }
+        string token = second.UserLogin(user, pass).Token;
         Expect(token != null && token.Length == 40, "two clients over one handle share the session: " + (token ?? "null"));
 
         // A reply handle wrapped again, read after the client is gone.
@@ -261,17 +244,15 @@ internal static class CsharpAsync
         KeeperHandle keeperHandle;
         using (ManualResetEvent aliveSeen = new ManualResetEvent(false))
         {
-            using (KeeperOptionsHandle optionsHandle = KeeperOptionsHandle.Create())
+            using (KeeperOptionsHandle optionsHandle = new KeeperOptions { Interval = TimeSpan.FromSeconds(1) }.ToHandle())
             {
-                KeeperOptions options = new KeeperOptions(optionsHandle);
-                options.Interval = TimeSpan.FromSeconds(1);
-                options.OnEvent = e =>
+                optionsHandle.SetEventHandler(e =>
                 {
                     if (e.Kind == EventKind.Alive && Interlocked.Increment(ref alive) == 1)
                     {
                         aliveSeen.Set();
                     }
-                };
+                });
                 keeperHandle = KeeperHandle.Start(clientHandle, token, SessionKind.User, optionsHandle);
             }
             GC.Collect();
@@ -303,8 +284,8 @@ internal static class CsharpAsync
         }
         Expect(keeper.State == KeeperState.Ended, "the keeper of the disposed client ended: " + keeper.State);
         Expect(again.GetString("/data/bulletin") == "公告 bulletin", "a reply outlives its client");
-        bulletin.Dispose();
-        Expect(replyHandle.IsClosed, "disposing a reply closes the handle of its twin");
+        bulletin.Handle.Dispose();
+        Expect(replyHandle.IsClosed, "disposing a reply's handle closes the handle of its twin");
         keeperHandle.Dispose();
         try
         {
@@ -325,7 +306,7 @@ internal static class CsharpAsync
                 try
                 {
                     client.SocialLoginWait("any-state", null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(5),
-                        new CancelToken(cancelHandle)).Dispose();
+                        new CancelToken(cancelHandle));
                     Expect(false, "a cancelled handle ends the wait");
                 }
                 catch (VerifyException e)
@@ -347,7 +328,7 @@ internal static class CsharpAsync
         }
         try
         {
-            new Reply(new ReplyHandle()).Dispose();
+            new Reply(new ReplyHandle()).ToString();
             Expect(false, "a NULL handle throws");
         }
         catch (ArgumentException)

@@ -19,9 +19,7 @@ internal static class CsharpHttps
     // Options with short timeouts (a hang fails the test rather than stalling it).
     private static ClientOptions WithTimeouts()
     {
-        ClientOptions options = new ClientOptions();
-        options.SetTimeouts(TimeSpan.FromSeconds(5), TimeSpan.FromSeconds(15));
-        return options;
+        return new ClientOptions { ConnectTimeout = TimeSpan.FromSeconds(5), CallTimeout = TimeSpan.FromSeconds(15) };
     }
 
     // Runs `call` with a client of `url` made with `options` (then disposed), and prints
@@ -39,10 +37,9 @@ internal static class CsharpHttps
         string line;
         try
         {
-            using (options)
             using (Client client = new Client(url, appId, appKey, options))
-            using (Reply reply = call(client))
             {
+                Reply reply = call(client);
                 line = string.Format("{0} {1}", (int)reply.Code, text(reply));
             }
         }
@@ -76,10 +73,10 @@ internal static class CsharpHttps
         // The custom CA alone: a login, with its token.
         ClientOptions options = WithTimeouts();
         options.Trust = TrustStores.None;
-        options.AddRootFile(caFile);
+        options.RootFiles.Add(caFile);
         Case("custom_ca", good, app, key, options,
             c => c.SingleLogin(card, "MAC-CS-HTTPS"),
-            r => "token " + (r.GetString("/data/token") ?? string.Empty).Length);
+            r => "token " + (((CardLoginReply)r).Token ?? string.Empty).Length);
 
         // Mozilla's roots alone: the sandbox's CA is unknown to them.
         options = WithTimeouts();
@@ -89,25 +86,25 @@ internal static class CsharpHttps
         // The leaf's pin and no CA at all.
         options = WithTimeouts();
         options.Trust = TrustStores.None;
-        options.AddPin(pin);
+        options.Pins.Add(pin);
         Case("pin", good, app, key, options, c => c.GetBulletin(), Nothing);
 
         // A chain the CA vouches for, but the pin of another key: the pin's own code.
         options = WithTimeouts();
-        options.AddRootFile(caFile);
-        options.AddPin(wrongPin);
+        options.RootFiles.Add(caFile);
+        options.Pins.Add(wrongPin);
         Case("wrong_pin", good, app, key, options, c => c.GetBulletin(), Nothing);
 
         // A trusted chain for another name.
         options = WithTimeouts();
         options.Trust = TrustStores.None;
-        options.AddRootFile(wrongNameCa);
+        options.RootFiles.Add(wrongNameCa);
         Case("wrong_name", wrongName, app, key, options, c => c.GetBulletin(), Nothing);
 
         // A trusted chain whose leaf expired.
         options = WithTimeouts();
         options.Trust = TrustStores.None;
-        options.AddRootFile(expiredCa);
+        options.RootFiles.Add(expiredCa);
         Case("expired", expired, app, key, options, c => c.GetBulletin(), Nothing);
         return 0;
     }

@@ -52,29 +52,29 @@ internal static class CsharpKeeper
         return left > TimeSpan.Zero ? left : TimeSpan.Zero;
     }
 
-    private static string Line(KeeperEvent e)
+    private static string Line(KeeperEventArgs e)
     {
         return "event " + e.Kind + " " + (int)e.Code + " " + (e.Text ?? e.Remark ?? string.Empty);
     }
 
     private static string Login(Client client, string user, string pass)
     {
-        using (Reply login = client.UserLogin(user, pass))
+        UserSessionReply login = client.UserLogin(user, pass);
+        if (!login.IsOk)
         {
-            if (!login.IsOk)
-            {
-                throw new Exception("login: " + login.Json);
-            }
-            return login.GetString("/data/token");
+            throw new Exception("login: " + login.Json);
         }
+        return login.Token;
     }
 
-    private static KeeperOptions Options(TimeSpan interval, Action<KeeperEvent> onEvent)
+    /// <summary>A keeper whose every event goes to <paramref name="onEvent"/>, subscribed before it starts.</summary>
+    private static Keeper Keep(Client client, string token, SessionKind kind, TimeSpan interval,
+        Action<KeeperEventArgs> onEvent)
     {
-        KeeperOptions options = new KeeperOptions();
-        options.Interval = interval;
-        options.OnEvent = onEvent;
-        return options;
+        Keeper keeper = new Keeper(client, token, kind, new KeeperOptions { Interval = interval });
+        keeper.EventReceived += (sender, e) => onEvent(e);
+        keeper.Start();
+        return keeper;
     }
 
     private static int Main(string[] args)
@@ -122,19 +122,15 @@ internal static class CsharpKeeper
         using (Client client = new Client(args[1], args[2], args[3]))
         {
             string token = Login(client, args[4], args[5]);
-            Keeper keeper;
-            using (KeeperOptions options = Options(TimeSpan.FromSeconds(1), e =>
+            Keeper keeper = Keep(client, token, SessionKind.User, TimeSpan.FromSeconds(1), e =>
             {
                 Say(Line(e));
                 if (e.Kind == EventKind.Ended)
                 {
                     ended.Set();
                 }
-            }))
-            {
-                keeper = client.StartKeeper(token, SessionKind.User, options);
-            }
-            // The options are disposed: the keeper has its own copy, and its callback stays rooted.
+            });
+            // The keeper's callback stays rooted through collections.
             GC.Collect();
             GC.WaitForPendingFinalizers();
             using (keeper)
@@ -160,13 +156,10 @@ internal static class CsharpKeeper
         using (ManualResetEvent ended = new ManualResetEvent(false))
         using (Client client = new Client(args[1], args[2], args[3]))
         {
-            string token;
-            using (Reply login = client.SingleLogin(args[4], "CSHARP-EXPIRY-MACHINE"))
-            {
-                Expect(login.IsOk, "card login: " + login.Json);
-                token = login.GetString("/data/token");
-            }
-            using (KeeperOptions options = Options(TimeSpan.FromSeconds(1), e =>
+            CardLoginReply login = client.SingleLogin(args[4], "CSHARP-EXPIRY-MACHINE");
+            Expect(login.IsOk, "card login: " + login.Json);
+            string token = login.Token;
+            using (Keeper keeper = Keep(client, token, SessionKind.Card, TimeSpan.FromSeconds(1), e =>
             {
                 Say(Line(e));
                 if (e.Kind == EventKind.Ended)
@@ -174,7 +167,6 @@ internal static class CsharpKeeper
                     ended.Set();
                 }
             }))
-            using (Keeper keeper = client.StartKeeper(token, SessionKind.Card, options))
             {
                 Say("started");
                 if (!ended.WaitOne(Left()))
@@ -198,7 +190,7 @@ internal static class CsharpKeeper
         using (Client client = new Client(args[1], args[2], args[3]))
         {
             string token = Login(client, args[4], args[5]);
-            using (KeeperOptions options = Options(TimeSpan.FromSeconds(1), e =>
+            keeper = Keep(client, token, SessionKind.User, TimeSpan.FromSeconds(1), e =>
             {
                 Say(Line(e));
                 if (e.Kind == EventKind.Alive && Interlocked.Increment(ref alive) == 3)
@@ -207,10 +199,7 @@ internal static class CsharpKeeper
                     disposedInside.Set();
                 }
                 throw new InvalidOperationException("thrown by the handler");
-            }))
-            {
-                keeper = client.StartKeeper(token, SessionKind.User, options);
-            }
+            });
             if (!disposedInside.WaitOne(Left()))
             {
                 Say("fewer than 3 Alive events within the deadline: " + Volatile.Read(ref alive));
@@ -232,14 +221,13 @@ internal static class CsharpKeeper
             // more heartbeats meanwhile (no sleep: its events are the clock).
             int control = 0;
             using (ManualResetEvent three = new ManualResetEvent(false))
-            using (KeeperOptions options = Options(TimeSpan.FromSeconds(1), e =>
+            using (Keeper second = Keep(client, token, SessionKind.User, TimeSpan.FromSeconds(1), e =>
             {
                 if (e.Kind == EventKind.Alive && Interlocked.Increment(ref control) == 3)
                 {
                     three.Set();
                 }
             }))
-            using (Keeper second = client.StartKeeper(token, SessionKind.User, options))
             {
                 Expect(three.WaitOne(Left()), "the control keeper saw 3 heartbeats");
             }
@@ -251,14 +239,13 @@ internal static class CsharpKeeper
     private static int StatusMode(string[] args)
     {
         using (Client client = new Client(args[1], args[2], args[3]))
-        using (KeeperOptions options = new KeeperOptions())
         {
+            KeeperOptions options = new KeeperOptions();
             string token = Login(client, args[4], args[5]);
             options.Interval = TimeSpan.FromSeconds(1);
             options.Grace = TimeSpan.FromSeconds(60);
             options.Ip = "10.1.2.3";
-            Expect(options.Interval == TimeSpan.FromSeconds(1) && options.Ip == "10.1.2.3" && options.OnEvent == null,
-                "options read back");
+            Expect(options.Interval == TimeSpan.FromSeconds(1) && options.Ip == "10.1.2.3", "options read back");
             using (Keeper keeper = client.StartKeeper(token, SessionKind.User, options))
             {
                 // The first heartbeat goes out at once: right after the start it may or may not
@@ -303,15 +290,11 @@ internal static class CsharpKeeper
         int events = 0;
         Client client = new Client(args[1], args[2], args[3]);
         string token = Login(client, args[4], args[5]);
-        Keeper keeper;
-        using (KeeperOptions options = Options(TimeSpan.FromSeconds(1), e =>
+        Keeper keeper = Keep(client, token, SessionKind.User, TimeSpan.FromSeconds(1), e =>
         {
             Interlocked.Increment(ref events);
             Say(Line(e));
-        }))
-        {
-            keeper = client.StartKeeper(token, SessionKind.User, options);
-        }
+        });
         Say("started");
         Console.In.ReadLine(); // the test says when the heartbeat is in flight
         Stopwatch watch = Stopwatch.StartNew();
@@ -328,10 +311,7 @@ internal static class CsharpKeeper
 
     private static string Start(Client client)
     {
-        using (Reply start = client.SocialLoginStart())
-        {
-            return start.GetString("/data/state");
-        }
+        return client.SocialLoginStart().State;
     }
 
     private static int SocialMode(string[] args)
@@ -348,7 +328,7 @@ internal static class CsharpKeeper
                 Stopwatch watch = Stopwatch.StartNew();
                 try
                 {
-                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancelled).Dispose();
+                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancelled);
                     Expect(false, "a cancelled token throws");
                 }
                 catch (VerifyException e)
@@ -360,7 +340,7 @@ internal static class CsharpKeeper
                 Stopwatch watch = Stopwatch.StartNew();
                 try
                 {
-                    client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromMilliseconds(300)).Dispose();
+                    client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromMilliseconds(300));
                     Expect(false, "the wait times out");
                 }
                 catch (VerifyException e)
@@ -381,11 +361,11 @@ internal static class CsharpKeeper
                     cancel.Cancel();
                 });
                 canceller.Start();
-                client.GetBulletin().Dispose();
+                client.GetBulletin();
                 Say("waiting-cancel");
                 try
                 {
-                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancel).Dispose();
+                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancel);
                     Expect(false, "the wait was cancelled");
                 }
                 catch (VerifyException e)
@@ -402,10 +382,8 @@ internal static class CsharpKeeper
             {
                 state = Start(client);
                 Say("waiting-" + label + " " + state);
-                using (Reply reply = client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(60)))
-                {
-                    Say("social-" + label + " " + (int)reply.Code + " " + reply.GetString("/data/username") + " " + reply.Remark);
-                }
+                UserSessionReply reply = client.SocialLoginWait(state, null, TimeSpan.FromMilliseconds(50), TimeSpan.FromSeconds(60));
+                Say("social-" + label + " " + (int)reply.Code + " " + reply.Username + " " + reply.Remark);
             }
         }
         return 0;
@@ -414,10 +392,7 @@ internal static class CsharpKeeper
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void AbandonKeeper(Client client)
     {
-        using (KeeperOptions options = Options(TimeSpan.FromSeconds(1), e => Say(Line(e))))
-        {
-            client.StartKeeper("abandoned-token", SessionKind.Card, options);
-        }
+        Keep(client, "abandoned-token", SessionKind.Card, TimeSpan.FromSeconds(1), e => Say(Line(e)));
     }
 
     /// <summary>
@@ -430,11 +405,8 @@ internal static class CsharpKeeper
         Thread maker = new Thread(() =>
         {
             Client client = new Client(args[1], args[2], args[3]);
-            using (KeeperOptions options = new KeeperOptions())
-            {
-                options.Interval = TimeSpan.FromSeconds(60);
-                keeper = client.StartKeeper("forgotten-client-token", SessionKind.Card, options);
-            }
+            keeper = client.StartKeeper("forgotten-client-token", SessionKind.Card,
+                new KeeperOptions { Interval = TimeSpan.FromSeconds(60) });
         });
         maker.Start();
         maker.Join();
@@ -467,22 +439,22 @@ internal static class CsharpKeeper
         }
 
         // Unknown future values are kept as their number, never mapped to a known one.
-        KeeperEvent future = new KeeperEvent((EventKind)9, (ResultCode)(-42), null, null, null, null);
+        KeeperEventArgs future = new KeeperEventArgs((EventKind)9, (ResultCode)(-42), null, null, null, null);
         Expect((int)future.Kind == 9 && future.ToString().StartsWith("9 -42"), "a future event kind: " + future);
         Expect(!KeeperStatus.IsAliveState((KeeperState)7) && KeeperStatus.IsAliveState(KeeperState.Grace),
             "a future keeper state is not alive");
 
         using (Client client = new Client(args[1], args[2], args[3]))
-        using (KeeperOptions options = new KeeperOptions())
         {
+            KeeperOptions options = new KeeperOptions();
             try
             {
                 options.Interval = TimeSpan.FromMilliseconds(999);
                 Expect(false, "interval 999 ms throws");
             }
-            catch (VerifyException e)
+            catch (ArgumentOutOfRangeException e)
             {
-                Expect(e.Code == ResultCode.InvalidArgument, "interval 999 ms: " + e.Code + ": " + e.Message);
+                Expect(e.ParamName == "value", "interval 999 ms: ArgumentOutOfRangeException: " + e.Message);
             }
             Expect(options.Interval == TimeSpan.FromMinutes(5), "a refused interval is not kept: " + options.Interval);
             try
@@ -499,18 +471,18 @@ internal static class CsharpKeeper
                 client.StartKeeper("t", (SessionKind)7).Dispose();
                 Expect(false, "kind 7 throws");
             }
-            catch (VerifyException e)
+            catch (ArgumentException e)
             {
-                Expect(e.Code == ResultCode.InvalidArgument, "kind 7: " + e.Code + ": " + e.Message);
+                Expect(e.ParamName == "kind", "kind 7: ArgumentException: " + e.Message);
             }
             try
             {
                 client.StartKeeper(string.Empty, SessionKind.User).Dispose();
                 Expect(false, "empty token throws");
             }
-            catch (VerifyException e)
+            catch (ArgumentException e)
             {
-                Expect(e.Code == ResultCode.InvalidArgument, "empty token: " + e.Code);
+                Expect(e.ParamName == "token" && !(e is ArgumentNullException), "empty token: ArgumentException: " + e.Message);
             }
             try
             {
@@ -523,7 +495,7 @@ internal static class CsharpKeeper
             }
             try
             {
-                client.SocialLoginWait("s", null, TimeSpan.Zero, TimeSpan.FromSeconds(1)).Dispose();
+                client.SocialLoginWait("s", null, TimeSpan.Zero, TimeSpan.FromSeconds(1));
                 Expect(false, "zero interval throws");
             }
             catch (ArgumentOutOfRangeException)
@@ -532,7 +504,7 @@ internal static class CsharpKeeper
             }
             try
             {
-                client.SocialLoginWait(null, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1)).Dispose();
+                client.SocialLoginWait(null, null, TimeSpan.FromSeconds(1), TimeSpan.FromSeconds(1));
                 Expect(false, "null state throws");
             }
             catch (ArgumentNullException)

@@ -5,8 +5,8 @@
 //   mono CsharpOffline.exe BASE_URL APP_ID APP_KEY CARD STATE_DIR
 //
 // Logs in online with offline verdicts on, asks for a server outage ("@@ pause"), starts
-// licensed offline (Reply.IsOffline, Reply.Offline), keeps the session from that reply
-// (EventKind.Offline at once, then Trouble), asks for a ban and the server back and sees
+// licensed offline (Reply.IsOffline, Reply.Offline, the typed CardLoginReply), keeps the session
+// from that reply (the Keeper's Offline event at once, then Trouble), asks for a ban and the server back and sees
 // EventKind.Ended with 1006 and the reason. Prints "RESULT: N checks, M failed".
 
 using System;
@@ -37,14 +37,14 @@ internal static class CsharpOffline
         Console.In.ReadLine();
     }
 
-    private static KeeperEvent WaitFor(List<KeeperEvent> events, EventKind kind)
+    private static KeeperEventArgs WaitFor(List<KeeperEventArgs> events, EventKind kind)
     {
         DateTime deadline = DateTime.UtcNow.AddSeconds(20);
         while (DateTime.UtcNow < deadline)
         {
             lock (events)
             {
-                KeeperEvent found = events.Find(e => e.Kind == kind);
+                KeeperEventArgs found = events.Find(e => e.Kind == kind);
                 if (found != null)
                 {
                     return found;
@@ -57,12 +57,14 @@ internal static class CsharpOffline
 
     private static ClientOptions Options(string state)
     {
-        ClientOptions options = new ClientOptions();
-        options.SetStateFolder(state);
-        options.SetOfflineGrace(TimeSpan.FromDays(7));
-        options.SetClockTolerance(TimeSpan.FromMinutes(10));
-        options.SetTimeouts(TimeSpan.FromSeconds(2), TimeSpan.FromSeconds(5));
-        return options;
+        return new ClientOptions
+        {
+            StateFolder = state,
+            OfflineGrace = TimeSpan.FromDays(7),
+            ClockTolerance = TimeSpan.FromMinutes(10),
+            ConnectTimeout = TimeSpan.FromSeconds(2),
+            CallTimeout = TimeSpan.FromSeconds(5),
+        };
     }
 
     private static int Main(string[] args)
@@ -73,53 +75,55 @@ internal static class CsharpOffline
             return 2;
         }
         string url = args[0], app = args[1], key = args[2], card = args[3], state = args[4];
-        using (ClientOptions options = Options(state))
+        ClientOptions options = Options(state);
+        using (Client online = new Client(url, app, key, options))
         {
-            using (Client online = new Client(url, app, key, options))
-            using (Reply login = online.SingleLogin(card, "CS-OFFLINE-MAC"))
-            {
-                Expect(login.IsOk && login.IsLicensed && !login.IsOffline && login.Offline == null, "online");
-            }
-            Ask("pause");
-            using (Client client = new Client(url, app, key, options))
-            using (Reply offline = client.SingleLogin(card, "CS-OFFLINE-MAC"))
-            {
-                Expect(offline.IsOffline && offline.IsLicensed && !offline.IsOk, "offline: " + (int)offline.Code);
-                OfflineInfo info = offline.Offline;
-                Expect(info != null && info.Reason == ResultCode.Network, "the reason");
-                Expect(info != null && info.GraceEnd - info.ConfirmedAt == TimeSpan.FromDays(7), "the grace");
-                Expect(offline.GetString("/data/expire_at") != null, "the stored expiry");
-                Expect(offline.GetString("/data/token") == null, "no token offline");
+            CardLoginReply login = online.SingleLogin(card, "CS-OFFLINE-MAC");
+            Expect(login.IsOk && login.IsLicensed && !login.IsOffline && login.Offline == null, "online");
+        }
+        Ask("pause");
+        using (Client client = new Client(url, app, key, options))
+        {
+            CardLoginReply offline = client.SingleLogin(card, "CS-OFFLINE-MAC").EnsureOk();
+            Expect(offline.IsOffline && offline.IsLicensed && !offline.IsOk, "offline: " + (int)offline.Code);
+            OfflineInfo info = offline.Offline;
+            Expect(info != null && info.Reason == ResultCode.Network, "the reason");
+            Expect(info != null && info.GraceEnd - info.ConfirmedAt == TimeSpan.FromDays(7), "the grace");
+            Expect(offline.ExpireAt != null && offline.ExpireAt.Value.Offset == TimeSpan.FromHours(8), "the stored expiry");
+            Expect(offline.Token == null, "no token offline");
 
-                List<KeeperEvent> events = new List<KeeperEvent>();
-                using (KeeperOptions keeperOptions = new KeeperOptions())
+            // Subscribed before the start: the Offline event of the start is not missed.
+            List<KeeperEventArgs> events = new List<KeeperEventArgs>();
+            EventHandler<KeeperEventArgs> record = (sender, e) =>
+            {
+                lock (events)
                 {
-                    keeperOptions.Interval = TimeSpan.FromSeconds(1);
-                    keeperOptions.OnEvent = e =>
-                    {
-                        lock (events)
-                        {
-                            events.Add(e);
-                        }
-                    };
-                    using (Keeper keeper = client.StartKeeper(offline, keeperOptions))
-                    {
-                        KeeperEvent started = WaitFor(events, EventKind.Offline);
-                        Expect(started != null && info != null && started.GraceEnd == info.GraceEnd, "offline at once");
-                        KeeperStatus status = keeper.Status();
-                        Expect(status.State == KeeperState.Grace && status.LastConfirmed != null && status.GraceEnd != null,
-                            "the status offline");
-                        Expect(WaitFor(events, EventKind.Trouble) != null, "the login is sent again");
-                        Ask("ban banned while offline");
-                        Ask("resume");
-                        KeeperEvent ended = WaitFor(events, EventKind.Ended);
-                        Expect(ended != null && ended.Code == ResultCode.Disabled && ended.Remark == "banned while offline",
-                            "ended on the ban: " + ended);
-                        lock (events)
-                        {
-                            Expect(events.Find(e => e.Kind == EventKind.Online) == null, "never online");
-                        }
-                    }
+                    events.Add(e);
+                }
+            };
+            using (Keeper keeper = new Keeper(client, offline, new KeeperOptions { Interval = TimeSpan.FromSeconds(1) }))
+            {
+                keeper.Offline += record;
+                keeper.Trouble += record;
+                keeper.Ended += record;
+                keeper.Online += record;
+                keeper.Start();
+                KeeperEventArgs started = WaitFor(events, EventKind.Offline);
+                Expect(started != null && info != null && started.GraceEnd == info.GraceEnd, "offline at once");
+                KeeperStatus status = keeper.Status();
+                Expect(status.State == KeeperState.Grace && status.LastConfirmed != null && status.GraceEnd != null,
+                    "the status offline");
+                Expect(WaitFor(events, EventKind.Trouble) != null, "the login is sent again");
+                Ask("ban banned while offline");
+                Ask("resume");
+                KeeperEventArgs ended = WaitFor(events, EventKind.Ended);
+                Expect(ended != null && ended.Code == ResultCode.Disabled && ended.Remark == "banned while offline",
+                    "ended on the ban: " + ended);
+                Expect(keeper.Completion.Wait(TimeSpan.FromSeconds(20)) && keeper.Completion.Result == ended,
+                    "Completion completes with the Ended event");
+                lock (events)
+                {
+                    Expect(events.Find(e => e.Kind == EventKind.Online) == null, "never online");
                 }
             }
         }
