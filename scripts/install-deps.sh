@@ -19,7 +19,10 @@
 #   wine      -> wine and the 64-bit loader /usr/lib/wine/wine64   packages: wine wine64
 #                (wine32, for 32-bit programs, needs the i386 architecture:
 #                scripts/build-windows.sh --wine tries it)
+#   mono-devel -> Mono's reference assemblies (/usr/lib/mono/4.7-api/mscorlib.dll), for
+#                scripts/build-csharp.sh (mcs -sdk:4.7)   package: mono-devel
 #   nuget     -> nuget                        package: nuget (Mono)
+#   zip       -> zip                          package: zip (scripts/package-nuget.sh)
 #   clang-format -> clang-format              package: clang-format (the C and C++ test hosts
 #                and examples are formatted: scripts/test.sh checks them)
 #   nginx     -> nginx                        package: nginx-light (a TLS server in front of
@@ -60,6 +63,7 @@ commands_of() {
         nginx) echo "nginx" ;;
         mingw) echo "x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ i686-w64-mingw32-gcc i686-w64-mingw32-g++ x86_64-w64-mingw32-objdump i686-w64-mingw32-dlltool" ;;
         wine) echo "wine /usr/lib/wine/wine64" ;;
+        mono-devel) echo "mcs /usr/lib/mono/4.7-api/mscorlib.dll" ;;
         *) echo "$1" ;;
     esac
 }
@@ -77,7 +81,11 @@ package_of() {
 present() {
     local command
     for command in $(commands_of "$1"); do
-        command -v "$command" >/dev/null 2>&1 || return 1
+        case "$command" in
+            # A file (reference assemblies): present when it exists.
+            /*.dll) [ -e "$command" ] || return 1 ;;
+            *) command -v "$command" >/dev/null 2>&1 || return 1 ;;
+        esac
     done
 }
 
@@ -143,8 +151,8 @@ if ! ${sudo[@]+"${sudo[@]}"} apt-get update; then
     echo "install-deps: ERROR: apt-get update failed" >&2
     exit 1
 fi
-echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get install -y --no-install-recommends ${missing_packages[*]}"
-if ! ${sudo[@]+"${sudo[@]}"} apt-get install -y --no-install-recommends "${missing_packages[@]}"; then
+echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends ${missing_packages[*]}"
+if ! ${sudo[@]+"${sudo[@]}"} apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends "${missing_packages[@]}"; then
     echo "install-deps: ERROR: apt-get install failed for: ${missing_packages[*]}" >&2
     exit 1
 fi

@@ -10,7 +10,8 @@
 #     windows-x86/...                       the same for 32-bit Windows (stdcall)
 #     bindings/csharp/Verify.cs
 #     docs/windows.md  README.md
-#     nuget/VerifySdk.<version>.nupkg       runtimes/win-x64, win-x86, linux-x64 + Verify.cs
+#     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
+#                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64
 #
 # Usage: scripts/package-windows.sh [--out DIR] [--no-build] [--linux-lib FILE] [--no-nuget]
 #   --out        parent folder of the package (default: dist)
@@ -19,8 +20,8 @@
 #                target/release/libverify.so); it is stripped into the package
 #   --no-nuget   no NuGet package
 # The Windows DLLs come from scripts/build-windows.sh (mingw-w64; it installs what it needs);
-# the NuGet package is made by Debian's `nuget pack` (Mono; scripts/install-deps.sh nuget)
-# from bindings/nuget/VerifySdk.nuspec. Prints the package folder's path as its last line.
+# the NuGet package from scripts/package-nuget.sh (see there). Prints the package folder's
+# path as its last line.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -73,30 +74,11 @@ cp docs/windows.md "$pkg/docs/"
 cp README.md "$pkg/"
 
 if [ "$nuget" = 1 ]; then
-    scripts/install-deps.sh nuget
-    if [ -z "$linux_lib" ]; then
-        say "running: cargo build --release --locked -p verify -p verify-sandbox (the demo's build)"
-        cargo build --release --locked -p verify -p verify-sandbox
-        linux_lib=$target_root/release/libverify.so
+    args=(--out "$pkg/nuget" --windows "$windows")
+    if [ -n "$linux_lib" ]; then
+        args+=(--linux-lib "$linux_lib")
     fi
-    [ -f "$linux_lib" ] || fail "$linux_lib is missing"
-    stage=$(mktemp -d)
-    trap 'rm -rf "$stage"' EXIT
-    mkdir -p "$stage/runtimes/win-x64/native" "$stage/runtimes/win-x86/native" \
-        "$stage/runtimes/linux-x64/native"
-    cp "$windows/x64/verify.dll" "$stage/runtimes/win-x64/native/"
-    cp "$windows/x86/verify.dll" "$stage/runtimes/win-x86/native/"
-    strip --strip-unneeded -o "$stage/runtimes/linux-x64/native/libverify.so" "$linux_lib"
-    cp bindings/csharp/Verify.cs "$stage/"
-    mkdir -p "$pkg/nuget"
-    say "running: nuget pack bindings/nuget/VerifySdk.nuspec -Properties version=$version"
-    # NuGet (Mono) writes its settings under $HOME/.config; keep them in the stage.
-    HOME=$stage nuget pack bindings/nuget/VerifySdk.nuspec -BasePath "$stage" \
-        -Properties "version=$version" -NoDefaultExcludes -NonInteractive \
-        -OutputDirectory "$pkg/nuget" > "$stage/nuget.log" 2>&1 ||
-        { cat "$stage/nuget.log" >&2; fail "nuget pack failed"; }
-    [ -f "$pkg/nuget/VerifySdk.$version.nupkg" ] || { cat "$stage/nuget.log" >&2; fail "no .nupkg"; }
-    say "$pkg/nuget/VerifySdk.$version.nupkg: $(stat -c %s "$pkg/nuget/VerifySdk.$version.nupkg") bytes"
+    scripts/package-nuget.sh "${args[@]}" >/dev/null
 fi
 
 echo "$pkg"

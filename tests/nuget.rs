@@ -1,26 +1,36 @@
-//! The Windows package and the NuGet package (`scripts/package-windows.sh`):
+//! The Windows package and the NuGet package (`scripts/package-windows.sh`, which runs
+//! `scripts/package-nuget.sh`):
 //!
 //! - `dist/verify-<version>-windows/` has `windows-x64/` and `windows-x86/`, each with the
 //!   DLL of its architecture (the PE machine field says so), the mingw and MSVC import
 //!   libraries, the `.def` and the headers as in `include/`;
-//! - the `.nupkg` (a zip) holds exactly `runtimes/win-x64/native/verify.dll`,
-//!   `runtimes/win-x86/native/verify.dll`, `runtimes/linux-x64/native/libverify.so`, the C#
-//!   binding as source (`contentFiles/cs/any/`, `content/`) and NuGet's own files, its
-//!   nuspec names the crate's version, and each file is the one the build made;
-//! - `bindings/nuget/consumer/Consumer.cs`, compiled with `mcs` against the binding taken
-//!   from the unpacked package, runs on Mono with only the package's `linux-x64/native` on
-//!   the library path, loads `libverify.so` from there and gets 200 from the sandbox.
+//! - the `.nupkg` (a zip) holds exactly the compiled binding with its XML documentation and
+//!   symbols (`lib/net47/Verify.dll`, `Verify.xml`, `Verify.dll.mdb`),
+//!   `runtimes/win-x64/native/verify.dll`, `runtimes/win-x86/native/verify.dll`,
+//!   `runtimes/linux-x64/native/libverify.so`, `README.md` (the C# README) and NuGet's own
+//!   files; its manifest names the crate's version, its license expression, the repository
+//!   (git, the commit) and the readme; each native file is the one the build made, and the
+//!   XML documentation covers the typed API;
+//! - the consumer project `bindings/nuget/consumer/` (`packages.config`, `Consumer.cs`, the
+//!   program of issue 25 on the typed API) restores the package from a local folder with
+//!   `nuget restore`, compiles with `mcs -warnaserror` against the package's `Verify.dll`, and
+//!   runs on Mono: first without the native library (a `DllNotFoundException` that names
+//!   `libverify.so`, where it was looked for and how to fix it), then with the package's
+//!   `runtimes/linux-x64/native/libverify.so` next to it (loaded from there), against the
+//!   sandbox, while the test bans its card when it asks.
 //!
 //! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first) and
-//! the `libverify.so` of this test run. Needs `nuget`, `unzip` and Mono: the test installs
-//! them with `scripts/install-deps.sh nuget unzip mono` when missing.
+//! the `libverify.so` of this test run. Needs `nuget`, `zip`, `unzip`, Mono and its reference
+//! assemblies: the test installs them with `scripts/install-deps.sh nuget zip unzip mono
+//! mono-devel` when missing.
 
 mod common;
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use common::host::{library_dir, root, run_ok, text};
 
@@ -93,8 +103,14 @@ fn scratch() -> PathBuf {
 #[test]
 fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
     run_ok(
-        Command::new(root().join("scripts/install-deps.sh")).args(["nuget", "unzip", "mono"]),
-        "scripts/install-deps.sh nuget unzip mono",
+        Command::new(root().join("scripts/install-deps.sh")).args([
+            "nuget",
+            "zip",
+            "unzip",
+            "mono",
+            "mono-devel",
+        ]),
+        "scripts/install-deps.sh nuget zip unzip mono mono-devel",
     );
     let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .parent()
@@ -175,27 +191,41 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         .filter(|f| f.starts_with("package/services/metadata/core-properties/"))
         .collect();
     assert_eq!(psmdcp.len(), 1, "NuGet's core properties: {files:?}");
-    let expected: BTreeSet<String> = [
+    let mut expected: BTreeSet<String> = [
         "[Content_Types].xml",
         "_rels/.rels",
         "VerifySdk.nuspec",
+        "README.md",
+        "lib/net47/Verify.dll",
+        "lib/net47/Verify.xml",
+        "lib/net47/Verify.dll.mdb",
         "runtimes/win-x64/native/verify.dll",
         "runtimes/win-x86/native/verify.dll",
         "runtimes/linux-x64/native/libverify.so",
-        "contentFiles/cs/any/Verify/Verify.cs",
-        "content/Verify/Verify.cs",
         psmdcp[0].as_str(),
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
+    // Linux ARM64 where it was built (scripts/package-nuget.sh --linux-arm64-lib).
+    let arm64 = "runtimes/linux-arm64/native/libverify.so".to_owned();
+    if files.contains(&arm64) {
+        expected.insert(arm64);
+    }
     assert_eq!(files, expected, "the .nupkg's files");
     let nuspec = fs::read_to_string(unpacked.join("VerifySdk.nuspec")).expect("nuspec");
-    assert!(nuspec.contains("<id>VerifySdk</id>"), "{nuspec}");
-    assert!(
-        nuspec.contains(&format!("<version>{version}</version>")),
-        "{nuspec}"
-    );
+    for part in [
+        "<id>VerifySdk</id>".to_owned(),
+        format!("<version>{version}</version>"),
+        "<license type=\"expression\">MIT OR Apache-2.0</license>".to_owned(),
+        "<repository type=\"git\"".to_owned(),
+        "<readme>README.md</readme>".to_owned(),
+    ] {
+        assert!(
+            nuspec.contains(&part),
+            "no `{part}` in the manifest\n{nuspec}"
+        );
+    }
     same_file(
         &unpacked.join("runtimes/win-x64/native/verify.dll"),
         &windows.join("x64/verify.dll"),
@@ -204,44 +234,164 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         &unpacked.join("runtimes/win-x86/native/verify.dll"),
         &windows.join("x86/verify.dll"),
     );
-    for source in [
-        "contentFiles/cs/any/Verify/Verify.cs",
-        "content/Verify/Verify.cs",
-    ] {
-        same_file(
-            &unpacked.join(source),
-            &root().join("bindings/csharp/Verify.cs"),
-        );
-    }
+    same_file(
+        &unpacked.join("README.md"),
+        &root().join("bindings/csharp/README.md"),
+    );
     let so = fs::read(unpacked.join("runtimes/linux-x64/native/libverify.so")).expect("so");
     assert_eq!(&so[..4], b"\x7fELF", "libverify.so is ELF");
+    let dll = fs::read(unpacked.join("lib/net47/Verify.dll")).expect("Verify.dll");
+    assert_eq!(&dll[..2], b"MZ", "Verify.dll is a PE assembly");
+    let docs = fs::read_to_string(unpacked.join("lib/net47/Verify.xml")).expect("Verify.xml");
+    for member in [
+        "T:Verify.CardLoginReply",
+        "P:Verify.CardLoginReply.ExpireAt",
+        "M:Verify.Reply.EnsureOk",
+        "T:Verify.VerifyRefusedException",
+        "E:Verify.Keeper.Ended",
+        "P:Verify.Keeper.Completion",
+        "P:Verify.ClientOptions.ConnectTimeout",
+    ] {
+        assert!(docs.contains(member), "{member} is not in Verify.xml");
+    }
 
-    // A C# consumer of the unpacked package, on Mono, against the sandbox.
-    let exe = out.join("Consumer.exe");
+    consume(&out, &nupkg, &version);
+    let _ = fs::remove_dir_all(&out);
+}
+
+/// The consumer project of `bindings/nuget/consumer/`, restored from the folder of `nupkg`,
+/// built and run on Mono (see the top of this file).
+fn consume(out: &Path, nupkg: &Path, version: &str) {
+    let project = out.join("consumer");
+    fs::create_dir_all(&project).expect("the consumer folder");
+    for file in ["Consumer.cs", "packages.config"] {
+        fs::copy(
+            root().join("bindings/nuget/consumer").join(file),
+            project.join(file),
+        )
+        .expect("copy the consumer project");
+    }
+    let config = fs::read_to_string(project.join("packages.config")).expect("packages.config");
+    assert!(
+        config.contains(&format!("id=\"VerifySdk\" version=\"{version}\"")),
+        "bindings/nuget/consumer/packages.config names VerifySdk {version}, the crate's version"
+    );
+    let feed = nupkg.parent().expect("the package's folder");
+    run_ok(
+        Command::new("nuget")
+            .args([
+                "restore",
+                "packages.config",
+                "-PackagesDirectory",
+                "packages",
+                "-NonInteractive",
+            ])
+            .arg("-Source")
+            .arg(feed)
+            .env("HOME", &project)
+            .current_dir(&project),
+        "nuget restore of the consumer project",
+    );
+    let restored = project.join(format!("packages/VerifySdk.{version}"));
+    let lib = restored.join("lib/net47");
+    let bin = project.join("bin");
+    fs::create_dir_all(&bin).expect("bin");
+    for file in ["Verify.dll", "Verify.xml", "Verify.dll.mdb"] {
+        fs::copy(lib.join(file), bin.join(file)).expect("copy the assembly, as a build does");
+    }
+    let exe = bin.join("Consumer.exe");
     run_ok(
         Command::new("mcs")
             .arg("-warnaserror")
+            .arg(format!("-r:{}", lib.join("Verify.dll").display()))
             .arg(format!("-out:{}", exe.display()))
-            .arg(unpacked.join("contentFiles/cs/any/Verify/Verify.cs"))
-            .arg(root().join("bindings/nuget/consumer/Consumer.cs")),
-        "mcs Consumer.cs with the package's Verify.cs",
+            .arg("Consumer.cs")
+            .current_dir(&project),
+        "mcs -warnaserror Consumer.cs against the package's Verify.dll",
     );
-    let program = common::Program::fresh();
-    let native = unpacked.join("runtimes/linux-x64/native");
+
+    // No native library next to it: the DllNotFoundException says what to do.
     let output = Command::new("mono")
         .arg(&exe)
-        .arg(program.sandbox.base_url())
-        .arg(&program.app_id)
-        .arg(common::APP_KEY)
-        .env("LD_LIBRARY_PATH", &native)
-        .current_dir(&out)
+        .env("LD_LIBRARY_PATH", &bin)
+        .current_dir(&bin)
         .output()
         .expect("run mono");
-    let report = show(&output);
     let (stdout, _) = text(&output);
-    assert!(output.status.success(), "Consumer.exe failed\n{report}");
-    assert!(stdout.contains("code 200"), "{report}");
-    assert!(stdout.contains("bulletin 公告 bulletin"), "{report}");
+    let report = show(&output);
+    assert_eq!(output.status.code(), Some(3), "{report}");
+    for part in [
+        "DllNotFoundException: ",
+        "libverify.so",
+        "runtimes/linux-x64/native/libverify.so",
+        "LD_LIBRARY_PATH",
+        &bin.display().to_string(),
+    ] {
+        assert!(
+            stdout.contains(part),
+            "the message names `{part}`\n{report}"
+        );
+    }
+
+    // With the package's library next to it, against the sandbox.
+    fs::copy(
+        restored.join("runtimes/linux-x64/native/libverify.so"),
+        bin.join("libverify.so"),
+    )
+    .expect("copy the native library");
+    let program = common::Program::fresh();
+    let card = program.day_card("NUGT-CARD-0000-0001", 30);
+    program.accounts(
+        serde_json::json!([{"username": "nuget-user", "password": "nuget-pass",
+        "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
+    );
+    let mut child = Command::new("mono")
+        .arg(&exe)
+        .args([
+            &program.sandbox.base_url(),
+            &program.app_id,
+            common::APP_KEY,
+            &card,
+            "nuget-user",
+            "nuget-pass",
+        ])
+        .env("LD_LIBRARY_PATH", &bin)
+        .current_dir(&bin)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run mono");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let errors = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let mut stdout = String::new();
+    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
+        let line = line.expect("a line of Consumer.exe");
+        if let Some(reason) = line.strip_prefix("@@ ban ") {
+            program
+                .sandbox
+                .update_card(&program.app_id, &card, "disable", Some(reason))
+                .expect("ban the card");
+            writeln!(stdin, "go").expect("answer Consumer.exe");
+            stdin.flush().expect("flush");
+        }
+        stdout.push_str(&line);
+        stdout.push('\n');
+    }
+    let status = child.wait().expect("Consumer.exe ends");
+    let report = format!(
+        "status {status}\n--- stdout ---\n{stdout}\n--- stderr ---\n{}",
+        errors.join().unwrap_or_default()
+    );
+    assert!(
+        status.success() && stdout.contains(" checks, 0 failed"),
+        "Consumer.exe failed\n{report}"
+    );
     assert!(
         stdout.contains(&format!("library {version} ABI 2")),
         "{report}"
@@ -252,8 +402,26 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         .unwrap_or_else(|| panic!("no loaded libverify.so\n{report}"));
     assert_eq!(
         fs::canonicalize(loaded).ok(),
-        fs::canonicalize(native.join("libverify.so")).ok(),
+        fs::canonicalize(bin.join("libverify.so")).ok(),
         "libverify.so came from the package\n{report}"
     );
-    let _ = fs::remove_dir_all(&out);
+    // The card's expiry as the sandbox wrote it, read from UTC+08:00 by the typed reply.
+    let text = program
+        .client()
+        .get_card_info(&card)
+        .expect("card info")
+        .expire_at()
+        .expect("expire_at")
+        .to_owned();
+    let seconds = verify_core::offline::service_time(&text).expect("a service time");
+    for line in [
+        format!("card expire_at {text} {seconds}"),
+        "account expire_at 2099-03-04 05:06:07 4076255167".to_owned(),
+        "wrong password 1003".to_owned(),
+        "bad card 1004".to_owned(),
+        "wrong key 1011 configuration".to_owned(),
+        "keeper ended 1006 cheating detected".to_owned(),
+    ] {
+        assert!(stdout.contains(&line), "no `{line}`\n{report}");
+    }
 }

@@ -228,7 +228,7 @@ namespace Verify
         System = 2,
     }
 
-    /// <summary>How a client reaches the server (VERIFY_PROXY_*), for <see cref="ClientOptions.SetProxy"/>.</summary>
+    /// <summary>How a client reaches the server (VERIFY_PROXY_*), for <see cref="ClientOptions.Proxy"/>.</summary>
     public enum ProxyMode
     {
         /// <summary>The system's proxy settings (the default).</summary>
@@ -1174,7 +1174,7 @@ namespace Verify
 
         /// <summary>
         /// Social login step 2, repeated every <paramref name="interval"/> until the user
-        /// authorizes (a reply with code 200 and the login fields; <see cref="UserSessionReply.Remark"/>
+        /// authorizes (a reply with code 200 and the login fields; <see cref="Reply.Remark"/>
         /// is the social display name) or the server refuses (a reply with its code, e.g. 1016
         /// when the identity is not bound). Blocks the calling thread; <paramref name="mac"/> is optional.
         /// </summary>
@@ -1282,7 +1282,7 @@ namespace Verify
         /// know ends the keeper with 1007 at once instead of looking alive for an interval; the
         /// next ones every interval. Subscribe to the keeper's events afterwards (an event raised
         /// before has no subscriber; <see cref="Keeper.Completion"/> and <see cref="Keeper.State"/>
-        /// still tell the end), or make it with <see cref="Keeper(Client, string, SessionKind, KeeperOptions)"/>,
+        /// still tell the end), or make it with the <see cref="Keeper"/> constructor,
         /// subscribe, then <see cref="Keeper.Start"/>. Keep the returned keeper (a field) and
         /// dispose it when the session should no longer be kept.
         /// </summary>

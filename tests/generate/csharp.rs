@@ -209,7 +209,10 @@ fn methods() -> String {
                     format!("            Optional({0}, \"{0}\");\n", camel(param.name))
                 }
                 ParamKind::Session => {
-                    format!("            Args.Session({0}, \"{0}\");\n", camel(param.name))
+                    format!(
+                        "            Args.Session({0}, \"{0}\");\n",
+                        camel(param.name)
+                    )
                 }
             })
             .collect();
