@@ -1,11 +1,16 @@
-//! The C# binding: `bindings/csharp/Verify.cs` with `Demo.cs` is compiled with Mono's `mcs`
-//! (warnings as errors) and run with `mono` against the freshly built `libverify.so` and an
+//! The C# binding: `Demo.cs` is compiled with Mono's `mcs` (warnings as errors) against the
+//! packaged assembly (`scripts/build-csharp.sh`, as the NuGet package ships `Verify.dll`) and
+//! run with `mono` against the freshly built `libverify.so` and an
 //! in-process sandbox loaded with `sandbox/fixtures/demo.json` (under a fresh app_id). Every
 //! step must get 200; a second run against the same program must fail (its cards are spent)
 //! with a non-zero exit. A second test compiles `tests/hosts/CsharpChecks.cs`, which drives
-//! the binding's other paths: refusals as replies, local failures as exceptions, `Call`,
-//! UTF-8 round trips, the JSON Pointer getters (null when absent or of another type), two
-//! `Reply` wrappers over one `ReplyHandle`, disposal and concurrent calls.
+//! the binding's other paths: typed replies (strings, integers, booleans, times with their
+//! +08:00 offset, the variables as a dictionary), refusals as replies and, with `EnsureOk` or
+//! `ThrowOnRefusal`, as `VerifyRefusedException` (`VerifyConfigurationException` for a wrong
+//! AppKey), local failures as exceptions, `ArgumentException` for bad arguments, plain
+//! `ClientOptions` (what the library refuses is an `ArgumentException`), `Call`, UTF-8 round
+//! trips, the JSON Pointer getters (null when absent or of another type), two `Reply` objects
+//! over one `ReplyHandle`, disposal and concurrent calls.
 //!
 //! Needs `mcs` and `mono` on PATH: `scripts/install-deps.sh mono` installs them.
 
@@ -166,6 +171,10 @@ fn csharp_binding_compiles_alone_with_its_docs() {
         "M:Verify.Client.SingleLoginAsync",
         "M:Verify.Client.SocialLoginWaitAsync",
         "T:Verify.KeeperStatusHandle",
+        "T:Verify.CardLoginReply",
+        "P:Verify.UserInfoReply.ExpireAt",
+        "M:Verify.Reply.EnsureOk",
+        "E:Verify.Keeper.Ended",
     ] {
         assert!(docs.contains(member), "{member} is not documented");
     }

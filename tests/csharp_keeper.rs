@@ -447,8 +447,16 @@ fn csharp_social_wait_is_cancellable_and_completes() {
 #[test]
 fn csharp_machine_code_and_argument_checks() {
     let program = Program::fresh();
+    program.account("misc-user", "misc-pass");
     let url = program.sandbox.base_url();
-    let mut mono = Mono::spawn(&["misc", &url, &program.app_id, APP_KEY]);
+    let mut mono = Mono::spawn(&[
+        "misc",
+        &url,
+        &program.app_id,
+        APP_KEY,
+        "misc-user",
+        "misc-pass",
+    ]);
     let (status, lines, report) = mono.finish();
     assert_passed(status, &lines, &report);
     let expected = format!(

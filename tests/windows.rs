@@ -9,6 +9,9 @@
 //!   `_verify_abi_version@0`) and runs.
 //! - `examples-c/demo.c` (mingw gcc) and `examples-c/demo.cpp` (mingw g++, `verify.hpp`)
 //!   pass every step, as on Linux.
+//! - `tests/hosts/cpp_typed.cpp`, the program of issue 25 on the typed C++ API (C++17, and
+//!   C++23 with `std::expected` on x64), passes as on Linux (`tests/cpp_typed.rs`), the test
+//!   banning its card when it asks.
 //! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range
 //!   integers through every kind of export give their negative codes.
 //! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
@@ -292,6 +295,11 @@ fn program_dir(arch: Arch) -> &'static Path {
 /// import library of `target/windows/<arch>/`, warnings as errors; C++ links its runtime
 /// statically so that the program needs no mingw DLL.
 fn compile(arch: Arch, source: &Path, name: &str) -> PathBuf {
+    compile_with(arch, source, name, &[])
+}
+
+/// [`compile`] with more flags (after the contract's, so `-std=c++23` wins).
+fn compile_with(arch: Arch, source: &Path, name: &str, extra: &[&str]) -> PathBuf {
     let dir = program_dir(arch);
     let exe = dir.join(format!("{name}.exe"));
     let cpp = source.extension().is_some_and(|e| e == "cpp");
@@ -301,6 +309,7 @@ fn compile(arch: Arch, source: &Path, name: &str) -> PathBuf {
     } else {
         command.args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic"]);
     }
+    command.args(extra);
     command
         .arg("-I")
         .arg(root().join("include"))
@@ -706,6 +715,161 @@ fn cpp_demo_passes_under_wine_x64() {
 #[test]
 fn cpp_demo_passes_under_wine_x86() {
     cpp_demo(Arch::X86);
+}
+
+// --- the typed C++ program ----------------------------------------------------------------
+
+/// Runs `exe` under Wine with `args`, answering its `@@ ban REASON` lines by banning `card`
+/// of `program` ("go"); returns its status and output, killed after [`RUN_LIMIT`].
+fn run_banning(
+    loader: &Path,
+    exe: &Path,
+    args: &[&str],
+    program: &common::Program,
+    card: &str,
+) -> Output {
+    use std::io::{BufRead, BufReader};
+    let mut command = Command::new(loader);
+    command
+        .arg(exe)
+        .args(args)
+        .current_dir(exe.parent().expect("the program folder"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    wine_env(&mut command, &windows().prefix);
+    let mut child = command.spawn().expect("start Wine");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.read_to_end(&mut buf);
+        buf
+    });
+    let (lines, received) = std::sync::mpsc::channel::<String>();
+    let out_reader = std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            match line {
+                Ok(line) => {
+                    if lines.send(line).is_err() {
+                        break;
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+    });
+    let deadline = Instant::now() + RUN_LIMIT;
+    let mut out = String::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match received.recv_timeout(left) {
+            Ok(line) => {
+                // Wine writes the console's line ends as CR LF.
+                let line = line.trim_end_matches('\r').to_owned();
+                if let Some(reason) = line.strip_prefix("@@ ban ") {
+                    program
+                        .sandbox
+                        .update_card(&program.app_id, card, "disable", Some(reason))
+                        .expect("ban the card");
+                    writeln!(stdin, "go").expect("answer the program");
+                    stdin.flush().expect("flush");
+                }
+                out.push_str(&line);
+                out.push('\n');
+            }
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                break;
+            }
+        }
+    }
+    let status = child.wait().expect("reap Wine");
+    let _ = out_reader.join();
+    Output {
+        status,
+        stdout: out.into_bytes(),
+        stderr: err_reader.join().unwrap_or_default(),
+    }
+}
+
+fn cpp_typed(arch: Arch, std: &str) {
+    let name = format!("cpp_typed_{}", std.trim_start_matches("-std="));
+    let exe = compile_with(
+        arch,
+        &root().join("tests/hosts/cpp_typed.cpp"),
+        &name,
+        &[std],
+    );
+    let Some(loader) = loader(arch, "typed C++ program") else {
+        return;
+    };
+    let program = common::Program::fresh();
+    let card = program.day_card("WTYP-CARD-0000-0001", 30);
+    program.accounts(
+        serde_json::json!([{"username": "typed-user", "password": "typed-pass",
+        "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
+    );
+    let base_url = program.sandbox.base_url();
+    let output = run_banning(
+        &loader,
+        &exe,
+        &[
+            &base_url,
+            &program.app_id,
+            common::APP_KEY,
+            &card,
+            "typed-user",
+            "typed-pass",
+        ],
+        &program,
+        &card,
+    );
+    let report = format!("{arch:?} {name}.exe under Wine\n{}", show(&output));
+    let stdout = text(&output).0;
+    assert!(
+        output.status.success() && stdout.contains(" checks, 0 failed"),
+        "{report}"
+    );
+    let expire_at = program
+        .client()
+        .get_card_info(&card)
+        .expect("card info")
+        .expire_at()
+        .expect("expire_at")
+        .to_owned();
+    let seconds = verify_core::offline::service_time(&expire_at).expect("a service time");
+    for line in [
+        format!("card expire_at {expire_at} {seconds}"),
+        "account expire_at 2099-03-04 05:06:07 4076255167".to_owned(),
+        "wrong password 1003".to_owned(),
+        "bad card 1004".to_owned(),
+        "wrong key 1011 configuration".to_owned(),
+        "keeper ended 1006 cheating detected".to_owned(),
+        format!(
+            "expected: {}",
+            if std == "-std=c++23" { "yes" } else { "no" }
+        ),
+    ] {
+        assert!(stdout.contains(&line), "no `{line}`\n{report}");
+    }
+}
+
+#[test]
+fn cpp_typed_program_passes_under_wine_x64() {
+    cpp_typed(Arch::X64, "-std=c++17");
+}
+
+#[test]
+fn cpp_typed_program_with_std_expected_passes_under_wine_x64() {
+    cpp_typed(Arch::X64, "-std=c++23");
+}
+
+#[test]
+fn cpp_typed_program_passes_under_wine_x86() {
+    cpp_typed(Arch::X86, "-std=c++17");
 }
 
 // --- misuse, threads, machine code -----------------------------------------------------------

@@ -608,13 +608,53 @@ pub fn require_mono() {
     require_tool("mono", "mono");
 }
 
-/// Compiles `sources` (paths relative to the repository root, or absolute) with
-/// `mcs -warnaserror` (the flags of the C# host tests) into `out`; panics with mcs's output
-/// on failure.
+/// The C# binding as the NuGet package ships it: `scripts/build-csharp.sh` (`Verify.dll`, its
+/// XML documentation and symbols, compiled with warnings as errors) into
+/// `target/<profile>/csharp-assembly`, once per test binary; returns that folder.
+pub fn csharp_assembly() -> PathBuf {
+    static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            require_mono();
+            let dir = library_dir()
+                .parent()
+                .expect("target/<profile>")
+                .join("csharp-assembly");
+            run_ok(
+                Command::new(root().join("scripts/build-csharp.sh"))
+                    .arg("--out")
+                    .arg(&dir)
+                    .current_dir(root()),
+                "scripts/build-csharp.sh",
+            );
+            dir
+        })
+        .clone()
+}
+
+/// Compiles C# `sources` into the program `out` with `mcs -warnaserror`. The binding itself,
+/// `bindings/csharp/Verify.cs` among the sources, is not compiled in: the program references
+/// the packaged assembly ([`csharp_assembly`]), which is copied next to `out`, as a consumer
+/// of the NuGet package builds.
 pub fn compile_csharp(sources: &[PathBuf], out: &std::path::Path) {
     require_mono();
+    let binding = PathBuf::from("bindings/csharp/Verify.cs");
     let mut args = vec!["-warnaserror".to_owned(), format!("-out:{}", out.display())];
-    args.extend(sources.iter().map(|s| s.display().to_string()));
+    if sources.contains(&binding) {
+        let assembly = csharp_assembly();
+        let folder = out.parent().expect("the program's folder");
+        for file in ["Verify.dll", "Verify.dll.mdb", "Verify.xml"] {
+            std::fs::copy(assembly.join(file), folder.join(file))
+                .unwrap_or_else(|e| panic!("copy {file} next to {}: {e}", out.display()));
+        }
+        args.push(format!("-r:{}", folder.join("Verify.dll").display()));
+    }
+    args.extend(
+        sources
+            .iter()
+            .filter(|s| **s != binding)
+            .map(|s| s.display().to_string()),
+    );
     let output = Command::new("mcs")
         .args(&args)
         .current_dir(root())

@@ -13,7 +13,7 @@
 //               completed, refused
 //   expiry      a card session kept until the card expires (the test moves the sandbox clock)
 //   misc        MachineCode, argument checks, keepers stopped, abandoned, outliving or keeping
-//               their client
+//               their client (USERNAME PASSWORD: an account whose token a keeper keeps)
 //
 // Prints one line per observation (`event <kind> <code> <text-or-remark>`, `ok   ...`,
 // `FAIL ...`), then `CHECKS PASSED` and exits 0 when every check held.
@@ -405,7 +405,8 @@ internal static class CsharpKeeper
         Thread maker = new Thread(() =>
         {
             Client client = new Client(args[1], args[2], args[3]);
-            keeper = client.StartKeeper("forgotten-client-token", SessionKind.Card,
+            // A token the server knows: the first heartbeat goes out at once.
+            keeper = client.StartKeeper(Login(client, args[4], args[5]), SessionKind.User,
                 new KeeperOptions { Interval = TimeSpan.FromSeconds(60) });
         });
         maker.Start();
