@@ -16,3 +16,20 @@ pub fn asset(path: &str) -> Option<(&'static str, &'static str)> {
         _ => None,
     }
 }
+
+/// The page shown instead of the console when the door refuses it (no token, a foreign
+/// `Host`).
+pub fn refusal_page(status: u16, error: &str) -> String {
+    let escaped = error
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>verify-sandbox: {status}</title></head><body>\n<h1>verify-sandbox console: \
+         {status}</h1>\n<p id=\"refusal\">{escaped}</p>\n<p>When the sandbox listens on an address \
+         other than loopback, open the <code>console:</code> address it printed at start \
+         (<code>/_sandbox/?token=...</code>) once; the browser keeps the token in a cookie.</p>\n\
+         </body></html>\n"
+    )
+}

@@ -1,0 +1,316 @@
+//! The protocol inspector: what the request log keeps of each service request beyond its
+//! one-line entry (`GET /_sandbox/log/{seq}`, the console's entry view), with every secret
+//! masked when it is recorded: the decoded form, the decrypted plaintext and its
+//! parameters, the reply, timings, the connection, and the diagnoses of `diagnose.rs`.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::{json, Value};
+
+use crate::actions::{CARD, NEW_PASSWORD, PASSWORD, TOKEN};
+use crate::diagnose::Diagnosis;
+use crate::state::{mask_path, mask_secret};
+use crate::wire::Params;
+
+/// Details are kept for this many of the newest log entries (and never more than the log
+/// holds): each is a few KiB at most.
+pub const DETAILS_KEPT: usize = 1000;
+
+/// Longest text kept of one field (a value, the plaintext, the reply); longer ones are cut
+/// and say how long they were.
+const FIELD_MAX: usize = 2048;
+
+/// Headers kept of one request.
+const HEADERS_MAX: usize = 32;
+
+/// The connection a request came on, and its place on it.
+#[derive(Debug, Clone)]
+pub struct Connection {
+    pub id: u64,
+    pub peer: SocketAddr,
+    pub local: SocketAddr,
+    pub tls: bool,
+    pub accepted: Instant,
+}
+
+/// What the HTTP side knows of a service request before the service sees it.
+#[derive(Debug, Clone)]
+pub struct Meta {
+    pub conn: Connection,
+    /// 1 for the first request on its connection.
+    pub nth: u64,
+    pub method: String,
+    pub version: String,
+    /// Masked.
+    pub headers: Vec<(String, String)>,
+    pub content_type: Option<String>,
+    /// When the request head had arrived.
+    pub started: Instant,
+    /// Milliseconds to read the body.
+    pub read_ms: f64,
+}
+
+impl Meta {
+    /// The masked headers of a request.
+    pub fn headers_of(headers: &hyper::HeaderMap) -> Vec<(String, String)> {
+        headers
+            .iter()
+            .take(HEADERS_MAX)
+            .map(|(name, value)| {
+                let value = String::from_utf8_lossy(value.as_bytes());
+                let shown = match name.as_str() {
+                    "x-api-password" => mask_secret(value.trim()),
+                    "authorization" | "cookie" => "****".to_string(),
+                    _ => cut(&value),
+                };
+                (name.as_str().to_string(), shown)
+            })
+            .collect()
+    }
+}
+
+/// One request as the inspector shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Detail {
+    pub received_at: String,
+    pub received_unix: i64,
+    pub connection: Value,
+    pub request: Value,
+    /// The decoded form, secrets masked: `[{name, value}]`.
+    pub form: Vec<Value>,
+    /// Where the ApiPassword was taken from (Handle).
+    pub api_password_from: Option<&'static str>,
+    /// The decrypted plaintext, secrets masked (Handle, when `Data` decoded).
+    pub plaintext: Option<String>,
+    /// Its decoded parameters, secrets masked: `[{name, value}]`.
+    pub params: Vec<Value>,
+    pub reply: Value,
+    pub http_status: u16,
+    /// The fault that changed the reply, if any.
+    pub fault: Option<String>,
+    pub timings: Value,
+    /// For a refusal: `{code, message, why}`.
+    pub refusal: Option<Value>,
+    pub diagnoses: Vec<Diagnosis>,
+}
+
+/// `s`, cut to [`FIELD_MAX`] bytes (at a character boundary) with a note of its length.
+pub fn cut(s: &str) -> String {
+    if s.len() <= FIELD_MAX {
+        return s.to_string();
+    }
+    let mut end = FIELD_MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &s[..end], s.len())
+}
+
+/// A card key shown in part: its first and last 4 characters.
+pub fn mask_card(card: &str) -> String {
+    let n = card.chars().count();
+    if n <= 8 {
+        return "****".to_string();
+    }
+    let head: String = card.chars().take(4).collect();
+    let tail: String = card.chars().skip(n - 4).collect();
+    format!("{head}****{tail}")
+}
+
+/// How a parameter of the plaintext is shown.
+pub fn mask_param(name: &str, value: &str) -> String {
+    let among = |names: &[&str]| names.contains(&name);
+    if among(PASSWORD) || among(NEW_PASSWORD) || among(TOKEN) {
+        mask_secret(value)
+    } else if among(CARD) {
+        mask_card(value)
+    } else {
+        cut(value)
+    }
+}
+
+/// How a field of the form is shown.
+pub fn mask_form(name: &str, value: &str) -> String {
+    match name {
+        "AppKey" | "ApiPassword" => mask_secret(value),
+        _ => cut(value),
+    }
+}
+
+/// A reply with its secrets masked: `token` and `api_password` fields, card keys in part.
+pub fn mask_reply(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    let shown = match (k.as_str(), v) {
+                        ("token" | "api_password", Value::String(s)) => json!(mask_secret(s)),
+                        ("card" | "card_no", Value::String(s)) => json!(mask_card(s)),
+                        _ => mask_reply(v),
+                    };
+                    (k.clone(), shown)
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(mask_reply).collect()),
+        other => other.clone(),
+    }
+}
+
+fn pair(name: &str, value: String) -> Value {
+    json!({ "name": name, "value": value })
+}
+
+/// The form, masked.
+pub fn form_json(form: &[(String, String)]) -> Vec<Value> {
+    form.iter().map(|(k, v)| pair(k, mask_form(k, v))).collect()
+}
+
+/// The parameters, masked.
+pub fn params_json(params: &Params) -> Vec<Value> {
+    params
+        .pairs()
+        .iter()
+        .map(|(k, v)| pair(k, mask_param(k, v)))
+        .collect()
+}
+
+/// The plaintext as sent, with the values of secret parameters masked (decoded to be
+/// masked); bytes that are not UTF-8 are shown as U+FFFD.
+pub fn plaintext_masked(plain: &[u8]) -> String {
+    let text = String::from_utf8_lossy(plain);
+    let shown: Vec<String> = text
+        .split('&')
+        .map(|part| match part.split_once('=') {
+            Some((k, v)) => {
+                let name = crate::wire::form_decode_lossy(k);
+                let among = |names: &[&str]| names.contains(&name.as_str());
+                if among(PASSWORD) || among(NEW_PASSWORD) || among(TOKEN) || among(CARD) {
+                    let value = crate::wire::form_decode_lossy(v);
+                    format!("{k}={}", mask_param(&name, &value))
+                } else {
+                    part.to_string()
+                }
+            }
+            None => part.to_string(),
+        })
+        .collect();
+    cut(&shown.join("&"))
+}
+
+fn ms(d: std::time::Duration) -> f64 {
+    (d.as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0
+}
+
+/// What the service knows of a request once it has answered.
+pub struct Answered<'a> {
+    pub meta: &'a Meta,
+    pub path: &'a str,
+    pub now: i64,
+    pub form: &'a [(String, String)],
+    pub api_password_from: Option<&'static str>,
+    pub plaintext: Option<&'a [u8]>,
+    pub params: Option<&'a Params>,
+    /// The envelope as the service computed it.
+    pub reply: Value,
+    pub http_status: u16,
+    pub fault: Option<&'static str>,
+    pub fault_delay_ms: u64,
+    pub handle_ms: f64,
+    pub diagnoses: Vec<Diagnosis>,
+}
+
+/// The detail of one answered request.
+pub fn detail(a: Answered) -> Detail {
+    let code = a.reply["code"].as_i64().unwrap_or(i64::from(a.http_status));
+    let message = a.reply["message"].as_str().unwrap_or_default().to_string();
+    let refusal = (code != 200 && code != 201).then(|| {
+        let why = a
+            .diagnoses
+            .iter()
+            .find(|d| d.severity == crate::diagnose::Severity::Error)
+            .map_or_else(|| message.clone(), |d| d.title.clone());
+        json!({"code": code, "message": message, "why": why})
+    });
+    let m = a.meta;
+    Detail {
+        received_at: crate::time::format(a.now),
+        received_unix: a.now,
+        connection: json!({
+            "id": m.conn.id,
+            "peer": m.conn.peer.to_string(),
+            "local": m.conn.local.to_string(),
+            "tls": m.conn.tls,
+            "request_on_connection": m.nth,
+            "connection_age_ms": ms(m.started.saturating_duration_since(m.conn.accepted)),
+        }),
+        request: json!({
+            "method": m.method,
+            "path": mask_path(a.path),
+            "http_version": m.version,
+            "content_type": m.content_type,
+            "headers": m.headers.iter().map(|(k, v)| pair(k, v.clone())).collect::<Vec<_>>(),
+        }),
+        form: form_json(a.form),
+        api_password_from: a.api_password_from,
+        plaintext: a.plaintext.map(plaintext_masked),
+        params: a.params.map(params_json).unwrap_or_default(),
+        reply: mask_reply(&a.reply),
+        http_status: a.http_status,
+        fault: a.fault.map(str::to_string),
+        timings: json!({
+            "read_body_ms": (m.read_ms * 1000.0).round() / 1000.0,
+            "handle_ms": (a.handle_ms * 1000.0).round() / 1000.0,
+            "fault_delay_ms": a.fault_delay_ms,
+        }),
+        refusal,
+        diagnoses: a.diagnoses,
+    }
+}
+
+/// The detail of a request the HTTP side answered itself (unknown path, another method, a
+/// body too large or too slow).
+pub fn http_detail(meta: &Meta, path: &str, now: i64, status: u16, message: &str) -> Detail {
+    let diagnoses = crate::diagnose::http(meta, path, status);
+    detail(Answered {
+        meta,
+        path,
+        now,
+        form: &[],
+        api_password_from: None,
+        plaintext: None,
+        params: None,
+        reply: json!({"code": status, "message": message, "data": null}),
+        http_status: status,
+        fault: None,
+        fault_delay_ms: 0,
+        handle_ms: 0.0,
+        diagnoses,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks() {
+        assert_eq!(mask_card("AAAA-BBBB-CCCC-DDDD"), "AAAA****DDDD");
+        assert_eq!(mask_card("SHORT"), "****");
+        assert_eq!(mask_param("Password", "secret"), "secr****");
+        assert_eq!(mask_param("Mac", "M1"), "M1");
+        assert_eq!(
+            plaintext_masked(b"action=UserLogin&UserName=a&pwd=p%26ss&Card=AAAA-BBBB-CCCC-DDDD"),
+            "action=UserLogin&UserName=a&pwd=p&ss****&Card=AAAA****DDDD"
+        );
+        let v = mask_reply(&json!({"data": {"token": "abcdefgh", "card": "AAAA-BBBB-CCCC-DDDD"}}));
+        assert_eq!(
+            v,
+            json!({"data": {"token": "abcd****", "card": "AAAA****DDDD"}})
+        );
+        let long = "x".repeat(3000);
+        assert!(cut(&long).ends_with("(3000 bytes in all)"));
+    }
+}
