@@ -997,14 +997,6 @@ fn unknown_action(action: Option<&str>) -> Option<Diagnosis> {
     ))
 }
 
-/// The names whose values are secrets: the diagnoses do not quote their values.
-fn secret_name(name: &str) -> bool {
-    use crate::actions::{CARD, NEW_PASSWORD, PASSWORD, TOKEN};
-    [PASSWORD, NEW_PASSWORD, TOKEN, CARD]
-        .iter()
-        .any(|names| names.contains(&name))
-}
-
 /// Characters of the plaintext that should have been percent-escaped: the first of each
 /// kind. With `blame`, those that change what the server reads explain the refusal.
 fn escaping(plain: &str, blame: bool) -> Vec<Diagnosis> {
@@ -1043,7 +1035,7 @@ fn escaping(plain: &str, blame: bool) -> Vec<Diagnosis> {
             continue;
         };
         let key = wire::form_decode_lossy(k);
-        let secret = secret_name(&key);
+        let secret = crate::inspect::secret_param(&key);
         let bytes = v.as_bytes();
         for (i, (at, c)) in v.char_indices().enumerate() {
             match c {

@@ -121,11 +121,10 @@ pub fn mask_card(card: &str) -> String {
 
 /// How a parameter of the plaintext is shown.
 pub fn mask_param(name: &str, value: &str) -> String {
-    let among = |names: &[&str]| names.contains(&name);
-    if among(PASSWORD) || among(NEW_PASSWORD) || among(TOKEN) {
-        mask_secret(value)
-    } else if among(CARD) {
+    if CARD.contains(&name) {
         mask_card(value)
+    } else if secret_param(name) {
+        mask_secret(value)
     } else {
         cut(value)
     }
@@ -163,9 +162,24 @@ fn pair(name: &str, value: String) -> Value {
     json!({ "name": name, "value": value })
 }
 
-/// The form, masked.
+/// The form, masked. A name that cannot be a field's (a JSON body read as a form, say) is
+/// not shown: it may hold anything.
 pub fn form_json(form: &[(String, String)]) -> Vec<Value> {
-    form.iter().map(|(k, v)| pair(k, mask_form(k, v))).collect()
+    form.iter()
+        .map(|(k, v)| {
+            let plain_name = k.len() <= 64
+                && k.chars()
+                    .all(|c| c.is_alphanumeric() || "_-.[]".contains(c));
+            if plain_name {
+                pair(k, mask_form(k, v))
+            } else {
+                pair(
+                    &format!("({} bytes: not a field name)", k.len()),
+                    format!("({} bytes)", v.len()),
+                )
+            }
+        })
+        .collect()
 }
 
 /// The parameters, masked.
@@ -178,26 +192,36 @@ pub fn params_json(params: &Params) -> Vec<Value> {
 }
 
 /// The plaintext as sent, with the values of secret parameters masked (decoded to be
-/// masked); bytes that are not UTF-8 are shown as U+FFFD.
+/// masked), and a piece without `=` after one (the rest of a value cut by a raw `&`) too;
+/// bytes that are not UTF-8 are shown as U+FFFD.
 pub fn plaintext_masked(plain: &[u8]) -> String {
     let text = String::from_utf8_lossy(plain);
+    let mut after_secret = false;
     let shown: Vec<String> = text
         .split('&')
         .map(|part| match part.split_once('=') {
             Some((k, v)) => {
                 let name = crate::wire::form_decode_lossy(k);
-                let among = |names: &[&str]| names.contains(&name.as_str());
-                if among(PASSWORD) || among(NEW_PASSWORD) || among(TOKEN) || among(CARD) {
+                after_secret = secret_param(&name);
+                if after_secret {
                     let value = crate::wire::form_decode_lossy(v);
                     format!("{k}={}", mask_param(&name, &value))
                 } else {
                     part.to_string()
                 }
             }
+            None if after_secret && !part.is_empty() => "****".to_string(),
             None => part.to_string(),
         })
         .collect();
     cut(&shown.join("&"))
+}
+
+/// Whether a parameter's value is masked.
+pub fn secret_param(name: &str) -> bool {
+    [PASSWORD, NEW_PASSWORD, TOKEN, CARD]
+        .iter()
+        .any(|names| names.contains(&name))
 }
 
 fn ms(d: std::time::Duration) -> f64 {
@@ -304,6 +328,10 @@ mod tests {
         assert_eq!(
             plaintext_masked(b"action=UserLogin&UserName=a&pwd=p%26ss&Card=AAAA-BBBB-CCCC-DDDD"),
             "action=UserLogin&UserName=a&pwd=p&ss****&Card=AAAA****DDDD"
+        );
+        assert_eq!(
+            plaintext_masked(b"action=UserLogin&Password=p&ss&Mac=m"),
+            "action=UserLogin&Password=p****&****&Mac=m"
         );
         let v = mask_reply(&json!({"data": {"token": "abcdefgh", "card": "AAAA-BBBB-CCCC-DDDD"}}));
         assert_eq!(

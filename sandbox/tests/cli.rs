@@ -441,7 +441,10 @@ fn token_flag_and_environment_choose_the_token() {
         sb.lines[2],
         format!("console: {url}/_sandbox/?token=lab-token-1")
     );
-    assert_eq!(get_with(&format!("{url}/_sandbox/clock"), "lab-token-1").0, 200);
+    assert_eq!(
+        get_with(&format!("{url}/_sandbox/clock"), "lab-token-1").0,
+        200
+    );
 
     let mut child = Command::new(BIN)
         .env("VERIFY_SANDBOX_TOKEN", "from-the-environment")

@@ -264,7 +264,11 @@ fn a_foreign_host_cannot_read_the_back_office() {
     // same-origin with itself: only the Host tells.
     let sb = loopback();
     let host = format!("evil.example:{}", sb.port());
-    for path in ["/_sandbox/programs", "/_sandbox/cards?app_id=door", "/_sandbox/"] {
+    for path in [
+        "/_sandbox/programs",
+        "/_sandbox/cards?app_id=door",
+        "/_sandbox/",
+    ] {
         let r = send(&sb, "GET", path, &[("Host", &host)], "");
         assert_eq!(r.status, 403, "{path}: {r:?}");
         assert!(!r.body.contains(CARD), "{path} leaked: {}", r.body);
@@ -289,10 +293,7 @@ fn a_foreign_host_cannot_change_state() {
         "{}",
     );
     assert_eq!(r.status, 403, "{r:?}");
-    assert!(r.json()["error"]
-        .as_str()
-        .unwrap()
-        .contains("evil.example"));
+    assert!(r.json()["error"].as_str().unwrap().contains("evil.example"));
     assert!(card_exists(&sb));
 }
 
@@ -447,15 +448,12 @@ fn the_console_takes_the_token_once_from_its_address_and_keeps_it_in_a_cookie() 
     let page = send(&sb, "GET", "/_sandbox/", &[("Host", &host)], "");
     assert_eq!(page.status, 401, "{page:?}");
     assert!(page.body.contains("token"), "{}", page.body);
-    assert!(page.header("content-type").unwrap().starts_with("text/html"));
+    assert!(page
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
 
-    let wrong = send(
-        &sb,
-        "GET",
-        "/_sandbox/?token=0123",
-        &[("Host", &host)],
-        "",
-    );
+    let wrong = send(&sb, "GET", "/_sandbox/?token=0123", &[("Host", &host)], "");
     assert_eq!(wrong.status, 401, "{wrong:?}");
 
     let r = send(
@@ -469,10 +467,7 @@ fn the_console_takes_the_token_once_from_its_address_and_keeps_it_in_a_cookie() 
     assert_eq!(r.header("location").as_deref(), Some("/_sandbox/"));
     let cookie = r.header("set-cookie").expect("Set-Cookie");
     let name = format!("verify_sandbox_token_{port}");
-    assert!(
-        cookie.starts_with(&format!("{name}={token};")),
-        "{cookie}"
-    );
+    assert!(cookie.starts_with(&format!("{name}={token};")), "{cookie}");
     for attribute in ["HttpOnly", "SameSite=Strict", "Path=/_sandbox"] {
         assert!(cookie.contains(attribute), "{attribute}: {cookie}");
     }
@@ -530,7 +525,10 @@ fn a_chosen_token_is_required_on_loopback_too() {
         token: Some("has space".into()),
         ..Config::default()
     });
-    assert!(bad.is_err(), "a token that cannot go in a cookie is refused");
+    assert!(
+        bad.is_err(),
+        "a token that cannot go in a cookie is refused"
+    );
 }
 
 #[test]
