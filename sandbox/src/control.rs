@@ -362,7 +362,11 @@ fn get(shared: &Shared, path: &str, query: Option<&str>) -> (u16, Value) {
             }
         }
         "/_sandbox/clock" => (200, st.clock_json()),
-        "/_sandbox/log" => (200, json!(st.request_log(app_id.as_deref()))),
+        "/_sandbox/log" => {
+            let limit = query_param(query, "limit").and_then(|l| l.parse::<usize>().ok());
+            let app = app_id.filter(|s| !s.is_empty());
+            (200, json!(st.request_log_newest(app.as_deref(), limit)))
+        }
         "/_sandbox/stats" => {
             let mut v = st.stats_json(shared.connections_accepted());
             v["control_requests"] = json!(shared

@@ -984,13 +984,23 @@ impl State {
         self.faults.clear(app_id);
     }
 
-    pub fn request_log(&self, app_id: Option<&str>) -> Vec<LogEntry> {
-        // Entries are masked when recorded.
-        self.log
+    /// The newest `limit` entries (all when `None`) of one program or of all, oldest first.
+    pub fn request_log_newest(&self, app_id: Option<&str>, limit: Option<usize>) -> Vec<LogEntry> {
+        let mut newest: Vec<LogEntry> = self
+            .log
             .iter()
+            .rev()
             .filter(|e| app_id.is_none() || e.app_id.as_deref() == app_id)
+            .take(limit.unwrap_or(usize::MAX))
             .cloned()
-            .collect()
+            .collect();
+        newest.reverse();
+        newest
+    }
+
+    /// Every entry of one program or of all, oldest first (masked when recorded).
+    pub fn request_log(&self, app_id: Option<&str>) -> Vec<LogEntry> {
+        self.request_log_newest(app_id, None)
     }
 
     pub fn verification_stats(&self, app_id: &str) -> VerificationStats {
