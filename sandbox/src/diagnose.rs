@@ -283,6 +283,10 @@ fn program_not_approved(st: &State, app_id: Option<&str>) -> Option<Diagnosis> {
     ))
 }
 
+/// Longest signed string for which the usual mistakes are tried (each try hashes it once,
+/// with the state locked).
+const SEARCH_MAX: usize = 64 * 1024;
+
 /// One piece of a signed string: its name, its value and how it is shown.
 #[derive(Clone)]
 struct Piece {
@@ -331,7 +335,9 @@ fn sequences(uses: &[usize], longest: usize) -> Vec<Vec<usize>> {
 
 /// "piece 2: Data where TimeStamp belongs".
 fn first_difference(expected: &[&str], got: &[&str]) -> String {
-    let i = (0..).find(|&i| expected.get(i) != got.get(i)).unwrap_or(0);
+    let i = (0..=expected.len().max(got.len()))
+        .find(|&i| expected.get(i) != got.get(i))
+        .unwrap_or(0);
     match (expected.get(i), got.get(i)) {
         (Some(e), Some(g)) => format!("piece {}: {g} where {e} belongs", i + 1),
         (Some(e), None) => format!("piece {}: the string ends where {e} belongs", i + 1),
@@ -388,6 +394,18 @@ fn sign(
                 format!(
                     "the string is right, but the service compares Sign as a string: send the \
                      MD5 in lowercase hex ({expected})"
+                ),
+            ),
+            signed,
+        );
+    }
+    if expected_string.len() > SEARCH_MAX {
+        return with(
+            error(
+                "sign_mismatch",
+                "Sign is not the MD5 of the string the sandbox signed".to_string(),
+                format!(
+                    "the request is too long for the sandbox to try the usual mistakes. {tail}"
                 ),
             ),
             signed,
@@ -789,8 +807,21 @@ fn handle_sign(seen: &Seen) -> Option<Diagnosis> {
 
 /// Whether decrypted bytes read as a plaintext parameter string.
 fn plausible(bytes: &[u8]) -> bool {
-    std::str::from_utf8(bytes).is_ok_and(|s| s.split('&').any(|p| p.starts_with("action=")))
+    let head = &bytes[..bytes.len().min(PLAUSIBLE_HEAD)];
+    let text = match std::str::from_utf8(head) {
+        Ok(t) => t,
+        // A character cut by the end of the head.
+        Err(e) if e.error_len().is_none() => {
+            std::str::from_utf8(&head[..e.valid_up_to()]).unwrap_or_default()
+        }
+        Err(_) => return false,
+    };
+    text.split('&').any(|p| p.starts_with("action="))
 }
+
+/// How much of a plaintext [`plausible`] reads: RC4 is a stream cipher, so trying a key on
+/// that much of `Data` is enough.
+const PLAUSIBLE_HEAD: usize = 512;
 
 fn rc4(key: &str, data: &[u8]) -> Option<Vec<u8>> {
     let mut out = data.to_vec();
@@ -855,7 +886,8 @@ fn data_diagnosis(seen: &Seen, pw: &str, app_id: &str, data: &str) -> Option<Dia
         }
         Err(_) => {}
     }
-    if plausible(&raw) {
+    let raw = &raw[..raw.len().min(PLAUSIBLE_HEAD)];
+    if plausible(raw) {
         return Some(error(
             "data_not_encrypted",
             "Data is the hex of the plaintext itself, not of its RC4 encryption".to_string(),
@@ -879,7 +911,7 @@ fn data_diagnosis(seen: &Seen, pw: &str, app_id: &str, data: &str) -> Option<Dia
         )
     };
     if let Some(p) = st.programs.get(app_id) {
-        if rc4(&p.app_key, &raw).is_some_and(|b| plausible(&b)) {
+        if rc4(&p.app_key, raw).is_some_and(|b| plausible(&b)) {
             return Some(wrong(format!("the AppKey ({})", mask_secret(&p.app_key))));
         }
     }
@@ -891,7 +923,7 @@ fn data_diagnosis(seen: &Seen, pw: &str, app_id: &str, data: &str) -> Option<Dia
         .filter(|o| *o != pw)
         .take(64);
     for other in others {
-        if rc4(other, &raw).is_some_and(|b| plausible(&b)) {
+        if rc4(other, raw).is_some_and(|b| plausible(&b)) {
             return Some(wrong(format!(
                 "another session secret of this program ({})",
                 mask_secret(other)
