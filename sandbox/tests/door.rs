@@ -91,6 +91,14 @@ fn send(sb: &Sandbox, method: &str, target: &str, headers: &[(&str, &str)], body
     }
 }
 
+/// A `POST` to the sandbox's own address (`Host` 127.0.0.1:PORT) with these other headers.
+fn post_own(sb: &Sandbox, path: &str, headers: &[(&str, &str)], body: &str) -> Reply {
+    let host = own(sb);
+    let mut all = vec![("Host", host.as_str())];
+    all.extend_from_slice(headers);
+    send(sb, "POST", path, &all, body)
+}
+
 fn card_exists(sb: &Sandbox) -> bool {
     sb.card("door", CARD).is_some()
 }
@@ -116,12 +124,10 @@ fn a_cross_site_text_plain_post_cannot_reset_the_sandbox() {
     // What `fetch(url, {method: "POST", mode: "no-cors", body: "{}"})` sends from a page of
     // another site: text/plain needs no CORS preflight.
     let sb = loopback();
-    let r = send(
+    let r = post_own(
         &sb,
-        "POST",
         "/_sandbox/reset",
         &[
-            ("Host", &own(&sb)),
             ("Origin", "http://evil.example"),
             ("Sec-Fetch-Site", "cross-site"),
             ("Content-Type", "text/plain;charset=UTF-8"),
@@ -137,12 +143,10 @@ fn a_cross_site_text_plain_post_cannot_reset_the_sandbox() {
 fn a_cross_site_form_post_cannot_move_the_clock() {
     // A form (or no-cors fetch) of type application/x-www-form-urlencoded whose body is JSON.
     let sb = loopback();
-    let r = send(
+    let r = post_own(
         &sb,
-        "POST",
         "/_sandbox/clock",
         &[
-            ("Host", &own(&sb)),
             ("Origin", "http://evil.example"),
             ("Content-Type", "application/x-www-form-urlencoded"),
         ],
@@ -155,12 +159,10 @@ fn a_cross_site_form_post_cannot_move_the_clock() {
 #[test]
 fn a_cross_site_multipart_form_cannot_disable_a_card() {
     let sb = loopback();
-    let r = send(
+    let r = post_own(
         &sb,
-        "POST",
         "/_sandbox/cards/update",
         &[
-            ("Host", &own(&sb)),
             ("Origin", "null"),
             ("Content-Type", "multipart/form-data; boundary=x"),
         ],
@@ -173,12 +175,10 @@ fn a_cross_site_multipart_form_cannot_disable_a_card() {
 #[test]
 fn another_origin_is_refused_even_with_a_json_body() {
     let sb = loopback();
-    let r = send(
+    let r = post_own(
         &sb,
-        "POST",
         "/_sandbox/cards/delete",
         &[
-            ("Host", &own(&sb)),
             ("Origin", "https://evil.example"),
             ("Content-Type", "application/json"),
         ],
@@ -192,12 +192,10 @@ fn another_origin_is_refused_even_with_a_json_body() {
 fn a_page_on_another_local_port_is_refused() {
     // Same site (127.0.0.1), another origin: a dev server of some other project.
     let sb = loopback();
-    let r = send(
+    let r = post_own(
         &sb,
-        "POST",
         "/_sandbox/reset",
         &[
-            ("Host", &own(&sb)),
             ("Origin", &format!("http://127.0.0.1:{}", sb.port() ^ 1)),
             ("Content-Type", "application/json"),
         ],
@@ -211,12 +209,10 @@ fn a_page_on_another_local_port_is_refused() {
 fn sec_fetch_site_cross_site_without_origin_is_refused() {
     let sb = loopback();
     for site in ["cross-site", "same-site"] {
-        let r = send(
+        let r = post_own(
             &sb,
-            "POST",
             "/_sandbox/reset",
             &[
-                ("Host", &own(&sb)),
                 ("Sec-Fetch-Site", site),
                 ("Content-Type", "application/json"),
             ],

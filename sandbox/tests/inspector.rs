@@ -52,12 +52,36 @@ fn handle_with(pw: &str, form: &[(&str, &str)]) -> (Value, Value) {
     send("/api/verify", &[("X-Api-Password", pw)], form)
 }
 
+/// Handle with `pw` in the header, `plain` encrypted with `key` (the ApiPassword when
+/// right) as uppercase hex, the TimeStamp `ts`, and the Sign right for what is sent.
+fn sealed_with(pw: &str, key: &str, ts: &str, plain: &[u8]) -> (Value, Value) {
+    signed_right(pw, ts, &hex::encode_upper(rc4(key.as_bytes(), plain)))
+}
+
+/// Handle with `pw` in the header, this `TimeStamp` and `Data`, and the right Sign.
+fn signed_right(pw: &str, ts: &str, data: &str) -> (Value, Value) {
+    let sign = handle_sign(pw, ts, data);
+    handle_with(pw, &[("TimeStamp", ts), ("Data", data), ("Sign", &sign)])
+}
+
 /// A Handle request sealed right (uppercase Data, the right Sign) of a raw plaintext.
 fn sealed(pw: &str, plaintext: &str) -> (Value, Value) {
-    let ts = now().to_string();
-    let data = hex::encode_upper(rc4(pw.as_bytes(), plaintext.as_bytes()));
-    let sign = md5_hex(format!("{pw}{ts}{data}").as_bytes());
-    handle_with(pw, &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)])
+    sealed_with(pw, pw, &now().to_string(), plaintext.as_bytes())
+}
+
+/// Init with this form, on `sandbox`.
+fn init_marked(sandbox: &Sandbox, app_id: &str, key: &str, ts: &str, sign: &str) -> (Value, Value) {
+    send_to(
+        sandbox,
+        "/api/verify",
+        &[],
+        &[
+            ("AppId", app_id),
+            ("AppKey", key),
+            ("TimeStamp", ts),
+            ("Sign", sign),
+        ],
+    )
 }
 
 /// The diagnosis of `kind`, which must be there.
@@ -170,16 +194,7 @@ fn an_init_entry_masks_the_app_key_and_the_issued_secret() {
     let app = App::new();
     let ts = now().to_string();
     let sign = init_sign(&app.id, &app.key, &ts);
-    let (reply, entry) = send(
-        "/api/verify",
-        &[],
-        &[
-            ("AppId", &app.id),
-            ("AppKey", &app.key),
-            ("TimeStamp", &ts),
-            ("Sign", &sign),
-        ],
-    );
+    let (reply, entry) = init_marked(sb(), &app.id, &app.key, &ts, &sign);
     let pw = reply["data"]["api_password"].as_str().expect("pw");
     assert_eq!(entry["action"], "Init");
     assert_eq!(entry["form"][1]["value"], format!("{}****", &app.key[..4]));
@@ -293,16 +308,7 @@ fn init_sign_without_the_second_app_key() {
     let app = App::new();
     let ts = now().to_string();
     let sign = md5_hex(format!("{}{}{ts}", app.id, app.key).as_bytes());
-    let (reply, entry) = send(
-        "/api/verify",
-        &[],
-        &[
-            ("AppId", &app.id),
-            ("AppKey", &app.key),
-            ("TimeStamp", &ts),
-            ("Sign", &sign),
-        ],
-    );
+    let (reply, entry) = init_marked(sb(), &app.id, &app.key, &ts, &sign);
     assert_eq!(reply["code"], 1010);
     let d = diagnosis(&entry, "sign_missing_field");
     assert!(text(d).contains("leaves out AppKey"), "{d}");
@@ -324,12 +330,7 @@ fn init_sign_without_the_second_app_key() {
 fn timestamp_in_milliseconds() {
     let app = App::new();
     let ts = (now() * 1000 + 123).to_string();
-    let data = hex::encode_upper(rc4(app.pw.as_bytes(), b"action=GetBulletin"));
-    let sign = handle_sign(&app.pw, &ts, &data);
-    let (reply, entry) = handle_with(
-        &app.pw,
-        &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-    );
+    let (reply, entry) = sealed_with(&app.pw, &app.pw, &ts, b"action=GetBulletin");
     assert_eq!(reply["code"], 1014);
     let d = diagnosis(&entry, "timestamp_milliseconds");
     assert!(text(d).contains("milliseconds"), "{d}");
@@ -340,12 +341,7 @@ fn timestamp_in_milliseconds() {
 fn timestamp_outside_300_seconds_says_by_how_much() {
     let app = App::new();
     let ts = (now() - 420).to_string();
-    let data = hex::encode_upper(rc4(app.pw.as_bytes(), b"action=GetBulletin"));
-    let sign = handle_sign(&app.pw, &ts, &data);
-    let (reply, entry) = handle_with(
-        &app.pw,
-        &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-    );
+    let (reply, entry) = sealed_with(&app.pw, &app.pw, &ts, b"action=GetBulletin");
     assert_eq!(reply["code"], 1014);
     let d = diagnosis(&entry, "timestamp_skew");
     let title = d["title"].as_str().unwrap();
@@ -362,11 +358,7 @@ fn timestamp_outside_300_seconds_says_by_how_much() {
 
     // Eight hours ahead: local time taken for UTC.
     let ts = (now() + 8 * 3600).to_string();
-    let sign = handle_sign(&app.pw, &ts, &data);
-    let (_, entry) = handle_with(
-        &app.pw,
-        &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-    );
+    let (_, entry) = sealed_with(&app.pw, &app.pw, &ts, b"action=GetBulletin");
     let d = diagnosis(&entry, "timestamp_skew");
     assert!(text(d).contains("ahead of"), "{d}");
     assert!(text(d).contains("about 8 h"), "{d}");
@@ -384,11 +376,7 @@ fn data_that_is_not_hex() {
         "{}G1",
         hex::encode_upper(rc4(app.pw.as_bytes(), b"action=GetBulletin"))
     );
-    let sign = handle_sign(&app.pw, &ts, &data);
-    let (reply, entry) = handle_with(
-        &app.pw,
-        &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-    );
+    let (reply, entry) = signed_right(&app.pw, &ts, &data);
     assert_eq!(reply["code"], 1013);
     let d = diagnosis(&entry, "data_not_hex");
     assert_eq!(
@@ -400,17 +388,8 @@ fn data_that_is_not_hex() {
 #[test]
 fn data_of_the_wrong_key() {
     let app = App::new();
-    let seal_with = |key: &str| {
-        let ts = now().to_string();
-        let data = hex::encode_upper(rc4(key.as_bytes(), b"action=GetBulletin"));
-        let sign = handle_sign(&app.pw, &ts, &data);
-        handle_with(
-            &app.pw,
-            &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-        )
-    };
     // Encrypted with the AppKey.
-    let (reply, entry) = seal_with(&app.key);
+    let (reply, entry) = sealed_with(&app.pw, &app.key, &now().to_string(), b"action=GetBulletin");
     assert_eq!(reply["code"], 1013);
     let d = diagnosis(&entry, "data_wrong_key");
     assert!(text(d).contains("the AppKey"), "{d}");
@@ -421,13 +400,7 @@ fn data_of_the_wrong_key() {
         .as_str()
         .expect("pw")
         .to_string();
-    let ts = now().to_string();
-    let data = hex::encode_upper(rc4(app.pw.as_bytes(), b"action=GetBulletin"));
-    let sign = handle_sign(&newer, &ts, &data);
-    let (reply, entry) = handle_with(
-        &newer,
-        &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-    );
+    let (reply, entry) = sealed_with(&newer, &app.pw, &now().to_string(), b"action=GetBulletin");
     assert_eq!(reply["code"], 1013);
     let d = diagnosis(&entry, "data_wrong_key");
     assert!(
@@ -438,13 +411,8 @@ fn data_of_the_wrong_key() {
         "{d}"
     );
     // Not encrypted at all.
-    let ts = now().to_string();
     let data = hex::encode_upper(b"action=GetBulletin");
-    let sign = handle_sign(&app.pw, &ts, &data);
-    let (_, entry) = handle_with(
-        &app.pw,
-        &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-    );
+    let (_, entry) = signed_right(&app.pw, &now().to_string(), &data);
     diagnosis(&entry, "data_not_encrypted");
 }
 
@@ -527,13 +495,7 @@ fn unescaped_non_ascii_is_named_with_its_escape() {
 
     // Text in GBK (an ANSI code page) instead of UTF-8: refused, and named.
     let gbk: &[u8] = b"action=UserLogin&UserName=\xD5\xC5\xC8\xFD&Password=pw";
-    let ts = now().to_string();
-    let data = hex::encode_upper(rc4(app.pw.as_bytes(), gbk));
-    let sign = handle_sign(&app.pw, &ts, &data);
-    let (reply, entry) = handle_with(
-        &app.pw,
-        &[("TimeStamp", &ts), ("Data", &data), ("Sign", &sign)],
-    );
+    let (reply, entry) = sealed_with(&app.pw, &app.pw, &now().to_string(), gbk);
     assert_eq!(reply["code"], 1013);
     let d = diagnosis(&entry, "plaintext_not_utf8");
     assert!(text(d).contains("byte 27 is 0xD5"), "{d}");
@@ -559,6 +521,16 @@ fn an_unknown_action_suggests_the_right_name() {
     assert!(text(diagnosis(&entry, "unknown_action")).contains("did you mean GetBulletin?"));
 }
 
+/// Loads (again) the program `stale` with this AppKey.
+fn load_stale(sandbox: &Sandbox, key: &str) {
+    sandbox
+        .load(
+            Fixtures::from_value(json!({"programs": [{"app_id": "stale", "app_key": key}]}))
+                .expect("fixtures"),
+        )
+        .expect("load");
+}
+
 /// A sandbox of its own that keeps one session secret per program.
 fn one_secret_sandbox() -> (Sandbox, String, String) {
     let sandbox = Sandbox::start(Config {
@@ -570,29 +542,13 @@ fn one_secret_sandbox() -> (Sandbox, String, String) {
     })
     .expect("start");
     let key = unique_app_key();
-    sandbox
-        .load(
-            Fixtures::from_value(json!({"programs": [{"app_id": "stale", "app_key": key}]}))
-                .expect("fixtures"),
-        )
-        .expect("load");
+    load_stale(&sandbox, &key);
     (sandbox, "stale".to_string(), key)
 }
 
 fn init_on(sandbox: &Sandbox, app_id: &str, key: &str) -> String {
     let ts = sandbox.now().to_string();
-    let sign = init_sign(app_id, key, &ts);
-    let (reply, _) = send_to(
-        sandbox,
-        "/api/verify",
-        &[],
-        &[
-            ("AppId", app_id),
-            ("AppKey", key),
-            ("TimeStamp", &ts),
-            ("Sign", &sign),
-        ],
-    );
+    let (reply, _) = init_marked(sandbox, app_id, key, &ts, &init_sign(app_id, key, &ts));
     reply["data"]["api_password"]
         .as_str()
         .expect("api_password")
@@ -634,12 +590,7 @@ fn a_stale_api_password_says_when_and_why_it_was_retired() {
     assert_eq!(bulletin_on(&sandbox, &second).0["code"], 200);
 
     // Forgotten by a reset.
-    sandbox
-        .load(
-            Fixtures::from_value(json!({"programs": [{"app_id": "stale", "app_key": key}]}))
-                .expect("fixtures"),
-        )
-        .expect("load");
+    load_stale(&sandbox, &key);
     let r = agent()
         .post(format!("{}/_sandbox/reset", sandbox.base_url()))
         .header("Content-Type", "application/json")
@@ -652,12 +603,7 @@ fn a_stale_api_password_says_when_and_why_it_was_retired() {
     // Never issued, and the AppKey sent in its place.
     let (_, entry) = bulletin_on(&sandbox, "NEVERISSUED000000000000000000000");
     diagnosis(&entry, "unknown_api_password");
-    sandbox
-        .load(
-            Fixtures::from_value(json!({"programs": [{"app_id": "stale", "app_key": key}]}))
-                .expect("fixtures"),
-        )
-        .expect("load");
+    load_stale(&sandbox, &key);
     let (_, entry) = bulletin_on(&sandbox, &key);
     diagnosis(&entry, "app_key_as_api_password");
     assert_masked(&entry, &[&key]);
