@@ -129,7 +129,9 @@ impl Door {
     /// Whether `host` (lowercase, no port) may be served.
     fn host_allowed(&self, host: &str, local: IpAddr) -> bool {
         if let Some(ip) = as_ip(host) {
-            return ip.is_loopback() || ip == local.to_canonical();
+            return ip.is_loopback()
+                || ip == local.to_canonical()
+                || self.allowed_hosts.iter().any(|a| as_ip(a) == Some(ip));
         }
         if host == "localhost" || host.ends_with(".localhost") {
             return true;
@@ -206,29 +208,30 @@ impl Door {
         self.check_host(uri, headers, at)?;
         let mut pass = Pass::In;
         if let Some(token) = &self.token {
-            if !self.token_sent(token, headers, at.local.port()) {
-                match query_token(uri) {
-                    Some(t) if *method == Method::GET && same_secret(&t, token) => {
-                        let secure = if at.tls { "; Secure" } else { "" };
-                        pass = Pass::SetCookie {
-                            cookie: format!(
-                                "{}={token}; Path=/_sandbox; HttpOnly; SameSite=Strict{secure}",
-                                cookie_name(at.local.port())
-                            ),
-                            location: uri.path().to_string(),
-                        };
-                    }
-                    _ => {
-                        return Err(Refusal {
-                            status: 401,
-                            error:
-                                "this sandbox needs its token (printed at start as `token: ...`): \
-                                    send `Authorization: Bearer TOKEN`, or open the console once \
-                                    at /_sandbox/?token=TOKEN"
-                                    .to_string(),
-                        })
-                    }
-                }
+            let from_address =
+                *method == Method::GET && query_token(uri).is_some_and(|t| same_secret(&t, token));
+            if from_address {
+                // Into the cookie, and out of the address bar and the history.
+                let secure = if at.tls { "; Secure" } else { "" };
+                let location = match uri.path() {
+                    "/_sandbox" => "/_sandbox/",
+                    path => path,
+                };
+                pass = Pass::SetCookie {
+                    cookie: format!(
+                        "{}={token}; Path=/_sandbox; HttpOnly; SameSite=Strict{secure}",
+                        cookie_name(at.local.port())
+                    ),
+                    location: location.to_string(),
+                };
+            } else if !self.token_sent(token, headers, at.local.port()) {
+                return Err(Refusal {
+                    status: 401,
+                    error: "this sandbox needs its token (printed at start as `token: ...`): send \
+                            `Authorization: Bearer TOKEN`, or open the console once at \
+                            /_sandbox/?token=TOKEN"
+                        .to_string(),
+                });
             }
         }
         if matches!(*method, Method::GET | Method::HEAD | Method::OPTIONS) {
@@ -353,7 +356,7 @@ mod tests {
     fn hosts() {
         let door = Door {
             token: None,
-            allowed_hosts: vec!["sandbox.test".into(), ".lab.test".into()],
+            allowed_hosts: vec!["sandbox.test".into(), ".lab.test".into(), "10.0.2.2".into()],
         };
         let local: IpAddr = "10.0.0.5".parse().unwrap();
         for ok in [
@@ -363,6 +366,7 @@ mod tests {
             "localhost",
             "app.localhost",
             "10.0.0.5",
+            "10.0.2.2",
             "sandbox.test",
             "lab.test",
             "a.lab.test",
@@ -477,6 +481,12 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+        // The address's token is taken out of the address even with the cookie already set.
+        let jar = ("cookie", "verify_sandbox_token_8080=abc123");
+        assert!(matches!(
+            get("/_sandbox?token=abc123", &[host, jar]),
+            Ok(Pass::SetCookie { location, .. }) if location == "/_sandbox/"
+        ));
         assert!(token_ok("a-b_c.d~e").is_ok());
         assert!(token_ok("").is_err());
         assert!(token_ok("a;b").is_err());

@@ -97,9 +97,14 @@ impl Sandbox {
             }
         };
         for h in &config.allowed_hosts {
-            if h.trim_matches('.').is_empty() || h.contains(['/', ':', ' ']) {
+            let ip = h
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<std::net::IpAddr>()
+                .is_ok();
+            if !ip && (h.trim_matches('.').is_empty() || h.contains(['/', ':', ' ', '@'])) {
                 return Err(invalid(format!(
-                    "allowed host {h:?}: give a host name, without scheme or port"
+                    "allowed host {h:?}: give a host name or an address, without scheme or port"
                 )));
             }
         }

@@ -90,9 +90,9 @@ struct Args {
     )]
     token: Option<String>,
 
-    /// A name the console and the control API answer as Host, beside the bound address,
-    /// loopback and localhost (repeatable; `.example.test` allows a domain and its
-    /// subdomains) [default: none].
+    /// A name (or an address) the console and the control API answer as Host, beside the
+    /// bound address, loopback and localhost (repeatable; `.example.test` allows a domain and
+    /// its subdomains) [default: none].
     #[arg(long = "allowed-host", value_name = "NAME")]
     allowed_hosts: Vec<String>,
 }
