@@ -1077,7 +1077,8 @@ fn escaping(plain: &str, blame: bool) -> Vec<Diagnosis> {
                     format!("a raw '+' in the value of {key} is read as a space"),
                     format!(
                         "character {} of the value of {key} is '+', which form decoding turns \
-                         into a space: escape it as %2B ({rule})",
+                         into a space: escape a '+' as %2B, and a space as %20 rather than '+' \
+                         ({rule})",
                         i + 1
                     ),
                 ),

@@ -6,7 +6,6 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
-use serde::Serialize;
 use serde_json::{json, Value};
 
 use crate::actions::{CARD, NEW_PASSWORD, PASSWORD, TOKEN};
@@ -71,29 +70,89 @@ impl Meta {
     }
 }
 
-/// One request as the inspector shows it.
-#[derive(Debug, Clone, Serialize)]
+/// One request as the inspector keeps it: compact (no JSON trees), secrets masked; JSON
+/// only when asked for ([`Detail::to_json`]).
+#[derive(Debug, Clone)]
 pub struct Detail {
-    pub received_at: String,
-    pub received_unix: i64,
-    pub connection: Value,
-    pub request: Value,
-    /// The decoded form, secrets masked: `[{name, value}]`.
-    pub form: Vec<Value>,
-    /// Where the ApiPassword was taken from (Handle).
-    pub api_password_from: Option<&'static str>,
-    /// The decrypted plaintext, secrets masked (Handle, when `Data` decoded).
-    pub plaintext: Option<String>,
-    /// Its decoded parameters, secrets masked: `[{name, value}]`.
-    pub params: Vec<Value>,
-    pub reply: Value,
-    pub http_status: u16,
-    /// The fault that changed the reply, if any.
-    pub fault: Option<String>,
-    pub timings: Value,
-    /// For a refusal: `{code, message, why}`.
-    pub refusal: Option<Value>,
+    received_unix: i64,
+    conn: u64,
+    peer: SocketAddr,
+    local: SocketAddr,
+    tls: bool,
+    nth: u64,
+    age_ms: f64,
+    method: String,
+    path: String,
+    version: String,
+    content_type: Option<String>,
+    headers: Vec<(String, String)>,
+    /// The decoded form, masked.
+    form: Vec<(String, String)>,
+    api_password_from: Option<&'static str>,
+    /// The decrypted plaintext, masked (Handle, when `Data` decoded).
+    plaintext: Option<String>,
+    /// Its decoded parameters, masked.
+    params: Vec<(String, String)>,
+    /// The reply, masked: JSON text.
+    reply: String,
+    http_status: u16,
+    fault: Option<&'static str>,
+    read_ms: f64,
+    handle_ms: f64,
+    fault_delay_ms: u64,
+    /// `(code, message, why)` of a refusal.
+    refusal: Option<(i64, String, String)>,
     pub diagnoses: Vec<Diagnosis>,
+}
+
+fn pairs_json(pairs: &[(String, String)]) -> Vec<Value> {
+    pairs.iter().map(|(k, v)| pair(k, v.clone())).collect()
+}
+
+fn round3(ms: f64) -> f64 {
+    (ms * 1000.0).round() / 1000.0
+}
+
+impl Detail {
+    /// The JSON of `GET /_sandbox/log/{seq}` (without the log entry's own fields).
+    pub fn to_json(&self) -> Value {
+        json!({
+            "received_at": crate::time::format(self.received_unix),
+            "received_unix": self.received_unix,
+            "connection": {
+                "id": self.conn,
+                "peer": self.peer.to_string(),
+                "local": self.local.to_string(),
+                "tls": self.tls,
+                "request_on_connection": self.nth,
+                "connection_age_ms": self.age_ms,
+            },
+            "request": {
+                "method": self.method,
+                "path": self.path,
+                "http_version": self.version,
+                "content_type": self.content_type,
+                "headers": pairs_json(&self.headers),
+            },
+            "form": pairs_json(&self.form),
+            "api_password_from": self.api_password_from,
+            "plaintext": self.plaintext,
+            "params": pairs_json(&self.params),
+            "reply": serde_json::from_str::<Value>(&self.reply)
+                .unwrap_or_else(|_| Value::String(self.reply.clone())),
+            "http_status": self.http_status,
+            "fault": self.fault,
+            "timings": {
+                "read_body_ms": self.read_ms,
+                "handle_ms": self.handle_ms,
+                "fault_delay_ms": self.fault_delay_ms,
+            },
+            "refusal": self.refusal.as_ref().map(|(code, message, why)| {
+                json!({"code": code, "message": message, "why": why})
+            }),
+            "diagnoses": self.diagnoses,
+        })
+    }
 }
 
 /// `s`, cut to [`FIELD_MAX`] bytes (at a character boundary) with a note of its length.
@@ -164,17 +223,17 @@ fn pair(name: &str, value: String) -> Value {
 
 /// The form, masked. A name that cannot be a field's (a JSON body read as a form, say) is
 /// not shown: it may hold anything.
-pub fn form_json(form: &[(String, String)]) -> Vec<Value> {
+pub fn form_masked(form: &[(String, String)]) -> Vec<(String, String)> {
     form.iter()
         .map(|(k, v)| {
             let plain_name = k.len() <= 64
                 && k.chars()
                     .all(|c| c.is_alphanumeric() || "_-.[]".contains(c));
             if plain_name {
-                pair(k, mask_form(k, v))
+                (k.clone(), mask_form(k, v))
             } else {
-                pair(
-                    &format!("({} bytes: not a field name)", k.len()),
+                (
+                    format!("({} bytes: not a field name)", k.len()),
                     format!("({} bytes)", v.len()),
                 )
             }
@@ -183,11 +242,11 @@ pub fn form_json(form: &[(String, String)]) -> Vec<Value> {
 }
 
 /// The parameters, masked.
-pub fn params_json(params: &Params) -> Vec<Value> {
+pub fn params_masked(params: &Params) -> Vec<(String, String)> {
     params
         .pairs()
         .iter()
-        .map(|(k, v)| pair(k, mask_param(k, v)))
+        .map(|(k, v)| (k.clone(), mask_param(k, v)))
         .collect()
 }
 
@@ -256,39 +315,32 @@ pub fn detail(a: Answered) -> Detail {
             .iter()
             .find(|d| d.severity == crate::diagnose::Severity::Error)
             .map_or_else(|| message.clone(), |d| d.title.clone());
-        json!({"code": code, "message": message, "why": why})
+        (code, message, why)
     });
     let m = a.meta;
     Detail {
-        received_at: crate::time::format(a.now),
         received_unix: a.now,
-        connection: json!({
-            "id": m.conn.id,
-            "peer": m.conn.peer.to_string(),
-            "local": m.conn.local.to_string(),
-            "tls": m.conn.tls,
-            "request_on_connection": m.nth,
-            "connection_age_ms": ms(m.started.saturating_duration_since(m.conn.accepted)),
-        }),
-        request: json!({
-            "method": m.method,
-            "path": mask_path(a.path),
-            "http_version": m.version,
-            "content_type": m.content_type,
-            "headers": m.headers.iter().map(|(k, v)| pair(k, v.clone())).collect::<Vec<_>>(),
-        }),
-        form: form_json(a.form),
+        conn: m.conn.id,
+        peer: m.conn.peer,
+        local: m.conn.local,
+        tls: m.conn.tls,
+        nth: m.nth,
+        age_ms: ms(m.started.saturating_duration_since(m.conn.accepted)),
+        method: m.method.clone(),
+        path: mask_path(a.path),
+        version: m.version.clone(),
+        content_type: m.content_type.clone(),
+        headers: m.headers.clone(),
+        form: form_masked(a.form),
         api_password_from: a.api_password_from,
         plaintext: a.plaintext.map(plaintext_masked),
-        params: a.params.map(params_json).unwrap_or_default(),
-        reply: mask_reply(&a.reply),
+        params: a.params.map(params_masked).unwrap_or_default(),
+        reply: cut(&mask_reply(&a.reply).to_string()),
         http_status: a.http_status,
-        fault: a.fault.map(str::to_string),
-        timings: json!({
-            "read_body_ms": (m.read_ms * 1000.0).round() / 1000.0,
-            "handle_ms": (a.handle_ms * 1000.0).round() / 1000.0,
-            "fault_delay_ms": a.fault_delay_ms,
-        }),
+        fault: a.fault,
+        read_ms: round3(m.read_ms),
+        handle_ms: round3(a.handle_ms),
+        fault_delay_ms: a.fault_delay_ms,
         refusal,
         diagnoses: a.diagnoses,
     }
