@@ -1,25 +1,33 @@
 //! The protocol inspector: what the request log keeps of each service request beyond its
-//! one-line entry (`GET /_sandbox/log/{seq}`, the console's entry view), with every secret
-//! masked when it is recorded: the decoded form, the decrypted plaintext and its
-//! parameters, the reply, timings, the connection, and the diagnoses of `diagnose.rs`.
+//! one-line entry (`GET /_sandbox/log/{seq}`, the console's entry view): the decoded form,
+//! the decrypted plaintext and its parameters, the reply, timings, the connection, and the
+//! diagnoses of `diagnose.rs`.
+//!
+//! A request's parts are kept as the service had them (moved, not copied, and cut when
+//! large) and masked when the detail is shown, so that the service does not pay for the
+//! inspector while it holds the state's lock; headers are masked when the request arrives.
 
 use std::net::SocketAddr;
 use std::time::Instant;
 
+use bytes::Bytes;
 use serde_json::{json, Value};
 
 use crate::actions::{CARD, NEW_PASSWORD, PASSWORD, TOKEN};
 use crate::diagnose::Diagnosis;
-use crate::state::{mask_path, mask_secret};
+use crate::state::mask_secret;
 use crate::wire::Params;
 
 /// Details are kept for this many of the newest log entries (and never more than the log
 /// holds): each is a few KiB at most.
 pub const DETAILS_KEPT: usize = 1000;
 
-/// Longest text kept of one field (a value, the plaintext, the reply); longer ones are cut
+/// Longest text shown of one field (a value, the plaintext, the reply); longer ones are cut
 /// and say how long they were.
 const FIELD_MAX: usize = 2048;
+
+/// Longest form, plaintext or reply kept whole; a larger one is cut when recorded.
+const KEPT_MAX: usize = 16 * 1024;
 
 /// Headers kept of one request.
 const HEADERS_MAX: usize = 32;
@@ -40,10 +48,10 @@ pub struct Meta {
     pub conn: Connection,
     /// 1 for the first request on its connection.
     pub nth: u64,
-    pub method: String,
-    pub version: String,
-    /// Masked.
-    pub headers: Vec<(String, String)>,
+    pub method: hyper::Method,
+    pub version: hyper::Version,
+    /// `name: value` lines, masked (empty when the inspector is off).
+    pub headers: String,
     pub content_type: Option<String>,
     /// When the request head had arrived.
     pub started: Instant,
@@ -52,26 +60,26 @@ pub struct Meta {
 }
 
 impl Meta {
-    /// The masked headers of a request.
-    pub fn headers_of(headers: &hyper::HeaderMap) -> Vec<(String, String)> {
-        headers
-            .iter()
-            .take(HEADERS_MAX)
-            .map(|(name, value)| {
-                let value = String::from_utf8_lossy(value.as_bytes());
-                let shown = match name.as_str() {
-                    "x-api-password" => mask_secret(value.trim()),
-                    "authorization" | "cookie" => "****".to_string(),
-                    _ => cut(&value),
-                };
-                (name.as_str().to_string(), shown)
-            })
-            .collect()
+    /// The masked headers of a request, `name: value` lines.
+    pub fn headers_of(headers: &hyper::HeaderMap) -> String {
+        let mut out = String::with_capacity(256);
+        for (name, value) in headers.iter().take(HEADERS_MAX) {
+            let value = String::from_utf8_lossy(value.as_bytes());
+            out.push_str(name.as_str());
+            out.push_str(": ");
+            match name.as_str() {
+                "x-api-password" => out.push_str(&mask_secret(value.trim())),
+                "authorization" | "cookie" => out.push_str("****"),
+                _ => out.push_str(&cut(&value)),
+            }
+            out.push('\n');
+        }
+        out
     }
 }
 
-/// One request as the inspector keeps it: compact (no JSON trees), secrets masked; JSON
-/// only when asked for ([`Detail::to_json`]).
+/// One request as the inspector keeps it; masked and turned into JSON by
+/// [`Detail::to_json`] when asked for.
 #[derive(Debug, Clone)]
 pub struct Detail {
     received_unix: i64,
@@ -81,20 +89,16 @@ pub struct Detail {
     tls: bool,
     nth: u64,
     age_ms: f64,
-    method: String,
-    path: String,
-    version: String,
+    method: hyper::Method,
+    version: hyper::Version,
     content_type: Option<String>,
-    headers: Vec<(String, String)>,
-    /// The decoded form, masked.
+    headers: String,
     form: Vec<(String, String)>,
     api_password_from: Option<&'static str>,
-    /// The decrypted plaintext, masked (Handle, when `Data` decoded).
-    plaintext: Option<String>,
-    /// Its decoded parameters, masked.
-    params: Vec<(String, String)>,
-    /// The reply, masked: JSON text.
-    reply: String,
+    plaintext: Option<Vec<u8>>,
+    params: Option<Params>,
+    /// The reply's body as sent (JSON, or a fault's other body).
+    reply: Bytes,
     http_status: u16,
     fault: Option<&'static str>,
     read_ms: f64,
@@ -114,8 +118,19 @@ fn round3(ms: f64) -> f64 {
 }
 
 impl Detail {
-    /// The JSON of `GET /_sandbox/log/{seq}` (without the log entry's own fields).
-    pub fn to_json(&self) -> Value {
+    /// The JSON of `GET /_sandbox/log/{seq}` (without the log entry's own fields), secrets
+    /// masked.
+    pub fn to_json(&self, path: &str) -> Value {
+        let headers: Vec<Value> = self
+            .headers
+            .lines()
+            .filter_map(|l| l.split_once(": "))
+            .map(|(k, v)| pair(k, v.to_string()))
+            .collect();
+        let reply = serde_json::from_slice::<Value>(&self.reply).map_or_else(
+            |_| Value::String(cut(&String::from_utf8_lossy(&self.reply))),
+            |v| mask_reply(&v),
+        );
         json!({
             "received_at": crate::time::format(self.received_unix),
             "received_unix": self.received_unix,
@@ -128,18 +143,17 @@ impl Detail {
                 "connection_age_ms": self.age_ms,
             },
             "request": {
-                "method": self.method,
-                "path": self.path,
-                "http_version": self.version,
+                "method": self.method.as_str(),
+                "path": path,
+                "http_version": format!("{:?}", self.version),
                 "content_type": self.content_type,
-                "headers": pairs_json(&self.headers),
+                "headers": headers,
             },
-            "form": pairs_json(&self.form),
+            "form": pairs_json(&form_masked(&self.form)),
             "api_password_from": self.api_password_from,
-            "plaintext": self.plaintext,
-            "params": pairs_json(&self.params),
-            "reply": serde_json::from_str::<Value>(&self.reply)
-                .unwrap_or_else(|_| Value::String(self.reply.clone())),
+            "plaintext": self.plaintext.as_deref().map(plaintext_masked),
+            "params": self.params.as_ref().map(|p| pairs_json(&params_masked(p))).unwrap_or_default(),
+            "reply": reply,
             "http_status": self.http_status,
             "fault": self.fault,
             "timings": {
@@ -284,20 +298,35 @@ pub fn secret_param(name: &str) -> bool {
 }
 
 fn ms(d: std::time::Duration) -> f64 {
-    (d.as_secs_f64() * 1000.0 * 1000.0).round() / 1000.0
+    round3(d.as_secs_f64() * 1000.0)
 }
 
-/// What the service knows of a request once it has answered.
+/// `s` if it is short, else its first [`KEPT_MAX`] bytes (at a character boundary).
+fn kept(s: String) -> String {
+    if s.len() <= KEPT_MAX {
+        return s;
+    }
+    let mut end = KEPT_MAX;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_string()
+}
+
+/// What the service knows of a request once it has answered: moved into the detail.
 pub struct Answered<'a> {
     pub meta: &'a Meta,
-    pub path: &'a str,
     pub now: i64,
-    pub form: &'a [(String, String)],
+    pub form: Vec<(String, String)>,
     pub api_password_from: Option<&'static str>,
-    pub plaintext: Option<&'a [u8]>,
-    pub params: Option<&'a Params>,
-    /// The envelope as the service computed it.
-    pub reply: Value,
+    pub plaintext: Option<Vec<u8>>,
+    pub params: Option<Params>,
+    /// The reply's body as sent.
+    pub reply: Bytes,
+    /// The envelope's code and message (the HTTP status and its text for a reply the HTTP
+    /// side made, 0 when a fault replaced the body).
+    pub code: i64,
+    pub message: String,
     pub http_status: u16,
     pub fault: Option<&'static str>,
     pub fault_delay_ms: u64,
@@ -307,17 +336,28 @@ pub struct Answered<'a> {
 
 /// The detail of one answered request.
 pub fn detail(a: Answered) -> Detail {
-    let code = a.reply["code"].as_i64().unwrap_or(i64::from(a.http_status));
-    let message = a.reply["message"].as_str().unwrap_or_default().to_string();
-    let refusal = (code != 200 && code != 201).then(|| {
+    let refusal = (a.code != 200 && a.code != 201).then(|| {
         let why = a
             .diagnoses
             .iter()
             .find(|d| d.severity == crate::diagnose::Severity::Error)
-            .map_or_else(|| message.clone(), |d| d.title.clone());
-        (code, message, why)
+            .map_or_else(|| a.message.clone(), |d| d.title.clone());
+        (a.code, a.message, why)
     });
     let m = a.meta;
+    let mut form = a.form;
+    if form.iter().map(|(k, v)| k.len() + v.len()).sum::<usize>() > KEPT_MAX {
+        form = form.into_iter().map(|(k, v)| (kept(k), kept(v))).collect();
+    }
+    let plaintext = a.plaintext.map(|mut p| {
+        p.truncate(KEPT_MAX);
+        p
+    });
+    let reply = if a.reply.len() > KEPT_MAX {
+        a.reply.slice(..KEPT_MAX)
+    } else {
+        a.reply
+    };
     Detail {
         received_unix: a.now,
         conn: m.conn.id,
@@ -327,15 +367,14 @@ pub fn detail(a: Answered) -> Detail {
         nth: m.nth,
         age_ms: ms(m.started.saturating_duration_since(m.conn.accepted)),
         method: m.method.clone(),
-        path: mask_path(a.path),
-        version: m.version.clone(),
+        version: m.version,
         content_type: m.content_type.clone(),
         headers: m.headers.clone(),
-        form: form_masked(a.form),
+        form,
         api_password_from: a.api_password_from,
-        plaintext: a.plaintext.map(plaintext_masked),
-        params: a.params.map(params_masked).unwrap_or_default(),
-        reply: cut(&mask_reply(&a.reply).to_string()),
+        plaintext,
+        params: a.params,
+        reply,
         http_status: a.http_status,
         fault: a.fault,
         read_ms: round3(m.read_ms),
@@ -350,15 +389,17 @@ pub fn detail(a: Answered) -> Detail {
 /// body too large or too slow).
 pub fn http_detail(meta: &Meta, path: &str, now: i64, status: u16, message: &str) -> Detail {
     let diagnoses = crate::diagnose::http(meta, path, status);
+    let reply = json!({"code": status, "message": message, "data": null}).to_string();
     detail(Answered {
         meta,
-        path,
         now,
-        form: &[],
+        form: Vec::new(),
         api_password_from: None,
         plaintext: None,
         params: None,
-        reply: json!({"code": status, "message": message, "data": null}),
+        reply: Bytes::from(reply),
+        code: i64::from(status),
+        message: message.to_string(),
         http_status: status,
         fault: None,
         fault_delay_ms: 0,

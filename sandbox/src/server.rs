@@ -185,10 +185,11 @@ fn response(
     shared: &Shared,
     status: u16,
     content_type: &'static str,
-    body: Vec<u8>,
+    body: impl Into<Bytes>,
 ) -> Response<Full<Bytes>> {
+    let body: Bytes = body.into();
     let len = body.len();
-    let mut resp = Response::new(Full::new(Bytes::from(body)));
+    let mut resp = Response::new(Full::new(body));
     *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = resp.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&time::http_date(shared.now())) {
@@ -426,12 +427,12 @@ async fn route(
     let mut meta = Meta {
         conn: conn.clone(),
         nth,
-        method: req.method().as_str().to_string(),
-        version: format!("{:?}", req.version()),
+        method: req.method().clone(),
+        version: req.version(),
         headers: if shared.inspect {
             Meta::headers_of(req.headers())
         } else {
-            Vec::new()
+            String::new()
         },
         content_type: req
             .headers()
@@ -498,9 +499,13 @@ async fn route(
         }
         Fate::Drop => Err(Dropped.into()),
         Fate::Truncate => {
-            let mut body = reply.body;
-            body.truncate(body.len() / 2);
-            Ok(response(shared, reply.status, content_type, body))
+            let half = reply.body.len() / 2;
+            Ok(response(
+                shared,
+                reply.status,
+                content_type,
+                reply.body.slice(..half),
+            ))
         }
     }
 }

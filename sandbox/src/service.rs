@@ -5,6 +5,7 @@
 
 use std::time::Instant;
 
+use bytes::Bytes;
 use serde_json::json;
 
 use crate::actions::{self, Ctx, Envelope, ACTIONS};
@@ -40,7 +41,7 @@ pub struct Reply {
     pub status: u16,
     /// `true` for the HTML page of the `http_502` fault.
     pub html: bool,
-    pub body: Vec<u8>,
+    pub body: Bytes,
     pub fate: Fate,
 }
 
@@ -51,7 +52,7 @@ impl Reply {
         Reply {
             status,
             html: false,
-            body: body.to_string().into_bytes(),
+            body: Bytes::from(body.to_string()),
             fate: Fate::Normal,
         }
     }
@@ -292,7 +293,7 @@ pub fn serve(
             Reply {
                 status: 200,
                 html: false,
-                body: b"this is not json".to_vec(),
+                body: Bytes::from_static(b"this is not json"),
                 fate: Fate::Normal,
             },
         )),
@@ -301,7 +302,7 @@ pub fn serve(
             Reply {
                 status: 502,
                 html: true,
-                body: BAD_GATEWAY_PAGE.as_bytes().to_vec(),
+                body: Bytes::from_static(BAD_GATEWAY_PAGE.as_bytes()),
                 fate: Fate::Normal,
             },
         )),
@@ -346,6 +347,21 @@ pub fn serve(
         Some((logged, _)) => *logged,
         None => envelope.code,
     };
+    let fate = match fault.as_ref().map(|f| f.kind) {
+        Some(FaultKind::Delay) => Fate::Delay(fault.as_ref().map_or(0, |f| f.delay_ms)),
+        Some(FaultKind::Drop) => Fate::Drop,
+        Some(FaultKind::TruncatedJson) => Fate::Truncate,
+        _ => Fate::Normal,
+    };
+    let reply = match cut_off {
+        Some((_, reply)) => reply,
+        None => Reply {
+            status: 200,
+            html: false,
+            body: Bytes::from(envelope.to_json().to_string()),
+            fate,
+        },
+    };
     let detail = shared.inspect.then(|| {
         let seen = Seen {
             st: &st,
@@ -366,25 +382,22 @@ pub fn serve(
         } else {
             diagnose::init(&seen)
         };
-        let fate_delay = match fault.as_ref().map(|f| (f.kind, f.delay_ms)) {
-            Some((FaultKind::Delay, ms)) => ms,
-            _ => 0,
-        };
         inspect::detail(Answered {
             meta,
-            path,
             now,
-            form: &form.0,
+            form: form.0,
             api_password_from: checked.password_from,
-            plaintext: checked.plaintext.as_deref(),
-            params: checked.params.as_ref(),
-            reply: match &cut_off {
-                Some((_, r)) => serde_json::Value::String(String::from_utf8_lossy(&r.body).into()),
-                None => envelope.to_json(),
-            },
-            http_status: cut_off.as_ref().map_or(200, |(_, r)| r.status),
+            plaintext: checked.plaintext,
+            params: checked.params,
+            reply: reply.body.clone(),
+            code,
+            message: envelope.message,
+            http_status: reply.status,
             fault: fault.as_ref().map(|f| f.kind.name()),
-            fault_delay_ms: fate_delay,
+            fault_delay_ms: match fate {
+                Fate::Delay(ms) => ms,
+                _ => 0,
+            },
             handle_ms: started.elapsed().as_secs_f64() * 1000.0,
             diagnoses,
         })
@@ -397,22 +410,5 @@ pub fn serve(
         code,
         detail,
     );
-    if let Some((_, reply)) = cut_off {
-        return reply;
-    }
-    let fate = match fault {
-        Some(f) => match f.kind {
-            FaultKind::Delay => Fate::Delay(f.delay_ms),
-            FaultKind::Drop => Fate::Drop,
-            FaultKind::TruncatedJson => Fate::Truncate,
-            FaultKind::NonJson | FaultKind::Http502 => Fate::Normal,
-        },
-        None => Fate::Normal,
-    };
-    Reply {
-        status: 200,
-        html: false,
-        body: envelope.to_json().to_string().into_bytes(),
-        fate,
-    }
+    reply
 }

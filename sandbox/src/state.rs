@@ -1102,7 +1102,7 @@ impl State {
             ));
         };
         let mut v = serde_json::to_value(entry).unwrap_or(Value::Null);
-        if let (Value::Object(m), Value::Object(d)) = (&mut v, detail.to_json()) {
+        if let (Value::Object(m), Value::Object(d)) = (&mut v, detail.to_json(&entry.path)) {
             m.extend(d);
         }
         Ok(Some(v))
