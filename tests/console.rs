@@ -284,6 +284,11 @@ impl Browser {
         let path = match css {
             Some(css) => {
                 let id = poll(&format!("the element {css}"), 20, || self.find(css).ok());
+                self.eval(
+                    "document.querySelector(arguments[0]).scrollIntoView({block: 'start'}); \
+                     window.scrollBy(0, -60);",
+                    json!([css]),
+                );
                 format!("/element/{id}/screenshot")
             }
             None => "/screenshot".to_string(),
