@@ -180,11 +180,12 @@ fn missing_fields(seen: &Seen, names: &[&str]) -> Option<Diagnosis> {
         missing.join(", ")
     );
     for name in &missing {
+        let normed = norm(name);
         if let Some((k, _)) = seen
             .form
             .0
             .iter()
-            .find(|(k, _)| k != name && norm(k) == norm(name))
+            .find(|(k, _)| k != name && k.len() <= name.len() + 4 && norm(k) == normed)
         {
             detail.push_str(&format!(
                 "; the form has {k:?}, but field names are case-sensitive: {name}"
@@ -1000,18 +1001,16 @@ fn unknown_action(action: Option<&str>) -> Option<Diagnosis> {
                 .to_string(),
         ));
     }
+    let lower = action.trim().to_ascii_lowercase();
     let guess = ACTIONS
         .iter()
-        .find(|a| a.eq_ignore_ascii_case(action.trim()))
+        .find(|a| a.eq_ignore_ascii_case(&lower))
         .or_else(|| {
+            // No action's name is near a long string.
+            (lower.len() <= 32).then_some(())?;
             ACTIONS
                 .iter()
-                .map(|a| {
-                    (
-                        levenshtein(&action.to_ascii_lowercase(), &a.to_ascii_lowercase()),
-                        a,
-                    )
-                })
+                .map(|a| (levenshtein(&lower, &a.to_ascii_lowercase()), a))
                 .filter(|(d, _)| *d <= 3)
                 .min_by_key(|(d, _)| *d)
                 .map(|(_, a)| a)
@@ -1213,9 +1212,10 @@ fn parameter_names(action: &str, params: &Params, reads: &[Read]) -> Vec<Diagnos
         if key == "action" || read_names.contains(key.as_str()) {
             continue;
         }
+        let normed = norm(key);
         let Some(g) = groups.iter().find(|g| {
-            g.names.iter().any(|n| norm(n) == norm(key))
-                || (is_mac(g) && MACHINE_WORDS.contains(&norm(key).as_str()))
+            g.names.iter().any(|n| norm(n) == normed)
+                || (is_mac(g) && MACHINE_WORDS.contains(&normed.as_str()))
         }) else {
             continue;
         };
@@ -1233,7 +1233,7 @@ fn parameter_names(action: &str, params: &Params, reads: &[Read]) -> Vec<Diagnos
         } else if !g.found {
             detail.push_str(&format!(", so {} was not sent", g.names[0]));
         }
-        if norm(key) == "newmac" && action != "ChangeBind" {
+        if normed == "newmac" && action != "ChangeBind" {
             detail.push_str("; NewMac is ChangeBind's name for the new machine code");
         }
         let title = format!(
