@@ -113,6 +113,7 @@ pub(crate) fn vm_firmware(text: &str) -> bool {
 }
 
 /// Container names in a cgroup file.
+#[cfg(any(target_os = "linux", test))]
 const CONTAINER_CGROUPS: &[&str] = &[
     "docker",
     "kubepods",
@@ -123,6 +124,7 @@ const CONTAINER_CGROUPS: &[&str] = &[
 ];
 
 /// The container's name in `/proc/1/cgroup`, if any.
+#[cfg(any(target_os = "linux", test))]
 pub(crate) fn cgroup_container(text: &str) -> Option<&'static str> {
     CONTAINER_CGROUPS
         .iter()
