@@ -6,14 +6,13 @@ use std::ffi::{c_char, CString};
 use std::ptr;
 
 use verify_core::{
-    codes, machine_check, machine_code_with, machine_virtualization, ComponentKind,
-    ComponentState, Error, ErrorKind, MachineCheck, MachineOptions, MachineVersion, SignKind,
-    StateFolder, MACHINE_CODE_LEN,
+    codes, machine_check, machine_code_with, machine_virtualization, ComponentKind, ComponentState,
+    Error, ErrorKind, MachineCheck, MachineOptions, MachineVersion, SignKind, StateFolder,
+    MACHINE_CODE_LEN,
 };
 
 use crate::guard::{
-    clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str,
-    write_out,
+    clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str, write_out,
 };
 
 /// Length of a machine code from `verify_machine_code`, without the terminating NUL.
@@ -113,7 +112,10 @@ unsafe fn write_code(out: *mut c_char, out_len: usize, code: &str) -> Result<(),
     check_buffer(out, out_len)?;
     let bytes = code.as_bytes();
     if bytes.len() != VERIFY_MACHINE_CODE_LEN {
-        return Err(Error::local(ErrorKind::System, "the machine code has not its length"));
+        return Err(Error::local(
+            ErrorKind::System,
+            "the machine code has not its length",
+        ));
     }
     // SAFETY: `out` is writable for `out_len` > 32 bytes (the caller's contract) and the
     // code is 32 bytes.

@@ -5,6 +5,7 @@
 //! - [`firmware_table`]: Windows' `GetSystemFirmwareTable` (the raw SMBIOS table, `RSMB`);
 //! - [`system_volume_serial`]: the serial number of the Windows system volume
 //!   (`GetVolumeInformationW` on the root of the Windows folder's drive);
+//! - [`file_system_id`]: Linux's `statfs(2)` type and id of a file system;
 //! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
 //!   such as `IOPlatformSerialNumber`.
 //!
@@ -132,6 +133,40 @@ mod windows {
     }
 
     pub(super) fn system_volume_serial() -> Option<u32> {
+        None
+    }
+}
+
+/// The file system type and id (`f_type`, `f_fsid` of `statfs(2)`) of the file system that
+/// holds `path`. Linux only (`None` elsewhere, or when the call fails, or the path has a NUL).
+pub fn file_system_id(path: &std::path::Path) -> Option<(u64, u64)> {
+    fsid::file_system_id(path)
+}
+
+#[cfg(target_os = "linux")]
+mod fsid {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+
+    pub(super) fn file_system_id(path: &std::path::Path) -> Option<(u64, u64)> {
+        let path = CString::new(path.as_os_str().as_bytes()).ok()?;
+        // SAFETY: all-zero bytes are a valid `statfs` (integers only).
+        let mut buf: libc::statfs = unsafe { std::mem::zeroed() };
+        // SAFETY: `path` is NUL-terminated; `buf` is a writable `statfs`.
+        if unsafe { libc::statfs(path.as_ptr(), &mut buf) } != 0 {
+            return None;
+        }
+        // SAFETY: `fsid_t` is two C ints (its field is private in the libc crate).
+        let id: [i32; 2] = unsafe { std::mem::transmute(buf.f_fsid) };
+        let id = (u64::from(id[0] as u32) << 32) | u64::from(id[1] as u32);
+        #[allow(clippy::unnecessary_cast)] // f_type's width differs between architectures
+        Some((buf.f_type as u64, id))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod fsid {
+    pub(super) fn file_system_id(_path: &std::path::Path) -> Option<(u64, u64)> {
         None
     }
 }

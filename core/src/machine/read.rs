@@ -198,6 +198,18 @@ fn root_fs_uuid() -> Option<String> {
     candidates
         .iter()
         .find_map(|device| superblock_uuid_of(Path::new(device)))
+        .or_else(root_fs_id)
+}
+
+/// Where neither the udev link nor the device can be read (no udev, a device the process
+/// may not open): the id `statfs(2)` gives any user, for file systems whose id is made from
+/// their UUID (ext2/3/4, Btrfs; not XFS, whose id is the device's number).
+#[cfg(target_os = "linux")]
+fn root_fs_id() -> Option<String> {
+    const EXT: u64 = 0xEF53;
+    const BTRFS: u64 = 0x9123_683E;
+    let (kind, id) = verify_machine_sys::file_system_id(Path::new("/"))?;
+    ([EXT, BTRFS].contains(&kind) && id != 0).then(|| format!("fsid:{kind:x}:{id:016x}"))
 }
 
 /// Major and minor numbers of a `dev_t` (glibc's encoding).
