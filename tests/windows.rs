@@ -17,7 +17,11 @@
 //!   in, reply texts come back in GBK, non-GBK bytes are refused, 65001 is UTF-8 again.
 //! - `tests/hosts/win_machine.c`: the machine code comes from `MachineGuid` in the registry
 //!   (it follows the registry value, no fallback file is written), 32 uppercase hex digits,
-//!   the same in two runs, and the same for a 32-bit process (64-bit registry view).
+//!   the same in two runs, and the same for a 32-bit process (64-bit registry view); machine
+//!   code v2 reads the real sources through Wine and plays the table's rows Wine can (an
+//!   edited MachineGuid, a reinstall on the same board, a VM clone, a placeholder UUID) with
+//!   the DMI files and `/var/lib/dbus/machine-id` that Wine reads made up in the test's own
+//!   mount namespace.
 //!
 //! x64 always. x86 runs under Wine where the machine can install wine32 (Debian's i386
 //! architecture); where it cannot, every x86 program is still compiled and linked against
