@@ -418,6 +418,9 @@ step "14c. idle keeper: context switches of its threads between heartbeats ($idl
 idle_line=$("$vb" "$base_url" "$app_id" "$app_key" keeper-idle "$card" "$mac" "$idle_beats" "$idle_ms")
 echo "$idle_line" >&2
 
+step "15. machine code v1 and v2, cold and warm (benches/machine.sh)"
+mapfile -t machine_rows < <(benches/machine.sh "$work" $([ "$check" -eq 1 ] && echo 2 5))
+
 # ---------------------------------------------------------------------------------------
 load_end=$(cut -d ' ' -f 1-3 /proc/loadavg)
 read -r busy1 total1 < <(machine_ticks)
@@ -517,6 +520,8 @@ rows=(
     "14b. keeper: threads created per heartbeat (strace, after the keeper started)|$keeper_threads_cell|||0|$v_keeper_threads"
     "14c. idle keeper: context switches of its $(field keeper_threads "$idle_line") threads between heartbeats ($idle_beats windows, $(th "$(field window_ms_total "$idle_line")") ms in all, interval $idle_ms ms)|$idle_switches ($(field switches_over_beats "$idle_line") over the $((idle_beats - 1)) heartbeats between)|||0|$v_idle"
 )
+
+rows+=("${machine_rows[@]}")
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Uncommitted changes to what the benchmark builds or runs, named (they are in the figures).
