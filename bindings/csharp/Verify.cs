@@ -461,12 +461,7 @@ namespace Verify
             Args.Required(salt, "salt");
             byte[] buffer = new byte[MachineCodeLength + 1];
             int code = NativeMethods.verify_machine_code(salt, buffer, new UIntPtr((uint)buffer.Length));
-            if (code != (int)ResultCode.Ok)
-            {
-                throw VerifyException.FromLastError((ResultCode)code);
-            }
-            int length = Array.IndexOf(buffer, (byte)0);
-            return Encoding.ASCII.GetString(buffer, 0, length < 0 ? MachineCodeLength : length);
+            return CodeIn(code, buffer);
         }
 
         /// <summary>
@@ -483,12 +478,7 @@ namespace Verify
             byte[] buffer = new byte[MachineCodeLength + 1];
             int code = NativeMethods.verify_machine_code_ex(salt, (int)version,
                 string.IsNullOrEmpty(stateFolder) ? null : stateFolder, buffer, new UIntPtr((uint)buffer.Length));
-            if (code != (int)ResultCode.Ok)
-            {
-                throw VerifyException.FromLastError((ResultCode)code);
-            }
-            int length = Array.IndexOf(buffer, (byte)0);
-            return Encoding.ASCII.GetString(buffer, 0, length < 0 ? MachineCodeLength : length);
+            return CodeIn(code, buffer);
         }
 
         /// <summary>
@@ -574,6 +564,17 @@ namespace Verify
             {
                 NativeMethods.verify_machine_virtual_free(report);
             }
+        }
+
+        /// <summary>The machine code a call wrote into <paramref name="buffer"/>, or its failure thrown.</summary>
+        private static string CodeIn(int code, byte[] buffer)
+        {
+            if (code != (int)ResultCode.Ok)
+            {
+                throw VerifyException.FromLastError((ResultCode)code);
+            }
+            int length = Array.IndexOf(buffer, (byte)0);
+            return Encoding.ASCII.GetString(buffer, 0, length < 0 ? MachineCodeLength : length);
         }
 
         /// <summary>The code page this binding passes strings in: UTF-8 (VERIFY_CODE_PAGE_UTF8).</summary>

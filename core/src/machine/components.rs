@@ -243,6 +243,20 @@ pub(crate) fn is_placeholder(kind: ComponentKind, value: &str) -> bool {
     }
 }
 
+/// 16 bytes as a UUID's text (8-4-4-4-12 hex digits, uppercase).
+#[cfg(any(target_os = "linux", windows, test))]
+pub(crate) fn uuid_text(bytes: &[u8]) -> String {
+    let hex = hex::encode_upper(bytes);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..]
+    )
+}
+
 /// Bytes of a component hash kept in the store.
 pub(crate) const HASH_LEN: usize = 16;
 

@@ -260,7 +260,7 @@ const SUPERBLOCK_READ: usize = 0x10000 + 0x1000;
 /// The UUID of an ext2/3/4, XFS or Btrfs file system from its first bytes.
 #[cfg(any(target_os = "linux", test))]
 pub(crate) fn superblock_uuid(head: &[u8]) -> Option<String> {
-    let uuid_at = |at: usize| head.get(at..at + 16).map(uuid_text);
+    let uuid_at = |at: usize| head.get(at..at + 16).map(super::components::uuid_text);
     // ext2/3/4: superblock at 1024, magic 0xEF53 at +0x38, UUID at +0x68.
     if head.get(1024 + 0x38..1024 + 0x3a) == Some(&[0x53, 0xef][..]) {
         return uuid_at(1024 + 0x68);
@@ -274,19 +274,6 @@ pub(crate) fn superblock_uuid(head: &[u8]) -> Option<String> {
         return uuid_at(0x10020);
     }
     None
-}
-
-#[cfg(any(target_os = "linux", test))]
-fn uuid_text(bytes: &[u8]) -> String {
-    let hex = hex::encode(bytes);
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
 }
 
 // --- Windows ---------------------------------------------------------------------------------
@@ -362,7 +349,7 @@ mod tests {
         ext4[1024 + 0x38] = 0x53;
         ext4[1024 + 0x39] = 0xef;
         ext4[1024 + 0x68..1024 + 0x78].copy_from_slice(&uuid);
-        let text = "01020304-0506-0708-090a-0b0c0d0e0f10";
+        let text = "01020304-0506-0708-090A-0B0C0D0E0F10";
         assert_eq!(superblock_uuid(&ext4).as_deref(), Some(text));
         let mut xfs = vec![0u8; 512];
         xfs[..4].copy_from_slice(b"XFSB");

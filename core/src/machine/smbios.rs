@@ -90,15 +90,7 @@ fn format_uuid(bytes: &[u8], version: (u8, u8)) -> String {
         b[4..6].reverse();
         b[6..8].reverse();
     }
-    let hex = hex::encode_upper(b);
-    format!(
-        "{}-{}-{}-{}-{}",
-        &hex[..8],
-        &hex[8..12],
-        &hex[12..16],
-        &hex[16..20],
-        &hex[20..]
-    )
+    super::components::uuid_text(&b)
 }
 
 #[cfg(test)]
