@@ -659,6 +659,9 @@ static int machine_v2(const char *salt, const char *folder)
     CHECK_STR(verify_machine_component_name(99), "unknown");
     CHECK_STR(verify_machine_state_name(VERIFY_COMPONENT_MATCHES), "matches");
     CHECK_STR(verify_machine_state_name(-1), "unknown");
+    CHECK_INT(verify_machine_check_outcome(NULL, &outcome), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_check_score(check, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_check_note(NULL, &text), VERIFY_ERR_INVALID_ARGUMENT);
     verify_machine_check_free(check);
     verify_machine_check_free(NULL);
 
@@ -689,6 +692,9 @@ static int machine_v2(const char *salt, const char *folder)
     }
     CHECK_INT(verify_machine_virtual_sign(report, count, &kind, &text), VERIFY_ERR_NO_SUCH_FIELD);
     CHECK_INT(verify_machine_virtual_new(NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_virtual_looks_virtual(NULL, &looks), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_virtual_count(report, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_virtual_sign(NULL, 0, &kind, &text), VERIFY_ERR_INVALID_ARGUMENT);
     verify_machine_virtual_free(report);
     verify_machine_virtual_free(NULL);
     return host_finish("machine-v2");
