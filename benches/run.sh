@@ -434,6 +434,9 @@ off_refusals=$("$os" refusals "$base_url" 90006 "$app_key" "$work/offline-refusa
     benchoffline bench-pw | tail -n 1)
 printf '%s\n' "$off_online" "$off_down" "$off_hole" "$off_refusals" >&2
 
+step "16. machine code v1 and v2, cold and warm (benches/machine.sh)"
+mapfile -t machine_rows < <(benches/machine.sh "$work" $([ "$check" -eq 1 ] && echo 2 5))
+
 # ---------------------------------------------------------------------------------------
 load_end=$(cut -d ' ' -f 1-3 /proc/loadavg)
 read -r busy1 total1 < <(machine_ticks)
@@ -545,6 +548,8 @@ rows=(
     "15c. start against a black-holed server, start budget 300 ms: the stored verdict, median ($offline_hole_n starts)|$(off_cell "$off_hole")|||≤ 310 ms|$v_off_hole"
     "15d. offline verdicts after a server refusal (count card used up, another machine, wrong password)|$(field offline_verdicts "$off_refusals") of $(field refusals "$off_refusals")|||0|$v_off_refusals"
 )
+
+rows+=("${machine_rows[@]}")
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Uncommitted changes to what the benchmark builds or runs, named (they are in the figures).

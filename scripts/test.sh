@@ -2,7 +2,7 @@
 # The whole test suite, from a fresh clone: installs what the tests need (a C and C++
 # compiler, valgrind, cmake and pkg-config for the host and package tests, Mono for the C#
 # binding, mingw-w64 and Wine for the Windows DLLs, nginx, tinyproxy and microsocks for the
-# network tests, Chromium for the console), builds the Windows DLLs, checks formatting, lints (clippy, warnings denied), builds the docs (warnings
+# network tests, Chromium for the console, strace for the machine code's no-process check), builds the Windows DLLs, checks formatting, lints (clippy, warnings denied), builds the docs (warnings
 # denied), then runs every test of the workspace: the sandbox's black-box HTTP tests, the
 # core's tests against the sandbox (Rust API, wire vectors, reliability, keeper), the
 # generated-files check (header, C++/C#/README sections), and the C, C++ and C# host
@@ -20,7 +20,7 @@ case "${1:-}" in
 esac
 
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks \
-    test-hosts mingw wine nuget unzip clang-format
+    test-hosts mingw wine nuget unzip clang-format strace
 
 echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86 for tests/windows.rs, tests/nuget.rs)"
 scripts/build-windows.sh --wine
