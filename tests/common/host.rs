@@ -16,11 +16,22 @@ pub fn root() -> PathBuf {
 /// `libverify.so` and `libverify.a`. The `verify` crate is a cdylib and staticlib only (no
 /// rlib), so `cargo test` does not build it for the integration tests: the first call of
 /// each test binary runs `cargo build -p verify` with the tests' profile (a no-op when it is
-/// fresh), once.
+/// fresh), once. `$VERIFY_LIBRARY_DIR`, when set, names another folder holding a built
+/// `libverify.so` instead (benches/lab.sh: the release build of benches/run.sh), and
+/// nothing is built.
 pub fn library_dir() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
+            if let Some(dir) = std::env::var_os("VERIFY_LIBRARY_DIR") {
+                let dir = PathBuf::from(dir);
+                assert!(
+                    dir.join("libverify.so").is_file(),
+                    "VERIFY_LIBRARY_DIR={} holds no libverify.so",
+                    dir.display()
+                );
+                return dir;
+            }
             let exe = std::env::current_exe().expect("current_exe");
             let dir = exe
                 .parent()

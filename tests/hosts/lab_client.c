@@ -29,8 +29,9 @@
  * `keeper` logs in the same way, prints that line, starts the keeper with INTERVAL_MS and
  * GRACE_MS and prints each event as it comes:
  *   event kind=alive|message|trouble|ended|K t_ms=T code=C message=TEXT
- * (t_ms from main), until a line `stop` (or the end) on stdin: then it stops the keeper and
- * prints `stopped state=S` (VERIFY_KEEPER_*).
+ * (t_ms from main), until a line `stop` (or the end) on stdin: then it prints
+ * `stopping state=S` (VERIFY_KEEPER_*, the state before the stop), stops the keeper and
+ * prints `stopped`.
  *
  * Exit status: 0 once it ran, 2 for a bad command line, 3 when the client or the keeper
  * cannot be made.
@@ -224,8 +225,10 @@ static int keep(verify_client *client, const char *token, uint32_t interval_ms, 
             break;
         }
     }
+    printf("stopping state=%d\n", (int)verify_keeper_state(keeper));
+    fflush(stdout);
     verify_keeper_stop(keeper);
-    printf("stopped state=%d\n", (int)verify_keeper_state(keeper));
+    printf("stopped\n");
     fflush(stdout);
     verify_keeper_free(keeper);
     return 0;

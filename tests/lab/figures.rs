@@ -15,6 +15,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Instant;
 
+use crate::common::host::{library_dir, root};
 use crate::common::unique;
 use crate::lab::{lab, Client, LabProgram, Launch, Slot, Start};
 
@@ -23,6 +24,9 @@ pub const RTTS: [u64; 3] = [0, 50, 200];
 
 /// The attempt delay of the library's racing (its default).
 pub const ATTEMPT_DELAY_MS: f64 = 250.0;
+
+/// How late the name server answers in [`Case::SlowDns`], in ms.
+pub const SLOW_DNS_MS: f64 = 2000.0;
 
 /// The round trips a cold start cannot go below: DNS, TCP, TLS 1.3, Init, SingleLogin.
 pub const MIN_ROUND_TRIPS: f64 = 5.0;
@@ -64,18 +68,25 @@ impl Case {
         }
     }
 
+    /// What the case adds to a start by itself, whatever the client: the name server's 2 s.
+    pub fn wait_ms(self) -> f64 {
+        if self == Case::SlowDns {
+            SLOW_DNS_MS
+        } else {
+            0.0
+        }
+    }
+
     /// Sets the slot's rules for this case (besides its round trip).
     pub fn prepare(self, slot: &Slot) {
         match self {
             Case::NoFault => {}
-            Case::PrimaryBlackHoled | Case::Remembered => {
-                slot.black_hole("case", &slot.primary_v4)
-            }
+            Case::PrimaryBlackHoled | Case::Remembered => slot.black_hole("case", &slot.primary_v4),
             Case::Ipv6BlackHoled => slot.black_hole("case", &slot.dual_v6),
             Case::SlowDns => slot.rule(
                 "case",
                 serde_json::json!({"match": {"hosts": [slot.client_v4, slot.client_v6],
-                    "port": 53}, "down_ms": 2000}),
+                    "port": 53}, "down_ms": SLOW_DNS_MS}),
             ),
         }
     }
@@ -146,7 +157,8 @@ fn measure_cell(case: Case, rtt_ms: u64, runs: usize) -> Cell {
         cell.verify
             .push(start_case(&slot, &program, case, Client::Verify));
         if case != Case::Remembered {
-            cell.curl.push(start_case(&slot, &program, case, Client::Curl));
+            cell.curl
+                .push(start_case(&slot, &program, case, Client::Curl));
         }
     }
     cell
@@ -169,13 +181,17 @@ fn times(starts: &[Start]) -> Option<Vec<f64>> {
         .collect()
 }
 
-/// `312 ms (305–330; 5.2 RT)`: median, range, round trips over the no-fault start at 0 ms.
-fn cell_text(starts: &[Start], zero_ms: Option<f64>, rtt_ms: u64) -> String {
+/// `312 ms (305–330; 5.2 RT)`: median, range, round trips over the no-fault start at 0 ms
+/// (and over `wait_ms` the case adds by itself: `2 s + 5.1 RT`).
+fn cell_text(starts: &[Start], zero_ms: Option<f64>, rtt_ms: u64, wait_ms: f64) -> String {
     if starts.is_empty() {
         return "—".to_owned();
     }
     let Some(ms) = times(starts) else {
-        let failed = starts.iter().find(|s| s.code != 200).expect("a failed start");
+        let failed = starts
+            .iter()
+            .find(|s| s.code != 200)
+            .expect("a failed start");
         let said = failed.stderr.lines().last().unwrap_or_default();
         return if failed.code == i32::MIN {
             format!("did not run: {said}")
@@ -192,7 +208,12 @@ fn cell_text(starts: &[Start], zero_ms: Option<f64>, rtt_ms: u64) -> String {
         notes.push(format!("{low:.0}–{high:.0}"));
     }
     if let (Some(zero), true) = (zero_ms, rtt_ms > 0) {
-        notes.push(format!("{:.1} RT", (mid - zero) / rtt_ms as f64));
+        let rt = (mid - zero - wait_ms) / rtt_ms as f64;
+        notes.push(if wait_ms > 0.0 {
+            format!("{:.0} s + {rt:.1} RT", wait_ms / 1000.0)
+        } else {
+            format!("{rt:.1} RT")
+        });
     }
     if !notes.is_empty() {
         let _ = write!(text, " ({})", notes.join("; "));
@@ -217,12 +238,16 @@ fn table(cells: &[Cell], runs: usize, netns_exec_ms: f64) -> String {
         out,
         "Each cell: the median of {runs} start{} (min–max), from the moment the process \
          is started to the SingleLogin answer over https (Init before it), and the round trips \
-         (RT) that adds to the same client's no-fault start at 0 ms. Library built {}; \
+         (RT) that adds to the same client's no-fault start at 0 ms. libverify: `{}`; \
          racing settings in its header: attempt delay {}, fixed addresses {}, state folder {}. \
          Starting a process through `ip netns exec` costs {netns_exec_ms:.1} ms of every figure \
          (median, `ip netns exec NS true`).",
         if runs == 1 { "" } else { "s" },
-        if cfg!(debug_assertions) { "in debug" } else { "in release" },
+        library_dir()
+            .join("libverify.so")
+            .strip_prefix(root())
+            .map(|p| p.display().to_string())
+            .unwrap_or_else(|_| library_dir().join("libverify.so").display().to_string()),
         yes(racing[0]),
         yes(racing[1]),
         yes(racing[2]),
@@ -274,8 +299,8 @@ fn table(cells: &[Cell], runs: usize, netns_exec_ms: f64) -> String {
                 out,
                 "| {} | {rtt} ms | {} | {} | {target} | {result} |",
                 case.title(),
-                cell_text(&cell.verify, zero_verify, rtt),
-                cell_text(&cell.curl, zero_curl, rtt),
+                cell_text(&cell.verify, zero_verify, rtt, case.wait_ms()),
+                cell_text(&cell.curl, zero_curl, rtt, case.wait_ms()),
             );
         }
     }
@@ -317,17 +342,25 @@ fn figures() {
     lab.sandbox();
     lab.programs().curl();
     let exec_ms = netns_exec_ms(&lab.slot());
-    let cells: Vec<Cell> = std::thread::scope(|scope| {
+    // The no-fault starts first, one after the other: every bound and round trip is taken
+    // from them, so they run on a machine that does nothing else of ours. Then the others,
+    // each cell in a slot of its own, in parallel (most of their time is waiting).
+    let mut cells: Vec<Cell> = RTTS
+        .iter()
+        .map(|&rtt| measure_cell(Case::NoFault, rtt, runs))
+        .collect();
+    cells.extend(std::thread::scope(|scope| {
         let handles: Vec<_> = CASES
             .iter()
+            .filter(|&&case| case != Case::NoFault)
             .flat_map(|&case| RTTS.iter().map(move |&rtt| (case, rtt)))
             .map(|(case, rtt)| scope.spawn(move || measure_cell(case, rtt, runs)))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("a cell's thread"))
-            .collect()
-    });
+            .collect::<Vec<Cell>>()
+    }));
     let table = table(&cells, runs, exec_ms);
     println!("{table}");
     if let Ok(path) = std::env::var("VERIFY_LAB_FIGURES") {

@@ -16,7 +16,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
-use crate::common::host::{compile_c, header_functions, library_dir, require_tool, root, C_POSIX_FLAGS};
+use crate::common::host::{
+    compile_c, header_functions, library_dir, require_tool, root, C_POSIX_FLAGS,
+};
 use crate::common::tls::certs;
 use crate::common::{unique, APP_KEY};
 
@@ -86,7 +88,12 @@ impl Lab {
                 }
             }
         };
-        let text = |key: &str| ready[key].as_str().expect("a string in netlab's ready line").to_owned();
+        let text = |key: &str| {
+            ready[key]
+                .as_str()
+                .expect("a string in netlab's ready line")
+                .to_owned()
+        };
         Lab {
             dir: PathBuf::from(text("dir")),
             server_ns: text("server_ns"),
@@ -262,7 +269,8 @@ impl Drop for Slot {
     fn drop(&mut self) {
         let prefix = format!("s{}:", self.k);
         if let Ok(mut stream) = UnixStream::connect(&self.lab.control) {
-            let _ = stream.write_all(format!("{}\n", json!({"op": "clear", "prefix": prefix})).as_bytes());
+            let _ = stream
+                .write_all(format!("{}\n", json!({"op": "clear", "prefix": prefix})).as_bytes());
             let mut line = String::new();
             let _ = BufReader::new(stream).read_line(&mut line);
         }
@@ -291,7 +299,11 @@ impl LabSandbox {
         let certs = certs(&["*.lab.test"], (2020, 2090), false);
         let dir = lab.dir.join("sandbox");
         std::fs::create_dir_all(&dir).expect("the sandbox's folder in the lab");
-        let (cert, key, ca_file) = (dir.join("cert.pem"), dir.join("key.pem"), dir.join("ca.pem"));
+        let (cert, key, ca_file) = (
+            dir.join("cert.pem"),
+            dir.join("key.pem"),
+            dir.join("ca.pem"),
+        );
         std::fs::write(&cert, &certs.chain_pem).expect("write the certificate");
         std::fs::write(&key, &certs.key_pem).expect("write the key");
         std::fs::write(&ca_file, &certs.ca_pem).expect("write the CA");
@@ -333,14 +345,16 @@ impl LabSandbox {
     /// token, a content type) is written once.
     pub fn control(&self, method: &str, path: &str, body: Option<&Value>) -> Value {
         let body = body.map(Value::to_string).unwrap_or_default();
-        let mut stream = UnixStream::connect(&lab().sandbox_socket)
-            .expect("the lab's way in to the sandbox");
+        let mut stream =
+            UnixStream::connect(&lab().sandbox_socket).expect("the lab's way in to the sandbox");
         let request = format!(
             "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
              Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
             body.len()
         );
-        stream.write_all(request.as_bytes()).expect("send the control request");
+        stream
+            .write_all(request.as_bytes())
+            .expect("send the control request");
         let mut reply = String::new();
         stream
             .read_to_string(&mut reply)
@@ -372,22 +386,42 @@ impl LabSandbox {
             mac: "LAB-MACHINE-0001".to_owned(),
         }
     }
-
-    /// Moves the sandbox's clock by `seconds`.
-    pub fn shift_clock(&self, seconds: i64) {
-        self.control("POST", "/_sandbox/clock", Some(&json!({ "shift": seconds })));
-    }
 }
 
-/// `target/<profile>/verify-sandbox`, built with the tests' profile (a no-op when fresh).
+/// The sandbox binary: `$VERIFY_LAB_SANDBOX` when set (benches/lab.sh: the release build of
+/// benches/run.sh), else `target/<profile>/verify-sandbox`. `cargo test --workspace`
+/// (scripts/test.sh) has just built that one, with the features of the whole workspace's
+/// tests: it is used as it is when it is newer than every file of `sandbox/` and
+/// `Cargo.lock` (the sandbox depends on nothing else of the workspace). Otherwise `cargo
+/// build -p verify-sandbox` builds it first (a rebuild, since its features differ from the
+/// workspace's tests').
 fn sandbox_binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let profile_dir = library_dir()
+            if let Some(binary) = std::env::var_os("VERIFY_LAB_SANDBOX") {
+                let binary = PathBuf::from(binary);
+                assert!(
+                    binary.is_file(),
+                    "VERIFY_LAB_SANDBOX={} is no file",
+                    binary.display()
+                );
+                return binary;
+            }
+            // This test binary is target/<profile>/deps/lab-HASH.
+            let exe = std::env::current_exe().expect("current_exe");
+            let profile_dir = exe
                 .parent()
-                .expect("target/<profile>/deps has a parent")
+                .and_then(Path::parent)
+                .expect("the test binary lives in target/<profile>/deps")
                 .to_path_buf();
+            let binary = profile_dir.join("verify-sandbox");
+            let built = std::fs::metadata(&binary).and_then(|m| m.modified()).ok();
+            let newest = newest_change(&root().join("sandbox"))
+                .max(newest_change(&root().join("Cargo.lock")));
+            if built.is_some_and(|built| newest.is_some_and(|newest| built > newest)) {
+                return binary;
+            }
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
             let mut build = Command::new(cargo);
             build
@@ -402,11 +436,26 @@ fn sandbox_binary() -> PathBuf {
                 "cargo build -p verify-sandbox failed:\n{}",
                 String::from_utf8_lossy(&output.stderr)
             );
-            let binary = profile_dir.join("verify-sandbox");
             assert!(binary.is_file(), "{} not built", binary.display());
             binary
         })
         .clone()
+}
+
+/// The latest modification time of `path` or of anything under it (`target` folders aside).
+fn newest_change(path: &Path) -> Option<SystemTime> {
+    let meta = std::fs::metadata(path).ok()?;
+    let own = meta.modified().ok();
+    if !meta.is_dir() {
+        return own;
+    }
+    std::fs::read_dir(path)
+        .ok()?
+        .filter_map(Result::ok)
+        .filter(|entry| entry.file_name() != "target")
+        .filter_map(|entry| newest_change(&entry.path()))
+        .chain(own)
+        .max()
 }
 
 /// The client programs of the lab, built into the lab's folder on first use.
@@ -423,9 +472,18 @@ pub struct Programs {
 
 /// The racing settings, as lab_client's -D flags name them.
 const RACING: [(&str, &str); 3] = [
-    ("verify_client_options_set_attempt_delay", "-DLAB_HAVE_SET_ATTEMPT_DELAY"),
-    ("verify_client_options_add_address", "-DLAB_HAVE_ADD_ADDRESS"),
-    ("verify_client_options_set_state_folder", "-DLAB_HAVE_SET_STATE_FOLDER"),
+    (
+        "verify_client_options_set_attempt_delay",
+        "-DLAB_HAVE_SET_ATTEMPT_DELAY",
+    ),
+    (
+        "verify_client_options_add_address",
+        "-DLAB_HAVE_ADD_ADDRESS",
+    ),
+    (
+        "verify_client_options_set_state_folder",
+        "-DLAB_HAVE_SET_STATE_FOLDER",
+    ),
 ];
 
 impl Programs {
@@ -433,7 +491,10 @@ impl Programs {
         require_tool("cc", "gcc");
         let bin = dir.join("bin");
         std::fs::create_dir_all(&bin).expect("the lab's bin folder");
-        let declared: Vec<String> = header_functions().into_iter().map(|(name, _)| name).collect();
+        let declared: Vec<String> = header_functions()
+            .into_iter()
+            .map(|(name, _)| name)
+            .collect();
         let racing = RACING.map(|(name, _)| declared.iter().any(|d| d == name));
         let mut flags: Vec<&str> = C_POSIX_FLAGS.to_vec();
         flags.extend(
@@ -444,7 +505,11 @@ impl Programs {
                 .map(|((_, flag), _)| *flag),
         );
         let lab_client = bin.join("lab_client");
-        compile_c(&root().join("tests/hosts/lab_client.c"), &lab_client, &flags);
+        compile_c(
+            &root().join("tests/hosts/lab_client.c"),
+            &lab_client,
+            &flags,
+        );
         Programs {
             bin,
             lab_client,
@@ -475,7 +540,14 @@ impl Programs {
                 });
             let curl = self.bin.join("baseline");
             let output = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".to_owned()))
-                .args(["-std=c99", "-O2", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+                .args([
+                    "-std=c99",
+                    "-O2",
+                    "-Wall",
+                    "-Wextra",
+                    "-Werror",
+                    "-pedantic",
+                ])
                 .arg(root().join("benches/baseline/baseline.c"))
                 .args(flags.split_whitespace())
                 .arg("-o")
@@ -647,13 +719,22 @@ impl Running {
         }
     }
 
+    /// Adds `text` to what it printed, as a line `-- text` of this moment (what the test did,
+    /// for the report).
+    pub fn note(&mut self, text: &str) {
+        self.seen.push((Instant::now(), format!("-- {text}")));
+    }
+
     /// Everything it printed so far, for failure messages, with times relative to `zero`.
     pub fn report(&self, zero: Instant) -> String {
         let mut text: String = self
             .seen
             .iter()
             .map(|(at, line)| {
-                format!("{:>9.3} s  {line}\n", at.saturating_duration_since(zero).as_secs_f64())
+                format!(
+                    "{:>9.3} s  {line}\n",
+                    at.saturating_duration_since(zero).as_secs_f64()
+                )
             })
             .collect();
         if let Ok(errors) = self.errors.lock() {
@@ -667,7 +748,7 @@ impl Running {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = stdin.write_all(b"stop\n");
         }
-        let _ = self.wait_for(Duration::from_secs(10), |l| l.starts_with("stopped"));
+        let _ = self.wait_for(Duration::from_secs(10), |l| l == "stopped");
         let _ = self.child.wait();
         self.seen.iter().map(|(_, l)| format!("{l}\n")).collect()
     }

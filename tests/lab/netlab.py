@@ -887,10 +887,21 @@ class Lab:
         sock.settimeout(timeout)
         start = time.monotonic()
         try:
-            if op in ("send", "exchange"):
+            if op == "send":
                 sock.sendall(os.urandom(size))
-                if op == "send":
-                    return {"sent": size, "ms": (time.monotonic() - start) * 1000.0, "error": None}
+                return {"sent": size, "ms": (time.monotonic() - start) * 1000.0, "error": None}
+            if op == "exchange":
+                # Sent beside the reading: an echo of more than the sockets' buffers would
+                # otherwise wait for itself.
+                data = os.urandom(size)
+
+                def send():
+                    try:
+                        sock.sendall(data)
+                    except OSError:
+                        pass
+
+                threading.Thread(target=send, daemon=True).start()
             got = 0
             while got < size:
                 data = sock.recv(min(65536, size - got))

@@ -156,7 +156,10 @@ fn a_stall_holds_traffic_and_it_flows_again_after() {
 fn a_reset_resets() {
     let slot = lab().slot();
     // A new connection: the relay answers the SYN with a reset, so the connect is refused.
-    slot.rule("reset", json!({"match": {"hosts": [slot.mirror_v4]}, "reset": true}));
+    slot.rule(
+        "reset",
+        json!({"match": {"hosts": [slot.mirror_v4]}, "reset": true}),
+    );
     let refused = slot.probe("connect", json!({"host": slot.mirror_v4, "port": 7}));
     assert_eq!(refused["error"], json!("refused"), "{refused}");
     assert!(ms(&refused) < SLACK_MS, "{refused}");
@@ -166,7 +169,10 @@ fn a_reset_resets() {
     let conn = open["conn"].clone();
     let before = slot.probe("exchange", json!({"conn": conn, "bytes": 100}));
     assert_eq!(before["got"], json!(100), "{before}");
-    slot.rule("reset", json!({"match": {"hosts": [slot.dual_v6]}, "reset": true}));
+    slot.rule(
+        "reset",
+        json!({"match": {"hosts": [slot.dual_v6]}, "reset": true}),
+    );
     let reset = slot.probe("exchange", json!({"conn": conn, "bytes": 100}));
     assert_eq!(reset["error"], json!("reset"), "{reset}");
     slot.probe("close", json!({"conn": conn}));
