@@ -17,7 +17,8 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Value};
 
 use crate::common::host::{
-    compile_c, header_functions, library_dir, require_tool, root, C_POSIX_FLAGS,
+    cargo_build, compile_c, header_functions, library_dir, profile_dir, require_tool, root,
+    C_POSIX_FLAGS,
 };
 use crate::common::tls::certs;
 use crate::common::{unique, APP_KEY};
@@ -219,24 +220,26 @@ impl Slot {
         );
     }
 
-    /// The counters of the rule `name`.
-    pub fn counts(&self, name: &str) -> Value {
-        let full = self.rule_name(name);
+    /// What the lab says of the rule `name` (its spec and counters), if it is set.
+    fn rule_report(&self, name: &str) -> Option<Value> {
+        let full = json!(self.rule_name(name));
         let stats = self.lab.request(json!({"op": "stats"}));
         stats["rules"]
             .as_array()
-            .and_then(|rules| rules.iter().find(|r| r["name"] == json!(full)))
+            .and_then(|rules| rules.iter().find(|r| r["name"] == full))
+            .cloned()
+    }
+
+    /// The counters of the rule `name`.
+    pub fn counts(&self, name: &str) -> Value {
+        self.rule_report(name)
             .map(|r| r["counts"].clone())
-            .unwrap_or_else(|| panic!("no rule {full} in the lab"))
+            .unwrap_or_else(|| panic!("no rule {} in the lab", self.rule_name(name)))
     }
 
     /// Whether the rule `name` is still set (a rule with `for_ms` goes by itself).
     pub fn has_rule(&self, name: &str) -> bool {
-        let full = self.rule_name(name);
-        let stats = self.lab.request(json!({"op": "stats"}));
-        stats["rules"]
-            .as_array()
-            .is_some_and(|rules| rules.iter().any(|r| r["name"] == json!(full)))
+        self.rule_report(name).is_some()
     }
 
     /// A probe run by the lab inside this slot's namespace (`connect`, `dns`, `open`,
@@ -408,34 +411,14 @@ fn sandbox_binary() -> PathBuf {
                 );
                 return binary;
             }
-            // This test binary is target/<profile>/deps/lab-HASH.
-            let exe = std::env::current_exe().expect("current_exe");
-            let profile_dir = exe
-                .parent()
-                .and_then(Path::parent)
-                .expect("the test binary lives in target/<profile>/deps")
-                .to_path_buf();
-            let binary = profile_dir.join("verify-sandbox");
+            let binary = profile_dir().join("verify-sandbox");
             let built = std::fs::metadata(&binary).and_then(|m| m.modified()).ok();
             let newest = newest_change(&root().join("sandbox"))
                 .max(newest_change(&root().join("Cargo.lock")));
             if built.is_some_and(|built| newest.is_some_and(|newest| built > newest)) {
                 return binary;
             }
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-            let mut build = Command::new(cargo);
-            build
-                .args(["build", "-p", "verify-sandbox", "--bin", "verify-sandbox"])
-                .current_dir(root());
-            if profile_dir.file_name().and_then(|n| n.to_str()) == Some("release") {
-                build.arg("--release");
-            }
-            let output = build.output().expect("cargo build -p verify-sandbox runs");
-            assert!(
-                output.status.success(),
-                "cargo build -p verify-sandbox failed:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            cargo_build(&["-p", "verify-sandbox", "--bin", "verify-sandbox"]);
             assert!(binary.is_file(), "{} not built", binary.display());
             binary
         })
