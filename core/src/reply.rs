@@ -2,17 +2,41 @@
 //! documented or not, can be read.
 
 use std::fmt;
+use std::sync::Arc;
+use std::time::SystemTime;
 
 use serde_json::Value;
+
+use crate::actions::SessionKind;
+use crate::offline::OfflineInfo;
 
 /// A reply of the server: `code`, `message` and `data` (object or null), plus any unknown
 /// top-level fields, exactly as received.
 ///
+/// An offline verdict (code 202, [`Reply::offline`]) is the exception: the server could not
+/// be reached, and its `data` are the stored data of the server's last confirmed login.
+///
 /// `Debug` prints the code, message and remark only: `data` may hold a token.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Reply {
     code: i32,
     envelope: Value,
+    /// The HTTP `Date` of the reply, when it had one.
+    date: Option<SystemTime>,
+    /// The session kind of a login's reply.
+    session: Option<SessionKind>,
+    /// What an offline verdict knows besides its data.
+    offline: Option<Arc<OfflineInfo>>,
+}
+
+impl PartialEq for Reply {
+    /// Replies are equal when their code and envelope are (and both are, or neither is, an
+    /// offline verdict).
+    fn eq(&self, other: &Reply) -> bool {
+        self.code == other.code
+            && self.envelope == other.envelope
+            && self.offline.is_some() == other.offline.is_some()
+    }
 }
 
 impl Reply {
@@ -69,7 +93,53 @@ impl Reply {
                 ))
             }
         }
-        Ok(Reply { code, envelope })
+        Ok(Reply {
+            code,
+            envelope,
+            date: None,
+            session: None,
+            offline: None,
+        })
+    }
+
+    /// An offline verdict: `envelope` (code 202, the stored data) and what it knows besides.
+    pub(crate) fn offline_verdict(envelope: Value, info: OfflineInfo) -> Reply {
+        Reply {
+            code: crate::codes::OFFLINE,
+            envelope,
+            date: None,
+            session: Some(info.kind),
+            offline: Some(Arc::new(info)),
+        }
+    }
+
+    /// Sets the HTTP `Date` of the reply.
+    pub(crate) fn with_date(mut self, date: Option<SystemTime>) -> Reply {
+        self.date = date;
+        self
+    }
+
+    /// Marks the reply as a login's, of session kind `session`.
+    pub(crate) fn with_session(mut self, session: Option<SessionKind>) -> Reply {
+        self.session = session;
+        self
+    }
+
+    /// The HTTP `Date` of the reply (the server's clock), when it had one.
+    pub fn date(&self) -> Option<SystemTime> {
+        self.date
+    }
+
+    /// The session kind of a login's reply (`SingleLogin`: card; `UserLogin`: user).
+    pub fn session(&self) -> Option<SessionKind> {
+        self.session
+    }
+
+    /// What an offline verdict knows besides its data (when the server last confirmed the
+    /// licence, when the offline grace ends, why the server could not be reached); `None`
+    /// for the server's own replies.
+    pub fn offline(&self) -> Option<&OfflineInfo> {
+        self.offline.as_deref()
     }
 
     /// The reply's code: 200 success, 201 pending, otherwise the server's error code.

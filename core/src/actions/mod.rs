@@ -357,12 +357,14 @@ pub fn generic_request(action: &str, params: &[(&str, &str)]) -> Result<ActionRe
 }
 
 impl Client {
-    /// Sends a request and returns its reply for code 200 and 201 (pending); any other code
-    /// is the server's refusal as an error carrying the reply.
+    /// Sends a request and returns its reply for code 200, 201 (pending) and an offline
+    /// verdict (202, [`Reply::offline`]); any other code is the server's refusal as an error
+    /// carrying the reply.
     pub fn send(&self, request: ActionRequest) -> Result<Reply, Error> {
         let reply = self.exchange(&request)?;
         match reply.code() {
             codes::OK | codes::PENDING => Ok(reply),
+            codes::OFFLINE if reply.offline().is_some() => Ok(reply),
             _ => Err(Error::refused(reply)),
         }
     }
