@@ -127,6 +127,8 @@ static int parse_ms(const char *text, uint32_t *out)
     return 1;
 }
 
+#if !defined(LAB_HAVE_SET_ATTEMPT_DELAY) || !defined(LAB_HAVE_ADD_ADDRESS) ||                      \
+    !defined(LAB_HAVE_SET_STATE_FOLDER)
 static int missing_api(const char *option)
 {
     fprintf(stderr,
@@ -135,6 +137,7 @@ static int missing_api(const char *option)
             option);
     return 2;
 }
+#endif
 
 /* Applies the options in argv[0..argc) to `options`; returns 0, or the exit status. */
 static int apply_options(verify_client_options *options, int argc, char **argv)
