@@ -19,8 +19,9 @@
 # debug profile, which scripts/test.sh builds too) against them:
 # VERIFY_LIBRARY_DIR=target/release, VERIFY_LAB_SANDBOX=target/release/verify-sandbox,
 # VERIFY_LAB_RUNS starts per cell ($BENCH_LAB_RUNS, default 5) and VERIFY_LAB_FIGURES, the
-# file for the table. Every cell runs in a slot of its own; the no-fault cells first, alone,
-# then the others in parallel (they mostly wait). About 2 minutes with 5 runs, after the build.
+# file for the table. Every cell runs in a slot of its own: those at 0 ms round trip one after
+# the other (a start is then a few ms of CPU), then those at 50 and 200 ms in parallel (they
+# mostly wait). About 2 minutes with 5 runs, after the build.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$PWD

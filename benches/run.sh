@@ -610,7 +610,7 @@ curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcr
 
 lab_flags=()
 if [ "$check" -eq 1 ]; then lab_flags=(--check); fi
-step "15. the network lab: benches/lab.sh ${lab_flags[*]} (target/bench/lab.md)"
+step "16. the network lab: benches/lab.sh ${lab_flags[*]} (target/bench/lab.md)"
 benches/lab.sh ${lab_flags[@]+"${lab_flags[@]}"} >&2
 
 if [ "$write" -eq 1 ]; then

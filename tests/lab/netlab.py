@@ -557,7 +557,7 @@ def clean_stale():
         found = re.match(rf"^{PREFIX}(\d+)[a-z]", name)
         if found and not supervisor_alive(int(found.group(1))):
             stale.setdefault(int(found.group(1)), []).append(name)
-    for pid, names in stale.items():
+    for names in stale.values():
         destroy_namespaces(names)
     removed = sum(len(n) for n in stale.values())
     if os.path.isdir("/etc/netns"):
@@ -967,10 +967,8 @@ def run(args):
     directory = args.dir or os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                          f"verify-netlab-{os.getpid()}")
     lab = Lab(directory)
-    stop = threading.Event()
 
     def on_signal(signum, frame):
-        stop.set()
         raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, on_signal)
