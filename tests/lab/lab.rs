@@ -31,6 +31,25 @@ const NEEDS: &str = "The network lab's tests need root (they create network name
 /// How long the lab, the sandbox or a client program may take to start.
 const START_LIMIT: Duration = Duration::from_secs(60);
 
+/// The measurements of this binary that a few milliseconds of CPU change (starts at 0 ms
+/// round trip, where a start is mostly CPU) hold this for writing, while they run; the other
+/// starts of the racing and figures tests hold it for reading. So none of ours runs beside
+/// them, and the starts that mostly wait for the network still run in parallel.
+pub fn quiet() -> std::sync::RwLockWriteGuard<'static, ()> {
+    QUIET
+        .write()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// See [`quiet`]: held while a start that mostly waits runs.
+pub fn busy() -> std::sync::RwLockReadGuard<'static, ()> {
+    QUIET
+        .read()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+static QUIET: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
 /// The Python of the lab: the system's (`/usr/bin/python3`) where there is one, so that a
 /// per-user installation (pyenv) does not stand in between.
 pub fn python() -> &'static str {
@@ -84,7 +103,7 @@ impl Lab {
                 Err(_) => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    let said = errors.lock().map(|e| e.clone()).unwrap_or_default();
+                    let said = errors.all();
                     panic!("the network lab cannot start: {}\n{NEEDS}", said.trim());
                 }
             }
@@ -332,8 +351,10 @@ impl LabSandbox {
                 Err(_) => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    let said = errors.lock().map(|e| e.clone()).unwrap_or_default();
-                    panic!("the sandbox did not start in the lab: {}", said.trim());
+                    panic!(
+                        "the sandbox did not start in the lab: {}",
+                        errors.all().trim()
+                    );
                 }
             }
         }
@@ -679,7 +700,7 @@ pub struct Running {
     lines: Receiver<(Instant, String)>,
     /// Every line read so far, with when it was read.
     pub seen: Vec<(Instant, String)>,
-    errors: Arc<Mutex<String>>,
+    errors: Drained,
 }
 
 impl Running {
@@ -720,9 +741,7 @@ impl Running {
                 )
             })
             .collect();
-        if let Ok(errors) = self.errors.lock() {
-            text.push_str(&errors);
-        }
+        text.push_str(&self.errors.so_far());
         text
     }
 
@@ -774,10 +793,30 @@ fn lines_of(from: impl Read + Send + 'static) -> Receiver<(Instant, String)> {
 }
 
 /// Everything `from` says, collected in the background.
-fn drain(mut from: impl Read + Send + 'static) -> Arc<Mutex<String>> {
+struct Drained {
+    text: Arc<Mutex<String>>,
+    reader: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drained {
+    /// What it said so far.
+    fn so_far(&self) -> String {
+        self.text.lock().map(|t| t.clone()).unwrap_or_default()
+    }
+
+    /// All it said, once the writer has ended (its pipe closed).
+    fn all(mut self) -> String {
+        if let Some(reader) = self.reader.take() {
+            let _ = reader.join();
+        }
+        self.so_far()
+    }
+}
+
+fn drain(mut from: impl Read + Send + 'static) -> Drained {
     let text = Arc::new(Mutex::new(String::new()));
     let sink = Arc::clone(&text);
-    std::thread::spawn(move || {
+    let reader = std::thread::spawn(move || {
         let mut buffer = [0u8; 4096];
         while let Ok(n) = from.read(&mut buffer) {
             if n == 0 {
@@ -788,5 +827,8 @@ fn drain(mut from: impl Read + Send + 'static) -> Arc<Mutex<String>> {
             }
         }
     });
-    text
+    Drained {
+        text,
+        reader: Some(reader),
+    }
 }

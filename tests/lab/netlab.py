@@ -287,7 +287,7 @@ class Relay:
         os.set_blocking(self.wake_r, False)
         os.set_blocking(self.wake_w, False)
         self.stopping = False
-        self.counts = {"up": 0, "down": 0, "passed": 0, "send_errors": 0}
+        self.counts = {"up": 0, "down": 0, "passed": 0, "send_errors": 0, "bad_frames": 0}
 
     @staticmethod
     def open_port(name):
@@ -450,7 +450,12 @@ class Relay:
                         up = not is_server
                         if up:
                             self.macs[frame[6:12]] = sock
-                        self._handle(frame, up, time.monotonic())
+                        try:
+                            self._handle(frame, up, time.monotonic())
+                        except (ValueError, IndexError, struct.error):
+                            # A frame this relay does not understand is dropped and
+                            # counted, never the end of the relay.
+                            self.counts["bad_frames"] += 1
 
 
 # ----------------------------------------------------------------------------------------
