@@ -113,7 +113,8 @@
  *           }
  *       });
  *
- * - A Keeper sends a heartbeat every interval (the first one interval after the start) and
+ * - A Keeper sends a heartbeat every interval (keep_alive(token): the first at once, so a
+ *   token the server does not know ends it at once; keep_alive(reply): one interval after) and
  *   reports Alive, Message (a back-office message, once), Trouble (a failure within the
  *   grace period: the session stays usable) and Ended (1005, 1006 with remark, 1007, the
  *   grace period ran out, or codes::err_panic when the keeper's thread failed; the keeper
@@ -1530,7 +1531,8 @@ public:
 
     /* Starts keeping the session of `token` alive in the background: the token of
      * single_login (SessionKind::Card) or user_login (SessionKind::User), with `options`
-     * (unset fields: the library's defaults). The first heartbeat is sent one interval after
+     * (unset fields: the library's defaults). The first heartbeat is sent at once (a token the
+     * server does not know ends the keeper with 1007), the next ones every interval after
      * the start. `on_event` (optional) receives every Event on the keeper's event thread;
      * exceptions it throws are swallowed (they cannot cross the C boundary). Without it,
      * back-office messages are queued for Keeper::status(). Throws verify::Error for invalid

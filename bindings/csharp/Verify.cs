@@ -1308,7 +1308,8 @@ namespace Verify
         /// <see cref="UserLogin"/> (<see cref="SessionKind.User"/>), with
         /// <paramref name="options"/> (null: the defaults, a heartbeat every 5 minutes and 15
         /// minutes of grace). The options are copied: they may be changed, reused or disposed
-        /// afterwards. The first heartbeat is sent one interval after the start. Keep the
+        /// afterwards. The first heartbeat is sent at once (a token the server does not know ends the
+        /// keeper with 1007), the next ones every interval. Keep the
         /// returned keeper (a field) and dispose it when the session should no longer be kept;
         /// it keeps this client from being collected (not from being disposed: disposing the
         /// client stops its keepers).
@@ -1898,7 +1899,8 @@ namespace Verify
 
         /// <summary>
         /// Time between heartbeats: at least 1 s (default 5 minutes, the spec's). A small random
-        /// jitter is added; the first heartbeat is one interval after the start.
+        /// jitter is added; the first heartbeat of StartKeeper(token, kind) is sent at once, that of
+        /// StartKeeper(reply) one interval after the start.
         /// </summary>
         /// <exception cref="VerifyException">Set below 1 s: <see cref="ResultCode.InvalidArgument"/>.</exception>
         public TimeSpan Interval

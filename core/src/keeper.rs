@@ -42,14 +42,16 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{JoinHandle, ThreadId};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::actions::{request, Heartbeat, SessionKind};
+use crate::actions::{request, Heartbeat};
 use crate::cancel::CancelToken;
-use crate::client::{ActionRequest, Client};
+use crate::client::Client;
 use crate::codes;
 use crate::deadline::Deadline;
 use crate::error::Error;
-use crate::offline::Pending;
+use crate::offline::{Pending, Resume};
 use crate::reply::Reply;
+use crate::request::ActionRequest;
+use crate::session::SessionKind;
 
 /// Longest pause between retries while in trouble.
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
@@ -209,8 +211,9 @@ impl std::fmt::Debug for Keeper {
 
 impl Keeper {
     /// Starts keeping the session of `token` (from `single_login`: `SessionKind::Card`; from
-    /// `user_login`: `SessionKind::User`) alive. The first heartbeat is sent one interval
-    /// after the start.
+    /// `user_login`: `SessionKind::User`) alive. The first heartbeat is sent at once, so that
+    /// a token the server does not know ends the session at once (`Ended`, 1007) instead of
+    /// reporting a session alive for one interval; the next ones every interval.
     pub fn start(
         client: Arc<Client>,
         token: &str,
@@ -220,7 +223,12 @@ impl Keeper {
     ) -> Result<Keeper, Error> {
         // Checks the token and IP now, so that a bad argument fails the start.
         let request = request::heartbeat(token, kind, options.ip.as_deref())?;
-        Keeper::launch(client, Mode::Online { request, kind }, options, on_event)
+        let mode = Mode::Online {
+            request,
+            kind,
+            checked: false,
+        };
+        Keeper::launch(client, mode, options, on_event)
     }
 
     /// Starts keeping the session of a login's reply: the reply of `single_login` or
@@ -229,7 +237,8 @@ impl Keeper {
     /// the keeper waits for the login still going on in the background (after a start
     /// budget), or sends the login again, until the server answers: `Online` and heartbeats
     /// from then on, or `Ended` with the server's refusal; it ends when the offline grace
-    /// runs out first.
+    /// runs out first. From the server's own reply the token was just issued: the first
+    /// heartbeat is sent one interval after the start.
     pub fn start_from(
         client: Arc<Client>,
         reply: &Reply,
@@ -237,10 +246,13 @@ impl Keeper {
         on_event: Option<EventCallback>,
     ) -> Result<Keeper, Error> {
         if let Some(offline) = reply.offline() {
+            let resume = Arc::clone(&offline.resume)
+                .downcast::<Resume>()
+                .map_err(|_| Error::invalid_argument("the offline verdict cannot be resumed"))?;
             let mode = Mode::Offline {
-                login: offline.login.clone(),
+                login: resume.login.clone(),
                 kind: offline.kind,
-                pending: offline.pending.clone(),
+                pending: resume.pending.clone(),
                 grace_end: offline.grace_end,
             };
             return Keeper::launch(client, mode, options, on_event);
@@ -252,7 +264,13 @@ impl Keeper {
                 "the reply is not a successful login with a token, nor an offline verdict",
             ));
         };
-        Keeper::start(client, token, kind, options, on_event)
+        let request = request::heartbeat(token, kind, options.ip.as_deref())?;
+        let mode = Mode::Online {
+            request,
+            kind,
+            checked: true,
+        };
+        Keeper::launch(client, mode, options, on_event)
     }
 
     fn launch(
@@ -414,10 +432,12 @@ impl Drop for Keeper {
 
 /// What a keeper keeps alive.
 enum Mode {
-    /// A session with a token: heartbeats.
+    /// A session with a token: heartbeats (the first at once unless the token is `checked`,
+    /// fresh from the server's login).
     Online {
         request: ActionRequest,
         kind: SessionKind,
+        checked: bool,
     },
     /// An offline verdict: the login to send again (or the one still going on), until the
     /// offline grace ends.
@@ -478,6 +498,7 @@ impl Beat {
         // Stopping the keeper interrupts the heartbeat in flight on this thread.
         let _watch = self.shared.cancel.watch();
         let mut next = match &mode {
+            Mode::Online { checked: false, .. } => Deadline::after(Duration::ZERO),
             Mode::Online { .. } => Deadline::after(jittered(self.options.interval)),
             Mode::Offline { grace_end, .. } => {
                 self.emit(Event {
@@ -520,6 +541,7 @@ impl Beat {
                             mode = Mode::Online {
                                 request,
                                 kind: *kind,
+                                checked: true,
                             };
                             failures = 0;
                             next = Deadline::at(now, jittered(self.options.interval));
@@ -537,7 +559,7 @@ impl Beat {
                         }
                     }
                 }
-                Mode::Online { request, kind } => match self.beat(request) {
+                Mode::Online { request, kind, .. } => match self.beat(request) {
                     Outcome::Alive(beat) => {
                         trouble_since = None;
                         failures = 0;
