@@ -27,7 +27,7 @@
 #   tinyproxy, microsocks -> the command of that name, from the package of that name (the
 #                HTTP CONNECT and SOCKS5 proxies of core/tests/proxies.rs)
 #   dnsmasq   -> dnsmasq                   package: dnsmasq-base (the binary only, no system
-#                service: the name server of the network lab, tests/lab.rs)
+#                service: the name server of the network lab, tests/lab/)
 #   ethtool   -> ethtool                   package: ethtool (the lab turns off the veths'
 #                offloads so that frames fit the MTU)
 #   iproute2  -> ip                        package: iproute2 (namespaces and veth pairs of the lab)
@@ -35,7 +35,7 @@
 #                packet relay)
 #   libcurl-dev -> the headers and pkg-config files of libcurl and OpenSSL (`pkg-config
 #                --exists libcurl libcrypto`)   packages: libcurl4-openssl-dev libssl-dev
-#                (the libcurl client of the lab, benches/baseline/lab_curl.c)
+#                (the libcurl client of the lab and of benches/run.sh, benches/baseline/baseline.c)
 #   test-hosts -> the line `127.0.0.1 verify-sandbox.test` in /etc/hosts: a name that is not
 #                loopback to the client (so it goes through a proxy) but that the proxies
 #                resolve to the sandbox on 127.0.0.1 (.test is reserved for tests, RFC 2606)
