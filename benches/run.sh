@@ -436,6 +436,9 @@ off_refusals=$("$os" refusals "$base_url" 90006 "$app_key" "$work/offline-refusa
     benchoffline bench-pw | tail -n 1)
 printf '%s\n' "$off_online" "$off_down" "$off_hole" "$off_refusals" >&2
 
+step "16. machine code v1 and v2, cold and warm (benches/machine.sh)"
+mapfile -t machine_rows < <(benches/machine.sh "$work" $([ "$check" -eq 1 ] && echo 2 5))
+
 # ---------------------------------------------------------------------------------------
 load_end=$(cut -d ' ' -f 1-3 /proc/loadavg)
 read -r busy1 total1 < <(machine_ticks)
@@ -548,6 +551,8 @@ rows=(
     "15d. offline verdicts after a server refusal (count card used up, another machine, wrong password)|$(field offline_verdicts "$off_refusals") of $(field refusals "$off_refusals")|||0|$v_off_refusals"
 )
 
+rows+=("${machine_rows[@]}")
+
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Uncommitted changes to what the benchmark builds or runs, named (they are in the figures).
 dirty=$(git status --porcelain -- Cargo.toml Cargo.lock build.rs src core include sandbox benches \
@@ -610,7 +615,7 @@ curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcr
 
 lab_flags=()
 if [ "$check" -eq 1 ]; then lab_flags=(--check); fi
-step "16. the network lab: benches/lab.sh ${lab_flags[*]} (target/bench/lab.md)"
+step "17. the network lab: benches/lab.sh ${lab_flags[*]} (target/bench/lab.md)"
 benches/lab.sh ${lab_flags[@]+"${lab_flags[@]}"} >&2
 
 if [ "$write" -eq 1 ]; then
