@@ -305,6 +305,8 @@ impl Drop for Slot {
 /// [`LabSandbox::control`] alone.
 pub struct LabSandbox {
     pub ca_file: PathBuf,
+    /// The control API's token (bound to every address, the sandbox's door asks for one).
+    token: String,
     _child: Mutex<Child>,
 }
 
@@ -329,10 +331,14 @@ impl LabSandbox {
         std::fs::write(&cert, &certs.chain_pem).expect("write the certificate");
         std::fs::write(&key, &certs.key_pem).expect("write the key");
         std::fs::write(&ca_file, &certs.ca_pem).expect("write the CA");
+        // Bound to every address of its namespace, the sandbox's control API needs a token:
+        // the test chooses it.
+        let token = format!("lab{}", unique("token"));
         let mut child = Command::new("ip")
             .args(["netns", "exec", &lab.server_ns])
             .arg(&binary)
             .args(["--host", "::", "--port", "80", "--https-port", "443"])
+            .args(["--token", &token])
             .arg("--tls-cert")
             .arg(&cert)
             .arg("--tls-key")
@@ -360,6 +366,7 @@ impl LabSandbox {
         }
         LabSandbox {
             ca_file,
+            token,
             _child: Mutex::new(child),
         }
     }
@@ -373,7 +380,8 @@ impl LabSandbox {
             UnixStream::connect(&lab().sandbox_socket).expect("the lab's way in to the sandbox");
         let request = format!(
             "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n\
-             Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+             Authorization: Bearer {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            self.token,
             body.len()
         );
         stream
