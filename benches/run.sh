@@ -2,9 +2,10 @@
 # benches/run.sh: the benchmark of libverify against a hand-written libcurl + OpenSSL client.
 #
 #   benches/run.sh            full run (a few minutes after the build): prints the table
-#   benches/run.sh --write    the full run, then rewrites the generated figures block of
+#   benches/run.sh --write    the full run, then rewrites the generated blocks of
 #                             BENCHMARKS.md (between <!-- BEGIN GENERATED: figures and
-#                             <!-- END GENERATED: figures -->); the prose around is not touched
+#                             <!-- END GENERATED: figures -->, and the same for `lab`, through
+#                             benches/write-block.sh); the prose around is not touched
 #   benches/run.sh --check    smoke check: builds everything and runs every mode with tiny
 #                             counts (about a minute after the build); the figures mean nothing,
 #                             no PASS/MISS; BENCHMARKS.md is not touched
@@ -20,8 +21,9 @@
 # long variable names through the control API, and run the keeper under strace (installed by
 # install-deps.sh like the rest).
 # The table is also written to target/bench/last-run.txt and, as Markdown, to
-# target/bench/figures.md (what --write puts into BENCHMARKS.md). BENCHMARKS.md explains
-# each figure.
+# target/bench/figures.md (what --write puts into BENCHMARKS.md). Last, benches/lab.sh (with
+# --check when checking) measures a program's start in the network lab (root needed) into
+# target/bench/lab.md, the `lab` block. BENCHMARKS.md explains each figure.
 #
 # Counts can be changed with environment variables (defaults in brackets):
 #   BENCH_LATENCY_CALLS [20000]  BENCH_CG_CALLS_1 [200]  BENCH_CG_CALLS_2 [2200]
@@ -434,6 +436,9 @@ off_refusals=$("$os" refusals "$base_url" 90006 "$app_key" "$work/offline-refusa
     benchoffline bench-pw | tail -n 1)
 printf '%s\n' "$off_online" "$off_down" "$off_hole" "$off_refusals" >&2
 
+step "16. machine code v1 and v2, cold and warm (benches/machine.sh)"
+mapfile -t machine_rows < <(benches/machine.sh "$work" $([ "$check" -eq 1 ] && echo 2 5))
+
 # ---------------------------------------------------------------------------------------
 load_end=$(cut -d ' ' -f 1-3 /proc/loadavg)
 read -r busy1 total1 < <(machine_ticks)
@@ -546,6 +551,8 @@ rows=(
     "15d. offline verdicts after a server refusal (count card used up, another machine, wrong password)|$(field offline_verdicts "$off_refusals") of $(field refusals "$off_refusals")|||0|$v_off_refusals"
 )
 
+rows+=("${machine_rows[@]}")
+
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 # Uncommitted changes to what the benchmark builds or runs, named (they are in the figures).
 dirty=$(git status --porcelain -- Cargo.toml Cargo.lock build.rs src core include sandbox benches \
@@ -606,24 +613,15 @@ curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcr
     fi
 } >target/bench/figures.md
 
+lab_flags=()
+if [ "$check" -eq 1 ]; then lab_flags=(--check); fi
+step "17. the network lab: benches/lab.sh ${lab_flags[*]} (target/bench/lab.md)"
+benches/lab.sh ${lab_flags[@]+"${lab_flags[@]}"} >&2
+
 if [ "$write" -eq 1 ]; then
-    step "write the figures into BENCHMARKS.md (between the GENERATED: figures markers)"
-    awk -v frag=target/bench/figures.md '
-        /^<!-- BEGIN GENERATED: figures/ {
-            print; begun++
-            while ((getline line < frag) > 0) print line
-            skip = 1; next
-        }
-        /^<!-- END GENERATED: figures -->/ { skip = 0; ended++ }
-        !skip { print }
-        END { if (begun != 1 || ended != 1) exit 3 }
-    ' BENCHMARKS.md >"$work/BENCHMARKS.md" || {
-        echo "run.sh: BENCHMARKS.md needs exactly one '<!-- BEGIN GENERATED: figures' line and" \
-            "one '<!-- END GENERATED: figures -->' line after it; not written" >&2
-        exit 1
-    }
-    cat "$work/BENCHMARKS.md" >BENCHMARKS.md
-    echo "BENCHMARKS.md: figures rewritten (git diff BENCHMARKS.md)" >&2
+    step "write the figures into BENCHMARKS.md (the GENERATED: figures and lab blocks)"
+    benches/write-block.sh figures target/bench/figures.md
+    benches/write-block.sh lab target/bench/lab.md
 fi
 
 if [ "$check" -eq 0 ] && [ "$misses" -gt 0 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then

@@ -329,6 +329,117 @@
 #define VERIFY_MACHINE_CODE_LEN 32
 
 /**
+ * Machine code v1 (`verify_machine_code_ex`): HMAC-SHA256 of one OS identity. The default,
+ * frozen: the same output forever.
+ */
+#define VERIFY_MACHINE_V1 1
+
+/**
+ * Machine code v2 (`verify_machine_code_ex`): several components, tolerant matching, kept
+ * in the state folder (docs/machine-code.md).
+ */
+#define VERIFY_MACHINE_V2 2
+
+/**
+ * Component of machine code v2: the SMBIOS system UUID (Linux: root only; macOS
+ * IOPlatformUUID).
+ */
+#define VERIFY_MACHINE_BOARD_UUID 1
+
+/**
+ * Component: the board's serial number (SMBIOS; Linux: root only; macOS platform serial).
+ */
+#define VERIFY_MACHINE_BOARD_SERIAL 2
+
+/**
+ * Component: the OS installation (Windows MachineGuid, Linux /etc/machine-id).
+ */
+#define VERIFY_MACHINE_OS_INSTALL 3
+
+/**
+ * Component: the system volume (Windows volume serial, Linux root file system UUID).
+ */
+#define VERIFY_MACHINE_SYSTEM_VOLUME 4
+
+/**
+ * Component: the processor's signature (CPUID).
+ */
+#define VERIFY_MACHINE_CPU 5
+
+/**
+ * Component: the machine's model (SMBIOS manufacturer and product names, macOS hw.model).
+ */
+#define VERIFY_MACHINE_MODEL 6
+
+/**
+ * A component's state: read, equal to the stored one.
+ */
+#define VERIFY_COMPONENT_MATCHES 1
+
+/**
+ * A component's state: read, not the stored one.
+ */
+#define VERIFY_COMPONENT_DIFFERS 2
+
+/**
+ * A component's state: read, nothing stored to compare with (counts nothing).
+ */
+#define VERIFY_COMPONENT_NOT_STORED 3
+
+/**
+ * A component's state: not readable now (no permission, missing; counts nothing).
+ */
+#define VERIFY_COMPONENT_UNREADABLE 4
+
+/**
+ * A component's state: a known placeholder value such as an all-zero SMBIOS UUID (counts
+ * nothing).
+ */
+#define VERIFY_COMPONENT_PLACEHOLDER 5
+
+/**
+ * Outcome of a v2 check: nothing was stored; the code was issued and stored.
+ */
+#define VERIFY_MACHINE_ISSUED 1
+
+/**
+ * Outcome: the stored code was kept (enough components match).
+ */
+#define VERIFY_MACHINE_KEPT 2
+
+/**
+ * Outcome: the components say another machine (or a new board): a new code was issued.
+ */
+#define VERIFY_MACHINE_REISSUED 3
+
+/**
+ * Outcome: a stored code was there but did not open; the code was issued again.
+ */
+#define VERIFY_MACHINE_STORE_UNREADABLE 4
+
+/**
+ * Sign of virtualisation: CPUID's hypervisor bit; the detail is the hypervisor's vendor
+ * ("KVMKVMKVM", "Microsoft Hv", "VMwareVMware"), or empty.
+ */
+#define VERIFY_VIRTUAL_HYPERVISOR_BIT 1
+
+/**
+ * Sign: a firmware (SMBIOS/DMI) string of a virtual machine ("QEMU", "VMware, Inc.").
+ */
+#define VERIFY_VIRTUAL_FIRMWARE 2
+
+/**
+ * Sign: a container marker ("/.dockerenv", "/run/.containerenv", a cgroup name).
+ */
+#define VERIFY_VIRTUAL_CONTAINER 3
+
+/**
+ * Sign: the OS says it runs under a hypervisor (macOS kern.hv_vmm_present, Linux
+ * /sys/hypervisor/type).
+ */
+#define VERIFY_VIRTUAL_SYSTEM 4
+
+/**
  * `verify_client_options_set_trust`: Mozilla's root certificates (the default).
  */
 #define VERIFY_TRUST_MOZILLA 1
@@ -417,6 +528,19 @@ typedef struct verify_keeper_options verify_keeper_options;
  * Immutable: any number of threads may read it at once.
  */
 typedef struct verify_keeper_status verify_keeper_status;
+
+/**
+ * The result of `verify_machine_check_new`: machine code v2 and, for each component,
+ * whether it matches the stored one (never its value). Opaque; freed with
+ * `verify_machine_check_free`. Immutable: any number of threads may read it at once.
+ */
+typedef struct verify_machine_check verify_machine_check;
+
+/**
+ * The result of `verify_machine_virtual_new`: what was seen of virtualisation. Opaque;
+ * freed with `verify_machine_virtual_free`. Immutable: any number of threads may read it.
+ */
+typedef struct verify_machine_virtual verify_machine_virtual;
 
 /**
  * An answer of the server (any code). Opaque; created by the calls, freed with
@@ -1151,18 +1275,158 @@ int32_t VERIFY_CALL verify_keeper_status_message(const struct verify_keeper_stat
                                                  const char **out);
 
 /**
- * Writes the machine code of this machine for `salt` (one salt per program, such as its
+ * Writes the v1 machine code of this machine for `salt` (one salt per program, such as its
  * AppId; may be empty, not NULL) into `out`: 32 uppercase hex characters and a NUL, so
  * `out_len` must be at least 33. The code is a salted hash of the OS machine identity
  * (`/etc/machine-id`, Windows `MachineGuid`, macOS hardware UUID), the same on every call
  * and in every process; where the OS gives none, a random identity is created once in the
  * user's configuration folder (`verify/machine-id` under `$XDG_CONFIG_HOME` or `~/.config`,
- * `%APPDATA%`, `~/Library/Application Support`). No process is spawned.
+ * `%APPDATA%`, `~/Library/Application Support`). No process is spawned. v1 is frozen:
+ * cards bound to it keep working; `verify_machine_code_ex` chooses v2.
  * Returns 200, `VERIFY_ERR_INVALID_ARGUMENT`, or `VERIFY_ERR_SYSTEM` when the identity
  * cannot be read or stored. Ownership: `out` is the caller's buffer of `out_len` bytes.
  * Thread-safety: any thread.
  */
 int32_t VERIFY_CALL verify_machine_code(const char *salt, char *out, size_t out_len);
+
+/**
+ * Writes the machine code of `version` (`VERIFY_MACHINE_V1` or `VERIFY_MACHINE_V2`) for
+ * `salt` into `out` (at least 33 bytes: 32 uppercase hex characters and a NUL).
+ * v1 is `verify_machine_code` and ignores `state_folder`. v2 reads several components
+ * natively (no process, no WMI), issues the code from the strongest one (the board's
+ * SMBIOS UUID where it is readable) and keeps it, with a salted hash of each component,
+ * sealed in `state_folder` (a folder, or NULL or empty for the per-user default, as
+ * `verify_client_options_set_state_folder`); later calls keep the stored code while enough
+ * components match, so a reinstalled OS, a new disk, an edited MachineGuid or a component
+ * that cannot be read keep the code, and a VM clone, another computer or a new motherboard
+ * get another (docs/machine-code.md). A store that cannot be written is not an error (the
+ * code is still right). Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (an unknown version, a
+ * short buffer), or `VERIFY_ERR_SYSTEM`. Ownership: `out` is the caller's buffer.
+ * Thread-safety: any thread; processes of one program may call it at once.
+ */
+int32_t VERIFY_CALL verify_machine_code_ex(const char *salt,
+                                           int32_t version,
+                                           const char *state_folder,
+                                           char *out,
+                                           size_t out_len);
+
+/**
+ * Machine code v2 for `salt` with its explanation ("why did it change"): runs as
+ * `verify_machine_code_ex(salt, VERIFY_MACHINE_V2, state_folder, ...)` does (it issues,
+ * keeps and stores the same code), and gives a new `verify_machine_check` in `*out` with
+ * the code, the outcome (`VERIFY_MACHINE_ISSUED`, `_KEPT`, `_REISSUED`,
+ * `_STORE_UNREADABLE`), and every component with its state (`VERIFY_COMPONENT_*`) and
+ * weight, never its value: a host may show it to its user or send it to support.
+ * `state_folder` is a folder, or NULL or empty for the per-user default. Returns 200,
+ * `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_SYSTEM`; `*out` is NULL on failure.
+ * Ownership: the caller frees `*out` with `verify_machine_check_free`. Thread-safety: any
+ * thread.
+ */
+int32_t VERIFY_CALL verify_machine_check_new(const char *salt,
+                                             const char *state_folder,
+                                             struct verify_machine_check **out);
+
+/**
+ * Frees a check. `verify_machine_check_free(NULL)` does nothing. Ownership: takes `check`.
+ */
+void VERIFY_CALL verify_machine_check_free(struct verify_machine_check *check);
+
+/**
+ * The machine code (32 uppercase hex characters) into `*out`; returns 0 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `check` is freed.
+ */
+int32_t VERIFY_CALL verify_machine_check_code(const struct verify_machine_check *check, const char **out);
+
+/**
+ * The outcome (`VERIFY_MACHINE_ISSUED`, `_KEPT`, `_REISSUED`, `_STORE_UNREADABLE`; later
+ * versions may add values) into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_machine_check_outcome(const struct verify_machine_check *check, int32_t *out);
+
+/**
+ * The rule's sum (matching components add their weight, differing ones take it away)
+ * into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_machine_check_score(const struct verify_machine_check *check, int32_t *out);
+
+/**
+ * What went wrong with the store (it did not open, or could not be written) into `*out`;
+ * returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` when nothing did. Ownership: borrowed, valid
+ * until `check` is freed.
+ */
+int32_t VERIFY_CALL verify_machine_check_note(const struct verify_machine_check *check, const char **out);
+
+/**
+ * How many components the check lists (6 in this version) into `*out`; returns 0 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_machine_check_count(const struct verify_machine_check *check, size_t *out);
+
+/**
+ * Component number `index` (0 = heaviest): its kind (`VERIFY_MACHINE_BOARD_UUID`...) into
+ * `*kind`, its state (`VERIFY_COMPONENT_*`) into `*state`, its weight into `*weight`; each
+ * out-pointer may be NULL when not wanted. Returns 0, `VERIFY_ERR_NO_SUCH_FIELD` when
+ * `index` is past the last, or `VERIFY_ERR_INVALID_ARGUMENT`. Later versions may add kinds
+ * and states.
+ */
+int32_t VERIFY_CALL verify_machine_check_component(const struct verify_machine_check *check,
+                                                   size_t index,
+                                                   int32_t *kind,
+                                                   int32_t *state,
+                                                   int32_t *weight);
+
+/**
+ * The name of a component kind (`VERIFY_MACHINE_BOARD_UUID` is "board_uuid", then
+ * "board_serial", "os_install", "system_volume", "cpu", "model"); "unknown" for another
+ * number. Ownership: static, never freed. Thread-safety: any thread.
+ */
+const char *VERIFY_CALL verify_machine_component_name(int32_t kind);
+
+/**
+ * The name of a component state (`VERIFY_COMPONENT_MATCHES` is "matches", then
+ * "differs", "not_stored", "unreadable", "placeholder"); "unknown" for another number.
+ * Ownership: static. Thread-safety: any thread.
+ */
+const char *VERIFY_CALL verify_machine_state_name(int32_t state);
+
+/**
+ * Whether this machine looks virtual or containerised, and what was seen: CPUID's
+ * hypervisor bit and vendor, firmware (SMBIOS/DMI) strings of virtual machines, container
+ * markers. It only reports; the host decides what it means for its licence. Reads only:
+ * no process, no file written. Gives a new `verify_machine_virtual` in `*out`; returns 200
+ * or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: the caller frees `*out` with
+ * `verify_machine_virtual_free`. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_machine_virtual_new(struct verify_machine_virtual **out);
+
+/**
+ * Frees a report. `verify_machine_virtual_free(NULL)` does nothing. Ownership: takes it.
+ */
+void VERIFY_CALL verify_machine_virtual_free(struct verify_machine_virtual *report);
+
+/**
+ * 1 into `*out` when the machine looks virtual or containerised (any sign seen), else 0;
+ * returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_machine_virtual_looks_virtual(const struct verify_machine_virtual *report,
+                                                         int32_t *out);
+
+/**
+ * How many signs were seen into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_machine_virtual_count(const struct verify_machine_virtual *report, size_t *out);
+
+/**
+ * Sign number `index`: its kind (`VERIFY_VIRTUAL_*`; later versions may add kinds) into
+ * `*kind` and what was seen (a vendor string, a file name; never an identity) into
+ * `*detail`; either may be NULL. Returns 0, `VERIFY_ERR_NO_SUCH_FIELD` past the last, or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: `*detail` is borrowed, valid until the report
+ * is freed.
+ */
+int32_t VERIFY_CALL verify_machine_virtual_sign(const struct verify_machine_virtual *report,
+                                                size_t index,
+                                                int32_t *kind,
+                                                const char **detail);
 
 /**
  * A static English description of any result code (the server's codes of spec section 7,

@@ -158,6 +158,9 @@
  *
  * Machine code: verify::machine_code(salt) is 32 uppercase hex characters, the same on every
  * call and in every process on this machine (see verify_machine_code in verify.h).
+ * verify::machine_code(salt, MachineVersion::V2, folder) is machine code v2; machine_check()
+ * says for each component whether it matches the stored one; machine_virtual() whether the
+ * machine looks virtual (docs/machine-code.md).
  *
  * Porting from the ABI 1 binding (CHANGELOG.md has the C side)
  * - reply.str("token") -> reply.str("/data/token") or reply.str(verify::field("token"));
@@ -1989,6 +1992,122 @@ inline std::string machine_code(std::string_view salt) {
     char out[VERIFY_MACHINE_CODE_LEN + 1] = {};
     detail::check_ok(verify_machine_code(s.c_str(), out, sizeof out));
     return std::string(out);
+}
+
+/* The machine code's algorithm: v1 (the default, frozen) or v2 (several components,
+ * tolerant matching, kept in the state folder; docs/machine-code.md). */
+enum class MachineVersion : std::int32_t {
+    V1 = VERIFY_MACHINE_V1,
+    V2 = VERIFY_MACHINE_V2,
+};
+
+/* The machine code of `version` for `salt`; v2 keeps it in `state_folder` (empty: the
+ * per-user default), v1 ignores it. Throws verify::Error on failure (see
+ * verify_machine_code_ex). */
+inline std::string machine_code(std::string_view salt, MachineVersion version,
+                                std::string_view state_folder = {}) {
+    std::string s = detail::arg(salt, "salt");
+    std::string folder = detail::arg(state_folder, "state_folder");
+    char out[VERIFY_MACHINE_CODE_LEN + 1] = {};
+    detail::check_ok(verify_machine_code_ex(s.c_str(), static_cast<std::int32_t>(version),
+                                            folder.empty() ? nullptr : folder.c_str(), out,
+                                            sizeof out));
+    return std::string(out);
+}
+
+/* One component of a MachineCheck: what it is and whether it matches the stored one, never
+ * its value. `kind` is a VERIFY_MACHINE_* number and `state` a VERIFY_COMPONENT_* number
+ * (later versions may add values: `name` and `state_name` say "unknown" then). */
+struct MachineComponent {
+    std::int32_t kind = 0;
+    std::string name;
+    std::int32_t state = 0;
+    std::string state_name;
+    std::int32_t weight = 0;
+};
+
+/* Machine code v2 and why it is what it is ("why did it change"). `outcome` is
+ * VERIFY_MACHINE_ISSUED, _KEPT, _REISSUED or _STORE_UNREADABLE; `note` says what went wrong
+ * with the store (empty when nothing did). */
+struct MachineCheck {
+    std::string code;
+    std::int32_t outcome = 0;
+    std::int32_t score = 0;
+    std::vector<MachineComponent> components;
+    std::string note;
+};
+
+/* Machine code v2 for `salt` with its explanation: issues, keeps and stores the code as
+ * machine_code(salt, MachineVersion::V2, state_folder) does (verify_machine_check_new).
+ * Throws verify::Error on failure. */
+inline MachineCheck machine_check(std::string_view salt, std::string_view state_folder = {}) {
+    std::string s = detail::arg(salt, "salt");
+    std::string folder = detail::arg(state_folder, "state_folder");
+    verify_machine_check *raw = nullptr;
+    detail::check_ok(verify_machine_check_new(s.c_str(), folder.empty() ? nullptr : folder.c_str(), &raw));
+    std::unique_ptr<verify_machine_check, void (*)(verify_machine_check *)> owned(raw, [](verify_machine_check *c) {
+        verify_machine_check_free(c);
+    });
+    MachineCheck check;
+    const char *text = nullptr;
+    verify_machine_check_code(raw, &text);
+    check.code = detail::copy(text);
+    verify_machine_check_outcome(raw, &check.outcome);
+    verify_machine_check_score(raw, &check.score);
+    if (verify_machine_check_note(raw, &text) == 0) {
+        check.note = detail::copy(text);
+    }
+    std::size_t count = 0;
+    verify_machine_check_count(raw, &count);
+    for (std::size_t i = 0; i < count; ++i) {
+        MachineComponent component;
+        if (verify_machine_check_component(raw, i, &component.kind, &component.state, &component.weight) != 0) {
+            break;
+        }
+        component.name = verify_machine_component_name(component.kind);
+        component.state_name = verify_machine_state_name(component.state);
+        check.components.push_back(std::move(component));
+    }
+    return check;
+}
+
+/* One sign of virtualisation: `kind` is a VERIFY_VIRTUAL_* number, `detail` what was seen (a
+ * vendor string, a file name; never an identity). */
+struct VirtualSign {
+    std::int32_t kind = 0;
+    std::string detail;
+};
+
+/* Whether this machine looks virtual or containerised, and what was seen. It only reports:
+ * the host decides what it means for its licence. */
+struct MachineVirtual {
+    bool looks_virtual = false;
+    std::vector<VirtualSign> signs;
+};
+
+/* Reads the signs of virtualisation (verify_machine_virtual_new). Throws verify::Error on
+ * failure. */
+inline MachineVirtual machine_virtual() {
+    verify_machine_virtual *raw = nullptr;
+    detail::check_ok(verify_machine_virtual_new(&raw));
+    std::unique_ptr<verify_machine_virtual, void (*)(verify_machine_virtual *)> owned(
+        raw, [](verify_machine_virtual *v) { verify_machine_virtual_free(v); });
+    MachineVirtual seen;
+    std::int32_t looks = 0;
+    verify_machine_virtual_looks_virtual(raw, &looks);
+    seen.looks_virtual = looks != 0;
+    std::size_t count = 0;
+    verify_machine_virtual_count(raw, &count);
+    for (std::size_t i = 0; i < count; ++i) {
+        VirtualSign sign;
+        const char *detail = nullptr;
+        if (verify_machine_virtual_sign(raw, i, &sign.kind, &detail) != 0) {
+            break;
+        }
+        sign.detail = detail::copy(detail);
+        seen.signs.push_back(std::move(sign));
+    }
+    return seen;
 }
 
 /* The level of a log message (the VERIFY_LOG_* integers). Later versions of the library may

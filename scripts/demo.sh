@@ -14,8 +14,10 @@
 # long-lived `verify-sandbox --state FILE`, with its console open in a browser) instead of
 # starting its own: it first loads sandbox/fixtures/demo.json into it (POST
 # /_sandbox/fixtures, which replaces the demo's program, cards and accounts by key), so the
-# demo's cards are unspent again and the demo passes however often it runs. Without --url
-# every run starts a fresh sandbox, so it passes twice in a row as well.
+# demo's cards are unspent again and the demo passes however often it runs (a JSON control
+# request; when that sandbox needs a token, because it listens on an address other than
+# loopback or was given --token, set VERIFY_SANDBOX_TOKEN to the `token:` line it printed).
+# Without --url every run starts a fresh sandbox, so it passes twice in a row as well.
 #
 # The demo keeps the last good verdict in a state folder (`demo ... --state DIR`); after the
 # demo passed, the script stops the sandbox and starts the demo again with --offline-start:
@@ -71,14 +73,18 @@ if [ -n "$external_url" ]; then
     step "3/6 Reload the demo fixtures into the sandbox at $external_url (POST /_sandbox/fixtures)"
     scripts/install-deps.sh curl
     base_url=${external_url%/}
-    if ! reply=$(curl -sS --max-time 10 -H 'Content-Type: application/json' \
+    auth=()
+    if [ -n "${VERIFY_SANDBOX_TOKEN:-}" ]; then
+        auth=(-H "Authorization: Bearer $VERIFY_SANDBOX_TOKEN")
+    fi
+    if ! reply=$(curl -sS --max-time 10 -H 'Content-Type: application/json' "${auth[@]}" \
             --data-binary @sandbox/fixtures/demo.json "$base_url/_sandbox/fixtures"); then
         echo "demo.sh: no sandbox answers at $base_url" >&2
         exit 1
     fi
     case "$reply" in
         *'"ok":true'*) echo "fixtures reloaded: $reply" ;;
-        *) echo "demo.sh: the sandbox refused the fixtures (is its control API on?): $reply" >&2; exit 1 ;;
+        *) echo "demo.sh: the sandbox refused the fixtures (is its control API on? does it need VERIFY_SANDBOX_TOKEN?): $reply" >&2; exit 1 ;;
     esac
 else
     sandbox_args=(--port 0 --fixtures sandbox/fixtures/demo.json)

@@ -29,13 +29,24 @@
 #                the sandbox, tests of core/tests/proxies.rs)
 #   tinyproxy, microsocks -> the command of that name, from the package of that name (the
 #                HTTP CONNECT and SOCKS5 proxies of core/tests/proxies.rs)
+#   dnsmasq   -> dnsmasq                   package: dnsmasq-base (the binary only, no system
+#                service: the name server of the network lab, tests/lab/)
+#   ethtool   -> ethtool                   package: ethtool (the lab turns off the veths'
+#                offloads so that frames fit the MTU)
+#   iproute2  -> ip                        package: iproute2 (namespaces and veth pairs of the lab)
+#   python3   -> python3                   package: python3 (tests/lab/netlab.py, the lab's
+#                packet relay)
+#   libcurl-dev -> the headers and pkg-config files of libcurl and OpenSSL (`pkg-config
+#                --exists libcurl libcrypto`)   packages: libcurl4-openssl-dev libssl-dev
+#                (the libcurl client of the lab and of benches/run.sh, benches/baseline/baseline.c)
 #   test-hosts -> the line `127.0.0.1 verify-sandbox.test` in /etc/hosts: a name that is not
 #                loopback to the client (so it goes through a proxy) but that the proxies
 #                resolve to the sandbox on 127.0.0.1 (.test is reserved for tests, RFC 2606)
 #   anything else: the command of that name, from the package of that name
 #
 # Idempotent: nothing is installed when every tool is present. When something is missing it
-# runs `apt-get update` once, then `apt-get install -y` of the missing packages, with sudo only
+# runs `apt-get update` once, then `apt-get install -y` of the missing packages (waiting up to
+# 15 minutes for the dpkg lock when another apt-get runs), with sudo only
 # when not root. It fails loudly (non-zero status) when a tool is still missing afterwards.
 set -euo pipefail
 
@@ -64,6 +75,8 @@ commands_of() {
         mingw) echo "x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ i686-w64-mingw32-gcc i686-w64-mingw32-g++ x86_64-w64-mingw32-objdump i686-w64-mingw32-dlltool" ;;
         wine) echo "wine /usr/lib/wine/wine64" ;;
         mono-devel) echo "mcs /usr/lib/mono/4.7-api/mscorlib.dll" ;;
+        iproute2) echo "ip" ;;
+        libcurl-dev) echo "pkg-config" ;;
         *) echo "$1" ;;
     esac
 }
@@ -75,6 +88,8 @@ package_of() {
         nginx) echo "nginx-light" ;;
         mingw) echo "gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686" ;;
         wine) echo "wine wine64" ;;
+        dnsmasq) echo "dnsmasq-base" ;;
+        libcurl-dev) echo "pkg-config libcurl4-openssl-dev libssl-dev" ;;
         *) echo "$1" ;;
     esac
 }
@@ -87,6 +102,9 @@ present() {
             *) command -v "$command" >/dev/null 2>&1 || return 1 ;;
         esac
     done
+    if [ "$1" = libcurl-dev ]; then
+        pkg-config --exists libcurl libcrypto 2>/dev/null || return 1
+    fi
 }
 
 # `test-hosts` is a line in /etc/hosts, not a package.
@@ -146,8 +164,8 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get update"
-if ! ${sudo[@]+"${sudo[@]}"} apt-get update; then
+echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get -o DPkg::Lock::Timeout=900 update"
+if ! ${sudo[@]+"${sudo[@]}"} apt-get -o DPkg::Lock::Timeout=900 update; then
     echo "install-deps: ERROR: apt-get update failed" >&2
     exit 1
 fi

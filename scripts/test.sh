@@ -2,13 +2,15 @@
 # The whole test suite, from a fresh clone: installs what the tests need (a C and C++
 # compiler, valgrind, cmake and pkg-config for the host and package tests, Mono for the C#
 # binding, mingw-w64 and Wine for the Windows DLLs, nginx, tinyproxy and microsocks for the
-# network tests, Chromium for the console), builds the Windows DLLs, checks formatting, lints (clippy, warnings denied), builds the docs (warnings
+# network tests, python3, iproute2, dnsmasq, ethtool and libcurl's headers for the network lab,
+# Chromium for the console, strace for the machine code's no-process check), builds the Windows DLLs, checks formatting, lints (clippy, warnings denied), builds the docs (warnings
 # denied), then runs every test of the workspace: the sandbox's black-box HTTP tests, the
 # core's tests against the sandbox (Rust API, wire vectors, reliability, keeper), the
 # generated-files check (header, C++/C#/README sections), and the C, C++ and C# host
 # programs of tests/hosts/ and the demos (under valgrind, ASan and UBSan where noted)
 # against the library that the run builds, the package built with CMake and pkg-config, the
-# Windows programs under Wine; then every fuzz target for a short budget (scripts/fuzz.sh).
+# Windows programs under Wine, the network lab (tests/lab: namespaces, so it needs root;
+# docs/network-lab.md); then every fuzz target for a short budget (scripts/fuzz.sh).
 # ThreadSanitizer runs by its own command, scripts/tsan.sh (about 13 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +22,8 @@ case "${1:-}" in
 esac
 
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks \
-    test-hosts mingw wine nuget unzip clang-format
+    test-hosts mingw wine nuget unzip clang-format strace python3 iproute2 dnsmasq ethtool \
+    libcurl-dev
 
 echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86 for tests/windows.rs, tests/nuget.rs)"
 scripts/build-windows.sh --wine

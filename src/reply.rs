@@ -272,7 +272,7 @@ pub extern "system" fn verify_reply_offline(
                 write_out(grace_end, "grace_end", seconds(offline.grace_end))?;
             }
             if !reason.is_null() {
-                write_out(reason, "reason", offline.reason.code())?;
+                write_out(reason, "reason", offline.reason_code)?;
             }
         }
         Ok(0)

@@ -1,8 +1,14 @@
 //! The sandbox's web console in a real browser (headless Chromium through chromedriver and
 //! the W3C WebDriver protocol): create a card in the page, log in with it from a C host
-//! (tests/hosts/console_host.c) that runs a keeper, send a message in the page and see it
-//! delivered exactly once, ban the card in the page and see the keeper end with 1006 and the
-//! reason.
+//! (tests/hosts/console_host.c) that runs a keeper, see the session appear live (the page
+//! follows the sandbox's server-sent events, it does not poll), send a message in the page
+//! and see it delivered exactly once, open a refused request in the inspector and read its
+//! diagnosis, ban the card in the page and see the keeper end with 1006 and the reason. A
+//! second test opens a sandbox that needs a token through the address it prints, and checks
+//! that the page keeps the token in a cookie, not in its address.
+//!
+//! Screenshots of the console are written to `target/test-output/console/` (the `target`
+//! folder of the build: `console-*.png`), for a person to look at; nothing compares them.
 //!
 //! Needs cc, chromium and chromedriver (`scripts/install-deps.sh gcc chromium`). Every wait
 //! polls with a deadline.
@@ -179,6 +185,7 @@ impl Browser {
                 "binary": CHROMIUM,
                 "args": [
                     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--window-size=1280,1600",
                     "--no-first-run", "--disable-background-networking",
                     "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
                     format!("--user-data-dir={}", profile.0.display()),
@@ -270,6 +277,47 @@ impl Browser {
         .unwrap_or_else(|e| panic!("script {script}: {e}"))
     }
 
+    /// Writes a PNG screenshot of the page, or of the element `css` when given, to
+    /// `target/test-output/console/console-NAME.png`.
+    fn screenshot(&self, name: &str, css: Option<&str>) {
+        use base64::Engine;
+        let path = match css {
+            Some(css) => {
+                let id = poll(&format!("the element {css}"), 20, || self.find(css).ok());
+                self.eval(
+                    "document.querySelector(arguments[0]).scrollIntoView({block: 'start'}); \
+                     window.scrollBy(0, -60);",
+                    json!([css]),
+                );
+                format!("/element/{id}/screenshot")
+            }
+            None => "/screenshot".to_string(),
+        };
+        let png = self
+            .cmd("GET", &path, None)
+            .unwrap_or_else(|e| panic!("screenshot {name}: {e}"));
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(png.as_str().expect("base64 PNG"))
+            .expect("a base64 PNG");
+        assert!(
+            bytes.starts_with(b"\x89PNG"),
+            "screenshot {name} is not a PNG"
+        );
+        let dir = screenshot_dir();
+        std::fs::create_dir_all(&dir).expect("create the screenshot folder");
+        let file = dir.join(format!("console-{name}.png"));
+        std::fs::write(&file, bytes).unwrap_or_else(|e| panic!("write {}: {e}", file.display()));
+    }
+
+    /// The address the page is at.
+    fn url(&self) -> String {
+        self.cmd("GET", "/url", None)
+            .expect("current URL")
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     /// The trimmed text of the first element matching `css`, when there is one.
     fn text_of(&self, css: &str) -> Option<String> {
         let v = self.eval(
@@ -278,6 +326,35 @@ impl Browser {
         );
         v.as_str().map(|s| s.trim().to_string())
     }
+}
+
+/// `target/test-output/console/`: the test binary is `target/<profile>/deps/console-*`.
+fn screenshot_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.ancestors()
+        .nth(3)
+        .expect("the test binary lives in target/<profile>/deps")
+        .join("test-output/console")
+}
+
+/// POSTs a form to the sandbox's service with bare TCP; returns the reply's body.
+fn post_form(base_url: &str, path: &str, form: &str) -> String {
+    let addr = base_url.trim_start_matches("http://");
+    let mut s = TcpStream::connect(addr).expect("connect to the sandbox");
+    s.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    write!(
+        s,
+        "POST {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{form}",
+        form.len()
+    )
+    .expect("write");
+    let mut reply = String::new();
+    let _ = s.read_to_string(&mut reply);
+    reply
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default()
 }
 
 /// The host program's stdout, collected line by line by a thread.
@@ -353,6 +430,14 @@ fn console_creates_a_card_sends_a_message_once_and_bans_the_session() {
             .text_of(&format!("#programs tr[data-app=\"{app_id}\"]"))
             .filter(|t| t.contains(&app_id))
     });
+    // The page follows the sandbox's event stream.
+    poll("the page's event stream", 20, || {
+        let v = browser.eval("return window.sandboxConsole.streaming;", json!([]));
+        (v == true).then_some(())
+    });
+    let (_, stats) = http(sandbox.port(), "GET", "/_sandbox/stats", None).expect("stats");
+    assert!(stats["event_streams"].as_u64() >= Some(1), "{stats}");
+    browser.screenshot("1-programs", None);
 
     // 1. Create one card in the page.
     browser.type_into("#card-count", "1");
@@ -397,10 +482,11 @@ fn console_creates_a_card_sends_a_message_once_and_bans_the_session() {
     let login = host.wait_line("the host's login", 30, |l| l.starts_with("LOGIN "));
     assert!(login.starts_with("LOGIN code=200"), "{login}");
     host.wait_line("a heartbeat", 30, |l| l.starts_with("EVENT ALIVE code=200"));
-    // The page shows the live session.
+    // The page shows the live session (announced by the event stream).
     poll("the session in the page", 20, || {
         browser.text_of(&format!("#sessions tr[data-subject=\"{card}\"]"))
     });
+    browser.screenshot("2-live-session", None);
 
     // 3. Send a message in the page: delivered once.
     let text = "hello from the console";
@@ -433,7 +519,43 @@ fn console_creates_a_card_sends_a_message_once_and_bans_the_session() {
         .collect();
     assert_eq!(messages, vec![format!("EVENT MESSAGE text={text}")]);
 
-    // 4. Ban the card in the page: the keeper ends with 1006 and the reason.
+    // 4. A client writer's mistake: Init with the TimeStamp in milliseconds. Open it in the
+    // page's inspector and read the diagnosis.
+    let millis = format!("{}123", sandbox.now());
+    let reply = post_form(
+        &sandbox.base_url(),
+        "/api/verify",
+        &format!("AppId={app_id}&AppKey={app_key}&TimeStamp={millis}&Sign=0"),
+    );
+    assert!(reply.contains("\"code\":1014"), "{reply}");
+    let seq = sandbox
+        .request_log(Some(&app_id))
+        .iter()
+        .rev()
+        .find(|e| e.code == 1014)
+        .expect("the refused Init in the log")
+        .seq;
+    browser.click(&format!("#log tr[data-seq=\"{seq}\"] button.open"));
+    let diagnosis = poll("the diagnosis in the inspector", 20, || {
+        browser.text_of("#entry-diagnoses li[data-kind=\"timestamp_milliseconds\"]")
+    });
+    assert!(
+        diagnosis.contains(&format!("TimeStamp {millis} is in milliseconds")),
+        "{diagnosis}"
+    );
+    assert!(diagnosis.contains("divide by 1000"), "{diagnosis}");
+    let why = browser.text_of("#entry-why").unwrap_or_default();
+    assert!(
+        why.contains("1014") && why.contains("milliseconds"),
+        "{why}"
+    );
+    let form = browser.text_of("#entry-form").unwrap_or_default();
+    assert!(form.contains(&millis), "{form}");
+    assert!(!form.contains(&app_key), "the AppKey is masked: {form}");
+    assert!(form.contains(&format!("{}****", &app_key[..4])), "{form}");
+    browser.screenshot("3-inspector", Some("#entry-section"));
+
+    // 5. Ban the card in the page: the keeper ends with 1006 and the reason.
     let reason = "banned by the console test";
     browser.type_into("#ban-reason", reason);
     browser.click(&format!("#cards tr[data-card=\"{card}\"] button.ban"));
@@ -463,4 +585,88 @@ fn console_creates_a_card_sends_a_message_once_and_bans_the_session() {
         reason,
         "the ban went through the control API"
     );
+    browser.screenshot("4-banned", None);
+    browser.screenshot("5-request-log", Some("#log-section"));
+    // Every refresh of the page came from an event of the stream, an action in the page, or
+    // the start: no polling.
+    let s = browser.eval("return window.sandboxConsole;", json!([]));
+    let (events, refreshes, actions) = (
+        s["events"].as_u64().unwrap_or(0),
+        s["refreshes"].as_u64().unwrap_or(u64::MAX),
+        s["actions"].as_u64().unwrap_or(0),
+    );
+    assert!(events >= 1, "{s}");
+    assert!(refreshes <= events + actions + 1, "{s}");
+}
+
+#[test]
+fn console_takes_the_token_from_its_address_and_keeps_it_in_a_cookie() {
+    require_tool(CHROMEDRIVER, "chromium");
+    require_tool(CHROMIUM, "chromium");
+    let app_id = common::unique("token");
+    let (fixtures, _) = demo_fixtures(&app_id);
+    let token = format!("console-test-{}", std::process::id());
+    let sandbox = Sandbox::start(Config {
+        token: Some(token.clone()),
+        ..Config::default()
+    })
+    .expect("start the sandbox");
+    sandbox
+        .load(Fixtures::from_value(fixtures).expect("fixtures"))
+        .expect("load");
+    let console = sandbox.console_url();
+    assert!(
+        console.ends_with(&format!("/_sandbox/?token={token}")),
+        "{console}"
+    );
+
+    let browser = Browser::start();
+    // Without the token the page says what to do.
+    browser.goto(&format!("{}/_sandbox/", sandbox.base_url()));
+    let refusal = poll("the refusal page", 20, || browser.text_of("#refusal"));
+    assert!(refusal.contains("token"), "{refusal}");
+    browser.screenshot("6-needs-the-token", None);
+
+    // The printed address: the page loads, and the token leaves the address bar.
+    browser.goto(&console);
+    poll("the console to list the program", 20, || {
+        browser
+            .text_of(&format!("#programs tr[data-app=\"{app_id}\"]"))
+            .filter(|t| t.contains(&app_id))
+    });
+    let url = browser.url();
+    assert!(
+        !url.contains(&token),
+        "the token stayed in the address: {url}"
+    );
+    assert!(url.ends_with("/_sandbox/"), "{url}");
+    let cookies = browser.cmd("GET", "/cookie", None).expect("cookies");
+    let name = format!("verify_sandbox_token_{}", sandbox.port());
+    let cookie = cookies
+        .as_array()
+        .and_then(|cs| cs.iter().find(|c| c["name"] == name.as_str()))
+        .unwrap_or_else(|| panic!("no cookie {name} in {cookies}"));
+    assert_eq!(cookie["value"], token.as_str());
+    assert_eq!(cookie["httpOnly"], true, "{cookie}");
+    assert_eq!(cookie["sameSite"], "Strict", "{cookie}");
+    // The page's control requests and its event stream go through with the cookie.
+    poll("the page's event stream", 20, || {
+        let v = browser.eval("return window.sandboxConsole.streaming;", json!([]));
+        (v == true).then_some(())
+    });
+    browser.type_into("#card-count", "2");
+    browser.click("#card-create");
+    poll("two created cards", 20, || {
+        let v = browser.eval(
+            "return document.querySelectorAll('#card-created code.new-card').length;",
+            json!([]),
+        );
+        (v == 2).then_some(())
+    });
+    // And a page without the cookie is refused again.
+    browser
+        .cmd("DELETE", "/cookie", None)
+        .expect("delete the cookies");
+    browser.goto(&format!("{}/_sandbox/", sandbox.base_url()));
+    poll("the refusal page again", 20, || browser.text_of("#refusal"));
 }

@@ -14,7 +14,9 @@
 //!   ends it;
 //! - a social wait cancelled from another C++ thread throws `codes::err_cancelled` within
 //!   100 ms of the cancel; waits end with a Reply when the back office authorizes (200) or
-//!   the identity is not bound (1016); `verify::machine_code("x")` equals the Rust crate's.
+//!   the identity is not bound (1016); `verify::machine_code("x")` equals the Rust crate's,
+//!   and so does machine code v2 (`verify::machine_check`: issued, then kept) and the VM
+//!   indication.
 //!
 //! The scenarios mirror `tests/ffi_keeper.rs`. The compiler is `c++`, or `$CXX` when set.
 
@@ -368,6 +370,18 @@ fn social_wait_is_cancellable_from_another_cpp_thread() {
     assert_eq!(
         code.strip_prefix("machine_code ").unwrap(),
         verify_core::machine_code("x").expect("machine code in Rust")
+    );
+
+    // Machine code v2 as the core issues it for a fresh folder; the same indication.
+    let v2 = run.expect("machine code v2", |line| line.starts_with("machine_v2 "));
+    let fresh = common::host::Scratch::new();
+    let core = verify_core::machine_check("x", &verify_core::StateFolder::Path(fresh.0.clone()))
+        .expect("machine code v2 in Rust");
+    assert_eq!(v2.strip_prefix("machine_v2 ").unwrap(), core.code);
+    let seen = run.expect("the VM indication", |line| line.starts_with("virtual "));
+    assert_eq!(
+        seen == "virtual 1",
+        verify_core::machine_virtualization().looks_virtual()
     );
 
     let cancel = run.expect("the cancelled wait", |line| {

@@ -467,6 +467,15 @@ fn csharp_machine_code_and_argument_checks() {
         lines.contains(&expected),
         "`{expected}` from Library.MachineCode(\"x\")\n{report}"
     );
+    // Machine code v2 as the core issues it for a fresh folder, and the same indication.
+    let fresh = common::host::Scratch::new();
+    let core = verify_core::machine_check("x", &verify_core::StateFolder::Path(fresh.0.clone()))
+        .expect("machine code v2 in Rust");
+    let expected = format!("machine-v2 {}", core.code);
+    assert!(lines.contains(&expected), "`{expected}`\n{report}");
+    let looks = verify_core::machine_virtualization().looks_virtual();
+    let expected = format!("virtual {}", i32::from(looks));
+    assert!(lines.contains(&expected), "`{expected}`\n{report}");
 }
 
 #[test]

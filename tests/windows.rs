@@ -20,7 +20,11 @@
 //!   in, reply texts come back in GBK, non-GBK bytes are refused, 65001 is UTF-8 again.
 //! - `tests/hosts/win_machine.c`: the machine code comes from `MachineGuid` in the registry
 //!   (it follows the registry value, no fallback file is written), 32 uppercase hex digits,
-//!   the same in two runs, and the same for a 32-bit process (64-bit registry view).
+//!   the same in two runs, and the same for a 32-bit process (64-bit registry view); machine
+//!   code v2 reads the real sources through Wine and plays the table's rows Wine can (an
+//!   edited MachineGuid, a reinstall on the same board, a VM clone, a placeholder UUID) with
+//!   the DMI files and `/var/lib/dbus/machine-id` that Wine reads made up in the test's own
+//!   mount namespace.
 //!
 //! x64 always. x86 runs under Wine where the machine can install wine32 (Debian's i386
 //! architecture); where it cannot, every x86 program is still compiled and linked against
@@ -1119,4 +1123,193 @@ fn machine_code_comes_from_the_registry_under_wine() {
             "x86 gives another code than x64"
         );
     }
+}
+
+/// One run of `win_machine v2 SALT FOLDER`: (code, outcome number, [(component, state)]).
+struct WineV2 {
+    code: String,
+    outcome: String,
+    components: Vec<(String, String)>,
+    stdout: String,
+}
+
+impl WineV2 {
+    fn state(&self, component: &str) -> &str {
+        self.components
+            .iter()
+            .find(|(name, _)| name == component)
+            .map(|(_, state)| state.as_str())
+            .unwrap_or_else(|| panic!("no {component}\n{}", self.stdout))
+    }
+}
+
+/// Runs `win_machine v2` under Wine; `setup` (shell lines, as root) runs first in new mount
+/// and network namespaces of the test's own when it is not empty: a made-up DMI folder that
+/// Wine's `GetSystemFirmwareTable` reads, adapters. The machine itself is never changed.
+fn v2_under_wine(
+    exe: &Path,
+    salt: &str,
+    folder: &Path,
+    setup: &str,
+    env: &[(&str, &str)],
+) -> WineV2 {
+    let win = windows();
+    let windows_folder = format!("Z:{}", folder.display().to_string().replace('/', "\\"));
+    let args = ["v2", salt, windows_folder.as_str()];
+    let output = if setup.is_empty() {
+        run(&win.wine64, exe, &args)
+    } else {
+        let mut command = Command::new("unshare");
+        command
+            .args(["--mount", "--net", "--", "sh", "-c"])
+            .arg(format!("set -e\n{setup}\nexec \"$@\""))
+            .arg("sh")
+            .arg(&win.wine64)
+            .arg(exe)
+            .args(args)
+            .current_dir(exe.parent().expect("the program folder"));
+        wine_env(&mut command, &win.prefix);
+        for (key, value) in env {
+            command.env(key, value);
+        }
+        command.output().expect("run unshare")
+    };
+    let stdout = assert_host_passes(&output, "win_machine.exe v2");
+    let field = |label: &str| {
+        stdout
+            .lines()
+            .find_map(|l| l.strip_prefix(label))
+            .map(str::to_owned)
+            .unwrap_or_else(|| panic!("no `{label}`\n{stdout}"))
+    };
+    let outcome = match field("v2-outcome ").as_str() {
+        "1" => "issued",
+        "2" => "kept",
+        "3" => "reissued",
+        "4" => "store_unreadable",
+        other => panic!("outcome {other}"),
+    }
+    .to_owned();
+    WineV2 {
+        code: field("v2-code "),
+        outcome,
+        components: stdout
+            .lines()
+            .filter_map(|l| l.strip_prefix("component "))
+            .filter_map(|l| l.split_once(' '))
+            .map(|(a, b)| (a.to_owned(), b.to_owned()))
+            .collect(),
+        stdout: stdout.clone(),
+    }
+}
+
+/// The sources Wine builds its SMBIOS table from, made up in the namespace (root): the DMI
+/// folder for the names and serials, and `/var/lib/dbus/machine-id`, which Wine 8 turns into
+/// the system UUID ($DBUS_ID, 32 hex digits).
+const WINE_DMI: &str = "mount -t tmpfs verify-dmi /sys/class
+mkdir -p /sys/class/dmi/id
+printf '%s\\n' \"$DBUS_ID\" > /sys/class/dmi/id/dbus-machine-id
+mount --bind /sys/class/dmi/id/dbus-machine-id /var/lib/dbus/machine-id
+printf '%s\\n' \"$DMI_UUID\" > /sys/class/dmi/id/product_uuid
+printf '%s\\n' \"$DMI_SERIAL\" > /sys/class/dmi/id/board_serial
+printf 'Dell Inc.\\n' > /sys/class/dmi/id/sys_vendor
+printf 'OptiPlex 7070\\n' > /sys/class/dmi/id/product_name";
+
+/// Machine code v2 of Windows programs: the real sources through Wine (MachineGuid from the
+/// registry, the SMBIOS table from GetSystemFirmwareTable, the volume serial, CPUID), and
+/// the table's rows that Wine can play: MachineGuid edited, a reinstall (new MachineGuid and
+/// volume serial) on the same board, a VM clone (new SMBIOS UUID).
+#[test]
+fn machine_code_v2_under_wine() {
+    let win = windows();
+    let exe = compile(
+        Arch::X64,
+        &root().join("tests/hosts/win_machine.c"),
+        "win_machine",
+    );
+    let dir = program_dir(Arch::X64).join(format!("v2-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("create");
+    let original = machine_guid(&win.wine64);
+    let _restore = RestoreGuid(win.wine64.clone(), original.clone());
+
+    // The real sources: issued, then kept; a second salt, another code.
+    let plain = dir.join("plain");
+    let first = v2_under_wine(&exe, "wine-v2", &plain, "", &[]);
+    assert_eq!(first.outcome, "issued", "{}", first.stdout);
+    let second = v2_under_wine(&exe, "wine-v2", &plain, "", &[]);
+    assert_eq!(
+        (second.outcome.as_str(), second.code.as_str()),
+        ("kept", first.code.as_str()),
+        "{}",
+        second.stdout
+    );
+    assert_eq!(second.state("os_install"), "matches", "{}", second.stdout);
+    assert_eq!(second.state("cpu"), "matches", "{}", second.stdout);
+    notice(&format!("v2 under Wine, real sources:\n{}", second.stdout));
+
+    // MachineGuid edited: the same code.
+    set_machine_guid(&win.wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
+    let edited = v2_under_wine(&exe, "wine-v2", &plain, "", &[]);
+    assert_eq!(edited.state("os_install"), "differs", "{}", edited.stdout);
+    if edited.state("system_volume") == "matches" {
+        assert_eq!(edited.code, first.code, "{}", edited.stdout);
+    }
+    set_machine_guid(&win.wine64, &original);
+
+    // A board (made-up DMI, as Wine reads it): a reinstall keeps the code, a clone does not.
+    if !Path::new("/var/lib/dbus/machine-id").is_file() {
+        notice("no /var/lib/dbus/machine-id (Wine's SMBIOS UUID): the board rows not played");
+        return;
+    }
+    let uuid = "4c4c454400423510";
+    let env = [
+        ("DMI_UUID", uuid),
+        ("DBUS_ID", "4c4c4544004235108052b4c04f4e3432"),
+        ("DMI_SERIAL", "/7XK9Q2/CN1296"),
+    ];
+    let board = dir.join("board");
+    let pc = v2_under_wine(&exe, "wine-v2", &board, WINE_DMI, &env);
+    assert_eq!(pc.state("board_uuid"), "not_stored", "{}", pc.stdout);
+    assert_eq!(pc.state("board_serial"), "not_stored", "{}", pc.stdout);
+    assert_eq!(pc.state("model"), "not_stored", "{}", pc.stdout);
+    // Reinstalled: another MachineGuid, and no state folder (a new disk): the same code.
+    set_machine_guid(&win.wine64, "77777777-1111-4222-8333-444444444444");
+    let reinstalled = v2_under_wine(&exe, "wine-v2", &dir.join("board-new-disk"), WINE_DMI, &env);
+    assert_eq!(reinstalled.outcome, "issued");
+    assert_eq!(reinstalled.code, pc.code, "{}", reinstalled.stdout);
+    // ... and with the state folder kept: kept.
+    let kept = v2_under_wine(&exe, "wine-v2", &board, WINE_DMI, &env);
+    assert_eq!(
+        (kept.outcome.as_str(), kept.code.as_str()),
+        ("kept", pc.code.as_str()),
+        "{}",
+        kept.stdout
+    );
+    set_machine_guid(&win.wine64, &original);
+    // A VM clone: a new SMBIOS UUID, the same MachineGuid, volume and serial: another code.
+    let clone_env = [
+        ("DMI_UUID", uuid),
+        ("DBUS_ID", "4c4c4544004235108052c0ffee123456"),
+        ("DMI_SERIAL", "/7XK9Q2/CN1296"),
+    ];
+    let clone = v2_under_wine(&exe, "wine-v2", &board, WINE_DMI, &clone_env);
+    assert_eq!(clone.outcome, "reissued", "{}", clone.stdout);
+    assert_ne!(clone.code, pc.code);
+    assert_eq!(clone.state("board_uuid"), "differs");
+    // A placeholder UUID never counts.
+    let dummy_env = [
+        ("DMI_UUID", uuid),
+        ("DBUS_ID", "00000000000000000000000000000000"),
+        ("DMI_SERIAL", "Default string"),
+    ];
+    let dummy = v2_under_wine(&exe, "wine-v2", &dir.join("dummy"), WINE_DMI, &dummy_env);
+    assert_eq!(dummy.state("board_uuid"), "placeholder", "{}", dummy.stdout);
+    assert_eq!(
+        dummy.state("board_serial"),
+        "placeholder",
+        "{}",
+        dummy.stdout
+    );
+    let _ = fs::remove_dir_all(&dir);
 }

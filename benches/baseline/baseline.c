@@ -6,7 +6,7 @@
  * DESIGN section 3): POST {base}/api/verify/{ApiPassword} with the `X-Api-Password` header
  * and the form `TimeStamp=..&Data=HEX(RC4(ApiPassword, "action=GetBulletin"))&Sign=md5(..)`.
  *
- *   baseline [--ca FILE] BASE_URL APP_ID APP_KEY MODE ARG...
+ *   baseline [--ca FILE] [--mirror URL] BASE_URL APP_ID APP_KEY MODE ARG...
  *
  * Modes: `latency N` (Init, 1,000 warm-up calls, N timed calls: median, p99, mean in ns),
  * `calls N` (Init then N calls, for callgrind), `rss N` (VmRSS after 1,000 and N calls),
@@ -20,7 +20,12 @@
  * `Expect: 100-continue` with a body over 1 KiB and wait for the server's `100 Continue`,
  * which libverify does not do (the empty header sends nothing: the requests stay the same).
  * `--ca FILE` trusts FILE (PEM) for https through CURLOPT_CAINFO, as a C programmer would
- * for a server signed by a private CA.
+ * for a server signed by a private CA. `--mirror URL` is what a typical client does with a
+ * second server: when Init at BASE_URL fails at the transport (DNS, connect, the 10 s
+ * connect timeout, TLS), it runs Init at URL instead and stays there. In `login` mode the
+ * program prints `login code=200 answer_unix_ns=N` (CLOCK_REALTIME when the SingleLogin
+ * answer came back) for the network lab (tests/lab/, which subtracts the time it started
+ * the process).
  *
  * Build (run.sh does it):
  *   cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/baseline/baseline.c \
@@ -116,13 +121,17 @@ static void md5_hex(const char *a, const char *b, const char *c, const char *d, 
     hex(digest, 16, out, "0123456789abcdef");
 }
 
-static void perform(const char *what) {
+/* One request; a transport failure ends the program unless `may_fail` (then it is returned). */
+static CURLcode perform_or(const char *what, int may_fail) {
     CURLcode rc;
     long status = 0;
     g_reply_len = 0;
     rc = curl_easy_perform(g_curl);
     if (rc != CURLE_OK) {
         fprintf(stderr, "baseline: %s: %s\n", what, curl_easy_strerror(rc));
+        if (may_fail) {
+            return rc;
+        }
         exit(1);
     }
     curl_easy_getinfo(g_curl, CURLINFO_RESPONSE_CODE, &status);
@@ -132,11 +141,16 @@ static void perform(const char *what) {
                 g_reply ? g_reply : "(empty)");
         exit(1);
     }
+    return CURLE_OK;
 }
 
-static void init(const char *base, const char *app_id, const char *app_key) {
+static void perform(const char *what) {
+    perform_or(what, 0);
+}
+
+/* Init at `base`; a transport failure is returned when `may_fail`, else it ends the program. */
+static CURLcode init_at(const char *base, const char *app_id, const char *app_key, int may_fail) {
     char timestamp[32], sign[33];
-    const char *field, *end;
     snprintf(timestamp, sizeof timestamp, "%lld", (long long)time(NULL));
     md5_hex(app_id, app_key, timestamp, app_key, sign);
     snprintf(g_url, sizeof g_url, "%s/api/verify", base);
@@ -144,7 +158,17 @@ static void init(const char *base, const char *app_id, const char *app_key) {
              timestamp, sign);
     curl_easy_setopt(g_curl, CURLOPT_URL, g_url);
     curl_easy_setopt(g_curl, CURLOPT_POSTFIELDS, g_body);
-    perform("Init");
+    return perform_or("Init", may_fail);
+}
+
+/* Init at `base`, or at `mirror` (when given) after a transport failure at `base`. */
+static void init(const char *base, const char *mirror, const char *app_id, const char *app_key) {
+    const char *field, *end;
+    if (init_at(base, app_id, app_key, mirror != NULL) != CURLE_OK) {
+        fprintf(stderr, "baseline: Init at %s failed; trying the mirror %s\n", base, mirror);
+        init_at(mirror, app_id, app_key, 0);
+        base = mirror;
+    }
     field = strstr(g_reply, "\"api_password\":\"");
     if (field == NULL) {
         fprintf(stderr, "baseline: Init reply has no api_password: %s\n", g_reply);
@@ -234,17 +258,21 @@ static long vm_rss_kib(void) {
 }
 
 int main(int argc, char **argv) {
-    const char *mode, *ca_file = NULL;
+    const char *mode, *ca_file = NULL, *mirror = NULL;
     long n = 0, i, name_bytes = 0;
     char *end = NULL;
-    if (argc >= 3 && strcmp(argv[1], "--ca") == 0) {
-        ca_file = argv[2];
+    while (argc >= 3 && (strcmp(argv[1], "--ca") == 0 || strcmp(argv[1], "--mirror") == 0)) {
+        if (strcmp(argv[1], "--ca") == 0) {
+            ca_file = argv[2];
+        } else {
+            mirror = argv[2];
+        }
         argc -= 2;
         argv += 2;
     }
     if (argc < 6) {
-        fprintf(stderr, "usage: baseline [--ca FILE] BASE_URL APP_ID APP_KEY latency|calls|rss N"
-                        " | login CARD MAC | variable S N | variables N\n");
+        fprintf(stderr, "usage: baseline [--ca FILE] [--mirror URL] BASE_URL APP_ID APP_KEY"
+                        " latency|calls|rss N | login CARD MAC | variable S N | variables N\n");
         return 2;
     }
     mode = argv[4];
@@ -287,7 +315,7 @@ int main(int argc, char **argv) {
     if (ca_file != NULL) {
         curl_easy_setopt(g_curl, CURLOPT_CAINFO, ca_file);
     }
-    init(argv[1], argv[2], argv[3]);
+    init(argv[1], mirror, argv[2], argv[3]);
 
     if (strcmp(mode, "login") == 0) {
         /* The same plaintext as libverify: action first, then Card and Mac. */
@@ -295,6 +323,12 @@ int main(int argc, char **argv) {
         snprintf(plaintext, sizeof plaintext, "action=SingleLogin&Card=%s&Mac=%s", argv[5],
                  argv[6]);
         handle(plaintext, "SingleLogin");
+        {
+            struct timespec answer;
+            clock_gettime(CLOCK_REALTIME, &answer);
+            printf("login code=200 answer_unix_ns=%lld\n",
+                   (long long)answer.tv_sec * 1000000000LL + (long long)answer.tv_nsec);
+        }
     } else if (strcmp(mode, "latency") == 0) {
         uint64_t *samples = malloc((size_t)n * sizeof *samples);
         uint64_t total = 0;

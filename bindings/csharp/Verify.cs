@@ -370,6 +370,150 @@ namespace Verify
         }
     }
 
+    /// <summary>The machine code's algorithm (VERIFY_MACHINE_V1, _V2).</summary>
+    public enum MachineVersion
+    {
+        /// <summary>v1, the default: one OS identity. Frozen.</summary>
+        V1 = 1,
+        /// <summary>v2: several components, tolerant matching, kept in the state folder.</summary>
+        V2 = 2,
+    }
+
+    /// <summary>A component of machine code v2 (VERIFY_MACHINE_*); later versions may add values.</summary>
+    public enum MachineComponentKind
+    {
+        /// <summary>The SMBIOS system UUID.</summary>
+        BoardUuid = 1,
+        /// <summary>The board's serial number.</summary>
+        BoardSerial = 2,
+        /// <summary>The OS installation (MachineGuid, /etc/machine-id).</summary>
+        OsInstall = 3,
+        /// <summary>The system volume (its serial, the root file system's UUID).</summary>
+        SystemVolume = 4,
+        /// <summary>The processor's signature.</summary>
+        Cpu = 5,
+        /// <summary>The machine's model names.</summary>
+        Model = 6,
+    }
+
+    /// <summary>How a component compares with the stored one (VERIFY_COMPONENT_*).</summary>
+    public enum ComponentState
+    {
+        /// <summary>Read, equal to the stored one.</summary>
+        Matches = 1,
+        /// <summary>Read, not the stored one.</summary>
+        Differs = 2,
+        /// <summary>Read, nothing stored to compare with.</summary>
+        NotStored = 3,
+        /// <summary>Not readable now.</summary>
+        Unreadable = 4,
+        /// <summary>A known placeholder value (counts nothing).</summary>
+        Placeholder = 5,
+    }
+
+    /// <summary>How the code of a <see cref="MachineCheck"/> came about (VERIFY_MACHINE_ISSUED...).</summary>
+    public enum MachineOutcome
+    {
+        /// <summary>Nothing was stored: issued and stored.</summary>
+        Issued = 1,
+        /// <summary>The stored code was kept.</summary>
+        Kept = 2,
+        /// <summary>The components say another machine: a new code.</summary>
+        Reissued = 3,
+        /// <summary>A stored code did not open: issued again.</summary>
+        StoreUnreadable = 4,
+    }
+
+    /// <summary>One component of a <see cref="MachineCheck"/>: never its value.</summary>
+    public sealed class MachineComponent
+    {
+        internal MachineComponent(MachineComponentKind kind, string name, ComponentState state, string stateName, int weight)
+        {
+            Kind = kind;
+            Name = name;
+            State = state;
+            StateName = stateName;
+            Weight = weight;
+        }
+
+        /// <summary>Which component.</summary>
+        public MachineComponentKind Kind { get; private set; }
+        /// <summary>Its name ("board_uuid", ...).</summary>
+        public string Name { get; private set; }
+        /// <summary>Whether it matches the stored one.</summary>
+        public ComponentState State { get; private set; }
+        /// <summary>The state's name ("matches", ...).</summary>
+        public string StateName { get; private set; }
+        /// <summary>Its weight in the rule.</summary>
+        public int Weight { get; private set; }
+    }
+
+    /// <summary>Machine code v2 and why it is what it is (<see cref="Library.CheckMachine"/>).</summary>
+    public sealed class MachineCheck
+    {
+        internal MachineCheck(string code, MachineOutcome outcome, int score, IList<MachineComponent> components, string note)
+        {
+            Code = code;
+            Outcome = outcome;
+            Score = score;
+            Components = components;
+            Note = note;
+        }
+
+        /// <summary>The machine code: 32 uppercase hex characters.</summary>
+        public string Code { get; private set; }
+        /// <summary>Issued, kept, reissued.</summary>
+        public MachineOutcome Outcome { get; private set; }
+        /// <summary>The rule's sum.</summary>
+        public int Score { get; private set; }
+        /// <summary>Every component, the heaviest first.</summary>
+        public IList<MachineComponent> Components { get; private set; }
+        /// <summary>What went wrong with the store, or null.</summary>
+        public string Note { get; private set; }
+    }
+
+    /// <summary>A sign of virtualisation (VERIFY_VIRTUAL_*); later versions may add values.</summary>
+    public enum VirtualSignKind
+    {
+        /// <summary>CPUID's hypervisor bit; the detail is the hypervisor's vendor.</summary>
+        HypervisorBit = 1,
+        /// <summary>A firmware string of a virtual machine.</summary>
+        Firmware = 2,
+        /// <summary>A container marker.</summary>
+        Container = 3,
+        /// <summary>The OS says it runs under a hypervisor.</summary>
+        System = 4,
+    }
+
+    /// <summary>One sign of virtualisation.</summary>
+    public sealed class VirtualSign
+    {
+        internal VirtualSign(VirtualSignKind kind, string detail)
+        {
+            Kind = kind;
+            Detail = detail;
+        }
+
+        /// <summary>What it is.</summary>
+        public VirtualSignKind Kind { get; private set; }
+        /// <summary>What was seen (a vendor string, a file name; never an identity).</summary>
+        public string Detail { get; private set; }
+    }
+
+    /// <summary>What <see cref="Library.Virtualization"/> saw. It only reports.</summary>
+    public sealed class MachineVirtual
+    {
+        internal MachineVirtual(IList<VirtualSign> signs)
+        {
+            Signs = signs;
+        }
+
+        /// <summary>Whether any sign was seen.</summary>
+        public bool LooksVirtual { get { return Signs.Count > 0; } }
+        /// <summary>Every sign seen.</summary>
+        public IList<VirtualSign> Signs { get; private set; }
+    }
+
     /// <summary>Library-wide functions: versions, code descriptions, the thread's last error, the machine code.</summary>
     public static class Library
     {
@@ -437,6 +581,117 @@ namespace Verify
             Args.NoNul(salt, "salt");
             byte[] buffer = new byte[MachineCodeLength + 1];
             int code = Loader.Call(() => NativeMethods.verify_machine_code(salt, buffer, new UIntPtr((uint)buffer.Length)));
+            return CodeIn(code, buffer);
+        }
+
+        /// <summary>
+        /// The machine code of <paramref name="version"/> for <paramref name="salt"/>
+        /// (verify_machine_code_ex): v1 is <see cref="MachineCode(string)"/>; v2 reads several
+        /// components and keeps the code, sealed, in <paramref name="stateFolder"/> (null or empty:
+        /// the per-user default) while enough of them match (docs/machine-code.md). Any thread.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
+        /// <exception cref="VerifyException">An unknown version, or the OS failed.</exception>
+        public static string MachineCode(string salt, MachineVersion version, string stateFolder)
+        {
+            Args.Required(salt, "salt");
+            byte[] buffer = new byte[MachineCodeLength + 1];
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
+            int code = NativeMethods.verify_machine_code_ex(salt, (int)version,
+                string.IsNullOrEmpty(stateFolder) ? null : stateFolder, buffer, new UIntPtr((uint)buffer.Length));
+            return CodeIn(code, buffer);
+        }
+
+        /// <summary>
+        /// Machine code v2 for <paramref name="salt"/> and why it is what it is
+        /// (verify_machine_check_new): it issues, keeps and stores the code as
+        /// <see cref="MachineCode(string, MachineVersion, string)"/> with v2 does, and lists every
+        /// component with whether it matches the stored one, never its value. Any thread.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
+        /// <exception cref="VerifyException">The OS failed.</exception>
+        public static MachineCheck CheckMachine(string salt, string stateFolder)
+        {
+            Args.Required(salt, "salt");
+            IntPtr check;
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
+            int code = NativeMethods.verify_machine_check_new(salt,
+                string.IsNullOrEmpty(stateFolder) ? null : stateFolder, out check);
+            if (code != (int)ResultCode.Ok)
+            {
+                throw VerifyException.FromLastError((ResultCode)code);
+            }
+            try
+            {
+                IntPtr text;
+                NativeMethods.verify_machine_check_code(check, out text);
+                string machineCode = Utf8.FromNative(text);
+                int outcome, score;
+                NativeMethods.verify_machine_check_outcome(check, out outcome);
+                NativeMethods.verify_machine_check_score(check, out score);
+                string note = NativeMethods.verify_machine_check_note(check, out text) == 0 ? Utf8.FromNative(text) : null;
+                UIntPtr count;
+                NativeMethods.verify_machine_check_count(check, out count);
+                List<MachineComponent> components = new List<MachineComponent>();
+                for (ulong i = 0; i < count.ToUInt64(); i++)
+                {
+                    int kind, state, weight;
+                    if (NativeMethods.verify_machine_check_component(check, new UIntPtr(i), out kind, out state, out weight) != 0)
+                    {
+                        break;
+                    }
+                    components.Add(new MachineComponent((MachineComponentKind)kind,
+                        Utf8.FromNative(NativeMethods.verify_machine_component_name(kind)),
+                        (ComponentState)state, Utf8.FromNative(NativeMethods.verify_machine_state_name(state)), weight));
+                }
+                return new MachineCheck(machineCode, (MachineOutcome)outcome, score, components.AsReadOnly(), note);
+            }
+            finally
+            {
+                NativeMethods.verify_machine_check_free(check);
+            }
+        }
+
+        /// <summary>
+        /// Whether this machine looks virtual or containerised, and what was seen: CPUID's
+        /// hypervisor bit, firmware strings of virtual machines, container markers
+        /// (verify_machine_virtual_new). It only reports. Any thread.
+        /// </summary>
+        public static MachineVirtual Virtualization()
+        {
+            IntPtr report;
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
+            int code = NativeMethods.verify_machine_virtual_new(out report);
+            if (code != (int)ResultCode.Ok)
+            {
+                throw VerifyException.FromLastError((ResultCode)code);
+            }
+            try
+            {
+                UIntPtr count;
+                NativeMethods.verify_machine_virtual_count(report, out count);
+                List<VirtualSign> signs = new List<VirtualSign>();
+                for (ulong i = 0; i < count.ToUInt64(); i++)
+                {
+                    int kind;
+                    IntPtr detail;
+                    if (NativeMethods.verify_machine_virtual_sign(report, new UIntPtr(i), out kind, out detail) != 0)
+                    {
+                        break;
+                    }
+                    signs.Add(new VirtualSign((VirtualSignKind)kind, Utf8.FromNative(detail)));
+                }
+                return new MachineVirtual(signs.AsReadOnly());
+            }
+            finally
+            {
+                NativeMethods.verify_machine_virtual_free(report);
+            }
+        }
+
+        /// <summary>The machine code a call wrote into <paramref name="buffer"/>, or its failure thrown.</summary>
+        private static string CodeIn(int code, byte[] buffer)
+        {
             if (code != (int)ResultCode.Ok)
             {
                 throw VerifyException.FromLastError((ResultCode)code);
@@ -4635,6 +4890,58 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string salt,
             [Out] byte[] output,
             UIntPtr outputLength);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_code_ex(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string salt, int version,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string stateFolder,
+            [Out] byte[] output, UIntPtr outputLength);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_check_new(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string salt,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string stateFolder, out IntPtr check);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_machine_check_free(IntPtr check);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_check_code(IntPtr check, out IntPtr text);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_check_outcome(IntPtr check, out int outcome);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_check_score(IntPtr check, out int score);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_check_note(IntPtr check, out IntPtr text);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_check_count(IntPtr check, out UIntPtr count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_check_component(IntPtr check, UIntPtr index,
+            out int kind, out int state, out int weight);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_machine_component_name(int kind);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_machine_state_name(int state);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_virtual_new(out IntPtr report);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_machine_virtual_free(IntPtr report);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_virtual_count(IntPtr report, out UIntPtr count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_machine_virtual_sign(IntPtr report, UIntPtr index,
+            out int kind, out IntPtr detail);
 
         // Replies: the handle crosses as IntPtr while the caller holds a reference on its
         // ReplyHandle (Hold.With), so borrowed strings can be copied before it is released.

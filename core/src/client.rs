@@ -10,7 +10,6 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::Value;
 use zeroize::Zeroizing;
 
-use crate::actions::SessionKind;
 use crate::codes;
 use crate::connect::Origin;
 use crate::deadline::Deadline;
@@ -20,6 +19,8 @@ use crate::offline::{heartbeat_kind, is_local, session_of, Login, Offline, Pendi
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
 use crate::reply::Reply;
+pub use crate::request::ActionRequest;
+use crate::session::SessionKind;
 use crate::state::Sealed;
 use crate::transport::{
     none_reachable, wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri,
@@ -32,53 +33,15 @@ pub const MAX_REQUEST_BYTES: usize = 1 << 20;
 /// The body around `Data`: `TimeStamp=..&Data=&Sign=<32 hex>` (see `wire::handle_body`).
 const BODY_OVERHEAD: usize = 96;
 
-/// One business request: the action and its plaintext parameters, in order.
-#[derive(Clone)]
-pub struct ActionRequest {
-    /// The `action` value.
-    pub action: String,
-    /// The other parameters, in the order they are sent. The values (cards, passwords,
-    /// tokens) are wiped from memory when the request is dropped.
-    params: Vec<(String, Zeroizing<String>)>,
-    /// Whether sending the request twice is harmless. A request that may have reached the
-    /// server (read timeout, connection reset after sending) is sent again only when this is
-    /// true; requests that surely did not reach it are always sent again once.
-    pub repeatable: bool,
-}
-
+/// What the client checks of a request before anything is sent.
 impl ActionRequest {
-    /// A request for `action` with no parameters yet.
-    pub fn new(action: &str, repeatable: bool) -> ActionRequest {
-        ActionRequest {
-            action: action.to_owned(),
-            params: Vec::new(),
-            repeatable,
-        }
-    }
-
-    /// Adds a parameter.
-    pub fn param(mut self, key: &str, value: &str) -> ActionRequest {
-        self.params
-            .push((key.to_owned(), Zeroizing::new(value.to_owned())));
-        self
-    }
-
-    /// Adds a parameter when `value` is present and not empty (an empty optional value is
-    /// not sent, whatever the action).
-    pub fn opt_param(self, key: &str, value: Option<&str>) -> ActionRequest {
-        match value {
-            Some(value) if !value.is_empty() => self.param(key, value),
-            _ => self,
-        }
-    }
-
     /// Refuses a request whose body would exceed [`MAX_REQUEST_BYTES`] (`Data` is the hex of
     /// the plaintext: twice its length), before anything is sent.
     pub fn check_size(&self) -> Result<(), Error> {
         // Percent-encoding at most triples a character: this bound is exact enough.
         let bound: usize = self.action.len() * 3
             + self
-                .params
+                .params()
                 .iter()
                 .map(|(k, v)| 2 + 3 * (k.len() + v.len()))
                 .sum::<usize>();
@@ -86,7 +49,7 @@ impl ActionRequest {
         if body(bound) <= MAX_REQUEST_BYTES {
             return Ok(());
         }
-        let exact = Zeroizing::new(wire::plaintext(&self.action, &self.params)).len();
+        let exact = Zeroizing::new(wire::plaintext(&self.action, self.params())).len();
         if body(exact) <= MAX_REQUEST_BYTES {
             return Ok(());
         }
@@ -100,31 +63,6 @@ impl ActionRequest {
                 body(exact)
             ),
         ))
-    }
-
-    /// The parameter keys, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.params.iter().map(|(key, _)| key.as_str())
-    }
-
-    /// The value of the parameter `key`, when the request has it.
-    pub(crate) fn value(&self, key: &str) -> Option<&str> {
-        self.params
-            .iter()
-            .find(|(held, _)| held == key)
-            .map(|(_, value)| value.as_str())
-    }
-}
-
-impl fmt::Debug for ActionRequest {
-    /// Parameter values are not printed: they hold passwords, cards and tokens.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let keys: Vec<&str> = self.keys().collect();
-        f.debug_struct("ActionRequest")
-            .field("action", &self.action)
-            .field("param_keys", &keys)
-            .field("repeatable", &self.repeatable)
-            .finish()
     }
 }
 
@@ -832,7 +770,7 @@ impl Shared {
         deadline: Deadline,
     ) -> Result<HttpReply, SendError> {
         let api_password = session.api_password.as_str();
-        let plaintext = Zeroizing::new(wire::plaintext(&request.action, &request.params));
+        let plaintext = Zeroizing::new(wire::plaintext(&request.action, request.params()));
         let timestamp = self.timestamp();
         let body = wire::handle_body(api_password, &plaintext, &timestamp).map_err(|bad| {
             SendError::new(

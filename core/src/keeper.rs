@@ -42,14 +42,16 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{JoinHandle, ThreadId};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::actions::{request, Heartbeat, SessionKind};
+use crate::actions::{request, Heartbeat};
 use crate::cancel::CancelToken;
-use crate::client::{ActionRequest, Client};
+use crate::client::Client;
 use crate::codes;
 use crate::deadline::Deadline;
 use crate::error::Error;
-use crate::offline::Pending;
+use crate::offline::{Pending, Resume};
 use crate::reply::Reply;
+use crate::request::ActionRequest;
+use crate::session::SessionKind;
 
 /// Longest pause between retries while in trouble.
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
@@ -244,10 +246,13 @@ impl Keeper {
         on_event: Option<EventCallback>,
     ) -> Result<Keeper, Error> {
         if let Some(offline) = reply.offline() {
+            let resume = Arc::clone(&offline.resume)
+                .downcast::<Resume>()
+                .map_err(|_| Error::invalid_argument("the offline verdict cannot be resumed"))?;
             let mode = Mode::Offline {
-                login: offline.login.clone(),
+                login: resume.login.clone(),
                 kind: offline.kind,
-                pending: offline.pending.clone(),
+                pending: resume.pending.clone(),
                 grace_end: offline.grace_end,
             };
             return Keeper::launch(client, mode, options, on_event);

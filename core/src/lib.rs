@@ -25,7 +25,8 @@
 //! - [`actions`]: the action table with its typed calls and reply views, the generic
 //!   [`Client::call`] and the social wait;
 //! - [`keeper`]: the background heartbeat with events ([`Keeper`]);
-//! - [`codes`]: the table of result codes; [`machine_code`]: the machine code.
+//! - [`codes`]: the table of result codes; [`machine_code`] and [`machine_code_with`]: the
+//!   machine code (v1, and v2 with [`machine_check`]'s explanation), [`machine_virtualization`].
 
 #![forbid(unsafe_code)]
 
@@ -44,7 +45,9 @@ pub mod offline;
 pub mod options;
 mod race;
 mod reply;
+mod request;
 mod resolve;
+mod session;
 mod state;
 mod tcp;
 pub mod tls;
@@ -58,14 +61,18 @@ pub use actions::{
     Variable, Variables,
 };
 pub use cancel::CancelToken;
-pub use client::{ActionRequest, Client, MAX_REQUEST_BYTES};
+pub use client::{Client, MAX_REQUEST_BYTES};
 pub use codes::describe;
 pub use error::{Error, ErrorKind};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
-pub use machine::{machine_code, MACHINE_CODE_LEN};
-pub use offline::OfflineInfo;
+pub use machine::{
+    component_weight, machine_check, machine_code, machine_code_with, machine_virtualization,
+    ComponentCheck, ComponentKind, ComponentState, Components, MachineCheck, MachineOptions,
+    MachineVersion, Outcome, Sign, SignKind, Virtualization, MACHINE_CODE_LEN,
+};
 pub use options::{LogHook, LogLevel, Options, ProxyChoice, StateFolder};
-pub use reply::{type_name, Reply};
+pub use reply::{type_name, OfflineInfo, Reply};
+pub use request::ActionRequest;
 pub use tls::Trust;
 
 /// The crate version.

@@ -28,13 +28,13 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Map, Value};
 
-use crate::actions::SessionKind;
 use crate::cancel::CancelToken;
-use crate::client::ActionRequest;
 use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
-use crate::reply::Reply;
+use crate::reply::{OfflineInfo, Reply};
+use crate::request::ActionRequest;
+use crate::session::SessionKind;
 use crate::state::Sealed;
 
 /// The state file of the verdict of a session kind (one per mode: a program that uses both
@@ -102,21 +102,13 @@ pub(crate) fn session_of(request: &ActionRequest) -> Option<SessionKind> {
     }
 }
 
-/// What an offline verdict's reply knows besides the stored data.
+/// What an offline verdict needs to go on: the login to send again once the server can be
+/// reached (its values are wiped when dropped), and the exchange still going on in the
+/// background after a start budget. Held by the reply ([`OfflineInfo`]), taken by the
+/// keeper.
 #[derive(Debug)]
-pub struct OfflineInfo {
-    /// When the server last confirmed the licence.
-    pub confirmed_at: SystemTime,
-    /// When the offline grace period ends (the last confirmation plus the grace).
-    pub grace_end: SystemTime,
-    /// Why the server could not be reached (the local failure's code and message).
-    pub reason: Error,
-    /// The session kind of the login.
-    pub kind: SessionKind,
-    /// The login, to send again once the server can be reached (its values are wiped when
-    /// dropped).
+pub(crate) struct Resume {
     pub(crate) login: ActionRequest,
-    /// The exchange that goes on in the background (after a start budget ran out).
     pub(crate) pending: Option<Arc<Pending>>,
 }
 
@@ -559,10 +551,13 @@ impl Offline {
                     OfflineInfo {
                         confirmed_at,
                         grace_end,
-                        reason: failure,
+                        reason_code: failure.code(),
+                        reason: failure.message().to_owned(),
                         kind: login.kind,
-                        login: request.clone(),
-                        pending,
+                        resume: Arc::new(Resume {
+                            login: request.clone(),
+                            pending,
+                        }),
                     },
                 ))
             }

@@ -1,14 +1,44 @@
 //! The service's reply envelope `{code, message, data}`, kept whole so that every field,
 //! documented or not, can be read.
 
+use std::any::Any;
 use std::fmt;
 use std::sync::Arc;
 use std::time::SystemTime;
 
 use serde_json::Value;
 
-use crate::actions::SessionKind;
-use crate::offline::OfflineInfo;
+use crate::session::SessionKind;
+
+/// What an offline verdict knows besides its data ([`Reply::offline`]).
+pub struct OfflineInfo {
+    /// When the server last confirmed the licence.
+    pub confirmed_at: SystemTime,
+    /// When the offline grace period ends (the last confirmation plus the grace).
+    pub grace_end: SystemTime,
+    /// The code of the local failure that kept the server out of reach (network, timeout,
+    /// TLS, proxy).
+    pub reason_code: i32,
+    /// Its explanation.
+    pub reason: String,
+    /// The session kind of the login.
+    pub kind: SessionKind,
+    /// How the session goes on (the offline store's: the login to send again, the exchange
+    /// still going on), for a keeper started from the reply.
+    pub(crate) resume: Arc<dyn Any + Send + Sync>,
+}
+
+impl fmt::Debug for OfflineInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OfflineInfo")
+            .field("confirmed_at", &self.confirmed_at)
+            .field("grace_end", &self.grace_end)
+            .field("reason_code", &self.reason_code)
+            .field("reason", &self.reason)
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
 
 /// A reply of the server: `code`, `message` and `data` (object or null), plus any unknown
 /// top-level fields, exactly as received.

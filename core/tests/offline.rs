@@ -158,7 +158,7 @@ fn a_start_with_the_server_stopped_is_licensed_offline() {
     let reply = offline.reply();
     assert_eq!(reply.code(), codes::OFFLINE);
     let info = reply.offline().expect("an offline verdict");
-    assert_eq!(info.reason.kind(), ErrorKind::Network, "{}", info.reason);
+    assert_eq!(info.reason_code, codes::ERR_NETWORK, "{}", info.reason);
     assert!(
         reply.message().contains("could not be reached"),
         "{}",
@@ -481,7 +481,7 @@ fn a_start_budget_answers_from_the_store_and_the_keeper_follows_the_login() {
         "{took:?}"
     );
     let info = offline.reply().offline().expect("offline");
-    assert_eq!(info.reason.kind(), ErrorKind::Timeout);
+    assert_eq!(info.reason_code, codes::ERR_TIMEOUT);
     // Dropping the client stops the login still going on in the background at once.
     let stopping = Instant::now();
     drop(client);

@@ -190,6 +190,19 @@ pub fn handle(
     query: Option<&str>,
     body: &[u8],
 ) -> (u16, Value) {
+    if let Some(seq) = path.strip_prefix("/_sandbox/log/") {
+        if method != "GET" {
+            return fail(405, format!("method {method} not allowed on {path}"));
+        }
+        let Ok(seq) = seq.parse::<u64>() else {
+            return fail(404, format!("{seq:?} is not a log entry number"));
+        };
+        return match shared.lock().log_entry(seq) {
+            Ok(Some(entry)) => ok(json!({ "entry": entry })),
+            Ok(None) => fail(404, format!("no entry {seq} in the request log")),
+            Err(e) => fail(404, e),
+        };
+    }
     match method {
         "POST" if POST_PATHS.contains(&path) => post(shared, path, body),
         "GET" if GET_PATHS.contains(&path) => get(shared, path, query),
@@ -349,8 +362,21 @@ fn get(shared: &Shared, path: &str, query: Option<&str>) -> (u16, Value) {
             }
         }
         "/_sandbox/clock" => (200, st.clock_json()),
-        "/_sandbox/log" => (200, json!(st.request_log(app_id.as_deref()))),
-        "/_sandbox/stats" => (200, st.stats_json(shared.connections_accepted())),
+        "/_sandbox/log" => {
+            let limit = query_param(query, "limit").and_then(|l| l.parse::<usize>().ok());
+            let app = app_id.filter(|s| !s.is_empty());
+            (200, json!(st.request_log_newest(app.as_deref(), limit)))
+        }
+        "/_sandbox/stats" => {
+            let mut v = st.stats_json(shared.connections_accepted());
+            v["control_requests"] = json!(shared
+                .control_requests
+                .load(std::sync::atomic::Ordering::Relaxed));
+            v["event_streams"] = json!(shared
+                .event_streams
+                .load(std::sync::atomic::Ordering::SeqCst));
+            (200, v)
+        }
         "/_sandbox/programs" => ok(json!({ "programs": st.programs_json() })),
         "/_sandbox/cards" => {
             let status = query_param(query, "status").filter(|s| !s.is_empty());

@@ -19,6 +19,19 @@ pub enum FaultKind {
     TruncatedJson,
 }
 
+impl FaultKind {
+    /// The name of the kind, as in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            FaultKind::Delay => "delay",
+            FaultKind::Drop => "drop",
+            FaultKind::NonJson => "non_json",
+            FaultKind::Http502 => "http_502",
+            FaultKind::TruncatedJson => "truncated_json",
+        }
+    }
+}
+
 /// A fault for service requests of `app_id` (all when `None`) and `action` (all when `None`;
 /// `"Init"` names the handshake), for the next `count` matching requests or until cleared.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -27,6 +27,14 @@ pub struct Config {
     pub state_file: Option<PathBuf>,
     /// Read timeouts, connection and session-secret limits.
     pub limits: Limits,
+    /// The token the console and the control API need (README "The door"). `None`: a
+    /// random one when `host` is not loopback, none on loopback; `Some`: this one, required
+    /// on any address.
+    pub token: Option<String>,
+    /// Names served as `Host` by the console and the control API, beside the bound
+    /// address, loopback and `localhost`; `.example.test` allows a domain and its
+    /// subdomains.
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for Config {
@@ -41,6 +49,8 @@ impl Default for Config {
             log_size: DEFAULT_LOG_SIZE,
             state_file: None,
             limits: Limits::default(),
+            token: None,
+            allowed_hosts: Vec::new(),
         }
     }
 }

@@ -19,9 +19,12 @@
 mod actions;
 mod console;
 mod control;
+mod diagnose;
 mod dialect;
+mod door;
 mod faults;
 mod fixtures;
+mod inspect;
 mod server;
 mod service;
 mod state;
@@ -80,11 +83,40 @@ impl Sandbox {
     /// change.
     pub fn start(config: Config) -> std::io::Result<Sandbox> {
         let invalid = |e: String| std::io::Error::new(std::io::ErrorKind::InvalidInput, e);
+        let token = match &config.token {
+            Some(t) => {
+                door::token_ok(t).map_err(|e| invalid(format!("token: {e}")))?;
+                Some(t.clone())
+            }
+            None => {
+                use std::net::ToSocketAddrs;
+                let addrs: Vec<SocketAddr> = (config.host.as_str(), config.port)
+                    .to_socket_addrs()?
+                    .collect();
+                door::exposed(&addrs).then(door::gen_token)
+            }
+        };
+        for h in &config.allowed_hosts {
+            let ip = h
+                .trim_start_matches('[')
+                .trim_end_matches(']')
+                .parse::<std::net::IpAddr>()
+                .is_ok();
+            if !ip && (h.trim_matches('.').is_empty() || h.contains(['/', ':', ' ', '@'])) {
+                return Err(invalid(format!(
+                    "allowed host {h:?}: give a host name or an address, without scheme or port"
+                )));
+            }
+        }
         let shared = Arc::new(Shared::with(
             config.control,
             config.log_size,
             config.limits.clone(),
             config.state_file.clone(),
+            door::Door {
+                token,
+                allowed_hosts: config.allowed_hosts.clone(),
+            },
         ));
         let restored = shared.load_state_file().map_err(invalid)?;
         if !restored {
@@ -178,6 +210,35 @@ impl Sandbox {
     /// `http://HOST:PORT` of the bound address.
     pub fn base_url(&self) -> String {
         format!("http://{}", self.addr)
+    }
+
+    /// The token the console and the control API need (README "The door"): the one given
+    /// in [`Config::token`], or a random one when bound to anything but loopback; `None`
+    /// on loopback without one.
+    pub fn token(&self) -> Option<String> {
+        self.shared.door.token.clone()
+    }
+
+    /// Whether the bound address is reachable from the network (not loopback).
+    pub fn exposed(&self) -> bool {
+        door::exposed(&[self.addr])
+    }
+
+    /// The console's address to open in a browser: on loopback for a wildcard bind
+    /// (`0.0.0.0`, `::`), with `?token=` when a token is in force (the console keeps it in a
+    /// cookie and drops it from the address).
+    pub fn console_url(&self) -> String {
+        let mut addr = self.addr;
+        if addr.ip().is_unspecified() {
+            addr.set_ip(match addr {
+                SocketAddr::V4(_) => std::net::Ipv4Addr::LOCALHOST.into(),
+                SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
+            });
+        }
+        match &self.shared.door.token {
+            Some(t) => format!("http://{addr}/_sandbox/?token={t}"),
+            None => format!("http://{addr}/_sandbox/"),
+        }
     }
 
     pub fn port(&self) -> u16 {
@@ -322,6 +383,13 @@ impl Sandbox {
     /// The request log of service requests, of one program or of all.
     pub fn request_log(&self, app_id: Option<&str>) -> Vec<LogEntry> {
         self.shared.lock().request_log(app_id)
+    }
+
+    /// One entry of the request log with the inspector's detail, as
+    /// `GET /_sandbox/log/{seq}` gives it (README "The inspector"): `None` when there is no
+    /// such entry, or its detail is no longer kept (the newest 1,000 are).
+    pub fn log_entry(&self, seq: u64) -> Option<serde_json::Value> {
+        self.shared.lock().log_entry(seq).ok().flatten()
     }
 
     /// TCP connections accepted so far.
@@ -478,7 +546,7 @@ mod tests {
 
     fn get_clock(stream: &mut TcpStream) -> String {
         stream
-            .write_all(b"GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\n\r\n")
+            .write_all(b"GET /_sandbox/clock HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             .unwrap();
         let mut buf = [0u8; 4096];
         let n = stream.read(&mut buf).unwrap();

@@ -12,7 +12,8 @@ use verify_sandbox::{Config, Fixtures, Limits, Sandbox, Tls};
 
 /// A local server of the whole licensing verification service, for offline development and
 /// tests. Prints `listening on http://HOST:PORT` as its first stdout line, then (with https)
-/// `listening on https://HOST:PORT` and `ca: PATH`, and serves until SIGINT or SIGTERM.
+/// `listening on https://HOST:PORT` and `ca: PATH`, then `token: TOKEN` when the console
+/// and the control API need one, and `console: URL`; serves until SIGINT or SIGTERM.
 #[derive(Parser, Debug)]
 #[command(name = "verify-sandbox", version, about, long_about = None)]
 struct Args {
@@ -78,6 +79,22 @@ struct Args {
     /// Session secrets (api_password) kept per program; older ones expire (1001).
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_api_passwords: usize,
+
+    /// The token the console and the control API need (A-Z a-z 0-9 - . _ ~), required on
+    /// any address [default: a random one when --host is not loopback, none on loopback].
+    #[arg(
+        long,
+        value_name = "TOKEN",
+        env = "VERIFY_SANDBOX_TOKEN",
+        hide_env_values = true
+    )]
+    token: Option<String>,
+
+    /// A name (or an address) the console and the control API answer as Host, beside the
+    /// bound address, loopback and localhost (repeatable; `.example.test` allows a domain and
+    /// its subdomains) [default: none].
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    allowed_hosts: Vec<String>,
 }
 
 async fn wait_for_signal() {
@@ -158,13 +175,19 @@ fn main() -> ExitCode {
             max_connections: args.max_connections.max(1),
             api_passwords_per_program: args.max_api_passwords.max(1),
         },
+        token: args.token,
+        allowed_hosts: args.allowed_hosts,
     };
     let sandbox = match Sandbox::start(config) {
         Ok(s) => s,
         Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
             // Name the flag whose file was refused.
             let text = e.to_string();
-            let flag = if text.contains("state file") {
+            let flag = if text.starts_with("token:") {
+                "--token"
+            } else if text.starts_with("allowed host") {
+                "--allowed-host"
+            } else if text.contains("state file") {
                 "--state"
             } else if text.contains("PEM") || text.contains("certificate") {
                 "--tls-cert/--tls-key"
@@ -211,8 +234,26 @@ fn main() -> ExitCode {
         if let Some(path) = &ca_line {
             let _ = writeln!(out, "ca: {}", path.display());
         }
+        if !args.no_control {
+            if let Some(token) = sandbox.token() {
+                let _ = writeln!(out, "token: {token}");
+            }
+            let _ = writeln!(out, "console: {}", sandbox.console_url());
+        }
         let _ = out.flush();
         drop(out);
+        if sandbox.exposed() {
+            eprintln!(
+                "verify-sandbox: WARNING: listening on {}, reachable from the network: \
+                 anyone who reaches it can use the service (/api/verify){}",
+                sandbox.base_url(),
+                if args.no_control {
+                    "; the console and the control API are off"
+                } else {
+                    "; the console and the control API need the token"
+                }
+            );
+        }
         signal.await;
     });
     sandbox.stop();

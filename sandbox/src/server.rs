@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::channel::Channel;
+use http_body_util::{BodyExt, Either, Full, Limited};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, CONTENT_LENGTH, CONTENT_TYPE, DATE};
 use hyper::server::conn::http1;
@@ -19,9 +20,14 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
+use crate::door::{Arrival, Pass, Refusal};
+use crate::inspect::{self, Connection, Meta};
 use crate::service::{self, Fate, Reply, Route};
 use crate::state::Shared;
 use crate::time;
+
+/// A reply body: whole, or the stream of the console's server-sent events.
+type Out = Either<Full<Bytes>, Channel<Bytes>>;
 
 /// Request bodies above this are refused with 413.
 pub const BODY_LIMIT: usize = 1 << 20;
@@ -70,15 +76,17 @@ pub async fn serve(
                         let _guard = Open(&shared);
                         let refuse = open > shared.limits.max_connections;
                         let _ = stream.set_nodelay(true);
+                        let Ok(local) = stream.local_addr() else { return };
+                        let at = Arrival { local, tls: tls.is_some() };
                         match tls {
-                            None => connection(stream, peer, &shared, stop, refuse).await,
+                            None => connection(stream, peer, at, &shared, stop, refuse).await,
                             Some(acceptor) => {
                                 let handshake = tokio::time::timeout(
                                     shared.limits.header_timeout,
                                     acceptor.accept(stream),
                                 );
                                 if let Ok(Ok(s)) = handshake.await {
-                                    connection(s, peer, &shared, stop, refuse).await;
+                                    connection(s, peer, at, &shared, stop, refuse).await;
                                 }
                             }
                         }
@@ -97,6 +105,7 @@ const REFUSAL: &str = "{\"code\":503,\"message\":\"连接过多，请稍后重�
 async fn connection<I>(
     mut io: I,
     peer: SocketAddr,
+    at: Arrival,
     shared: &Arc<Shared>,
     mut stop: watch::Receiver<bool>,
     refuse: bool,
@@ -137,11 +146,28 @@ async fn connection<I>(
         .await;
         return;
     }
-    let conn = shared.accept_connection();
+    let conn = Connection {
+        id: shared.accept_connection(),
+        peer,
+        local: at.local,
+        tls: at.tls,
+        accepted: std::time::Instant::now(),
+    };
+    let requests = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let svc_shared = Arc::clone(shared);
     let svc = service_fn(move |req| {
         let shared = Arc::clone(&svc_shared);
-        async move { route(&shared, conn, peer, req).await }
+        let conn = conn.clone();
+        let nth = requests.fetch_add(1, Ordering::Relaxed) + 1;
+        async move {
+            route(&shared, &conn, nth, at, req)
+                .await
+                .map(|r| r.map(Either::Left))
+                .or_else(|e| match e {
+                    Routed::Events(r) => Ok(r),
+                    Routed::Dropped(d) => Err(d),
+                })
+        }
     });
     let serving = http1::Builder::new()
         .keep_alive(true)
@@ -159,10 +185,11 @@ fn response(
     shared: &Shared,
     status: u16,
     content_type: &'static str,
-    body: Vec<u8>,
+    body: impl Into<Bytes>,
 ) -> Response<Full<Bytes>> {
+    let body: Bytes = body.into();
     let len = body.len();
-    let mut resp = Response::new(Full::new(Bytes::from(body)));
+    let mut resp = Response::new(Full::new(body));
     *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let headers = resp.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&time::http_date(shared.now())) {
@@ -173,7 +200,7 @@ fn response(
     resp
 }
 
-enum Body {
+enum ReadBody {
     Read(Bytes),
     TooLarge,
     Broken,
@@ -181,10 +208,10 @@ enum Body {
 }
 
 /// Reads a body within the body timeout.
-async fn read_body(shared: &Shared, req: Request<Incoming>) -> Body {
+async fn read_body(shared: &Shared, req: Request<Incoming>) -> ReadBody {
     match tokio::time::timeout(shared.limits.body_timeout, read_body_untimed(req)).await {
         Ok(b) => b,
-        Err(_) => Body::TimedOut,
+        Err(_) => ReadBody::TimedOut,
     }
 }
 
@@ -197,7 +224,7 @@ fn timed_out(shared: &Shared) -> Response<Full<Bytes>> {
     resp
 }
 
-async fn read_body_untimed(req: Request<Incoming>) -> Body {
+async fn read_body_untimed(req: Request<Incoming>) -> ReadBody {
     let too_large = req
         .headers()
         .get(CONTENT_LENGTH)
@@ -205,12 +232,12 @@ async fn read_body_untimed(req: Request<Incoming>) -> Body {
         .and_then(|v| v.trim().parse::<u64>().ok())
         .is_some_and(|n| n > BODY_LIMIT as u64);
     if too_large {
-        return Body::TooLarge;
+        return ReadBody::TooLarge;
     }
     match Limited::new(req.into_body(), BODY_LIMIT).collect().await {
-        Ok(collected) => Body::Read(collected.to_bytes()),
-        Err(e) if e.is::<http_body_util::LengthLimitError>() => Body::TooLarge,
-        Err(_) => Body::Broken,
+        Ok(collected) => ReadBody::Read(collected.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => ReadBody::TooLarge,
+        Err(_) => ReadBody::Broken,
     }
 }
 
@@ -226,61 +253,213 @@ fn service_route(path: &str) -> Option<Route> {
     }
 }
 
-async fn route(
-    shared: &Shared,
-    conn: u64,
-    peer: SocketAddr,
-    req: Request<Incoming>,
-) -> Result<Response<Full<Bytes>>, Dropped> {
-    let path = req.uri().path().to_string();
-    let query = req.uri().query().map(str::to_string);
+/// What a request turned into besides a whole reply.
+enum Routed {
+    /// The console's stream of server-sent events.
+    Events(Response<Out>),
+    /// Close without a reply.
+    Dropped(Dropped),
+}
 
+impl From<Dropped> for Routed {
+    fn from(d: Dropped) -> Routed {
+        Routed::Dropped(d)
+    }
+}
+
+/// A request the door turned away: JSON for programs, a page for the console's own paths.
+fn refused(shared: &Shared, path: &str, r: Refusal) -> Response<Full<Bytes>> {
+    let page = crate::console::asset(path).is_some();
+    let mut resp = if page {
+        let body = crate::console::refusal_page(r.status, &r.error);
+        response(shared, r.status, HTML, body.into_bytes())
+    } else {
+        let body = serde_json::json!({"ok": false, "error": r.error});
+        response(shared, r.status, JSON, body.to_string().into_bytes())
+    };
+    if r.status == 401 {
+        resp.headers_mut().insert(
+            hyper::header::WWW_AUTHENTICATE,
+            HeaderValue::from_static("Bearer realm=\"verify-sandbox\""),
+        );
+    }
+    resp
+}
+
+/// `GET /_sandbox/events`: an event `change` (data: a version number) at start and after
+/// every change of the state, at most five a second, and a comment every 15 s.
+fn events(shared: &Arc<Shared>) -> Response<Out> {
+    let (mut tx, body) = Channel::<Bytes>::new(4);
+    let mut changes = shared.events.subscribe();
+    let shared = Arc::clone(shared);
+    tokio::spawn(async move {
+        struct Streaming<'a>(&'a Shared);
+        impl Drop for Streaming<'_> {
+            fn drop(&mut self) {
+                self.0.event_streams.fetch_sub(1, Ordering::SeqCst);
+            }
+        }
+        shared.event_streams.fetch_add(1, Ordering::SeqCst);
+        let _streaming = Streaming(&shared);
+        let mut first = "retry: 1000\n";
+        loop {
+            let version = *changes.borrow_and_update();
+            let event = format!("{first}event: change\ndata: {version}\n\n");
+            first = "";
+            if tx.send_data(Bytes::from(event)).await.is_err() {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            loop {
+                tokio::select! {
+                    changed = changes.changed() => {
+                        if changed.is_err() {
+                            return;
+                        }
+                        break;
+                    }
+                    _ = tokio::time::sleep(Duration::from_secs(15)) => {
+                        if tx.send_data(Bytes::from_static(b": still here\n\n")).await.is_err() {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+    });
+    let mut resp = Response::new(Either::Right(body));
+    let headers = resp.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/event-stream; charset=utf-8"),
+    );
+    headers.insert(
+        hyper::header::CACHE_CONTROL,
+        HeaderValue::from_static("no-store"),
+    );
+    resp
+}
+
+/// The back office: the door, then the console, the event stream and the control API.
+async fn back_office(
+    shared: &Arc<Shared>,
+    at: Arrival,
+    path: String,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Routed> {
+    if !shared.control {
+        let r = Reply::http_error(404, "未找到");
+        return Ok(response(shared, r.status, JSON, r.body));
+    }
+    let pass = match shared
+        .door
+        .check(req.method(), req.uri(), req.headers(), at)
+    {
+        Ok(p) => p,
+        Err(r) => return Ok(refused(shared, &path, r)),
+    };
+    shared.control_requests.fetch_add(1, Ordering::Relaxed);
+    if let Pass::SetCookie { cookie, location } = pass {
+        let mut resp = response(shared, 303, HTML, Vec::new());
+        let headers = resp.headers_mut();
+        if let (Ok(c), Ok(l)) = (
+            HeaderValue::from_str(&cookie),
+            HeaderValue::from_str(&location),
+        ) {
+            headers.insert(hyper::header::SET_COOKIE, c);
+            headers.insert(hyper::header::LOCATION, l);
+        }
+        headers.insert(
+            hyper::header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        );
+        return Ok(resp);
+    }
+    let query = req.uri().query().map(str::to_string);
+    let method = req.method().as_str().to_string();
+    if method == "GET" {
+        if path == "/_sandbox/events" {
+            return Err(Routed::Events(events(shared)));
+        }
+        if let Some((content_type, page)) = crate::console::asset(&path) {
+            return Ok(response(
+                shared,
+                200,
+                content_type,
+                page.as_bytes().to_vec(),
+            ));
+        }
+    }
+    let body = match read_body(shared, req).await {
+        ReadBody::Read(b) => b,
+        ReadBody::TooLarge => {
+            let body = serde_json::json!({"ok": false, "error": "body over 1 MiB"});
+            return Ok(response(shared, 413, JSON, body.to_string().into_bytes()));
+        }
+        ReadBody::Broken => return Err(Dropped.into()),
+        ReadBody::TimedOut => return Ok(timed_out(shared)),
+    };
+    let (status, value) = crate::control::handle(shared, &method, &path, query.as_deref(), &body);
+    if method == "POST" {
+        shared.changed();
+    }
+    Ok(response(
+        shared,
+        status,
+        JSON,
+        value.to_string().into_bytes(),
+    ))
+}
+
+async fn route(
+    shared: &Arc<Shared>,
+    conn: &Connection,
+    nth: u64,
+    at: Arrival,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Routed> {
+    let started = std::time::Instant::now();
+    let path = req.uri().path().to_string();
     if path == "/_sandbox" || path.starts_with("/_sandbox/") {
-        if !shared.control {
-            let r = Reply::http_error(404, "未找到");
-            return Ok(response(shared, r.status, JSON, r.body));
-        }
-        let method = req.method().as_str().to_string();
-        if method == "GET" {
-            if let Some((content_type, page)) = crate::console::asset(&path) {
-                return Ok(response(
-                    shared,
-                    200,
-                    content_type,
-                    page.as_bytes().to_vec(),
-                ));
-            }
-        }
-        let body = match read_body(shared, req).await {
-            Body::Read(b) => b,
-            Body::TooLarge => {
-                let body = serde_json::json!({"ok": false, "error": "body over 1 MiB"});
-                return Ok(response(shared, 413, JSON, body.to_string().into_bytes()));
-            }
-            Body::Broken => return Err(Dropped),
-            Body::TimedOut => return Ok(timed_out(shared)),
-        };
-        let (status, value) =
-            crate::control::handle(shared, &method, &path, query.as_deref(), &body);
-        if method == "POST" {
-            shared.changed();
-        }
-        return Ok(response(
-            shared,
-            status,
-            JSON,
-            value.to_string().into_bytes(),
-        ));
+        return back_office(shared, at, path, req).await;
     }
 
+    let mut meta = Meta {
+        conn: conn.clone(),
+        nth,
+        method: req.method().clone(),
+        version: req.version(),
+        headers: if shared.inspect {
+            Meta::headers_of(req.headers())
+        } else {
+            String::new()
+        },
+        content_type: req
+            .headers()
+            .get(CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned()),
+        started,
+        read_ms: 0.0,
+    };
+    // A request the HTTP side answers itself: logged with its status, and inspected.
+    let answer = |status: u16, message: &str| {
+        let mut st = shared.lock();
+        let detail = shared.inspect.then(|| {
+            let now = st.now();
+            inspect::http_detail(&meta, &path, now, status, message)
+        });
+        st.record(conn.id, &path, None, None, i64::from(status), detail);
+        drop(st);
+        shared.changed();
+    };
     let Some(service_route) = service_route(&path) else {
-        shared.lock().record(conn, &path, None, None, 404);
         let r = Reply::http_error(404, "未找到");
+        answer(404, "未找到");
         return Ok(response(shared, r.status, JSON, r.body));
     };
     if req.method() != Method::POST {
-        shared.lock().record(conn, &path, None, None, 405);
         let r = Reply::http_error(405, "仅支持POST请求");
+        answer(405, "仅支持POST请求");
         return Ok(response(shared, r.status, JSON, r.body));
     }
     let header_password = req
@@ -289,23 +468,22 @@ async fn route(
         .and_then(|v| v.to_str().ok())
         .map(|s| s.trim().to_string());
     let body = match read_body(shared, req).await {
-        Body::Read(b) => b,
-        Body::TooLarge => {
-            shared.lock().record(conn, &path, None, None, 413);
+        ReadBody::Read(b) => b,
+        ReadBody::TooLarge => {
             let r = Reply::http_error(413, "请求体过大（上限1 MiB）");
+            answer(413, "请求体过大（上限1 MiB）");
             return Ok(response(shared, r.status, JSON, r.body));
         }
-        Body::Broken => return Err(Dropped),
-        Body::TimedOut => {
-            shared.lock().record(conn, &path, None, None, 408);
+        ReadBody::Broken => return Err(Dropped.into()),
+        ReadBody::TimedOut => {
+            answer(408, "请求体读取超时");
             return Ok(timed_out(shared));
         }
     };
-    let ip = peer.ip().to_string();
+    meta.read_ms = started.elapsed().as_secs_f64() * 1000.0;
     let reply = service::serve(
         shared,
-        conn,
-        &ip,
+        &meta,
         &path,
         &service_route,
         header_password.as_deref(),
@@ -319,11 +497,15 @@ async fn route(
             tokio::time::sleep(Duration::from_millis(ms)).await;
             Ok(response(shared, reply.status, content_type, reply.body))
         }
-        Fate::Drop => Err(Dropped),
+        Fate::Drop => Err(Dropped.into()),
         Fate::Truncate => {
-            let mut body = reply.body;
-            body.truncate(body.len() / 2);
-            Ok(response(shared, reply.status, content_type, body))
+            let half = reply.body.len() / 2;
+            Ok(response(
+                shared,
+                reply.status,
+                content_type,
+                reply.body.slice(..half),
+            ))
         }
     }
 }

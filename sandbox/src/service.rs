@@ -3,10 +3,15 @@
 //! applied, the action runs, and the request is logged. Synchronous: the caller holds no
 //! lock and does the I/O.
 
+use std::time::Instant;
+
+use bytes::Bytes;
 use serde_json::json;
 
 use crate::actions::{self, Ctx, Envelope, ACTIONS};
+use crate::diagnose::{self, Seen};
 use crate::faults::FaultKind;
+use crate::inspect::{self, Answered, Meta};
 use crate::state::{gen_api_password, Shared, State};
 use crate::wire::{self, Params};
 
@@ -36,7 +41,7 @@ pub struct Reply {
     pub status: u16,
     /// `true` for the HTML page of the `http_502` fault.
     pub html: bool,
-    pub body: Vec<u8>,
+    pub body: Bytes,
     pub fate: Fate,
 }
 
@@ -47,7 +52,7 @@ impl Reply {
         Reply {
             status,
             html: false,
-            body: body.to_string().into_bytes(),
+            body: Bytes::from(body.to_string()),
             fate: Fate::Normal,
         }
     }
@@ -55,37 +60,59 @@ impl Reply {
 
 /// A request that passed the entry checks.
 enum Job {
-    Init {
-        app_id: String,
-    },
-    Handle {
-        app_id: String,
-        action: String,
-        params: Params,
-    },
+    Init { app_id: String },
+    Handle { app_id: String, action: String },
 }
 
-/// The result of the entry checks, with what is known for fault matching and the log.
+/// The result of the entry checks, with what is known for fault matching, the log and the
+/// inspector.
 struct Checked {
     app_id: Option<String>,
     action: Option<String>,
     job: Result<Job, Envelope>,
+    /// Where the ApiPassword came from (Handle).
+    password_from: Option<&'static str>,
+    /// The plaintext's bytes, once `Data` decoded.
+    plaintext: Option<Vec<u8>>,
+    /// Its parameters, once they decoded.
+    params: Option<Params>,
 }
 
-struct Form(Vec<(String, String)>);
+/// The decoded form of a service request.
+pub struct Form(pub Vec<(String, String)>);
 
 impl Form {
-    fn parse(body: &[u8]) -> Form {
+    pub fn parse(body: &[u8]) -> Form {
         Form(form_urlencoded::parse(body).into_owned().collect())
     }
 
     /// The first non-empty value of a field.
-    fn get(&self, name: &str) -> Option<&str> {
+    pub fn get(&self, name: &str) -> Option<&str> {
         self.0
             .iter()
             .find(|(k, v)| k == name && !v.is_empty())
             .map(|(_, v)| v.as_str())
     }
+}
+
+/// The ApiPassword of a Handle request and where it came from (`header`, `form` or
+/// `path`), in the spec's order of priority.
+pub fn api_password(
+    header: Option<&str>,
+    form: &Form,
+    segment: &str,
+) -> Option<(String, &'static str)> {
+    if let Some(h) = header.filter(|p| !p.is_empty()) {
+        return Some((h.to_string(), "header"));
+    }
+    if let Some(f) = form.get("ApiPassword") {
+        return Some((f.to_string(), "form"));
+    }
+    let decoded = percent_encoding::percent_decode_str(segment)
+        .decode_utf8()
+        .map(|s| s.into_owned())
+        .unwrap_or_default();
+    (!decoded.is_empty()).then_some((decoded, "path"))
 }
 
 fn check_timestamp(ts: &str, now: i64) -> Result<(), Envelope> {
@@ -143,6 +170,9 @@ fn check_init(st: &State, form: &Form, now: i64) -> Checked {
         app_id,
         action: Some("Init".to_string()),
         job,
+        password_from: None,
+        plaintext: None,
+        params: None,
     }
 }
 
@@ -153,19 +183,16 @@ fn check_handle(
     segment: &str,
     now: i64,
 ) -> Checked {
-    let decoded_segment = percent_encoding::percent_decode_str(segment)
-        .decode_utf8()
-        .map(|s| s.into_owned())
-        .unwrap_or_default();
-    let password = header_password
-        .filter(|p| !p.is_empty())
-        .or_else(|| form.get("ApiPassword"))
-        .or_else(|| Some(decoded_segment.as_str()).filter(|p| !p.is_empty()));
+    let found = api_password(header_password, form, segment);
+    let password = found.as_ref().map(|(p, _)| p.as_str());
     let app_id = password.and_then(|p| st.api_passwords.get(p)).cloned();
     let mut checked = Checked {
         app_id: app_id.clone(),
         action: None,
         job: Err(incomplete()),
+        password_from: found.as_ref().map(|(_, from)| *from),
+        plaintext: None,
+        params: None,
     };
     let (Some(password), Some(app_id)) = (password, app_id) else {
         checked.job = Err(Envelope::err(
@@ -197,24 +224,30 @@ fn check_handle(
         checked.job = Err(Envelope::err(1010, "签名错误"));
         return checked;
     }
-    let params = match wire::decrypt_data(password, data).and_then(|p| Params::parse(&p)) {
+    let bytes = match wire::decrypt_bytes(password, data) {
+        Ok(b) => b,
+        Err(msg) => {
+            checked.job = Err(Envelope::err(1013, msg));
+            return checked;
+        }
+    };
+    checked.plaintext = Some(bytes.clone());
+    let params = match wire::plaintext_utf8(bytes).and_then(|p| Params::parse(&p)) {
         Ok(p) => p,
         Err(msg) => {
             checked.job = Err(Envelope::err(1013, msg));
             return checked;
         }
     };
-    let Some(action) = params.get(&["action"]).map(str::to_string) else {
+    let action = params.get(&["action"]).map(str::to_string);
+    checked.params = Some(params);
+    let Some(action) = action else {
         checked.job = Err(Envelope::err(1013, "参数不完整：缺少action"));
         return checked;
     };
     checked.action = Some(action.clone());
     checked.job = if ACTIONS.contains(&action.as_str()) {
-        Ok(Job::Handle {
-            app_id,
-            action,
-            params,
-        })
+        Ok(Job::Handle { app_id, action })
     } else {
         Err(Envelope::err(1015, format!("未知的action：{action}")))
     };
@@ -223,104 +256,159 @@ fn check_handle(
 
 const BAD_GATEWAY_PAGE: &str = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
-/// Serves one service request (Init or Handle) whose body has been read.
+/// Serves one service request (Init or Handle) whose body has been read, and logs it (with
+/// the inspector's detail when the control API is on).
 pub fn serve(
     shared: &Shared,
-    conn: u64,
-    ip: &str,
+    meta: &Meta,
     path: &str,
     route: &Route,
     header_password: Option<&str>,
     body: &[u8],
 ) -> Reply {
+    let started = Instant::now();
+    let conn = meta.conn.id;
+    let ip = meta.conn.peer.ip().to_string();
     let mut st = shared.lock();
     let now = st.now();
     let form = Form::parse(body);
     let is_handle = header_password.is_some_and(|p| !p.is_empty())
         || form.get("ApiPassword").is_some()
         || (form.get("Data").is_some() && form.get("AppId").is_none());
-    let checked = match route {
-        Route::Verify if !is_handle => check_init(&st, &form, now),
-        Route::Verify => check_handle(&st, &form, header_password, "", now),
-        Route::Handle(segment) => check_handle(&st, &form, header_password, segment, now),
+    let segment = match route {
+        Route::Handle(segment) => segment.as_str(),
+        Route::Verify => "",
+    };
+    let checked = if is_handle || matches!(route, Route::Handle(_)) {
+        check_handle(&st, &form, header_password, segment, now)
+    } else {
+        check_init(&st, &form, now)
     };
     let app_id = checked.app_id.as_deref();
     let action = checked.action.as_deref();
     let fault = st.faults.take(app_id, action);
-    match fault.as_ref().map(|f| f.kind) {
-        Some(FaultKind::NonJson) => {
-            st.record(conn, path, app_id, action, 0);
-            return Reply {
+    let cut_off = match fault.as_ref().map(|f| f.kind) {
+        Some(FaultKind::NonJson) => Some((
+            0,
+            Reply {
                 status: 200,
                 html: false,
-                body: b"this is not json".to_vec(),
+                body: Bytes::from_static(b"this is not json"),
                 fate: Fate::Normal,
-            };
-        }
-        Some(FaultKind::Http502) => {
-            st.record(conn, path, app_id, action, 502);
-            return Reply {
+            },
+        )),
+        Some(FaultKind::Http502) => Some((
+            502,
+            Reply {
                 status: 502,
                 html: true,
-                body: BAD_GATEWAY_PAGE.as_bytes().to_vec(),
+                body: Bytes::from_static(BAD_GATEWAY_PAGE.as_bytes()),
                 fate: Fate::Normal,
-            };
-        }
-        _ => {}
-    }
-    let envelope = match checked.job {
-        Err(e) => e,
-        Ok(Job::Init { app_id }) => {
+            },
+        )),
+        _ => None,
+    };
+    let mut reads = Vec::new();
+    let envelope = match (&cut_off, &checked.job) {
+        (Some(_), _) => Envelope::err(0, "the fault replaced the reply before the action ran"),
+        (None, Err(e)) => e.clone(),
+        (None, Ok(Job::Init { app_id })) => {
             let mut pw = gen_api_password();
             while st.api_passwords.contains_key(&pw) {
                 pw = gen_api_password();
             }
-            st.add_api_password(pw.clone(), &app_id);
+            st.add_api_password(pw.clone(), app_id);
             Envelope::ok("初始化成功", json!({ "api_password": pw }))
         }
-        Ok(Job::Handle {
-            app_id,
-            action,
-            params,
-        }) => {
+        (None, Ok(Job::Handle { app_id, action })) => {
+            let empty = Params::default();
+            let params = checked.params.as_ref().unwrap_or(&empty);
             let mut cx = Ctx {
                 st: &mut st,
-                app_id: &app_id,
-                ip,
+                app_id,
+                ip: &ip,
                 now,
-                p: &params,
+                p: params,
+                reads: std::cell::RefCell::new(Vec::new()),
             };
-            let mut envelope = actions::run(&action, &mut cx);
+            let mut envelope = actions::run(action, &mut cx);
+            reads = cx.reads.into_inner();
             let alternate = st
                 .programs
-                .get(&app_id)
+                .get(app_id)
                 .is_some_and(|p| p.dialect == "alternate");
             if alternate && envelope.code == 200 {
-                crate::dialect::alternate(&action, &mut envelope.data);
+                crate::dialect::alternate(action, &mut envelope.data);
             }
             envelope
         }
     };
+    let code = match &cut_off {
+        Some((logged, _)) => *logged,
+        None => envelope.code,
+    };
+    let fate = match fault.as_ref().map(|f| f.kind) {
+        Some(FaultKind::Delay) => Fate::Delay(fault.as_ref().map_or(0, |f| f.delay_ms)),
+        Some(FaultKind::Drop) => Fate::Drop,
+        Some(FaultKind::TruncatedJson) => Fate::Truncate,
+        _ => Fate::Normal,
+    };
+    let reply = match cut_off {
+        Some((_, reply)) => reply,
+        None => Reply {
+            status: 200,
+            html: false,
+            body: Bytes::from(envelope.to_json().to_string()),
+            fate,
+        },
+    };
+    let detail = shared.inspect.then(|| {
+        let seen = Seen {
+            st: &st,
+            now,
+            body,
+            content_type: meta.content_type.as_deref(),
+            form: &form,
+            header_password,
+            segment,
+            code: envelope.code,
+            plaintext: checked.plaintext.as_deref(),
+            params: checked.params.as_ref(),
+            action: checked.action.as_deref(),
+            reads: &reads,
+        };
+        let diagnoses = if is_handle || matches!(route, Route::Handle(_)) {
+            diagnose::handle(&seen)
+        } else {
+            diagnose::init(&seen)
+        };
+        inspect::detail(Answered {
+            meta,
+            now,
+            form: form.0,
+            api_password_from: checked.password_from,
+            plaintext: checked.plaintext,
+            params: checked.params,
+            reply: reply.body.clone(),
+            code,
+            message: envelope.message,
+            http_status: reply.status,
+            fault: fault.as_ref().map(|f| f.kind.name()),
+            fault_delay_ms: match fate {
+                Fate::Delay(ms) => ms,
+                _ => 0,
+            },
+            handle_ms: started.elapsed().as_secs_f64() * 1000.0,
+            diagnoses,
+        })
+    });
     st.record(
         conn,
         path,
         checked.app_id.as_deref(),
         checked.action.as_deref(),
-        envelope.code,
+        code,
+        detail,
     );
-    let fate = match fault {
-        Some(f) => match f.kind {
-            FaultKind::Delay => Fate::Delay(f.delay_ms),
-            FaultKind::Drop => Fate::Drop,
-            FaultKind::TruncatedJson => Fate::Truncate,
-            FaultKind::NonJson | FaultKind::Http502 => Fate::Normal,
-        },
-        None => Fate::Normal,
-    };
-    Reply {
-        status: 200,
-        html: false,
-        body: envelope.to_json().to_string().into_bytes(),
-        fate,
-    }
+    reply
 }

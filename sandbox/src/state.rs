@@ -11,8 +11,10 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use crate::door::Door;
 use crate::faults::{Fault, Faults};
 use crate::fixtures::{Account, Card, Fixtures, Program};
+use crate::inspect::{Detail, DETAILS_KEPT};
 use crate::time;
 
 /// One request to a service path, as recorded in the request log.
@@ -27,6 +29,11 @@ pub struct LogEntry {
     /// The envelope code; the HTTP status for 404/405/413 and the `http_502` fault; 0 for
     /// the `non_json` fault.
     pub code: i64,
+    /// When it arrived: Unix seconds of the sandbox clock.
+    pub at: i64,
+    /// The title of the first diagnosis of the inspector, if it found something
+    /// (`GET /_sandbox/log/{seq}` has them all).
+    pub diagnosis: Option<String>,
 }
 
 /// Verification statistics of one program: requests that reached these actions.
@@ -396,7 +403,24 @@ pub struct State {
     pub requests: u64,
     pub stats: BTreeMap<String, VerificationStats>,
     pub faults: Faults,
+    /// The inspector's details of the newest log entries, by `seq`, oldest first.
+    pub details: VecDeque<(u64, Detail)>,
+    /// Session secrets no longer valid, for the inspector (at most [`RETIRED_KEPT`]).
+    pub retired: HashMap<String, Retired>,
+    pub retired_order: VecDeque<String>,
 }
+
+/// A session secret that was valid once.
+#[derive(Debug, Clone)]
+pub struct Retired {
+    pub app_id: String,
+    /// When it was retired (sandbox clock).
+    pub at: i64,
+    pub why: String,
+}
+
+/// Retired session secrets remembered for the inspector.
+pub const RETIRED_KEPT: usize = 4096;
 
 impl Default for State {
     fn default() -> Self {
@@ -417,6 +441,9 @@ impl Default for State {
             requests: 0,
             stats: BTreeMap::new(),
             faults: Faults::default(),
+            details: VecDeque::new(),
+            retired: HashMap::new(),
+            retired_order: VecDeque::new(),
         }
     }
 }
@@ -461,8 +488,19 @@ pub struct Shared {
     /// Connections open now (http and https).
     pub open: std::sync::atomic::AtomicUsize,
     pub control: bool,
+    /// Whether the inspector keeps details (the control API is on and the log keeps
+    /// entries).
+    pub inspect: bool,
     pub limits: crate::fixtures::Limits,
     pub persist: Option<Persist>,
+    /// Who may use the control API and the console.
+    pub door: Door,
+    /// Bumped at every change: the console's server-sent events wait on it.
+    pub events: tokio::sync::watch::Sender<u64>,
+    /// Requests to the control API and the console that the door let in.
+    pub control_requests: AtomicU64,
+    /// Event streams open now.
+    pub event_streams: std::sync::atomic::AtomicUsize,
 }
 
 impl Shared {
@@ -471,6 +509,7 @@ impl Shared {
         log_size: usize,
         limits: crate::fixtures::Limits,
         state_file: Option<std::path::PathBuf>,
+        door: Door,
     ) -> Shared {
         let state = State {
             log_size,
@@ -482,12 +521,17 @@ impl Shared {
             connections: AtomicU64::new(0),
             open: std::sync::atomic::AtomicUsize::new(0),
             control,
+            inspect: control && log_size > 0,
             limits,
             persist: state_file.map(|path| Persist {
                 path,
                 dirty: Mutex::new((false, false)),
                 wake: Condvar::new(),
             }),
+            door,
+            events: tokio::sync::watch::Sender::new(0),
+            control_requests: AtomicU64::new(0),
+            event_streams: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -510,8 +554,10 @@ impl Shared {
         self.lock().now()
     }
 
-    /// Something may have changed: the state file writer saves it.
+    /// Something may have changed: the state file writer saves it, and the console's event
+    /// streams say so.
     pub fn changed(&self) {
+        self.events.send_modify(|v| *v = v.wrapping_add(1));
         if let Some(p) = &self.persist {
             let mut d = p.dirty.lock().unwrap_or_else(|e| e.into_inner());
             d.0 = true;
@@ -938,13 +984,23 @@ impl State {
         self.faults.clear(app_id);
     }
 
-    pub fn request_log(&self, app_id: Option<&str>) -> Vec<LogEntry> {
-        // Entries are masked when recorded.
-        self.log
+    /// The newest `limit` entries (all when `None`) of one program or of all, oldest first.
+    pub fn request_log_newest(&self, app_id: Option<&str>, limit: Option<usize>) -> Vec<LogEntry> {
+        let mut newest: Vec<LogEntry> = self
+            .log
             .iter()
+            .rev()
             .filter(|e| app_id.is_none() || e.app_id.as_deref() == app_id)
+            .take(limit.unwrap_or(usize::MAX))
             .cloned()
-            .collect()
+            .collect();
+        newest.reverse();
+        newest
+    }
+
+    /// Every entry of one program or of all, oldest first (masked when recorded).
+    pub fn request_log(&self, app_id: Option<&str>) -> Vec<LogEntry> {
+        self.request_log_newest(app_id, None)
     }
 
     pub fn verification_stats(&self, app_id: &str) -> VerificationStats {
@@ -988,8 +1044,8 @@ impl State {
         })
     }
 
-    /// Appends to the request log (a ring: the oldest entry goes when it is full). The
-    /// ApiPassword of a Handle path is masked.
+    /// Appends to the request log (a ring: the oldest entry goes when it is full), with the
+    /// inspector's detail when there is one. The ApiPassword of a Handle path is masked.
     pub fn record(
         &mut self,
         conn: u64,
@@ -997,6 +1053,7 @@ impl State {
         app_id: Option<&str>,
         action: Option<&str>,
         code: i64,
+        detail: Option<Detail>,
     ) {
         self.requests += 1;
         if self.log_size == 0 {
@@ -1005,19 +1062,80 @@ impl State {
         while self.log.len() >= self.log_size {
             self.log.pop_front();
         }
+        let seq = self.requests;
         self.log.push_back(LogEntry {
-            seq: self.requests,
+            seq,
             conn,
             path: mask_path(path),
             app_id: app_id.map(str::to_string),
             action: action.map(str::to_string),
             code,
+            at: self.now(),
+            diagnosis: detail
+                .as_ref()
+                .and_then(|d| d.diagnoses.first())
+                .map(|d| d.title.clone()),
         });
+        if let Some(d) = detail {
+            while self.details.len() >= DETAILS_KEPT.min(self.log_size) {
+                self.details.pop_front();
+            }
+            self.details.push_back((seq, d));
+        }
+    }
+
+    /// One log entry with the inspector's detail (`GET /_sandbox/log/{seq}`): `Ok(None)`
+    /// when there is no such entry, `Err` when its detail is no longer kept.
+    pub fn log_entry(&self, seq: u64) -> Result<Option<Value>, String> {
+        let Some(entry) = self.log.iter().find(|e| e.seq == seq) else {
+            return Ok(None);
+        };
+        let found = self
+            .details
+            .binary_search_by_key(&seq, |(s, _)| *s)
+            .ok()
+            .and_then(|i| self.details.get(i));
+        let Some((_, detail)) = found else {
+            return Err(format!(
+                "the details of entry {seq} are no longer kept: the newest {} are",
+                DETAILS_KEPT.min(self.log_size)
+            ));
+        };
+        let mut v = serde_json::to_value(entry).unwrap_or(Value::Null);
+        if let (Value::Object(m), Value::Object(d)) = (&mut v, detail.to_json(&entry.path)) {
+            m.extend(d);
+        }
+        Ok(Some(v))
+    }
+
+    /// Remembers a session secret that is no longer valid, for the inspector.
+    pub fn retire(&mut self, pw: String, app_id: &str, why: String) {
+        let at = self.now();
+        if self.retired.contains_key(&pw) {
+            self.retired_order.retain(|p| p != &pw);
+        }
+        while self.retired_order.len() >= RETIRED_KEPT {
+            if let Some(old) = self.retired_order.pop_front() {
+                self.retired.remove(&old);
+            }
+        }
+        self.retired_order.push_back(pw.clone());
+        self.retired.insert(
+            pw,
+            Retired {
+                app_id: app_id.to_string(),
+                at,
+                why,
+            },
+        );
     }
 
     /// Registers a session secret of a program; beyond the cap, the oldest one of that
     /// program is retired.
     pub fn add_api_password(&mut self, pw: String, app_id: &str) {
+        if self.retired.remove(&pw).is_some() {
+            self.retired_order.retain(|p| p != &pw);
+        }
         if let Some(old_app) = self.api_passwords.insert(pw.clone(), app_id.to_string()) {
             if let Some(q) = self.api_password_order.get_mut(&old_app) {
                 q.retain(|p| p != &pw);
@@ -1028,10 +1146,23 @@ impl State {
             .entry(app_id.to_string())
             .or_default();
         q.push_back(pw);
-        while q.len() > self.api_password_cap.max(1) {
+        let cap = self.api_password_cap.max(1);
+        let mut gone = Vec::new();
+        while q.len() > cap {
             if let Some(old) = q.pop_front() {
                 self.api_passwords.remove(&old);
+                gone.push(old);
             }
+        }
+        for old in gone {
+            self.retire(
+                old,
+                app_id,
+                format!(
+                    "a newer Init retired it: the sandbox keeps {cap} session secret(s) per \
+                     program, oldest out first (--max-api-passwords)"
+                ),
+            );
         }
     }
 
@@ -1178,11 +1309,23 @@ impl State {
     pub fn reset(&mut self) {
         let log_size = self.log_size;
         let cap = self.api_password_cap;
+        let live: Vec<(String, String)> = self.api_passwords.drain().collect();
+        let retired = std::mem::take(&mut self.retired);
+        let retired_order = std::mem::take(&mut self.retired_order);
         *self = State {
             log_size,
             api_password_cap: cap,
+            retired,
+            retired_order,
             ..State::default()
         };
+        for (pw, app_id) in live {
+            self.retire(
+                pw,
+                &app_id,
+                "a reset forgot it (POST /_sandbox/reset)".to_string(),
+            );
+        }
     }
 
     /// `standard` or `alternate`.

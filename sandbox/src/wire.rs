@@ -56,16 +56,27 @@ pub fn key_len_ok(len: usize) -> bool {
     (1..=64).contains(&len)
 }
 
-/// Decodes `Data` (hex of either case) and decrypts it with the ApiPassword bytes.
-/// Errors are messages for a 1013 reply.
-pub fn decrypt_data(api_password: &str, data: &str) -> Result<String, String> {
+/// Decodes `Data` (hex of either case) and decrypts it with the ApiPassword bytes, to the
+/// plaintext's bytes. Errors are messages for a 1013 reply.
+pub fn decrypt_bytes(api_password: &str, data: &str) -> Result<Vec<u8>, String> {
     if data.is_empty() {
         return Err("参数不完整：Data为空".to_string());
     }
     let mut bytes =
         hex::decode(data).map_err(|_| "参数错误：Data不是有效的十六进制字符串".to_string())?;
     rc4_apply(api_password.as_bytes(), &mut bytes).map_err(|e| format!("参数错误：{e}"))?;
+    Ok(bytes)
+}
+
+/// The plaintext's bytes as text; the error is the message of a 1013 reply.
+pub fn plaintext_utf8(bytes: Vec<u8>) -> Result<String, String> {
     String::from_utf8(bytes).map_err(|_| "参数错误：解密后的明文不是有效的UTF-8".to_string())
+}
+
+/// Decodes `Data` (hex of either case) and decrypts it with the ApiPassword bytes.
+/// Errors are messages for a 1013 reply.
+pub fn decrypt_data(api_password: &str, data: &str) -> Result<String, String> {
+    decrypt_bytes(api_password, data).and_then(plaintext_utf8)
 }
 
 /// Decodes one key or value with form semantics: `+` is a space, `%XX` is a byte.
@@ -75,6 +86,14 @@ fn form_decode(s: &str) -> Result<String, String> {
         .decode_utf8()
         .map(|c| c.into_owned())
         .map_err(|_| "参数错误：参数值不是有效的UTF-8".to_string())
+}
+
+/// [`form_decode`], with bytes that are not UTF-8 shown as U+FFFD (for display).
+pub fn form_decode_lossy(s: &str) -> String {
+    let replaced = s.replace('+', " ");
+    percent_encoding::percent_decode_str(&replaced)
+        .decode_utf8_lossy()
+        .into_owned()
 }
 
 /// The decoded parameters of a plaintext, in order. The first occurrence of a key wins.
@@ -93,6 +112,11 @@ impl Params {
             pairs.push((form_decode(k)?, form_decode(v)?));
         }
         Ok(Params(pairs))
+    }
+
+    /// Every decoded pair, in the order sent.
+    pub fn pairs(&self) -> &[(String, String)] {
+        &self.0
     }
 
     /// The first non-empty value among the given names (aliases), in order of the names.

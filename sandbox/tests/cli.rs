@@ -1,6 +1,8 @@
 //! The command line of the binary (README "Command line"): `--help` with every flag and its
 //! default, `--version`, bad flags (exit 2 naming the flag), `--state` (load, save after
-//! every change, atomic rename, survives SIGKILL), `--https-port` and its stdout lines.
+//! every change, atomic rename, survives SIGKILL), `--https-port` and its stdout lines, the
+//! `token:` and `console:` lines, `--token` and `VERIFY_SANDBOX_TOKEN`, and the warning of a
+//! bind that is reachable from the network.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
@@ -145,6 +147,8 @@ fn help_lists_every_flag_with_its_default() {
         "--body-timeout",
         "--max-connections",
         "--max-api-passwords",
+        "--token",
+        "--allowed-host",
         "--version",
     ] {
         assert!(out.contains(flag), "{flag} missing from --help:\n{out}");
@@ -190,6 +194,8 @@ fn bad_flags_exit_2_naming_the_flag() {
         (&["--https-port", "x"][..], "--https-port"),
         (&["--tls-cert", "/nonexistent"][..], "--tls-key"),
         (&["--fixtures", "/nonexistent/f.json"][..], "--fixtures"),
+        (&["--token", "two words"][..], "--token"),
+        (&["--allowed-host", "http://x.test"][..], "--allowed-host"),
         (
             &[
                 "--tls-cert",
@@ -369,4 +375,98 @@ fn https_port_prints_the_https_address_and_the_ca_path() {
         serde_json::from_str(&r.body_mut().read_to_string().expect("body")).expect("JSON");
     assert!(v["now"].is_i64(), "{v}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The next stderr line of a running binary (deadline 20 s).
+fn stderr_line(sb: &mut Running) -> String {
+    let stderr = sb.child.stderr.take().expect("stderr");
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for l in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(l);
+        }
+    });
+    rx.recv_timeout(Duration::from_secs(20))
+        .expect("a stderr line within 20 s")
+}
+
+fn get_with(url: &str, token: &str) -> (u16, String) {
+    let mut r = agent()
+        .get(url)
+        .header("Authorization", format!("Bearer {token}"))
+        .call()
+        .expect("reply");
+    (
+        r.status().as_u16(),
+        r.body_mut().read_to_string().expect("body"),
+    )
+}
+
+#[test]
+fn a_network_bind_prints_the_token_and_the_console_address_and_warns() {
+    // Bound to every address; the test talks to it over loopback only.
+    let mut sb = start(&["--host", "0.0.0.0", "--fixtures", DEMO], 3);
+    let url = sb.http();
+    assert!(url.starts_with("http://0.0.0.0:"), "{:?}", sb.lines);
+    let port = url.rsplit(':').next().expect("port").to_string();
+    let token = sb.lines[1]
+        .strip_prefix("token: ")
+        .unwrap_or_else(|| panic!("second line: {:?}", sb.lines))
+        .to_string();
+    assert_eq!(token.len(), 64, "{token}");
+    assert!(token.bytes().all(|b| b.is_ascii_hexdigit()), "{token}");
+    assert_eq!(
+        sb.lines[2],
+        format!("console: http://127.0.0.1:{port}/_sandbox/?token={token}")
+    );
+    let warning = stderr_line(&mut sb);
+    assert!(
+        warning.contains("WARNING") && warning.contains("reachable from the network"),
+        "{warning}"
+    );
+    let local = format!("http://127.0.0.1:{port}");
+    let (status, _) = get_with(&format!("{local}/_sandbox/programs"), "wrong");
+    assert_eq!(status, 401);
+    let (status, body) = get_with(&format!("{local}/_sandbox/programs"), &token);
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("10001"), "{body}");
+}
+
+#[test]
+fn token_flag_and_environment_choose_the_token() {
+    let sb = start(&["--token", "lab-token-1"], 3);
+    assert_eq!(sb.lines[1], "token: lab-token-1", "{:?}", sb.lines);
+    let url = sb.http();
+    assert_eq!(
+        sb.lines[2],
+        format!("console: {url}/_sandbox/?token=lab-token-1")
+    );
+    assert_eq!(
+        get_with(&format!("{url}/_sandbox/clock"), "lab-token-1").0,
+        200
+    );
+
+    let mut child = Command::new(BIN)
+        .env("VERIFY_SANDBOX_TOKEN", "from-the-environment")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let first = lines.next().expect("line").expect("line");
+    let second = lines.next().expect("line").expect("line");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(first.starts_with("listening on "), "{first}");
+    assert_eq!(second, "token: from-the-environment");
+}
+
+#[test]
+fn a_loopback_bind_prints_the_console_address_without_a_token() {
+    let sb = start(&[], 2);
+    let url = sb.http();
+    assert_eq!(sb.lines[1], format!("console: {url}/_sandbox/"));
+    let v = get(&format!("{url}/_sandbox/clock"));
+    assert!(v["now"].is_i64(), "{v}");
 }

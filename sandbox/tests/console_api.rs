@@ -306,6 +306,7 @@ fn reset_forgets_everything() {
     let post = |path: &str, body: Value| -> Value {
         let mut r = agent
             .post(format!("{base}{path}"))
+            .header("Content-Type", "application/json")
             .send(body.to_string())
             .expect("reply");
         serde_json::from_str(&r.body_mut().read_to_string().expect("body")).expect("JSON")

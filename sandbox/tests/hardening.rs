@@ -66,7 +66,7 @@ fn exchange(s: &mut TcpStream, request: &str) -> String {
 }
 
 fn clock_request() -> &'static str {
-    "GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\n\r\n"
+    "GET /_sandbox/clock HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
 }
 
 /// Reads until EOF (or reset); returns what came and how long it took.
@@ -92,7 +92,7 @@ fn post(sb: &Sandbox, path: &str, body: &str) -> String {
     exchange(
         &mut s,
         &format!(
-            "POST {path} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
+            "POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",
             body.len()
         ),
     )
@@ -133,12 +133,15 @@ fn request_log_is_a_ring_and_never_shows_the_api_password() {
         assert_eq!(e.path, "/api/verify/****");
     }
     let mut s = connect(&sb);
-    let reply = exchange(&mut s, "GET /_sandbox/log HTTP/1.1\r\nHost: x\r\n\r\n");
+    let reply = exchange(
+        &mut s,
+        "GET /_sandbox/log HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
+    );
     assert!(!reply.contains(PW), "{reply}");
     assert!(reply.contains("/api/verify/****"), "{reply}");
     let stats = json_body(&exchange(
         &mut s,
-        "GET /_sandbox/stats HTTP/1.1\r\nHost: x\r\n\r\n",
+        "GET /_sandbox/stats HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
     ));
     assert_eq!(stats["requests"], 12, "every request is counted: {stats}");
 }
@@ -183,7 +186,7 @@ fn slow_headers_and_idle_connections_are_closed_after_the_header_timeout() {
     );
     // Slowloris: a head that never ends.
     let mut s = connect(&sb);
-    s.write_all(b"GET /_sandbox/clock HTTP/1.1\r\nHost: x\r\n")
+    s.write_all(b"GET /_sandbox/clock HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         .expect("write");
     let (_, took) = read_to_close(&mut s);
     assert!(
@@ -229,8 +232,10 @@ fn a_slow_body_gets_408_and_the_connection_is_closed() {
         },
     );
     let mut s = connect(&sb);
-    s.write_all(b"POST /api/verify HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nAppId=77&")
-        .expect("write");
+    s.write_all(
+        b"POST /api/verify HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\nAppId=77&",
+    )
+    .expect("write");
     let (reply, took) = read_to_close(&mut s);
     assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");
     assert!(took < Duration::from_secs(5), "{took:?}");
@@ -239,7 +244,7 @@ fn a_slow_body_gets_408_and_the_connection_is_closed() {
 
     // The control API has the same limit.
     let mut s = connect(&sb);
-    s.write_all(b"POST /_sandbox/cards HTTP/1.1\r\nHost: x\r\nContent-Length: 50\r\n\r\n{")
+    s.write_all(b"POST /_sandbox/cards HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 50\r\n\r\n{")
         .expect("write");
     let (reply, _) = read_to_close(&mut s);
     assert!(reply.starts_with("HTTP/1.1 408"), "{reply}");

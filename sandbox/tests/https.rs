@@ -66,9 +66,11 @@ fn generated_ca_verifies_127_0_0_1_and_localhost_and_state_is_shared() {
     let prog = json!({"app_id": "h1", "app_key": "K"});
     plain
         .post(format!("{}/_sandbox/programs", sb.base_url()))
+        .header("Content-Type", "application/json")
         .send(prog.to_string())
         .expect("program");
     a.post(format!("{https}/_sandbox/cards"))
+        .header("Content-Type", "application/json")
         .send(json!({"app_id": "h1", "card": "HTTP-SAND-HTTP-S001"}).to_string())
         .expect("card over https");
     let mut r = plain

@@ -16,36 +16,24 @@ pub fn root() -> PathBuf {
 /// `libverify.so` and `libverify.a`. The `verify` crate is a cdylib and staticlib only (no
 /// rlib), so `cargo test` does not build it for the integration tests: the first call of
 /// each test binary runs `cargo build -p verify` with the tests' profile (a no-op when it is
-/// fresh), once.
+/// fresh), once. `$VERIFY_LIBRARY_DIR`, when set, names another folder holding a built
+/// `libverify.so` instead (benches/lab.sh: the release build of benches/run.sh), and
+/// nothing is built.
 pub fn library_dir() -> PathBuf {
     static BUILT: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     BUILT
         .get_or_init(|| {
-            let exe = std::env::current_exe().expect("current_exe");
-            let dir = exe
-                .parent()
-                .expect("the test binary lives in target/<profile>/deps")
-                .to_path_buf();
-            let profile = dir
-                .parent()
-                .and_then(|p| p.file_name())
-                .and_then(|n| n.to_str())
-                .unwrap_or("debug")
-                .to_owned();
-            let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-            let mut build = Command::new(cargo);
-            build
-                .args(["build", "-p", "verify", "--lib"])
-                .current_dir(root());
-            if profile == "release" {
-                build.arg("--release");
+            if let Some(dir) = std::env::var_os("VERIFY_LIBRARY_DIR") {
+                let dir = PathBuf::from(dir);
+                assert!(
+                    dir.join("libverify.so").is_file(),
+                    "VERIFY_LIBRARY_DIR={} holds no libverify.so",
+                    dir.display()
+                );
+                return dir;
             }
-            let output = build.output().expect("cargo build -p verify runs");
-            assert!(
-                output.status.success(),
-                "cargo build -p verify failed:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
+            let dir = profile_dir().join("deps");
+            cargo_build(&["-p", "verify", "--lib"]);
             assert!(
                 dir.join("libverify.so").is_file(),
                 "{} not found after `cargo build -p verify`",
@@ -54,6 +42,34 @@ pub fn library_dir() -> PathBuf {
             dir
         })
         .clone()
+}
+
+/// `target/<profile>`: the folder of this test binary's profile (the binary is
+/// `target/<profile>/deps/NAME-HASH`).
+pub fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("current_exe");
+    exe.parent()
+        .and_then(std::path::Path::parent)
+        .expect("the test binary lives in target/<profile>/deps")
+        .to_path_buf()
+}
+
+/// Runs `cargo build ARGS` with this test binary's profile (`--release` for release); panics
+/// with cargo's output when it fails.
+pub fn cargo_build(args: &[&str]) {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+    let mut build = Command::new(cargo);
+    build.arg("build").args(args).current_dir(root());
+    if profile_dir().file_name().and_then(|n| n.to_str()) == Some("release") {
+        build.arg("--release");
+    }
+    let output = build.output().expect("cargo build runs");
+    assert!(
+        output.status.success(),
+        "cargo build {} failed:\n{}",
+        args.join(" "),
+        String::from_utf8_lossy(&output.stderr)
+    );
 }
 
 /// A command for a host program (or valgrind, mono running one) whose library search path

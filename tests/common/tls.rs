@@ -1,7 +1,7 @@
 //! Certificates for the TLS tests, made with rcgen.
 
 use base64::Engine;
-use rcgen::{BasicConstraints, CertificateParams, IsCa, KeyPair, SanType};
+use rcgen::{BasicConstraints, CertificateParams, DnType, IsCa, KeyPair, SanType};
 
 /// A certificate chain for a sandbox: a CA, and a leaf for `names` valid between the given
 /// years (signed by the CA, or self-signed).
@@ -22,9 +22,15 @@ pub fn certs(names: &[&str], years: (i32, i32), self_signed: bool) -> Certs {
     let ca_key = KeyPair::generate().expect("ca key");
     let mut ca = CertificateParams::new(Vec::<String>::new()).expect("ca params");
     ca.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
+    // Names of their own: OpenSSL (the libcurl client of the network lab) takes a leaf whose
+    // subject is its issuer's name for a self-signed certificate.
+    ca.distinguished_name
+        .push(DnType::CommonName, "verify tests CA");
     let ca_cert = ca.self_signed(&ca_key).expect("ca");
     let key = KeyPair::generate().expect("leaf key");
     let mut leaf = CertificateParams::new(Vec::<String>::new()).expect("leaf params");
+    leaf.distinguished_name
+        .push(DnType::CommonName, "verify tests server");
     leaf.subject_alt_names = names
         .iter()
         .map(|name| match name.parse() {

@@ -426,6 +426,38 @@ internal static class CsharpKeeper
     {
         string code = Library.MachineCode("x");
         Say("machine " + code);
+
+        // Machine code v2 in a folder of this run: issued, then kept; components without values.
+        string folder = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "verify-cs-machine-" + args[2]);
+        if (System.IO.Directory.Exists(folder))
+        {
+            System.IO.Directory.Delete(folder, true);
+        }
+        MachineCheck first = Library.CheckMachine("x", folder);
+        Expect(first.Outcome == MachineOutcome.Issued, "v2 issued: " + first.Outcome);
+        Expect(first.Components.Count == 6 && first.Components[0].Kind == MachineComponentKind.BoardUuid, "six components");
+        MachineCheck second = Library.CheckMachine("x", folder);
+        Expect(second.Outcome == MachineOutcome.Kept && second.Code == first.Code, "v2 kept");
+        foreach (MachineComponent c in second.Components)
+        {
+            Expect(c.State != ComponentState.Differs && c.Name != "unknown" && c.Weight > 0, "component " + c.Name + " " + c.StateName);
+        }
+        Expect(Library.MachineCode("x", MachineVersion.V2, folder) == first.Code, "v2 through MachineCode");
+        Expect(Library.MachineCode("x", MachineVersion.V1, null) == code, "v1 unchanged");
+        try
+        {
+            Library.MachineCode("x", (MachineVersion)9, null);
+            Expect(false, "an unknown version throws");
+        }
+        catch (VerifyException e)
+        {
+            Expect(e.Code == ResultCode.InvalidArgument, "an unknown version: " + e.Code);
+        }
+        MachineVirtual seen = Library.Virtualization();
+        Expect(seen.LooksVirtual == (seen.Signs.Count > 0), "looks virtual when a sign is seen");
+        Say("machine-v2 " + first.Code);
+        Say("virtual " + (seen.LooksVirtual ? 1 : 0));
+        System.IO.Directory.Delete(folder, true);
         Expect(code == Library.MachineCode("x"), "the same code twice");
         Expect(Library.MachineCode(string.Empty).Length == Library.MachineCodeLength, "empty salt");
         Expect(Library.MachineCode("y") != code, "another salt, another code");

@@ -9,6 +9,9 @@
  *   c_keeper free     BASE_URL APP_ID APP_KEY USER PASSWORD  freeing the client mid-heartbeat
  *   c_keeper social   BASE_URL APP_ID APP_KEY USER           the social wait, cancelled, done
  *   c_keeper machine  SALT                                   prints the machine code of SALT
+ *   c_keeper machine-v2 SALT FOLDER                          machine code v2 kept in FOLDER:
+ *                      prints "v2-code CODE", "v2-outcome NAME", "component NAME STATE WEIGHT"
+ *                      for each component, "virtual N" and "sign KIND DETAIL" for each sign
  *   c_keeper misuse   BASE_URL APP_ID APP_KEY                bad arguments, out-of-range values
  *   c_keeper offline  BASE_URL APP_ID APP_KEY CARD STATE_DIR a start licensed offline, then
  *                                                            the ban on reconnect
@@ -602,6 +605,109 @@ static int machine(const char *salt)
     return host_finish("machine");
 }
 
+static const char *outcome_name(int32_t outcome)
+{
+    switch (outcome) {
+        case VERIFY_MACHINE_ISSUED:
+            return "issued";
+        case VERIFY_MACHINE_KEPT:
+            return "kept";
+        case VERIFY_MACHINE_REISSUED:
+            return "reissued";
+        case VERIFY_MACHINE_STORE_UNREADABLE:
+            return "store_unreadable";
+        default:
+            return "unknown";
+    }
+}
+
+static int machine_v2(const char *salt, const char *folder)
+{
+    char code[VERIFY_MACHINE_CODE_LEN + 1];
+    char v1[VERIFY_MACHINE_CODE_LEN + 1];
+    char v1_ex[VERIFY_MACHINE_CODE_LEN + 1];
+    char short_buffer[VERIFY_MACHINE_CODE_LEN];
+    verify_machine_check *check = NULL;
+    verify_machine_virtual *report = NULL;
+    const char *text = NULL;
+    int32_t outcome = 0, kind = 0, state = 0, weight = 0, looks = -1, score = 0;
+    size_t count = 0, i;
+
+    /* v1 through the versioned call is verify_machine_code, bit for bit. */
+    CHECK_INT(verify_machine_code(salt, v1, sizeof v1), VERIFY_OK);
+    CHECK_INT(verify_machine_code_ex(salt, VERIFY_MACHINE_V1, NULL, v1_ex, sizeof v1_ex),
+              VERIFY_OK);
+    CHECK_STR(v1_ex, v1);
+
+    /* The check first (it prints the outcome of this run), then the plain call agrees. */
+    CHECK_INT(verify_machine_check_new(salt, folder, &check), VERIFY_OK);
+    CHECK(check != NULL);
+    CHECK_INT(verify_machine_check_code(check, &text), 0);
+    CHECK(text != NULL && strlen(text) == VERIFY_MACHINE_CODE_LEN && is_upper_hex(text));
+    CHECK_INT(verify_machine_check_outcome(check, &outcome), 0);
+    CHECK_INT(verify_machine_check_score(check, &score), 0);
+    CHECK_INT(verify_machine_code_ex(salt, VERIFY_MACHINE_V2, folder, code, sizeof code),
+              VERIFY_OK);
+    CHECK_STR(code, text);
+    printf("v2-code %s\nv2-outcome %s\nv2-score %d\n", code, outcome_name(outcome), (int)score);
+    if (verify_machine_check_note(check, &text) == 0) {
+        printf("v2-note %s\n", text);
+    }
+    CHECK_INT(verify_machine_check_count(check, &count), 0);
+    CHECK_INT(count, 6);
+    for (i = 0; i < count; i++) {
+        CHECK_INT(verify_machine_check_component(check, i, &kind, &state, &weight), 0);
+        printf("component %s %s %d\n", verify_machine_component_name(kind),
+               verify_machine_state_name(state), (int)weight);
+    }
+    CHECK_INT(verify_machine_check_component(check, count, &kind, NULL, NULL),
+              VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_machine_check_component(check, 0, NULL, NULL, NULL), 0);
+    CHECK_STR(verify_machine_component_name(VERIFY_MACHINE_BOARD_UUID), "board_uuid");
+    CHECK_STR(verify_machine_component_name(99), "unknown");
+    CHECK_STR(verify_machine_state_name(VERIFY_COMPONENT_MATCHES), "matches");
+    CHECK_STR(verify_machine_state_name(-1), "unknown");
+    CHECK_INT(verify_machine_check_outcome(NULL, &outcome), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_check_score(check, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_check_note(NULL, &text), VERIFY_ERR_INVALID_ARGUMENT);
+    verify_machine_check_free(check);
+    verify_machine_check_free(NULL);
+
+    /* Bad arguments: codes, never a crash. */
+    CHECK_INT(verify_machine_code_ex(salt, 3, folder, code, sizeof code),
+              VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(
+        verify_machine_code_ex(salt, VERIFY_MACHINE_V2, folder, short_buffer, sizeof short_buffer),
+        VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_code_ex(NULL, VERIFY_MACHINE_V2, folder, code, sizeof code),
+              VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_check_new(salt, folder, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    check = (verify_machine_check *)&count;
+    CHECK_INT(verify_machine_check_new("\xff", folder, &check), VERIFY_ERR_INVALID_UTF8);
+    CHECK(check == NULL);
+    CHECK_INT(verify_machine_check_code(NULL, &text), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_check_count(NULL, &count), VERIFY_ERR_INVALID_ARGUMENT);
+
+    /* The virtualisation report. */
+    CHECK_INT(verify_machine_virtual_new(&report), VERIFY_OK);
+    CHECK_INT(verify_machine_virtual_looks_virtual(report, &looks), 0);
+    CHECK_INT(verify_machine_virtual_count(report, &count), 0);
+    CHECK_INT(looks, count > 0 ? 1 : 0);
+    printf("virtual %d\n", (int)looks);
+    for (i = 0; i < count; i++) {
+        CHECK_INT(verify_machine_virtual_sign(report, i, &kind, &text), 0);
+        printf("sign %d %s\n", (int)kind, text);
+    }
+    CHECK_INT(verify_machine_virtual_sign(report, count, &kind, &text), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_machine_virtual_new(NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_virtual_looks_virtual(NULL, &looks), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_virtual_count(report, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_machine_virtual_sign(NULL, 0, &kind, &text), VERIFY_ERR_INVALID_ARGUMENT);
+    verify_machine_virtual_free(report);
+    verify_machine_virtual_free(NULL);
+    return host_finish("machine-v2");
+}
+
 static void VERIFY_CALL ignore_event(void *user_data, const verify_event *event)
 {
     (void)user_data;
@@ -911,6 +1017,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(scenario, "machine") == 0 && argc == 3) {
         return machine(argv[2]);
+    }
+    if (strcmp(scenario, "machine-v2") == 0 && argc == 4) {
+        return machine_v2(argv[2], argv[3]);
     }
     if (strcmp(scenario, "misuse") == 0 && argc == 5) {
         return misuse(argv[2], argv[3], argv[4]);

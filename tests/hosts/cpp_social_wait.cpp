@@ -17,6 +17,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <thread>
@@ -61,6 +62,32 @@ int main(int argc, char **argv)
         CHECK(verify::machine_code("").size() == VERIFY_MACHINE_CODE_LEN);
         CHECK(thrown([] { verify::machine_code(std::string("x\0y", 3)); }) == err_invalid_argument);
         std::printf("machine_code %s\n", code.c_str());
+
+        // Machine code v2, kept in a folder of this run: issued, then kept; every component
+        // listed with its state, never its value; v1 unchanged through the versioned call.
+        const std::string folder =
+            (std::filesystem::temp_directory_path() / ("verify-cpp-machine-" + app)).string();
+        std::filesystem::remove_all(folder);
+        const verify::MachineCheck first = verify::machine_check("x", folder);
+        CHECK(first.outcome == VERIFY_MACHINE_ISSUED);
+        CHECK(first.code.size() == VERIFY_MACHINE_CODE_LEN);
+        CHECK(first.components.size() == 6);
+        const verify::MachineCheck second = verify::machine_check("x", folder);
+        CHECK(second.outcome == VERIFY_MACHINE_KEPT);
+        CHECK(second.code == first.code);
+        for (const verify::MachineComponent &c : second.components) {
+            CHECK(c.state != VERIFY_COMPONENT_DIFFERS);
+            CHECK(c.name != "unknown" && c.state_name != "unknown" && c.weight > 0);
+        }
+        CHECK(second.components.front().name == "board_uuid");
+        CHECK(verify::machine_code("x", verify::MachineVersion::V2, folder) == first.code);
+        CHECK(verify::machine_code("x", verify::MachineVersion::V1) == code);
+        CHECK(thrown([] { verify::machine_code("x", static_cast<verify::MachineVersion>(9)); }) ==
+              err_invalid_argument);
+        const verify::MachineVirtual seen = verify::machine_virtual();
+        CHECK(seen.looks_virtual == !seen.signs.empty());
+        std::printf("machine_v2 %s\nvirtual %d\n", first.code.c_str(), seen.looks_virtual ? 1 : 0);
+        std::filesystem::remove_all(folder);
         std::fflush(stdout);
 
         verify::Client client(base, app, key);

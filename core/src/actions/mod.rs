@@ -13,11 +13,12 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::cancel::CancelToken;
-use crate::client::{ActionRequest, Client};
+use crate::client::Client;
 use crate::codes;
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::reply::Reply;
+use crate::request::ActionRequest;
 
 /// How a parameter of an action is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,24 +104,7 @@ impl ActionSpec {
     }
 }
 
-/// Which kind of session a heartbeat keeps alive (`Type` of UserHeartbeat).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SessionKind {
-    /// A card-mode session from `SingleLogin` (`Type=card`).
-    Card,
-    /// An account session from `UserLogin` (`Type=user`).
-    User,
-}
-
-impl SessionKind {
-    /// The wire value: `card` or `user`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SessionKind::Card => "card",
-            SessionKind::User => "user",
-        }
-    }
-}
+pub use crate::session::SessionKind;
 
 /// The Rust type of a parameter of the given kind.
 macro_rules! param_type {

@@ -1,6 +1,18 @@
-//! A stable machine code for the `Mac` parameter: a salted hash of the OS machine identity.
+//! A stable machine code for the `Mac` parameter.
 //!
-//! The identity is `/etc/machine-id` (or `/var/lib/dbus/machine-id`) on Linux, `MachineGuid`
+//! Two algorithms, chosen by [`MachineVersion`]:
+//! - v1 (the default, [`machine_code`]): a salted hash of one OS machine identity. Frozen:
+//!   cards in the field are bound to it, so its output never changes (a known-answer test
+//!   pins it).
+//! - v2 ([`machine_code_with`], [`machine_check`]): several components read natively (the
+//!   board's SMBIOS UUID and serial, the OS installation, the system volume, the processor,
+//!   the model), issued from the strongest one and kept, sealed in the state folder, while
+//!   enough of them still match; [`machine_check`] says which match ("why did it
+//!   change"). docs/machine-code.md has the rule and its weights.
+//!
+//! [`machine_virtualization`] reports whether the machine looks virtual.
+//!
+//! v1's identity is `/etc/machine-id` (or `/var/lib/dbus/machine-id`) on Linux, `MachineGuid`
 //! from the registry on Windows, the hardware UUID (`gethostuuid`) on macOS. No process is
 //! spawned. When the OS gives none (some containers), a random identity is created once and
 //! kept in the user's configuration folder, in `verify/machine-id`:
@@ -19,8 +31,72 @@ use ring::hmac;
 use ring::rand::{SecureRandom, SystemRandom};
 
 use crate::error::Error;
+use crate::log::LogHook;
+use crate::state::StateFolder;
 
+mod components;
 mod os;
+mod read;
+mod rule;
+#[cfg(any(windows, test))]
+mod smbios;
+#[cfg(test)]
+mod table;
+mod v2;
+mod virt;
+
+pub use components::{ComponentKind, Components};
+pub use rule::{weight as component_weight, ComponentState};
+pub use v2::{machine_check, ComponentCheck, MachineCheck, Outcome};
+pub use virt::{machine_virtualization, Sign, SignKind, Virtualization};
+
+/// The machine code's algorithm.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum MachineVersion {
+    /// v1, the default: HMAC-SHA256(salt, one OS identity). Frozen.
+    #[default]
+    V1 = 1,
+    /// v2: several components, tolerant matching, kept in the state folder.
+    V2 = 2,
+}
+
+/// How [`machine_code_with`] makes the code.
+#[derive(Clone, Default)]
+pub struct MachineOptions {
+    /// The algorithm. Default: v1.
+    pub version: MachineVersion,
+    /// Where v2 keeps the code it issued and the hashes of the components (v1 keeps
+    /// nothing there). Default: the per-user state folder.
+    pub state_folder: Option<StateFolder>,
+    /// Where a stored code that does not open is reported. Default: none.
+    pub log: Option<LogHook>,
+}
+
+impl std::fmt::Debug for MachineOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MachineOptions")
+            .field("version", &self.version)
+            .field("state_folder", &self.state_folder)
+            .field("log", &self.log.is_some())
+            .finish()
+    }
+}
+
+/// The machine code of this machine for `salt` with the algorithm and state folder of
+/// `options`: v1 as [`machine_code`], v2 as [`machine_check`]'s code.
+pub fn machine_code_with(salt: &str, options: &MachineOptions) -> Result<String, Error> {
+    match options.version {
+        MachineVersion::V1 => machine_code(salt),
+        MachineVersion::V2 => {
+            let folder = options
+                .state_folder
+                .clone()
+                .unwrap_or(StateFolder::UserDefault);
+            v2::machine_check_logged(salt, &folder, options.log.clone()).map(|check| check.code)
+        }
+    }
+}
 
 /// Length of a machine code: 32 uppercase hex characters.
 pub const MACHINE_CODE_LEN: usize = 32;
@@ -28,7 +104,7 @@ pub const MACHINE_CODE_LEN: usize = 32;
 /// Files holding the Linux machine identity, in order of preference.
 const LINUX_SOURCES: [&str; 2] = ["/etc/machine-id", "/var/lib/dbus/machine-id"];
 
-/// The machine code of this machine for `salt` (use one salt per program, such as its
+/// The v1 machine code of this machine for `salt` (use one salt per program, such as its
 /// AppId). The same on every call and in every process of the machine.
 pub fn machine_code(salt: &str) -> Result<String, Error> {
     Ok(code_of(salt, &identity()?))
@@ -147,6 +223,23 @@ mod tests {
             std::env::temp_dir().join(format!("verify-machine-{}-{name}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         dir
+    }
+
+    /// v1 is frozen: these outputs are what every earlier version gave, bit for bit.
+    #[test]
+    fn v1_known_answers() {
+        assert_eq!(
+            code_of("app-1", "identity"),
+            "4A47D56C3F3DF022CE9D61A0AEF229A6"
+        );
+        assert_eq!(
+            code_of("10001", "3d1219c7c4c5404aaa1f6d2a48adfda4"),
+            "83868DA9E636847D58D5B790C9071DEF"
+        );
+        assert_eq!(
+            code_of("", "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab"),
+            "A365E3536AD7972724D6970FC1302D09"
+        );
     }
 
     #[test]

@@ -3,14 +3,13 @@
 
 use serde_json::json;
 
-use super::{check_account_card, Ctx, Envelope, CARD, MAC, PASSWORD, USERNAME};
+use super::{
+    check_account_card, Ctx, Envelope, CARD, CHANGE_BIND_MAC, MAC, NEW_PASSWORD, PASSWORD, USERNAME,
+};
 use crate::state::{
     gen_token, AccountRec, Activation, CardState, Session, SessionKind, SocialKind, SocialPending,
 };
 use crate::time;
-
-const NEW_PASSWORD: &[&str] = &["NewPassword", "NewPwd", "newpwd"];
-const CHANGE_BIND_MAC: &[&str] = &["Mac", "mac", "NewMac", "DeviceId"];
 
 fn social_url(state: &str) -> String {
     format!("https://social.example.invalid/oauth/authorize?state={state}")

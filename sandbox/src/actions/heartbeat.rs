@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{Ctx, Envelope};
+use super::{Ctx, Envelope, TOKEN};
 use crate::state::{CardState, SessionKind};
 use crate::time;
 
@@ -11,7 +11,7 @@ fn invalid_token() -> Envelope {
 }
 
 pub fn user_heartbeat(cx: &mut Ctx) -> Result<Envelope, Envelope> {
-    let token = cx.require(&["Token", "token"])?;
+    let token = cx.require(TOKEN)?;
     let kind = cx.require(&["Type", "type"])?;
     let want_card = match kind.as_str() {
         "card" => true,

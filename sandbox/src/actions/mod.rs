@@ -73,6 +73,18 @@ pub const DEVICE_NAME: &[&str] = &["DeviceName", "Device"];
 pub const USERNAME: &[&str] = &["UserName", "username"];
 pub const PASSWORD: &[&str] = &["Password", "pwd", "Pwd"];
 pub const CARD: &[&str] = &["Card", "card"];
+pub const NEW_PASSWORD: &[&str] = &["NewPassword", "NewPwd", "newpwd"];
+pub const CHANGE_BIND_MAC: &[&str] = &["Mac", "mac", "NewMac", "DeviceId"];
+pub const TOKEN: &[&str] = &["Token", "token"];
+
+/// One parameter an action looked up (for the inspector: which names it reads).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Read {
+    /// The name and its aliases, in the order they are tried.
+    pub names: &'static [&'static str],
+    pub required: bool,
+    pub found: bool,
+}
 
 /// What an action works on.
 pub struct Ctx<'a> {
@@ -82,16 +94,28 @@ pub struct Ctx<'a> {
     pub ip: &'a str,
     pub now: i64,
     pub p: &'a Params,
+    /// Every parameter looked up, in order.
+    pub reads: std::cell::RefCell<Vec<Read>>,
 }
 
 impl Ctx<'_> {
-    pub fn param(&self, names: &[&str]) -> Option<String> {
-        self.p.get(names).map(str::to_string)
+    pub fn param(&self, names: &'static [&'static str]) -> Option<String> {
+        self.lookup(names, false)
+    }
+
+    fn lookup(&self, names: &'static [&'static str], required: bool) -> Option<String> {
+        let value = self.p.get(names).map(str::to_string);
+        self.reads.borrow_mut().push(Read {
+            names,
+            required,
+            found: value.is_some(),
+        });
+        value
     }
 
     /// A required parameter, or the 1013 reply naming it.
-    pub fn require(&self, names: &[&str]) -> Result<String, Envelope> {
-        self.param(names).ok_or_else(|| {
+    pub fn require(&self, names: &'static [&'static str]) -> Result<String, Envelope> {
+        self.lookup(names, true).ok_or_else(|| {
             Envelope::err(
                 1013,
                 format!(

@@ -1,10 +1,16 @@
 // verify-sandbox console: calls the control API (/_sandbox/...) and nothing else.
-// No framework, no build step; refreshes by polling every second.
+// No framework, no build step. Live without polling: the sandbox announces every change on
+// a stream of server-sent events (/_sandbox/events), and the page then reads what changed.
 "use strict";
 
 const $ = (sel) => document.querySelector(sel);
 let program = "";
 let lastStatus = "";
+// The sandbox clock is the local clock plus this (seconds); the page ticks it itself.
+let clockDelta = 0;
+// What the page did, for the browser test: refreshes happen only at start, after an event
+// of the stream, or after an action of the page.
+const stats = (window.sandboxConsole = { events: 0, refreshes: 0, actions: 0, streaming: false });
 
 function setStatus(text, error) {
   const s = $("#status");
@@ -53,7 +59,7 @@ function el(tag, attrs, ...children) {
 function button(label, cls, onclick) {
   return el("button", { type: "button", class: cls, onclick: async (ev) => {
     ev.preventDefault();
-    try { await onclick(); setStatus(label + ": done"); await refresh(); } catch (e) { /* shown */ }
+    try { stats.actions++; await onclick(); setStatus(label + ": done"); await refresh(); } catch (e) { /* shown */ }
   } }, label);
 }
 
@@ -131,7 +137,7 @@ async function refreshSessions() {
   if (!program) { fill("#sessions", []); return; }
   const v = await get("/_sandbox/sessions?" + q({ app_id: program }));
   const now = Number($("#clock-now").dataset.unix || 0);
-  fill("#sessions", v.sessions.map((s) => el("tr", { class: now - s.heartbeat_unix < 10 ? "fresh" : "", dataset: { subject: s.subject } },
+  fill("#sessions", v.sessions.map((s) => el("tr", { class: now - s.heartbeat_unix < 10 ? "fresh" : "", dataset: { subject: s.subject, heartbeat: s.heartbeat_unix } },
     el("td", {}, s.type), el("td", {}, el("code", {}, s.subject)), el("td", {}, s.device_id),
     el("td", {}, s.heartbeat_at), el("td", {}, s.ip || ""), el("td", {}, el("code", {}, s.token)))));
 }
@@ -146,21 +152,109 @@ async function refreshSocial() {
       button("Deny", "deny danger", () => post("/_sandbox/social/deny", { state: p.state }))))));
 }
 
+const beijing = (unix) => new Date((unix + 8 * 3600) * 1000).toISOString().replace("T", " ").slice(0, 19);
+
+// Shows the sandbox clock and fades the highlight of sessions, once a second, without asking
+// the sandbox.
+function tick() {
+  const now = Math.floor(Date.now() / 1000 + clockDelta);
+  $("#clock-now").textContent = beijing(now) + " (+08:00)";
+  $("#clock-now").dataset.unix = now;
+  for (const row of document.querySelectorAll("#sessions tr[data-heartbeat]")) {
+    row.classList.toggle("fresh", now - Number(row.dataset.heartbeat) < 10);
+  }
+}
+
 async function refreshClock() {
   const v = await get("/_sandbox/clock");
-  const t = new Date((v.now + 8 * 3600) * 1000).toISOString().replace("T", " ").slice(0, 19);
-  $("#clock-now").textContent = t + " (+08:00)";
-  $("#clock-now").dataset.unix = v.now;
+  clockDelta = v.now - Date.now() / 1000;
+  tick();
   $("#clock-offset").textContent = v.offset ? "offset " + v.offset + " s" : "system clock";
 }
 
+let openSeq = null;
+
 async function refreshLog() {
-  const v = await get("/_sandbox/log?" + q({ app_id: program }));
-  const recent = v.slice(-100).reverse();
-  fill("#log", recent.map((e) => el("tr", {},
-    el("td", {}, e.seq), el("td", {}, e.conn), el("td", {}, el("code", {}, e.path)),
-    el("td", {}, e.action || ""), el("td", {}, e.code))));
+  const params = { limit: 100 };
+  if ($("#log-this-program").checked) params.app_id = program;
+  const v = await get("/_sandbox/log?" + q(params));
+  const recent = v.reverse();
+  fill("#log", recent.map((e) => el("tr", {
+    class: (e.code === 200 || e.code === 201 ? "" : "refused ") + (e.seq === openSeq ? "open" : ""),
+    dataset: { seq: e.seq },
+  },
+    el("td", {}, e.seq), el("td", {}, beijing(e.at).slice(11)), el("td", {}, e.conn),
+    el("td", {}, el("code", {}, e.path)), el("td", {}, e.app_id || "—"),
+    el("td", {}, e.action || ""), el("td", { class: "code" }, e.code),
+    el("td", { class: "diag" }, e.diagnosis || ""),
+    el("td", {}, el("button", { type: "button", class: "open", onclick: () => { location.hash = "log/" + e.seq; } }, "Open")))));
 }
+
+// ---- The inspector: one request of the log ----
+
+function rows(tableSel, pairs) {
+  fill(tableSel, pairs.map(([k, v]) => el("tr", {}, el("th", {}, k), el("td", {}, el("code", {}, v === null || v === undefined ? "" : String(v))))));
+}
+
+function diagnosisItem(d) {
+  const item = el("li", { class: "diagnosis sev-" + d.severity, dataset: { kind: d.kind } },
+    el("strong", { class: "title" }, d.title), " ", el("small", {}, "(" + d.severity + ", " + d.kind + ")"),
+    el("p", { class: "detail" }, d.detail));
+  if (d.signed) {
+    const s = d.signed;
+    const list = el("dl", { class: "signed" },
+      el("dt", {}, "the sandbox signs"), el("dd", {}, s.formula),
+      el("dt", {}, "the string it signed"), el("dd", { class: "signed-string" }, s.string),
+      el("dt", {}, "expected Sign"), el("dd", {}, s.expected),
+      el("dt", {}, "Sign sent"), el("dd", {}, s.sent));
+    if (s.client_string) list.append(el("dt", {}, "your client signed"), el("dd", { class: "client-string" }, s.client_string));
+    item.append(list);
+  }
+  return item;
+}
+
+async function showEntry(seq) {
+  let v;
+  try { v = await get("/_sandbox/log/" + seq); } catch (e) { return; }
+  const e = v.entry;
+  openSeq = e.seq;
+  for (const row of document.querySelectorAll("#log tr")) row.classList.toggle("open", row.dataset.seq === String(e.seq));
+  $("#entry-section").hidden = false;
+  $("#entry-section").dataset.seq = e.seq;
+  $("#entry-title").textContent = "#" + e.seq + " " + (e.action || e.path) + " → " + e.code + " (" + e.received_at + ", +08:00)";
+  $("#entry-why").textContent = e.refusal ? "Refused (" + e.refusal.code + " " + e.refusal.message + "): " + e.refusal.why : "";
+  const ds = e.diagnoses || [];
+  $("#entry-diagnoses").replaceChildren(...(ds.length ? ds.map(diagnosisItem) : [el("li", { class: "none" }, "nothing to say: the request is as the service wants it")]));
+  fill("#entry-form", (e.form || []).map((p) => el("tr", {}, el("td", {}, p.name), el("td", {}, el("code", {}, p.value)))));
+  $("#entry-password-from").textContent = e.api_password_from ? "(ApiPassword from the " + e.api_password_from + ")" : "";
+  const plain = e.plaintext === null || e.plaintext === undefined;
+  $("#entry-plaintext").textContent = !plain ? e.plaintext
+    : e.action === "Init" ? "(Init sends its fields in clear: nothing is encrypted)"
+    : "(none: the request was refused before Data was decrypted)";
+  fill("#entry-params", (e.params || []).map((p) => el("tr", {}, el("td", {}, p.name), el("td", {}, el("code", {}, p.value)))));
+  $("#entry-params").hidden = !(e.params || []).length;
+  $("#entry-status").textContent = "HTTP " + e.http_status + (e.fault ? ", fault " + e.fault : "");
+  $("#entry-reply").textContent = typeof e.reply === "string" ? e.reply : JSON.stringify(e.reply, null, 2);
+  const c = e.connection, t = e.timings;
+  rows("#entry-timings", [
+    ["reading the body", t.read_body_ms + " ms"], ["checks and action", t.handle_ms + " ms"],
+    ["fault delay", t.fault_delay_ms + " ms"], ["connection", "#" + c.id + (c.tls ? " (TLS)" : "")],
+    ["request on it", c.request_on_connection], ["connection age", c.connection_age_ms + " ms"],
+    ["peer", c.peer], ["local", c.local]]);
+  rows("#entry-headers", [["method", e.request.method], ["path", e.request.path], ["HTTP", e.request.http_version],
+    ...e.request.headers.map((h) => [h.name, h.value])]);
+}
+
+function followHash() {
+  const m = /^#log\/(\d+)$/.exec(location.hash);
+  if (m) showEntry(m[1]);
+}
+window.addEventListener("hashchange", followHash);
+$("#entry-close").addEventListener("click", () => {
+  $("#entry-section").hidden = true;
+  openSeq = null;
+  history.replaceState(null, "", location.pathname);
+});
 
 async function refreshFaults() {
   const v = await get("/_sandbox/faults?" + q({ app_id: program }));
@@ -170,17 +264,25 @@ async function refreshFaults() {
     el("td", {}, f.kind === "delay" ? f.delay_ms : ""))));
 }
 
+// One refresh at a time; a change announced meanwhile gets one more afterwards.
 let refreshing = false;
+let again = false;
 async function refresh() {
-  if (refreshing) return;
+  if (refreshing) { again = true; return; }
   refreshing = true;
   try {
-    await refreshClock();
-    await refreshPrograms();
-    await Promise.all([refreshCards(), refreshAccounts(), refreshSessions(), refreshSocial(), refreshLog(), refreshFaults()]);
-    if ($("#status").className !== "error") setStatus(lastStatus || "live");
-  } catch (e) {
-    /* shown in the status */
+    do {
+      again = false;
+      stats.refreshes++;
+      try {
+        await refreshClock();
+        await refreshPrograms();
+        await Promise.all([refreshCards(), refreshAccounts(), refreshSessions(), refreshSocial(), refreshLog(), refreshFaults()]);
+        if ($("#status").className !== "error") setStatus(lastStatus || (stats.streaming ? "live" : "connecting…"));
+      } catch (e) {
+        /* shown in the status */
+      }
+    } while (again);
   } finally {
     refreshing = false;
   }
@@ -189,7 +291,7 @@ async function refresh() {
 function onSubmit(sel, action) {
   $(sel).addEventListener("submit", async (ev) => {
     ev.preventDefault();
-    try { await action(); await refresh(); } catch (e) { /* shown */ }
+    try { stats.actions++; await action(); await refresh(); } catch (e) { /* shown */ }
   });
 }
 
@@ -219,7 +321,7 @@ onSubmit("#message-form", async () => {
 });
 
 onSubmit("#clock-form", async () => { await post("/_sandbox/clock", { shift: Number($("#clock-shift").value) }); });
-$("#clock-reset").addEventListener("click", async () => { try { await post("/_sandbox/clock", { offset: 0 }); await refresh(); } catch (e) { /* shown */ } });
+$("#clock-reset").addEventListener("click", async () => { try { stats.actions++; await post("/_sandbox/clock", { offset: 0 }); await refresh(); } catch (e) { /* shown */ } });
 
 onSubmit("#fault-form", async () => {
   const body = { kind: $("#fault-kind").value };
@@ -231,18 +333,33 @@ onSubmit("#fault-form", async () => {
   $("#fault-status").textContent = "set: " + JSON.stringify(body);
 });
 $("#fault-clear").addEventListener("click", async () => {
-  try { await post("/_sandbox/faults/clear", { app_id: program }); $("#fault-status").textContent = "cleared"; } catch (e) { /* shown */ }
+  try { stats.actions++; await post("/_sandbox/faults/clear", { app_id: program }); $("#fault-status").textContent = "cleared"; await refresh(); } catch (e) { /* shown */ }
 });
 
 $("#reset").addEventListener("click", async () => {
   if (!window.confirm("Forget every program, card, account and session?")) return;
-  try { await post("/_sandbox/reset"); await refresh(); } catch (e) { /* shown */ }
+  try { stats.actions++; await post("/_sandbox/reset"); await refresh(); } catch (e) { /* shown */ }
 });
 
-$("#program").addEventListener("change", () => { program = $("#program").value; refresh(); });
-for (const id of ["#card-filter-status", "#card-filter-q", "#account-filter-q"]) {
-  $(id).addEventListener("input", () => refresh());
+$("#program").addEventListener("change", () => { stats.actions++; program = $("#program").value; refresh(); });
+for (const id of ["#card-filter-status", "#card-filter-q", "#account-filter-q", "#log-this-program"]) {
+  $(id).addEventListener("input", () => { stats.actions++; refresh(); });
+}
+
+// The stream: an event "change" after every change of the sandbox (at most five a second).
+// EventSource reconnects by itself when the sandbox restarts.
+function listen() {
+  const source = new EventSource("/_sandbox/events");
+  stats.source = source;
+  source.addEventListener("open", () => { stats.streaming = true; setStatus(lastStatus || "live"); });
+  source.addEventListener("change", () => { stats.events++; refresh(); });
+  source.addEventListener("error", () => {
+    stats.streaming = false;
+    setStatus("lost the sandbox's event stream: reconnecting…", true);
+  });
 }
 
 refresh();
-setInterval(refresh, 1000);
+listen();
+followHash();
+setInterval(tick, 1000);

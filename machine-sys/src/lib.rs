@@ -1,0 +1,291 @@
+//! The operating system calls of verify's machine code that need `unsafe`, behind a safe
+//! API, so that `verify-core` keeps `#![forbid(unsafe_code)]`:
+//!
+//! - [`cpuid`]: the processor's CPUID leaves (x86 and x86-64; `None` elsewhere);
+//! - [`firmware_table`]: Windows' `GetSystemFirmwareTable` (the raw SMBIOS table, `RSMB`);
+//! - [`system_volume_serial`]: the serial number of the Windows system volume
+//!   (`GetVolumeInformationW` on the root of the Windows folder's drive);
+//! - [`file_system_id`]: Linux's `statfs(2)` type and id of a file system;
+//! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
+//!   such as `IOPlatformSerialNumber`.
+//!
+//! Each function returns `None` where the platform has no such source or the call fails;
+//! none spawns a process, and none calls WMI or PowerShell.
+
+#![deny(unsafe_op_in_unsafe_fn)]
+
+/// CPUID `leaf` (sub-leaf `subleaf`): the registers `[eax, ebx, ecx, edx]`. `None` on
+/// processors other than x86 and x86-64. Leaves above the processor's highest are not
+/// asked (`None`).
+pub fn cpuid(leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
+    cpu::cpuid(leaf, subleaf)
+}
+
+#[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+mod cpu {
+    #[cfg(target_arch = "x86")]
+    use std::arch::x86::{__cpuid_count, CpuidResult};
+    #[cfg(target_arch = "x86_64")]
+    use std::arch::x86_64::{__cpuid_count, CpuidResult};
+
+    // Newer compilers declare `__cpuid_count` safe; older ones (this crate's MSRV) unsafe.
+    #[allow(unused_unsafe)]
+    fn raw(leaf: u32, subleaf: u32) -> CpuidResult {
+        // SAFETY: CPUID exists on every x86-64 processor and on every x86 processor that
+        // Rust's i686 targets run on (Pentium Pro and later); it only reads.
+        unsafe { __cpuid_count(leaf, subleaf) }
+    }
+
+    pub(super) fn cpuid(leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
+        // The highest leaf of the range `leaf` is in (basic, hypervisor, extended).
+        let base = leaf & 0xF000_0000;
+        let hypervisor_range = (0x4000_0000..0x5000_0000).contains(&leaf);
+        if !hypervisor_range {
+            let highest = raw(base, 0).eax;
+            if leaf > highest {
+                return None;
+            }
+        }
+        let r = raw(leaf, subleaf);
+        Some([r.eax, r.ebx, r.ecx, r.edx])
+    }
+}
+
+#[cfg(not(any(target_arch = "x86", target_arch = "x86_64")))]
+mod cpu {
+    pub(super) fn cpuid(_leaf: u32, _subleaf: u32) -> Option<[u32; 4]> {
+        None
+    }
+}
+
+/// The firmware table `id` of `provider` (a four-character code such as `b"RSMB"`, the raw
+/// SMBIOS table) from Windows' `GetSystemFirmwareTable`. `None` elsewhere, or when the call
+/// fails.
+pub fn firmware_table(provider: &[u8; 4], id: u32) -> Option<Vec<u8>> {
+    windows::firmware_table(u32::from_be_bytes(*provider), id)
+}
+
+/// The serial number of the volume that holds the Windows folder (`C:\` as a rule).
+/// `None` elsewhere, or when the call fails.
+pub fn system_volume_serial() -> Option<u32> {
+    windows::system_volume_serial()
+}
+
+#[cfg(windows)]
+mod windows {
+    use windows_sys::Win32::Storage::FileSystem::GetVolumeInformationW;
+    use windows_sys::Win32::System::SystemInformation::{
+        GetSystemFirmwareTable, GetSystemWindowsDirectoryW,
+    };
+
+    /// The largest firmware table read (SMBIOS tables are a few KiB).
+    const MAX_TABLE: u32 = 4 * 1024 * 1024;
+
+    pub(super) fn firmware_table(provider: u32, id: u32) -> Option<Vec<u8>> {
+        // SAFETY: a NULL buffer of size 0 asks for the size only.
+        let size = unsafe { GetSystemFirmwareTable(provider, id, std::ptr::null_mut(), 0) };
+        if size == 0 || size > MAX_TABLE {
+            return None;
+        }
+        let mut buffer = vec![0u8; size as usize];
+        // SAFETY: `buffer` is writable for `size` bytes.
+        let written = unsafe { GetSystemFirmwareTable(provider, id, buffer.as_mut_ptr(), size) };
+        if written == 0 || written > size {
+            return None;
+        }
+        buffer.truncate(written as usize);
+        Some(buffer)
+    }
+
+    pub(super) fn system_volume_serial() -> Option<u32> {
+        let mut folder = [0u16; 261];
+        // SAFETY: `folder` is writable for its length in UTF-16 units.
+        let len = unsafe { GetSystemWindowsDirectoryW(folder.as_mut_ptr(), folder.len() as u32) };
+        let len = len as usize;
+        // "C:\Windows": the root is the first three units, "C:\".
+        if len < 3 || len >= folder.len() || folder[1] != u16::from(b':') {
+            return None;
+        }
+        let root = [folder[0], u16::from(b':'), u16::from(b'\\'), 0];
+        let mut serial = 0u32;
+        // SAFETY: `root` is a NUL-terminated UTF-16 string; the out-pointer is valid; the
+        // other buffers are NULL with size 0 (not asked).
+        let ok = unsafe {
+            GetVolumeInformationW(
+                root.as_ptr(),
+                std::ptr::null_mut(),
+                0,
+                &mut serial,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                0,
+            )
+        };
+        (ok != 0).then_some(serial)
+    }
+}
+
+#[cfg(not(windows))]
+mod windows {
+    pub(super) fn firmware_table(_provider: u32, _id: u32) -> Option<Vec<u8>> {
+        None
+    }
+
+    pub(super) fn system_volume_serial() -> Option<u32> {
+        None
+    }
+}
+
+/// The file system type and id (`f_type`, `f_fsid` of `statfs(2)`) of the file system that
+/// holds `path`. Linux only (`None` elsewhere, or when the call fails, or the path has a NUL).
+pub fn file_system_id(path: &std::path::Path) -> Option<(u64, u64)> {
+    fsid::file_system_id(path)
+}
+
+#[cfg(target_os = "linux")]
+mod fsid {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+
+    pub(super) fn file_system_id(path: &std::path::Path) -> Option<(u64, u64)> {
+        let path = CString::new(path.as_os_str().as_bytes()).ok()?;
+        // SAFETY: all-zero bytes are a valid `statfs` (integers only).
+        let mut buf: libc::statfs = unsafe { std::mem::zeroed() };
+        // SAFETY: `path` is NUL-terminated; `buf` is a writable `statfs`.
+        if unsafe { libc::statfs(path.as_ptr(), &mut buf) } != 0 {
+            return None;
+        }
+        // SAFETY: `fsid_t` is two C ints (its field is private in the libc crate).
+        let id: [i32; 2] = unsafe { std::mem::transmute(buf.f_fsid) };
+        let id = (u64::from(id[0] as u32) << 32) | u64::from(id[1] as u32);
+        #[allow(clippy::unnecessary_cast)] // f_type's width differs between architectures
+        Some((buf.f_type as u64, id))
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod fsid {
+    pub(super) fn file_system_id(_path: &std::path::Path) -> Option<(u64, u64)> {
+        None
+    }
+}
+
+/// The string property `key` of macOS's `IOPlatformExpertDevice` (for example
+/// `IOPlatformSerialNumber`, `IOPlatformUUID`). `None` elsewhere, or when it is missing or
+/// not a string.
+pub fn platform_property(key: &str) -> Option<String> {
+    mac::platform_property(key)
+}
+
+#[cfg(target_os = "macos")]
+mod mac {
+    use std::ffi::{c_char, CString};
+
+    use core_foundation_sys::base::{
+        kCFAllocatorDefault, CFAllocatorRef, CFGetTypeID, CFRelease, CFTypeRef,
+    };
+    use core_foundation_sys::dictionary::CFMutableDictionaryRef;
+    use core_foundation_sys::string::{
+        kCFStringEncodingUTF8, CFStringCreateWithCString, CFStringGetCString, CFStringGetTypeID,
+        CFStringRef,
+    };
+
+    type IoObject = u32;
+
+    #[link(name = "IOKit", kind = "framework")]
+    extern "C" {
+        fn IOServiceMatching(name: *const c_char) -> CFMutableDictionaryRef;
+        fn IOServiceGetMatchingService(
+            main_port: u32,
+            matching: CFMutableDictionaryRef,
+        ) -> IoObject;
+        fn IORegistryEntryCreateCFProperty(
+            entry: IoObject,
+            key: CFStringRef,
+            allocator: CFAllocatorRef,
+            options: u32,
+        ) -> CFTypeRef;
+        fn IOObjectRelease(object: IoObject) -> i32;
+    }
+
+    pub(super) fn platform_property(key: &str) -> Option<String> {
+        let key = CString::new(key).ok()?;
+        // SAFETY: IOKit and CoreFoundation calls with valid C strings; every object created
+        // here is released once; `IOServiceGetMatchingService` consumes `matching`.
+        unsafe {
+            let matching = IOServiceMatching(c"IOPlatformExpertDevice".as_ptr());
+            if matching.is_null() {
+                return None;
+            }
+            // 0: kIOMainPortDefault (MACH_PORT_NULL).
+            let service = IOServiceGetMatchingService(0, matching);
+            if service == 0 {
+                return None;
+            }
+            let cf_key =
+                CFStringCreateWithCString(kCFAllocatorDefault, key.as_ptr(), kCFStringEncodingUTF8);
+            if cf_key.is_null() {
+                IOObjectRelease(service);
+                return None;
+            }
+            let value = IORegistryEntryCreateCFProperty(service, cf_key, kCFAllocatorDefault, 0);
+            CFRelease(cf_key as CFTypeRef);
+            IOObjectRelease(service);
+            if value.is_null() {
+                return None;
+            }
+            let mut text = None;
+            if CFGetTypeID(value) == CFStringGetTypeID() {
+                let mut buffer = [0 as c_char; 256];
+                if CFStringGetCString(
+                    value as CFStringRef,
+                    buffer.as_mut_ptr(),
+                    buffer.len() as _,
+                    kCFStringEncodingUTF8,
+                ) != 0
+                {
+                    text = std::ffi::CStr::from_ptr(buffer.as_ptr())
+                        .to_str()
+                        .ok()
+                        .map(str::to_owned);
+                }
+            }
+            CFRelease(value);
+            text
+        }
+    }
+}
+
+#[cfg(not(target_os = "macos"))]
+mod mac {
+    pub(super) fn platform_property(_key: &str) -> Option<String> {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
+    #[test]
+    fn cpuid_reads_the_vendor() {
+        let leaf0 = cpuid(0, 0).expect("leaf 0");
+        let mut vendor = Vec::new();
+        for reg in [leaf0[1], leaf0[3], leaf0[2]] {
+            vendor.extend_from_slice(&reg.to_le_bytes());
+        }
+        assert!(vendor.iter().all(u8::is_ascii), "{vendor:?}");
+        assert!(leaf0[0] >= 1, "leaf 1 exists on every x86-64 processor");
+        assert!(cpuid(1, 0).is_some());
+        assert_eq!(cpuid(leaf0[0] + 1, 0), None, "above the highest basic leaf");
+    }
+
+    #[cfg(not(windows))]
+    #[test]
+    fn windows_sources_are_absent_elsewhere() {
+        assert_eq!(firmware_table(b"RSMB", 0), None);
+        assert_eq!(system_volume_serial(), None);
+    }
+}

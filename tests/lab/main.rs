@@ -1,0 +1,26 @@
+//! The network lab (issue 20; docs/network-lab.md): real TCP, DNS and TLS between network
+//! namespaces, through a user-space packet relay that adds latency, bandwidth limits,
+//! stalls, black holes and resets, with dnsmasq as the name server and the sandbox behind
+//! it. One lab per test binary (`lab::lab()`), a slot per test.
+//!
+//! - `selftest`: the lab does what it says (a configured round trip is what a connect and a
+//!   DNS query measure; a black hole drops SYNs while ARP answers; a stall holds traffic and
+//!   lets it go; a reset resets; a slow name server answers late; a rate limits).
+//! - `racing`: the goals of issue 20 for a licensed program's start (round trips of a cold
+//!   start, a black-holed primary with a mirror, a dual-stack name with IPv6 black-holed, the
+//!   remembered winner, a slow name server within the deadline).
+//! - `keeper`: the keeper through a 30 s stall and a 3 s round-trip spike.
+//! - `figures`: the table of BENCHMARKS.md's network lab section (`benches/lab.sh`).
+//!
+//! Needs root (namespaces), python3, iproute2, dnsmasq, ethtool and libcurl's headers:
+//! `scripts/install-deps.sh python3 iproute2 dnsmasq ethtool libcurl-dev`. Without them the
+//! tests fail and say why.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod figures;
+mod keeper;
+mod lab;
+mod racing;
+mod selftest;
