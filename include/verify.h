@@ -715,6 +715,8 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
  * later logins from the same machine refresh it (a count card spends one use). Never
  * sent twice by a retry.
  *
+ * Success of `SingleLogin` (card mode).
+ *
  * Parameters:
  * - `card` (`Card`): required, not empty.
  * - `mac` (`Mac`): required, not empty.
@@ -742,6 +744,8 @@ int32_t VERIFY_CALL verify_single_login(const struct verify_client *client,
  * `UserLogin` with username and password (account mode). `mac` is strongly
  * recommended (rebind detection).
  *
+ * Success of a password `UserLogin` without a card, or of a social login.
+ *
  * Parameters:
  * - `username` (`UserName`): required, not empty.
  * - `password` (`Password`): required, not empty.
@@ -767,6 +771,8 @@ int32_t VERIFY_CALL verify_user_login(const struct verify_client *client,
  * `UserLogin` with a recharge card: renews the account and returns no token (log in
  * again without a card for one). Never sent twice by a retry.
  *
+ * Success of `UserLogin` with a card (the renewal branch): no token.
+ *
  * Parameters:
  * - `username` (`UserName`): required, not empty.
  * - `password` (`Password`): required, not empty.
@@ -791,6 +797,9 @@ int32_t VERIFY_CALL verify_user_login_with_card(const struct verify_client *clie
 /**
  * `UserRegin`: registers an account, activated when a duration card is given. Never
  * sent twice by a retry.
+ *
+ * Success of `UserRegin`. Without a card the account is created already expired and
+ * no token is returned; with a duration card it is active and has a token.
  *
  * Parameters:
  * - `username` (`UserName`): required, not empty.
@@ -820,6 +829,8 @@ int32_t VERIFY_CALL verify_user_register(const struct verify_client *client,
  * `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
  * retry.
  *
+ * Success of `UpdatePwd`.
+ *
  * Parameters:
  * - `username` (`UserName`): required, not empty.
  * - `old_password` (`Password`): required, not empty.
@@ -838,6 +849,8 @@ int32_t VERIFY_CALL verify_update_password(const struct verify_client *client,
 
 /**
  * `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
+ *
+ * Success of `ChangeBind`.
  *
  * Parameters:
  * - `username` (`UserName`): required, not empty.
@@ -862,6 +875,8 @@ int32_t VERIFY_CALL verify_change_bind(const struct verify_client *client,
  * `UserHeartbeat`: keeps a card or account session alive and collects a back-office
  * message (delivered once).
  *
+ * Success of `UserHeartbeat`.
+ *
  * Parameters:
  * - `token` (`Token`): required, not empty.
  * - `kind` (`Type`): `VERIFY_SESSION_CARD` or `VERIFY_SESSION_USER`.
@@ -884,6 +899,8 @@ int32_t VERIFY_CALL verify_heartbeat(const struct verify_client *client,
  * `UserRecharge`: adds a duration card's time to an account (no password). Never sent
  * twice by a retry.
  *
+ * Success of `UserRecharge`.
+ *
  * Parameters:
  * - `username` (`UserName`): required, not empty.
  * - `card` (`Card`): required, not empty.
@@ -904,6 +921,8 @@ int32_t VERIFY_CALL verify_user_recharge(const struct verify_client *client,
 /**
  * `GetLatestVersion`, optionally with the program's current version.
  *
+ * Success of `GetLatestVersion`.
+ *
  * Parameters:
  * - `current_version` (`Version`): optional: NULL or empty is not sent.
  *
@@ -923,6 +942,8 @@ int32_t VERIFY_CALL verify_get_latest_version(const struct verify_client *client
 /**
  * `GetBulletin`: the program's bulletin.
  *
+ * Success of `GetBulletin`.
+ *
  * Parameters: none.
  *
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
@@ -936,6 +957,8 @@ int32_t VERIFY_CALL verify_get_bulletin(const struct verify_client *client,
 
 /**
  * `GetVariable` for one variable.
+ *
+ * Success of `GetVariable` with a name.
  *
  * Parameters:
  * - `name` (`Name`): required, not empty.
@@ -953,6 +976,8 @@ int32_t VERIFY_CALL verify_get_variable(const struct verify_client *client,
 /**
  * `GetVariable` for every variable.
  *
+ * Success of `GetVariable` without a name: every variable.
+ *
  * Parameters: none.
  *
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
@@ -965,6 +990,8 @@ int32_t VERIFY_CALL verify_get_variables(const struct verify_client *client,
 
 /**
  * `GetUserInfo`: the account's details.
+ *
+ * Success of `GetUserInfo`.
  *
  * Parameters:
  * - `username` (`UserName`): required, not empty.
@@ -990,6 +1017,8 @@ int32_t VERIFY_CALL verify_get_user_info(const struct verify_client *client,
 
 /**
  * `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
+ *
+ * Success of `GetCardInfo`: the card's state, consuming nothing.
  *
  * Parameters:
  * - `card` (`Card`): required, not empty.
@@ -1017,6 +1046,8 @@ int32_t VERIFY_CALL verify_get_card_info(const struct verify_client *client,
 /**
  * Social login step 1: the URL to show the user, and the state to poll with.
  *
+ * Step 1 of a social login: the authorization URL to show, and the state to poll with.
+ *
  * Parameters:
  * - `mac` (`Mac`): optional: NULL or empty is not sent.
  *
@@ -1034,6 +1065,8 @@ int32_t VERIFY_CALL verify_social_login_start(const struct verify_client *client
  * Social login step 2, once: code 201 (pending) while the user has not authorized;
  * 200 with the login payload (`remark` is the social display name); 1016 when the
  * identity is not bound. Its success consumes the state, so it is never sent twice.
+ *
+ * Success of a password `UserLogin` without a card, or of a social login.
  *
  * Parameters:
  * - `state` (`State`): required, not empty.
@@ -1056,6 +1089,9 @@ int32_t VERIFY_CALL verify_social_login_poll(const struct verify_client *client,
 
 /**
  * Social registration step 1: the URL to show the user. Never sent twice by a retry.
+ *
+ * Step 1 of a social registration: the authorization URL. The account is created when
+ * the user completes the authorization.
  *
  * Parameters:
  * - `username` (`UserName`): required, not empty.

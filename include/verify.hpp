@@ -4,12 +4,32 @@
  *   #include "verify.hpp"          // also includes verify.h; link libverify as for C
  *
  *   verify::Client client("http://127.0.0.1:8080", "10001", "ABCDEFGHIJKLMNOPQRSTUVWXYZ012345");
- *   verify::Reply login = client.single_login("DEMO-CARD-0000-0001", "3F2A9C0B7D1E4F56");
- *   if (login.ok()) {
- *       std::optional<std::string> token = login.str("/data/token");   // a JSON Pointer
- *   } else if (login.code() == verify::codes::disabled) {
- *       show(login.message(), login.remark().value_or(""));   // the reason of the ban
- *   }
+ *   try {
+ *       verify::CardLogin login = client.single_login(card, verify::machine_code("10001")).value();
+ *       use(login.token.value(), login.expire_at);    // expire_at: std::optional<verify::Time>
+ *   } catch (const verify::Refused &refused) {         // the server refused: 1004, 1006, ...
+ *       show(refused.code(), refused.message(), refused.remark().value_or(""));
+ *   }                                                  // verify::Error: no answer (network, ...)
+ *
+ *   auto result = client.single_login(card, mac);      // or without exceptions
+ *   if (!result) { show(result.error().code, result.error().remark.value_or("")); }
+ *
+ * Typed results (verify::Result<T>, the structs of the "results" section)
+ * - Every action of the table returns a verify::Result<T>, T its reply view's struct
+ *   (CardLogin, UserSession, Registration, Heartbeat, ...), generated from
+ *   core/src/actions/table.rs: the fields of the spec, each std::optional (absent when the
+ *   server left it out or sent another type), strings as std::string, integers std::int64_t,
+ *   booleans bool, objects std::map<std::string, std::string>, and the service's times (the
+ *   "*_at" fields, "YYYY-MM-DD HH:mm:ss" in UTC+08:00) as verify::Time, converted; every T is
+ *   also an Answer (code, message, offline_info for an offline verdict, which has the stored
+ *   fields and no token).
+ * - A Result is std::expected-like: has_value() / operator bool (200, 201, 202), value(), *,
+ *   -> (throw verify::Refused on a refusal), error() (a verify::Refusal: code, message, remark,
+ *   json), and with C++23 (VERIFY_HAS_EXPECTED) expected(), an std::expected<T, Refusal>.
+ * - A Result is a Reply too (below): code(), message(), remark(), str("/data/...") for the
+ *   fields the spec does not show; verify::Reply r = client.single_login(...) still compiles.
+ * - Registering without a card (user_register) creates an account that has already expired
+ *   (its expire_at is the registration time, no token).
  *
  * Ownership
  * - verify::Client and verify::Reply own a verify_client / verify_reply through a
@@ -27,11 +47,13 @@
  *   value stays valid after its Reply is gone. describe() and version() return views of
  *   static library strings: they are valid for the life of the program.
  *
- * Results: a Reply or an exception, never both
- * - A call returns a Reply whenever the server answered, whatever its code: success (200),
- *   pending (201) and every refusal (1001..1024). A refusal is not an exception because it
- *   is an answer the host has to branch on: 1006 carries the reason of a ban in remark(),
- *   1022 the previously bound machine code, 1007 means "log in again". The server's code is
+ * Results: a Reply, and an exception only where the host asks for it
+ * - A call returns a Result (a Reply) whenever the server answered, whatever its code:
+ *   success (200), pending (201), an offline verdict (202) and every refusal (1001..1024).
+ *   The host chooses: branch on it (1006 carries the reason of a ban in remark(), 1022 the
+ *   previously bound machine code, 1007 means "log in again"), or take value() /
+ *   Reply::ensure_ok(), which throw verify::Refused (an Error with the server's code, its
+ *   message and remark; configuration() for 1001, 1010, 1011, 1012). The server's code is
  *   never hidden or translated: Reply::code() is the integer of the C API (see codes::).
  * - A call throws verify::Error when no answer of the server exists: the local failures of
  *   the C API, its negative codes (invalid argument, network, timeout, TLS, pin mismatch,
@@ -322,8 +344,10 @@ inline std::string pointer(std::initializer_list<std::string_view> tokens) {
 inline std::string field(std::string_view name) { return pointer({"data", name}); }
 
 /*
- * A local failure: no answer of the server exists (see the top of this file).
- * code() is negative (a VERIFY_ERR_* / codes::err_*), what() the library's message.
+ * A failure of a call. Thrown as it is for a local failure, where no answer of the server
+ * exists (see the top of this file): code() is negative (a VERIFY_ERR_* / codes::err_*),
+ * what() the library's message. Its subclass verify::Refused is a refusal by the server
+ * (positive code), thrown only where the host asks (Result::value(), Reply::ensure_ok()).
  * Copying never throws.
  */
 class Error : public std::runtime_error {
@@ -2409,6 +2433,7 @@ public:
     /* `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
      * later logins from the same machine refresh it (a count card spends one use). Never
      * sent twice by a retry.
+     * Success of `SingleLogin` (card mode).
      * Returns Result<CardLogin>, fields: token, status, is_times, card_type, expire_at, total,
      * used, remaining. */
     Result<CardLogin> single_login(std::string_view card, std::string_view mac, std::optional<std::string_view> device_name = std::nullopt) const {
@@ -2422,6 +2447,7 @@ public:
 
     /* `UserLogin` with username and password (account mode). `mac` is strongly
      * recommended (rebind detection).
+     * Success of a password `UserLogin` without a card, or of a social login.
      * Returns Result<UserSession>, fields: username, device_id, expire_at, status, token, remark. */
     Result<UserSession> user_login(std::string_view username, std::string_view password, std::optional<std::string_view> mac = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
@@ -2434,6 +2460,7 @@ public:
 
     /* `UserLogin` with a recharge card: renews the account and returns no token (log in
      * again without a card for one). Never sent twice by a retry.
+     * Success of `UserLogin` with a card (the renewal branch): no token.
      * Returns Result<Renewal>, fields: username, expire_at, added_days, status. */
     Result<Renewal> user_login_with_card(std::string_view username, std::string_view password, std::string_view card, std::optional<std::string_view> mac = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
@@ -2447,6 +2474,8 @@ public:
 
     /* `UserRegin`: registers an account, activated when a duration card is given. Never
      * sent twice by a retry.
+     * Success of `UserRegin`. Without a card the account is created already expired and
+     * no token is returned; with a duration card it is active and has a token.
      * Returns Result<Registration>, fields: username, user_id, expire_at, token, status. */
     Result<Registration> user_register(std::string_view username, std::string_view password, std::optional<std::string_view> card = std::nullopt, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");
@@ -2461,6 +2490,7 @@ public:
 
     /* `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
      * retry.
+     * Success of `UpdatePwd`.
      * Returns Result<PasswordChanged>, fields: username. */
     Result<PasswordChanged> update_password(std::string_view username, std::string_view old_password, std::string_view new_password) const {
         std::string username_ = detail::arg(username, "username");
@@ -2472,6 +2502,7 @@ public:
     }
 
     /* `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
+     * Success of `ChangeBind`.
      * Returns Result<Rebind>, fields: username, device_id, bind_count, bind_limit. */
     Result<Rebind> change_bind(std::string_view username, std::string_view password, std::string_view new_mac) const {
         std::string username_ = detail::arg(username, "username");
@@ -2484,6 +2515,7 @@ public:
 
     /* `UserHeartbeat`: keeps a card or account session alive and collects a back-office
      * message (delivered once).
+     * Success of `UserHeartbeat`.
      * Returns Result<Heartbeat>, fields: expire_at, status, msg. */
     Result<Heartbeat> heartbeat(std::string_view token, SessionKind kind, std::optional<std::string_view> ip = std::nullopt) const {
         std::string token_ = detail::arg(token, "token");
@@ -2495,6 +2527,7 @@ public:
 
     /* `UserRecharge`: adds a duration card's time to an account (no password). Never sent
      * twice by a retry.
+     * Success of `UserRecharge`.
      * Returns Result<Recharge>, fields: username, expire_at, added_days, status. */
     Result<Recharge> user_recharge(std::string_view username, std::string_view card) const {
         std::string username_ = detail::arg(username, "username");
@@ -2505,6 +2538,7 @@ public:
     }
 
     /* `GetLatestVersion`, optionally with the program's current version.
+     * Success of `GetLatestVersion`.
      * Returns Result<LatestVersion>, fields: version, changelog, download_url, force_update,
      * has_update. */
     Result<LatestVersion> get_latest_version(std::optional<std::string_view> current_version = std::nullopt) const {
@@ -2515,6 +2549,7 @@ public:
     }
 
     /* `GetBulletin`: the program's bulletin.
+     * Success of `GetBulletin`.
      * Returns Result<Bulletin>, fields: bulletin, updated_at. */
     Result<Bulletin> get_bulletin() const {
         verify_reply *out = nullptr;
@@ -2523,6 +2558,7 @@ public:
     }
 
     /* `GetVariable` for one variable.
+     * Success of `GetVariable` with a name.
      * Returns Result<Variable>, fields: name, value. */
     Result<Variable> get_variable(std::string_view name) const {
         std::string name_ = detail::arg(name, "name");
@@ -2532,6 +2568,7 @@ public:
     }
 
     /* `GetVariable` for every variable.
+     * Success of `GetVariable` without a name: every variable.
      * Returns Result<Variables>, fields: variables. */
     Result<Variables> get_variables() const {
         verify_reply *out = nullptr;
@@ -2540,6 +2577,7 @@ public:
     }
 
     /* `GetUserInfo`: the account's details.
+     * Success of `GetUserInfo`.
      * Returns Result<UserInfo>, fields: username, user_id, device_id, expire_at, status,
      * bind_count, bind_limit, remark, created_at. */
     Result<UserInfo> get_user_info(std::string_view username, std::string_view password) const {
@@ -2551,6 +2589,7 @@ public:
     }
 
     /* `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
+     * Success of `GetCardInfo`: the card's state, consuming nothing.
      * Returns Result<CardInfo>, fields: card, card_type, status, is_times, device_id, activated_at,
      * expire_at, duration, duration_type, total, used, remaining. */
     Result<CardInfo> get_card_info(std::string_view card) const {
@@ -2561,6 +2600,7 @@ public:
     }
 
     /* Social login step 1: the URL to show the user, and the state to poll with.
+     * Step 1 of a social login: the authorization URL to show, and the state to poll with.
      * Returns Result<SocialStart>, fields: url, state. */
     Result<SocialStart> social_login_start(std::optional<std::string_view> mac = std::nullopt) const {
         detail::OptionalArg mac_(mac, "mac");
@@ -2572,6 +2612,7 @@ public:
     /* Social login step 2, once: code 201 (pending) while the user has not authorized;
      * 200 with the login payload (`remark` is the social display name); 1016 when the
      * identity is not bound. Its success consumes the state, so it is never sent twice.
+     * Success of a password `UserLogin` without a card, or of a social login.
      * Returns Result<UserSession>, fields: username, device_id, expire_at, status, token, remark. */
     Result<UserSession> social_login_poll(std::string_view state, std::optional<std::string_view> mac = std::nullopt) const {
         std::string state_ = detail::arg(state, "state");
@@ -2582,6 +2623,8 @@ public:
     }
 
     /* Social registration step 1: the URL to show the user. Never sent twice by a retry.
+     * Step 1 of a social registration: the authorization URL. The account is created when
+     * the user completes the authorization.
      * Returns Result<SocialRegistration>, fields: url. */
     Result<SocialRegistration> social_register_start(std::string_view username, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
         std::string username_ = detail::arg(username, "username");

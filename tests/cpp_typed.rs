@@ -94,3 +94,49 @@ fn typed_program_cpp23_with_std_expected() {
     let stdout = run_typed("-std=c++23");
     assert!(stdout.contains("expected: yes"), "{stdout}");
 }
+
+/// The first ```cpp block of README.md (the C++ section's example, the typed throwing form)
+/// compiles as C++17 and C++23 with the strict flags and, with the sandbox's address and
+/// program id, logs in and prints the expiry.
+#[test]
+fn the_readme_cpp_example_compiles_and_runs() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme
+        .find("```cpp\n")
+        .expect("README.md has a ```cpp block")
+        + "```cpp\n".len();
+    let end = readme[start..].find("```").expect("the block ends") + start;
+    let source = &readme[start..end];
+    for part in ["\"http://127.0.0.1:8080\"", "\"10001\""] {
+        assert!(
+            source.contains(part),
+            "the example no longer has {part}:\n{source}"
+        );
+    }
+    let (sandbox, app_id, _app_key) = common::host::demo_sandbox();
+    let source = source
+        .replace(
+            "\"http://127.0.0.1:8080\"",
+            &format!("\"{}\"", sandbox.base_url()),
+        )
+        .replace("\"10001\"", &format!("\"{app_id}\""));
+    let scratch = Scratch::new();
+    let file = scratch.0.join("app.cpp");
+    std::fs::write(&file, source).expect("write the example");
+    for std in ["-std=c++17", "-std=c++23"] {
+        let binary = scratch
+            .0
+            .join(format!("app{}", std.trim_start_matches("-std=c++")));
+        let mut flags = vec![std];
+        flags.extend(CXX_STRICT_FLAGS);
+        compile_cxx(&file, &binary, &flags);
+    }
+    let output = run_host(&scratch.0.join("app17"), &[], Run::Native, |_| None);
+    sandbox.stop();
+    let report = output.report();
+    assert!(output.status.success(), "{report}");
+    assert!(
+        output.stdout.starts_with("valid until 20") && output.stdout.contains("(UTC+08:00)"),
+        "the example logs in and prints the expiry\n{report}"
+    );
+}

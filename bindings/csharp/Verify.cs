@@ -898,6 +898,9 @@ namespace Verify
         /// later logins from the same machine refresh it (a count card spends one use). Never
         /// sent twice by a retry.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>SingleLogin</c> (card mode).
+        /// </remarks>
         /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
         public CardLoginReply SingleLogin(string card, string mac, string deviceName = null)
         {
@@ -917,6 +920,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>SingleLogin</c> (card mode).
+        /// </remarks>
         /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
         public Task<CardLoginReply> SingleLoginAsync(string card, string mac, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -930,6 +936,9 @@ namespace Verify
         /// <c>UserLogin</c> with username and password (account mode). <c>mac</c> is strongly
         /// recommended (rebind detection).
         /// </summary>
+        /// <remarks>
+        /// Success of a password <c>UserLogin</c> without a card, or of a social login.
+        /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
         public UserSessionReply UserLogin(string username, string password, string mac = null)
         {
@@ -948,6 +957,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of a password <c>UserLogin</c> without a card, or of a social login.
+        /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
         public Task<UserSessionReply> UserLoginAsync(string username, string password, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -961,6 +973,9 @@ namespace Verify
         /// <c>UserLogin</c> with a recharge card: renews the account and returns no token (log in
         /// again without a card for one). Never sent twice by a retry.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserLogin</c> with a card (the renewal branch): no token.
+        /// </remarks>
         /// <returns>A <see cref="RenewalReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
         public RenewalReply UserLoginWithCard(string username, string password, string card, string mac = null)
         {
@@ -980,6 +995,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserLogin</c> with a card (the renewal branch): no token.
+        /// </remarks>
         /// <returns>A <see cref="RenewalReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
         public Task<RenewalReply> UserLoginWithCardAsync(string username, string password, string card, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -994,6 +1012,10 @@ namespace Verify
         /// <c>UserRegin</c>: registers an account, activated when a duration card is given. Never
         /// sent twice by a retry.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserRegin</c>. Without a card the account is created already expired and
+        /// no token is returned; with a duration card it is active and has a token.
+        /// </remarks>
         /// <returns>A <see cref="RegistrationReply"/>: <c>Username</c>, <c>UserId</c>, <c>ExpireAt</c>, <c>Token</c>, <c>Status</c>.</returns>
         public RegistrationReply UserRegister(string username, string password, string card = null, string mac = null, string deviceName = null)
         {
@@ -1014,6 +1036,10 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserRegin</c>. Without a card the account is created already expired and
+        /// no token is returned; with a duration card it is active and has a token.
+        /// </remarks>
         /// <returns>A <see cref="RegistrationReply"/>: <c>Username</c>, <c>UserId</c>, <c>ExpireAt</c>, <c>Token</c>, <c>Status</c>.</returns>
         public Task<RegistrationReply> UserRegisterAsync(string username, string password, string card = null, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1029,6 +1055,9 @@ namespace Verify
         /// <c>UpdatePwd</c>: checks the old password and sets the new one. Never sent twice by a
         /// retry.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UpdatePwd</c>.
+        /// </remarks>
         /// <returns>A <see cref="PasswordChangedReply"/>: <c>Username</c>.</returns>
         public PasswordChangedReply UpdatePassword(string username, string oldPassword, string newPassword)
         {
@@ -1047,6 +1076,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UpdatePwd</c>.
+        /// </remarks>
         /// <returns>A <see cref="PasswordChangedReply"/>: <c>Username</c>.</returns>
         public Task<PasswordChangedReply> UpdatePasswordAsync(string username, string oldPassword, string newPassword, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1059,6 +1091,9 @@ namespace Verify
         /// <summary>
         /// <c>ChangeBind</c>: binds the account to a new machine code. Never sent twice by a retry.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>ChangeBind</c>.
+        /// </remarks>
         /// <returns>A <see cref="RebindReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>BindCount</c>, <c>BindLimit</c>.</returns>
         public RebindReply ChangeBind(string username, string password, string newMac)
         {
@@ -1076,6 +1111,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>ChangeBind</c>.
+        /// </remarks>
         /// <returns>A <see cref="RebindReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>BindCount</c>, <c>BindLimit</c>.</returns>
         public Task<RebindReply> ChangeBindAsync(string username, string password, string newMac, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1089,6 +1127,9 @@ namespace Verify
         /// <c>UserHeartbeat</c>: keeps a card or account session alive and collects a back-office
         /// message (delivered once).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserHeartbeat</c>.
+        /// </remarks>
         /// <returns>A <see cref="HeartbeatReply"/>: <c>ExpireAt</c>, <c>Status</c>, <c>Msg</c>.</returns>
         public HeartbeatReply Heartbeat(string token, SessionKind kind, string ip = null)
         {
@@ -1107,6 +1148,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserHeartbeat</c>.
+        /// </remarks>
         /// <returns>A <see cref="HeartbeatReply"/>: <c>ExpireAt</c>, <c>Status</c>, <c>Msg</c>.</returns>
         public Task<HeartbeatReply> HeartbeatAsync(string token, SessionKind kind, string ip = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1120,6 +1164,9 @@ namespace Verify
         /// <c>UserRecharge</c>: adds a duration card's time to an account (no password). Never sent
         /// twice by a retry.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserRecharge</c>.
+        /// </remarks>
         /// <returns>A <see cref="RechargeReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
         public RechargeReply UserRecharge(string username, string card)
         {
@@ -1137,6 +1184,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>UserRecharge</c>.
+        /// </remarks>
         /// <returns>A <see cref="RechargeReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
         public Task<RechargeReply> UserRechargeAsync(string username, string card, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1148,6 +1198,9 @@ namespace Verify
         /// <summary>
         /// <c>GetLatestVersion</c>, optionally with the program's current version.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetLatestVersion</c>.
+        /// </remarks>
         /// <returns>A <see cref="LatestVersionReply"/>: <c>Version</c>, <c>Changelog</c>, <c>DownloadUrl</c>, <c>ForceUpdate</c>, <c>HasUpdate</c>.</returns>
         public LatestVersionReply GetLatestVersion(string currentVersion = null)
         {
@@ -1163,6 +1216,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetLatestVersion</c>.
+        /// </remarks>
         /// <returns>A <see cref="LatestVersionReply"/>: <c>Version</c>, <c>Changelog</c>, <c>DownloadUrl</c>, <c>ForceUpdate</c>, <c>HasUpdate</c>.</returns>
         public Task<LatestVersionReply> GetLatestVersionAsync(string currentVersion = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1173,6 +1229,9 @@ namespace Verify
         /// <summary>
         /// <c>GetBulletin</c>: the program's bulletin.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetBulletin</c>.
+        /// </remarks>
         /// <returns>A <see cref="BulletinReply"/>: <c>Bulletin</c>, <c>UpdatedAt</c>.</returns>
         public BulletinReply GetBulletin()
         {
@@ -1187,6 +1246,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetBulletin</c>.
+        /// </remarks>
         /// <returns>A <see cref="BulletinReply"/>: <c>Bulletin</c>, <c>UpdatedAt</c>.</returns>
         public Task<BulletinReply> GetBulletinAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1196,6 +1258,9 @@ namespace Verify
         /// <summary>
         /// <c>GetVariable</c> for one variable.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetVariable</c> with a name.
+        /// </remarks>
         /// <returns>A <see cref="VariableReply"/>: <c>Name</c>, <c>Value</c>.</returns>
         public VariableReply GetVariable(string name)
         {
@@ -1211,6 +1276,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetVariable</c> with a name.
+        /// </remarks>
         /// <returns>A <see cref="VariableReply"/>: <c>Name</c>, <c>Value</c>.</returns>
         public Task<VariableReply> GetVariableAsync(string name, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1221,6 +1289,9 @@ namespace Verify
         /// <summary>
         /// <c>GetVariable</c> for every variable.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetVariable</c> without a name: every variable.
+        /// </remarks>
         /// <returns>A <see cref="VariablesReply"/>: <c>Variables</c>.</returns>
         public VariablesReply GetVariables()
         {
@@ -1235,6 +1306,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetVariable</c> without a name: every variable.
+        /// </remarks>
         /// <returns>A <see cref="VariablesReply"/>: <c>Variables</c>.</returns>
         public Task<VariablesReply> GetVariablesAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1244,6 +1318,9 @@ namespace Verify
         /// <summary>
         /// <c>GetUserInfo</c>: the account's details.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetUserInfo</c>.
+        /// </remarks>
         /// <returns>A <see cref="UserInfoReply"/>: <c>Username</c>, <c>UserId</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>BindCount</c>, <c>BindLimit</c>, <c>Remark</c>, <c>CreatedAt</c>.</returns>
         public UserInfoReply GetUserInfo(string username, string password)
         {
@@ -1260,6 +1337,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetUserInfo</c>.
+        /// </remarks>
         /// <returns>A <see cref="UserInfoReply"/>: <c>Username</c>, <c>UserId</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>BindCount</c>, <c>BindLimit</c>, <c>Remark</c>, <c>CreatedAt</c>.</returns>
         public Task<UserInfoReply> GetUserInfoAsync(string username, string password, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1271,6 +1351,9 @@ namespace Verify
         /// <summary>
         /// <c>GetCardInfo</c>: the card's state, expiry and binding, consuming nothing.
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetCardInfo</c>: the card's state, consuming nothing.
+        /// </remarks>
         /// <returns>A <see cref="CardInfoReply"/>: <c>Card</c>, <c>CardType</c>, <c>Status</c>, <c>IsTimes</c>, <c>DeviceId</c>, <c>ActivatedAt</c>, <c>ExpireAt</c>, <c>Duration</c>, <c>DurationType</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
         public CardInfoReply GetCardInfo(string card)
         {
@@ -1286,6 +1369,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of <c>GetCardInfo</c>: the card's state, consuming nothing.
+        /// </remarks>
         /// <returns>A <see cref="CardInfoReply"/>: <c>Card</c>, <c>CardType</c>, <c>Status</c>, <c>IsTimes</c>, <c>DeviceId</c>, <c>ActivatedAt</c>, <c>ExpireAt</c>, <c>Duration</c>, <c>DurationType</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
         public Task<CardInfoReply> GetCardInfoAsync(string card, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1296,6 +1382,9 @@ namespace Verify
         /// <summary>
         /// Social login step 1: the URL to show the user, and the state to poll with.
         /// </summary>
+        /// <remarks>
+        /// Step 1 of a social login: the authorization URL to show, and the state to poll with.
+        /// </remarks>
         /// <returns>A <see cref="SocialStartReply"/>: <c>Url</c>, <c>State</c>.</returns>
         public SocialStartReply SocialLoginStart(string mac = null)
         {
@@ -1311,6 +1400,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Step 1 of a social login: the authorization URL to show, and the state to poll with.
+        /// </remarks>
         /// <returns>A <see cref="SocialStartReply"/>: <c>Url</c>, <c>State</c>.</returns>
         public Task<SocialStartReply> SocialLoginStartAsync(string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1323,6 +1415,9 @@ namespace Verify
         /// 200 with the login payload (<c>remark</c> is the social display name); 1016 when the
         /// identity is not bound. Its success consumes the state, so it is never sent twice.
         /// </summary>
+        /// <remarks>
+        /// Success of a password <c>UserLogin</c> without a card, or of a social login.
+        /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
         public UserSessionReply SocialLoginPoll(string state, string mac = null)
         {
@@ -1341,6 +1436,9 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Success of a password <c>UserLogin</c> without a card, or of a social login.
+        /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
         public Task<UserSessionReply> SocialLoginPollAsync(string state, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
@@ -1352,6 +1450,10 @@ namespace Verify
         /// <summary>
         /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
         /// </summary>
+        /// <remarks>
+        /// Step 1 of a social registration: the authorization URL. The account is created when
+        /// the user completes the authorization.
+        /// </remarks>
         /// <returns>A <see cref="SocialRegistrationReply"/>: <c>Url</c>.</returns>
         public SocialRegistrationReply SocialRegisterStart(string username, string mac = null, string deviceName = null)
         {
@@ -1369,6 +1471,10 @@ namespace Verify
         /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
         /// (see <see cref="Client"/>).
         /// </summary>
+        /// <remarks>
+        /// Step 1 of a social registration: the authorization URL. The account is created when
+        /// the user completes the authorization.
+        /// </remarks>
         /// <returns>A <see cref="SocialRegistrationReply"/>: <c>Url</c>.</returns>
         public Task<SocialRegistrationReply> SocialRegisterStartAsync(string username, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {

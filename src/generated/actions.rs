@@ -15,6 +15,8 @@ use crate::reply::verify_reply;
 /// later logins from the same machine refresh it (a count card spends one use). Never
 /// sent twice by a retry.
 ///
+/// Success of `SingleLogin` (card mode).
+///
 /// Parameters:
 /// - `card` (`Card`): required, not empty.
 /// - `mac` (`Mac`): required, not empty.
@@ -54,6 +56,8 @@ pub extern "system" fn verify_single_login(
 /// `UserLogin` with username and password (account mode). `mac` is strongly
 /// recommended (rebind detection).
 ///
+/// Success of a password `UserLogin` without a card, or of a social login.
+///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.
 /// - `password` (`Password`): required, not empty.
@@ -90,6 +94,8 @@ pub extern "system" fn verify_user_login(
 
 /// `UserLogin` with a recharge card: renews the account and returns no token (log in
 /// again without a card for one). Never sent twice by a retry.
+///
+/// Success of `UserLogin` with a card (the renewal branch): no token.
 ///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.
@@ -128,6 +134,9 @@ pub extern "system" fn verify_user_login_with_card(
 
 /// `UserRegin`: registers an account, activated when a duration card is given. Never
 /// sent twice by a retry.
+///
+/// Success of `UserRegin`. Without a card the account is created already expired and
+/// no token is returned; with a duration card it is active and has a token.
 ///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.
@@ -171,6 +180,8 @@ pub extern "system" fn verify_user_register(
 /// `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
 /// retry.
 ///
+/// Success of `UpdatePwd`.
+///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.
 /// - `old_password` (`Password`): required, not empty.
@@ -201,6 +212,8 @@ pub extern "system" fn verify_update_password(
 }
 
 /// `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
+///
+/// Success of `ChangeBind`.
 ///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.
@@ -237,6 +250,8 @@ pub extern "system" fn verify_change_bind(
 /// `UserHeartbeat`: keeps a card or account session alive and collects a back-office
 /// message (delivered once).
 ///
+/// Success of `UserHeartbeat`.
+///
 /// Parameters:
 /// - `token` (`Token`): required, not empty.
 /// - `kind` (`Type`): `VERIFY_SESSION_CARD` or `VERIFY_SESSION_USER`.
@@ -271,6 +286,8 @@ pub extern "system" fn verify_heartbeat(
 /// `UserRecharge`: adds a duration card's time to an account (no password). Never sent
 /// twice by a retry.
 ///
+/// Success of `UserRecharge`.
+///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.
 /// - `card` (`Card`): required, not empty.
@@ -302,6 +319,8 @@ pub extern "system" fn verify_user_recharge(
 
 /// `GetLatestVersion`, optionally with the program's current version.
 ///
+/// Success of `GetLatestVersion`.
+///
 /// Parameters:
 /// - `current_version` (`Version`): optional: NULL or empty is not sent.
 ///
@@ -331,6 +350,8 @@ pub extern "system" fn verify_get_latest_version(
 
 /// `GetBulletin`: the program's bulletin.
 ///
+/// Success of `GetBulletin`.
+///
 /// Parameters: none.
 ///
 /// Reply fields (read with the `verify_reply_*` accessors; each may be absent):
@@ -348,6 +369,8 @@ pub extern "system" fn verify_get_bulletin(
 }
 
 /// `GetVariable` for one variable.
+///
+/// Success of `GetVariable` with a name.
 ///
 /// Parameters:
 /// - `name` (`Name`): required, not empty.
@@ -373,6 +396,8 @@ pub extern "system" fn verify_get_variable(
 
 /// `GetVariable` for every variable.
 ///
+/// Success of `GetVariable` without a name: every variable.
+///
 /// Parameters: none.
 ///
 /// Reply fields (read with the `verify_reply_*` accessors; each may be absent):
@@ -389,6 +414,8 @@ pub extern "system" fn verify_get_variables(
 }
 
 /// `GetUserInfo`: the account's details.
+///
+/// Success of `GetUserInfo`.
 ///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.
@@ -426,6 +453,8 @@ pub extern "system" fn verify_get_user_info(
 
 /// `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
 ///
+/// Success of `GetCardInfo`: the card's state, consuming nothing.
+///
 /// Parameters:
 /// - `card` (`Card`): required, not empty.
 ///
@@ -460,6 +489,8 @@ pub extern "system" fn verify_get_card_info(
 
 /// Social login step 1: the URL to show the user, and the state to poll with.
 ///
+/// Step 1 of a social login: the authorization URL to show, and the state to poll with.
+///
 /// Parameters:
 /// - `mac` (`Mac`): optional: NULL or empty is not sent.
 ///
@@ -485,6 +516,8 @@ pub extern "system" fn verify_social_login_start(
 /// Social login step 2, once: code 201 (pending) while the user has not authorized;
 /// 200 with the login payload (`remark` is the social display name); 1016 when the
 /// identity is not bound. Its success consumes the state, so it is never sent twice.
+///
+/// Success of a password `UserLogin` without a card, or of a social login.
 ///
 /// Parameters:
 /// - `state` (`State`): required, not empty.
@@ -518,6 +551,9 @@ pub extern "system" fn verify_social_login_poll(
 }
 
 /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
+///
+/// Step 1 of a social registration: the authorization URL. The account is created when
+/// the user completes the authorization.
 ///
 /// Parameters:
 /// - `username` (`UserName`): required, not empty.

@@ -114,6 +114,11 @@ fn methods() -> String {
         for line in doc_lines(action.doc) {
             out.push_str(&format!(" {line}\n     *"));
         }
+        if let Some(reply) = action.reply_spec() {
+            for line in doc_lines(reply.doc).into_iter().filter(|l| !l.is_empty()) {
+                out.push_str(&format!(" {}\n     *", comment(line)));
+            }
+        }
         out.push_str(&reply_fields(action));
         out.push_str(" */\n");
         let params: Vec<String> = action

@@ -169,6 +169,11 @@ fn doc(action: &ActionSpec, out: &mut String, extra: &[&str]) {
     }
     out.push_str("        /// </summary>\n");
     if let Some(reply) = action.reply_spec() {
+        out.push_str("        /// <remarks>\n");
+        for line in doc_lines(reply.doc).into_iter().filter(|l| !l.is_empty()) {
+            out.push_str(&format!("        /// {}\n", xml(line)));
+        }
+        out.push_str("        /// </remarks>\n");
         let names: Vec<String> = reply
             .fields
             .iter()

@@ -57,6 +57,12 @@ pub fn actions() -> String {
         for line in doc_lines(action.doc) {
             out.push_str(&format!("/// {line}\n"));
         }
+        if let Some(reply) = action.reply_spec() {
+            out.push_str("///\n");
+            for line in doc_lines(reply.doc).into_iter().filter(|l| !l.is_empty()) {
+                out.push_str(&format!("/// {line}\n"));
+            }
+        }
         out.push_str("///\n/// Parameters:");
         if action.params.is_empty() {
             out.push_str(" none.");

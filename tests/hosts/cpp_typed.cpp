@@ -15,13 +15,18 @@
 
 #include "verify.hpp"
 
+#include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <iostream>
-#include <mutex>
 #include <optional>
 #include <string>
+
+#if defined(_WIN32)
+#include <windows.h>
+#else
+#include <time.h>
+#endif
 
 namespace
 {
@@ -57,23 +62,39 @@ long long unix_seconds(verify::Time time)
         std::chrono::duration_cast<std::chrono::seconds>(time.time_since_epoch()).count());
 }
 
-/* The end of a kept session, as the keeper's event thread reports it. */
+/* A pause while polling with a deadline (mingw's win32 thread model has no std::thread). */
+void pause_briefly()
+{
+#if defined(_WIN32)
+    Sleep(10);
+#else
+    struct timespec pause = {0, 10 * 1000 * 1000};
+    nanosleep(&pause, nullptr);
+#endif
+}
+
+/* The end of a kept session, as the keeper's event thread reports it: the event is written
+ * before `done` is set (release), and read after it is seen (acquire). */
 struct End {
-    std::mutex mutex;
-    std::condition_variable changed;
-    std::optional<verify::Event> event;
+    std::atomic<bool> done{false};
+    verify::Event event;
 
     void set(const verify::Event &ended)
     {
-        std::lock_guard<std::mutex> lock(mutex);
         event = ended;
-        changed.notify_all();
+        done.store(true, std::memory_order_release);
     }
 
     std::optional<verify::Event> wait(std::chrono::seconds limit)
     {
-        std::unique_lock<std::mutex> lock(mutex);
-        changed.wait_for(lock, limit, [this] { return event.has_value(); });
+        const auto deadline = std::chrono::steady_clock::now() + limit;
+        while (!done.load(std::memory_order_acquire) &&
+               std::chrono::steady_clock::now() < deadline) {
+            pause_briefly();
+        }
+        if (!done.load(std::memory_order_acquire)) {
+            return std::nullopt;
+        }
         return event;
     }
 };

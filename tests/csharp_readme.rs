@@ -1,0 +1,96 @@
+//! The C# examples of the READMEs compile with `mcs -warnaserror` against the packaged
+//! assembly (`scripts/build-csharp.sh`), and the first runs on Mono against the demo fixtures:
+//!
+//! - the first ```csharp block of `bindings/csharp/README.md`, a whole program on the typed,
+//!   throwing form, with its server address and program id replaced by the sandbox's: it
+//!   logs in and prints the expiry;
+//! - its async example (the block with `RunAsync`), inside a class: `mcs` has no `async
+//!   Main` (CS5001), so it blocks on the task once;
+//! - the C# block of the top README, inside a method.
+//!
+//! Needs `mcs` and `mono` (`scripts/install-deps.sh mono mono-devel`).
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::host::{compile_csharp, demo_sandbox, root, run_mono, text, Scratch};
+
+/// The ```csharp blocks of a Markdown file, in order.
+fn blocks(file: &str) -> Vec<String> {
+    let text = std::fs::read_to_string(root().join(file)).expect("read the README");
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find("```csharp\n") {
+        let body = &rest[at + "```csharp\n".len()..];
+        let end = body.find("```").expect("the block ends");
+        out.push(body[..end].to_owned());
+        rest = &body[end..];
+    }
+    out
+}
+
+/// Compiles `source` (with `bindings/csharp/Verify.cs` as the packaged assembly) into
+/// `name.exe` in `scratch`.
+fn compile(scratch: &Scratch, name: &str, source: &str) -> PathBuf {
+    let file = scratch.0.join(format!("{name}.cs"));
+    std::fs::write(&file, source).expect("write the example");
+    let exe = scratch.0.join(format!("{name}.exe"));
+    compile_csharp(&[PathBuf::from("bindings/csharp/Verify.cs"), file], &exe);
+    exe
+}
+
+#[test]
+fn the_csharp_readme_examples_compile_and_the_first_runs() {
+    let examples = blocks("bindings/csharp/README.md");
+    let first = examples
+        .first()
+        .expect("bindings/csharp/README.md has a ```csharp block");
+    for part in ["\"http://127.0.0.1:8080\"", "\"10001\"", "static int Main"] {
+        assert!(
+            first.contains(part),
+            "the first example no longer has {part}:\n{first}"
+        );
+    }
+    let (sandbox, app_id, _app_key) = demo_sandbox();
+    let source = first
+        .replace(
+            "\"http://127.0.0.1:8080\"",
+            &format!("\"{}\"", sandbox.base_url()),
+        )
+        .replace("\"10001\"", &format!("\"{app_id}\""));
+    let scratch = Scratch::new();
+    let exe = compile(&scratch, "App", &source);
+    // The library under test (common::host sets LD_LIBRARY_PATH), the assembly beside the exe.
+    let output = run_mono(&exe, &[] as &[&str]);
+    sandbox.stop();
+    let (stdout, stderr) = text(&output);
+    let report = format!("--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}");
+    assert!(
+        output.status.success(),
+        "the first example failed\n{report}"
+    );
+    assert!(
+        stdout.starts_with("licensed until 20") && stdout.contains("+08:00"),
+        "the example logs in and prints the expiry with its offset\n{report}"
+    );
+
+    let async_example = examples
+        .iter()
+        .find(|block| block.contains("RunAsync"))
+        .expect("the async example");
+    let wrapped = format!(
+        "using System;\nusing System.Threading.Tasks;\nusing Verify;\n\npublic static class \
+         ReadmeAsync\n{{\n{async_example}}}\n"
+    );
+    compile(&scratch, "ReadmeAsync", &wrapped);
+
+    let top = blocks("README.md");
+    let snippet = top.first().expect("README.md has a ```csharp block");
+    let wrapped = format!(
+        "using System;\nusing Verify;\n\npublic static class ReadmeTop\n{{\n    public static void \
+         Main(string[] args)\n    {{\n        string url = args[0], appId = args[1], appKey = \
+         args[2], card = args[3];\n{snippet}    }}\n}}\n"
+    );
+    compile(&scratch, "ReadmeTop", &wrapped);
+}
