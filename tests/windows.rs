@@ -801,11 +801,18 @@ fn run_banning(
 
 fn cpp_typed(arch: Arch, std: &str) {
     let name = format!("cpp_typed_{}", std.trim_start_matches("-std="));
+    // mingw's GCC 12 defines std::type_info::operator== inline in C++23 and again in the static
+    // libstdc++.a (GCC bug 110572, fixed in 13.3): the two are the same function, so the
+    // C++23 build lets the linker keep the first.
+    let mut flags = vec![std];
+    if std == "-std=c++23" {
+        flags.push("-Wl,--allow-multiple-definition");
+    }
     let exe = compile_with(
         arch,
         &root().join("tests/hosts/cpp_typed.cpp"),
         &name,
-        &[std],
+        &flags,
     );
     let Some(loader) = loader(arch, "typed C++ program") else {
         return;
@@ -844,21 +851,12 @@ fn cpp_typed(arch: Arch, std: &str) {
         .expire_at()
         .expect("expire_at")
         .to_owned();
-    let seconds = verify_core::offline::service_time(&expire_at).expect("a service time");
-    for line in [
-        format!("card expire_at {expire_at} {seconds}"),
-        "account expire_at 2099-03-04 05:06:07 4076255167".to_owned(),
-        "wrong password 1003".to_owned(),
-        "bad card 1004".to_owned(),
-        "wrong key 1011 configuration".to_owned(),
-        "keeper ended 1006 cheating detected".to_owned(),
-        format!(
-            "expected: {}",
-            if std == "-std=c++23" { "yes" } else { "no" }
-        ),
-    ] {
-        assert!(stdout.contains(&line), "no `{line}`\n{report}");
-    }
+    common::host::assert_typed_program_output(&stdout, &expire_at, &report);
+    let expected = format!(
+        "expected: {}",
+        if std == "-std=c++23" { "yes" } else { "no" }
+    );
+    assert!(stdout.contains(&expected), "no `{expected}`\n{report}");
 }
 
 #[test]

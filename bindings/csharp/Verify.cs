@@ -3848,6 +3848,7 @@ namespace Verify
         /// <summary>New options with the defaults (verify_client_options_new); the caller owns them.</summary>
         public static ClientOptionsHandle Create()
         {
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             ClientOptionsHandle created;
             int code = NativeMethods.verify_client_options_new(out created);
             return Args.Created(code, created);
@@ -3938,6 +3939,7 @@ namespace Verify
         /// <summary>New options with the defaults (verify_keeper_options_new); the caller owns them.</summary>
         public static KeeperOptionsHandle Create()
         {
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             KeeperOptionsHandle created;
             int code = NativeMethods.verify_keeper_options_new(out created);
             return Args.Created(code, created);
@@ -4158,6 +4160,7 @@ namespace Verify
         /// <summary>A new token (verify_cancel_new); the caller owns it.</summary>
         public static CancelHandle Create()
         {
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             CancelHandle created;
             int code = NativeMethods.verify_cancel_new(out created);
             return Args.Created(code, created);

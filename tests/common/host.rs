@@ -816,3 +816,28 @@ pub fn assert_https_cases(stdout: &str, report: &str) {
         );
     }
 }
+
+/// Checks what the program of issue 25 printed (`tests/hosts/cpp_typed.cpp`,
+/// `bindings/nuget/consumer/Consumer.cs`): the card's expiry (`card_expire_at`, the sandbox's
+/// text) as the same text and as its Unix seconds read from UTC+08:00; the account's fixture
+/// expiry (2099-03-04 05:06:07 at +08:00); the codes of the wrong password, the bad card and
+/// the wrong AppKey (a configuration refusal); the keeper's end on the ban with its reason.
+pub fn assert_typed_program_output(stdout: &str, card_expire_at: &str, report: &str) {
+    let seconds = verify_core::offline::service_time(card_expire_at).expect("a service time");
+    // 2099-03-04 05:06:07 in UTC+08:00 is 2099-03-03 21:06:07 UTC.
+    let account = verify_core::offline::service_time("2099-03-04 05:06:07").expect("a time");
+    assert_eq!(account, 4_076_255_167, "2099-03-03T21:06:07Z");
+    for line in [
+        format!("card expire_at {card_expire_at} {seconds}"),
+        format!("account expire_at 2099-03-04 05:06:07 {account}"),
+        "wrong password 1003".to_owned(),
+        "bad card 1004".to_owned(),
+        "wrong key 1011 configuration".to_owned(),
+        "keeper ended 1006 cheating detected".to_owned(),
+    ] {
+        assert!(
+            stdout.lines().any(|l| l.trim_end().starts_with(&line)),
+            "no line `{line}`\n{report}"
+        );
+    }
+}

@@ -13,6 +13,8 @@
 
 #include "verify.hpp"
 
+#include "cpp_result.hpp"
+
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -24,29 +26,7 @@
 namespace
 {
 
-int checks = 0;
-int failed = 0;
-
-void check(bool ok, const char *what, int line)
-{
-    ++checks;
-    if (!ok) {
-        ++failed;
-        std::printf("FAIL cpp_offline.cpp:%d: %s\n", line, what);
-        std::fflush(stdout);
-    }
-}
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-/* Asks the test for something only it can do, and waits for its answer. */
-void ask(const std::string &what)
-{
-    std::printf("@@ %s\n", what.c_str());
-    std::fflush(stdout);
-    std::string answer;
-    std::getline(std::cin, answer);
-}
+using result::ask;
 
 struct Recorded {
     std::mutex mutex;
@@ -146,8 +126,7 @@ int main(int argc, char **argv)
         CHECK(refused);
     } catch (const verify::Error &e) {
         std::printf("FAIL: verify::Error %d: %s\n", e.code(), e.what());
-        ++failed;
+        ++result::failed;
     }
-    std::printf("RESULT: %d checks, %d failed\n", checks, failed);
-    return failed == 0 ? 0 : 1;
+    return result::summary();
 }

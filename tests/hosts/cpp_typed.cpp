@@ -15,6 +15,8 @@
 
 #include "verify.hpp"
 
+#include "cpp_result.hpp"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -31,29 +33,7 @@
 namespace
 {
 
-int checks = 0;
-int failed = 0;
-
-void check(bool ok, const char *what, int line)
-{
-    ++checks;
-    if (!ok) {
-        ++failed;
-        std::printf("FAIL cpp_typed.cpp:%d: %s\n", line, what);
-        std::fflush(stdout);
-    }
-}
-
-#define CHECK(cond) check((cond), #cond, __LINE__)
-
-/* Asks the test for something only it can do, and waits for its answer. */
-void ask(const std::string &what)
-{
-    std::printf("@@ %s\n", what.c_str());
-    std::fflush(stdout);
-    std::string answer;
-    std::getline(std::cin, answer);
-}
+using result::ask;
 
 /* Unix seconds of a time. */
 long long unix_seconds(verify::Time time)
@@ -209,9 +189,8 @@ int main(int argc, char **argv)
         // One catch for refusals (verify::Refused) and local failures alike.
         std::printf("FAIL unexpected verify::Error %d: %s\n", static_cast<int>(error.code()),
                     error.what());
-        ++failed;
+        ++result::failed;
     }
 
-    std::printf("RESULT: %d checks, %d failed\n", checks, failed);
-    return failed == 0 ? 0 : 1;
+    return result::summary();
 }
