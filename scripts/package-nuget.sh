@@ -93,7 +93,11 @@ cp "$windows/x86/verify.dll" "$stage/runtimes/win-x86/native/"
 strip --strip-unneeded -o "$stage/runtimes/linux-x64/native/libverify.so" "$linux_lib"
 if [ -n "$arm64_lib" ]; then
     mkdir -p "$stage/runtimes/linux-arm64/native"
-    cp "$arm64_lib" "$stage/runtimes/linux-arm64/native/libverify.so"
+    if command -v aarch64-linux-gnu-strip >/dev/null 2>&1; then
+        aarch64-linux-gnu-strip --strip-unneeded -o "$stage/runtimes/linux-arm64/native/libverify.so" "$arm64_lib"
+    else
+        cp "$arm64_lib" "$stage/runtimes/linux-arm64/native/libverify.so"
+    fi
 fi
 cp bindings/csharp/README.md "$stage/README.md"
 

@@ -13,11 +13,13 @@
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
 #                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64
 #
-# Usage: scripts/package-windows.sh [--out DIR] [--no-build] [--linux-lib FILE] [--no-nuget]
+# Usage: scripts/package-windows.sh [--out DIR] [--no-build] [--linux-lib FILE]
+#                                   [--linux-arm64-lib FILE] [--no-nuget]
 #   --out        parent folder of the package (default: dist)
 #   --no-build   take target/windows/ as it is (scripts/build-windows.sh made it)
 #   --linux-lib  the libverify.so for runtimes/linux-x64 (default: a release build,
 #                target/release/libverify.so); it is stripped into the package
+#   --linux-arm64-lib  a libverify.so for runtimes/linux-arm64 (default: none)
 #   --no-nuget   no NuGet package
 # The Windows DLLs come from scripts/build-windows.sh (mingw-w64; it installs what it needs);
 # the NuGet package from scripts/package-nuget.sh (see there). Prints the package folder's
@@ -28,12 +30,14 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=dist
 build=1
 linux_lib=""
+linux_arm64_lib=""
 nuget=1
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --out) out=${2:?--out needs a value}; shift 2 ;;
         --no-build) build=0; shift ;;
         --linux-lib) linux_lib=${2:?--linux-lib needs a value}; shift 2 ;;
+        --linux-arm64-lib) linux_arm64_lib=${2:?--linux-arm64-lib needs a value}; shift 2 ;;
         --no-nuget) nuget=0; shift ;;
         *) echo "package-windows.sh: unknown argument $1 (see the comment at the top)" >&2; exit 2 ;;
     esac
@@ -77,6 +81,9 @@ if [ "$nuget" = 1 ]; then
     args=(--out "$pkg/nuget" --windows "$windows")
     if [ -n "$linux_lib" ]; then
         args+=(--linux-lib "$linux_lib")
+    fi
+    if [ -n "$linux_arm64_lib" ]; then
+        args+=(--linux-arm64-lib "$linux_arm64_lib")
     fi
     scripts/package-nuget.sh "${args[@]}" >/dev/null
 fi

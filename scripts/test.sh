@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what the tests need (a C and C++
-# compiler, valgrind, cmake and pkg-config for the host and package tests, Mono for the C#
-# binding, mingw-w64 and Wine for the Windows DLLs, nginx, tinyproxy and microsocks for the
+# compiler, valgrind, cmake and pkg-config for the host and package tests, Mono with its
+# reference assemblies, nuget and zip for the C# binding and its NuGet package, mingw-w64 and Wine for the Windows DLLs, nginx, tinyproxy and microsocks for the
 # network tests, python3, iproute2, dnsmasq, ethtool and libcurl's headers for the network lab,
 # Chromium for the console, strace for the machine code's no-process check), builds the Windows DLLs, checks formatting, lints (clippy, warnings denied), builds the docs (warnings
 # denied), then runs every test of the workspace: the sandbox's black-box HTTP tests, the
@@ -21,8 +21,8 @@ case "${1:-}" in
     *) echo "test.sh: takes no arguments (try --help)" >&2; exit 2 ;;
 esac
 
-scripts/install-deps.sh gcc valgrind cmake pkg-config mono chromium nginx tinyproxy microsocks \
-    test-hosts mingw wine nuget unzip clang-format strace python3 iproute2 dnsmasq ethtool \
+scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium nginx tinyproxy microsocks \
+    test-hosts mingw wine nuget zip unzip clang-format strace python3 iproute2 dnsmasq ethtool \
     libcurl-dev
 
 echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86 for tests/windows.rs, tests/nuget.rs)"

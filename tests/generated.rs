@@ -11,8 +11,8 @@
 //! | `src/generated/codes.rs`: the `VERIFY_*` code constants | `generate::rust::codes` |
 //! | `src/generated/actions.rs`: one `extern` function per action | `generate::rust::actions` |
 //! | `include/verify.h` | cbindgen over `src/`, then `VERIFY_CALL` added (`generate::header`) |
-//! | `include/verify.hpp`: the `codes` and `Client` action sections | `generate::cpp` |
-//! | `bindings/csharp/Verify.cs`: the codes, native and action sections | `generate::csharp` |
+//! | `include/verify.hpp`: the `codes`, typed `results` and `Client` action sections | `generate::cpp` |
+//! | `bindings/csharp/Verify.cs`: the codes, native, typed replies and action sections | `generate::csharp` |
 //! | `README.md`: the result code table and the retry table | `generate::docs` |
 
 mod generate;
