@@ -2638,12 +2638,12 @@ public:
     // END GENERATED: actions
 
     /* Social login step 2, repeated every `interval` (at least 1 ms) until the user
-     * authorizes (ok(), the login fields) or the server refuses (a Reply with its code, e.g.
-     * 1016 when the identity is not bound). Throws verify::Error codes::err_timeout when
+     * authorizes (ok(), the login fields: a Result<UserSession>) or the server refuses (its
+     * code, e.g. 1016 when the identity is not bound). Throws verify::Error codes::err_timeout when
      * `timeout` (0..UINT32_MAX ms; 0 polls once) passes, codes::err_cancelled within
      * milliseconds when `cancel` (optional, not owned; it must outlive the call) is
      * cancelled from another thread. Blocks the calling thread. */
-    Reply social_login_wait(std::string_view state, std::optional<std::string_view> mac,
+    Result<UserSession> social_login_wait(std::string_view state, std::optional<std::string_view> mac,
                             std::chrono::milliseconds interval, std::chrono::milliseconds timeout,
                             const CancelToken *cancel = nullptr) const {
         std::string s = detail::arg(state, "state");
@@ -2657,7 +2657,7 @@ public:
         std::int32_t code = verify_social_login_wait(handle_.get(), s.c_str(), m.c_str(), interval_ms,
                                                      timeout_ms, cancel != nullptr ? cancel->get() : nullptr,
                                                      &out);
-        return detail::finish(code, out);
+        return Result<UserSession>(detail::finish(code, out));
     }
 
     /* Starts keeping the session of `token` alive in the background: the token of

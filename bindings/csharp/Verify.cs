@@ -3128,6 +3128,7 @@ namespace Verify
         private readonly Client client;
         private readonly KeeperOptions options;
         private readonly Func<ClientHandle, IntPtr, KeeperHandle> start;
+        private readonly string startParameter;
         private readonly TaskCompletionSource<KeeperEventArgs> completion =
             new TaskCompletionSource<KeeperEventArgs>(TaskCreationOptions.RunContinuationsAsynchronously);
         private readonly Queue<string> messages = new Queue<string>();
@@ -3150,6 +3151,7 @@ namespace Verify
             Args.Session(kind, "kind");
             this.client = client;
             this.options = options;
+            startParameter = "token";
             start = (c, nativeOptions) =>
             {
                 KeeperHandle created;
@@ -3183,6 +3185,7 @@ namespace Verify
             }
             this.client = client;
             this.options = options;
+            startParameter = "login";
             start = (c, nativeOptions) => login.Handle.With(reply =>
             {
                 KeeperHandle created;
@@ -3312,7 +3315,7 @@ namespace Verify
                 {
                     if (e.Code == ResultCode.InvalidArgument)
                     {
-                        throw new ArgumentException(e.Message, "token", e);
+                        throw new ArgumentException(e.Message, startParameter, e);
                     }
                     throw;
                 }
