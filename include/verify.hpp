@@ -2039,23 +2039,66 @@ inline std::string machine_code(std::string_view salt, MachineVersion version,
     return std::string(out);
 }
 
+/* A component of machine code v2 (the VERIFY_MACHINE_* component numbers). Later versions of
+ * the library may add components: a value not named here is kept as it is. */
+enum class MachineComponentKind : std::int32_t {
+    /* The SMBIOS system UUID. */
+    BoardUuid = VERIFY_MACHINE_BOARD_UUID,
+    /* The board's serial number. */
+    BoardSerial = VERIFY_MACHINE_BOARD_SERIAL,
+    /* The OS installation (MachineGuid, /etc/machine-id). */
+    OsInstall = VERIFY_MACHINE_OS_INSTALL,
+    /* The system volume (its serial, the root file system's UUID). */
+    SystemVolume = VERIFY_MACHINE_SYSTEM_VOLUME,
+    /* The processor's signature. */
+    Cpu = VERIFY_MACHINE_CPU,
+    /* The machine's model names. */
+    Model = VERIFY_MACHINE_MODEL,
+};
+
+/* How a component compares with the stored one (VERIFY_COMPONENT_*); later values are kept. */
+enum class ComponentState : std::int32_t {
+    /* Read, equal to the stored one. */
+    Matches = VERIFY_COMPONENT_MATCHES,
+    /* Read, not the stored one. */
+    Differs = VERIFY_COMPONENT_DIFFERS,
+    /* Read, nothing stored to compare with. */
+    NotStored = VERIFY_COMPONENT_NOT_STORED,
+    /* Not readable now. */
+    Unreadable = VERIFY_COMPONENT_UNREADABLE,
+    /* A known placeholder value (counts nothing). */
+    Placeholder = VERIFY_COMPONENT_PLACEHOLDER,
+};
+
+/* How the code of a MachineCheck came about (VERIFY_MACHINE_ISSUED...); later values are
+ * kept. */
+enum class MachineOutcome : std::int32_t {
+    /* Nothing was stored: issued and stored. */
+    Issued = VERIFY_MACHINE_ISSUED,
+    /* The stored code was kept. */
+    Kept = VERIFY_MACHINE_KEPT,
+    /* The components say another machine: a new code. */
+    Reissued = VERIFY_MACHINE_REISSUED,
+    /* A stored code did not open: issued again. */
+    StoreUnreadable = VERIFY_MACHINE_STORE_UNREADABLE,
+};
+
 /* One component of a MachineCheck: what it is and whether it matches the stored one, never
- * its value. `kind` is a VERIFY_MACHINE_* number and `state` a VERIFY_COMPONENT_* number
- * (later versions may add values: `name` and `state_name` say "unknown" then). */
+ * its value. Later versions may add kinds and states (kept as their numbers: `name` and
+ * `state_name` say "unknown" then). */
 struct MachineComponent {
-    std::int32_t kind = 0;
+    MachineComponentKind kind = MachineComponentKind::BoardUuid;
     std::string name;
-    std::int32_t state = 0;
+    ComponentState state = ComponentState::Matches;
     std::string state_name;
     std::int32_t weight = 0;
 };
 
-/* Machine code v2 and why it is what it is ("why did it change"). `outcome` is
- * VERIFY_MACHINE_ISSUED, _KEPT, _REISSUED or _STORE_UNREADABLE; `note` says what went wrong
+/* Machine code v2 and why it is what it is ("why did it change"); `note` says what went wrong
  * with the store (empty when nothing did). */
 struct MachineCheck {
     std::string code;
-    std::int32_t outcome = 0;
+    MachineOutcome outcome = MachineOutcome::Issued;
     std::int32_t score = 0;
     std::vector<MachineComponent> components;
     std::string note;
@@ -2076,7 +2119,10 @@ inline MachineCheck machine_check(std::string_view salt, std::string_view state_
     const char *text = nullptr;
     verify_machine_check_code(raw, &text);
     check.code = detail::copy(text);
-    verify_machine_check_outcome(raw, &check.outcome);
+    std::int32_t outcome = 0;
+    verify_machine_check_outcome(raw, &outcome);
+    // Any int32_t is a valid MachineOutcome: a value of a later library is kept as it is.
+    check.outcome = static_cast<MachineOutcome>(outcome);
     verify_machine_check_score(raw, &check.score);
     if (verify_machine_check_note(raw, &text) == 0) {
         check.note = detail::copy(text);
@@ -2085,20 +2131,36 @@ inline MachineCheck machine_check(std::string_view salt, std::string_view state_
     verify_machine_check_count(raw, &count);
     for (std::size_t i = 0; i < count; ++i) {
         MachineComponent component;
-        if (verify_machine_check_component(raw, i, &component.kind, &component.state, &component.weight) != 0) {
+        std::int32_t kind = 0;
+        std::int32_t state = 0;
+        if (verify_machine_check_component(raw, i, &kind, &state, &component.weight) != 0) {
             break;
         }
-        component.name = verify_machine_component_name(component.kind);
-        component.state_name = verify_machine_state_name(component.state);
+        component.kind = static_cast<MachineComponentKind>(kind);
+        component.state = static_cast<ComponentState>(state);
+        component.name = detail::copy(verify_machine_component_name(kind));
+        component.state_name = detail::copy(verify_machine_state_name(state));
         check.components.push_back(std::move(component));
     }
     return check;
 }
 
-/* One sign of virtualisation: `kind` is a VERIFY_VIRTUAL_* number, `detail` what was seen (a
- * vendor string, a file name; never an identity). */
+/* A sign of virtualisation (VERIFY_VIRTUAL_*); later values are kept as their numbers. */
+enum class VirtualSignKind : std::int32_t {
+    /* CPUID's hypervisor bit; the detail is the hypervisor's vendor. */
+    HypervisorBit = VERIFY_VIRTUAL_HYPERVISOR_BIT,
+    /* A firmware string of a virtual machine. */
+    Firmware = VERIFY_VIRTUAL_FIRMWARE,
+    /* A container marker. */
+    Container = VERIFY_VIRTUAL_CONTAINER,
+    /* The OS says it runs under a hypervisor. */
+    System = VERIFY_VIRTUAL_SYSTEM,
+};
+
+/* One sign of virtualisation: what it is, and `detail`, what was seen (a vendor string, a file
+ * name; never an identity). */
 struct VirtualSign {
-    std::int32_t kind = 0;
+    VirtualSignKind kind = VirtualSignKind::HypervisorBit;
     std::string detail;
 };
 
@@ -2124,10 +2186,12 @@ inline MachineVirtual machine_virtual() {
     verify_machine_virtual_count(raw, &count);
     for (std::size_t i = 0; i < count; ++i) {
         VirtualSign sign;
+        std::int32_t kind = 0;
         const char *detail = nullptr;
-        if (verify_machine_virtual_sign(raw, i, &sign.kind, &detail) != 0) {
+        if (verify_machine_virtual_sign(raw, i, &kind, &detail) != 0) {
             break;
         }
+        sign.kind = static_cast<VirtualSignKind>(kind);
         sign.detail = detail::copy(detail);
         seen.signs.push_back(std::move(sign));
     }

@@ -591,10 +591,16 @@ namespace Verify
         /// the per-user default) while enough of them match (docs/machine-code.md). Any thread.
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
-        /// <exception cref="VerifyException">An unknown version, or the OS failed.</exception>
+        /// <exception cref="ArgumentException">A version that is neither V1 nor V2, or a NUL character.</exception>
+        /// <exception cref="VerifyException">The OS failed.</exception>
         public static string MachineCode(string salt, MachineVersion version, string stateFolder)
         {
-            Args.Required(salt, "salt");
+            Args.NotNull(salt, "salt");
+            Args.Optional(stateFolder, "stateFolder");
+            if (version != MachineVersion.V1 && version != MachineVersion.V2)
+            {
+                throw new ArgumentException("The version must be MachineVersion.V1 or MachineVersion.V2.", "version");
+            }
             byte[] buffer = new byte[MachineCodeLength + 1];
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             int code = NativeMethods.verify_machine_code_ex(salt, (int)version,
@@ -612,7 +618,8 @@ namespace Verify
         /// <exception cref="VerifyException">The OS failed.</exception>
         public static MachineCheck CheckMachine(string salt, string stateFolder)
         {
-            Args.Required(salt, "salt");
+            Args.NotNull(salt, "salt");
+            Args.Optional(stateFolder, "stateFolder");
             IntPtr check;
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             int code = NativeMethods.verify_machine_check_new(salt,

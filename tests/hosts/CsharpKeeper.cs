@@ -449,10 +449,12 @@ internal static class CsharpKeeper
             Library.MachineCode("x", (MachineVersion)9, null);
             Expect(false, "an unknown version throws");
         }
-        catch (VerifyException e)
+        catch (ArgumentException e)
         {
-            Expect(e.Code == ResultCode.InvalidArgument, "an unknown version: " + e.Code);
+            Expect(e.ParamName == "version", "an unknown version: ArgumentException: " + e.Message);
         }
+        Expect(Library.MachineCode(string.Empty, MachineVersion.V1, null).Length == Library.MachineCodeLength,
+            "an empty salt");
         MachineVirtual seen = Library.Virtualization();
         Expect(seen.LooksVirtual == (seen.Signs.Count > 0), "looks virtual when a sign is seen");
         Say("machine-v2 " + first.Code);

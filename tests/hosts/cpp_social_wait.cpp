@@ -69,14 +69,14 @@ int main(int argc, char **argv)
             (std::filesystem::temp_directory_path() / ("verify-cpp-machine-" + app)).string();
         std::filesystem::remove_all(folder);
         const verify::MachineCheck first = verify::machine_check("x", folder);
-        CHECK(first.outcome == VERIFY_MACHINE_ISSUED);
+        CHECK(first.outcome == verify::MachineOutcome::Issued);
         CHECK(first.code.size() == VERIFY_MACHINE_CODE_LEN);
         CHECK(first.components.size() == 6);
         const verify::MachineCheck second = verify::machine_check("x", folder);
-        CHECK(second.outcome == VERIFY_MACHINE_KEPT);
+        CHECK(second.outcome == verify::MachineOutcome::Kept);
         CHECK(second.code == first.code);
         for (const verify::MachineComponent &c : second.components) {
-            CHECK(c.state != VERIFY_COMPONENT_DIFFERS);
+            CHECK(c.state != verify::ComponentState::Differs);
             CHECK(c.name != "unknown" && c.state_name != "unknown" && c.weight > 0);
         }
         CHECK(second.components.front().name == "board_uuid");
