@@ -28,9 +28,8 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 
 use common::host::{library_dir, root, run_ok, text};
 
@@ -345,7 +344,8 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
         serde_json::json!([{"username": "nuget-user", "password": "nuget-pass",
         "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
     );
-    let mut child = Command::new("mono")
+    let mut command = Command::new("mono");
+    command
         .arg(&exe)
         .args([
             &program.sandbox.base_url(),
@@ -356,38 +356,17 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
             "nuget-pass",
         ])
         .env("LD_LIBRARY_PATH", &bin)
-        .current_dir(&bin)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run mono");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let errors = std::thread::spawn(move || {
-        let mut text = String::new();
-        let _ = stderr.read_to_string(&mut text);
-        text
+        .current_dir(&bin);
+    let output = common::host::run_host_command(command, |line| {
+        let reason = line.strip_prefix("@@ ban ")?;
+        program
+            .sandbox
+            .update_card(&program.app_id, &card, "disable", Some(reason))
+            .expect("ban the card");
+        Some("go".to_owned())
     });
-    let mut stdout = String::new();
-    for line in BufReader::new(child.stdout.take().expect("stdout")).lines() {
-        let line = line.expect("a line of Consumer.exe");
-        if let Some(reason) = line.strip_prefix("@@ ban ") {
-            program
-                .sandbox
-                .update_card(&program.app_id, &card, "disable", Some(reason))
-                .expect("ban the card");
-            writeln!(stdin, "go").expect("answer Consumer.exe");
-            stdin.flush().expect("flush");
-        }
-        stdout.push_str(&line);
-        stdout.push('\n');
-    }
-    let status = child.wait().expect("Consumer.exe ends");
-    let report = format!(
-        "status {status}\n--- stdout ---\n{stdout}\n--- stderr ---\n{}",
-        errors.join().unwrap_or_default()
-    );
+    let report = output.report();
+    let (status, stdout) = (output.status, output.stdout);
     assert!(
         status.success() && stdout.contains(" checks, 0 failed"),
         "Consumer.exe failed\n{report}"

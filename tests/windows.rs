@@ -723,82 +723,6 @@ fn cpp_demo_passes_under_wine_x86() {
 
 // --- the typed C++ program ----------------------------------------------------------------
 
-/// Runs `exe` under Wine with `args`, answering its `@@ ban REASON` lines by banning `card`
-/// of `program` ("go"); returns its status and output, killed after [`RUN_LIMIT`].
-fn run_banning(
-    loader: &Path,
-    exe: &Path,
-    args: &[&str],
-    program: &common::Program,
-    card: &str,
-) -> Output {
-    use std::io::{BufRead, BufReader};
-    let mut command = Command::new(loader);
-    command
-        .arg(exe)
-        .args(args)
-        .current_dir(exe.parent().expect("the program folder"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    wine_env(&mut command, &windows().prefix);
-    let mut child = command.spawn().expect("start Wine");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let err_reader = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        let _ = stderr.read_to_end(&mut buf);
-        buf
-    });
-    let (lines, received) = std::sync::mpsc::channel::<String>();
-    let out_reader = std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines() {
-            match line {
-                Ok(line) => {
-                    if lines.send(line).is_err() {
-                        break;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-    });
-    let deadline = Instant::now() + RUN_LIMIT;
-    let mut out = String::new();
-    loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match received.recv_timeout(left) {
-            Ok(line) => {
-                // Wine writes the console's line ends as CR LF.
-                let line = line.trim_end_matches('\r').to_owned();
-                if let Some(reason) = line.strip_prefix("@@ ban ") {
-                    program
-                        .sandbox
-                        .update_card(&program.app_id, card, "disable", Some(reason))
-                        .expect("ban the card");
-                    writeln!(stdin, "go").expect("answer the program");
-                    stdin.flush().expect("flush");
-                }
-                out.push_str(&line);
-                out.push('\n');
-            }
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => break,
-            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {
-                let _ = child.kill();
-                break;
-            }
-        }
-    }
-    let status = child.wait().expect("reap Wine");
-    let _ = out_reader.join();
-    Output {
-        status,
-        stdout: out.into_bytes(),
-        stderr: err_reader.join().unwrap_or_default(),
-    }
-}
-
 fn cpp_typed(arch: Arch, std: &str) {
     let name = format!("cpp_typed_{}", std.trim_start_matches("-std="));
     // mingw's GCC 12 defines std::type_info::operator== inline in C++23 and again in the static
@@ -824,22 +748,29 @@ fn cpp_typed(arch: Arch, std: &str) {
         "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
     );
     let base_url = program.sandbox.base_url();
-    let output = run_banning(
-        &loader,
-        &exe,
-        &[
+    let mut command = Command::new(&loader);
+    command
+        .arg(&exe)
+        .args([
             &base_url,
             &program.app_id,
             common::APP_KEY,
             &card,
             "typed-user",
             "typed-pass",
-        ],
-        &program,
-        &card,
-    );
-    let report = format!("{arch:?} {name}.exe under Wine\n{}", show(&output));
-    let stdout = text(&output).0;
+        ])
+        .current_dir(exe.parent().expect("the program folder"));
+    wine_env(&mut command, &windows().prefix);
+    let output = common::host::run_host_command(command, |line| {
+        let reason = line.strip_prefix("@@ ban ")?;
+        program
+            .sandbox
+            .update_card(&program.app_id, &card, "disable", Some(reason))
+            .expect("ban the card");
+        Some("go".to_owned())
+    });
+    let report = format!("{arch:?} {name}.exe under Wine\n{}", output.report());
+    let stdout = output.stdout.clone();
     assert!(
         output.status.success() && stdout.contains(" checks, 0 failed"),
         "{report}"

@@ -405,11 +405,8 @@ pub fn run_host(
     program: &std::path::Path,
     args: &[String],
     run: Run,
-    mut on_line: impl FnMut(&str) -> Option<String>,
+    on_line: impl FnMut(&str) -> Option<String>,
 ) -> HostOutput {
-    use std::io::{BufRead, BufReader, Read, Write};
-    use std::process::Stdio;
-
     let mut command = match run {
         Run::Native => host_command(program),
         Run::Valgrind => {
@@ -419,14 +416,26 @@ pub fn run_host(
             command
         }
     };
+    command.args(args).current_dir(root());
+    run_host_command(command, on_line)
+}
+
+/// [`run_host`] for a command made elsewhere (its program, arguments, environment and folder
+/// set): a program run by Mono or Wine, or with another library path. The host's requests
+/// (`@@ WORDS` lines) go to `on_line` as [`run_host`] says.
+pub fn run_host_command(
+    mut command: Command,
+    mut on_line: impl FnMut(&str) -> Option<String>,
+) -> HostOutput {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
     let mut child = command
-        .args(args)
-        .current_dir(root())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {}: {e}", program.display()));
+        .unwrap_or_else(|e| panic!("cannot start {:?}: {e}", command.get_program()));
     let mut stdin = child.stdin.take().expect("stdin");
     let stdout = child.stdout.take().expect("stdout");
     let mut stderr = child.stderr.take().expect("stderr");
