@@ -372,6 +372,18 @@ static void extras(struct demo *demo, verify_client *client)
            NULL);
 }
 
+/* A time of verify_reply_offline (Unix seconds), as UTC. */
+static void print_time(const char *name, int64_t unix_seconds)
+{
+    time_t at = (time_t)unix_seconds;
+    char text[32] = "?";
+    const struct tm *utc = gmtime(&at);
+    if (utc != NULL) {
+        strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", utc);
+    }
+    printf("      %-14s %s\n", name, text);
+}
+
 /* The one step of `--offline-start`: the card login, with the server stopped, licensed from
  * the store. */
 static void offline_start(struct demo *demo, verify_client *client)
