@@ -171,6 +171,23 @@ pub fn line_of<'a>(stdout: &'a str, label: &str) -> Option<&'a str> {
         .find(|line| line.starts_with(label))
 }
 
+/// The steps of `examples-c/demo.c`, as its output names them (each must get 200).
+pub const DEMO_STEPS: &[&str] = &[
+    "verify_client_new",
+    "verify_init",
+    "verify_single_login",
+    "verify_heartbeat(VERIFY_SESSION_CARD)",
+    "verify_user_register",
+    "verify_user_login(machine A)",
+    "verify_heartbeat(VERIFY_SESSION_USER)",
+    "verify_user_recharge",
+    "verify_change_bind",
+    "verify_user_login(machine B)",
+    "verify_get_bulletin",
+    "verify_get_latest_version",
+    "verify_get_variables",
+];
+
 /// Checks the output of a demo run against the demo fixtures (demo.c and Demo.cs print the
 /// same format): every step in `steps` got 200 and the demo passed, the recharge added the
 /// 7-day card, one rebind, the last login on machine B, no AppKey, tokens shortened.
