@@ -17,8 +17,14 @@
 #                objdump, nm, strip, dlltool)   packages: gcc-mingw-w64-x86-64
 #                g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686
 #   wine      -> wine and the 64-bit loader /usr/lib/wine/wine64   packages: wine wine64
-#                (wine32, for 32-bit programs, needs the i386 architecture:
-#                scripts/build-windows.sh --wine tries it)
+#                (32-bit Wine lives in an i386 chroot that scripts/wine32.sh makes with
+#                debootstrap; the host's own architectures are never changed)
+#   debootstrap -> debootstrap                package: debootstrap (scripts/wine32.sh)
+#   arm64     -> aarch64-linux-gnu-gcc, its strip, and qemu-aarch64   packages:
+#                gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user (scripts/build-arm64.sh:
+#                libverify.so for Linux ARM64, run under user-mode emulation)
+#   venv      -> python3 with its venv module and pip  packages: python3-venv python3-pip
+#                (scripts/check-macos.sh installs zig from PyPI into a venv)
 #   nuget     -> nuget                        package: nuget (Mono)
 #   clang-format -> clang-format              package: clang-format (the C and C++ test hosts
 #                and examples are formatted: scripts/test.sh checks them)
@@ -60,6 +66,8 @@ commands_of() {
         nginx) echo "nginx" ;;
         mingw) echo "x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ i686-w64-mingw32-gcc i686-w64-mingw32-g++ x86_64-w64-mingw32-objdump i686-w64-mingw32-dlltool" ;;
         wine) echo "wine /usr/lib/wine/wine64" ;;
+        arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-strip qemu-aarch64" ;;
+        venv) echo "python3" ;;
         *) echo "$1" ;;
     esac
 }
@@ -71,6 +79,8 @@ package_of() {
         nginx) echo "nginx-light" ;;
         mingw) echo "gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686" ;;
         wine) echo "wine wine64" ;;
+        arm64) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
+        venv) echo "python3-venv python3-pip" ;;
         *) echo "$1" ;;
     esac
 }
@@ -79,6 +89,11 @@ present() {
     for command in $(commands_of "$1"); do
         command -v "$command" >/dev/null 2>&1 || return 1
     done
+    case "$1" in
+        # The C library of the target, not only its compiler.
+        arm64) [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || return 1 ;;
+        venv) python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || return 1 ;;
+    esac
 }
 
 # `test-hosts` is a line in /etc/hosts, not a package.
@@ -139,12 +154,14 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get update"
-if ! ${sudo[@]+"${sudo[@]}"} apt-get update; then
+# Another apt may hold the lock (several builds on one machine): wait for it, up to 15 min.
+apt_wait=(-o DPkg::Lock::Timeout=900)
+if ! ${sudo[@]+"${sudo[@]}"} apt-get "${apt_wait[@]}" update; then
     echo "install-deps: ERROR: apt-get update failed" >&2
     exit 1
 fi
 echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get install -y --no-install-recommends ${missing_packages[*]}"
-if ! ${sudo[@]+"${sudo[@]}"} apt-get install -y --no-install-recommends "${missing_packages[@]}"; then
+if ! ${sudo[@]+"${sudo[@]}"} apt-get "${apt_wait[@]}" install -y --no-install-recommends "${missing_packages[@]}"; then
     echo "install-deps: ERROR: apt-get install failed for: ${missing_packages[*]}" >&2
     exit 1
 fi
