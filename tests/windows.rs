@@ -52,7 +52,7 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::host::{assert_demo_output, demo_sandbox, root, text, DEMO_STEPS};
+use common::host::{assert_demo_output, demo_sandbox, root, text, without_test_env, DEMO_STEPS};
 
 /// How long one Windows program may run under Wine.
 const RUN_LIMIT: Duration = Duration::from_secs(180);
@@ -133,7 +133,7 @@ fn windows() -> &'static Windows {
     static WINDOWS: OnceLock<Windows> = OnceLock::new();
     WINDOWS.get_or_init(|| {
         let target = target_dir();
-        let output = Command::new(root().join("scripts/build-windows.sh"))
+        let output = without_test_env(&mut Command::new(root().join("scripts/build-windows.sh")))
             .arg("--wine")
             .env("CARGO_TARGET_DIR", &target)
             .current_dir(root())

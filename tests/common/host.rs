@@ -12,6 +12,32 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `command` without the variables `cargo test` sets for this test binary (`CARGO_PKG_*`,
+/// `CARGO_MANIFEST_*`, `CARGO_CRATE_NAME`, ...), for a cargo build run from a test (directly
+/// or by a script): ring's build script declares them as inputs, so a cargo run that sees the
+/// test's values where the outer `cargo test` saw none rebuilds ring and every crate above
+/// it (the library twice in one test run, and again in the next).
+pub fn without_test_env(command: &mut Command) -> &mut Command {
+    for (key, _) in std::env::vars_os() {
+        let Some(key) = key.to_str() else { continue };
+        let set_by_cargo_test = key.starts_with("CARGO_PKG_")
+            || key.starts_with("CARGO_MANIFEST_")
+            || key.starts_with("CARGO_BIN_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
+                "OUT_DIR",
+            ]
+            .contains(&key);
+        if set_by_cargo_test {
+            command.env_remove(key);
+        }
+    }
+    command
+}
+
 /// The directory of the library under test, `target/<profile>/deps`, with a fresh
 /// `libverify.so` and `libverify.a`. The `verify` crate is a cdylib and staticlib only (no
 /// rlib), so `cargo test` does not build it for the integration tests: the first call of
@@ -34,7 +60,7 @@ pub fn library_dir() -> PathBuf {
                 .to_owned();
             let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
             let mut build = Command::new(cargo);
-            build
+            without_test_env(&mut build)
                 .args(["build", "-p", "verify", "--lib"])
                 .current_dir(root());
             if profile == "release" {
