@@ -20,9 +20,10 @@
 #                (32-bit Wine lives in an i386 chroot that scripts/wine32.sh makes with
 #                debootstrap; the host's own architectures are never changed)
 #   debootstrap -> debootstrap                package: debootstrap (scripts/wine32.sh)
-#   arm64     -> aarch64-linux-gnu-gcc, its strip, and qemu-aarch64   packages:
-#                gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user (scripts/build-arm64.sh:
-#                libverify.so for Linux ARM64, run under user-mode emulation)
+#   arm64     -> aarch64-linux-gnu-gcc, -g++, their strip, and qemu-aarch64   packages:
+#                gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+#                (scripts/build-arm64.sh: libverify.so for Linux ARM64, its programs run under
+#                user-mode emulation)
 #   venv      -> python3 with its venv module and pip  packages: python3-venv python3-pip
 #                (scripts/check-macos.sh installs zig from PyPI into a venv)
 #   nuget     -> nuget                        package: nuget (Mono)
@@ -66,7 +67,7 @@ commands_of() {
         nginx) echo "nginx" ;;
         mingw) echo "x86_64-w64-mingw32-gcc x86_64-w64-mingw32-g++ i686-w64-mingw32-gcc i686-w64-mingw32-g++ x86_64-w64-mingw32-objdump i686-w64-mingw32-dlltool" ;;
         wine) echo "wine /usr/lib/wine/wine64" ;;
-        arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-strip qemu-aarch64" ;;
+        arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ aarch64-linux-gnu-strip qemu-aarch64" ;;
         venv) echo "python3" ;;
         *) echo "$1" ;;
     esac
@@ -79,7 +80,7 @@ package_of() {
         nginx) echo "nginx-light" ;;
         mingw) echo "gcc-mingw-w64-x86-64 g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686" ;;
         wine) echo "wine wine64" ;;
-        arm64) echo "gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
+        arm64) echo "gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
         venv) echo "python3-venv python3-pip" ;;
         *) echo "$1" ;;
     esac

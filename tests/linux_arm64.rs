@@ -7,7 +7,9 @@
 //! - `tests/hosts/c_abi.c`'s misuse and construction scenarios: bad input of every kind for
 //!   every call gives its negative code, as on x86-64;
 //! - `tests/hosts/c_threads.c`: eight POSIX threads share one client, 1,000 calls, over http
-//!   and https.
+//!   and https;
+//! - the ARM64 package (`scripts/package.sh --target aarch64-unknown-linux-gnu`) builds
+//!   examples-c with CMake and demo.c with pkg-config, cross-compiled, and they pass.
 //!
 //! Every program is compiled with `aarch64-linux-gnu-gcc` and the flags of the x86-64 hosts
 //! (`-std=c99 -Wall -Wextra -Werror -pedantic`), linked to the ARM64 `libverify.so` by its
@@ -240,4 +242,120 @@ fn arm64_one_client_many_threads_under_qemu_over_http() {
 #[test]
 fn arm64_one_client_many_threads_under_qemu_over_https() {
     threads(true);
+}
+
+/// The ARM64 package (`scripts/package.sh --target aarch64-unknown-linux-gnu`), consumed
+/// without the source tree by a cross build: examples-c with CMake (`find_package(verify)`,
+/// the cross compilers as a host's toolchain would name them) and demo.c with the
+/// package's pkg-config flags, both run under qemu-aarch64 against the sandbox.
+#[test]
+fn arm64_package_builds_the_demos_with_cmake_and_pkg_config() {
+    let scratch = Scratch::new();
+    let stdout = common::host::run_ok(
+        Command::new("bash")
+            .arg("scripts/package.sh")
+            .args(["--target", "aarch64-unknown-linux-gnu", "--out"])
+            .arg(&scratch.0)
+            .arg("--from")
+            .arg(library())
+            .current_dir(root()),
+        "scripts/package.sh --target aarch64-unknown-linux-gnu",
+    );
+    let folder = PathBuf::from(stdout.lines().last().expect("package.sh prints the folder"));
+    assert!(
+        folder.ends_with(format!(
+            "verify-{}-aarch64-unknown-linux-gnu",
+            env!("CARGO_PKG_VERSION")
+        )),
+        "{}",
+        folder.display()
+    );
+    for file in [
+        "include/verify.h",
+        "lib/libverify.so",
+        "lib/libverify.a",
+        "lib/pkgconfig/verify.pc",
+        "lib/pkgconfig/verify-static.pc",
+        "lib/cmake/verify/verifyConfig.cmake",
+        "lib/cmake/verify/verifyConfigVersion.cmake",
+    ] {
+        assert!(
+            folder.join(file).is_file(),
+            "the ARM64 package lacks {file}"
+        );
+    }
+    assert!(
+        !folder.join("bin").exists(),
+        "a cross-built package has no sandbox"
+    );
+
+    // CMake, cross-compiling with the package found by CMAKE_PREFIX_PATH alone.
+    let build = scratch.0.join("build");
+    let configure = common::host::run_ok(
+        Command::new("cmake")
+            .arg("-S")
+            .arg(root().join("examples-c"))
+            .arg("-B")
+            .arg(&build)
+            .args([
+                "-DCMAKE_SYSTEM_NAME=Linux",
+                "-DCMAKE_SYSTEM_PROCESSOR=aarch64",
+                "-DCMAKE_C_COMPILER=aarch64-linux-gnu-gcc",
+                "-DCMAKE_CXX_COMPILER=aarch64-linux-gnu-g++",
+            ])
+            .arg(format!("-DCMAKE_PREFIX_PATH={}", folder.display()))
+            .arg(format!(
+                "-DVERIFY_ROOT={}",
+                scratch.0.join("no-source-tree").display()
+            )),
+        "cmake configure for aarch64",
+    );
+    assert!(
+        configure.contains("using the installed package"),
+        "CMake did not use the package:\n{configure}"
+    );
+    common::host::run_ok(
+        Command::new("cmake").arg("--build").arg(&build),
+        "cmake --build",
+    );
+
+    // pkg-config, with the cross gcc.
+    let flags = common::host::run_ok(
+        Command::new("pkg-config")
+            .args(["--cflags", "--libs", "verify"])
+            .env("PKG_CONFIG_PATH", folder.join("lib/pkgconfig")),
+        "pkg-config verify",
+    );
+    let demo_pc = scratch.0.join("demo_pc");
+    common::host::run_ok(
+        Command::new("aarch64-linux-gnu-gcc")
+            .args(C_FLAGS)
+            .arg(root().join("examples-c/demo.c"))
+            .args(flags.split_whitespace())
+            .arg("-o")
+            .arg(&demo_pc),
+        "aarch64-linux-gnu-gcc with the package's pkg-config flags",
+    );
+
+    for demo in [build.join("demo"), build.join("demo_cpp"), demo_pc] {
+        let (sandbox, app_id, app_key) = demo_sandbox_with(Config::default());
+        let output = Command::new("qemu-aarch64")
+            .arg("-L")
+            .arg(SYSROOT)
+            .arg(&demo)
+            .args([sandbox.base_url().as_str(), &app_id, &app_key])
+            // The package's own library, through the rpath of its flags.
+            .env_remove("LD_LIBRARY_PATH")
+            .current_dir(std::env::temp_dir())
+            .output()
+            .expect("run qemu-aarch64");
+        sandbox.stop();
+        let stdout = text(&output).0;
+        assert!(
+            output.status.success() && stdout.contains("PASSED: all 13 steps"),
+            "{} against the ARM64 package\n{}",
+            demo.display(),
+            show(&output)
+        );
+    }
 }

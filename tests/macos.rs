@@ -176,3 +176,43 @@ fn macos_dylibs_need_libsystem_libiconv_security_and_corefoundation_only() {
         assert_eq!(libraries, expected, "{triple}: libraries used\n{used}");
     }
 }
+
+/// `scripts/package.sh` packages the macOS library: `lib/libverify.dylib` and
+/// `lib/libverify.a`, with the CMake files and pkg-config files whose static flags name the
+/// frameworks the library needs.
+#[test]
+fn macos_package_holds_the_dylib_and_its_static_flags() {
+    let (triple, dylib) = &dylibs()[0];
+    let scratch = common::host::Scratch::new();
+    let stdout = common::host::run_ok(
+        Command::new("bash")
+            .arg("scripts/package.sh")
+            .args(["--profile", "debug", "--target", triple, "--out"])
+            .arg(&scratch.0)
+            .arg("--from")
+            .arg(dylib.parent().expect("the dylib's folder"))
+            .current_dir(root()),
+        "scripts/package.sh --target (macOS)",
+    );
+    let folder = PathBuf::from(stdout.lines().last().expect("package.sh prints the folder"));
+    assert!(folder.ends_with(format!("verify-{}-{triple}", env!("CARGO_PKG_VERSION"))));
+    for file in [
+        "include/verify.h",
+        "lib/libverify.dylib",
+        "lib/libverify.a",
+        "lib/pkgconfig/verify.pc",
+        "lib/cmake/verify/verifyConfig.cmake",
+    ] {
+        assert!(
+            folder.join(file).is_file(),
+            "the macOS package lacks {file}"
+        );
+    }
+    assert!(!folder.join("lib/libverify.so").exists());
+    let static_pc = std::fs::read_to_string(folder.join("lib/pkgconfig/verify-static.pc"))
+        .expect("verify-static.pc");
+    assert!(
+        static_pc.contains("libverify.a -framework Security -framework CoreFoundation -liconv"),
+        "{static_pc}"
+    );
+}
