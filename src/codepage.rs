@@ -215,14 +215,13 @@ mod pages {
     }
 }
 
-#[cfg(test)]
+/// Without the tables (Linux and macOS by default).
+#[cfg(all(test, not(any(windows, feature = "code-pages"))))]
 mod tests {
     use super::*;
 
-    /// Without the tables, UTF-8 is all there is: 65001 and the system's code page are
-    /// accepted, every other page is refused with a message that says why, and nothing
-    /// changes.
-    #[cfg(not(any(windows, feature = "code-pages")))]
+    /// UTF-8 is all there is: 65001 and the system's code page are accepted, every other
+    /// page is refused with a message that says why, and nothing changes.
     #[test]
     fn only_utf8_without_the_code_page_tables() {
         assert!(set(VERIFY_CODE_PAGE_UTF8).is_ok());
