@@ -328,6 +328,13 @@ for lib in $(ldd "$bl" | awk '$1 ~ /^lib(curl|ssl|crypto)\.so/ { print $3 }'); d
     bl_so_names="$bl_so_names $(basename "$lib")"
 done
 echo "libverify.so: $so_bytes B stripped; baseline:$bl_so_names: $bl_so_bytes B stripped" >&2
+step "7b. stripped size per platform built here, and by crate (benches/sizes.sh)"
+# --check measures what is built; a full run builds the Windows and ARM64 libraries first.
+if [ "$check" -eq 1 ]; then
+    benches/sizes.sh target/bench/sizes.md >&2
+else
+    benches/sizes.sh --build target/bench/sizes.md >&2
+fi
 
 step "12. GetVariable per request byte: names of ${name_sizes[*]} B (callgrind, $fit_n2 minus $fit_n1 calls)"
 # Program $bytes_app with one variable per name size, the names made of `V` (sent as they are).
@@ -578,24 +585,31 @@ curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcr
     fi
 } >target/bench/figures.md
 
-if [ "$write" -eq 1 ]; then
-    step "write the figures into BENCHMARKS.md (between the GENERATED: figures markers)"
-    awk -v frag=target/bench/figures.md '
-        /^<!-- BEGIN GENERATED: figures/ {
+# replace_block NAME FRAGMENT: BENCHMARKS.md with what lies between its GENERATED: NAME
+# markers replaced by FRAGMENT.
+replace_block() {
+    awk -v frag="$2" -v name="$1" '
+        index($0, "<!-- BEGIN GENERATED: " name) == 1 {
             print; begun++
             while ((getline line < frag) > 0) print line
             skip = 1; next
         }
-        /^<!-- END GENERATED: figures -->/ { skip = 0; ended++ }
+        $0 == "<!-- END GENERATED: " name " -->" { skip = 0; ended++ }
         !skip { print }
         END { if (begun != 1 || ended != 1) exit 3 }
     ' BENCHMARKS.md >"$work/BENCHMARKS.md" || {
-        echo "run.sh: BENCHMARKS.md needs exactly one '<!-- BEGIN GENERATED: figures' line and" \
-            "one '<!-- END GENERATED: figures -->' line after it; not written" >&2
+        echo "run.sh: BENCHMARKS.md needs exactly one '<!-- BEGIN GENERATED: $1' line and" \
+            "one '<!-- END GENERATED: $1 -->' line after it; not written" >&2
         exit 1
     }
     cat "$work/BENCHMARKS.md" >BENCHMARKS.md
-    echo "BENCHMARKS.md: figures rewritten (git diff BENCHMARKS.md)" >&2
+}
+
+if [ "$write" -eq 1 ]; then
+    step "write the figures and sizes into BENCHMARKS.md (between the GENERATED: figures and sizes markers)"
+    replace_block figures target/bench/figures.md
+    replace_block sizes target/bench/sizes.md
+    echo "BENCHMARKS.md: figures and sizes rewritten (git diff BENCHMARKS.md)" >&2
 fi
 
 if [ "$check" -eq 0 ] && [ "$misses" -gt 0 ] && [ "${BENCH_STRICT:-0}" = 1 ]; then

@@ -23,7 +23,7 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use common::host::{
-    assert_demo_output, demo_sandbox_with, root, text, without_test_env, Scratch, C_FLAGS,
+    assert_demo_output, demo_sandbox_with, root, run_script, show, text, Scratch, C_FLAGS,
     C_POSIX_FLAGS, DEMO_STEPS,
 };
 use common::{Program, APP_KEY};
@@ -36,33 +36,12 @@ const SYSROOT: &str = "/usr/aarch64-linux-gnu";
 /// (`VERIFY_HOST_SLACK` of tests/hosts/host.h).
 const QEMU_SLACK: &str = "5";
 
-fn show(output: &Output) -> String {
-    let (stdout, stderr) = text(output);
-    format!(
-        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
-        output.status
-    )
-}
-
 /// `target/aarch64-unknown-linux-gnu/release`, with a fresh ARM64 `libverify.so`.
 fn library() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .parent()
-            .expect("CARGO_TARGET_TMPDIR is <target>/tmp")
-            .to_path_buf();
-        let output = without_test_env(&mut Command::new(root().join("scripts/build-arm64.sh")))
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root())
-            .output()
-            .expect("run scripts/build-arm64.sh");
-        assert!(
-            output.status.success(),
-            "scripts/build-arm64.sh failed\n{}",
-            show(&output)
-        );
-        let dir = PathBuf::from(text(&output).0.lines().last().unwrap_or_default());
+        let stdout = run_script("build-arm64.sh", &[]);
+        let dir = PathBuf::from(stdout.lines().last().unwrap_or_default());
         let dir = if dir.is_absolute() {
             dir
         } else {

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-use common::host::{header_functions, root, text, without_test_env};
+use common::host::{header_functions, root, run_script, rust_tool, target_dir, text};
 
 /// A target, the architecture its Mach-O header names, and the minimum macOS version.
 const TARGETS: &[(&str, &str, &str)] = &[
@@ -32,26 +32,13 @@ const TARGETS: &[(&str, &str, &str)] = &[
 fn dylibs() -> &'static Vec<(String, PathBuf)> {
     static DYLIBS: OnceLock<Vec<(String, PathBuf)>> = OnceLock::new();
     DYLIBS.get_or_init(|| {
-        let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .parent()
-            .expect("CARGO_TARGET_TMPDIR is <target>/tmp")
-            .to_path_buf();
-        let output = without_test_env(&mut Command::new(root().join("scripts/check-macos.sh")))
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root())
-            .output()
-            .expect("run scripts/check-macos.sh");
-        let (stdout, stderr) = text(&output);
-        assert!(
-            output.status.success(),
-            "scripts/check-macos.sh failed ({})\n--- stdout\n{stdout}\n--- stderr\n{stderr}",
-            output.status
-        );
+        let target = target_dir();
+        run_script("check-macos.sh", &[]);
         TARGETS
             .iter()
             .map(|(triple, _, _)| {
                 let dylib = target.join(triple).join("debug/libverify.dylib");
-                assert!(dylib.is_file(), "{} is missing\n{stderr}", dylib.display());
+                assert!(dylib.is_file(), "{} is missing", dylib.display());
                 ((*triple).to_owned(), dylib)
             })
             .collect()
@@ -60,23 +47,7 @@ fn dylibs() -> &'static Vec<(String, PathBuf)> {
 
 /// `llvm-objdump --macho ARGS FILE` of rustup's llvm-tools.
 fn objdump(args: &[&str], file: &Path) -> String {
-    let sysroot = Command::new("rustc")
-        .args(["--print", "sysroot"])
-        .output()
-        .expect("run rustc --print sysroot");
-    let host = Command::new("rustc")
-        .arg("-vV")
-        .output()
-        .expect("run rustc -vV");
-    let host = text(&host)
-        .0
-        .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
-        .expect("rustc's host");
-    let tool = PathBuf::from(text(&sysroot).0.trim())
-        .join("lib/rustlib")
-        .join(host)
-        .join("bin/llvm-objdump");
+    let tool = rust_tool("llvm-objdump");
     let output = Command::new(&tool)
         .arg("--macho")
         .args(args)

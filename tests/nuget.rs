@@ -22,17 +22,9 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::host::{library_dir, root, run_ok, text, without_test_env};
-
-fn show(output: &Output) -> String {
-    let (stdout, stderr) = text(output);
-    format!(
-        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
-        output.status
-    )
-}
+use common::host::{library_dir, root, run_ok, run_script, show, target_dir, text};
 
 fn version() -> String {
     let manifest = fs::read_to_string(root().join("Cargo.toml")).expect("read Cargo.toml");
@@ -98,22 +90,9 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         Command::new(root().join("scripts/install-deps.sh")).args(["nuget", "unzip", "mono"]),
         "scripts/install-deps.sh nuget unzip mono",
     );
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("<target>/tmp")
-        .to_path_buf();
-    run_ok(
-        without_test_env(&mut Command::new(root().join("scripts/build-windows.sh")))
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root()),
-        "scripts/build-windows.sh",
-    );
-    let arm64 = run_ok(
-        without_test_env(&mut Command::new(root().join("scripts/build-arm64.sh")))
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root()),
-        "scripts/build-arm64.sh",
-    );
+    let target = target_dir();
+    run_script("build-windows.sh", &[]);
+    let arm64 = run_script("build-arm64.sh", &[]);
     let linux_arm64_lib = root()
         .join(
             arm64

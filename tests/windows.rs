@@ -52,7 +52,10 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::host::{assert_demo_output, demo_sandbox, root, text, without_test_env, DEMO_STEPS};
+use common::host::{
+    assert_demo_output, demo_sandbox, root, run_script, rust_tool, show, target_dir, text,
+    DEMO_STEPS,
+};
 
 /// How long one Windows program may run under Wine.
 const RUN_LIMIT: Duration = Duration::from_secs(180);
@@ -108,21 +111,6 @@ impl Arch {
     }
 }
 
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("CARGO_TARGET_TMPDIR is <target>/tmp")
-        .to_path_buf()
-}
-
-fn show(output: &Output) -> String {
-    let (stdout, stderr) = text(output);
-    format!(
-        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
-        output.status
-    )
-}
-
 /// Says something in the test's output even when the test passes (libtest captures
 /// `println!`, not direct writes).
 fn notice(message: &str) {
@@ -132,29 +120,14 @@ fn notice(message: &str) {
 fn windows() -> &'static Windows {
     static WINDOWS: OnceLock<Windows> = OnceLock::new();
     WINDOWS.get_or_init(|| {
-        let target = target_dir();
-        let output = without_test_env(&mut Command::new(root().join("scripts/build-windows.sh")))
-            .arg("--wine")
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root())
-            .output()
-            .expect("run scripts/build-windows.sh");
-        assert!(
-            output.status.success(),
-            "scripts/build-windows.sh --wine failed\n{}",
-            show(&output)
-        );
-        let out = target.join("windows");
+        run_script("build-windows.sh", &["--wine"]);
+        let out = target_dir().join("windows");
         let wine64 = ["/usr/lib/wine/wine64", "/usr/bin/wine64"]
             .iter()
             .map(PathBuf::from)
             .find(|p| p.is_file())
             .expect("Wine's 64-bit loader (scripts/install-deps.sh wine)");
-        let root_output = Command::new(root().join("scripts/wine32.sh"))
-            .arg("root")
-            .output()
-            .expect("run scripts/wine32.sh root");
-        let wine32_root = PathBuf::from(text(&root_output).0.trim());
+        let wine32_root = PathBuf::from(run_script("wine32.sh", &["root"]).trim());
         assert!(
             wine32_root.join(".verify-wine32").is_file(),
             "no 32-bit Wine at {} (scripts/build-windows.sh --wine makes it with \
@@ -784,33 +757,13 @@ fn x86_program_calls_every_function_stdcall_under_wine32() {
     notice(&format!("x86 win_stdcall.exe: {sp}"));
 }
 
-/// Rust's lld-link, which `scripts/build-windows.sh` makes `verify.lib` with.
-fn rust_lld() -> PathBuf {
-    let sysroot = Command::new("rustc")
-        .args(["--print", "sysroot"])
-        .output()
-        .expect("run rustc --print sysroot");
-    let host = Command::new("rustc")
-        .arg("-vV")
-        .output()
-        .expect("run rustc -vV");
-    let host = String::from_utf8_lossy(&host.stdout)
-        .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
-        .expect("rustc's host triple");
-    PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim())
-        .join("lib/rustlib")
-        .join(host)
-        .join("bin/rust-lld")
-}
-
 /// `verify.lib` links a caller the MSVC way: `tests/hosts/win_msvc_link.c` as an object,
 /// lld-link, no C runtime. The program imports the plain names (on x86 too, where the
 /// object refers to `_verify_abi_version@0`), and runs (x64; x86 where Wine can).
 #[test]
 fn msvc_import_libraries_link_callers_to_the_plain_names() {
     let win = windows();
-    let lld = rust_lld();
+    let lld = rust_tool("rust-lld");
     for arch in [Arch::X64, Arch::X86] {
         let dir = program_dir(arch);
         let object = dir.join("win_msvc_link.o");

@@ -38,6 +38,63 @@ pub fn without_test_env(command: &mut Command) -> &mut Command {
     command
 }
 
+/// The target directory of this test run (`CARGO_TARGET_TMPDIR` is `<target>/tmp`).
+pub fn target_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is <target>/tmp")
+        .to_path_buf()
+}
+
+/// A finished command's status and output, for assertion messages.
+pub fn show(output: &Output) -> String {
+    let (stdout, stderr) = text(output);
+    format!(
+        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
+        output.status
+    )
+}
+
+/// Runs the project script `scripts/<name>` with `args` (from the repository root, building
+/// into this test run's target directory, without the variables of `cargo test`); panics
+/// with its output when it fails, else returns its stdout.
+pub fn run_script(name: &str, args: &[&str]) -> String {
+    let output = without_test_env(&mut Command::new(root().join("scripts").join(name)))
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run scripts/{name}: {e}"));
+    assert!(
+        output.status.success(),
+        "scripts/{name} {args:?} failed\n{}",
+        show(&output)
+    );
+    text(&output).0
+}
+
+/// A tool of the Rust toolchain's own (`rust-lld`; with the llvm-tools component,
+/// `llvm-objdump`, `llvm-nm`): `<sysroot>/lib/rustlib/<host>/bin/<name>`.
+pub fn rust_tool(name: &str) -> PathBuf {
+    let rustc = |args: &[&str]| {
+        let output = Command::new("rustc")
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run rustc {args:?}: {e}"));
+        text(&output).0
+    };
+    let sysroot = rustc(&["--print", "sysroot"]);
+    let host = rustc(&["-vV"])
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .expect("rustc's host triple");
+    PathBuf::from(sysroot.trim())
+        .join("lib/rustlib")
+        .join(host)
+        .join("bin")
+        .join(name)
+}
+
 /// The directory of the library under test, `target/<profile>/deps`, with a fresh
 /// `libverify.so` and `libverify.a`. The `verify` crate is a cdylib and staticlib only (no
 /// rlib), so `cargo test` does not build it for the integration tests: the first call of
