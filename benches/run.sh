@@ -30,6 +30,7 @@
 #   BENCH_FIT_CALLS_1 [100]  BENCH_FIT_CALLS_2 [600] (callgrind counts of the per-byte and
 #   per-variable fits, rows 12-13)  BENCH_KEEPER_BEATS [10]  BENCH_KEEPER_INTERVAL_MS [1000]
 #   (row 14a-b)  BENCH_IDLE_BEATS [3]  BENCH_IDLE_INTERVAL_MS [3000] (row 14c)
+#   BENCH_OFFLINE_STARTS [50]  BENCH_OFFLINE_HOLE_STARTS [10] (row 15)
 # BENCH_STRICT=1 makes the exit status 1 when a target is missed (default: 0, the table tells).
 set -euo pipefail
 
@@ -50,6 +51,7 @@ if [ "$check" -eq 1 ]; then
     lat_n=200; cg_n1=10; cg_n2=30; tp_seconds=0.3; rss_n=1500; conn_n=100
     cold_runs=3; cold_warmup=1
     fit_n1=5; fit_n2=15; keeper_beats=2; keeper_ms=1000; idle_beats=1; idle_ms=1000
+    offline_n=3; offline_hole_n=1
 else
     lat_n=${BENCH_LATENCY_CALLS:-20000}
     cg_n1=${BENCH_CG_CALLS_1:-200}
@@ -65,6 +67,8 @@ else
     keeper_ms=${BENCH_KEEPER_INTERVAL_MS:-1000}
     idle_beats=${BENCH_IDLE_BEATS:-3}
     idle_ms=${BENCH_IDLE_INTERVAL_MS:-3000}
+    offline_n=${BENCH_OFFLINE_STARTS:-50}
+    offline_hole_n=${BENCH_OFFLINE_HOLE_STARTS:-10}
 fi
 
 app_id=90001
@@ -133,6 +137,9 @@ cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/baseline/baseline.c \
     $(pkg-config --cflags --libs libcurl libcrypto) -o "$bl"
 cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/coldstart.c -o "$cs"
 cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic benches/floor/floor.c -o "$fl"
+os=target/bench/offline_start
+cc -std=c99 -O2 -Wall -Wextra -Werror -pedantic -I include benches/offline_start.c \
+    -L target/release -lverify -Wl,-rpath,"$root/target/release" -o "$os"
 
 step "start the sandbox (target/release/verify-sandbox --port 0 --https-port 0 --ca-out ... --fixtures benches/fixtures.json)"
 target/release/verify-sandbox --port 0 --https-port 0 --ca-out "$work/ca.pem" \
@@ -425,6 +432,15 @@ step "14c. idle keeper: context switches of its threads between heartbeats ($idl
 idle_line=$("$vb" "$base_url" "$app_id" "$app_key" keeper-idle "$card" "$mac" "$idle_beats" "$idle_ms")
 echo "$idle_line" >&2
 
+step "15. offline-first: starts online, with the network down, against a black-holed server (a 300 ms start budget), and after refusals (benches/offline_start.c)"
+offline_state="$work/offline-state"
+off_online=$("$os" online "$base_url" 90006 "$app_key" BENC-HOFF-0000-0001 "$offline_state" "$offline_n")
+off_down=$("$os" down 90006 "$app_key" BENC-HOFF-0000-0001 "$offline_state" "$offline_n")
+off_hole=$("$os" blackhole 90006 "$app_key" BENC-HOFF-0000-0001 "$offline_state" "$offline_hole_n" 300)
+off_refusals=$("$os" refusals "$base_url" 90006 "$app_key" "$work/offline-refusals" BENC-HCNT-0000-0001 \
+    benchoffline bench-pw | tail -n 1)
+printf '%s\n' "$off_online" "$off_down" "$off_hole" "$off_refusals" >&2
+
 # ---------------------------------------------------------------------------------------
 load_end=$(cut -d ' ' -f 1-3 /proc/loadavg)
 read -r busy1 total1 < <(machine_ticks)
@@ -486,6 +502,14 @@ else
 fi
 idle_switches=$(field switches "$idle_line")
 verdict v_idle "$(le "$idle_switches" 0)"
+off_down_us=$(field median_us "$off_down"); off_hole_us=$(field median_us "$off_hole")
+off_online_us=$(field median_us "$off_online")
+verdict v_off_down "$(le "$off_down_us" 5000)"
+verdict v_off_hole "$(le "$off_hole_us" 310000)"
+verdict v_off_refusals "$(le "$(field offline_verdicts "$off_refusals")" 0)"
+off_ms() { awk -v us="$1" 'BEGIN { printf "%.2f ms", us / 1000 }'; }
+off_cell() { printf '%s (%s–%s), code %s' "$(off_ms "$(field median_us "$1")")" \
+    "$(off_ms "$(field min_us "$1")")" "$(off_ms "$(field max_us "$1")")" "$(field code "$1")"; }
 
 # The rows: figure | verify | libcurl baseline | ratio verify/baseline | target | result
 # [| floor | ratio verify/floor] (the floor: benches/floor/floor.c, http only).
@@ -523,6 +547,10 @@ rows=(
     "14a. keeper: TCP connections of one client over Init, SingleLogin, $keeper_beats heartbeats ($keeper_ms ms) and $keeper_beats host calls|$keeper_conns|||1|$v_keeper_conns"
     "14b. keeper: threads created per heartbeat (strace, after the keeper started)|$keeper_threads_cell|||0|$v_keeper_threads"
     "14c. idle keeper: context switches of its $(field keeper_threads "$idle_line") threads between heartbeats ($idle_beats windows, $(th "$(field window_ms_total "$idle_line")") ms in all, interval $idle_ms ms)|$idle_switches ($(field switches_over_beats "$idle_line") over the $((idle_beats - 1)) heartbeats between)|||0|$v_idle"
+    "15a. start, online: client made to the SingleLogin answer, offline verdicts on, median (min–max, $offline_n starts)|$(off_cell "$off_online")|||—|—"
+    "15b. start with the network down (refused at once): the stored verdict, median|$(off_cell "$off_down")||$(ratio "$off_down_us" "$off_online_us") of 15a|≤ 5 ms|$v_off_down"
+    "15c. start against a black-holed server, start budget 300 ms: the stored verdict, median ($offline_hole_n starts)|$(off_cell "$off_hole")|||≤ 310 ms|$v_off_hole"
+    "15d. offline verdicts after a server refusal (count card used up, another machine, wrong password)|$(field offline_verdicts "$off_refusals") of $(field refusals "$off_refusals")|||0|$v_off_refusals"
 )
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)

@@ -1,7 +1,7 @@
 /*
  * demo.c: a tour of the verify C API against a server (normally verify-sandbox).
  *
- *   demo BASE_URL [APP_ID APP_KEY] [--ca CA_PEM_FILE]
+ *   demo BASE_URL [APP_ID APP_KEY] [--ca CA_PEM_FILE] [--state DIR [--offline-start]]
  *
  * APP_ID and APP_KEY default to the program of sandbox/fixtures/demo.json (10001). The demo
  * walks both authorization modes of the service, step by step:
@@ -15,7 +15,14 @@
  * For each step it prints the function, the result code, verify_code_describe(code), the
  * server's message and the reply's fields, read with the accessors of ABI 2: a JSON Pointer
  * ("/data/token") and an out-parameter, the return value saying whether the field is there.
- * Every step expects 200. The demo spends the cards
+ * Every step expects 200.
+ *
+ * Offline-first: with `--state DIR` the client keeps the last good verdict, sealed, in the
+ * folder DIR (verify_client_options_set_state_folder, verify_client_options_set_offline_grace:
+ * 7 days). Run it again with `--offline-start` once the server is stopped: its one step, the
+ * card login, is licensed from the store (VERIFY_OFFLINE), and says when the server last
+ * confirmed the licence and until when the grace lasts (verify_reply_offline).
+ * scripts/demo.sh does both. The demo spends the cards
  * DEMO-REGN-0000-0001 and DEMO-RECH-0000-0001, so run it against a freshly started sandbox
  * (scripts/demo.sh does that). Exit status: 0 when every step got its expected code, else 1.
  *
@@ -176,7 +183,7 @@ static int report(struct demo *demo, const char *step, int32_t code, int32_t exp
     } else if (code != VERIFY_OK) {
         printf("      %-14s (no reply from the server)\n", "message");
     }
-    if (reply != NULL && code == VERIFY_OK) {
+    if (reply != NULL && (code == VERIFY_OK || code == VERIFY_OFFLINE)) {
         for (i = 0; i < field_count; i++) {
             print_field(reply, &fields[i]);
         }
@@ -365,30 +372,105 @@ static void extras(struct demo *demo, verify_client *client)
            NULL);
 }
 
+/* The one step of `--offline-start`: the card login, with the server stopped, licensed from
+ * the store. */
+static void offline_start(struct demo *demo, verify_client *client)
+{
+    static const struct field login_fields[] = {
+        {"status", FIELD_TEXT},
+        {"is_times", FIELD_BOOL},
+        {"card_type", FIELD_TEXT},
+        {"expire_at", FIELD_TEXT},
+    };
+    verify_reply *reply = NULL;
+    int64_t confirmed_at = 0, grace_end = 0;
+    int32_t reason = 0;
+    int32_t code;
+
+    printf("\n=== offline start: card %s on machine %s, the server stopped ===\n", CARD_LOGIN,
+           MACHINE_CARD);
+    code = verify_single_login(client, CARD_LOGIN, MACHINE_CARD, "demo machine", &reply);
+    if (code == VERIFY_OFFLINE &&
+        verify_reply_offline(reply, &confirmed_at, &grace_end, &reason) == 0) {
+        /* The local failure that kept the server out of reach is readable beside it. */
+        printf("      %-14s %lld (Unix seconds)\n", "confirmed_at", (long long)confirmed_at);
+        printf("      %-14s %lld (Unix seconds)\n", "grace_end", (long long)grace_end);
+        printf("      %-14s %d (%s)\n", "reason", (int)reason, verify_code_describe(reason));
+    }
+    {
+        char *last_error = take_last_error(code);
+        report(demo, "verify_single_login(offline)", code, VERIFY_OFFLINE, reply, last_error,
+               login_fields, COUNT(login_fields));
+        free(last_error);
+    }
+    verify_reply_free(reply);
+}
+
+/* A client with the demo's settings: trust CA_FILE too (when given); keep the verdict in
+ * STATE_DIR with 7 days of offline grace (when given). */
+static int32_t new_client(const char *base_url, const char *app_id, const char *app_key,
+                          const char *ca_file, const char *state_dir, verify_client **client)
+{
+    verify_client_options *options = NULL;
+    int32_t code;
+    if (ca_file == NULL && state_dir == NULL) {
+        return verify_client_new(base_url, app_id, app_key, client);
+    }
+    code = verify_client_options_new(&options);
+    if (code == VERIFY_OK && ca_file != NULL) {
+        code = verify_client_options_add_root_file(options, ca_file);
+    }
+    if (code == VERIFY_OK && state_dir != NULL) {
+        code = verify_client_options_set_state_folder(options, state_dir);
+    }
+    if (code == VERIFY_OK && state_dir != NULL) {
+        code = verify_client_options_set_offline_grace(options, 7 * 24 * 3600);
+    }
+    if (code == VERIFY_OK) {
+        code = verify_client_new_with_options(base_url, app_id, app_key, options, client);
+    }
+    verify_client_options_free(options);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     struct demo demo = {0, 0, {NULL}};
     verify_client *client = NULL;
+    const char *positional[3] = {NULL, NULL, NULL};
     const char *base_url;
     const char *app_id = DEFAULT_APP_ID;
     const char *app_key = DEFAULT_APP_KEY;
     const char *ca_file = NULL;
+    const char *state_dir = NULL;
+    int offline = 0, count = 0, usage = 0;
     int32_t code;
     int i;
 
-    /* `--ca FILE` at the end: trust that CA's PEM too (an https sandbox prints its path). */
-    if (argc >= 4 && strcmp(argv[argc - 2], "--ca") == 0) {
-        ca_file = argv[argc - 1];
-        argc -= 2;
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--ca") == 0 && i + 1 < argc) {
+            ca_file = argv[++i];
+        } else if (strcmp(argv[i], "--state") == 0 && i + 1 < argc) {
+            state_dir = argv[++i];
+        } else if (strcmp(argv[i], "--offline-start") == 0) {
+            offline = 1;
+        } else if (argv[i][0] != '-' && count < 3) {
+            positional[count++] = argv[i];
+        } else {
+            usage = 1;
+        }
     }
-    if (argc != 2 && argc != 4) {
-        fprintf(stderr, "usage: %s BASE_URL [APP_ID APP_KEY] [--ca CA_PEM_FILE]\n", argv[0]);
+    if (usage || (count != 1 && count != 3) || (offline && state_dir == NULL)) {
+        fprintf(stderr,
+                "usage: %s BASE_URL [APP_ID APP_KEY] [--ca CA_PEM_FILE] [--state DIR "
+                "[--offline-start]]\n",
+                argv[0]);
         return 2;
     }
-    base_url = argv[1];
-    if (argc == 4) {
-        app_id = argv[2];
-        app_key = argv[3];
+    base_url = positional[0];
+    if (count == 3) {
+        app_id = positional[1];
+        app_key = positional[2];
     }
 
     printf("verify demo: library %s (ABI %u, header ABI %d), server %s, program %s\n",
@@ -400,19 +482,7 @@ int main(int argc, char **argv)
 
     /* The AppKey goes to the library only; it is never printed. With a CA file, the client
      * trusts it in addition to Mozilla's roots (an https sandbox, a company CA). */
-    if (ca_file != NULL) {
-        verify_client_options *options = NULL;
-        code = verify_client_options_new(&options);
-        if (code == VERIFY_OK) {
-            code = verify_client_options_add_root_file(options, ca_file);
-        }
-        if (code == VERIFY_OK) {
-            code = verify_client_new_with_options(base_url, app_id, app_key, options, &client);
-        }
-        verify_client_options_free(options);
-    } else {
-        code = verify_client_new(base_url, app_id, app_key, &client);
-    }
+    code = new_client(base_url, app_id, app_key, ca_file, state_dir, &client);
     {
         char *last_error = take_last_error(code);
         int ok = report(&demo, "verify_client_new", code, VERIFY_OK, NULL, last_error, NULL, 0);
@@ -423,9 +493,13 @@ int main(int argc, char **argv)
         }
     }
 
-    card_mode(&demo, client);
-    account_mode(&demo, client);
-    extras(&demo, client);
+    if (offline) {
+        offline_start(&demo, client);
+    } else {
+        card_mode(&demo, client);
+        account_mode(&demo, client);
+        extras(&demo, client);
+    }
 
     verify_client_free(client);
 

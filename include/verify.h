@@ -86,6 +86,11 @@
 #define VERIFY_PENDING 201
 
 /**
+ * Licensed offline: the server could not be reached; the stored verdict answers.
+ */
+#define VERIFY_OFFLINE 202
+
+/**
  * Program not found (or session secret unknown to the server).
  */
 #define VERIFY_PROGRAM_NOT_FOUND 1001
@@ -251,6 +256,21 @@
 #define VERIFY_ERR_TOO_LARGE -13
 
 /**
+ * Offline verdict refused: the clock was moved back.
+ */
+#define VERIFY_ERR_CLOCK_BACK -14
+
+/**
+ * Offline verdict refused: the offline grace period is over.
+ */
+#define VERIFY_ERR_GRACE_OVER -15
+
+/**
+ * Offline verdict refused: the stored licence has expired.
+ */
+#define VERIFY_ERR_OFFLINE_EXPIRED -16
+
+/**
  * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1
@@ -267,11 +287,25 @@
 #define VERIFY_EVENT_TROUBLE 3
 
 /**
- * `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, the grace
- * period ran out, or `VERIFY_ERR_PANIC` when the keeper's thread failed); the keeper has
- * stopped.
+ * `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, another
+ * refusal of a login sent again after an offline start, the grace period ran out
+ * (`VERIFY_ERR_GRACE_OVER` when offline), or `VERIFY_ERR_PANIC` when the keeper's thread
+ * failed); the keeper has stopped.
  */
 #define VERIFY_EVENT_ENDED 4
+
+/**
+ * `kind` of a `verify_event` (offline verdicts on): the server cannot be reached; the
+ * session goes on offline until `grace_end`. Also the first event of a keeper started from
+ * an offline verdict.
+ */
+#define VERIFY_EVENT_OFFLINE 5
+
+/**
+ * `kind` of a `verify_event` (offline verdicts on): the server confirmed the licence again,
+ * or for the first time after an offline start; `expire_at` is its expiry.
+ */
+#define VERIFY_EVENT_ONLINE 6
 
 /**
  * Keeper state: the last heartbeat succeeded (or none was due yet). Hosts must accept
@@ -397,7 +431,7 @@ typedef struct verify_reply verify_reply;
  */
 typedef struct verify_event {
   /**
-   * `VERIFY_EVENT_ALIVE`, `_MESSAGE`, `_TROUBLE` or `_ENDED`.
+   * `VERIFY_EVENT_ALIVE`, `_MESSAGE`, `_TROUBLE`, `_ENDED`, `_OFFLINE` or `_ONLINE`.
    */
   int32_t kind;
   /**
@@ -420,6 +454,12 @@ typedef struct verify_event {
    * The back-office message on `VERIFY_EVENT_MESSAGE`, else NULL.
    */
   const char *text;
+  /**
+   * When the grace period ends (Unix seconds) on `VERIFY_EVENT_OFFLINE` and on
+   * `VERIFY_EVENT_TROUBLE` and `VERIFY_EVENT_ENDED` while offline, else 0. (Added after
+   * the first fields: a host built with an older header reads those alone.)
+   */
+  int64_t grace_end;
 } verify_event;
 
 /**
@@ -975,6 +1015,26 @@ int32_t VERIFY_CALL verify_keeper_start(const struct verify_client *client,
                                         struct verify_keeper **out);
 
 /**
+ * Starts keeping the session of a login's reply: the reply of `verify_single_login` or
+ * `verify_user_login` (or of a social login), the server's own (code 200: its token and
+ * session kind are used, as `verify_keeper_start` would) or an offline verdict (code
+ * `VERIFY_OFFLINE`). From an offline verdict the keeper reports `VERIFY_EVENT_OFFLINE`,
+ * waits for the login still going on after a start budget or sends the login again (with
+ * backoff), and reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
+ * or `VERIFY_EVENT_ENDED` with the server's code and remark when it refuses (the stored
+ * verdict is cleared), or with `VERIFY_ERR_GRACE_OVER` when the offline grace runs out
+ * first. `options` as for `verify_keeper_start`. The reply is only read: the caller still
+ * owns and frees it. Ownership: on success `*out` is a new keeper the caller frees with
+ * `verify_keeper_free`. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (NULL, or a reply that
+ * is neither a successful login with a token nor an offline verdict), or
+ * `VERIFY_ERR_SYSTEM`. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_keeper_start_from_reply(const struct verify_client *client,
+                                                   const struct verify_reply *reply,
+                                                   const struct verify_keeper_options *options,
+                                                   struct verify_keeper **out);
+
+/**
  * Stops a keeper: wakes it, cancels a heartbeat in flight, and joins its threads before
  * returning (within 100 ms, unless a callback is running: it is waited for). Idempotent.
  * Called from the keeper's own callback, it returns at once and the event thread ends after
@@ -1044,6 +1104,22 @@ int32_t VERIFY_CALL verify_keeper_status_remark(const struct verify_keeper_statu
  * `status` is freed.
  */
 int32_t VERIFY_CALL verify_keeper_status_expire_at(const struct verify_keeper_status *status, const char **out);
+
+/**
+ * When the server last confirmed the licence (Unix seconds) into `*out`: the last
+ * successful heartbeat or login, or with offline verdicts on the stored verdict's
+ * confirmation (carried across restarts); returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` when
+ * there is none.
+ */
+int32_t VERIFY_CALL verify_keeper_status_last_confirmed(const struct verify_keeper_status *status,
+                                                        int64_t *out);
+
+/**
+ * When the grace period ends (Unix seconds) into `*out` while heartbeats fail or the
+ * session is offline (with offline verdicts on: the last confirmation plus the offline
+ * grace); returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` while alive.
+ */
+int32_t VERIFY_CALL verify_keeper_status_grace_end(const struct verify_keeper_status *status, int64_t *out);
 
 /**
  * When the last heartbeat succeeded (Unix seconds) into `*out`; returns 0, or
@@ -1152,7 +1228,9 @@ int32_t VERIFY_CALL verify_code_page(void);
 
 /**
  * Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
- * settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+ * settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), an
+ * attempt delay of 250 ms, no fixed address, no state folder, no offline verdicts, no
+ * start budget, a clock tolerance of 600 s, no log.
  * Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
  * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
  */
@@ -1165,11 +1243,14 @@ int32_t VERIFY_CALL verify_client_options_new(struct verify_client_options **out
 void VERIFY_CALL verify_client_options_free(struct verify_client_options *options);
 
 /**
- * Adds a mirror: another base URL of the same service, tried in order after the first
- * when a server cannot be reached (connect, DNS or TLS failure). The server that answers
- * is kept for later calls; switching server runs Init there. A request that may have
- * reached a server is never sent to another. Checked like the base URL of
- * `verify_client_new` when the client is made. Returns 200 or a negative code.
+ * Adds a mirror: another base URL of the same service. A new connection races the base
+ * URLs (see `verify_client_options_set_attempt_delay`): a mirror gets its attempt when the
+ * ones before it have not connected within the attempt delay, or failed (connect, DNS or
+ * TLS failure); through a proxy they are tried in turn. The server that connects first is
+ * kept for later calls (and across starts, with a state folder); switching server runs
+ * Init there. A request that may have reached a server is never sent to another. Checked
+ * like the base URL of `verify_client_new` when the client is made. Returns 200 or a
+ * negative code.
  */
 int32_t VERIFY_CALL verify_client_options_add_mirror(struct verify_client_options *options,
                                                      const char *base_url);
@@ -1233,6 +1314,81 @@ int32_t VERIFY_CALL verify_client_options_allow_insecure_http(struct verify_clie
 int32_t VERIFY_CALL verify_client_options_set_timeouts(struct verify_client_options *options,
                                                        uint32_t connect_ms,
                                                        uint32_t call_ms);
+
+/**
+ * Sets the attempt delay in milliseconds (default 250, at most 10000): a new connection
+ * races its attempts, after RFC 8305 ("Happy Eyeballs"). Every address of the host name
+ * (IPv6 and IPv4 in turn) and every mirror gets an attempt when the earlier ones have not
+ * connected within the delay (at once when they failed); the first to finish TCP, and TLS
+ * for https, wins and the others are closed. 0 starts every attempt at once. Racing ends
+ * before a request byte is written: no request is ever sent twice because of it. Returns
+ * 200 or `VERIFY_ERR_INVALID_ARGUMENT` (over 10000).
+ */
+int32_t VERIFY_CALL verify_client_options_set_attempt_delay(struct verify_client_options *options,
+                                                            uint32_t delay_ms);
+
+/**
+ * Gives a fixed address for a host name, like curl's `--resolve`: the name is then never
+ * looked up in DNS (for a domain that DNS poisons or blocks), and every address given for
+ * it is used (call once per address, IPv4 or IPv6). TLS still checks the certificate
+ * against the name. Copied. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for a host that
+ * is not a host name or an `ip` that is not an IP address.
+ */
+int32_t VERIFY_CALL verify_client_options_add_address(struct verify_client_options *options,
+                                                      const char *host,
+                                                      const char *ip);
+
+/**
+ * Sets the client's state folder, the one place for state that outlives the process: the
+ * winning line of racing connections (so that a primary blocked for weeks costs nothing
+ * after the first start), and the last good verdict when offline verdicts are on
+ * (`verify_client_options_set_offline_grace`). `path` is a folder (created when
+ * first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
+ * `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
+ * `%LOCALAPPDATA%\verify\state` on Windows. Without this call nothing is written.
+ * Several programs may share a folder: each file is one program's, sealed under a key of
+ * its AppKey and the machine, readable by its owner only, and holds no secret in clear.
+ * A file that does not open is ignored and reported to the log. Returns 200, or
+ * `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_state_folder(struct verify_client_options *options,
+                                                           const char *path);
+
+/**
+ * Turns offline verdicts on (a state folder is needed: `verify_client_options_set_state_folder`):
+ * after every successful login (`verify_single_login`, `verify_user_login`) and heartbeat
+ * the client keeps the verdict, sealed, in the state folder; a login that cannot reach the
+ * server (DNS, connect, timeout, TLS handshake, proxy) then answers from it with
+ * `VERIFY_OFFLINE` (202) when it is for the same program, identity and machine code, the
+ * server confirmed it less than `grace_seconds` ago, it has not expired and the clock was
+ * not moved back (else `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
+ * `VERIFY_ERR_CLOCK_BACK`). A refusal by the server never gives an offline verdict and
+ * clears the stored one. 0 turns them off (the default: nothing changes for the host).
+ * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_offline_grace(struct verify_client_options *options,
+                                                            uint32_t grace_seconds);
+
+/**
+ * Sets a start budget in milliseconds (offline verdicts must be on): a login whose stored
+ * verdict may answer waits this long for the server; past it the stored verdict answers
+ * (`VERIFY_OFFLINE`) and the exchange goes on in the background, its outcome reported by a
+ * keeper started with `verify_keeper_start_from_reply` (`VERIFY_EVENT_ONLINE`, or
+ * `VERIFY_EVENT_ENDED` with the server's code and remark). A login with nothing stored
+ * waits for the server as usual. 0: no budget (the default). Returns 200 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_start_budget(struct verify_client_options *options,
+                                                           uint32_t budget_ms);
+
+/**
+ * Sets how far (in seconds) the local clock may be behind the latest server time seen
+ * before offline verdicts are refused with `VERIFY_ERR_CLOCK_BACK` (default 600). Offline,
+ * expiry and grace are judged by the later of the local clock and that time. Returns 200
+ * or `VERIFY_ERR_INVALID_ARGUMENT`.
+ */
+int32_t VERIFY_CALL verify_client_options_set_clock_tolerance(struct verify_client_options *options,
+                                                              uint32_t tolerance_seconds);
 
 /**
  * Sets the log callback and its `user_data` (NULL callback: none, the default). It
@@ -1308,6 +1464,23 @@ int32_t VERIFY_CALL verify_reply_bool(const struct verify_reply *reply, const ch
  * `verify_reply_str`.
  */
 int32_t VERIFY_CALL verify_reply_json(const struct verify_reply *reply, const char *pointer, const char **out);
+
+/**
+ * Whether `reply` is an offline verdict (code `VERIFY_OFFLINE`: the server could not be
+ * reached and the stored verdict answered), and what it knows besides its fields: when the
+ * server last confirmed the licence (`*confirmed_at`, Unix seconds), when the offline
+ * grace ends (`*grace_end`) and the local failure that kept the server out of reach
+ * (`*reason`, a negative code; its words are in `verify_reply_message`). Each out-pointer
+ * may be NULL. Returns 0 for an offline verdict, `VERIFY_ERR_NO_SUCH_FIELD` for the
+ * server's own reply (outs untouched), `VERIFY_ERR_INVALID_ARGUMENT` when `reply` is NULL.
+ * An offline verdict's fields (`/data/expire_at`, `/data/card_type`, ...) are those of the
+ * server's last confirmed login, without the token.
+ * Thread-safety: any thread, concurrently with other reads of the same reply.
+ */
+int32_t VERIFY_CALL verify_reply_offline(const struct verify_reply *reply,
+                                         int64_t *confirmed_at,
+                                         int64_t *grace_end,
+                                         int32_t *reason);
 
 /**
  * Frees a reply and every string borrowed from it. `verify_reply_free(NULL)` does nothing.

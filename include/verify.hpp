@@ -113,7 +113,8 @@
  *           }
  *       });
  *
- * - A Keeper sends a heartbeat every interval (the first one interval after the start) and
+ * - A Keeper sends a heartbeat every interval (keep_alive(token): the first at once, so a
+ *   token the server does not know ends it at once; keep_alive(reply): one interval after) and
  *   reports Alive, Message (a back-office message, once), Trouble (a failure within the
  *   grace period: the session stays usable) and Ended (1005, 1006 with remark, 1007, the
  *   grace period ran out, or codes::err_panic when the keeper's thread failed; the keeper
@@ -201,6 +202,7 @@ namespace codes {
 // BEGIN GENERATED: codes (tests/generated.rs; do not edit)
 inline constexpr std::int32_t ok = VERIFY_OK;
 inline constexpr std::int32_t pending = VERIFY_PENDING;
+inline constexpr std::int32_t offline = VERIFY_OFFLINE;
 inline constexpr std::int32_t program_not_found = VERIFY_PROGRAM_NOT_FOUND;
 inline constexpr std::int32_t wrong_password = VERIFY_WRONG_PASSWORD;
 inline constexpr std::int32_t card_invalid = VERIFY_CARD_INVALID;
@@ -234,6 +236,9 @@ inline constexpr std::int32_t err_system = VERIFY_ERR_SYSTEM;
 inline constexpr std::int32_t err_pin = VERIFY_ERR_PIN;
 inline constexpr std::int32_t err_proxy = VERIFY_ERR_PROXY;
 inline constexpr std::int32_t err_too_large = VERIFY_ERR_TOO_LARGE;
+inline constexpr std::int32_t err_clock_back = VERIFY_ERR_CLOCK_BACK;
+inline constexpr std::int32_t err_grace_over = VERIFY_ERR_GRACE_OVER;
+inline constexpr std::int32_t err_offline_expired = VERIFY_ERR_OFFLINE_EXPIRED;
 // END GENERATED: codes
 }  // namespace codes
 
@@ -368,6 +373,13 @@ using ReplyPtr = std::unique_ptr<verify_reply, ReplyDeleter>;
 /* The outcome of a C accessor (verify_reply_str, verify_keeper_status_*): true when it wrote
  * its out parameter (0), false when the value is absent (VERIFY_ERR_NO_SUCH_FIELD); any
  * other code throws. */
+/* A time point of Unix seconds (system_clock counts from the Unix epoch on every supported
+ * platform). */
+inline std::chrono::system_clock::time_point unix_time(std::int64_t seconds) {
+    return std::chrono::system_clock::time_point(
+        std::chrono::duration_cast<std::chrono::system_clock::duration>(std::chrono::seconds(seconds)));
+}
+
 inline bool found(std::int32_t code) {
     if (code == 0) {
         return true;
@@ -408,6 +420,14 @@ inline std::uint32_t to_ms(std::chrono::milliseconds value, const char *name,
         detail::fail(codes::err_invalid_argument, std::string(name) + " must be " +
                                                       std::to_string(minimum) +
                                                       "..4294967295 ms");
+    }
+    return static_cast<std::uint32_t>(value.count());
+}
+
+/* The seconds of `value`, 0..UINT32_MAX, or throws codes::err_invalid_argument. */
+inline std::uint32_t to_seconds(std::chrono::seconds value, const char *name) {
+    if (value.count() < 0 || static_cast<std::uint64_t>(value.count()) > (std::numeric_limits<std::uint32_t>::max)()) {
+        detail::fail(codes::err_invalid_argument, std::string(name) + " must be 0..4294967295 s");
     }
     return static_cast<std::uint32_t>(value.count());
 }
@@ -468,6 +488,41 @@ public:
 
     /* code() == codes::pending (social authorization: poll again). */
     bool pending() const { return code() == codes::pending; }
+
+    /* Whether this is an offline verdict (codes::offline): the server could not be reached
+     * and the stored verdict of the last good login answered (offline verdicts on:
+     * ClientOptions::offline_grace). Its fields are those of the server's last confirmed
+     * login, without the token; offline_info() says more. */
+    bool offline() const { return code() == codes::offline; }
+
+    /* ok() or offline(): the program may run. */
+    bool licensed() const {
+        std::int32_t c = code();
+        return c == codes::ok || c == codes::offline;
+    }
+
+    /* What an offline verdict knows besides its fields. */
+    struct OfflineInfo {
+        /* When the server last confirmed the licence. */
+        std::chrono::system_clock::time_point confirmed_at;
+        /* When the offline grace period ends. */
+        std::chrono::system_clock::time_point grace_end;
+        /* The local failure that kept the server out of reach (codes::err_network,
+         * err_timeout...); its words are in message(). */
+        std::int32_t reason = 0;
+    };
+
+    /* An offline verdict's info (verify_reply_offline); std::nullopt for the server's own
+     * reply. */
+    std::optional<OfflineInfo> offline_info() const {
+        std::int64_t confirmed_at = 0;
+        std::int64_t grace_end = 0;
+        std::int32_t reason = 0;
+        if (!detail::found(verify_reply_offline(live(), &confirmed_at, &grace_end, &reason))) {
+            return std::nullopt;
+        }
+        return OfflineInfo{detail::unix_time(confirmed_at), detail::unix_time(grace_end), reason};
+    }
 
     /* verify::describe(code()). */
     std::string_view description() const { return describe(code()); }
@@ -598,9 +653,17 @@ enum class EventKind : std::int32_t {
     /* A heartbeat failed; the keeper retries within the grace period, the session stays
      * usable. */
     Trouble = VERIFY_EVENT_TROUBLE,
-    /* The session ended (1005, 1006 with remark, 1007, the grace period ran out, or
-     * codes::err_panic when the keeper's thread failed); the keeper has stopped. */
+    /* The session ended (1005, 1006 with remark, 1007, another refusal of a login sent
+     * again after an offline start, the grace period ran out (codes::err_grace_over when
+     * offline), or codes::err_panic when the keeper's thread failed); the keeper has
+     * stopped. */
     Ended = VERIFY_EVENT_ENDED,
+    /* Offline verdicts on: the server cannot be reached; the session goes on offline until
+     * grace_end. Also the first event of a keeper started from an offline verdict. */
+    Offline = VERIFY_EVENT_OFFLINE,
+    /* Offline verdicts on: the server confirmed the licence again, or for the first time
+     * after an offline start; expire_at is its expiry. */
+    Online = VERIFY_EVENT_ONLINE,
 };
 
 /* The state of a kept session (the VERIFY_KEEPER_* integers). Later versions of the library
@@ -636,6 +699,9 @@ struct Event {
     std::optional<std::string> expire_at;
     /* The back-office message, on EventKind::Message. */
     std::optional<std::string> text;
+    /* When the grace period ends, on EventKind::Offline (and Trouble and Ended while
+     * offline). */
+    std::optional<std::chrono::system_clock::time_point> grace_end;
 };
 
 /* The function receiving a keeper's events, on the keeper's event thread. Exceptions it
@@ -674,6 +740,12 @@ struct KeeperStatus {
     std::optional<std::chrono::system_clock::time_point> last_success;
     /* The session's expiry from the last successful heartbeat; std::nullopt before it. */
     std::optional<std::string> expire_at;
+    /* When the server last confirmed the licence (with offline verdicts on, the stored
+     * verdict's confirmation, carried across restarts); std::nullopt when none. */
+    std::optional<std::chrono::system_clock::time_point> last_confirmed;
+    /* When the grace period ends while heartbeats fail or the session is offline;
+     * std::nullopt while alive. */
+    std::optional<std::chrono::system_clock::time_point> grace_end;
     /* How many heartbeats succeeded, and how many failed (for any reason). */
     std::uint64_t heartbeats_ok = 0;
     std::uint64_t heartbeats_failed = 0;
@@ -748,6 +820,9 @@ struct EventTrampoline {
             copy.remark = optional_text(event->remark);
             copy.expire_at = optional_text(event->expire_at);
             copy.text = optional_text(event->text);
+            if (event->grace_end != 0) {
+                copy.grace_end = unix_time(event->grace_end);
+            }
             const EventHandler &on_event = *static_cast<const EventHandler *>(user_data);
             on_event(copy);
         } catch (...) {
@@ -781,11 +856,15 @@ inline KeeperStatus read_status(const KeeperStatusHandle *handle) {
     if (found(verify_keeper_status_expire_at(handle, &text))) {
         status.expire_at = copy(text);
     }
-    std::int64_t last_success = 0;
-    if (found(verify_keeper_status_last_success(handle, &last_success))) {
-        status.last_success = std::chrono::system_clock::time_point(
-            std::chrono::duration_cast<std::chrono::system_clock::duration>(
-                std::chrono::seconds(last_success)));
+    std::int64_t seconds = 0;
+    if (found(verify_keeper_status_last_success(handle, &seconds))) {
+        status.last_success = unix_time(seconds);
+    }
+    if (found(verify_keeper_status_last_confirmed(handle, &seconds))) {
+        status.last_confirmed = unix_time(seconds);
+    }
+    if (found(verify_keeper_status_grace_end(handle, &seconds))) {
+        status.grace_end = unix_time(seconds);
     }
     std::uint64_t ok = 0;
     std::uint64_t failed = 0;
@@ -990,12 +1069,13 @@ struct Proxy {
  * Settings of a Client (the second constructor), a plain value mapped onto a
  * verify_client_options handle when the client is made. Fields left empty or std::nullopt
  * keep the library's defaults: no mirror, Mozilla's roots, the system's proxy settings,
- * plain http:// only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+ * plain http:// only to loopback, timeouts 10 s (connect) and 30 s (call), an attempt delay
+ * of 250 ms, no fixed address, no state folder, no log.
  */
 struct ClientOptions {
-    /* Other base URLs of the same service, tried in order after the first when a server
-     * cannot be reached (connect, DNS, TLS); a request that may have reached a server is
-     * never sent to another. */
+    /* Other base URLs of the same service. A new connection races them with the first
+     * (see attempt_delay); the one that connects first is kept; a request that may have
+     * reached a server is never sent to another. */
     std::vector<std::string> mirrors;
     /* The trust stores; Trust::None trusts only `root_pems`, `root_files` and `pins`. TLS
      * verification cannot be turned off. */
@@ -1016,6 +1096,27 @@ struct ClientOptions {
      * other is its default (10 s, 30 s). */
     std::optional<std::chrono::milliseconds> connect_timeout = std::nullopt;
     std::optional<std::chrono::milliseconds> call_timeout = std::nullopt;
+    /* Racing connections (RFC 8305): every address of the name (IPv6 and IPv4 in turn) and
+     * every mirror gets an attempt when the earlier ones have not connected within this
+     * delay; the first to finish TCP and TLS wins. 0..10000 ms; unset: 250 ms. */
+    std::optional<std::chrono::milliseconds> attempt_delay = std::nullopt;
+    /* Fixed addresses for host names, like curl's --resolve: {host, ip} pairs; a listed
+     * name is never looked up in DNS, and TLS still checks it. */
+    std::vector<std::pair<std::string, std::string>> addresses;
+    /* The client's state folder (the remembered winning line, the last good verdict): a
+     * path, or an empty string for the per-user default; unset: nothing is written. */
+    std::optional<std::string> state_folder = std::nullopt;
+    /* Offline verdicts (a state folder needed): a login that cannot reach the server
+     * answers from the stored verdict (Reply::offline()) when the server confirmed it less
+     * than this long ago; unset: off. */
+    std::optional<std::chrono::seconds> offline_grace = std::nullopt;
+    /* A start that never waits long (offline verdicts needed): past this budget a login
+     * whose stored verdict may answer gets it, and the login goes on in the background
+     * (follow it with Client::keep_alive(reply)); unset: no budget. */
+    std::optional<std::chrono::milliseconds> start_budget = std::nullopt;
+    /* How far the local clock may be behind the latest server time seen before offline
+     * verdicts are refused (codes::err_clock_back); unset: 10 minutes. */
+    std::optional<std::chrono::seconds> clock_tolerance = std::nullopt;
     /* Receives the client's log messages (see LogHandler); empty: no log. The Client keeps
      * it, at an address that moving the Client does not change, until the client is freed. */
     LogHandler on_log;
@@ -1088,6 +1189,28 @@ inline ClientOptionsPtr client_options(const ClientOptions &options, LogHandler 
             to_ms(options.connect_timeout.value_or(std::chrono::seconds(10)), "timeout `connect`");
         std::uint32_t call_ms = to_ms(options.call_timeout.value_or(std::chrono::seconds(30)), "timeout `call`");
         check_ok(verify_client_options_set_timeouts(handle.get(), connect_ms, call_ms));
+    }
+    if (options.attempt_delay) {
+        check_ok(verify_client_options_set_attempt_delay(handle.get(),
+                                                         to_ms(*options.attempt_delay, "attempt_delay", 0)));
+    }
+    for (const auto &[host, ip] : options.addresses) {
+        check_ok(verify_client_options_add_address(handle.get(), arg(host, "address host").c_str(),
+                                                   arg(ip, "address ip").c_str()));
+    }
+    if (options.state_folder) {
+        const std::string folder = arg(*options.state_folder, "state_folder");
+        check_ok(verify_client_options_set_state_folder(handle.get(), folder.empty() ? nullptr : folder.c_str()));
+    }
+    if (options.offline_grace) {
+        check_ok(verify_client_options_set_offline_grace(handle.get(), to_seconds(*options.offline_grace, "offline_grace")));
+    }
+    if (options.start_budget) {
+        check_ok(verify_client_options_set_start_budget(handle.get(), to_ms(*options.start_budget, "start_budget", 0)));
+    }
+    if (options.clock_tolerance) {
+        check_ok(
+            verify_client_options_set_clock_tolerance(handle.get(), to_seconds(*options.clock_tolerance, "clock_tolerance")));
     }
     if (on_log != nullptr && *on_log) {
         check_ok(verify_client_options_set_log(handle.get(), &LogTrampoline::deliver,
@@ -1408,7 +1531,8 @@ public:
 
     /* Starts keeping the session of `token` alive in the background: the token of
      * single_login (SessionKind::Card) or user_login (SessionKind::User), with `options`
-     * (unset fields: the library's defaults). The first heartbeat is sent one interval after
+     * (unset fields: the library's defaults). The first heartbeat is sent at once (a token the
+     * server does not know ends the keeper with 1007), the next ones every interval after
      * the start. `on_event` (optional) receives every Event on the keeper's event thread;
      * exceptions it throws are swallowed (they cannot cross the C boundary). Without it,
      * back-office messages are queued for Keeper::status(). Throws verify::Error for invalid
@@ -1417,46 +1541,22 @@ public:
     Keeper keep_alive(std::string_view token, SessionKind kind, const KeeperOptions &options = {},
                       EventHandler on_event = {}) const {
         std::string t = detail::arg(token, "token");
-        std::optional<std::string_view> ip;
-        if (options.ip) {
-            ip = std::string_view(*options.ip);
-        }
-        detail::OptionalArg i(ip, "ip");
+        return start_keeper(options, std::move(on_event), [&](verify_keeper_options *settings, verify_keeper **raw) {
+            return verify_keeper_start(handle_.get(), t.c_str(), static_cast<std::int32_t>(kind), settings, raw);
+        });
+    }
 
-        verify_keeper_options *raw_options = nullptr;
-        std::int32_t code = verify_keeper_options_new(&raw_options);
-        detail::KeeperOptionsPtr settings(raw_options);
-        if (code != codes::ok || !settings) {
-            detail::raise(code != codes::ok ? code : codes::err_panic);
-        }
-        if (options.interval) {
-            detail::check_ok(verify_keeper_options_set_interval(
-                settings.get(), detail::to_ms(*options.interval, "interval")));
-        }
-        if (options.grace) {
-            detail::check_ok(
-                verify_keeper_options_set_grace(settings.get(), detail::to_ms(*options.grace, "grace")));
-        }
-        if (i.c_str() != nullptr) {
-            detail::check_ok(verify_keeper_options_set_ip(settings.get(), i.c_str()));
-        }
-
-        auto box = std::make_unique<detail::KeeperBox>();
-        box->on_event = std::move(on_event);
-        if (box->on_event) {
-            // The handler lives in the box, on the heap: its address outlives moves of the
-            // Keeper, and the box frees it only after the keeper's thread is joined.
-            detail::check_ok(verify_keeper_options_set_callback(
-                settings.get(), &detail::EventTrampoline::deliver, static_cast<void *>(&box->on_event)));
-        }
-        verify_keeper *raw = nullptr;
-        code = verify_keeper_start(handle_.get(), t.c_str(), static_cast<std::int32_t>(kind),
-                                   settings.get(), &raw);
-        box->handle.reset(raw);
-        if (code != codes::ok || !box->handle) {
-            detail::raise(code != codes::ok ? code : codes::err_panic);
-        }
-        return Keeper(std::move(box));
+    /* Starts keeping the session of a login's Reply: the server's own (ok(): its token and
+     * session kind) or an offline verdict (offline()). From an offline verdict the keeper
+     * reports EventKind::Offline, waits for the login still going on after a start budget
+     * or sends it again, and reports EventKind::Online once the server takes it, or
+     * EventKind::Ended with the server's refusal (the stored verdict is cleared) or
+     * codes::err_grace_over. The reply is only read. Throws verify::Error
+     * (codes::err_invalid_argument) for a reply that is neither. */
+    Keeper keep_alive(const Reply &login, const KeeperOptions &options = {}, EventHandler on_event = {}) const {
+        return start_keeper(options, std::move(on_event), [&](verify_keeper_options *settings, verify_keeper **raw) {
+            return verify_keeper_start_from_reply(handle_.get(), login.get(), settings, raw);
+        });
     }
 
     /* Any action with any parameters (key, value), in order; at most 256, and at most
@@ -1494,6 +1594,50 @@ public:
     }
 
 private:
+    /* The keeper settings of `options`, the handler in a box, and `start` (the C call that
+     * makes the keeper with those settings). */
+    template <typename Start>
+    Keeper start_keeper(const KeeperOptions &options, EventHandler on_event, Start start) const {
+        std::optional<std::string_view> ip;
+        if (options.ip) {
+            ip = std::string_view(*options.ip);
+        }
+        detail::OptionalArg i(ip, "ip");
+
+        verify_keeper_options *raw_options = nullptr;
+        std::int32_t code = verify_keeper_options_new(&raw_options);
+        detail::KeeperOptionsPtr settings(raw_options);
+        if (code != codes::ok || !settings) {
+            detail::raise(code != codes::ok ? code : codes::err_panic);
+        }
+        if (options.interval) {
+            detail::check_ok(verify_keeper_options_set_interval(
+                settings.get(), detail::to_ms(*options.interval, "interval")));
+        }
+        if (options.grace) {
+            detail::check_ok(
+                verify_keeper_options_set_grace(settings.get(), detail::to_ms(*options.grace, "grace")));
+        }
+        if (i.c_str() != nullptr) {
+            detail::check_ok(verify_keeper_options_set_ip(settings.get(), i.c_str()));
+        }
+
+        auto box = std::make_unique<detail::KeeperBox>();
+        box->on_event = std::move(on_event);
+        if (box->on_event) {
+            // The handler lives in the box, on the heap: its address outlives moves of the
+            // Keeper, and the box frees it only after the keeper's thread is joined.
+            detail::check_ok(verify_keeper_options_set_callback(
+                settings.get(), &detail::EventTrampoline::deliver, static_cast<void *>(&box->on_event)));
+        }
+        verify_keeper *raw = nullptr;
+        code = start(settings.get(), &raw);
+        box->handle.reset(raw);
+        if (code != codes::ok || !box->handle) {
+            detail::raise(code != codes::ok ? code : codes::err_panic);
+        }
+        return Keeper(std::move(box));
+    }
     // Declared before handle_, so destroyed after it: the client (and the threads that may
     // log) is freed before its log function.
     std::unique_ptr<LogHandler> log_;

@@ -17,6 +17,10 @@
 # demo's cards are unspent again and the demo passes however often it runs. Without --url
 # every run starts a fresh sandbox, so it passes twice in a row as well.
 #
+# The demo keeps the last good verdict in a state folder (`demo ... --state DIR`); after the
+# demo passed, the script stops the sandbox and starts the demo again with --offline-start:
+# it is licensed from the store (not with --url: that sandbox is not the script's to stop).
+#
 # Works from any directory. Installs a C compiler with scripts/install-deps.sh if none is
 # present (apt-get; sudo when not root), and curl for --url. The sandbox it starts is always
 # stopped on exit. The exit status is the demo's: 0 when every step got its expected code.
@@ -51,10 +55,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-step "1/5 C compiler (scripts/install-deps.sh gcc)"
+step "1/6 C compiler (scripts/install-deps.sh gcc)"
 scripts/install-deps.sh gcc
 
-step "2/5 Build the library and the sandbox (cargo build --release -p verify -p verify-sandbox)"
+step "2/6 Build the library and the sandbox (cargo build --release -p verify -p verify-sandbox)"
 if ! command -v cargo >/dev/null 2>&1; then
     echo "demo.sh: cargo not found: install Rust from https://rustup.rs" >&2
     exit 1
@@ -64,7 +68,7 @@ cargo build --release -p verify -p verify-sandbox
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-demo.XXXXXX")
 
 if [ -n "$external_url" ]; then
-    step "3/5 Reload the demo fixtures into the sandbox at $external_url (POST /_sandbox/fixtures)"
+    step "3/6 Reload the demo fixtures into the sandbox at $external_url (POST /_sandbox/fixtures)"
     scripts/install-deps.sh curl
     base_url=${external_url%/}
     if ! reply=$(curl -sS --max-time 10 -H 'Content-Type: application/json' \
@@ -81,7 +85,7 @@ else
     if [ "$https" = 1 ]; then
         sandbox_args+=(--https-port 0 --ca-out "$work/ca.pem")
     fi
-    step "3/5 Start the sandbox (target/release/verify-sandbox ${sandbox_args[*]})"
+    step "3/6 Start the sandbox (target/release/verify-sandbox ${sandbox_args[*]})"
     target/release/verify-sandbox "${sandbox_args[@]}" \
         >"$work/sandbox.out" 2>"$work/sandbox.err" &
     sandbox_pid=$!
@@ -128,21 +132,37 @@ else
 fi
 echo "console: ${console_url:-$base_url}/_sandbox/"
 
-step "4/5 Compile examples-c/demo.c"
+step "4/6 Compile examples-c/demo.c"
 compile=(cc -std=c99 -Wall -Wextra -Werror -pedantic -I include examples-c/demo.c
     -L target/release -lverify -Wl,-rpath,target/release -o "$work/demo")
 echo "${compile[*]}"
 "${compile[@]}"
 
-step "5/5 Run the demo against $base_url (program 10001 of sandbox/fixtures/demo.json)"
+step "5/6 Run the demo against $base_url (program 10001 of sandbox/fixtures/demo.json; the last good verdict kept in $work/state)"
 set +e
 demo_args=("$base_url")
 if [ "$https" = 1 ] && [ -z "$external_url" ]; then
     demo_args+=(--ca "$work/ca.pem")
 fi
+demo_args+=(--state "$work/state")
 "$work/demo" "${demo_args[@]}"
 status=$?
 set -e
+
+if [ "$status" -eq 0 ]; then
+    if [ -n "$external_url" ]; then
+        step "6/6 Offline start: not run with --url (that sandbox is not this script's to stop)"
+    else
+        step "6/6 Stop the sandbox, start the demo again: licensed from the store (demo --offline-start)"
+        kill "$sandbox_pid" 2>/dev/null || true
+        wait "$sandbox_pid" 2>/dev/null || true
+        sandbox_pid=""
+        set +e
+        "$work/demo" "${demo_args[@]}" --offline-start
+        status=$?
+        set -e
+    fi
+fi
 
 if [ "$status" -eq 0 ]; then
     step "demo passed"

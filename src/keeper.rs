@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::ffi::{c_char, c_void, CString};
 use std::ptr;
 use std::sync::{Arc, PoisonError};
-use std::time::{Duration, UNIX_EPOCH};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use verify_core::{codes, Error, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState};
 
@@ -13,6 +13,7 @@ use crate::client::{borrow_handle, session_kind, verify_client};
 use crate::guard::{
     clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str, write_out,
 };
+use crate::reply::{borrow_reply, verify_reply};
 
 /// `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
 pub const VERIFY_EVENT_ALIVE: i32 = 1;
@@ -21,10 +22,18 @@ pub const VERIFY_EVENT_MESSAGE: i32 = 2;
 /// `kind` of a `verify_event`: a heartbeat failed; the keeper retries within the grace
 /// period and the session stays usable.
 pub const VERIFY_EVENT_TROUBLE: i32 = 3;
-/// `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, the grace
-/// period ran out, or `VERIFY_ERR_PANIC` when the keeper's thread failed); the keeper has
-/// stopped.
+/// `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, another
+/// refusal of a login sent again after an offline start, the grace period ran out
+/// (`VERIFY_ERR_GRACE_OVER` when offline), or `VERIFY_ERR_PANIC` when the keeper's thread
+/// failed); the keeper has stopped.
 pub const VERIFY_EVENT_ENDED: i32 = 4;
+/// `kind` of a `verify_event` (offline verdicts on): the server cannot be reached; the
+/// session goes on offline until `grace_end`. Also the first event of a keeper started from
+/// an offline verdict.
+pub const VERIFY_EVENT_OFFLINE: i32 = 5;
+/// `kind` of a `verify_event` (offline verdicts on): the server confirmed the licence again,
+/// or for the first time after an offline start; `expire_at` is its expiry.
+pub const VERIFY_EVENT_ONLINE: i32 = 6;
 
 /// Keeper state: the last heartbeat succeeded (or none was due yet). Hosts must accept
 /// states added in later versions (treat an unknown one as "not alive").
@@ -39,7 +48,7 @@ pub const VERIFY_KEEPER_ENDED: i32 = 3;
 /// values added in later versions.
 #[repr(C)]
 pub struct verify_event {
-    /// `VERIFY_EVENT_ALIVE`, `_MESSAGE`, `_TROUBLE` or `_ENDED`.
+    /// `VERIFY_EVENT_ALIVE`, `_MESSAGE`, `_TROUBLE`, `_ENDED`, `_OFFLINE` or `_ONLINE`.
     pub kind: i32,
     /// The heartbeat's code: 200, the server's refusal, or a negative local code.
     pub code: i32,
@@ -51,6 +60,10 @@ pub struct verify_event {
     pub expire_at: *const c_char,
     /// The back-office message on `VERIFY_EVENT_MESSAGE`, else NULL.
     pub text: *const c_char,
+    /// When the grace period ends (Unix seconds) on `VERIFY_EVENT_OFFLINE` and on
+    /// `VERIFY_EVENT_TROUBLE` and `VERIFY_EVENT_ENDED` while offline, else 0. (Added after
+    /// the first fields: a host built with an older header reads those alone.)
+    pub grace_end: i64,
 }
 
 /// A keeper's event callback: `user_data` as given to `verify_keeper_options_set_callback`,
@@ -90,9 +103,18 @@ pub struct verify_keeper_status {
     remark: Option<CString>,
     expire_at: Option<CString>,
     last_success: Option<i64>,
+    last_confirmed: Option<i64>,
+    grace_end: Option<i64>,
     beats_ok: u64,
     beats_failed: u64,
     messages: Vec<CString>,
+}
+
+/// Unix seconds of a time after 1970.
+fn unix_seconds(time: SystemTime) -> Option<i64> {
+    time.duration_since(UNIX_EPOCH)
+        .ok()
+        .map(|since| i64::try_from(since.as_secs()).unwrap_or(i64::MAX))
 }
 
 /// The host's `user_data`, moved to the event thread. The host promises, by passing it to
@@ -130,13 +152,16 @@ fn call_host(
             EventKind::Alive => VERIFY_EVENT_ALIVE,
             EventKind::Message => VERIFY_EVENT_MESSAGE,
             EventKind::Trouble => VERIFY_EVENT_TROUBLE,
-            EventKind::Ended => VERIFY_EVENT_ENDED,
+            EventKind::Offline => VERIFY_EVENT_OFFLINE,
+            EventKind::Online => VERIFY_EVENT_ONLINE,
+            _ => VERIFY_EVENT_ENDED,
         },
         code: event.code,
         message: message.as_ptr(),
         remark: as_ptr(&remark),
         expire_at: as_ptr(&expire_at),
         text: as_ptr(&text),
+        grace_end: event.grace_end.and_then(unix_seconds).unwrap_or(0),
     };
     // SAFETY: the host's function, called as documented; the strings outlive the call.
     unsafe { callback(user_data.0, &view) };
@@ -187,7 +212,7 @@ pub extern "system" fn verify_keeper_options_free(options: *mut verify_keeper_op
 }
 
 /// Sets the time between heartbeats, in milliseconds: at least 1000 (default 300000). A
-/// small random jitter is added; the first heartbeat is one interval after the start.
+/// small random jitter is added; the first heartbeat of `verify_keeper_start` is sent at once (a token the server does not know ends the keeper at once with 1007), that of `verify_keeper_start_from_reply` one interval after the start.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
 #[no_mangle]
 pub extern "system" fn verify_keeper_options_set_interval(
@@ -269,6 +294,42 @@ pub extern "system" fn verify_keeper_options_set_callback(
     })
 }
 
+/// The keeper settings and callback of an options argument (NULL: the defaults).
+fn keeper_settings(
+    options: Option<&verify_keeper_options>,
+) -> (KeeperOptions, Option<verify_core::keeper::EventCallback>) {
+    match options {
+        Some(options) => (
+            options.options.clone(),
+            options.callback.map(|callback| {
+                let user_data = UserData(options.user_data);
+                Box::new(move |event: &Event| call_host(callback, &user_data, event))
+                    as verify_core::keeper::EventCallback
+            }),
+        ),
+        None => (KeeperOptions::default(), None),
+    }
+}
+
+/// Hands a started keeper to the caller and registers it with its client (which stops it
+/// when freed).
+///
+/// # Safety
+/// `out` was checked by `clear_out`.
+unsafe fn give_keeper(handle: &verify_client, keeper: Keeper, out: *mut *mut verify_keeper) {
+    let keeper = Arc::new(keeper);
+    {
+        let mut keepers = handle
+            .keepers
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        keepers.retain(|weak| weak.strong_count() > 0);
+        keepers.push(Arc::downgrade(&keeper));
+    }
+    // SAFETY: forwarded from the caller.
+    unsafe { give_handle(out, verify_keeper { keeper }) };
+}
+
 /// Starts keeping a session alive in the background: `token` from `verify_single_login`
 /// (`kind` `VERIFY_SESSION_CARD`) or `verify_user_login` (`VERIFY_SESSION_USER`), with
 /// `options` (NULL: the defaults; copied, so they may be freed afterwards).
@@ -294,34 +355,55 @@ pub extern "system" fn verify_keeper_start(
                 options.as_ref(),
             )
         };
-        let (keeper_options, on_event) = match options {
-            Some(options) => (
-                options.options.clone(),
-                options.callback.map(|callback| {
-                    let user_data = UserData(options.user_data);
-                    Box::new(move |event: &Event| call_host(callback, &user_data, event))
-                        as verify_core::keeper::EventCallback
-                }),
-            ),
-            None => (KeeperOptions::default(), None),
-        };
-        let keeper = Arc::new(Keeper::start(
+        let (keeper_options, on_event) = keeper_settings(options);
+        let keeper = Keeper::start(
             Arc::clone(&handle.client),
             &token,
             session_kind(kind)?,
             keeper_options,
             on_event,
-        )?);
-        {
-            let mut keepers = handle
-                .keepers
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner);
-            keepers.retain(|weak| weak.strong_count() > 0);
-            keepers.push(Arc::downgrade(&keeper));
-        }
+        )?;
         // SAFETY: `out` was checked above.
-        unsafe { give_handle(out, verify_keeper { keeper }) };
+        unsafe { give_keeper(handle, keeper, out) };
+        Ok(codes::OK)
+    })
+}
+
+/// Starts keeping the session of a login's reply: the reply of `verify_single_login` or
+/// `verify_user_login` (or of a social login), the server's own (code 200: its token and
+/// session kind are used, as `verify_keeper_start` would) or an offline verdict (code
+/// `VERIFY_OFFLINE`). From an offline verdict the keeper reports `VERIFY_EVENT_OFFLINE`,
+/// waits for the login still going on after a start budget or sends the login again (with
+/// backoff), and reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
+/// or `VERIFY_EVENT_ENDED` with the server's code and remark when it refuses (the stored
+/// verdict is cleared), or with `VERIFY_ERR_GRACE_OVER` when the offline grace runs out
+/// first. `options` as for `verify_keeper_start`. The reply is only read: the caller still
+/// owns and frees it. Ownership: on success `*out` is a new keeper the caller frees with
+/// `verify_keeper_free`. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (NULL, or a reply that
+/// is neither a successful login with a token nor an offline verdict), or
+/// `VERIFY_ERR_SYSTEM`. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_keeper_start_from_reply(
+    client: *const verify_client,
+    reply: *const verify_reply,
+    options: *const verify_keeper_options,
+    out: *mut *mut verify_keeper,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract on every pointer.
+        let (handle, reply, options) = unsafe {
+            clear_out(out, "out")?;
+            (
+                borrow_handle(client)?,
+                borrow_reply(reply)?,
+                options.as_ref(),
+            )
+        };
+        let (keeper_options, on_event) = keeper_settings(options);
+        let keeper =
+            Keeper::start_from(Arc::clone(&handle.client), reply, keeper_options, on_event)?;
+        // SAFETY: `out` was checked above.
+        unsafe { give_keeper(handle, keeper, out) };
         Ok(codes::OK)
     })
 }
@@ -398,10 +480,9 @@ pub extern "system" fn verify_keeper_get_status(
             last_message: c_text(&status.last_message),
             remark: status.remark.as_deref().map(c_text),
             expire_at: status.expire_at.as_deref().map(c_text),
-            last_success: status
-                .last_success
-                .and_then(|at| at.duration_since(UNIX_EPOCH).ok())
-                .map(|since| i64::try_from(since.as_secs()).unwrap_or(i64::MAX)),
+            last_success: status.last_success.and_then(unix_seconds),
+            last_confirmed: status.last_confirmed.and_then(unix_seconds),
+            grace_end: status.grace_end.and_then(unix_seconds),
             beats_ok: status.beats_ok,
             beats_failed: status.beats_failed,
             messages: keeper.take_messages().iter().map(|m| c_text(m)).collect(),
@@ -503,6 +584,31 @@ pub extern "system" fn verify_keeper_status_expire_at(
 ) -> i32 {
     // SAFETY: the caller's contract.
     unsafe { status_value(status, out, |s| s.expire_at.as_ref().map(|e| e.as_ptr())) }
+}
+
+/// When the server last confirmed the licence (Unix seconds) into `*out`: the last
+/// successful heartbeat or login, or with offline verdicts on the stored verdict's
+/// confirmation (carried across restarts); returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` when
+/// there is none.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_last_confirmed(
+    status: *const verify_keeper_status,
+    out: *mut i64,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| s.last_confirmed) }
+}
+
+/// When the grace period ends (Unix seconds) into `*out` while heartbeats fail or the
+/// session is offline (with offline verdicts on: the last confirmation plus the offline
+/// grace); returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` while alive.
+#[no_mangle]
+pub extern "system" fn verify_keeper_status_grace_end(
+    status: *const verify_keeper_status,
+    out: *mut i64,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { status_value(status, out, |s| s.grace_end) }
 }
 
 /// When the last heartbeat succeeded (Unix seconds) into `*out`; returns 0, or

@@ -1,12 +1,13 @@
 //! `verify_client_options`: the settings of a client (mirrors, trust, proxy, plain-http
-//! opt-in, timeouts, log hook), given to `verify_client_new_with_options`. Setters only, so
+//! opt-in, timeouts, the attempt delay, fixed addresses, the state folder, log hook), given
+//! to `verify_client_new_with_options`. Setters only, so
 //! the settings can grow without breaking the ABI.
 
 use std::ffi::{c_char, c_void};
 use std::sync::Arc;
 use std::time::Duration;
 
-use verify_core::{codes, Error, ErrorKind, LogLevel, Options, ProxyChoice};
+use verify_core::{codes, Error, ErrorKind, LogLevel, Options, ProxyChoice, StateFolder};
 
 use crate::client::{new_client, verify_client};
 use crate::guard::{
@@ -104,7 +105,9 @@ unsafe fn set(
 }
 
 /// Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
-/// settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), no log.
+/// settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), an
+/// attempt delay of 250 ms, no fixed address, no state folder, no offline verdicts, no
+/// start budget, a clock tolerance of 600 s, no log.
 /// Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
 #[no_mangle]
@@ -132,11 +135,14 @@ pub extern "system" fn verify_client_options_free(options: *mut verify_client_op
     guard((), || unsafe { free_handle(options) })
 }
 
-/// Adds a mirror: another base URL of the same service, tried in order after the first
-/// when a server cannot be reached (connect, DNS or TLS failure). The server that answers
-/// is kept for later calls; switching server runs Init there. A request that may have
-/// reached a server is never sent to another. Checked like the base URL of
-/// `verify_client_new` when the client is made. Returns 200 or a negative code.
+/// Adds a mirror: another base URL of the same service. A new connection races the base
+/// URLs (see `verify_client_options_set_attempt_delay`): a mirror gets its attempt when the
+/// ones before it have not connected within the attempt delay, or failed (connect, DNS or
+/// TLS failure); through a proxy they are tried in turn. The server that connects first is
+/// kept for later calls (and across starts, with a state folder); switching server runs
+/// Init there. A request that may have reached a server is never sent to another. Checked
+/// like the base URL of `verify_client_new` when the client is made. Returns 200 or a
+/// negative code.
 #[no_mangle]
 pub extern "system" fn verify_client_options_add_mirror(
     options: *mut verify_client_options,
@@ -322,6 +328,147 @@ pub extern "system" fn verify_client_options_set_timeouts(
             }
             o.connect_timeout = Duration::from_millis(connect_ms.into());
             o.call_timeout = Duration::from_millis(call_ms.into());
+            Ok(())
+        })
+    }
+}
+
+/// Sets the attempt delay in milliseconds (default 250, at most 10000): a new connection
+/// races its attempts, after RFC 8305 ("Happy Eyeballs"). Every address of the host name
+/// (IPv6 and IPv4 in turn) and every mirror gets an attempt when the earlier ones have not
+/// connected within the delay (at once when they failed); the first to finish TCP, and TLS
+/// for https, wins and the others are closed. 0 starts every attempt at once. Racing ends
+/// before a request byte is written: no request is ever sent twice because of it. Returns
+/// 200 or `VERIFY_ERR_INVALID_ARGUMENT` (over 10000).
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_attempt_delay(
+    options: *mut verify_client_options,
+    delay_ms: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            let delay = Duration::from_millis(delay_ms.into());
+            if delay > verify_core::options::MAX_ATTEMPT_DELAY {
+                return Err(Error::local(
+                    ErrorKind::InvalidArgument,
+                    format!("the attempt delay of {delay_ms} ms is over the 10000 ms allowed"),
+                ));
+            }
+            o.attempt_delay = delay;
+            Ok(())
+        })
+    }
+}
+
+/// Gives a fixed address for a host name, like curl's `--resolve`: the name is then never
+/// looked up in DNS (for a domain that DNS poisons or blocks), and every address given for
+/// it is used (call once per address, IPv4 or IPv6). TLS still checks the certificate
+/// against the name. Copied. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for a host that
+/// is not a host name or an `ip` that is not an IP address.
+#[no_mangle]
+pub extern "system" fn verify_client_options_add_address(
+    options: *mut verify_client_options,
+    host: *const c_char,
+    ip: *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        set(options, |o| {
+            o.add_address(&required_str(host, "host")?, &required_str(ip, "ip")?)
+        })
+    }
+}
+
+/// Sets the client's state folder, the one place for state that outlives the process: the
+/// winning line of racing connections (so that a primary blocked for weeks costs nothing
+/// after the first start), and the last good verdict when offline verdicts are on
+/// (`verify_client_options_set_offline_grace`). `path` is a folder (created when
+/// first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
+/// `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
+/// `%LOCALAPPDATA%\verify\state` on Windows. Without this call nothing is written.
+/// Several programs may share a folder: each file is one program's, sealed under a key of
+/// its AppKey and the machine, readable by its owner only, and holds no secret in clear.
+/// A file that does not open is ignored and reported to the log. Returns 200, or
+/// `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_state_folder(
+    options: *mut verify_client_options,
+    path: *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        set(options, |o| {
+            o.state_folder = Some(match optional_str(path, "path")? {
+                Some(path) if !path.is_empty() => {
+                    StateFolder::Path(std::path::PathBuf::from(path.as_ref()))
+                }
+                _ => StateFolder::UserDefault,
+            });
+            Ok(())
+        })
+    }
+}
+
+/// Turns offline verdicts on (a state folder is needed: `verify_client_options_set_state_folder`):
+/// after every successful login (`verify_single_login`, `verify_user_login`) and heartbeat
+/// the client keeps the verdict, sealed, in the state folder; a login that cannot reach the
+/// server (DNS, connect, timeout, TLS handshake, proxy) then answers from it with
+/// `VERIFY_OFFLINE` (202) when it is for the same program, identity and machine code, the
+/// server confirmed it less than `grace_seconds` ago, it has not expired and the clock was
+/// not moved back (else `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
+/// `VERIFY_ERR_CLOCK_BACK`). A refusal by the server never gives an offline verdict and
+/// clears the stored one. 0 turns them off (the default: nothing changes for the host).
+/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_offline_grace(
+    options: *mut verify_client_options,
+    grace_seconds: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.offline_grace =
+                (grace_seconds > 0).then(|| Duration::from_secs(grace_seconds.into()));
+            Ok(())
+        })
+    }
+}
+
+/// Sets a start budget in milliseconds (offline verdicts must be on): a login whose stored
+/// verdict may answer waits this long for the server; past it the stored verdict answers
+/// (`VERIFY_OFFLINE`) and the exchange goes on in the background, its outcome reported by a
+/// keeper started with `verify_keeper_start_from_reply` (`VERIFY_EVENT_ONLINE`, or
+/// `VERIFY_EVENT_ENDED` with the server's code and remark). A login with nothing stored
+/// waits for the server as usual. 0: no budget (the default). Returns 200 or
+/// `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_start_budget(
+    options: *mut verify_client_options,
+    budget_ms: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.start_budget = (budget_ms > 0).then(|| Duration::from_millis(budget_ms.into()));
+            Ok(())
+        })
+    }
+}
+
+/// Sets how far (in seconds) the local clock may be behind the latest server time seen
+/// before offline verdicts are refused with `VERIFY_ERR_CLOCK_BACK` (default 600). Offline,
+/// expiry and grace are judged by the later of the local clock and that time. Returns 200
+/// or `VERIFY_ERR_INVALID_ARGUMENT`.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_clock_tolerance(
+    options: *mut verify_client_options,
+    tolerance_seconds: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.clock_tolerance = Duration::from_secs(tolerance_seconds.into());
             Ok(())
         })
     }

@@ -70,6 +70,16 @@ unsafe fn borrow<'a>(reply: *const verify_reply) -> Result<&'a verify_reply, Err
         .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "reply is NULL"))
 }
 
+/// Borrows the core reply of a reply argument (for the keeper), or fails with an
+/// invalid-argument error.
+///
+/// # Safety
+/// `reply` is NULL or a live pointer from this library.
+pub(crate) unsafe fn borrow_reply<'a>(reply: *const verify_reply) -> Result<&'a Reply, Error> {
+    // SAFETY: forwarded from the caller.
+    unsafe { borrow(reply) }.map(|reply| &reply.reply)
+}
+
 /// Looks up `pointer` and converts the value with `read`; `VERIFY_ERR_NO_SUCH_FIELD` (not
 /// recorded as the last error) when absent or of another type.
 ///
@@ -221,6 +231,51 @@ pub extern "system" fn verify_reply_json(
                 reply.text(&format!("\0json{pointer}"), || Some(value.to_string()))
             })
         }
+    })
+}
+
+/// Whether `reply` is an offline verdict (code `VERIFY_OFFLINE`: the server could not be
+/// reached and the stored verdict answered), and what it knows besides its fields: when the
+/// server last confirmed the licence (`*confirmed_at`, Unix seconds), when the offline
+/// grace ends (`*grace_end`) and the local failure that kept the server out of reach
+/// (`*reason`, a negative code; its words are in `verify_reply_message`). Each out-pointer
+/// may be NULL. Returns 0 for an offline verdict, `VERIFY_ERR_NO_SUCH_FIELD` for the
+/// server's own reply (outs untouched), `VERIFY_ERR_INVALID_ARGUMENT` when `reply` is NULL.
+/// An offline verdict's fields (`/data/expire_at`, `/data/card_type`, ...) are those of the
+/// server's last confirmed login, without the token.
+/// Thread-safety: any thread, concurrently with other reads of the same reply.
+#[no_mangle]
+pub extern "system" fn verify_reply_offline(
+    reply: *const verify_reply,
+    confirmed_at: *mut i64,
+    grace_end: *mut i64,
+    reason: *mut i32,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: NULL or a live reply of this library (the caller's contract).
+        let reply = unsafe { borrow(reply)? };
+        let Some(offline) = reply.reply.offline() else {
+            return Ok(codes::ERR_NO_SUCH_FIELD);
+        };
+        let seconds = |time: std::time::SystemTime| {
+            time.duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |since| {
+                    i64::try_from(since.as_secs()).unwrap_or(i64::MAX)
+                })
+        };
+        // SAFETY: each pointer NULL or writable (the caller's contract).
+        unsafe {
+            if !confirmed_at.is_null() {
+                write_out(confirmed_at, "confirmed_at", seconds(offline.confirmed_at))?;
+            }
+            if !grace_end.is_null() {
+                write_out(grace_end, "grace_end", seconds(offline.grace_end))?;
+            }
+            if !reason.is_null() {
+                write_out(reason, "reason", offline.reason_code)?;
+            }
+        }
+        Ok(0)
     })
 }
 

@@ -65,18 +65,43 @@ fn demo_runs_clean_under_valgrind() {
     compile_demo(&lib_dir, &demo);
 
     let (sandbox, app_id, app_key) = demo_sandbox();
+    let state = scratch.0.join("state");
 
     // Run from the root: the rpath is relative, as in the README line.
-    let output = host_command("valgrind")
-        .args(VALGRIND_ARGS)
-        .arg(&demo)
-        .arg(sandbox.base_url())
-        .arg(&app_id)
-        .arg(&app_key)
+    let run = |extra: &[&str]| {
+        host_command("valgrind")
+            .args(VALGRIND_ARGS)
+            .arg(&demo)
+            .arg(sandbox.base_url())
+            .arg(&app_id)
+            .arg(&app_key)
+            .arg("--state")
+            .arg(&state)
+            .args(extra)
+            .current_dir(root())
+            .output()
+            .expect("run valgrind")
+    };
+    let output = run(&[]);
+    let base_url = sandbox.base_url();
+    sandbox.stop();
+    // The server stopped, the demo starts again: licensed from the store (scripts/demo.sh's
+    // last step).
+    let offline = host_command(&demo)
+        .args([base_url.as_str(), &app_id, &app_key, "--state"])
+        .arg(&state)
+        .arg("--offline-start")
         .current_dir(root())
         .output()
-        .expect("run valgrind");
-    sandbox.stop();
+        .expect("run the demo again");
+    let (offline_stdout, offline_stderr) = text(&offline);
+    assert!(
+        offline.status.success()
+            && offline_stdout.contains("[verify_single_login(offline)] code 202 (")
+            && offline_stdout.contains("grace_end")
+            && offline_stdout.contains("reason         -3"),
+        "--- offline start ---\n{offline_stdout}\n{offline_stderr}"
+    );
     let (stdout, stderr) = text(&output);
     let report = format!("--- demo stdout ---\n{stdout}\n--- valgrind (stderr) ---\n{stderr}");
 

@@ -1,11 +1,13 @@
-//! The client options of the C ABI (trust, pins, mirrors, plain-http opt-in, proxy choice,
-//! timeouts, the log callback), from a C host: `tests/hosts/c_networks.c`
-//! against the sandbox's http and https listeners, under valgrind where time does not
-//! matter. Needs `cc` and `valgrind` (`scripts/install-deps.sh gcc valgrind`).
+//! The client options of the C ABI (trust, pins, mirrors, racing with its attempt delay,
+//! fixed addresses, the state folder, plain-http opt-in, proxy choice, timeouts, the log
+//! callback), from a C host: `tests/hosts/c_networks.c` against the
+//! sandbox's http and https listeners, under valgrind where time does not matter. Needs `cc`
+//! and `valgrind` (`scripts/install-deps.sh gcc valgrind`).
 
 mod common;
 
-use common::host::{build_host, require_tool, run_host, Run, Scratch};
+use common::host::{build_host, require_tool, run_host, Run, Scratch, C_POSIX_FLAGS};
+use common::net::BlackHole;
 use common::tls::certs;
 use common::{unique, Program, APP_KEY};
 use serde_json::json;
@@ -16,7 +18,7 @@ fn run(args: &[String], how: Run) -> String {
         require_tool("valgrind", "valgrind");
     }
     let scratch = Scratch::new();
-    let program = build_host("c_networks", &scratch, &[]);
+    let program = build_host("c_networks", &scratch, C_POSIX_FLAGS);
     let output = run_host(&program, args, how, |_| None);
     output.assert_passed(how);
     output.stdout
@@ -92,4 +94,27 @@ fn a_mirror_takes_over_and_the_log_callback_sees_no_secret() {
         Run::Valgrind,
     );
     assert!(stdout.contains("unreachable"), "{stdout}");
+}
+
+#[test]
+fn a_black_holed_primary_costs_the_attempt_delay_once_and_nothing_after() {
+    let program = Program::fresh();
+    let hole = BlackHole::at("127.0.0.1:0");
+    let scratch = Scratch::new();
+    let state = scratch.0.join("state");
+    let good = program.sandbox.base_url();
+    let port = good.rsplit(':').next().expect("port").to_owned();
+    let stdout = run(
+        &[
+            "race".to_owned(),
+            hole.url(),
+            good,
+            port,
+            program.app_id.clone(),
+            APP_KEY.to_owned(),
+            state.display().to_string(),
+        ],
+        Run::Native,
+    );
+    assert!(stdout.contains("connected to"), "{stdout}");
 }

@@ -48,6 +48,8 @@ namespace Verify
         Ok = 200,
         /// <summary>waiting for social authorization; keep polling (<c>VERIFY_PENDING</c>).</summary>
         Pending = 201,
+        /// <summary>licensed offline: the server could not be reached; the stored verdict answers (<c>VERIFY_OFFLINE</c>).</summary>
+        Offline = 202,
         /// <summary>program not found (or session secret unknown to the server) (<c>VERIFY_PROGRAM_NOT_FOUND</c>).</summary>
         ProgramNotFound = 1001,
         /// <summary>wrong password (<c>VERIFY_WRONG_PASSWORD</c>).</summary>
@@ -114,6 +116,12 @@ namespace Verify
         Proxy = -12,
         /// <summary>request too large: its body would exceed 1 MiB; nothing was sent (<c>VERIFY_ERR_TOO_LARGE</c>).</summary>
         TooLarge = -13,
+        /// <summary>offline verdict refused: the clock was moved back (<c>VERIFY_ERR_CLOCK_BACK</c>).</summary>
+        ClockBack = -14,
+        /// <summary>offline verdict refused: the offline grace period is over (<c>VERIFY_ERR_GRACE_OVER</c>).</summary>
+        GraceOver = -15,
+        /// <summary>offline verdict refused: the stored licence has expired (<c>VERIFY_ERR_OFFLINE_EXPIRED</c>).</summary>
+        OfflineExpired = -16,
         // END GENERATED: codes
     }
 
@@ -167,8 +175,22 @@ namespace Verify
         /// The session ended: 1005 (expired), 1006 (disabled; <see cref="KeeperEvent.Remark"/> is
         /// the reason), 1007 (token invalid), the grace period ran out, or
         /// <see cref="ResultCode.Panic"/> when the keeper's thread failed. The keeper has stopped.
+        /// Offline, also a refusal of the login sent again, or <see cref="ResultCode.GraceOver"/>.
         /// </summary>
         Ended = 4,
+
+        /// <summary>
+        /// Offline verdicts on: the server cannot be reached; the session goes on offline until
+        /// <see cref="KeeperEvent.GraceEnd"/>. Also the first event of a keeper started from an
+        /// offline verdict.
+        /// </summary>
+        Offline = 5,
+
+        /// <summary>
+        /// Offline verdicts on: the server confirmed the licence again (or for the first time
+        /// after an offline start): <see cref="KeeperEvent.ExpireAt"/> is its expiry.
+        /// </summary>
+        Online = 6,
     }
 
     /// <summary>The trust stores of a client (VERIFY_TRUST_*), for <see cref="ClientOptions.Trust"/>.</summary>
@@ -1286,7 +1308,8 @@ namespace Verify
         /// <see cref="UserLogin"/> (<see cref="SessionKind.User"/>), with
         /// <paramref name="options"/> (null: the defaults, a heartbeat every 5 minutes and 15
         /// minutes of grace). The options are copied: they may be changed, reused or disposed
-        /// afterwards. The first heartbeat is sent one interval after the start. Keep the
+        /// afterwards. The first heartbeat is sent at once (a token the server does not know ends the
+        /// keeper with 1007), the next ones every interval. Keep the
         /// returned keeper (a field) and dispose it when the session should no longer be kept;
         /// it keeps this client from being collected (not from being disposed: disposing the
         /// client stops its keepers).
@@ -1297,7 +1320,41 @@ namespace Verify
         /// </exception>
         public Keeper StartKeeper(string token, SessionKind kind, KeeperOptions options = null)
         {
-            return new Keeper(KeeperHandle.Start(handle, token, kind, options == null ? null : options.Handle));
+            Args.Required(token, "token");
+            return new Keeper(KeeperHandle.Start(handle, options == null ? null : options.Handle,
+                (client, nativeOptions) =>
+                {
+                    KeeperHandle created;
+                    int code = NativeMethods.verify_keeper_start(client, token, (int)kind, nativeOptions, out created);
+                    return Args.Created(code, created);
+                }));
+        }
+
+        /// <summary>
+        /// Starts keeping the session of a login's reply (verify_keeper_start_from_reply): the
+        /// server's own (<see cref="Reply.IsOk"/>: its token and session kind) or an offline
+        /// verdict (<see cref="Reply.IsOffline"/>). From an offline verdict the keeper reports
+        /// <see cref="EventKind.Offline"/>, waits for the login still going on after a start
+        /// budget or sends it again, and reports <see cref="EventKind.Online"/> once the server
+        /// takes it, or <see cref="EventKind.Ended"/> with the server's refusal (the stored
+        /// verdict is cleared) or <see cref="ResultCode.GraceOver"/>. The reply is only read.
+        /// </summary>
+        /// <exception cref="VerifyException">
+        /// <see cref="ResultCode.InvalidArgument"/> for a reply that is neither.
+        /// </exception>
+        public Keeper StartKeeper(Reply login, KeeperOptions options = null)
+        {
+            if (login == null)
+            {
+                throw new ArgumentNullException("login");
+            }
+            return new Keeper(KeeperHandle.Start(handle, options == null ? null : options.Handle,
+                (client, nativeOptions) => login.Handle.With(reply =>
+                {
+                    KeeperHandle created;
+                    int code = NativeMethods.verify_keeper_start_from_reply(client, reply, nativeOptions, out created);
+                    return Args.Created(code, created);
+                })));
         }
 
         /// <summary>
@@ -1417,6 +1474,43 @@ namespace Verify
         public bool IsOk
         {
             get { return Code == ResultCode.Ok; }
+        }
+
+        /// <summary>
+        /// True for an offline verdict (<see cref="ResultCode.Offline"/>): the server could not
+        /// be reached and the stored verdict of the last good login answered. Its fields are
+        /// those of the server's last confirmed login, without the token; see <see cref="Offline"/>.
+        /// </summary>
+        public bool IsOffline
+        {
+            get { return Code == ResultCode.Offline; }
+        }
+
+        /// <summary>True for 200 or an offline verdict: the program may run.</summary>
+        public bool IsLicensed
+        {
+            get { return IsOk || IsOffline; }
+        }
+
+        /// <summary>What an offline verdict knows besides its fields (verify_reply_offline); null for the server's own reply.</summary>
+        public OfflineInfo Offline
+        {
+            get
+            {
+                return handle.With(p =>
+                {
+                    long confirmed, graceEnd;
+                    int reason;
+                    int code = NativeMethods.verify_reply_offline(p, out confirmed, out graceEnd, out reason);
+                    if (code == (int)ResultCode.NoSuchField)
+                    {
+                        return null;
+                    }
+                    Args.Ok(code, 0);
+                    return new OfflineInfo(DateTimeOffset.FromUnixTimeSeconds(confirmed),
+                        DateTimeOffset.FromUnixTimeSeconds(graceEnd), (ResultCode)reason);
+                });
+            }
         }
 
         /// <summary>The server's message (localized; may be empty).</summary>
@@ -1549,6 +1643,7 @@ namespace Verify
         private readonly ClientOptionsHandle handle;
         private TrustStores trust = TrustStores.Mozilla;
         private bool allowInsecureHttp;
+        private TimeSpan attemptDelay = TimeSpan.FromMilliseconds(250);
 
         /// <summary>Options with the defaults (verify_client_options_new).</summary>
         public ClientOptions()
@@ -1683,6 +1778,83 @@ namespace Verify
             handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_timeouts(p, connectMs, callMs)));
         }
 
+        /// <summary>
+        /// The attempt delay of racing connections (RFC 8305; default 250 ms, at most 10 s, zero
+        /// starts every attempt at once): every address of the host name (IPv6 and IPv4 in turn)
+        /// and every mirror gets an attempt when the earlier ones have not connected within it;
+        /// the first to finish TCP and TLS wins. No request is ever sent twice because of it.
+        /// </summary>
+        public TimeSpan AttemptDelay
+        {
+            get
+            {
+                return attemptDelay;
+            }
+
+            set
+            {
+                uint delayMs = Args.Milliseconds(value, "value", 0);
+                handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_attempt_delay(p, delayMs)));
+                attemptDelay = value;
+            }
+        }
+
+        /// <summary>
+        /// Gives a fixed address (IPv4 or IPv6) for a host name, like curl's --resolve: the name
+        /// is then never looked up in DNS, and TLS still checks it. Call once per address.
+        /// </summary>
+        public void AddAddress(string host, string ip)
+        {
+            Args.Required(host, "host");
+            Args.Required(ip, "ip");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_add_address(p, host, ip)));
+        }
+
+        /// <summary>
+        /// Sets the client's state folder, the one place for state that outlives the process
+        /// (the remembered winning line of racing connections, the last good verdict): a folder,
+        /// or null for the per-user default. Each file there is sealed for this program and
+        /// machine.
+        /// </summary>
+        public void SetStateFolder(string path = null)
+        {
+            Args.Optional(path, "path");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_state_folder(p, path)));
+        }
+
+        /// <summary>
+        /// Offline verdicts (a state folder needed): a login that cannot reach the server
+        /// answers from the stored verdict (<see cref="Reply.IsOffline"/>) when the server
+        /// confirmed it less than this long ago. Zero (the default) turns them off. Whole seconds.
+        /// </summary>
+        public void SetOfflineGrace(TimeSpan grace)
+        {
+            uint seconds = Args.Seconds(grace, "grace");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_offline_grace(p, seconds)));
+        }
+
+        /// <summary>
+        /// A start that never waits long (offline verdicts needed): past this budget a login
+        /// whose stored verdict may answer gets it, and the login goes on in the background
+        /// (follow it with <see cref="Client.StartKeeper(Reply, KeeperOptions)"/>). Zero (the
+        /// default): no budget.
+        /// </summary>
+        public void SetStartBudget(TimeSpan budget)
+        {
+            uint ms = Args.Milliseconds(budget, "budget", 0);
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_start_budget(p, ms)));
+        }
+
+        /// <summary>
+        /// How far the local clock may be behind the latest server time seen before offline
+        /// verdicts are refused (<see cref="ResultCode.ClockBack"/>); default 10 minutes. Whole seconds.
+        /// </summary>
+        public void SetClockTolerance(TimeSpan tolerance)
+        {
+            uint seconds = Args.Seconds(tolerance, "tolerance");
+            handle.With(p => Args.Ok(NativeMethods.verify_client_options_set_clock_tolerance(p, seconds)));
+        }
+
         /// <summary>Frees the options (verify_client_options_free); clients made with them are not affected.</summary>
         public void Dispose()
         {
@@ -1692,7 +1864,7 @@ namespace Verify
 
     /// <summary>
     /// Settings of a keeper (<c>verify_keeper_options</c>), given to
-    /// <see cref="Client.StartKeeper"/>: the defaults until a property is set. A keeper copies
+    /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>: the defaults until a property is set. A keeper copies
     /// them when it starts, so they may be changed, reused for other keepers or disposed
     /// afterwards. Not thread-safe: one thread at a time.
     /// </summary>
@@ -1727,7 +1899,8 @@ namespace Verify
 
         /// <summary>
         /// Time between heartbeats: at least 1 s (default 5 minutes, the spec's). A small random
-        /// jitter is added; the first heartbeat is one interval after the start.
+        /// jitter is added; the first heartbeat of StartKeeper(token, kind) is sent at once, that of
+        /// StartKeeper(reply) one interval after the start.
         /// </summary>
         /// <exception cref="VerifyException">Set below 1 s: <see cref="ResultCode.InvalidArgument"/>.</exception>
         public TimeSpan Interval
@@ -1808,7 +1981,7 @@ namespace Verify
 
     /// <summary>
     /// A running session keeper: <c>verify_keeper</c>, started by
-    /// <see cref="Client.StartKeeper"/>. It sends a heartbeat every interval on its own thread
+    /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>. It sends a heartbeat every interval on its own thread
     /// and reports through <see cref="KeeperOptions.OnEvent"/> (on the keeper's event thread)
     /// and through <see cref="State"/> and <see cref="Status"/> (any thread).
     /// </summary>
@@ -1826,7 +1999,7 @@ namespace Verify
     {
         private readonly KeeperHandle handle;
 
-        /// <summary>A keeper over a handle (from <see cref="KeeperHandle.Start"/>); disposing either frees it.</summary>
+        /// <summary>A keeper over a handle (from <see cref="KeeperHandle.Start(ClientHandle, string, SessionKind, KeeperOptionsHandle)"/>); disposing either frees it.</summary>
         public Keeper(KeeperHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -1899,6 +2072,27 @@ namespace Verify
         }
     }
 
+    /// <summary>What an offline verdict knows besides its fields (<see cref="Reply.Offline"/>).</summary>
+    public sealed class OfflineInfo
+    {
+        /// <summary>An offline verdict's info as given.</summary>
+        public OfflineInfo(DateTimeOffset confirmedAt, DateTimeOffset graceEnd, ResultCode reason)
+        {
+            ConfirmedAt = confirmedAt;
+            GraceEnd = graceEnd;
+            Reason = reason;
+        }
+
+        /// <summary>When the server last confirmed the licence.</summary>
+        public DateTimeOffset ConfirmedAt { get; private set; }
+
+        /// <summary>When the offline grace period ends.</summary>
+        public DateTimeOffset GraceEnd { get; private set; }
+
+        /// <summary>The local failure that kept the server out of reach; its words are in <see cref="Reply.Message"/>.</summary>
+        public ResultCode Reason { get; private set; }
+    }
+
     /// <summary>
     /// A snapshot of a keeper (verify_keeper_get_status and its accessors), copied: it stays valid
     /// and never changes. From <see cref="Keeper.Status"/>.
@@ -1929,6 +2123,8 @@ namespace Verify
                     Args.Ok(code, 0);
                     LastSuccess = DateTimeOffset.FromUnixTimeSeconds(lastSuccess);
                 }
+                LastConfirmed = OptionalTime(NativeMethods.verify_keeper_status_last_confirmed(p, out lastSuccess), lastSuccess);
+                GraceEnd = OptionalTime(NativeMethods.verify_keeper_status_grace_end(p, out lastSuccess), lastSuccess);
                 ulong succeeded, failed;
                 Args.Ok(NativeMethods.verify_keeper_status_counts(p, out succeeded, out failed), 0);
                 Succeeded = succeeded;
@@ -1973,6 +2169,15 @@ namespace Verify
         /// <summary>When the last heartbeat succeeded (whole seconds, UTC), or null before the first success.</summary>
         public DateTimeOffset? LastSuccess { get; private set; }
 
+        /// <summary>
+        /// When the server last confirmed the licence (with offline verdicts on: the stored
+        /// verdict's confirmation, carried across restarts), or null.
+        /// </summary>
+        public DateTimeOffset? LastConfirmed { get; private set; }
+
+        /// <summary>When the grace period ends while heartbeats fail or the session is offline; null while alive.</summary>
+        public DateTimeOffset? GraceEnd { get; private set; }
+
         /// <summary>How many heartbeats succeeded.</summary>
         public ulong Succeeded { get; private set; }
 
@@ -2001,6 +2206,16 @@ namespace Verify
             Args.Ok(code, 0);
             return Utf8.FromNative(text);
         }
+
+        private static DateTimeOffset? OptionalTime(int code, long seconds)
+        {
+            if (code == (int)ResultCode.NoSuchField)
+            {
+                return null;
+            }
+            Args.Ok(code, 0);
+            return DateTimeOffset.FromUnixTimeSeconds(seconds);
+        }
     }
 
     /// <summary>
@@ -2011,7 +2226,7 @@ namespace Verify
     {
         /// <summary>An event as given (for hosts that test their handlers).</summary>
         public KeeperEvent(EventKind kind, ResultCode code, string message, string remark,
-            string expireAt, string text)
+            string expireAt, string text, DateTimeOffset? graceEnd = null)
         {
             Kind = kind;
             Code = code;
@@ -2019,7 +2234,14 @@ namespace Verify
             Remark = remark;
             ExpireAt = expireAt;
             Text = text;
+            GraceEnd = graceEnd;
         }
+
+        /// <summary>
+        /// When the grace period ends, on <see cref="EventKind.Offline"/> (and on Trouble and
+        /// Ended while offline), else null.
+        /// </summary>
+        public DateTimeOffset? GraceEnd { get; private set; }
 
         /// <summary>What happened; a kind of a later library is kept as its number.</summary>
         public EventKind Kind { get; private set; }
@@ -2051,7 +2273,8 @@ namespace Verify
         {
             NativeEvent e = Marshal.PtrToStructure<NativeEvent>(native);
             return new KeeperEvent((EventKind)e.Kind, (ResultCode)e.Code, Utf8.FromNative(e.Message),
-                Utf8.FromNative(e.Remark), Utf8.FromNative(e.ExpireAt), Utf8.FromNative(e.Text));
+                Utf8.FromNative(e.Remark), Utf8.FromNative(e.ExpireAt), Utf8.FromNative(e.Text),
+                e.GraceEnd == 0 ? (DateTimeOffset?)null : DateTimeOffset.FromUnixTimeSeconds(e.GraceEnd));
         }
     }
 
@@ -2366,16 +2589,32 @@ namespace Verify
         /// <summary>
         /// Starts a keeper (verify_keeper_start) on <paramref name="client"/> for
         /// <paramref name="token"/>, with <paramref name="options"/> (null: the defaults); see
-        /// <see cref="Client.StartKeeper"/>. The caller owns the result.
+        /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>. The caller owns the result.
         /// </summary>
         public static KeeperHandle Start(ClientHandle client, string token, SessionKind kind,
             KeeperOptionsHandle options)
+        {
+            Args.Required(token, "token");
+            return Start(client, options, (c, nativeOptions) =>
+            {
+                KeeperHandle made;
+                int code = NativeMethods.verify_keeper_start(c, token, (int)kind, nativeOptions, out made);
+                return Args.Created(code, made);
+            });
+        }
+
+        /// <summary>
+        /// Starts a keeper on <paramref name="client"/> with <paramref name="options"/> (null:
+        /// the defaults) through <paramref name="start"/>, the native call given the options'
+        /// pointer (IntPtr.Zero for none); roots the options' event handler for the keeper's life.
+        /// </summary>
+        internal static KeeperHandle Start(ClientHandle client, KeeperOptionsHandle options,
+            Func<ClientHandle, IntPtr, KeeperHandle> start)
         {
             if (client == null)
             {
                 throw new ArgumentNullException("client");
             }
-            Args.Required(token, "token");
             EventDispatcher dispatcher = options == null ? null : options.Dispatcher;
             // Rooted before the keeper exists: its event thread may call the delegate at any
             // time until verify_keeper_free returns, even if this handle is never disposed.
@@ -2389,9 +2628,7 @@ namespace Verify
                     options.DangerousAddRef(ref added);
                     nativeOptions = options.DangerousGetHandle();
                 }
-                KeeperHandle created;
-                int code = NativeMethods.verify_keeper_start(client, token, (int)kind, nativeOptions, out created);
-                created = Args.Created(code, created);
+                KeeperHandle created = start(client, nativeOptions);
                 created.callbackRoot = root;
                 created.dispatcher = dispatcher;
                 created.client = client;
@@ -2525,7 +2762,7 @@ namespace Verify
         }
     }
 
-    /// <summary>A <c>verify_event</c> as C lays it out: two int32, then four <c>const char *</c>.</summary>
+    /// <summary>A <c>verify_event</c> as C lays it out: two int32, four <c>const char *</c>, an int64.</summary>
     [StructLayout(LayoutKind.Sequential)]
     internal struct NativeEvent
     {
@@ -2535,6 +2772,7 @@ namespace Verify
         public IntPtr Remark;
         public IntPtr ExpireAt;
         public IntPtr Text;
+        public long GraceEnd;
     }
 
     /// <summary>
@@ -2656,14 +2894,24 @@ namespace Verify
             }
         }
 
-        internal static uint Milliseconds(TimeSpan span, string name)
+        internal static uint Milliseconds(TimeSpan span, string name, uint minimum = 1)
         {
             double ms = Math.Ceiling(span.TotalMilliseconds);
-            if (ms < 1 || ms > uint.MaxValue)
+            if (ms < minimum || ms > uint.MaxValue)
             {
-                throw new ArgumentOutOfRangeException(name, span, "must be between 1 ms and 4294967295 ms");
+                throw new ArgumentOutOfRangeException(name, span, "must be between " + minimum + " ms and 4294967295 ms");
             }
             return (uint)ms;
+        }
+
+        internal static uint Seconds(TimeSpan span, string name)
+        {
+            double seconds = Math.Ceiling(span.TotalSeconds);
+            if (seconds < 0 || seconds > uint.MaxValue)
+            {
+                throw new ArgumentOutOfRangeException(name, span, "must be between 0 s and 4294967295 s");
+            }
+            return (uint)seconds;
         }
 
         /// <summary>Throws the thread's last error unless <paramref name="code"/> is <paramref name="ok"/> (200 by default).</summary>
@@ -2973,6 +3221,36 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_options_set_timeouts(IntPtr options, uint connectMs, uint callMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_attempt_delay(IntPtr options, uint delayMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_offline_grace(IntPtr options, uint graceSeconds);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_start_budget(IntPtr options, uint budgetMs);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_clock_tolerance(IntPtr options, uint toleranceSeconds);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_offline(IntPtr reply, out long confirmedAt, out long graceEnd, out int reason);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_start_from_reply(ClientHandle client, IntPtr reply, IntPtr options, out KeeperHandle keeper);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_last_confirmed(IntPtr status, out long seconds);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_keeper_status_grace_end(IntPtr status, out long seconds);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_add_address(IntPtr options, [MarshalAs(UnmanagedType.LPUTF8Str)] string host, [MarshalAs(UnmanagedType.LPUTF8Str)] string ip);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_state_folder(IntPtr options, [MarshalAs(UnmanagedType.LPUTF8Str)] string path);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_options_set_log(IntPtr options, LogCallback callback,

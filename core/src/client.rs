@@ -4,18 +4,27 @@
 use std::fmt;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 use zeroize::Zeroizing;
 
 use crate::codes;
+use crate::connect::Origin;
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
+use crate::offline::{heartbeat_kind, is_local, session_of, Login, Offline, Pending};
 use crate::options::Options;
+use crate::options::MAX_ATTEMPT_DELAY;
 use crate::reply::Reply;
-use crate::transport::{wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri};
+pub use crate::request::ActionRequest;
+use crate::session::SessionKind;
+use crate::state::Sealed;
+use crate::transport::{
+    none_reachable, wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri,
+};
 use crate::url::BaseUrl;
 use crate::wire;
 
@@ -24,53 +33,15 @@ pub const MAX_REQUEST_BYTES: usize = 1 << 20;
 /// The body around `Data`: `TimeStamp=..&Data=&Sign=<32 hex>` (see `wire::handle_body`).
 const BODY_OVERHEAD: usize = 96;
 
-/// One business request: the action and its plaintext parameters, in order.
-#[derive(Clone)]
-pub struct ActionRequest {
-    /// The `action` value.
-    pub action: String,
-    /// The other parameters, in the order they are sent. The values (cards, passwords,
-    /// tokens) are wiped from memory when the request is dropped.
-    params: Vec<(String, Zeroizing<String>)>,
-    /// Whether sending the request twice is harmless. A request that may have reached the
-    /// server (read timeout, connection reset after sending) is sent again only when this is
-    /// true; requests that surely did not reach it are always sent again once.
-    pub repeatable: bool,
-}
-
+/// What the client checks of a request before anything is sent.
 impl ActionRequest {
-    /// A request for `action` with no parameters yet.
-    pub fn new(action: &str, repeatable: bool) -> ActionRequest {
-        ActionRequest {
-            action: action.to_owned(),
-            params: Vec::new(),
-            repeatable,
-        }
-    }
-
-    /// Adds a parameter.
-    pub fn param(mut self, key: &str, value: &str) -> ActionRequest {
-        self.params
-            .push((key.to_owned(), Zeroizing::new(value.to_owned())));
-        self
-    }
-
-    /// Adds a parameter when `value` is present and not empty (an empty optional value is
-    /// not sent, whatever the action).
-    pub fn opt_param(self, key: &str, value: Option<&str>) -> ActionRequest {
-        match value {
-            Some(value) if !value.is_empty() => self.param(key, value),
-            _ => self,
-        }
-    }
-
     /// Refuses a request whose body would exceed [`MAX_REQUEST_BYTES`] (`Data` is the hex of
     /// the plaintext: twice its length), before anything is sent.
     pub fn check_size(&self) -> Result<(), Error> {
         // Percent-encoding at most triples a character: this bound is exact enough.
         let bound: usize = self.action.len() * 3
             + self
-                .params
+                .params()
                 .iter()
                 .map(|(k, v)| 2 + 3 * (k.len() + v.len()))
                 .sum::<usize>();
@@ -78,7 +49,7 @@ impl ActionRequest {
         if body(bound) <= MAX_REQUEST_BYTES {
             return Ok(());
         }
-        let exact = Zeroizing::new(wire::plaintext(&self.action, &self.params)).len();
+        let exact = Zeroizing::new(wire::plaintext(&self.action, self.params())).len();
         if body(exact) <= MAX_REQUEST_BYTES {
             return Ok(());
         }
@@ -92,23 +63,6 @@ impl ActionRequest {
                 body(exact)
             ),
         ))
-    }
-
-    /// The parameter keys, in order.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.params.iter().map(|(key, _)| key.as_str())
-    }
-}
-
-impl fmt::Debug for ActionRequest {
-    /// Parameter values are not printed: they hold passwords, cards and tokens.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let keys: Vec<&str> = self.keys().collect();
-        f.debug_struct("ActionRequest")
-            .field("action", &self.action)
-            .field("param_keys", &keys)
-            .field("repeatable", &self.repeatable)
-            .finish()
     }
 }
 
@@ -133,8 +87,10 @@ struct Endpoint {
     init_url: String,
     /// The same, parsed.
     init_uri: Uri,
-    /// `scheme://host:port`, for messages.
+    /// `scheme://host[:port]` as given, for messages.
     origin: String,
+    /// `scheme://host:port`, as connections name it.
+    line: String,
     /// A loopback host: never through a proxy.
     direct: bool,
 }
@@ -142,8 +98,15 @@ struct Endpoint {
 /// A client of the service for one program (`AppId` + `AppKey`).
 ///
 /// `Client` is `Send + Sync`: share it between threads (for example in an `Arc`). No lock
-/// is held across network I/O, and connections are kept alive and reused.
+/// is held across network I/O, and connections are kept alive and reused. Dropping it stops
+/// and joins the exchanges it runs in the background (a login that goes on after its start
+/// budget ran out).
 pub struct Client {
+    shared: Arc<Shared>,
+}
+
+/// What a client's calls share, with the exchanges it runs in the background.
+pub(crate) struct Shared {
     endpoints: Vec<Endpoint>,
     /// The endpoint that answered last: later calls start there.
     current: AtomicUsize,
@@ -153,6 +116,10 @@ pub struct Client {
     session: Mutex<Option<Session>>,
     generations: AtomicU64,
     clock_offset: AtomicI64,
+    /// The offline verdicts, when the host opted in (a state folder and an offline grace).
+    offline: Option<Offline>,
+    /// Exchanges going on in the background, stopped and joined when the client is dropped.
+    background: Mutex<Vec<(Arc<Pending>, JoinHandle<()>)>>,
     log: Option<LogHook>,
 }
 
@@ -160,10 +127,17 @@ impl fmt::Debug for Client {
     /// The AppKey and the session secret are never printed.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Client")
-            .field("endpoints", &self.endpoints)
-            .field("app_id", &self.app_id)
+            .field("endpoints", &self.shared.endpoints)
+            .field("app_id", &self.shared.app_id)
             .field("clock_offset", &self.clock_offset())
+            .field("offline", &self.shared.offline)
             .finish_non_exhaustive()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        self.shared.stop_background();
     }
 }
 
@@ -192,7 +166,7 @@ impl Client {
             return Err(Error::invalid_argument("app_key must not be empty"));
         }
         let mut endpoints = Vec::with_capacity(1 + options.mirrors.len());
-        let mut hosts = Vec::new();
+        let mut service = Vec::new();
         for url in std::iter::once(base_url).chain(options.mirrors.iter().map(String::as_str)) {
             let base = BaseUrl::parse(url)?;
             if !base.is_https() && !base.is_loopback() && !options.allow_insecure_http {
@@ -203,55 +177,114 @@ impl Client {
                 )));
             }
             let origin = origin_of(base.as_str());
-            hosts.push(base.host().to_owned());
             let init_url = format!("{}/api/verify", base.as_str());
             let init_uri = Uri::try_from(init_url.as_str()).map_err(|err| {
                 Error::invalid_argument(format!("{} is not a usable URL: {err}", base.as_str()))
+            })?;
+            let line = Origin::of(&init_uri).ok_or_else(|| {
+                Error::invalid_argument(format!("{} has no host or port", base.as_str()))
             })?;
             endpoints.push(Endpoint {
                 init_url,
                 init_uri,
                 origin,
+                line: line.label(),
                 direct: base.is_loopback(),
             });
+            service.push((line, base.is_loopback()));
         }
         if options.connect_timeout.is_zero() || options.call_timeout.is_zero() {
             return Err(Error::invalid_argument(
                 "timeouts must be at least 1 millisecond",
             ));
         }
-        let settings = Arc::new(Settings::new(&options, hosts)?);
-        Ok(Client {
+        if options.attempt_delay > MAX_ATTEMPT_DELAY {
+            return Err(Error::invalid_argument(format!(
+                "the attempt delay of {} ms is over the {} ms allowed",
+                options.attempt_delay.as_millis(),
+                MAX_ATTEMPT_DELAY.as_millis()
+            )));
+        }
+        if options.offline_grace.is_some() && options.state_folder.is_none() {
+            return Err(Error::invalid_argument(
+                "an offline grace period needs a state folder to keep the verdict in",
+            ));
+        }
+        if options.start_budget.is_some() && options.offline_grace.is_none() {
+            return Err(Error::invalid_argument(
+                "a start budget needs an offline grace period: past the budget, the stored \
+                 verdict answers",
+            ));
+        }
+        let state = match &options.state_folder {
+            Some(folder) => {
+                let identity = match &options.machine_identity {
+                    Some(identity) => identity.clone(),
+                    None => crate::machine::identity()?,
+                };
+                Some(Arc::new(Sealed::new(
+                    folder.path()?,
+                    app_id,
+                    app_key.as_bytes(),
+                    identity.as_bytes(),
+                    options.log.clone(),
+                )?))
+            }
+            None => None,
+        };
+        let settings = Arc::new(Settings::new(&options, &service, state.clone())?);
+        // Calls start at the remembered winning line's base URL.
+        let current = settings
+            .lines()
+            .remembered()
+            .and_then(|line| endpoints.iter().position(|e| e.line == line.label()))
+            .unwrap_or(0);
+        let offline = match (&state, options.offline_grace) {
+            (Some(store), Some(grace)) => Some(Offline::new(
+                Arc::clone(store),
+                grace,
+                options.clock_tolerance,
+                options.start_budget,
+                options.log.clone(),
+            )),
+            _ => None,
+        };
+        let shared = Shared {
             endpoints,
-            current: AtomicUsize::new(0),
+            current: AtomicUsize::new(current),
             app_id: app_id.to_owned(),
             app_key: Zeroizing::new(app_key.to_owned()),
             transport: Transport::new(settings, options.connect_timeout, options.call_timeout),
             session: Mutex::new(None),
             generations: AtomicU64::new(0),
             clock_offset: AtomicI64::new(0),
+            offline,
+            background: Mutex::default(),
             log: options.log,
+        };
+        Ok(Client {
+            shared: Arc::new(shared),
         })
     }
 
     /// Sets the connect and whole-call timeouts (defaults: 10 s and 30 s).
     pub fn set_timeouts(&self, connect: Duration, call: Duration) -> Result<(), Error> {
-        self.transport.set_timeouts(connect, call)
+        self.shared.transport.set_timeouts(connect, call)
     }
 
     /// The current (connect, call) timeouts.
     pub fn timeouts(&self) -> (Duration, Duration) {
-        self.transport.timeouts()
+        self.shared.transport.timeouts()
     }
 
     /// Seconds added to the local clock to get the server's, learned from a 1014 refusal.
     pub fn clock_offset(&self) -> i64 {
-        self.clock_offset.load(Ordering::Relaxed)
+        self.shared.clock_offset.load(Ordering::Relaxed)
     }
 
     /// Whether an Init has succeeded and its session secret is held.
     pub fn has_session(&self) -> bool {
-        self.lock_session().is_some()
+        self.shared.lock_session().is_some()
     }
 
     /// Runs the Init handshake now (it otherwise runs lazily on the first action).
@@ -262,6 +295,49 @@ impl Client {
 
     /// Init, returning the server's reply: `Ok` only for code 200, else the refusal.
     pub fn init_exchange(&self) -> Result<Reply, Error> {
+        self.shared.init_exchange()
+    }
+
+    /// Sends a business request and returns the server's reply whatever its code; `Err` only
+    /// for local failures, and for an Init refusal when the lazy Init fails (then the error
+    /// carries the Init reply).
+    ///
+    /// With offline verdicts (a state folder and an offline grace), a login (`SingleLogin`,
+    /// a password `UserLogin` without a card) that fails for a local reason answers from the
+    /// stored verdict when it may (code 202, [`Reply::offline`]), and with a start budget a
+    /// login the server has not answered within the budget does too, while the exchange goes
+    /// on in the background ([`crate::Keeper::start_from`] follows it).
+    pub fn exchange(&self, request: &ActionRequest) -> Result<Reply, Error> {
+        Shared::exchange(&self.shared, request)
+    }
+
+    /// The last confirmation by the server and the end of the offline grace of the stored
+    /// verdict of `kind` (card or account mode), when offline verdicts are on and the store
+    /// holds one.
+    pub fn offline_confirmation(&self, kind: SessionKind) -> Option<(SystemTime, SystemTime)> {
+        self.shared.offline.as_ref()?.confirmation(kind)
+    }
+
+    /// [`Client::exchange`] without offline verdicts (a keeper sends a login again after an
+    /// offline start): the server's answer, or the local failure; the store still keeps a
+    /// success and is cleared by a refusal.
+    pub(crate) fn exchange_online(&self, request: &ActionRequest) -> Result<Reply, Error> {
+        let shared = &self.shared;
+        let outcome = shared.exchange_within(&shared.transport, request);
+        if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
+            offline.observe_login(&login, &outcome);
+        }
+        shared.logged(request, outcome)
+    }
+}
+
+impl Shared {
+    /// The index of the base URL whose connection line is `line` (`scheme://host:port`).
+    fn endpoint_of(&self, line: &str) -> Option<usize> {
+        self.endpoints.iter().position(|e| e.line == line)
+    }
+
+    fn init_exchange(&self) -> Result<Reply, Error> {
         let generation = self.lock_session().as_ref().map(|s| s.generation);
         let deadline = self.call_deadline();
         let start = self.current.load(Ordering::Relaxed);
@@ -274,12 +350,101 @@ impl Client {
         Deadline::after(self.transport.timeouts().1)
     }
 
-    /// Sends a business request and returns the server's reply whatever its code; `Err` only
-    /// for local failures, and for an Init refusal when the lazy Init fails (then the error
-    /// carries the Init reply).
-    pub fn exchange(&self, request: &ActionRequest) -> Result<Reply, Error> {
-        let outcome = self.exchange_within(&self.transport, request);
-        self.logged(request, outcome)
+    /// [`Client::exchange`]: a login with offline verdicts goes through [`Shared::licensed`].
+    fn exchange(shared: &Arc<Shared>, request: &ActionRequest) -> Result<Reply, Error> {
+        if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
+            return shared.licensed(shared, offline, login, request);
+        }
+        let outcome = shared.exchange_within(&shared.transport, request);
+        if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
+            offline.observe_heartbeat(kind, &outcome);
+        }
+        shared.logged(request, outcome)
+    }
+
+    /// A login with offline verdicts: the server's answer is stored (or clears the store);
+    /// a local failure answers from the store when it may. With a start budget and a store
+    /// that may answer, the exchange runs in the background: an answer within the budget is
+    /// the verdict, else the store answers and the exchange goes on.
+    fn licensed(
+        &self,
+        shared: &Arc<Shared>,
+        offline: &Offline,
+        login: Login,
+        request: &ActionRequest,
+    ) -> Result<Reply, Error> {
+        let budget = offline.budget().filter(|_| offline.could_answer(&login));
+        let Some(budget) = budget else {
+            let outcome = self.exchange_within(&self.transport, request);
+            offline.observe_login(&login, &outcome);
+            return match outcome {
+                Err(failure) if is_local(&failure) && failure.reply().is_none() => {
+                    self.logged(request, offline.answer(&login, request, failure, None))
+                }
+                other => self.logged(request, other),
+            };
+        };
+        let pending = Arc::new(Pending::default());
+        let worker = Arc::clone(shared);
+        let finished = Arc::clone(&pending);
+        let owned = request.clone();
+        let started = std::thread::Builder::new()
+            .name("verify-login".into())
+            .spawn(move || {
+                let _watch = finished.cancel.watch();
+                let outcome = worker.exchange_within(&worker.transport, &owned);
+                if let (Some(offline), Some(login)) = (&worker.offline, Login::of(&owned)) {
+                    offline.observe_login(&login, &outcome);
+                }
+                let outcome = worker.logged(&owned, outcome);
+                finished.finish(outcome);
+            })
+            .map_err(|err| Error::system(format!("cannot start the login's thread: {err}")))?;
+        self.keep_in_background(Arc::clone(&pending), started);
+        if let Some(outcome) = pending.wait_until(Instant::now() + budget) {
+            return match outcome {
+                Err(failure) if is_local(&failure) && failure.reply().is_none() => {
+                    offline.answer(&login, request, failure, None)
+                }
+                other => other,
+            };
+        }
+        let failure = Error::local(
+            ErrorKind::Timeout,
+            format!(
+                "the server did not answer within the start budget of {} ms; the exchange \
+                 goes on in the background",
+                budget.as_millis()
+            ),
+        );
+        offline.answer(&login, request, failure, Some(pending))
+    }
+
+    /// Keeps a background exchange, to stop and join it when the client is dropped.
+    fn keep_in_background(&self, pending: Arc<Pending>, thread: JoinHandle<()>) {
+        let mut background = self
+            .background
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        background.retain(|(_, thread)| !thread.is_finished());
+        background.push((pending, thread));
+    }
+
+    /// Stops the exchanges going on in the background (their connections are shut down) and
+    /// joins their threads.
+    fn stop_background(&self) {
+        let background = std::mem::take(
+            &mut *self
+                .background
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner),
+        );
+        for (pending, _) in &background {
+            pending.cancel.cancel();
+        }
+        for (_, thread) in background {
+            let _ = thread.join();
+        }
     }
 
     /// [`Client::exchange`]'s outcome, a failure reported to the log hook.
@@ -313,11 +478,32 @@ impl Client {
         let mut clock_done = false;
         let mut resend_done = false;
         let mut failovers = 0;
+        let mut moves = 0;
         loop {
             let http = match self.post_handle(transport, &session, request, deadline) {
                 Ok(http) => http,
                 Err(failure) => {
                     let here = &self.endpoints[session.endpoint];
+                    // Another base URL won the race for the connection: nothing was sent;
+                    // the session moves there (a new Init there).
+                    let winner = failure
+                        .elsewhere
+                        .as_deref()
+                        .and_then(|l| self.endpoint_of(l));
+                    if let Some(winner) = winner.filter(|_| moves < self.endpoints.len()) {
+                        moves += 1;
+                        log(&self.log, LogLevel::Warn, || {
+                            format!(
+                                "{}: {} unreachable or slower: {} connected first; running \
+                                 Init there",
+                                request.action, here.origin, self.endpoints[winner].origin
+                            )
+                        });
+                        session = self
+                            .init_failover(transport, Some(session.generation), deadline, winner)?
+                            .1;
+                        continue;
+                    }
                     // The request never reached this server: another one may take it (a new
                     // Init there: the session belongs to the server that issued it).
                     if failure.unreachable && failovers + 1 < self.endpoints.len() {
@@ -354,7 +540,9 @@ impl Client {
                     return Err(failure.error);
                 }
             };
-            let reply = parse(&http)?;
+            let reply = parse(&http)?
+                .with_date(http.date())
+                .with_session(session_of(request));
             match reply.code() {
                 codes::PROGRAM_NOT_FOUND if !reinit_done => {
                     reinit_done = true;
@@ -404,48 +592,55 @@ impl Client {
         start: usize,
     ) -> Result<(Reply, Session), Error> {
         let count = self.endpoints.len();
-        let mut failures = Vec::new();
-        for step in 0..count {
-            let index = (start + step) % count;
-            match self.run_init(transport, stale, deadline, index) {
+        let mut failures: Vec<(String, Error)> = Vec::new();
+        let mut index = start % count.max(1);
+        let mut moves = 0;
+        loop {
+            let failure = match self.run_init(transport, stale, deadline, index) {
                 Ok(done) => {
                     self.current.store(index, Ordering::Relaxed);
                     return Ok(done);
                 }
-                Err(failure) if failure.unreachable && step + 1 < count => {
-                    let next = &self.endpoints[(index + 1) % count].origin;
-                    log(&self.log, LogLevel::Warn, || {
-                        format!(
-                            "Init: {} unreachable ({}); trying {next}",
-                            self.endpoints[index].origin,
-                            failure.error.message()
-                        )
-                    });
-                    failures.push((index, failure.error));
-                }
-                Err(failure) if failure.unreachable && !failures.is_empty() => {
-                    failures.push((index, failure.error));
-                    let summary: Vec<String> = failures
-                        .iter()
-                        .map(|(index, error)| {
-                            format!("{}: {}", self.endpoints[*index].origin, error.message())
-                        })
-                        .collect();
-                    let kind = failures
-                        .last()
-                        .map_or(ErrorKind::Network, |(_, error)| error.kind());
-                    return Err(Error::local(
-                        kind,
-                        format!(
-                            "no server of the service could be reached: {}",
-                            summary.join("; ")
-                        ),
-                    ));
-                }
-                Err(failure) => return Err(failure.error),
+                Err(failure) => failure,
+            };
+            let here = &self.endpoints[index].origin;
+            // Another base URL won the race for the connection: Init goes there.
+            let winner = failure
+                .elsewhere
+                .as_deref()
+                .and_then(|l| self.endpoint_of(l));
+            if let Some(winner) = winner.filter(|_| moves < count) {
+                moves += 1;
+                log(&self.log, LogLevel::Warn, || {
+                    format!(
+                        "Init: {here} unreachable or slower: {} connected first; Init goes there",
+                        self.endpoints[winner].origin
+                    )
+                });
+                index = winner;
+                continue;
             }
+            if !failure.unreachable {
+                return Err(failure.error);
+            }
+            failures.push((here.clone(), failure.error));
+            if failures.len() >= count {
+                return Err(if failures.len() == 1 {
+                    failures.remove(0).1
+                } else {
+                    none_reachable(&failures)
+                });
+            }
+            let next = (index + 1) % count;
+            log(&self.log, LogLevel::Warn, || {
+                format!(
+                    "Init: {here} unreachable ({}); trying {}",
+                    failures.last().map_or("", |(_, error)| error.message()),
+                    self.endpoints[next].origin
+                )
+            });
+            index = next;
         }
-        Err(Error::invalid_argument("the client has no base URL"))
     }
 
     /// Runs Init unless another thread already replaced the session `stale` (then its newer
@@ -459,11 +654,7 @@ impl Client {
         endpoint: usize,
     ) -> Result<(Reply, Session), SendError> {
         let here = &self.endpoints[endpoint];
-        let fail = |error: Error| SendError {
-            error,
-            maybe_delivered: true,
-            unreachable: false,
-        };
+        let fail = |error: Error| SendError::new(error, true, false);
         let mut clock_done = false;
         let mut resend_done = false;
         loop {
@@ -579,14 +770,15 @@ impl Client {
         deadline: Deadline,
     ) -> Result<HttpReply, SendError> {
         let api_password = session.api_password.as_str();
-        let plaintext = Zeroizing::new(wire::plaintext(&request.action, &request.params));
+        let plaintext = Zeroizing::new(wire::plaintext(&request.action, request.params()));
         let timestamp = self.timestamp();
-        let body =
-            wire::handle_body(api_password, &plaintext, &timestamp).map_err(|bad| SendError {
-                error: Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
-                maybe_delivered: false,
-                unreachable: false,
-            })?;
+        let body = wire::handle_body(api_password, &plaintext, &timestamp).map_err(|bad| {
+            SendError::new(
+                Error::protocol(format!("session secret of {} bytes cannot key RC4", bad.0)),
+                false,
+                false,
+            )
+        })?;
 
         let endpoint = &self.endpoints[session.endpoint];
         transport.post_form(
@@ -616,7 +808,7 @@ impl Client {
 
     /// `TimeStamp`: Unix seconds on the corrected clock, taken per request.
     fn timestamp(&self) -> String {
-        (unix_seconds(SystemTime::now()) + self.clock_offset()).to_string()
+        (unix_seconds(SystemTime::now()) + self.clock_offset.load(Ordering::Relaxed)).to_string()
     }
 
     fn lock_session(&self) -> std::sync::MutexGuard<'_, Option<Session>> {

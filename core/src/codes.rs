@@ -34,6 +34,10 @@ code_table! {
     OK = 200, "success";
     /// Social authorization pending: poll again.
     PENDING = 201, "waiting for social authorization; keep polling";
+    /// Licensed offline: the server could not be reached (DNS, connect, timeout, an
+    /// unfinished TLS handshake, an unreachable proxy) and the stored verdict of the last
+    /// good login answers (the host opted in with a state folder and an offline grace).
+    OFFLINE = 202, "licensed offline: the server could not be reached; the stored verdict answers";
     /// Program not found (from Handle: the session secret is unknown; the client runs Init
     /// again once by itself).
     PROGRAM_NOT_FOUND = 1001, "program not found (or session secret unknown to the server)";
@@ -103,6 +107,14 @@ code_table! {
     ERR_PROXY = -12, "proxy unreachable, or it refused the credentials or the tunnel";
     /// The request is larger than the library sends (1 MiB of body); nothing was sent.
     ERR_TOO_LARGE = -13, "request too large: its body would exceed 1 MiB; nothing was sent";
+    /// Offline verdict refused: the local clock is earlier than the latest server time seen
+    /// by more than the tolerance (the clock was moved back).
+    ERR_CLOCK_BACK = -14, "offline verdict refused: the clock was moved back";
+    /// Offline verdict refused: the server has not confirmed the licence within the offline
+    /// grace period.
+    ERR_GRACE_OVER = -15, "offline verdict refused: the offline grace period is over";
+    /// Offline verdict refused: the stored licence has expired.
+    ERR_OFFLINE_EXPIRED = -16, "offline verdict refused: the stored licence has expired";
 }
 
 /// The table row of `code`, when the code is in the table.

@@ -40,6 +40,13 @@ pub enum ErrorKind {
     Proxy,
     /// The request is larger than the library sends; nothing was sent.
     TooLarge,
+    /// An offline verdict was refused: the local clock is earlier than the latest server
+    /// time seen by more than the tolerance.
+    ClockBack,
+    /// An offline verdict was refused: the offline grace period is over.
+    GraceOver,
+    /// An offline verdict was refused: the stored licence has expired.
+    OfflineExpired,
 }
 
 impl ErrorKind {
@@ -60,6 +67,9 @@ impl ErrorKind {
             ErrorKind::Pin => codes::ERR_PIN,
             ErrorKind::Proxy => codes::ERR_PROXY,
             ErrorKind::TooLarge => codes::ERR_TOO_LARGE,
+            ErrorKind::ClockBack => codes::ERR_CLOCK_BACK,
+            ErrorKind::GraceOver => codes::ERR_GRACE_OVER,
+            ErrorKind::OfflineExpired => codes::ERR_OFFLINE_EXPIRED,
         }
     }
 }
@@ -187,6 +197,9 @@ mod tests {
             ErrorKind::Pin,
             ErrorKind::Proxy,
             ErrorKind::TooLarge,
+            ErrorKind::ClockBack,
+            ErrorKind::GraceOver,
+            ErrorKind::OfflineExpired,
         ];
         let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
         assert_eq!(codes.len(), kinds.len());

@@ -10,7 +10,17 @@
 //!   exponential backoff (1 s doubling, at most 60 s or the interval) and the session stays
 //!   usable through the grace period (default 15 minutes) counted from the first failure;
 //! - `Ended` when the server ends the session (1005 expired, 1006 disabled with its remark,
-//!   1007 token invalid) or the grace period runs out; the keeper stops then.
+//!   1007 token invalid) or the grace period runs out; the keeper stops then;
+//! - with offline verdicts on (a state folder and an offline grace): `Offline` when the
+//!   server cannot be reached any more (the grace then is the offline grace, counted from
+//!   the last confirmation in the store, so it carries across restarts), and `Online` when it
+//!   confirms the licence again.
+//!
+//! A keeper started from a login's reply ([`Keeper::start_from`]) follows an offline
+//! verdict too: it sends the login again (or waits for the one still going on after a start
+//! budget) until the server answers: `Online` with the session then, or `Ended` with the
+//! server's code and remark (which clears the stored verdict), or `Ended` when the offline
+//! grace runs out.
 //!
 //! Events go to an optional callback, which runs on the keeper's event thread (not the
 //! heartbeat thread), so a slow callback delays only the events after it. Without a
@@ -32,12 +42,16 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::thread::{JoinHandle, ThreadId};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::actions::{request, Heartbeat, SessionKind};
+use crate::actions::{request, Heartbeat};
 use crate::cancel::CancelToken;
 use crate::client::Client;
 use crate::codes;
 use crate::deadline::Deadline;
 use crate::error::Error;
+use crate::offline::{Pending, Resume};
+use crate::reply::Reply;
+use crate::request::ActionRequest;
+use crate::session::SessionKind;
 
 /// Longest pause between retries while in trouble.
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
@@ -70,23 +84,35 @@ impl Default for KeeperOptions {
 pub enum KeeperState {
     /// The last heartbeat succeeded (or none was due yet since the login).
     Alive,
-    /// Heartbeats fail for a reason other than the session's end; the grace period runs.
+    /// Heartbeats fail for a reason other than the session's end, or the session was
+    /// started from an offline verdict and the server has not confirmed it yet; the grace
+    /// period runs.
     Grace,
     /// The session ended (or the keeper was stopped); no more heartbeats.
     Ended,
 }
 
-/// What an [`Event`] reports.
+/// What an [`Event`] reports. Later versions may add kinds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EventKind {
     /// A heartbeat succeeded: `expire_at` is the session's expiry.
     Alive,
     /// A message from the back office: `text`, delivered once.
     Message,
-    /// A heartbeat failed; the keeper retries within the grace period.
+    /// A heartbeat (or, offline, a login) failed; the keeper retries within the grace
+    /// period.
     Trouble,
-    /// The session ended: 1005, 1006 (with `remark`), 1007, or the grace period ran out.
+    /// The session ended: 1005, 1006 (with `remark`), 1007, another refusal of a login sent
+    /// again after an offline start, or the grace period ran out (offline:
+    /// `VERIFY_ERR_GRACE_OVER`).
     Ended,
+    /// The server cannot be reached (offline verdicts on): the session goes on offline until
+    /// `grace_end`.
+    Offline,
+    /// The server confirmed the licence again (or for the first time after an offline
+    /// start): `expire_at` is its expiry.
+    Online,
 }
 
 /// One report of the keeper.
@@ -104,6 +130,23 @@ pub struct Event {
     pub expire_at: Option<String>,
     /// The back-office message, on `Message`.
     pub text: Option<String>,
+    /// When the grace period ends, on `Offline` (and `Trouble` while offline).
+    pub grace_end: Option<SystemTime>,
+}
+
+impl Default for Event {
+    /// An `Ended` event with no code: the fields a report leaves empty.
+    fn default() -> Event {
+        Event {
+            kind: EventKind::Ended,
+            code: 0,
+            message: String::new(),
+            remark: None,
+            expire_at: None,
+            text: None,
+            grace_end: None,
+        }
+    }
 }
 
 /// A snapshot of a keeper's state, for hosts that poll.
@@ -125,6 +168,13 @@ pub struct KeeperStatus {
     pub beats_ok: u64,
     /// Heartbeats that failed (any reason).
     pub beats_failed: u64,
+    /// When the server last confirmed the licence: the last successful heartbeat or login,
+    /// or, with offline verdicts on, the stored verdict's confirmation (carried across
+    /// restarts).
+    pub last_confirmed: Option<SystemTime>,
+    /// When the grace period ends while heartbeats fail or the session is offline; `None`
+    /// while alive.
+    pub grace_end: Option<SystemTime>,
 }
 
 /// A callback receiving the keeper's events, on the keeper's event thread.
@@ -161,12 +211,71 @@ impl std::fmt::Debug for Keeper {
 
 impl Keeper {
     /// Starts keeping the session of `token` (from `single_login`: `SessionKind::Card`; from
-    /// `user_login`: `SessionKind::User`) alive. The first heartbeat is sent one interval
-    /// after the start.
+    /// `user_login`: `SessionKind::User`) alive. The first heartbeat is sent at once, so that
+    /// a token the server does not know ends the session at once (`Ended`, 1007) instead of
+    /// reporting a session alive for one interval; the next ones every interval.
     pub fn start(
         client: Arc<Client>,
         token: &str,
         kind: SessionKind,
+        options: KeeperOptions,
+        on_event: Option<EventCallback>,
+    ) -> Result<Keeper, Error> {
+        // Checks the token and IP now, so that a bad argument fails the start.
+        let request = request::heartbeat(token, kind, options.ip.as_deref())?;
+        let mode = Mode::Online {
+            request,
+            kind,
+            checked: false,
+        };
+        Keeper::launch(client, mode, options, on_event)
+    }
+
+    /// Starts keeping the session of a login's reply: the reply of `single_login` or
+    /// `user_login` (or a social login), the server's own (code 200: its token and session
+    /// kind) or an offline verdict (code 202, [`Reply::offline`]). From an offline verdict
+    /// the keeper waits for the login still going on in the background (after a start
+    /// budget), or sends the login again, until the server answers: `Online` and heartbeats
+    /// from then on, or `Ended` with the server's refusal; it ends when the offline grace
+    /// runs out first. From the server's own reply the token was just issued: the first
+    /// heartbeat is sent one interval after the start.
+    pub fn start_from(
+        client: Arc<Client>,
+        reply: &Reply,
+        options: KeeperOptions,
+        on_event: Option<EventCallback>,
+    ) -> Result<Keeper, Error> {
+        if let Some(offline) = reply.offline() {
+            let resume = Arc::clone(&offline.resume)
+                .downcast::<Resume>()
+                .map_err(|_| Error::invalid_argument("the offline verdict cannot be resumed"))?;
+            let mode = Mode::Offline {
+                login: resume.login.clone(),
+                kind: offline.kind,
+                pending: resume.pending.clone(),
+                grace_end: offline.grace_end,
+            };
+            return Keeper::launch(client, mode, options, on_event);
+        }
+        let (Some(kind), Some(token), codes::OK) =
+            (reply.session(), reply.str_field("token"), reply.code())
+        else {
+            return Err(Error::invalid_argument(
+                "the reply is not a successful login with a token, nor an offline verdict",
+            ));
+        };
+        let request = request::heartbeat(token, kind, options.ip.as_deref())?;
+        let mode = Mode::Online {
+            request,
+            kind,
+            checked: true,
+        };
+        Keeper::launch(client, mode, options, on_event)
+    }
+
+    fn launch(
+        client: Arc<Client>,
+        mode: Mode,
         options: KeeperOptions,
         on_event: Option<EventCallback>,
     ) -> Result<Keeper, Error> {
@@ -175,12 +284,21 @@ impl Keeper {
                 "the heartbeat interval must be at least 1 second",
             ));
         }
-        // Checks the token and IP now, so that a bad argument fails the start.
-        let request = request::heartbeat(token, kind, options.ip.as_deref())?;
+        let (offline_start, kind) = match &mode {
+            Mode::Offline {
+                grace_end, kind, ..
+            } => (Some(*grace_end), *kind),
+            Mode::Online { kind, .. } => (None, *kind),
+        };
+        let confirmed = client.offline_confirmation(kind);
         let shared = Arc::new(Shared {
             cancel: CancelToken::new(),
             status: Mutex::new(KeeperStatus {
-                state: KeeperState::Alive,
+                state: if offline_start.is_some() {
+                    KeeperState::Grace
+                } else {
+                    KeeperState::Alive
+                },
                 last_code: 0,
                 last_message: String::new(),
                 remark: None,
@@ -188,6 +306,8 @@ impl Keeper {
                 expire_at: None,
                 beats_ok: 0,
                 beats_failed: 0,
+                last_confirmed: confirmed.map(|(at, _)| at),
+                grace_end: offline_start,
             }),
             messages: Mutex::new(VecDeque::new()),
             queue_messages: on_event.is_none(),
@@ -224,15 +344,15 @@ impl Keeper {
         let heartbeat = std::thread::Builder::new()
             .name("verify-keeper".into())
             .spawn(move || {
-                let beat = Beat {
+                let mut beat = Beat {
                     client,
-                    request,
                     options,
                     shared: loop_shared,
                     events: sender,
                 };
                 // Whatever ends the loop, the host sees a final state and event.
-                let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| beat.run()));
+                let outcome =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| beat.run(mode)));
                 if outcome.is_err() {
                     beat.died();
                 }
@@ -310,10 +430,28 @@ impl Drop for Keeper {
     }
 }
 
+/// What a keeper keeps alive.
+enum Mode {
+    /// A session with a token: heartbeats (the first at once unless the token is `checked`,
+    /// fresh from the server's login).
+    Online {
+        request: ActionRequest,
+        kind: SessionKind,
+        checked: bool,
+    },
+    /// An offline verdict: the login to send again (or the one still going on), until the
+    /// offline grace ends.
+    Offline {
+        login: ActionRequest,
+        kind: SessionKind,
+        pending: Option<Arc<Pending>>,
+        grace_end: SystemTime,
+    },
+}
+
 /// The heartbeat loop, on the keeper thread.
 struct Beat {
     client: Arc<Client>,
-    request: crate::client::ActionRequest,
     options: KeeperOptions,
     shared: Arc<Shared>,
     events: Option<Sender<Event>>,
@@ -326,6 +464,20 @@ enum Outcome {
     Trouble(Event),
 }
 
+/// What a login sent again after an offline start came to.
+enum Relogin {
+    /// The server took it: the session's heartbeat request.
+    Online(ActionRequest),
+    /// The server refused it.
+    Ended(Event),
+    /// It failed locally: try again within the grace.
+    Trouble(Event),
+}
+
+/// How long a wait for a login going on in the background sleeps between looks at the
+/// keeper's cancel (a stop returns within 100 ms).
+const PENDING_SLICE: Duration = Duration::from_millis(20);
+
 impl Beat {
     /// The loop ended by a panic: report it as the end of the session.
     fn died(&self) {
@@ -336,67 +488,236 @@ impl Beat {
             kind: EventKind::Ended,
             code: codes::ERR_PANIC,
             message: "the keeper thread stopped on an internal error".to_owned(),
-            remark: None,
-            expire_at: None,
-            text: None,
+            ..Event::default()
         };
         self.record(KeeperState::Ended, &event);
         self.emit(event);
     }
 
-    fn run(&self) {
+    fn run(&mut self, mut mode: Mode) {
         // Stopping the keeper interrupts the heartbeat in flight on this thread.
         let _watch = self.shared.cancel.watch();
-        let mut next = Deadline::after(jittered(self.options.interval));
+        let mut next = match &mode {
+            Mode::Online { checked: false, .. } => Deadline::after(Duration::ZERO),
+            Mode::Online { .. } => Deadline::after(jittered(self.options.interval)),
+            Mode::Offline { grace_end, .. } => {
+                self.emit(Event {
+                    kind: EventKind::Offline,
+                    code: codes::OFFLINE,
+                    message: "started offline from the stored verdict".to_owned(),
+                    grace_end: Some(*grace_end),
+                    ..Event::default()
+                });
+                Deadline::after(Duration::ZERO)
+            }
+        };
         let mut trouble_since: Option<Instant> = None;
+        let mut offline = false;
         let mut failures: u32 = 0;
         loop {
             if self.shared.cancel.wait_until(next.instant()) {
                 return;
             }
-            let outcome = self.beat();
-            if self.shared.cancel.is_cancelled() {
-                return;
-            }
             let now = Instant::now();
-            match outcome {
-                Outcome::Alive(beat) => {
-                    trouble_since = None;
-                    failures = 0;
-                    self.alive(beat);
-                    next = Deadline::at(now, jittered(self.options.interval));
+            match &mut mode {
+                Mode::Offline {
+                    login,
+                    kind,
+                    pending,
+                    grace_end,
+                } => {
+                    let outcome = match pending.take() {
+                        Some(pending) => match self.wait_for(&pending) {
+                            Some(outcome) => outcome,
+                            None => return,
+                        },
+                        None => self.client.exchange_online(login),
+                    };
+                    if self.shared.cancel.is_cancelled() {
+                        return;
+                    }
+                    match self.logged_in(outcome, *kind) {
+                        Relogin::Online(request) => {
+                            mode = Mode::Online {
+                                request,
+                                kind: *kind,
+                                checked: true,
+                            };
+                            failures = 0;
+                            next = Deadline::at(now, jittered(self.options.interval));
+                        }
+                        Relogin::Trouble(event) => {
+                            match self.offline_trouble(event, *grace_end, &mut failures) {
+                                Some(at) => next = at,
+                                None => return,
+                            }
+                        }
+                        Relogin::Ended(event) => {
+                            self.record(KeeperState::Ended, &event);
+                            self.emit(event);
+                            return;
+                        }
+                    }
                 }
-                Outcome::Ended(event) => {
-                    self.record(KeeperState::Ended, &event);
-                    self.emit(event);
-                    return;
-                }
-                Outcome::Trouble(mut event) => {
-                    let since = *trouble_since.get_or_insert(now);
-                    let grace_end = Deadline::at(since, self.options.grace);
-                    if grace_end.passed() {
-                        event.kind = EventKind::Ended;
-                        event.message = format!(
-                            "grace period of {} s ran out: {}",
-                            self.options.grace.as_secs(),
-                            event.message
-                        );
+                Mode::Online { request, kind, .. } => match self.beat(request) {
+                    Outcome::Alive(beat) => {
+                        trouble_since = None;
+                        failures = 0;
+                        if std::mem::take(&mut offline) {
+                            self.emit(Event {
+                                kind: EventKind::Online,
+                                code: codes::OK,
+                                message: "the server confirmed the licence again".to_owned(),
+                                expire_at: beat.expire_at().map(str::to_owned),
+                                ..Event::default()
+                            });
+                        }
+                        self.alive(beat);
+                        next = Deadline::at(now, jittered(self.options.interval));
+                    }
+                    Outcome::Ended(event) => {
                         self.record(KeeperState::Ended, &event);
                         self.emit(event);
                         return;
                     }
-                    self.record(KeeperState::Grace, &event);
-                    self.emit(event);
-                    failures = failures.saturating_add(1);
-                    next =
-                        Deadline::at(now, backoff(failures, self.options.interval)).min(grace_end);
-                }
+                    Outcome::Trouble(mut event) => {
+                        // With offline verdicts on, the grace is the offline grace, counted
+                        // from the last confirmation in the store.
+                        if let Some((_, grace_end)) = self.client.offline_confirmation(*kind) {
+                            if !std::mem::replace(&mut offline, true) {
+                                {
+                                    let mut status = self.shared.status();
+                                    status.state = KeeperState::Grace;
+                                    status.grace_end = Some(grace_end);
+                                }
+                                self.emit(Event {
+                                    kind: EventKind::Offline,
+                                    grace_end: Some(grace_end),
+                                    ..event.clone()
+                                });
+                            }
+                            match self.offline_trouble(event, grace_end, &mut failures) {
+                                Some(at) => next = at,
+                                None => return,
+                            }
+                            continue;
+                        }
+                        let since = *trouble_since.get_or_insert(now);
+                        let grace_end = Deadline::at(since, self.options.grace);
+                        if grace_end.passed() {
+                            event.kind = EventKind::Ended;
+                            event.message = format!(
+                                "grace period of {} s ran out: {}",
+                                self.options.grace.as_secs(),
+                                event.message
+                            );
+                            self.record(KeeperState::Ended, &event);
+                            self.emit(event);
+                            return;
+                        }
+                        let left = grace_end.remaining();
+                        event.grace_end = SystemTime::now().checked_add(left);
+                        self.record(KeeperState::Grace, &event);
+                        self.emit(event);
+                        failures = failures.saturating_add(1);
+                        next = Deadline::at(now, backoff(failures, self.options.interval))
+                            .min(grace_end);
+                    }
+                },
             }
         }
     }
 
-    fn beat(&self) -> Outcome {
-        let reply = match self.client.exchange(&self.request) {
+    /// Waits for a login going on in the background: `None` when the keeper is stopped.
+    fn wait_for(&self, pending: &Pending) -> Option<Result<Reply, Error>> {
+        loop {
+            if let Some(outcome) = pending.wait_until(Instant::now() + PENDING_SLICE) {
+                return Some(outcome);
+            }
+            if self.shared.cancel.is_cancelled() {
+                return None;
+            }
+        }
+    }
+
+    /// A login sent again after an offline start: its heartbeat request when the server
+    /// took it (reported `Online`), else what it came to.
+    fn logged_in(&self, outcome: Result<Reply, Error>, kind: SessionKind) -> Relogin {
+        let reply = match outcome {
+            Ok(reply) if reply.code() == codes::OK => reply,
+            Ok(reply) => return Relogin::Ended(event_of(EventKind::Ended, &Error::refused(reply))),
+            Err(error) if error.reply().is_some() => {
+                return Relogin::Ended(event_of(EventKind::Ended, &error))
+            }
+            Err(error) => return Relogin::Trouble(event_of(EventKind::Trouble, &error)),
+        };
+        let heartbeat = reply
+            .str_field("token")
+            .ok_or_else(|| Error::protocol("the login's reply (code 200) has no token"))
+            .and_then(|token| request::heartbeat(token, kind, self.options.ip.as_deref()));
+        let request = match heartbeat {
+            Ok(request) => request,
+            Err(error) => return Relogin::Trouble(event_of(EventKind::Trouble, &error)),
+        };
+        let expire_at = reply.str_field("expire_at").map(str::to_owned);
+        {
+            let mut status = self.shared.status();
+            status.state = KeeperState::Alive;
+            status.last_code = codes::OK;
+            status.last_message.clear();
+            status.remark = None;
+            status.last_success = Some(SystemTime::now());
+            status.last_confirmed = status.last_success;
+            status.grace_end = None;
+            status.expire_at.clone_from(&expire_at);
+        }
+        self.emit(Event {
+            kind: EventKind::Online,
+            code: codes::OK,
+            message: "the server confirmed the licence".to_owned(),
+            expire_at,
+            ..Event::default()
+        });
+        Relogin::Online(request)
+    }
+
+    /// A failure while offline: `Trouble` until `grace_end`, then `Ended` with
+    /// `ERR_GRACE_OVER` (`None`: the keeper stops). Returns when to try again.
+    fn offline_trouble(
+        &self,
+        mut event: Event,
+        grace_end: SystemTime,
+        failures: &mut u32,
+    ) -> Option<Deadline> {
+        let left = grace_end
+            .duration_since(SystemTime::now())
+            .unwrap_or(Duration::ZERO);
+        if left.is_zero() {
+            let ended = Event {
+                kind: EventKind::Ended,
+                code: codes::ERR_GRACE_OVER,
+                message: format!(
+                    "the offline grace period is over and the server still cannot be \
+                     reached: {}",
+                    event.message
+                ),
+                grace_end: Some(grace_end),
+                ..Event::default()
+            };
+            self.record(KeeperState::Ended, &ended);
+            self.emit(ended);
+            return None;
+        }
+        event.grace_end = Some(grace_end);
+        self.record(KeeperState::Grace, &event);
+        self.shared.status().grace_end = Some(grace_end);
+        self.emit(event);
+        *failures = failures.saturating_add(1);
+        Some(Deadline::after(backoff(*failures, self.options.interval)).min(Deadline::after(left)))
+    }
+
+    fn beat(&self, request: &ActionRequest) -> Outcome {
+        let reply = match self.client.exchange(request) {
             Ok(reply) => reply,
             Err(error) => return Outcome::Trouble(event_of(EventKind::Trouble, &error)),
         };
@@ -418,16 +739,16 @@ impl Beat {
             status.last_message.clear();
             status.remark = None;
             status.last_success = Some(SystemTime::now());
+            status.last_confirmed = status.last_success;
+            status.grace_end = None;
             status.expire_at.clone_from(&expire_at);
             status.beats_ok = status.beats_ok.saturating_add(1);
         }
         self.emit(Event {
             kind: EventKind::Alive,
             code: codes::OK,
-            message: String::new(),
-            remark: None,
             expire_at,
-            text: None,
+            ..Event::default()
         });
         if let Some(text) = beat
             .msg()
@@ -444,10 +765,8 @@ impl Beat {
             self.emit(Event {
                 kind: EventKind::Message,
                 code: codes::OK,
-                message: String::new(),
-                remark: None,
-                expire_at: None,
                 text: Some(text),
+                ..Event::default()
             });
         }
     }
@@ -477,8 +796,7 @@ fn event_of(kind: EventKind, error: &Error) -> Event {
         code: error.code(),
         message: error.message().to_owned(),
         remark: error.remark().map(str::to_owned),
-        expire_at: None,
-        text: None,
+        ..Event::default()
     }
 }
 

@@ -34,13 +34,20 @@ mod buffers;
 mod cancel;
 mod client;
 pub mod codes;
+mod connect;
 mod deadline;
 pub mod error;
 pub mod keeper;
 mod log;
 mod machine;
+pub mod offline;
 pub mod options;
+mod race;
 mod reply;
+mod request;
+mod resolve;
+mod session;
+mod state;
 mod tcp;
 pub mod tls;
 pub mod transport;
@@ -53,13 +60,14 @@ pub use actions::{
     Variable, Variables,
 };
 pub use cancel::CancelToken;
-pub use client::{ActionRequest, Client, MAX_REQUEST_BYTES};
+pub use client::{Client, MAX_REQUEST_BYTES};
 pub use codes::describe;
 pub use error::{Error, ErrorKind};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
 pub use machine::{machine_code, MACHINE_CODE_LEN};
-pub use options::{LogHook, LogLevel, Options, ProxyChoice};
-pub use reply::{type_name, Reply};
+pub use options::{LogHook, LogLevel, Options, ProxyChoice, StateFolder};
+pub use reply::{type_name, OfflineInfo, Reply};
+pub use request::ActionRequest;
 pub use tls::Trust;
 
 /// The crate version.

@@ -1,10 +1,14 @@
-//! The settings of a client: mirrors, trust, proxy, plain-http opt-in, timeouts and the log
-//! hook. They only grow: hosts set what they need and keep the defaults for the rest.
+//! The settings of a client: mirrors, trust, proxy, plain-http opt-in, timeouts, the
+//! attempt delay of racing connections, fixed addresses, the state folder and the log hook.
+//! They only grow: hosts set what they need and keep the defaults for the rest.
 
 use std::fmt;
+use std::net::IpAddr;
 use std::time::Duration;
 
+use crate::error::Error;
 pub use crate::log::{LogHook, LogLevel};
+pub use crate::state::StateFolder;
 use crate::tls::Trust;
 
 /// How requests reach the service.
@@ -48,6 +52,13 @@ pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 /// included): 30 seconds.
 pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// Default attempt delay: a new connection attempt (the next address of a name, or the next
+/// mirror) starts when the earlier ones have not connected within 250 ms (RFC 8305's
+/// "Connection Attempt Delay").
+pub const DEFAULT_ATTEMPT_DELAY: Duration = Duration::from_millis(250);
+/// The longest attempt delay accepted: 10 seconds.
+pub const MAX_ATTEMPT_DELAY: Duration = Duration::from_secs(10);
+
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]
 pub struct Options {
@@ -65,8 +76,62 @@ pub struct Options {
     pub connect_timeout: Duration,
     /// Time allowed for a whole call. Default 30 s.
     pub call_timeout: Duration,
+    /// How long a new connection waits for its attempt to connect before the next attempt
+    /// (the next address of the name, IPv6 and IPv4 in turn, then the next mirror) starts
+    /// beside it; the first to connect (TCP, and TLS for https) wins and the others are
+    /// closed. Zero starts every attempt at once. Default 250 ms, at most 10 s.
+    pub attempt_delay: Duration,
+    /// Fixed addresses for host names, like curl's `--resolve`: a name listed here is never
+    /// looked up in DNS (a domain poisoned or blocked in DNS still works); TLS still checks
+    /// the name. Add them with [`Options::add_address`]. Default: none.
+    pub addresses: Vec<(String, IpAddr)>,
+    /// Where state that outlives the process is kept (the remembered winning line, and
+    /// more): a folder, or the per-user default. Default: none (nothing is written).
+    pub state_folder: Option<StateFolder>,
+    /// Offline verdicts: how long after the server's last confirmation a login that cannot
+    /// reach the server (DNS, connect, timeout, TLS handshake, proxy) may still answer from
+    /// the stored verdict (code 202). Needs a state folder. Default: none (no offline
+    /// verdicts; nothing changes for the host).
+    pub offline_grace: Option<Duration>,
+    /// A start that never waits long: a login whose stored verdict may answer waits this
+    /// long for the server; past it the stored verdict answers (code 202) and the exchange
+    /// goes on in the background. Needs an offline grace. Default: none (wait for the
+    /// server within the call timeout).
+    pub start_budget: Option<Duration>,
+    /// How far the local clock may be behind the latest server time seen before offline
+    /// verdicts are refused as a clock moved back. Default 10 minutes.
+    pub clock_tolerance: Duration,
+    /// The machine identity that the state folder's key is derived from, instead of the
+    /// operating system's (`/etc/machine-id`, `MachineGuid`, `IOPlatformUUID`): for a
+    /// program with an identity of its own, and for tests. Default: none (the OS's).
+    pub machine_identity: Option<String>,
     /// The log hook. Default: none.
     pub log: Option<LogHook>,
+}
+
+impl Options {
+    /// Adds a fixed address for a host name (see [`Options::addresses`]); `ip` is an IPv4 or
+    /// IPv6 address. Several addresses of one name are all used.
+    pub fn add_address(&mut self, host: &str, ip: &str) -> Result<(), Error> {
+        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
+        if host.is_empty() || !host.is_ascii() || host.contains(['/', ':', '@', ' ']) {
+            return Err(Error::invalid_argument(format!(
+                "{host:?} is not a host name (ASCII, an international name in its xn-- form)"
+            )));
+        }
+        let ip: IpAddr = ip
+            .trim()
+            .trim_start_matches('[')
+            .trim_end_matches(']')
+            .parse()
+            .map_err(|_| {
+                Error::invalid_argument(format!("{ip:?} is not an IPv4 or IPv6 address"))
+            })?;
+        if !self.addresses.contains(&(host.clone(), ip)) {
+            self.addresses.push((host, ip));
+        }
+        Ok(())
+    }
 }
 
 impl Default for Options {
@@ -78,6 +143,13 @@ impl Default for Options {
             allow_insecure_http: false,
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             call_timeout: DEFAULT_CALL_TIMEOUT,
+            attempt_delay: DEFAULT_ATTEMPT_DELAY,
+            addresses: Vec::new(),
+            state_folder: None,
+            offline_grace: None,
+            start_budget: None,
+            clock_tolerance: crate::offline::DEFAULT_CLOCK_TOLERANCE,
+            machine_identity: None,
             log: None,
         }
     }
@@ -92,6 +164,13 @@ impl fmt::Debug for Options {
             .field("allow_insecure_http", &self.allow_insecure_http)
             .field("connect_timeout", &self.connect_timeout)
             .field("call_timeout", &self.call_timeout)
+            .field("attempt_delay", &self.attempt_delay)
+            .field("addresses", &self.addresses)
+            .field("state_folder", &self.state_folder)
+            .field("offline_grace", &self.offline_grace)
+            .field("start_budget", &self.start_budget)
+            .field("clock_tolerance", &self.clock_tolerance)
+            .field("machine_identity", &self.machine_identity.is_some())
             .field("log", &self.log.is_some())
             .finish()
     }

@@ -1,18 +1,72 @@
 //! The service's reply envelope `{code, message, data}`, kept whole so that every field,
 //! documented or not, can be read.
 
+use std::any::Any;
 use std::fmt;
+use std::sync::Arc;
+use std::time::SystemTime;
 
 use serde_json::Value;
+
+use crate::session::SessionKind;
+
+/// What an offline verdict knows besides its data ([`Reply::offline`]).
+pub struct OfflineInfo {
+    /// When the server last confirmed the licence.
+    pub confirmed_at: SystemTime,
+    /// When the offline grace period ends (the last confirmation plus the grace).
+    pub grace_end: SystemTime,
+    /// The code of the local failure that kept the server out of reach (network, timeout,
+    /// TLS, proxy).
+    pub reason_code: i32,
+    /// Its explanation.
+    pub reason: String,
+    /// The session kind of the login.
+    pub kind: SessionKind,
+    /// How the session goes on (the offline store's: the login to send again, the exchange
+    /// still going on), for a keeper started from the reply.
+    pub(crate) resume: Arc<dyn Any + Send + Sync>,
+}
+
+impl fmt::Debug for OfflineInfo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OfflineInfo")
+            .field("confirmed_at", &self.confirmed_at)
+            .field("grace_end", &self.grace_end)
+            .field("reason_code", &self.reason_code)
+            .field("reason", &self.reason)
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
+}
 
 /// A reply of the server: `code`, `message` and `data` (object or null), plus any unknown
 /// top-level fields, exactly as received.
 ///
+/// An offline verdict (code 202, [`Reply::offline`]) is the exception: the server could not
+/// be reached, and its `data` are the stored data of the server's last confirmed login.
+///
 /// `Debug` prints the code, message and remark only: `data` may hold a token.
-#[derive(Clone, PartialEq)]
+#[derive(Clone)]
 pub struct Reply {
     code: i32,
     envelope: Value,
+    /// The HTTP `Date` of the reply, when it had one.
+    date: Option<SystemTime>,
+    /// The session kind of a login's reply.
+    session: Option<SessionKind>,
+    /// What an offline verdict knows besides its data.
+    offline: Option<Arc<OfflineInfo>>,
+}
+
+impl PartialEq for Reply {
+    /// Replies are equal when their code and envelope are (and both are, or neither is, an
+    /// offline verdict).
+    fn eq(&self, other: &Reply) -> bool {
+        self.code == other.code
+            && self.envelope == other.envelope
+            && self.offline.is_some() == other.offline.is_some()
+    }
 }
 
 impl Reply {
@@ -69,7 +123,53 @@ impl Reply {
                 ))
             }
         }
-        Ok(Reply { code, envelope })
+        Ok(Reply {
+            code,
+            envelope,
+            date: None,
+            session: None,
+            offline: None,
+        })
+    }
+
+    /// An offline verdict: `envelope` (code 202, the stored data) and what it knows besides.
+    pub(crate) fn offline_verdict(envelope: Value, info: OfflineInfo) -> Reply {
+        Reply {
+            code: crate::codes::OFFLINE,
+            envelope,
+            date: None,
+            session: Some(info.kind),
+            offline: Some(Arc::new(info)),
+        }
+    }
+
+    /// Sets the HTTP `Date` of the reply.
+    pub(crate) fn with_date(mut self, date: Option<SystemTime>) -> Reply {
+        self.date = date;
+        self
+    }
+
+    /// Marks the reply as a login's, of session kind `session`.
+    pub(crate) fn with_session(mut self, session: Option<SessionKind>) -> Reply {
+        self.session = session;
+        self
+    }
+
+    /// The HTTP `Date` of the reply (the server's clock), when it had one.
+    pub fn date(&self) -> Option<SystemTime> {
+        self.date
+    }
+
+    /// The session kind of a login's reply (`SingleLogin`: card; `UserLogin`: user).
+    pub fn session(&self) -> Option<SessionKind> {
+        self.session
+    }
+
+    /// What an offline verdict knows besides its data (when the server last confirmed the
+    /// licence, when the offline grace ends, why the server could not be reached); `None`
+    /// for the server's own replies.
+    pub fn offline(&self) -> Option<&OfflineInfo> {
+        self.offline.as_deref()
     }
 
     /// The reply's code: 200 success, 201 pending, otherwise the server's error code.

@@ -78,7 +78,7 @@ impl<In: Transport> Connector<In> for TcpConnector {
 /// may forget a silent one sooner and drop its packets without a word. The probes keep it
 /// known, or tell that the path is gone (the next use then opens a new connection instead of
 /// waiting out the call's timeout on a dead one).
-fn prepare(stream: &TcpStream, no_delay: bool) -> io::Result<()> {
+pub(crate) fn prepare(stream: &TcpStream, no_delay: bool) -> io::Result<()> {
     if no_delay {
         stream.set_nodelay(true)?;
     }
@@ -172,7 +172,7 @@ impl std::fmt::Debug for Tcp {
 }
 
 impl Tcp {
-    fn new(stream: TcpStream, buffers: WipedBuffers) -> Tcp {
+    pub(crate) fn new(stream: TcpStream, buffers: WipedBuffers) -> Tcp {
         Tcp {
             stream: Arc::new(stream),
             buffers,
@@ -182,7 +182,7 @@ impl Tcp {
         }
     }
 
-    fn shutdown_handle(&self) -> Weak<dyn ShutdownHandle> {
+    pub(crate) fn shutdown_handle(&self) -> Weak<dyn ShutdownHandle> {
         let weak: Weak<TcpStream> = Arc::downgrade(&self.stream);
         weak
     }

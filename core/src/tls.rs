@@ -27,7 +27,7 @@ use ureq::unversioned::transport::{
 };
 
 use crate::buffers::WipedBuffers;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 
 /// The length of a SHA-256 pin.
@@ -172,6 +172,168 @@ impl Trust {
     }
 }
 
+/// The kind and the words of a TLS failure: every refusal names its cause, and where the
+/// host can do something about it, what.
+#[allow(deprecated)] // rustls still reports the variants it deprecated
+pub(crate) fn refusal(err: &rustls::Error) -> (ErrorKind, String) {
+    use rustls::CertificateError as Cert;
+    let cert = match err {
+        rustls::Error::InvalidCertificate(cert) => cert,
+        rustls::Error::AlertReceived(alert) => {
+            return tls_words(format!(
+                "TLS: the server refused the handshake (alert {alert:?}): it may require \
+                 another TLS version, or a client certificate"
+            ))
+        }
+        rustls::Error::PeerIncompatible(why) => {
+            return tls_words(format!(
+                "TLS: the server offers no TLS version or cipher suite this client accepts \
+                 (TLS 1.2 and 1.3 with modern ciphers): {why:?}"
+            ))
+        }
+        rustls::Error::NoCertificatesPresented => {
+            return tls_words("TLS: the server presented no certificate".to_owned())
+        }
+        rustls::Error::InvalidMessage(why) => {
+            return tls_words(format!(
+                "TLS: the server sent something that is not TLS ({why:?}): is this an http:// \
+                 server on an https:// URL?"
+            ))
+        }
+        rustls::Error::PeerMisbehaved(why) => {
+            return tls_words(format!("TLS: the server broke the TLS protocol ({why:?})"))
+        }
+        other => return tls_words(format!("TLS handshake failed: {other}")),
+    };
+    let trust = "trust its CA (add it as a root, or use the system store), or pin the \
+                 server's key";
+    let why = match cert {
+        Cert::Other(other) if other.0.downcast_ref::<SelfSigned>().is_some() => {
+            let ca = other.0.downcast_ref::<SelfSigned>().is_some_and(|s| s.ca);
+            if ca {
+                "is self-signed, and a CA certificate (as `openssl req -x509` makes by \
+                 default): to trust this server, pin its key, or give the server a \
+                 certificate signed by that CA and add the CA as a root"
+                    .to_owned()
+            } else {
+                "is self-signed: to trust this server, pin its key or add this certificate \
+                 as a root"
+                    .to_owned()
+            }
+        }
+        Cert::Other(other) if other.0.downcast_ref::<PinMismatch>().is_some() => {
+            return (
+                ErrorKind::Pin,
+                "TLS: the server's certificate chain is valid but matches none of the pinned \
+                 keys"
+                    .to_owned(),
+            )
+        }
+        Cert::UnknownIssuer => format!("has an unknown issuer: {trust}"),
+        Cert::NotValidForName => "is not valid for this host name".to_owned(),
+        Cert::NotValidForNameContext {
+            expected,
+            presented,
+        } => {
+            // rustls writes the names as `DnsName("host")`: the host alone reads better.
+            let names: Vec<&str> = presented
+                .iter()
+                .map(|name| name.split('"').nth(1).unwrap_or(name))
+                .collect();
+            format!(
+                "is not valid for this host name: it is for {}, not {}",
+                if names.is_empty() {
+                    "no host name".to_owned()
+                } else {
+                    names.join(", ")
+                },
+                expected.to_str()
+            )
+        }
+        Cert::Expired | Cert::ExpiredContext { .. } => {
+            "has expired (or this computer's clock is ahead)".to_owned()
+        }
+        Cert::NotValidYet | Cert::NotValidYetContext { .. } => {
+            "is not valid yet (or this computer's clock is behind)".to_owned()
+        }
+        Cert::Revoked => "has been revoked by its CA".to_owned(),
+        Cert::UnknownRevocationStatus
+        | Cert::ExpiredRevocationList
+        | Cert::ExpiredRevocationListContext { .. } => "has no usable revocation status".to_owned(),
+        Cert::BadEncoding => "is malformed".to_owned(),
+        Cert::UnhandledCriticalExtension => {
+            "has a critical extension that this client does not know".to_owned()
+        }
+        Cert::BadSignature => {
+            "has a signature that does not verify (a broken or forged chain)".to_owned()
+        }
+        Cert::UnsupportedSignatureAlgorithm
+        | Cert::UnsupportedSignatureAlgorithmContext { .. }
+        | Cert::UnsupportedSignatureAlgorithmForPublicKeyContext { .. } => {
+            "is signed with an algorithm this client does not support".to_owned()
+        }
+        Cert::InvalidPurpose | Cert::InvalidPurposeContext { .. } => {
+            "is not for TLS servers (its extended key usage)".to_owned()
+        }
+        Cert::InvalidOcspResponse => "came with an invalid OCSP response".to_owned(),
+        Cert::ApplicationVerificationFailure => "was refused by the verifier".to_owned(),
+        Cert::Other(other) => match other.0.downcast_ref::<webpki::Error>() {
+            Some(webpki) => chain_words(webpki, trust),
+            None => format!("is refused: {}", other.0),
+        },
+        other => format!("is refused: {other:?}"),
+    };
+    tls_words(format!("TLS: the server's certificate {why}"))
+}
+
+fn tls_words(message: String) -> (ErrorKind, String) {
+    (ErrorKind::Tls, message)
+}
+
+/// Words for the certificate checks that rustls hands on as they are.
+#[allow(deprecated)] // webpki still reports the variants it deprecated
+fn chain_words(err: &webpki::Error, trust: &str) -> String {
+    use webpki::Error as W;
+    match err {
+        W::CaUsedAsEndEntity => {
+            "is a self-signed CA certificate presented as the server's own: to trust this \
+             server, pin its key or add this certificate as a root"
+                .to_owned()
+        }
+        W::EndEntityUsedAsCa => {
+            "chain uses a server certificate as a CA (a misconfigured chain)".to_owned()
+        }
+        W::CertDistrusted => format!("chains to a distrusted root: {trust}"),
+        W::PathLenConstraintViolated
+        | W::NameConstraintViolation
+        | W::InvalidNetworkMaskConstraint
+        | W::MalformedNameConstraint => "chain breaks a constraint of one of its CAs".to_owned(),
+        W::MaximumPathDepthExceeded
+        | W::MaximumPathBuildCallsExceeded
+        | W::MaximumSignatureChecksExceeded
+        | W::MaximumNameConstraintComparisonsExceeded => {
+            "chain is too long or too complex to check".to_owned()
+        }
+        W::RequiredEkuNotFound | W::RequiredEkuNotFoundContext(_) | W::EmptyEkuExtension => {
+            "is not for TLS servers (its extended key usage)".to_owned()
+        }
+        W::UnsupportedCertVersion
+        | W::UnsupportedCriticalExtension
+        | W::UnsupportedNameType
+        | W::ExtensionValueInvalid
+        | W::MalformedExtensions
+        | W::MalformedDnsIdentifier
+        | W::InvalidCertValidity
+        | W::InvalidSerialNumber
+        | W::BadDer
+        | W::BadDerTime
+        | W::TrailingData(_) => {
+            "is malformed or uses a feature this client does not know".to_owned()
+        }
+        other => format!("is refused by the certificate check ({other})"),
+    }
+}
+
 /// The handshake error of a valid chain that matches none of the pinned keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct PinMismatch;
@@ -183,6 +345,95 @@ impl fmt::Display for PinMismatch {
 }
 
 impl std::error::Error for PinMismatch {}
+
+/// The handshake error of a self-signed server certificate that nothing trusts; `ca` when
+/// it is a CA certificate (as `openssl req -x509` makes by default), which cannot be a
+/// server's own even when trusted as a root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SelfSigned {
+    /// The certificate says it is a CA.
+    pub ca: bool,
+}
+
+impl fmt::Display for SelfSigned {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("the server's certificate is self-signed")
+    }
+}
+
+impl std::error::Error for SelfSigned {}
+
+/// Whether a certificate is signed by its own key (it validates as its own trust anchor).
+fn signs_itself(cert: &CertificateDer<'_>, provider: &CryptoProvider, now: UnixTime) -> bool {
+    let (Ok(anchor), Ok(leaf)) = (
+        webpki::anchor_from_trusted_cert(cert),
+        webpki::EndEntityCert::try_from(cert),
+    ) else {
+        return false;
+    };
+    leaf.verify_for_usage(
+        provider.signature_verification_algorithms.all,
+        &[anchor],
+        &[],
+        now,
+        webpki::KeyUsage::server_auth(),
+        None,
+        None,
+    )
+    .is_ok()
+}
+
+/// One DER element: its tag, all of its bytes, and what follows it.
+struct Element<'a> {
+    tag: u8,
+    content: &'a [u8],
+    whole: &'a [u8],
+    rest: &'a [u8],
+}
+
+/// The DER element at the start of `der`.
+fn element(der: &[u8]) -> Option<Element<'_>> {
+    let (&tag, rest) = der.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (length, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let count = usize::from(first & 0x7f);
+        if count == 0 || count > 4 || rest.len() < count {
+            return None;
+        }
+        let (bytes, rest) = rest.split_at(count);
+        let length = bytes
+            .iter()
+            .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
+        (length, rest)
+    };
+    let header = der.len() - rest.len();
+    Some(Element {
+        tag,
+        content: rest.get(..length)?,
+        whole: der.get(..header.checked_add(length)?)?,
+        rest: rest.get(length..)?,
+    })
+}
+
+/// Whether a DER certificate names itself as its issuer (issuer equals subject).
+fn self_issued(cert: &CertificateDer<'_>) -> bool {
+    let issued = || -> Option<bool> {
+        let tbs = element(element(cert.as_ref())?.content)?.content;
+        // [0] version (optional), serial, signature algorithm, issuer, validity, subject.
+        let mut field = element(tbs)?;
+        if field.tag == 0xa0 {
+            field = element(field.rest)?;
+        }
+        let algorithm = element(field.rest)?;
+        let issuer = element(algorithm.rest)?;
+        let validity = element(issuer.rest)?;
+        let subject = element(validity.rest)?;
+        Some(issuer.whole == subject.whole)
+    };
+    issued().unwrap_or(false)
+}
 
 /// SHA-256 of the DER SubjectPublicKeyInfo of a certificate.
 fn spki_sha256(cert: &CertificateDer<'_>) -> Option<[u8; PIN_LEN]> {
@@ -249,9 +500,37 @@ impl ServerCertVerifier for Pinning {
                 }
             }
         }
-        Err(first_error.unwrap_or(rustls::Error::InvalidCertificate(
+        let error = first_error.unwrap_or(rustls::Error::InvalidCertificate(
             rustls::CertificateError::UnknownIssuer,
-        )))
+        ));
+        // A self-signed certificate, untrusted: say so, so that the host knows what to do.
+        let untrusted = match &error {
+            rustls::Error::InvalidCertificate(rustls::CertificateError::UnknownIssuer) => {
+                Some(false)
+            }
+            rustls::Error::InvalidCertificate(rustls::CertificateError::Other(other)) => matches!(
+                other.0.downcast_ref::<webpki::Error>(),
+                Some(webpki::Error::CaUsedAsEndEntity)
+            )
+            .then_some(true),
+            _ => None,
+        };
+        let self_signed = |ca: bool| {
+            intermediates.is_empty()
+                && if ca {
+                    // A CA certificate is refused before its signature is checked: by its
+                    // names.
+                    self_issued(end_entity)
+                } else {
+                    signs_itself(end_entity, &self.provider, now)
+                }
+        };
+        match untrusted {
+            Some(ca) if self_signed(ca) => Err(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::Other(rustls::OtherError(Arc::new(SelfSigned { ca }))),
+            )),
+            _ => Err(error),
+        }
     }
 
     fn verify_tls12_signature(
@@ -328,6 +607,18 @@ fn bare_host(uri: &ureq::http::Uri) -> Option<&str> {
         .map(|host| host.trim_start_matches('[').trim_end_matches(']'))
 }
 
+impl TlsConnector {
+    /// The configuration for `host`, and whether it is one of the service's hosts (with the
+    /// pins) rather than another (an `https://` proxy, without them).
+    pub(crate) fn config_for(&self, host: &str) -> (Arc<ClientConfig>, bool) {
+        if self.service_hosts.iter().any(|known| known == host) {
+            (Arc::clone(&self.service), true)
+        } else {
+            (Arc::clone(&self.other), false)
+        }
+    }
+}
+
 impl<In: Transport> Connector<In> for TlsConnector {
     type Out = Either<In, TlsTransport>;
 
@@ -343,12 +634,7 @@ impl<In: Transport> Connector<In> for TlsConnector {
             return Ok(Some(Either::A(transport)));
         }
         let host = bare_host(details.uri).ok_or(ureq::Error::Tls("no host to verify"))?;
-        let service = self.service_hosts.iter().any(|known| known == host);
-        let config = if service {
-            Arc::clone(&self.service)
-        } else {
-            Arc::clone(&self.other)
-        };
+        let (config, service) = self.config_for(host);
         let name = ServerName::try_from(host.to_owned())
             .map_err(|_| ureq::Error::Tls("the host is not a valid TLS server name"))?;
         let mut connection = ClientConnection::new(config, name)?;
@@ -389,9 +675,7 @@ impl<In: Transport> Connector<In> for TlsConnector {
                 return Err(err.into());
             }
             // Closed or reset during the handshake: no request byte was sent.
-            return Err(ureq::Error::Tls(
-                "the server closed the connection during the TLS handshake",
-            ));
+            return Err(ureq::Error::Tls(HANDSHAKE_CLOSED));
         }
         log(&self.log, LogLevel::Info, || {
             format!(
@@ -402,20 +686,38 @@ impl<In: Transport> Connector<In> for TlsConnector {
                     .map_or("?".to_owned(), |v| format!("{v:?}"))
             )
         });
-        Ok(Some(Either::B(TlsTransport {
-            buffers: WipedBuffers::new(
-                details.config.input_buffer_size(),
-                details.config.output_buffer_size(),
-            ),
-            stream: StreamOwned::new(connection, socket),
-        })))
+        Ok(Some(Either::B(TlsTransport::established(
+            connection,
+            socket,
+            details.config,
+        ))))
     }
 }
+
+/// The error of a connection that closed or broke during the TLS handshake (no request byte
+/// was sent).
+pub(crate) const HANDSHAKE_CLOSED: &str =
+    "the server closed the connection during the TLS handshake";
 
 /// A TLS connection made by [`TlsConnector`].
 pub(crate) struct TlsTransport {
     buffers: WipedBuffers,
     stream: StreamOwned<ClientConnection, TransportAdapter>,
+}
+
+impl TlsTransport {
+    /// A TLS connection over `socket` whose handshake `connection` finished, with buffers of
+    /// the sizes `config` gives.
+    pub(crate) fn established(
+        connection: ClientConnection,
+        socket: TransportAdapter,
+        config: &ureq::config::Config,
+    ) -> TlsTransport {
+        TlsTransport {
+            buffers: WipedBuffers::new(config.input_buffer_size(), config.output_buffer_size()),
+            stream: StreamOwned::new(connection, socket),
+        }
+    }
 }
 
 impl fmt::Debug for TlsTransport {

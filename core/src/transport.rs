@@ -14,12 +14,15 @@ use ureq::unversioned::transport::{
     SocksConnector,
 };
 
+use crate::connect::{ConnectedElsewhere, Lines, NoneConnected, Origin, RaceConnector};
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::options::{without_credentials, Options, ProxyChoice};
 pub use crate::options::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
-use crate::tls::{PinMismatch, TlsConnector};
+use crate::resolve::{CachingResolver, Names};
+use crate::state::Sealed;
+use crate::tls::TlsConnector;
 
 pub use ureq::http::{HeaderValue, Uri};
 
@@ -80,11 +83,24 @@ pub struct HttpReply {
 }
 
 impl SendError {
+    /// A failure that `maybe_delivered` the request, after which another server may help
+    /// when `unreachable`.
+    pub(crate) fn new(error: Error, maybe_delivered: bool, unreachable: bool) -> SendError {
+        SendError {
+            error,
+            maybe_delivered,
+            unreachable,
+            elsewhere: None,
+        }
+    }
+
     /// Whether sending the request again may help and is safe: only after a network failure
     /// or a timeout (a reply that breaks the protocol would break it again), and, when the
-    /// request may have been delivered, only if sending it twice is harmless.
+    /// request may have been delivered, only if sending it twice is harmless; never when
+    /// another server won the connection (the request goes there instead).
     pub fn worth_resending(&self, repeatable: bool) -> bool {
-        matches!(self.error.kind(), ErrorKind::Network | ErrorKind::Timeout)
+        self.elsewhere.is_none()
+            && matches!(self.error.kind(), ErrorKind::Network | ErrorKind::Timeout)
             && (!self.maybe_delivered || repeatable)
     }
 }
@@ -109,13 +125,19 @@ pub struct SendError {
     /// The server could not be reached (DNS, connect or TLS failure): another server of the
     /// service (a mirror) may help.
     pub unreachable: bool,
+    /// Another server of the service (this base URL's origin, `scheme://host:port`) won the
+    /// race for the new connection: nothing was sent; the request goes there, after an Init
+    /// there.
+    pub elsewhere: Option<String>,
 }
 
 /// What a transport is made of.
 pub(crate) struct Settings {
     tls: TlsConnector,
-    /// Resolved host names, shared by the client's agents (direct and proxied).
-    names: Arc<resolve::Cache>,
+    /// Fixed and resolved host names, shared by the client's agents (direct and proxied).
+    names: Arc<Names>,
+    /// The racing connections of the direct agent.
+    lines: Arc<Lines>,
     proxy: Option<ureq::Proxy>,
     /// The proxy as it may be shown: `scheme://host:port`, no credentials.
     proxy_label: String,
@@ -123,8 +145,13 @@ pub(crate) struct Settings {
 }
 
 impl Settings {
-    /// The settings of `options` for a service on `service_hosts`.
-    pub(crate) fn new(options: &Options, service_hosts: Vec<String>) -> Result<Settings, Error> {
+    /// The settings of `options` for a service at `service` (each base URL's origin and
+    /// whether it is loopback, in order), with the state folder's files in `store`.
+    pub(crate) fn new(
+        options: &Options,
+        service: &[(Origin, bool)],
+        store: Option<Arc<Sealed>>,
+    ) -> Result<Settings, Error> {
         if !options.trust.is_usable() {
             return Err(Error::invalid_argument(
                 "nothing to trust: enable Mozilla's or the system's roots, add a root or a pin",
@@ -154,16 +181,43 @@ impl Settings {
                 (Some(proxy), label)
             }
         };
+        let hosts = service
+            .iter()
+            .map(|(origin, _)| origin.host.clone())
+            .collect();
+        let tls = TlsConnector::new(&options.trust, hosts, options.log.clone())?;
+        let names = Arc::new(Names::new(options.addresses.clone(), options.log.clone()));
+        // Through a proxy, only loopback connects directly; the proxy connects the rest.
+        let direct = service
+            .iter()
+            .filter(|(_, loopback)| proxy.is_none() || *loopback)
+            .map(|(origin, _)| origin.clone())
+            .collect();
+        let lines = Arc::new(Lines::new(
+            direct,
+            Arc::clone(&names),
+            tls.clone(),
+            options.attempt_delay,
+            store,
+            options.log.clone(),
+        ));
         Ok(Settings {
-            tls: TlsConnector::new(&options.trust, service_hosts, options.log.clone())?,
-            names: Arc::default(),
+            tls,
+            names,
+            lines,
             proxy,
             proxy_label,
             log: options.log.clone(),
         })
     }
 
+    /// The racing connections' lines (the remembered one among them).
+    pub(crate) fn lines(&self) -> &Lines {
+        &self.lines
+    }
+
     fn agent(&self, proxy: Option<ureq::Proxy>) -> ureq::Agent {
+        let direct = proxy.is_none();
         let config = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .user_agent(concat!("verify/", env!("CARGO_PKG_VERSION")))
@@ -179,21 +233,22 @@ impl Settings {
             .output_buffer_size(CONNECTION_BUFFER)
             .max_response_header_size(MAX_REPLY_HEAD)
             .build();
+        let resolver = CachingResolver::new(Arc::clone(&self.names));
+        if direct {
+            let connector = Watchable(RaceConnector(Arc::clone(&self.lines)));
+            return ureq::Agent::with_parts(config, connector, resolver);
+        }
         let connector = Watchable(
             ().chain(SocksConnector::default())
                 .chain(ConnectProxyConnector::default())
                 .chain(LazyTcp(
                     crate::tcp::TcpConnector,
-                    resolve::CachingResolver::new(Arc::clone(&self.names), self.log.clone()),
+                    CachingResolver::new(Arc::clone(&self.names)),
                 ))
                 .chain(LogConnector(self.log.clone()))
                 .chain(self.tls.clone()),
         );
-        ureq::Agent::with_parts(
-            config,
-            connector,
-            resolve::CachingResolver::new(Arc::clone(&self.names), self.log.clone()),
-        )
+        ureq::Agent::with_parts(config, connector, resolver)
     }
 }
 
@@ -264,24 +319,24 @@ impl Transport {
         let (connect, call) = self.timeouts();
         // Cancelled work (a keeper being stopped) starts no new attempt.
         if crate::cancel::watching().is_some_and(|token| token.is_cancelled()) {
-            return Err(SendError {
-                error: Error::local(ErrorKind::Network, "cancelled"),
-                maybe_delivered: false,
-                unreachable: false,
-            });
+            return Err(SendError::new(
+                Error::local(ErrorKind::Network, "cancelled"),
+                false,
+                false,
+            ));
         }
         let remaining = deadline.remaining();
         // Too little time left for an attempt (and a connect timeout that rounds to zero
         // would mean "no timeout" to the socket): the call's time ran out.
         if remaining < MIN_ATTEMPT {
-            return Err(SendError {
-                error: Error::local(
+            return Err(SendError::new(
+                Error::local(
                     ErrorKind::Timeout,
                     format!("the call timeout of {} ms ran out", call.as_millis()),
                 ),
-                maybe_delivered: false,
-                unreachable: false,
-            });
+                false,
+                false,
+            ));
         }
         let (agent, via_proxy) = match (&self.proxied, direct) {
             (Some(proxied), false) => (proxied, true),
@@ -352,10 +407,12 @@ fn read_body(
     let mut body = zeroize::Zeroizing::new(Vec::with_capacity(
         announced.map_or(4096, |length| length.min(cap).saturating_add(1)),
     ));
-    let too_large = || SendError {
-        error: Error::protocol(format!("reply body is larger than {MAX_REPLY_BYTES} bytes")),
-        maybe_delivered: true,
-        unreachable: false,
+    let too_large = || {
+        SendError::new(
+            Error::protocol(format!("reply body is larger than {MAX_REPLY_BYTES} bytes")),
+            true,
+            false,
+        )
     };
     // ureq fails once `limit` bytes are read: one more, so that a body of exactly the cap
     // is accepted.
@@ -436,10 +493,34 @@ fn duration_ms(duration: Duration) -> u64 {
 fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
     use std::io::ErrorKind as Io;
     use ureq::Timeout;
-    let undelivered = |kind, message: String, unreachable| SendError {
-        error: Error::local(kind, message),
-        maybe_delivered: false,
-        unreachable,
+    // The outcomes of a race (connect.rs) that are not a single connect's.
+    let err = match err {
+        ureq::Error::Other(other) => match other.downcast::<ConnectedElsewhere>() {
+            Ok(elsewhere) => {
+                let mut failure = SendError::new(
+                    Error::local(ErrorKind::Network, elsewhere.to_string()),
+                    false,
+                    false,
+                );
+                failure.elsewhere = Some(elsewhere.0.label());
+                return failure;
+            }
+            Err(other) => match other.downcast::<NoneConnected>() {
+                Ok(none) => {
+                    let failures: Vec<(String, Error)> = none
+                        .0
+                        .into_iter()
+                        .map(|(label, err)| (label, classify(err, proxy).error))
+                        .collect();
+                    return SendError::new(none_reachable(&failures), false, false);
+                }
+                Err(other) => ureq::Error::Other(other),
+            },
+        },
+        err => err,
+    };
+    let undelivered = |kind, message: String, unreachable| {
+        SendError::new(Error::local(kind, message), false, unreachable)
     };
     let tls = tls_cause(&err);
     match (&err, proxy) {
@@ -478,19 +559,19 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
             format!("connect timed out ({err})"),
             true,
         ),
-        (ureq::Error::Timeout(Timeout::Global), _) => SendError {
-            error: Error::local(
+        (ureq::Error::Timeout(Timeout::Global), _) => SendError::new(
+            Error::local(
                 ErrorKind::Timeout,
                 "the call timeout ran out while waiting for the reply",
             ),
-            maybe_delivered: true,
-            unreachable: false,
-        },
-        (ureq::Error::Timeout(_), _) => SendError {
-            error: Error::local(ErrorKind::Timeout, format!("timed out ({err})")),
-            maybe_delivered: true,
-            unreachable: false,
-        },
+            true,
+            false,
+        ),
+        (ureq::Error::Timeout(_), _) => SendError::new(
+            Error::local(ErrorKind::Timeout, format!("timed out ({err})")),
+            true,
+            false,
+        ),
         (ureq::Error::HostNotFound, _) => undelivered(
             ErrorKind::Network,
             "DNS: the host name was not found".to_owned(),
@@ -511,36 +592,55 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
             Io::AddrNotAvailable | Io::NetworkUnreachable | Io::HostUnreachable | Io::AddrInUse => {
                 undelivered(ErrorKind::Network, format!("cannot connect: {io}"), true)
             }
-            Io::TimedOut | Io::WouldBlock => SendError {
-                error: Error::local(ErrorKind::Timeout, format!("timed out ({io})")),
-                maybe_delivered: true,
-                unreachable: false,
-            },
-            _ => SendError {
-                error: Error::local(ErrorKind::Network, format!("connection broken: {io}")),
-                maybe_delivered: true,
-                unreachable: false,
-            },
+            Io::TimedOut | Io::WouldBlock => SendError::new(
+                Error::local(ErrorKind::Timeout, format!("timed out ({io})")),
+                true,
+                false,
+            ),
+            _ => SendError::new(
+                Error::local(ErrorKind::Network, format!("connection broken: {io}")),
+                true,
+                false,
+            ),
         },
-        (ureq::Error::LargeResponseHeader(..), _) => SendError {
-            error: Error::local(
+        (ureq::Error::LargeResponseHeader(..), _) => SendError::new(
+            Error::local(
                 ErrorKind::Protocol,
                 format!("the reply's HTTP head is larger than {MAX_REPLY_HEAD} bytes"),
             ),
-            maybe_delivered: true,
-            unreachable: false,
-        },
-        (ureq::Error::Protocol(_), _) => SendError {
-            error: Error::local(ErrorKind::Protocol, format!("HTTP protocol error: {err}")),
-            maybe_delivered: true,
-            unreachable: false,
-        },
-        _ => SendError {
-            error: Error::local(ErrorKind::Network, err.to_string()),
-            maybe_delivered: true,
-            unreachable: false,
-        },
+            true,
+            false,
+        ),
+        (ureq::Error::Protocol(_), _) => SendError::new(
+            Error::local(ErrorKind::Protocol, format!("HTTP protocol error: {err}")),
+            true,
+            false,
+        ),
+        _ => SendError::new(
+            Error::local(ErrorKind::Network, err.to_string()),
+            true,
+            false,
+        ),
     }
+}
+
+/// The error of a call that no base URL of the service could take: each URL and why, of the
+/// kind of the last failure.
+pub(crate) fn none_reachable(failures: &[(String, Error)]) -> Error {
+    let summary: Vec<String> = failures
+        .iter()
+        .map(|(url, error)| format!("{url}: {}", error.message()))
+        .collect();
+    let kind = failures
+        .last()
+        .map_or(ErrorKind::Network, |(_, error)| error.kind());
+    Error::local(
+        kind,
+        format!(
+            "no server of the service could be reached: {}",
+            summary.join("; ")
+        ),
+    )
 }
 
 /// Whether a ureq error happened while connecting (nothing was sent).
@@ -561,7 +661,6 @@ fn is_connect_failure(err: &ureq::Error) -> bool {
 
 /// The kind and message of a TLS failure, when `err` is one.
 fn tls_cause(err: &ureq::Error) -> Option<(ErrorKind, String)> {
-    use rustls::CertificateError as Cert;
     let rustls_error = match err {
         ureq::Error::Rustls(inner) => Some(inner),
         ureq::Error::Io(io) => io
@@ -576,37 +675,7 @@ fn tls_cause(err: &ureq::Error) -> Option<(ErrorKind, String)> {
             _ => None,
         };
     };
-    let message = match rustls_error {
-        rustls::Error::InvalidCertificate(Cert::Other(other))
-            if other.0.downcast_ref::<PinMismatch>().is_some() =>
-        {
-            return Some((
-                ErrorKind::Pin,
-                "TLS: the server's certificate chain is valid but matches none of the pinned \
-                 keys"
-                    .to_owned(),
-            ))
-        }
-        rustls::Error::InvalidCertificate(Cert::UnknownIssuer) => {
-            "TLS: the server's certificate has an unknown issuer (trust its CA: add it as a \
-             root, use the system store, or pin the server's key)"
-                .to_owned()
-        }
-        rustls::Error::InvalidCertificate(
-            Cert::NotValidForName | Cert::NotValidForNameContext { .. },
-        ) => "TLS: the server's certificate is not valid for this host name".to_owned(),
-        rustls::Error::InvalidCertificate(Cert::Expired | Cert::ExpiredContext { .. }) => {
-            "TLS: the server's certificate has expired".to_owned()
-        }
-        rustls::Error::InvalidCertificate(Cert::NotValidYet | Cert::NotValidYetContext { .. }) => {
-            "TLS: the server's certificate is not valid yet".to_owned()
-        }
-        rustls::Error::InvalidCertificate(cause) => {
-            format!("TLS: the server's certificate is refused: {cause:?}")
-        }
-        other => format!("TLS handshake failed: {other}"),
-    };
-    Some((ErrorKind::Tls, message))
+    Some(crate::tls::refusal(rustls_error))
 }
 
 /// Logs every new connection (connectors run only for connections not taken from the pool).
@@ -771,7 +840,7 @@ impl<T: ureq::unversioned::transport::Transport> ureq::unversioned::transport::T
 /// resolver gives no address for a direct request (a kept-alive connection needs none, and
 /// ureq asks before every request), so this connector looks the host up here, in the
 /// shared cache.
-struct LazyTcp<C>(C, resolve::CachingResolver);
+struct LazyTcp<C>(C, CachingResolver);
 
 impl<C> std::fmt::Debug for LazyTcp<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -795,179 +864,5 @@ impl<In: ureq::unversioned::transport::Transport, C: Connector<In>> Connector<In
             .lookup(details.uri, details.config, details.timeout)?;
         let details = altered(details, addrs, Arc::clone(&details.register_shutdown));
         self.0.connect(&details, None)
-    }
-}
-
-/// Name resolution without a thread per request, and without any work per request on a
-/// kept-alive connection.
-///
-/// ureq resolves the host before every request, kept-alive connection or not, and with a
-/// timeout set its default resolver starts a thread for each lookup. Here a direct request
-/// resolves nothing up front ([`LazyTcp`] looks the host up when, and only when, it opens a
-/// connection); a lookup answers an IP address at once and keeps a host name's addresses
-/// for 15 minutes (longer than the 5-minute heartbeat); the cache is emptied when a server
-/// cannot be reached, so a moved server is looked up again at once. A request through a
-/// proxy that resolves on this side (SOCKS4, SOCKS5 without `h`) and the SOCKS proxy's own
-/// name are looked up when ureq asks.
-pub(crate) mod resolve {
-    use std::net::{IpAddr, SocketAddr};
-    use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-    use std::time::{Duration, Instant};
-
-    use ureq::config::Config;
-    use ureq::http::Uri;
-    use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
-    use ureq::unversioned::transport::NextTimeout;
-
-    use crate::log::{log, LogHook, LogLevel};
-
-    /// How long the addresses of a host name are reused.
-    const TTL: Duration = Duration::from_secs(15 * 60);
-    /// Host names kept (a client has one per base URL).
-    const ENTRIES: usize = 8;
-
-    /// The addresses of recently resolved host names, shared by a client's agents.
-    #[derive(Debug, Default)]
-    pub(crate) struct Cache(Mutex<Vec<(String, Instant, ResolvedSocketAddrs)>>);
-
-    impl Cache {
-        fn entries(&self) -> MutexGuard<'_, Vec<(String, Instant, ResolvedSocketAddrs)>> {
-            self.0.lock().unwrap_or_else(PoisonError::into_inner)
-        }
-
-        /// Forgets every address (a server could not be reached).
-        pub(crate) fn clear(&self) {
-            self.entries().clear();
-        }
-    }
-
-    pub(crate) struct CachingResolver {
-        system: DefaultResolver,
-        cache: Arc<Cache>,
-        log: Option<LogHook>,
-    }
-
-    impl std::fmt::Debug for CachingResolver {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("CachingResolver")
-        }
-    }
-
-    impl CachingResolver {
-        pub(crate) fn new(cache: Arc<Cache>, log: Option<LogHook>) -> CachingResolver {
-            CachingResolver {
-                system: DefaultResolver::default(),
-                cache,
-                log,
-            }
-        }
-    }
-
-    impl Resolver for CachingResolver {
-        fn resolve(
-            &self,
-            uri: &Uri,
-            config: &Config,
-            timeout: NextTimeout,
-        ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-            // A direct request: the connector resolves, if it needs a new connection.
-            if config.proxy().is_none() {
-                return Ok(self.empty());
-            }
-            self.lookup(uri, config, timeout)
-        }
-    }
-
-    impl CachingResolver {
-        /// The addresses of `uri`'s host: at once for an IP address, else from the cache
-        /// or a lookup (on a thread of ureq's, bounded by `timeout`).
-        pub(crate) fn lookup(
-            &self,
-            uri: &Uri,
-            config: &Config,
-            timeout: NextTimeout,
-        ) -> Result<ResolvedSocketAddrs, ureq::Error> {
-            let port = uri.port_u16().or(match uri.scheme_str() {
-                Some("https") => Some(443),
-                Some("http") => Some(80),
-                _ => None,
-            });
-            let host = uri
-                .host()
-                .map(|h| h.trim_start_matches('[').trim_end_matches(']'));
-            let (Some(host), Some(port)) = (host, port) else {
-                return self.system.resolve(uri, config, timeout);
-            };
-            if let Ok(ip) = host.parse::<IpAddr>() {
-                let mut addrs = self.empty();
-                addrs.push(SocketAddr::new(ip, port));
-                return Ok(addrs);
-            }
-            let key = format!("{host}:{port}");
-            if let Some((_, _, addrs)) = self
-                .cache
-                .entries()
-                .iter()
-                .find(|(held, at, _)| *held == key && at.elapsed() < TTL)
-            {
-                return Ok(addrs.clone());
-            }
-            log(&self.log, LogLevel::Debug, || format!("looking up {key}"));
-            // A failed lookup is a DNS failure, whatever io error carries it.
-            let addrs = self
-                .system
-                .resolve(uri, config, timeout)
-                .map_err(|err| match err {
-                    ureq::Error::Io(_) => ureq::Error::HostNotFound,
-                    other => other,
-                })?;
-            let mut entries = self.cache.entries();
-            entries.retain(|(held, at, _)| *held != key && at.elapsed() < TTL);
-            if entries.len() >= ENTRIES {
-                entries.remove(0);
-            }
-            entries.push((key, Instant::now(), addrs.clone()));
-            Ok(addrs)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_direct_request_resolves_nothing_up_front_and_a_connect_looks_up_once() {
-        use ureq::unversioned::resolver::Resolver;
-        let cache = Arc::new(resolve::Cache::default());
-        let lookups = Arc::new(AtomicU64::new(0));
-        let counted = Arc::clone(&lookups);
-        let hook: LogHook = Arc::new(move |_, line: &str| {
-            if line.starts_with("looking up") {
-                counted.fetch_add(1, Ordering::Relaxed);
-            }
-        });
-        let resolver = resolve::CachingResolver::new(Arc::clone(&cache), Some(hook));
-        let direct = ureq::Agent::config_builder().build();
-        let uri: ureq::http::Uri = "http://localhost:8080/api/verify".parse().expect("uri");
-        let timeout = NextTimeout::default();
-        // What ureq asks before every request on a direct agent: no address, no lookup.
-        for _ in 0..3 {
-            let addrs = resolver.resolve(&uri, &direct, timeout).expect("resolve");
-            assert!(addrs.is_empty());
-        }
-        assert_eq!(lookups.load(Ordering::Relaxed), 0);
-        // What the connector asks for a new connection: looked up once, then cached.
-        for _ in 0..3 {
-            let addrs = resolver.lookup(&uri, &direct, timeout).expect("localhost");
-            assert!(addrs.iter().all(|addr| addr.port() == 8080) && !addrs.is_empty());
-        }
-        assert_eq!(lookups.load(Ordering::Relaxed), 1);
-        // An IP address is never looked up; a cleared cache looks the name up again.
-        let ip: ureq::http::Uri = "http://127.0.0.1:9/".parse().expect("uri");
-        assert_eq!(resolver.lookup(&ip, &direct, timeout).expect("ip").len(), 1);
-        cache.clear();
-        resolver.lookup(&uri, &direct, timeout).expect("localhost");
-        assert_eq!(lookups.load(Ordering::Relaxed), 2);
     }
 }

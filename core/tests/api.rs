@@ -657,6 +657,9 @@ fn every_error_kind_has_its_code_in_the_table() {
         (ErrorKind::Pin, codes::ERR_PIN),
         (ErrorKind::Proxy, codes::ERR_PROXY),
         (ErrorKind::TooLarge, codes::ERR_TOO_LARGE),
+        (ErrorKind::ClockBack, codes::ERR_CLOCK_BACK),
+        (ErrorKind::GraceOver, codes::ERR_GRACE_OVER),
+        (ErrorKind::OfflineExpired, codes::ERR_OFFLINE_EXPIRED),
     ];
     for (kind, code) in local {
         assert_eq!(kind.code(), code, "{kind:?}");

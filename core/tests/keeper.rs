@@ -530,3 +530,37 @@ fn network_trouble_then_grace_then_recovery_when_the_server_returns() {
     );
     assert_eq!(keeper.status().last_code, 200);
 }
+
+#[test]
+fn a_wrong_token_ends_the_keeper_at_once() {
+    // The first heartbeat of a keeper started with a token goes out at once: a token the
+    // server does not know ends the session well before the (default, 5-minute) interval.
+    let program = Program::fresh();
+    let client = Arc::new(program.client());
+    let (events, callback) = recorder();
+    let started = Instant::now();
+    let keeper = Keeper::start(
+        Arc::clone(&client),
+        &"X".repeat(40),
+        SessionKind::Card,
+        KeeperOptions::default(),
+        Some(callback),
+    )
+    .expect("keeper");
+    assert!(eventually(PATIENCE, || count(&events, EventKind::Ended) == 1));
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    let ended = events
+        .lock()
+        .expect("events")
+        .iter()
+        .find(|e| e.kind == EventKind::Ended)
+        .cloned()
+        .expect("ended");
+    assert_eq!(ended.code, codes::TOKEN_INVALID);
+    assert_eq!(count(&events, EventKind::Alive), 0);
+    assert_eq!(keeper.status().state, KeeperState::Ended);
+}

@@ -7,6 +7,8 @@
 pub const VERIFY_OK: i32 = 200;
 /// Waiting for social authorization; keep polling.
 pub const VERIFY_PENDING: i32 = 201;
+/// Licensed offline: the server could not be reached; the stored verdict answers.
+pub const VERIFY_OFFLINE: i32 = 202;
 /// Program not found (or session secret unknown to the server).
 pub const VERIFY_PROGRAM_NOT_FOUND: i32 = 1001;
 /// Wrong password.
@@ -73,3 +75,9 @@ pub const VERIFY_ERR_PIN: i32 = -11;
 pub const VERIFY_ERR_PROXY: i32 = -12;
 /// Request too large: its body would exceed 1 MiB; nothing was sent.
 pub const VERIFY_ERR_TOO_LARGE: i32 = -13;
+/// Offline verdict refused: the clock was moved back.
+pub const VERIFY_ERR_CLOCK_BACK: i32 = -14;
+/// Offline verdict refused: the offline grace period is over.
+pub const VERIFY_ERR_GRACE_OVER: i32 = -15;
+/// Offline verdict refused: the stored licence has expired.
+pub const VERIFY_ERR_OFFLINE_EXPIRED: i32 = -16;

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 pub mod host;
+pub mod net;
 pub mod tls;
 
 use std::sync::atomic::{AtomicU32, Ordering};

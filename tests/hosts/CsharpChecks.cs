@@ -169,6 +169,26 @@ internal static class CsharpChecks
         }
         using (ClientOptions options = new ClientOptions())
         {
+            // A name DNS does not know, given its address; every attempt at once; a state
+            // folder (the per-user default).
+            string port = url.Substring(url.LastIndexOf(':') + 1);
+            options.AddAddress("fixed.verify.test", "127.0.0.1");
+            options.AllowInsecureHttp = true;
+            options.AttemptDelay = TimeSpan.Zero;
+            options.SetStateFolder();
+            Expect(options.AttemptDelay == TimeSpan.Zero, "attempt delay read back");
+            using (Client named = new Client("http://fixed.verify.test:" + port, app, key, options))
+            using (Reply r = named.GetBulletin())
+            {
+                Expect(r.IsOk, "a fixed address: " + (int)r.Code);
+            }
+            Throws(() => options.AddAddress("fixed.verify.test", "not an address"), ResultCode.InvalidArgument,
+                "an address that is no IP address");
+            Throws(() => options.AttemptDelay = TimeSpan.FromSeconds(11), ResultCode.InvalidArgument,
+                "an attempt delay over 10 s");
+        }
+        using (ClientOptions options = new ClientOptions())
+        {
             options.AddMirror("not a url");
             Throws(() => new Client(url, app, key, options).Dispose(), ResultCode.InvalidArgument, "a mirror that does not parse");
         }

@@ -10,9 +10,15 @@
  *   c_keeper social   BASE_URL APP_ID APP_KEY USER           the social wait, cancelled, done
  *   c_keeper machine  SALT                                   prints the machine code of SALT
  *   c_keeper misuse   BASE_URL APP_ID APP_KEY                bad arguments, out-of-range values
+ *   c_keeper offline  BASE_URL APP_ID APP_KEY CARD STATE_DIR a start licensed offline, then
+ *                                                            the ban on reconnect
+ *   c_keeper writer   BASE_URL APP_ID APP_KEY CARD STATE_DIR N  N logins, each storing the
+ *                                                            verdict (run twice at once)
+ *   c_keeper reader   BASE_URL APP_ID APP_KEY CARD STATE_DIR a start licensed offline
  *
  * Requests to the test ("@@ ..."): "message TEXT" (leave a back-office message for USER),
- * "ban REASON" (ban USER), "outage" (heartbeats get HTTP 502), "recover" (they work again),
+ * "ban REASON" (ban USER; in the offline scenario: disable CARD), "pause" and "resume" (stop
+ * and start the sandbox as an outage), "outage" (heartbeats get HTTP 502), "recover" (they work again),
  * "heartbeat-in-flight" (answer once the sandbox holds a heartbeat),
  * "polling" (answer once the sandbox answered a poll with 201), "authorize-now STATE"
  * (complete the social sign-in STATE), "authorize STATE" (the same once the sandbox answered
@@ -31,13 +37,6 @@ typedef verify_keeper_status keeper_status;
 
 /* How long a host waits for something the sandbox does, in ms (times the slack). */
 #define PATIENCE_MS 20000L
-
-static long now_ms(void)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long)now.tv_sec * 1000L + now.tv_nsec / 1000000L;
-}
 
 static void sleep_ms(long ms)
 {
@@ -67,6 +66,7 @@ static char *login(const verify_client *client, const char *user, const char *pa
 struct recorded {
     int32_t kind;
     int32_t code;
+    int64_t grace_end;
     char detail[256]; /* text, else remark, else "" */
     int had_message; /* message was not NULL */
 };
@@ -90,6 +90,7 @@ static void VERIFY_CALL record(void *user_data, const verify_event *event)
         struct recorded *slot = &recorder->events[recorder->count++];
         slot->kind = event->kind;
         slot->code = event->code;
+        slot->grace_end = event->grace_end;
         slot->had_message = event->message != NULL;
         strncpy(slot->detail, detail != NULL ? detail : "", sizeof slot->detail - 1);
         slot->detail[sizeof slot->detail - 1] = '\0';
@@ -117,9 +118,9 @@ static int count_kind(struct recorder *recorder, int32_t kind, struct recorded *
 /* Waits until an event of `kind` was recorded; returns whether one was. */
 static int wait_kind(struct recorder *recorder, int32_t kind)
 {
-    long deadline = now_ms() + PATIENCE_MS * host_slack();
+    long deadline = host_now_ms() + PATIENCE_MS * host_slack();
     while (count_kind(recorder, kind, NULL) == 0) {
-        if (now_ms() > deadline) {
+        if (host_now_ms() > deadline) {
             return 0;
         }
         sleep_ms(10);
@@ -257,8 +258,8 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
 
     /* A back-office message, taken by exactly one snapshot. */
     host_ask("message poll me", NULL, 0);
-    deadline = now_ms() + PATIENCE_MS * host_slack();
-    while (taken == 0 && now_ms() < deadline) {
+    deadline = host_now_ms() + PATIENCE_MS * host_slack();
+    while (taken == 0 && host_now_ms() < deadline) {
         size_t i;
         snap = snapshot(keeper);
         CHECK_INT(verify_keeper_status_message_count(snap, &count), 0);
@@ -302,8 +303,8 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
 
     /* The end of the session, read from the snapshot. */
     host_ask("ban \xe5\xb0\x81\xe7\xa6\x81", NULL, 0); /* 封禁 */
-    deadline = now_ms() + PATIENCE_MS * host_slack();
-    while (verify_keeper_state(keeper) != VERIFY_KEEPER_ENDED && now_ms() < deadline) {
+    deadline = host_now_ms() + PATIENCE_MS * host_slack();
+    while (verify_keeper_state(keeper) != VERIFY_KEEPER_ENDED && host_now_ms() < deadline) {
         sleep_ms(20);
     }
     snap = snapshot(keeper);
@@ -331,9 +332,9 @@ static int status(const char *base_url, const char *app_id, const char *app_key,
 /* Waits until the keeper's state is `state`; returns whether it became so. */
 static int wait_state(const verify_keeper *keeper, int32_t state)
 {
-    long deadline = now_ms() + PATIENCE_MS * host_slack();
+    long deadline = host_now_ms() + PATIENCE_MS * host_slack();
     while (verify_keeper_state(keeper) != state) {
-        if (now_ms() > deadline) {
+        if (host_now_ms() > deadline) {
             return 0;
         }
         sleep_ms(20);
@@ -433,9 +434,9 @@ static int free_client(const char *base_url, const char *app_id, const char *app
     }
     /* The sandbox delays heartbeats by 10 s: the test answers once one is in flight. */
     host_ask("heartbeat-in-flight", NULL, 0);
-    started = now_ms();
+    started = host_now_ms();
     verify_client_free(client);
-    took = now_ms() - started;
+    took = host_now_ms() - started;
     printf("      verify_client_free took %ld ms with a heartbeat in flight\n", took);
     CHECK(took < 100L * host_slack());
     /* The keeper handle stays valid after its client is gone, and reports the end. */
@@ -463,7 +464,7 @@ static void *wait_thread(void *argument)
     struct wait_job *job = (struct wait_job *)argument;
     job->code = verify_social_login_wait(job->client, job->state, NULL, job->interval_ms,
                                          job->timeout_ms, job->cancel, &job->reply);
-    job->returned_ms = now_ms();
+    job->returned_ms = host_now_ms();
     return NULL;
 }
 
@@ -499,7 +500,7 @@ static int social(const char *base_url, const char *app_id, const char *app_key,
     job.cancel = cancel;
     pthread_create(&thread, NULL, wait_thread, &job);
     host_ask("polling", NULL, 0);
-    cancelled_at = now_ms();
+    cancelled_at = host_now_ms();
     CHECK_INT(verify_cancel_cancel(cancel), VERIFY_OK);
     pthread_join(thread, NULL);
     printf("      the wait returned %ld ms after the cancel\n", job.returned_ms - cancelled_at);
@@ -729,6 +730,167 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     return host_finish("misuse");
 }
 
+/* Client options with offline verdicts on: STATE_DIR, a grace of 7 days. */
+static verify_client_options *offline_options(const char *state_dir)
+{
+    verify_client_options *options = NULL;
+    CHECK_INT(verify_client_options_new(&options), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_state_folder(options, state_dir), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_offline_grace(options, 7 * 24 * 3600), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_clock_tolerance(options, 600), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_start_budget(options, 0), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_timeouts(options, 2000, 5000), VERIFY_OK);
+    return options;
+}
+
+static verify_client *offline_client(const char *base_url, const char *app_id, const char *app_key,
+                                     const char *state_dir)
+{
+    verify_client_options *options = offline_options(state_dir);
+    verify_client *client = NULL;
+    CHECK_INT(verify_client_new_with_options(base_url, app_id, app_key, options, &client),
+              VERIFY_OK);
+    verify_client_options_free(options);
+    return client;
+}
+
+static int offline(const char *base_url, const char *app_id, const char *app_key, const char *card,
+                   const char *state_dir)
+{
+    verify_client *client = offline_client(base_url, app_id, app_key, state_dir);
+    verify_reply *reply = NULL;
+    verify_keeper_options *options = NULL;
+    verify_keeper *keeper = NULL;
+    verify_keeper_status *status = NULL;
+    struct recorder recorder;
+    struct recorded last;
+    int64_t confirmed_at = 0, grace_end = 0, seen = 0;
+    int32_t reason = 0, state = 0;
+    const char *expire_at = NULL, *token = NULL;
+
+    /* The setters refuse NULL options; a budget needs offline verdicts, which need a folder. */
+    CHECK_INT(verify_client_options_set_offline_grace(NULL, 1), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_client_options_set_start_budget(NULL, 1), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_client_options_set_clock_tolerance(NULL, 1), VERIFY_ERR_INVALID_ARGUMENT);
+    {
+        verify_client_options *lone = NULL;
+        verify_client *refused = NULL;
+        CHECK_INT(verify_client_options_new(&lone), VERIFY_OK);
+        CHECK_INT(verify_client_options_set_offline_grace(lone, 3600), VERIFY_OK);
+        CHECK_INT(verify_client_new_with_options(base_url, app_id, app_key, lone, &refused),
+                  VERIFY_ERR_INVALID_ARGUMENT);
+        CHECK(strstr(verify_last_error_message(), "state folder") != NULL);
+        CHECK_INT(verify_client_options_set_offline_grace(lone, 0), VERIFY_OK);
+        CHECK_INT(verify_client_options_set_start_budget(lone, 300), VERIFY_OK);
+        CHECK_INT(verify_client_new_with_options(base_url, app_id, app_key, lone, &refused),
+                  VERIFY_ERR_INVALID_ARGUMENT);
+        verify_client_options_free(lone);
+    }
+
+    /* Online: the server's own reply, stored. */
+    CHECK_INT(verify_single_login(client, card, "C-OFFLINE-MAC", NULL, &reply), VERIFY_OK);
+    CHECK_INT(verify_reply_offline(reply, &confirmed_at, &grace_end, &reason),
+              VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK(confirmed_at == 0 && grace_end == 0 && reason == 0);
+    verify_reply_free(reply);
+    reply = NULL;
+    verify_client_free(client);
+
+    /* The server stops: the next start is licensed from the store. */
+    host_ask("pause", NULL, 0);
+    client = offline_client(base_url, app_id, app_key, state_dir);
+    CHECK_INT(verify_single_login(client, card, "C-OFFLINE-MAC", NULL, &reply), VERIFY_OFFLINE);
+    CHECK(reply != NULL);
+    CHECK_INT(verify_reply_code(reply), VERIFY_OFFLINE);
+    CHECK_INT(verify_reply_offline(reply, &confirmed_at, &grace_end, &reason), 0);
+    CHECK(confirmed_at > 0 && grace_end == confirmed_at + 7 * 24 * 3600);
+    CHECK_INT(reason, VERIFY_ERR_NETWORK);
+    CHECK_INT(verify_reply_offline(reply, NULL, NULL, NULL), 0);
+    CHECK_INT(verify_reply_offline(NULL, NULL, NULL, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(verify_reply_message(reply), "could not be reached") != NULL);
+    CHECK_INT(verify_reply_str(reply, "/data/expire_at", &expire_at), 0);
+    CHECK_INT(verify_reply_str(reply, "/data/token", &token), VERIFY_ERR_NO_SUCH_FIELD);
+    printf("licensed offline until %s, grace to %lld\n", expire_at, (long long)grace_end);
+
+    /* A keeper follows the offline verdict: OFFLINE at once, then the login is sent again. */
+    memset(&recorder, 0, sizeof recorder);
+    pthread_mutex_init(&recorder.lock, NULL);
+    recorder.starter = pthread_self();
+    CHECK_INT(verify_keeper_options_new(&options), VERIFY_OK);
+    CHECK_INT(verify_keeper_options_set_interval(options, 1000), VERIFY_OK);
+    CHECK_INT(verify_keeper_options_set_callback(options, record, &recorder), VERIFY_OK);
+    CHECK_INT(verify_keeper_start_from_reply(NULL, reply, options, &keeper),
+              VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_keeper_start_from_reply(client, NULL, options, &keeper),
+              VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_keeper_start_from_reply(client, reply, options, NULL),
+              VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_keeper_start_from_reply(client, reply, options, &keeper), VERIFY_OK);
+    verify_keeper_options_free(options);
+    verify_reply_free(reply);
+    reply = NULL;
+    CHECK(wait_kind(&recorder, VERIFY_EVENT_OFFLINE));
+    count_kind(&recorder, VERIFY_EVENT_OFFLINE, &last);
+    CHECK(last.grace_end == grace_end);
+    CHECK_INT(verify_keeper_get_status(keeper, &status), VERIFY_OK);
+    CHECK_INT(verify_keeper_status_state(status, &state), 0);
+    CHECK_INT(state, VERIFY_KEEPER_GRACE);
+    CHECK_INT(verify_keeper_status_last_confirmed(status, &seen), 0);
+    CHECK(seen == confirmed_at);
+    CHECK_INT(verify_keeper_status_grace_end(status, &seen), 0);
+    CHECK(seen == grace_end);
+    CHECK_INT(verify_keeper_status_grace_end(NULL, &seen), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_keeper_status_last_confirmed(status, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    verify_keeper_status_free(status);
+    CHECK(wait_kind(&recorder, VERIFY_EVENT_TROUBLE));
+
+    /* Banned while offline: on reconnect the session ends with the reason. */
+    host_ask("ban banned while offline", NULL, 0);
+    host_ask("resume", NULL, 0);
+    CHECK(wait_kind(&recorder, VERIFY_EVENT_ENDED));
+    count_kind(&recorder, VERIFY_EVENT_ENDED, &last);
+    CHECK_INT(last.code, VERIFY_DISABLED);
+    CHECK(strcmp(last.detail, "banned while offline") == 0);
+    CHECK(count_kind(&recorder, VERIFY_EVENT_ONLINE, NULL) == 0);
+    verify_keeper_free(keeper);
+
+    /* The store was cleared: with the server stopped, no offline verdict. */
+    host_ask("pause", NULL, 0);
+    CHECK_INT(verify_single_login(client, card, "C-OFFLINE-MAC", NULL, &reply), VERIFY_ERR_NETWORK);
+    CHECK(reply == NULL);
+    verify_client_free(client);
+    pthread_mutex_destroy(&recorder.lock);
+    return host_finish("offline");
+}
+
+/* N online logins, each storing the verdict: two of these run at once. */
+static int writer(const char *base_url, const char *app_id, const char *app_key, const char *card,
+                  const char *state_dir, int n)
+{
+    int i;
+    for (i = 0; i < n; i++) {
+        verify_client *client = offline_client(base_url, app_id, app_key, state_dir);
+        verify_reply *reply = NULL;
+        CHECK_INT(verify_single_login(client, card, "C-WRITER-MAC", NULL, &reply), VERIFY_OK);
+        verify_reply_free(reply);
+        verify_client_free(client);
+    }
+    return host_finish("writer");
+}
+
+/* With the server stopped: licensed from a store that two writers wrote at once. */
+static int reader(const char *base_url, const char *app_id, const char *app_key, const char *card,
+                  const char *state_dir)
+{
+    verify_client *client = offline_client(base_url, app_id, app_key, state_dir);
+    verify_reply *reply = NULL;
+    CHECK_INT(verify_single_login(client, card, "C-WRITER-MAC", NULL, &reply), VERIFY_OFFLINE);
+    CHECK_INT(verify_reply_offline(reply, NULL, NULL, NULL), 0);
+    verify_reply_free(reply);
+    verify_client_free(client);
+    return host_finish("reader");
+}
+
 int main(int argc, char **argv)
 {
     const char *scenario = argc > 1 ? argv[1] : "";
@@ -752,6 +914,15 @@ int main(int argc, char **argv)
     }
     if (strcmp(scenario, "misuse") == 0 && argc == 5) {
         return misuse(argv[2], argv[3], argv[4]);
+    }
+    if (strcmp(scenario, "offline") == 0 && argc == 7) {
+        return offline(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    }
+    if (strcmp(scenario, "writer") == 0 && argc == 8) {
+        return writer(argv[2], argv[3], argv[4], argv[5], argv[6], atoi(argv[7]));
+    }
+    if (strcmp(scenario, "reader") == 0 && argc == 7) {
+        return reader(argv[2], argv[3], argv[4], argv[5], argv[6]);
     }
     fprintf(stderr, "usage: %s SCENARIO ARGS... (see the comment at the top of c_keeper.c)\n",
             argv[0]);

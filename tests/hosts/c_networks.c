@@ -1,13 +1,16 @@
 /*
- * c_networks.c: the client options of the C ABI (trust, pins, mirrors, plain-http opt-in,
- * proxy choice, timeouts, the log callback), as a C host uses them.
+ * c_networks.c: the client options of the C ABI (trust, pins, mirrors, racing and its
+ * attempt delay, fixed addresses, the state folder, plain-http opt-in, proxy choice,
+ * timeouts, the log callback), as a C host uses them.
  * Run by tests/c_networks.rs against the sandbox (http and https listeners):
  *
  *   c_networks options                                   setters refuse bad values
  *   c_networks tls HTTPS_URL APP_ID APP_KEY CA_FILE PIN WRONG_PIN CARD
  *   c_networks failover DEAD_URL GOOD_URL APP_ID APP_KEY CARD MAC
+ *   c_networks race HOLE_URL GOOD_URL GOOD_PORT APP_ID APP_KEY STATE_DIR
  *
- * Prints "RESULT: N checks, M failed" (see host.h).
+ * Prints "RESULT: N checks, M failed" (see host.h). POSIX: the monotonic clock
+ * (-D_POSIX_C_SOURCE=200809L).
  */
 
 #include "host.h"
@@ -44,6 +47,33 @@ static int scenario_options(void)
     EXPECT(verify_client_options_set_timeouts(options, 0, 1000), VERIFY_ERR_INVALID_ARGUMENT);
     EXPECT(verify_client_options_set_timeouts(options, 1000, 2000), VERIFY_OK);
     EXPECT(verify_client_options_set_log(options, NULL, NULL), VERIFY_OK);
+    EXPECT(verify_client_options_set_attempt_delay(NULL, 250), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_attempt_delay(options, 10001), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_attempt_delay(options, UINT32_MAX),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_attempt_delay(options, 0), VERIFY_OK);
+    EXPECT(verify_client_options_set_attempt_delay(options, 10000), VERIFY_OK);
+    EXPECT(verify_client_options_add_address(NULL, "a.example", "192.0.2.1"),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_address(options, NULL, "192.0.2.1"),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_address(options, "a.example", NULL),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_address(options, "a.example", "999.1.1.1"),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(verify_last_error_message(), "not an IPv4 or IPv6 address") != NULL);
+    EXPECT(verify_client_options_add_address(options, "a b.example", "192.0.2.1"),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_address(options, "", "192.0.2.1"),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_add_address(options, "\xff", "192.0.2.1"),
+           VERIFY_ERR_INVALID_UTF8);
+    EXPECT(verify_client_options_add_address(options, "a.example", "192.0.2.1"), VERIFY_OK);
+    EXPECT(verify_client_options_add_address(options, "a.example", "[2001:db8::1]"), VERIFY_OK);
+    EXPECT(verify_client_options_set_state_folder(NULL, "/tmp"), VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_state_folder(options, "\xff"), VERIFY_ERR_INVALID_UTF8);
+    EXPECT(verify_client_options_set_state_folder(options, NULL), VERIFY_OK);
+    EXPECT(verify_client_options_set_state_folder(options, ""), VERIFY_OK);
 
     /* Plain http off loopback: refused, then allowed. */
     EXPECT(verify_client_new("http://licensing.example.com", "1", "K", &client),
@@ -213,6 +243,61 @@ static int scenario_failover(char **argv)
     return host_finish("failover");
 }
 
+/* A client of HOLE_URL (SYNs dropped) with GOOD_URL as its mirror and STATE_DIR as its
+ * state folder; the time its first call takes, in ms. */
+static long race_once(const char *hole, const char *good, const char *app_id, const char *app_key,
+                      const char *state_dir)
+{
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    long start = 0, took = 0;
+    EXPECT(verify_client_options_new(&options), VERIFY_OK);
+    EXPECT(verify_client_options_add_mirror(options, good), VERIFY_OK);
+    EXPECT(verify_client_options_set_attempt_delay(options, 300), VERIFY_OK);
+    EXPECT(verify_client_options_set_state_folder(options, state_dir), VERIFY_OK);
+    EXPECT(verify_client_options_set_log(options, on_log, log_text), VERIFY_OK);
+    start = host_now_ms();
+    client = client_with(hole, app_id, app_key, options);
+    verify_client_options_free(options);
+    EXPECT(bulletin(client), VERIFY_OK);
+    took = host_now_ms() - start;
+    verify_client_free(client);
+    return took;
+}
+
+static int scenario_race(char **argv)
+{
+    const char *hole = argv[2], *good = argv[3], *good_port = argv[4], *app_id = argv[5];
+    const char *app_key = argv[6], *state_dir = argv[7];
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    char named[128];
+    long first = 0, second = 0;
+
+    /* First start: the black-holed primary costs the attempt delay (300 ms), not the 10 s
+     * connect timeout; the mirror that won is remembered in the state folder. */
+    first = race_once(hole, good, app_id, app_key, state_dir);
+    printf("first start: %ld ms\n", first);
+    CHECK(first >= 290 && first < 2000);
+    CHECK(strstr(log_text, "connected to") != NULL);
+    /* Second start: straight to the remembered mirror. */
+    second = race_once(hole, good, app_id, app_key, state_dir);
+    printf("second start: %ld ms\n", second);
+    CHECK(second < 250);
+
+    /* A name DNS does not know, with a fixed address. */
+    snprintf(named, sizeof named, "http://race.verify.test:%s", good_port);
+    EXPECT(verify_client_options_new(&options), VERIFY_OK);
+    EXPECT(verify_client_options_add_address(options, "race.verify.test", "127.0.0.1"), VERIFY_OK);
+    EXPECT(verify_client_options_allow_insecure_http(options, 1), VERIFY_OK);
+    client = client_with(named, app_id, app_key, options);
+    verify_client_options_free(options);
+    EXPECT(bulletin(client), VERIFY_OK);
+    verify_client_free(client);
+    printf("log:\n%s", log_text);
+    return host_finish("race");
+}
+
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "options") == 0) {
@@ -223,6 +308,9 @@ int main(int argc, char **argv)
     }
     if (argc == 8 && strcmp(argv[1], "failover") == 0) {
         return scenario_failover(argv);
+    }
+    if (argc == 8 && strcmp(argv[1], "race") == 0) {
+        return scenario_race(argv);
     }
     fprintf(stderr, "usage: see the comment at the top of c_networks.c\n");
     return 2;

@@ -120,6 +120,19 @@ int main(int argc, char **argv)
             std::fflush(stdout);
         }
 
+        // Racing settings: a name DNS does not know, given its address; an attempt delay of 0
+        // (every attempt at once); a state folder (the per-user default when empty).
+        {
+            verify::ClientOptions fixed;
+            const std::string port = http.substr(http.rfind(':') + 1);
+            fixed.addresses = {{"fixed.verify.test", "127.0.0.1"}};
+            fixed.allow_insecure_http = true;
+            fixed.attempt_delay = milliseconds(0);
+            fixed.state_folder = std::string();
+            verify::Client named("http://fixed.verify.test:" + port, app, key, fixed);
+            CHECK(named.get_bulletin().ok());
+        }
+
         // https: the sandbox's CA is trusted only when given, as a file or as text.
         if (with_tls) {
             verify::ClientOptions by_file;
@@ -166,6 +179,15 @@ int main(int argc, char **argv)
         verify::ClientOptions huge_timeout;
         huge_timeout.call_timeout = hours(2000);
         CHECK(refused(http, huge_timeout) == err_invalid_argument);
+        verify::ClientOptions slow_attempts;
+        slow_attempts.attempt_delay = seconds(11);
+        CHECK(refused(http, slow_attempts) == err_invalid_argument);
+        verify::ClientOptions negative_delay;
+        negative_delay.attempt_delay = milliseconds(-1);
+        CHECK(refused(http, negative_delay) == err_invalid_argument);
+        verify::ClientOptions bad_address;
+        bad_address.addresses = {{"fixed.verify.test", "not an address"}};
+        CHECK(refused(http, bad_address) == err_invalid_argument);
 
         // Plain http:// to a host that is not loopback only when allowed (nothing is sent).
         CHECK(refused("http://verify.example", verify::ClientOptions{}) == err_invalid_argument);

@@ -74,6 +74,10 @@ const char *kind_name(verify::EventKind kind)
             return "trouble";
         case verify::EventKind::Ended:
             return "ended";
+        case verify::EventKind::Offline:
+            return "offline";
+        case verify::EventKind::Online:
+            return "online";
     }
     return "unknown"; // a kind of a later library: representable, never an exception
 }
@@ -86,9 +90,11 @@ std::string detail_of(const verify::Event &event)
         case verify::EventKind::Message:
             return event.text.value_or("(no text)");
         case verify::EventKind::Alive:
+        case verify::EventKind::Online:
             return event.expire_at.value_or("(no expiry)");
         case verify::EventKind::Trouble:
         case verify::EventKind::Ended:
+        case verify::EventKind::Offline:
             break;
     }
     return event.remark.value_or(event.message);

@@ -106,6 +106,18 @@ static inline void host_ask(const char *what, char *answer, size_t answer_len)
     }
 }
 
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 199309L
+#include <time.h>
+
+/* The monotonic clock in ms (hosts built with -D_POSIX_C_SOURCE=200809L). */
+static inline long host_now_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long)now.tv_sec * 1000L + now.tv_nsec / 1000000L;
+}
+#endif
+
 /* The factor on time limits ($VERIFY_HOST_SLACK, at least 1). */
 static inline long host_slack(void)
 {

@@ -192,6 +192,7 @@ static void every_function(const char *base_url, const char *app_id, const char 
     verify_client_options *options = NULL;
     verify_client *client = NULL;
     verify_reply *reply = NULL;
+    verify_reply *login = NULL;
     verify_cancel *cancel = NULL;
     verify_keeper_options *keeper_options = NULL;
     verify_keeper *keeper = NULL;
@@ -229,6 +230,13 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_client_options_set_proxy(options, VERIFY_PROXY_NONE, NULL), VERIFY_OK);
     CHECK_INT(verify_client_options_allow_insecure_http(options, 0), VERIFY_OK);
     CHECK_INT(verify_client_options_set_timeouts(options, 10000, 30000), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_attempt_delay(options, 250), VERIFY_OK);
+    CHECK_INT(verify_client_options_add_address(options, "verify.example.test", "127.0.0.1"),
+              VERIFY_OK);
+    CHECK_INT(verify_client_options_set_state_folder(options, "stdcall-state"), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_offline_grace(options, 3600), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_start_budget(options, 0), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_clock_tolerance(options, 600), VERIFY_OK);
     CHECK_INT(verify_client_options_add_mirror(options, base_url), VERIFY_OK);
     CHECK_INT(verify_client_options_set_log(options, on_log, (void *)&log_lines), VERIFY_OK);
     CHECK_INT(verify_client_new_with_options(base_url, app_id, app_key, options, &client),
@@ -250,10 +258,10 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_reply_json(reply, "/data", &text), 0);
     verify_reply_free(reply);
 
-    CHECK_INT(verify_single_login(client, card, "STDCALL-MACHINE", NULL, &reply), VERIFY_OK);
-    token = token_of(reply);
+    CHECK_INT(verify_single_login(client, card, "STDCALL-MACHINE", NULL, &login), VERIFY_OK);
+    token = token_of(login);
     CHECK(token != NULL);
-    verify_reply_free(reply);
+    CHECK_INT(verify_reply_offline(login, &number, &number, &flag), VERIFY_ERR_NO_SUCH_FIELD);
     CHECK_INT(verify_heartbeat(client, token ? token : "", VERIFY_SESSION_CARD, NULL, &reply),
               VERIFY_OK);
     verify_reply_free(reply);
@@ -312,7 +320,6 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_keeper_start(client, token ? token : "", VERIFY_SESSION_CARD, keeper_options,
                                   &keeper),
               VERIFY_OK);
-    verify_keeper_options_free(keeper_options);
     CHECK(keeper_alive(keeper, 30000));
     CHECK_INT(verify_keeper_state(keeper), VERIFY_KEEPER_ALIVE);
     CHECK_INT(verify_keeper_get_status(keeper, &status), VERIFY_OK);
@@ -329,9 +336,20 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK(ok >= 1);
     CHECK_INT(verify_keeper_status_message_count(status, &count), 0);
     CHECK_INT(verify_keeper_status_message(status, count, &text), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_keeper_status_last_confirmed(status, &number), 0);
+    CHECK(number > 0);
+    CHECK_INT(verify_keeper_status_grace_end(status, &number), VERIFY_ERR_NO_SUCH_FIELD);
     verify_keeper_status_free(status);
     CHECK_INT(verify_keeper_stop(keeper), VERIFY_OK);
     verify_keeper_free(keeper);
+    /* a keeper from the login's reply */
+    keeper = NULL;
+    CHECK_INT(verify_keeper_start_from_reply(client, login, keeper_options, &keeper), VERIFY_OK);
+    CHECK(keeper != NULL);
+    CHECK_INT(verify_keeper_stop(keeper), VERIFY_OK);
+    verify_keeper_free(keeper);
+    verify_keeper_options_free(keeper_options);
+    verify_reply_free(login);
     CHECK(events_seen >= 1);
     CHECK(log_lines >= 1);
     printf("keeper events %ld, log lines %ld\n", (long)events_seen, (long)log_lines);

@@ -13,11 +13,12 @@ use std::time::Duration;
 use serde_json::Value;
 
 use crate::cancel::CancelToken;
-use crate::client::{ActionRequest, Client};
+use crate::client::Client;
 use crate::codes;
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::reply::Reply;
+use crate::request::ActionRequest;
 
 /// How a parameter of an action is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,24 +104,7 @@ impl ActionSpec {
     }
 }
 
-/// Which kind of session a heartbeat keeps alive (`Type` of UserHeartbeat).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SessionKind {
-    /// A card-mode session from `SingleLogin` (`Type=card`).
-    Card,
-    /// An account session from `UserLogin` (`Type=user`).
-    User,
-}
-
-impl SessionKind {
-    /// The wire value: `card` or `user`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SessionKind::Card => "card",
-            SessionKind::User => "user",
-        }
-    }
-}
+pub use crate::session::SessionKind;
 
 /// The Rust type of a parameter of the given kind.
 macro_rules! param_type {
@@ -357,12 +341,14 @@ pub fn generic_request(action: &str, params: &[(&str, &str)]) -> Result<ActionRe
 }
 
 impl Client {
-    /// Sends a request and returns its reply for code 200 and 201 (pending); any other code
-    /// is the server's refusal as an error carrying the reply.
+    /// Sends a request and returns its reply for code 200, 201 (pending) and an offline
+    /// verdict (202, [`Reply::offline`]); any other code is the server's refusal as an error
+    /// carrying the reply.
     pub fn send(&self, request: ActionRequest) -> Result<Reply, Error> {
         let reply = self.exchange(&request)?;
         match reply.code() {
             codes::OK | codes::PENDING => Ok(reply),
+            codes::OFFLINE if reply.offline().is_some() => Ok(reply),
             _ => Err(Error::refused(reply)),
         }
     }

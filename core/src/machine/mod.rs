@@ -31,11 +31,16 @@ const LINUX_SOURCES: [&str; 2] = ["/etc/machine-id", "/var/lib/dbus/machine-id"]
 /// The machine code of this machine for `salt` (use one salt per program, such as its
 /// AppId). The same on every call and in every process of the machine.
 pub fn machine_code(salt: &str) -> Result<String, Error> {
-    let identity = match os_identity() {
-        Some(identity) => identity,
-        None => stored_identity(&fallback_file()?)?,
-    };
-    Ok(code_of(salt, &identity))
+    Ok(code_of(salt, &identity()?))
+}
+
+/// The machine's identity, unsalted: the OS's, or the one kept in the user's configuration
+/// folder. Only for the machine code and for deriving keys; never shown.
+pub(crate) fn identity() -> Result<String, Error> {
+    match os_identity() {
+        Some(identity) => Ok(identity),
+        None => stored_identity(&fallback_file()?),
+    }
 }
 
 /// The salted code of an identity.

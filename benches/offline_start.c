@@ -1,0 +1,231 @@
+/*
+ * offline_start.c: offline-first figures of benches/run.sh (rows 15a-d), through the C ABI.
+ *
+ *   offline_start online    BASE_URL APP_ID APP_KEY CARD STATE_DIR N
+ *   offline_start down      APP_ID APP_KEY CARD STATE_DIR N
+ *   offline_start blackhole APP_ID APP_KEY CARD STATE_DIR N BUDGET_MS
+ *   offline_start refusals  BASE_URL APP_ID APP_KEY STATE_DIR COUNT_CARD USER PASSWORD
+ *
+ * A "start" is what a licensed program does first: verify_client_new_with_options (offline
+ * verdicts on: STATE_DIR, 7 days of grace) and verify_single_login; its time runs from
+ * before the client is made to the login's answer. `online` starts N times against the
+ * server (the first stores the verdict); `down` N times against a loopback port where nothing
+ * listens (the network down: the connect is refused at once); `blackhole` N times against a
+ * port that swallows SYNs (a listener whose backlog of 0 one connection fills), with a start
+ * budget of BUDGET_MS. Each prints `mode=M runs=N code=C median_us=U min_us=.. max_us=..`
+ * (C: the last start's code). `refusals` stores a verdict, gets a refusal of that identity
+ * (a count card used up: 1005; an account from another machine: 1022; a wrong password:
+ * 1003), then starts with the network down, and prints `refusals=3 offline_verdicts=K`.
+ */
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "verify.h"
+
+#define MAX_RUNS 1000
+
+static long long now_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+
+static int compare(const void *a, const void *b)
+{
+    long long x = *(const long long *)a, y = *(const long long *)b;
+    return (x > y) - (x < y);
+}
+
+/* A loopback port: listening with a full backlog of 0 (`hole` 1: SYNs vanish), or closed
+ * (`hole` 0: refused). *fds receives what to keep open. */
+static int loopback_port(int hole, int fds[2])
+{
+    struct sockaddr_in addr;
+    socklen_t len = sizeof addr;
+    int listener = socket(AF_INET, SOCK_STREAM, 0);
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (listener < 0 || bind(listener, (struct sockaddr *)&addr, sizeof addr) != 0 ||
+        listen(listener, 0) != 0 || getsockname(listener, (struct sockaddr *)&addr, &len) != 0) {
+        perror("offline_start: listener");
+        exit(1);
+    }
+    fds[0] = listener;
+    fds[1] = -1;
+    if (hole) {
+        fds[1] = socket(AF_INET, SOCK_STREAM, 0);
+        if (fds[1] < 0 || connect(fds[1], (struct sockaddr *)&addr, sizeof addr) != 0) {
+            perror("offline_start: filler");
+            exit(1);
+        }
+    } else {
+        close(listener);
+        fds[0] = -1;
+    }
+    return ntohs(addr.sin_port);
+}
+
+/* One start; returns the login's code and adds its time to *took_us. */
+static int32_t start(const char *url, const char *app_id, const char *app_key, const char *card,
+                     const char *mac, const char *state, unsigned budget_ms, long long *took_us)
+{
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    long long began = now_us();
+    int32_t code = verify_client_options_new(&options);
+    if (code == VERIFY_OK) {
+        code = verify_client_options_set_state_folder(options, state);
+    }
+    if (code == VERIFY_OK) {
+        code = verify_client_options_set_offline_grace(options, 7 * 24 * 3600);
+    }
+    if (code == VERIFY_OK) {
+        code = verify_client_options_set_start_budget(options, budget_ms);
+    }
+    if (code == VERIFY_OK) {
+        code = verify_client_new_with_options(url, app_id, app_key, options, &client);
+    }
+    verify_client_options_free(options);
+    if (code == VERIFY_OK) {
+        code = verify_single_login(client, card, mac, NULL, &reply);
+    }
+    *took_us = now_us() - began;
+    verify_reply_free(reply);
+    verify_client_free(client);
+    return code;
+}
+
+static int starts(const char *mode, const char *url, char **argv, int runs, unsigned budget_ms)
+{
+    static long long took[MAX_RUNS];
+    int32_t code = 0;
+    int i;
+    if (runs < 1 || runs > MAX_RUNS) {
+        fprintf(stderr, "offline_start: N must be 1..%d\n", MAX_RUNS);
+        return 2;
+    }
+    for (i = 0; i < runs; i++) {
+        code = start(url, argv[0], argv[1], argv[2], "BENCH-OFFLINE-MAC", argv[3], budget_ms,
+                     &took[i]);
+    }
+    qsort(took, (size_t)runs, sizeof took[0], compare);
+    printf("mode=%s runs=%d code=%d median_us=%lld min_us=%lld max_us=%lld\n", mode, runs,
+           (int)code, took[runs / 2], took[0], took[runs - 1]);
+    return 0;
+}
+
+/* Stores a verdict with `login`, gets the server's refusal with `refuse`, then starts with the
+ * network down: returns 1 when that start was an offline verdict. */
+static int refusal(const char *url, const char *down, const char *app_id, const char *app_key,
+                   const char *state, const char *what, int32_t expected,
+                   int32_t (*login)(verify_client *, const char *),
+                   int32_t (*refuse)(verify_client *, const char *), const char *arg)
+{
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    int32_t first, refused, after;
+    int offline = 0, round;
+    verify_client_options_new(&options);
+    verify_client_options_set_state_folder(options, state);
+    verify_client_options_set_offline_grace(options, 7 * 24 * 3600);
+    for (round = 0; round < 2; round++) {
+        verify_client_new_with_options(round == 0 ? url : down, app_id, app_key, options, &client);
+        if (round == 0) {
+            first = login(client, arg);
+            refused = refuse(client, arg);
+            printf("refusal %s: login %d, then %d (expected %d)\n", what, (int)first,
+                   (int)refused, (int)expected);
+            if (first != VERIFY_OK || refused != expected) {
+                fprintf(stderr, "offline_start: %s did not go as planned\n", what);
+                exit(1);
+            }
+        } else {
+            after = login(client, arg);
+            offline = after == VERIFY_OFFLINE;
+            printf("refusal %s: the start with the network down: %d\n", what, (int)after);
+        }
+        verify_client_free(client);
+        client = NULL;
+    }
+    verify_client_options_free(options);
+    return offline;
+}
+
+static const char *user_password;
+
+static int32_t card_login(verify_client *client, const char *card)
+{
+    verify_reply *reply = NULL;
+    int32_t code = verify_single_login(client, card, "BENCH-REFUSAL-MAC", NULL, &reply);
+    verify_reply_free(reply);
+    return code;
+}
+
+static int32_t user_login_a(verify_client *client, const char *user)
+{
+    verify_reply *reply = NULL;
+    int32_t code = verify_user_login(client, user, user_password, "BENCH-MACHINE-A", &reply);
+    verify_reply_free(reply);
+    return code;
+}
+
+static int32_t user_login_b(verify_client *client, const char *user)
+{
+    verify_reply *reply = NULL;
+    int32_t code = verify_user_login(client, user, user_password, "BENCH-MACHINE-B", &reply);
+    verify_reply_free(reply);
+    return code;
+}
+
+static int32_t user_login_wrong(verify_client *client, const char *user)
+{
+    verify_reply *reply = NULL;
+    int32_t code = verify_user_login(client, user, "not-the-password", "BENCH-MACHINE-A", &reply);
+    verify_reply_free(reply);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    char url[64];
+    int fds[2];
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "online") == 0 && argc == 8) {
+        return starts(mode, argv[2], argv + 3, atoi(argv[7]), 0);
+    }
+    if (strcmp(mode, "down") == 0 && argc == 7) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d", loopback_port(0, fds));
+        return starts(mode, url, argv + 2, atoi(argv[6]), 0);
+    }
+    if (strcmp(mode, "blackhole") == 0 && argc == 8) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d", loopback_port(1, fds));
+        return starts(mode, url, argv + 2, atoi(argv[6]), (unsigned)atoi(argv[7]));
+    }
+    if (strcmp(mode, "refusals") == 0 && argc == 9) {
+        int verdicts = 0;
+        snprintf(url, sizeof url, "http://127.0.0.1:%d", loopback_port(0, fds));
+        user_password = argv[8];
+        verdicts += refusal(argv[2], url, argv[3], argv[4], argv[5], "count card used up",
+                            VERIFY_EXPIRED, card_login, card_login, argv[6]);
+        verdicts += refusal(argv[2], url, argv[3], argv[4], argv[5], "another machine",
+                            VERIFY_MACHINE_CHANGED, user_login_a, user_login_b, argv[7]);
+        verdicts += refusal(argv[2], url, argv[3], argv[4], argv[5], "wrong password",
+                            VERIFY_WRONG_PASSWORD, user_login_a, user_login_wrong, argv[7]);
+        printf("refusals=3 offline_verdicts=%d\n", verdicts);
+        return 0;
+    }
+    fprintf(stderr, "usage: see the comment at the top of benches/offline_start.c\n");
+    return 2;
+}

@@ -1,0 +1,617 @@
+//! Offline-first: the sealed store of the last good verdict, the offline verdict that a
+//! login may give when the server cannot be reached, and trusted time (DESIGN section 4).
+//!
+//! Opt-in: a client keeps a verdict only when the host gave a state folder and an offline
+//! grace period. Then:
+//! - after every successful login (`SingleLogin`, or a password `UserLogin` without a card)
+//!   and heartbeat, the store holds the mode, a keyed hash of the identity (never the card
+//!   key or the username), the machine code, the server's data of the licence (expiry, card
+//!   type and counts; never the token), when the server last confirmed it, and the latest
+//!   server time seen (the reply's `Date`);
+//! - a login that fails for a local reason (DNS, connect, timeout, TLS handshake, proxy:
+//!   the server was not reached or did not answer) answers from the store when it holds a
+//!   verdict for the same program (the store is sealed per program), identity and machine,
+//!   confirmed within the grace period, not expired, and the local clock was not moved back:
+//!   an offline verdict, code 202, whose reply holds the stored data and says why the server
+//!   could not be reached;
+//! - a refusal by the server never gives an offline verdict, and clears the stored one
+//!   (except the refusals that say nothing of the licence: 1001, 1010 and 1014, which the
+//!   client handles itself);
+//! - time offline is judged by the later of the local clock and the latest server time seen.
+//!
+//! The service signs nothing: the store protects against outages, casual edits and copying
+//! to another machine, not against someone who controls the machine and the program
+//! (SECURITY.md).
+
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Map, Value};
+
+use crate::cancel::CancelToken;
+use crate::codes;
+use crate::error::{Error, ErrorKind};
+use crate::log::{log, LogHook, LogLevel};
+use crate::reply::{OfflineInfo, Reply};
+use crate::request::ActionRequest;
+use crate::session::SessionKind;
+use crate::state::Sealed;
+
+/// The state file of the verdict of a session kind (one per mode: a program that uses both
+/// card and account logins keeps both).
+fn verdict_file(kind: SessionKind) -> String {
+    format!("verdict-{}", kind.as_str())
+}
+/// The format of the verdict file's contents.
+const FORMAT: i64 = 1;
+/// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
+const SERVICE_OFFSET: i64 = 8 * 3600;
+
+/// Default tolerance of the clock: a local clock earlier than the latest server time seen
+/// by more than this refuses offline verdicts.
+pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
+
+/// A login that the store answers for: its mode, identity and machine code.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Login<'a> {
+    pub(crate) kind: SessionKind,
+    identity: &'a str,
+    machine: &'a str,
+}
+
+impl<'a> Login<'a> {
+    /// The login of `request`: `SingleLogin` (card mode), or a password `UserLogin` without
+    /// a card (account mode); `None` for anything else.
+    pub(crate) fn of(request: &'a ActionRequest) -> Option<Login<'a>> {
+        match request.action.as_str() {
+            "SingleLogin" => Some(Login {
+                kind: SessionKind::Card,
+                identity: request.value("Card")?,
+                machine: request.value("Mac").unwrap_or(""),
+            }),
+            "UserLogin"
+                if request.value("Card").is_none() && request.value("LoginType").is_none() =>
+            {
+                Some(Login {
+                    kind: SessionKind::User,
+                    identity: request.value("UserName")?,
+                    machine: request.value("Mac").unwrap_or(""),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The session kind of a heartbeat request (`Type`).
+pub(crate) fn heartbeat_kind(request: &ActionRequest) -> Option<SessionKind> {
+    match (request.action.as_str(), request.value("Type")) {
+        ("UserHeartbeat", Some("card")) => Some(SessionKind::Card),
+        ("UserHeartbeat", Some("user")) => Some(SessionKind::User),
+        _ => None,
+    }
+}
+
+/// The session kind of a login request's reply: card for `SingleLogin`, user for every
+/// `UserLogin` that returns a token (password or social); `None` for other actions.
+pub(crate) fn session_of(request: &ActionRequest) -> Option<SessionKind> {
+    match request.action.as_str() {
+        "SingleLogin" => Some(SessionKind::Card),
+        "UserLogin" if request.value("Card").is_none() => Some(SessionKind::User),
+        _ => None,
+    }
+}
+
+/// What an offline verdict needs to go on: the login to send again once the server can be
+/// reached (its values are wiped when dropped), and the exchange still going on in the
+/// background after a start budget. Held by the reply ([`OfflineInfo`]), taken by the
+/// keeper.
+#[derive(Debug)]
+pub(crate) struct Resume {
+    pub(crate) login: ActionRequest,
+    pub(crate) pending: Option<Arc<Pending>>,
+}
+
+/// The outcome of an exchange that goes on in the background.
+#[derive(Debug, Default)]
+pub(crate) struct Pending {
+    outcome: Mutex<Option<Result<Reply, Error>>>,
+    done: Condvar,
+    /// Cancels the exchange (the client is being freed).
+    pub(crate) cancel: CancelToken,
+}
+
+impl Pending {
+    pub(crate) fn finish(&self, outcome: Result<Reply, Error>) {
+        *self.outcome.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
+        self.done.notify_all();
+    }
+
+    /// The outcome once there is one, waiting until `until` at most.
+    pub(crate) fn wait_until(&self, until: Instant) -> Option<Result<Reply, Error>> {
+        let mut outcome = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
+        loop {
+            if let Some(done) = outcome.as_ref() {
+                return Some(done.clone());
+            }
+            let now = Instant::now();
+            if now >= until {
+                return None;
+            }
+            outcome = self
+                .done
+                .wait_timeout(outcome, until - now)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+    }
+}
+
+/// The stored verdict.
+#[derive(Debug, Clone, PartialEq)]
+struct Verdict {
+    kind: SessionKind,
+    /// A keyed hash of the card key or username.
+    identity: String,
+    machine: String,
+    /// The server's `data` of the licence, without the token.
+    data: Map<String, Value>,
+    /// Unix seconds of the last confirmation by the server (its `Date`, else the local
+    /// clock).
+    confirmed_at: i64,
+    /// Unix seconds of the latest server time seen.
+    server_time: i64,
+}
+
+impl Verdict {
+    fn to_bytes(&self) -> Vec<u8> {
+        json!({
+            "format": FORMAT,
+            "mode": self.kind.as_str(),
+            "identity": self.identity,
+            "machine": self.machine,
+            "data": self.data,
+            "confirmed_at": self.confirmed_at,
+            "server_time": self.server_time,
+        })
+        .to_string()
+        .into_bytes()
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
+        let value: Value = serde_json::from_slice(bytes).ok()?;
+        if value.get("format")?.as_i64()? != FORMAT {
+            return None;
+        }
+        Some(Verdict {
+            kind: match value.get("mode")?.as_str()? {
+                "card" => SessionKind::Card,
+                "user" => SessionKind::User,
+                _ => return None,
+            },
+            identity: value.get("identity")?.as_str()?.to_owned(),
+            machine: value.get("machine")?.as_str()?.to_owned(),
+            data: value.get("data")?.as_object()?.clone(),
+            confirmed_at: value.get("confirmed_at")?.as_i64()?,
+            server_time: value.get("server_time")?.as_i64()?,
+        })
+    }
+
+    /// The licence's expiry, from the service's `expire_at`.
+    fn expiry(&self) -> Option<i64> {
+        self.data
+            .get("expire_at")
+            .and_then(Value::as_str)
+            .and_then(service_time)
+    }
+}
+
+/// Unix seconds of a service time `YYYY-MM-DD HH:mm:ss` (UTC+08:00).
+pub fn service_time(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (date, time) = text.split_once([' ', 'T'])?;
+    let mut date = date.split('-').map(|part| part.parse::<i64>().ok());
+    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
+    let mut time = time.split(':').map(|part| part.parse::<i64>().ok());
+    let (hour, minute) = (time.next()??, time.next()??);
+    let second = time.next().flatten().unwrap_or(0);
+    if !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || !(0..24).contains(&hour)
+        || !(0..60).contains(&minute)
+        || !(0..=60).contains(&second)
+        || !(1..=9999).contains(&year)
+    {
+        return None;
+    }
+    // Days from the civil date (Howard Hinnant's algorithm).
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hour * 3600 + minute * 60 + second - SERVICE_OFFSET)
+}
+
+fn unix(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+fn system_time(unix: i64) -> SystemTime {
+    let magnitude = Duration::from_secs(unix.unsigned_abs());
+    if unix >= 0 {
+        UNIX_EPOCH.checked_add(magnitude).unwrap_or(UNIX_EPOCH)
+    } else {
+        UNIX_EPOCH.checked_sub(magnitude).unwrap_or(UNIX_EPOCH)
+    }
+}
+
+/// "3 h 20 min", "45 s": a span in words.
+fn span(seconds: i64) -> String {
+    let seconds = seconds.unsigned_abs();
+    match seconds {
+        0..=119 => format!("{seconds} s"),
+        120..=7199 => format!("{} min", seconds / 60),
+        7200..=172_799 => format!("{} h {} min", seconds / 3600, seconds % 3600 / 60),
+        _ => format!("{} days", seconds / 86_400),
+    }
+}
+
+/// Whether a failure is local (the server was not reached, or did not answer): only then
+/// may a login answer from the store.
+pub(crate) fn is_local(error: &Error) -> bool {
+    matches!(
+        error.kind(),
+        ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Tls | ErrorKind::Proxy
+    )
+}
+
+/// Refusals that say nothing of the licence (the client handles them itself): they keep
+/// the stored verdict.
+fn keeps_verdict(code: i32) -> bool {
+    matches!(
+        code,
+        codes::PROGRAM_NOT_FOUND | codes::SIGNATURE_ERROR | codes::TIMESTAMP_SKEW
+    )
+}
+
+/// The offline settings and store of one client.
+pub(crate) struct Offline {
+    store: Arc<Sealed>,
+    grace: Duration,
+    tolerance: Duration,
+    budget: Option<Duration>,
+    log: Option<LogHook>,
+}
+
+impl std::fmt::Debug for Offline {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Offline")
+            .field("grace", &self.grace)
+            .field("tolerance", &self.tolerance)
+            .field("budget", &self.budget)
+            .finish_non_exhaustive()
+    }
+}
+
+/// How a stored verdict was judged.
+enum Judged {
+    /// It answers: the last confirmation and the end of the grace.
+    Answers {
+        confirmed_at: SystemTime,
+        grace_end: SystemTime,
+    },
+    /// It may not answer: the code and why.
+    Refused(ErrorKind, String),
+}
+
+impl Offline {
+    pub(crate) fn new(
+        store: Arc<Sealed>,
+        grace: Duration,
+        tolerance: Duration,
+        budget: Option<Duration>,
+        log: Option<LogHook>,
+    ) -> Offline {
+        Offline {
+            store,
+            grace,
+            tolerance,
+            budget,
+            log,
+        }
+    }
+
+    /// The start budget, if the host set one.
+    pub(crate) fn budget(&self) -> Option<Duration> {
+        self.budget
+    }
+
+    fn identity(&self, login: &Login) -> String {
+        self.store
+            .keyed_hash(login.kind.as_str().as_bytes(), login.identity.as_bytes())
+    }
+
+    fn load(&self, kind: SessionKind) -> Option<Verdict> {
+        let bytes = self.store.read(&verdict_file(kind))?;
+        let verdict = Verdict::from_bytes(&bytes);
+        if verdict.is_none() {
+            log(&self.log, LogLevel::Warn, || {
+                "the stored verdict opens but does not read as one; it is ignored".to_owned()
+            });
+        }
+        verdict
+    }
+
+    fn save(&self, verdict: &Verdict) {
+        if let Err(err) = self
+            .store
+            .write(&verdict_file(verdict.kind), &verdict.to_bytes())
+        {
+            log(&self.log, LogLevel::Warn, || {
+                format!("the verdict is not stored: {}", err.message())
+            });
+        }
+    }
+
+    fn clear(&self, kind: SessionKind, why: &str) {
+        let file = verdict_file(kind);
+        if self.store.exists(&file) {
+            log(&self.log, LogLevel::Info, || {
+                format!(
+                    "the stored verdict ({} mode) is cleared: {why}",
+                    kind.as_str()
+                )
+            });
+            self.store.remove(&file);
+        }
+    }
+
+    /// After a login: a success is stored, a refusal clears the stored verdict.
+    pub(crate) fn observe_login(&self, login: &Login, outcome: &Result<Reply, Error>) {
+        let reply = match outcome {
+            Ok(reply) if reply.code() == codes::OK => reply,
+            Ok(reply) if reply.offline().is_some() => return,
+            Ok(reply) => return self.refused(login.kind, reply.code()),
+            Err(error) => match error.reply() {
+                Some(reply) => return self.refused(login.kind, reply.code()),
+                None => return,
+            },
+        };
+        let now = unix(SystemTime::now());
+        let server = reply.date().map(unix);
+        let mut data = reply.data().as_object().cloned().unwrap_or_default();
+        data.remove("token");
+        let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
+        self.save(&Verdict {
+            kind: login.kind,
+            identity: self.identity(login),
+            machine: login.machine.to_owned(),
+            data,
+            confirmed_at: server.unwrap_or(now),
+            server_time: server.unwrap_or(i64::MIN).max(previous),
+        });
+    }
+
+    /// After a heartbeat of a session of `kind`: a success confirms the stored verdict of
+    /// that mode (and its new expiry), a refusal (the session's end: 1005, 1006, 1007)
+    /// clears it.
+    pub(crate) fn observe_heartbeat(&self, kind: SessionKind, outcome: &Result<Reply, Error>) {
+        let reply = match outcome {
+            Ok(reply) if reply.code() == codes::OK => reply,
+            Ok(reply) => return self.refused(kind, reply.code()),
+            Err(error) => match error.reply() {
+                Some(reply) => return self.refused(kind, reply.code()),
+                None => return,
+            },
+        };
+        let Some(mut verdict) = self.load(kind) else {
+            return;
+        };
+        let now = unix(SystemTime::now());
+        let server = reply.date().map(unix);
+        verdict.confirmed_at = server.unwrap_or(now);
+        if let Some(server) = server {
+            verdict.server_time = verdict.server_time.max(server);
+        }
+        if let Some(expire_at) = reply.str_field("expire_at") {
+            verdict
+                .data
+                .insert("expire_at".to_owned(), Value::from(expire_at));
+        }
+        self.save(&verdict);
+    }
+
+    fn refused(&self, kind: SessionKind, code: i32) {
+        if !keeps_verdict(code) {
+            self.clear(kind, &format!("the server refused with {code}"));
+        }
+    }
+
+    /// Judges the stored verdict for `login` at the local time `now`: `None` when the store
+    /// holds none for it.
+    fn judge(&self, login: &Login, now: SystemTime) -> Option<(Verdict, Judged)> {
+        let verdict = self.load(login.kind)?;
+        if verdict.kind != login.kind
+            || verdict.identity != self.identity(login)
+            || verdict.machine != login.machine
+        {
+            return None;
+        }
+        let local = unix(now);
+        let mark = verdict.server_time.max(verdict.confirmed_at);
+        let tolerance = i64::try_from(self.tolerance.as_secs()).unwrap_or(i64::MAX);
+        let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
+        let trusted = local.max(mark);
+        let grace_end = verdict.confirmed_at.saturating_add(grace);
+        let judged = if local < mark.saturating_sub(tolerance) {
+            Judged::Refused(
+                ErrorKind::ClockBack,
+                format!(
+                    "the local clock is {} earlier than the latest server time seen (more than \
+                     the tolerance of {}): it was moved back",
+                    span(mark - local),
+                    span(tolerance)
+                ),
+            )
+        } else if trusted > grace_end {
+            Judged::Refused(
+                ErrorKind::GraceOver,
+                format!(
+                    "the server last confirmed the licence {} ago, more than the offline grace \
+                     period of {}",
+                    span(trusted - verdict.confirmed_at),
+                    span(grace)
+                ),
+            )
+        } else if let Some(expiry) = verdict.expiry().filter(|expiry| trusted >= *expiry) {
+            Judged::Refused(
+                ErrorKind::OfflineExpired,
+                format!("the stored licence expired {} ago", span(trusted - expiry)),
+            )
+        } else {
+            Judged::Answers {
+                confirmed_at: system_time(verdict.confirmed_at),
+                grace_end: system_time(grace_end),
+            }
+        };
+        Some((verdict, judged))
+    }
+
+    /// Whether the store may answer `login` now (a start budget applies only then).
+    pub(crate) fn could_answer(&self, login: &Login) -> bool {
+        matches!(
+            self.judge(login, SystemTime::now()),
+            Some((_, Judged::Answers { .. }))
+        )
+    }
+
+    /// The last confirmation and the end of the grace of the stored verdict of `kind`, if
+    /// any.
+    pub(crate) fn confirmation(&self, kind: SessionKind) -> Option<(SystemTime, SystemTime)> {
+        let verdict = self.load(kind)?;
+        let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
+        Some((
+            system_time(verdict.confirmed_at),
+            system_time(verdict.confirmed_at.saturating_add(grace)),
+        ))
+    }
+
+    /// The answer to `login` (`request`) after the local failure `failure`: an offline
+    /// verdict (code 202) when the store may give one, else the failure (the store's reason
+    /// added, with its own code, when a stored verdict was refused). `pending` is the
+    /// exchange that goes on in the background, if any.
+    pub(crate) fn answer(
+        &self,
+        login: &Login,
+        request: &ActionRequest,
+        failure: Error,
+        pending: Option<Arc<Pending>>,
+    ) -> Result<Reply, Error> {
+        let Some((verdict, judged)) = self.judge(login, SystemTime::now()) else {
+            return Err(failure);
+        };
+        match judged {
+            Judged::Refused(kind, why) => {
+                log(&self.log, LogLevel::Warn, || {
+                    format!("no offline verdict: {why}")
+                });
+                Err(Error::local(
+                    kind,
+                    format!(
+                        "the server could not be reached ({}), and the stored verdict cannot \
+                         answer: {why}",
+                        failure.message()
+                    ),
+                ))
+            }
+            Judged::Answers {
+                confirmed_at,
+                grace_end,
+            } => {
+                log(&self.log, LogLevel::Warn, || {
+                    format!(
+                        "licensed offline from the stored verdict (the server could not be \
+                         reached: {})",
+                        failure.message()
+                    )
+                });
+                let envelope = json!({
+                    "code": codes::OFFLINE,
+                    "message": format!("licensed offline: the server could not be reached ({})", failure.message()),
+                    "data": verdict.data,
+                });
+                Ok(Reply::offline_verdict(
+                    envelope,
+                    OfflineInfo {
+                        confirmed_at,
+                        grace_end,
+                        reason_code: failure.code(),
+                        reason: failure.message().to_owned(),
+                        kind: login.kind,
+                        resume: Arc::new(Resume {
+                            login: request.clone(),
+                            pending,
+                        }),
+                    },
+                ))
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn service_times_are_beijing_time() {
+        // 2024-01-01 08:00:00 in Beijing is 2024-01-01 00:00:00 UTC.
+        assert_eq!(service_time("2024-01-01 08:00:00"), Some(1_704_067_200));
+        assert_eq!(service_time("1970-01-01 08:00:00"), Some(0));
+        assert_eq!(service_time("2099-12-31 23:59:59"), Some(4_102_415_999));
+        for bad in [
+            "",
+            "2024-13-01 00:00:00",
+            "2024-01-01",
+            "x-y-z 1:2:3",
+            "2024-01-01 25:00:00",
+        ] {
+            assert_eq!(service_time(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn spans_read_as_words() {
+        assert_eq!(span(45), "45 s");
+        assert_eq!(span(-600), "10 min");
+        assert_eq!(span(3 * 3600 + 1200), "3 h 20 min");
+        assert_eq!(span(3 * 86_400), "3 days");
+    }
+
+    #[test]
+    fn verdicts_round_trip() {
+        let verdict = Verdict {
+            kind: SessionKind::User,
+            identity: "ab".into(),
+            machine: "M".into(),
+            data: json!({"expire_at": "2099-01-01 00:00:00"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+            confirmed_at: 1,
+            server_time: 2,
+        };
+        assert_eq!(
+            Verdict::from_bytes(&verdict.to_bytes()),
+            Some(verdict.clone())
+        );
+        assert_eq!(Verdict::from_bytes(b"{}"), None);
+        assert_eq!(verdict.expiry(), service_time("2099-01-01 00:00:00"));
+    }
+}

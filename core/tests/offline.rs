@@ -1,0 +1,614 @@
+//! Offline-first against the sandbox: a start with the server stopped is licensed from the
+//! stored verdict; every refusal clears it and gives none; a store from another machine, or
+//! changed, or cut, does not open; the clock moved back, the grace run out and an expiry
+//! passed offline are refused with their codes; a start budget answers in time from the
+//! store while the login goes on in the background, which the keeper follows to ONLINE or
+//! ENDED; a card banned while offline ends the session on reconnect.
+//!
+//! Each test has a sandbox of its own, paused as a server outage (`Sandbox::pause`) and
+//! resumed; the sandbox clock moves instead of sleeping.
+
+#[path = "../../tests/common/mod.rs"]
+mod common;
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use common::net::BlackHole;
+use common::{eventually, unique, APP_KEY};
+use serde_json::json;
+use verify_core::{
+    codes, Client, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState, Options,
+    StateFolder,
+};
+use verify_sandbox::{Config, Fault, FaultKind, Fixtures, Sandbox};
+
+const PATIENCE: Duration = Duration::from_secs(20);
+const DAY: u64 = 24 * 3600;
+
+/// A sandbox of its own with a program, its state folder, and a log of the client.
+struct Lab {
+    sandbox: Sandbox,
+    app_id: String,
+    folder: PathBuf,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+impl Lab {
+    fn new() -> Lab {
+        let sandbox = Sandbox::start(Config::default()).expect("sandbox");
+        let app_id = unique("off");
+        sandbox
+            .load(
+                Fixtures::from_value(json!({
+                    "programs": [{"app_id": app_id, "app_key": APP_KEY, "status": "approved"}],
+                }))
+                .expect("fixtures"),
+            )
+            .expect("load");
+        let folder = std::env::temp_dir().join(format!("verify-offline-{app_id}"));
+        let _ = std::fs::remove_dir_all(&folder);
+        Lab {
+            sandbox,
+            app_id,
+            folder,
+            log: Arc::default(),
+        }
+    }
+
+    fn card(&self, days: u32) -> String {
+        let card = format!("OFFL-{}", &unique("")[..]).replace('x', "-");
+        self.sandbox
+            .load(
+                Fixtures::from_value(json!({"cards": [{"app_id": self.app_id, "card": card,
+                    "kind": "duration", "duration": days}]}))
+                .expect("card"),
+            )
+            .expect("load");
+        card
+    }
+
+    fn account(&self, user: &str) {
+        self.sandbox
+            .load(
+                Fixtures::from_value(json!({"accounts": [{"app_id": self.app_id,
+                    "username": user, "password": "pw", "expire_at": "2099-01-01 00:00:00",
+                    "status": "active"}]}))
+                .expect("account"),
+            )
+            .expect("load");
+    }
+
+    /// Options with offline verdicts on (a grace of 7 days), and the log recorded.
+    fn options(&self) -> Options {
+        let log = Arc::clone(&self.log);
+        Options {
+            state_folder: Some(StateFolder::Path(self.folder.clone())),
+            offline_grace: Some(Duration::from_secs(7 * DAY)),
+            connect_timeout: Duration::from_secs(2),
+            call_timeout: Duration::from_secs(5),
+            log: Some(Arc::new(move |_, line: &str| {
+                log.lock().expect("log").push(line.to_owned());
+            })),
+            ..Options::default()
+        }
+    }
+
+    fn client(&self) -> Client {
+        self.client_with(self.options())
+    }
+
+    fn client_with(&self, options: Options) -> Client {
+        Client::with_options(&self.sandbox.base_url(), &self.app_id, APP_KEY, options)
+            .expect("client")
+    }
+
+    fn logged(&self, what: &str) -> bool {
+        self.log
+            .lock()
+            .expect("log")
+            .iter()
+            .any(|l| l.contains(what))
+    }
+}
+
+impl Drop for Lab {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+fn near(time: SystemTime, expected: SystemTime, slack: Duration) -> bool {
+    match time.duration_since(expected) {
+        Ok(after) => after <= slack,
+        Err(before) => before.duration() <= slack,
+    }
+}
+
+#[test]
+fn a_start_with_the_server_stopped_is_licensed_offline() {
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.account("olga");
+    let online = lab
+        .client()
+        .single_login(&card, "MAC-1", None)
+        .expect("online login");
+    assert_eq!(online.reply().code(), codes::OK);
+    assert!(online.reply().offline().is_none());
+    lab.client()
+        .user_login("olga", "pw", Some("MAC-1"))
+        .expect("account login");
+    // The store holds no secret in clear.
+    for entry in std::fs::read_dir(&lab.folder).expect("the folder") {
+        let bytes = std::fs::read(entry.expect("entry").path()).expect("read");
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(!text.contains(&card) && !text.contains("olga") && !text.contains("MAC-1"));
+    }
+
+    lab.sandbox.pause();
+    // One verdict per mode: the account's answers the account.
+    let started = Instant::now();
+    let offline = lab
+        .client()
+        .user_login("olga", "pw", Some("MAC-1"))
+        .expect("licensed offline");
+    let took = started.elapsed();
+    let reply = offline.reply();
+    assert_eq!(reply.code(), codes::OFFLINE);
+    let info = reply.offline().expect("an offline verdict");
+    assert_eq!(info.reason_code, codes::ERR_NETWORK, "{}", info.reason);
+    assert!(
+        reply.message().contains("could not be reached"),
+        "{}",
+        reply.message()
+    );
+    assert_eq!(offline.expire_at(), Some("2099-01-01 00:00:00"));
+    assert_eq!(offline.token(), None, "no token offline");
+    assert!(near(
+        info.confirmed_at,
+        SystemTime::now(),
+        Duration::from_secs(60)
+    ));
+    assert!(near(
+        info.grace_end,
+        info.confirmed_at + Duration::from_secs(7 * DAY),
+        Duration::from_secs(1)
+    ));
+    assert!(took < Duration::from_millis(500), "{took:?}");
+    assert!(lab.logged("licensed offline"));
+
+    // Another identity, another machine, or a host that never opted in: the failure as it is.
+    let err = lab
+        .client()
+        .user_login("someone", "pw", Some("MAC-1"))
+        .expect_err("no verdict for another identity");
+    assert_eq!(err.kind(), ErrorKind::Network);
+    let err = lab
+        .client()
+        .user_login("olga", "pw", Some("MAC-2"))
+        .expect_err("no verdict for another machine");
+    assert_eq!(err.kind(), ErrorKind::Network);
+    let plain = Client::new(&lab.sandbox.base_url(), &lab.app_id, APP_KEY).expect("client");
+    let err = plain
+        .user_login("olga", "pw", Some("MAC-1"))
+        .expect_err("no opt-in, no change");
+    assert_eq!(err.kind(), ErrorKind::Network);
+
+    // The card's verdict, stored by a login while online, answers the card.
+    lab.sandbox.resume().expect("resume");
+    lab.client()
+        .single_login(&card, "MAC-1", None)
+        .expect("online again");
+    lab.sandbox.pause();
+    let offline = lab
+        .client()
+        .single_login(&card, "MAC-1", None)
+        .expect("licensed offline");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    assert!(offline.expire_at().is_some());
+}
+
+/// A login refused by the server after a good one: never an offline verdict, and the
+/// stored one is cleared (a later start with the server stopped is not licensed).
+fn refusal_clears(
+    lab: &mut Lab,
+    name: &str,
+    login: &dyn Fn(&Client) -> Result<(), verify_core::Error>,
+    refuse: &dyn Fn(&Lab),
+    expected: i32,
+) {
+    login(&lab.client()).unwrap_or_else(|e| panic!("{name}: the first login: {e}"));
+    refuse(lab);
+    let err = login(&lab.client()).expect_err(name);
+    assert_eq!(err.code(), expected, "{name}: {err}");
+    lab.sandbox.pause();
+    let err = login(&lab.client()).expect_err(name);
+    assert_eq!(
+        err.kind(),
+        ErrorKind::Network,
+        "{name}: no offline verdict: {err}"
+    );
+    lab.sandbox.resume().expect("resume");
+}
+
+#[test]
+fn a_refusal_never_gives_an_offline_verdict_and_clears_the_stored_one() {
+    let mut lab = Lab::new();
+    let app = lab.app_id.clone();
+
+    let card = lab.card(30);
+    let with = |card: String, mac: &'static str| {
+        move |client: &Client| client.single_login(&card, mac, None).map(|_| ())
+    };
+    refusal_clears(
+        &mut lab,
+        "1006 disabled card",
+        &with(card.clone(), "M"),
+        &|lab| {
+            lab.sandbox
+                .update_card(&app, &card, "disable", Some("chargeback"))
+                .expect("disable");
+        },
+        codes::DISABLED,
+    );
+    let card = lab.card(30);
+    refusal_clears(
+        &mut lab,
+        "1004 refunded card",
+        &with(card.clone(), "M"),
+        &|lab| {
+            lab.sandbox
+                .update_card(&app, &card, "refund", None)
+                .expect("refund");
+        },
+        codes::CARD_INVALID,
+    );
+    let card = lab.card(1);
+    refusal_clears(
+        &mut lab,
+        "1005 expired card",
+        &with(card.clone(), "M"),
+        &|lab| lab.sandbox.shift_clock(2 * DAY as i64),
+        codes::EXPIRED,
+    );
+    lab.sandbox.set_clock_offset(0);
+    let card = lab.card(30);
+    refusal_clears(
+        &mut lab,
+        "1023 blacklisted machine",
+        &with(card, "BLACK-MAC"),
+        &|lab| {
+            lab.sandbox
+                .load(
+                    Fixtures::from_value(json!({"programs": [{"app_id": app, "app_key": APP_KEY,
+                        "status": "approved",
+                        "blacklist": {"enabled": true, "ips": [], "macs": ["BLACK-MAC"]}}]}))
+                    .expect("program"),
+                )
+                .expect("load");
+        },
+        codes::BLACKLISTED,
+    );
+    // An account bound to UM-1 logs in from UM-2: 1022, which clears the stored UM-1
+    // verdict too (a refusal clears whatever is stored).
+    lab.account("ulla");
+    lab.client()
+        .user_login("ulla", "pw", Some("UM-1"))
+        .expect("binds UM-1");
+    let err = lab
+        .client()
+        .user_login("ulla", "pw", Some("UM-2"))
+        .expect_err("another machine");
+    assert_eq!(err.code(), codes::MACHINE_CHANGED);
+    lab.sandbox.pause();
+    let err = lab
+        .client()
+        .user_login("ulla", "pw", Some("UM-1"))
+        .expect_err("cleared");
+    assert_eq!(err.kind(), ErrorKind::Network, "{err}");
+    lab.sandbox.resume().expect("resume");
+}
+
+#[test]
+fn a_store_from_another_machine_or_changed_or_cut_does_not_open() {
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.client()
+        .single_login(&card, "M", None)
+        .expect("online login");
+    lab.sandbox.pause();
+    let file = std::fs::read_dir(&lab.folder)
+        .expect("folder")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().contains("verdict"))
+        .expect("the verdict file");
+    let good = std::fs::read(&file).expect("read");
+
+    // Copied to a machine with another identity.
+    let mut elsewhere = lab.options();
+    elsewhere.machine_identity = Some("another machine".into());
+    let err = lab
+        .client_with(elsewhere)
+        .single_login(&card, "M", None)
+        .expect_err("sealed for another machine");
+    assert_eq!(err.kind(), ErrorKind::Network);
+    assert!(lab.logged("sealed on another machine"));
+
+    // One byte flipped, anywhere; or cut short.
+    for at in [0, 5, good.len() / 2, good.len() - 1] {
+        let mut bad = good.clone();
+        bad[at] ^= 0x40;
+        std::fs::write(&file, &bad).expect("write");
+        let err = lab
+            .client()
+            .single_login(&card, "M", None)
+            .expect_err("changed");
+        assert_eq!(err.kind(), ErrorKind::Network, "byte {at}");
+    }
+    for len in [0, 10, good.len() - 1] {
+        std::fs::write(&file, &good[..len]).expect("write");
+        lab.client()
+            .single_login(&card, "M", None)
+            .expect_err("cut short");
+    }
+    assert!(lab.logged("it is damaged"));
+    // The good file still answers.
+    std::fs::write(&file, &good).expect("write");
+    let offline = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect("the good store");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+}
+
+#[test]
+fn the_clock_moved_back_the_grace_run_out_and_an_expiry_passed_are_refused() {
+    // The server's clock two hours ahead: the local clock is two hours behind the latest
+    // server time seen when offline.
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.sandbox.shift_clock(2 * 3600);
+    lab.client()
+        .single_login(&card, "M", None)
+        .expect("online (the clock learned from 1014)");
+    lab.sandbox.pause();
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("clock back");
+    assert_eq!(err.kind(), ErrorKind::ClockBack, "{err}");
+    assert!(err.message().contains("moved back"), "{err}");
+    assert!(
+        err.message().contains("could not be reached"),
+        "the network's reason: {err}"
+    );
+    let mut tolerant = lab.options();
+    tolerant.clock_tolerance = Duration::from_secs(3 * 3600);
+    let offline = lab
+        .client_with(tolerant)
+        .single_login(&card, "M", None)
+        .expect("within a tolerance of 3 h");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+
+    // Confirmed two hours ago (the server's clock behind): a grace of 1 h has run out.
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.sandbox.shift_clock(-2 * 3600);
+    lab.client().single_login(&card, "M", None).expect("online");
+    lab.sandbox.pause();
+    let mut short = lab.options();
+    short.offline_grace = Some(Duration::from_secs(3600));
+    let err = lab
+        .client_with(short)
+        .single_login(&card, "M", None)
+        .expect_err("grace over");
+    assert_eq!(err.kind(), ErrorKind::GraceOver, "{err}");
+    let offline = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect("within 7 days");
+    assert!(near(
+        offline.reply().offline().expect("offline").confirmed_at,
+        SystemTime::now() - Duration::from_secs(2 * 3600),
+        Duration::from_secs(120)
+    ));
+
+    // A one-day card activated two days ago (by the server's clock): expired offline.
+    let mut lab = Lab::new();
+    let card = lab.card(1);
+    lab.sandbox.shift_clock(-2 * DAY as i64);
+    lab.client().single_login(&card, "M", None).expect("online");
+    lab.sandbox.pause();
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("expired");
+    assert_eq!(err.kind(), ErrorKind::OfflineExpired, "{err}");
+}
+
+type Events = Arc<Mutex<Vec<Event>>>;
+
+fn recorder() -> (Events, verify_core::keeper::EventCallback) {
+    let events: Events = Arc::default();
+    let sink = Arc::clone(&events);
+    let callback = Box::new(move |event: &Event| {
+        sink.lock().expect("events").push(event.clone());
+    });
+    (events, callback)
+}
+
+fn has(events: &Events, kind: EventKind) -> Option<Event> {
+    events
+        .lock()
+        .expect("events")
+        .iter()
+        .find(|e| e.kind == kind)
+        .cloned()
+}
+
+fn fast() -> KeeperOptions {
+    KeeperOptions {
+        interval: Duration::from_secs(1),
+        ..KeeperOptions::default()
+    }
+}
+
+#[test]
+fn a_start_budget_answers_from_the_store_and_the_keeper_follows_the_login() {
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    let mut budgeted = lab.options();
+    budgeted.start_budget = Some(Duration::from_millis(300));
+    // Nothing stored yet: the budget does not apply; the server's answer is awaited.
+    lab.client_with(budgeted.clone())
+        .single_login(&card, "M", None)
+        .expect("online");
+
+    // A black-holed server: the verdict comes from the store in about 300 ms.
+    let hole = BlackHole::at("127.0.0.1:0");
+    let client =
+        Client::with_options(&hole.url(), &lab.app_id, APP_KEY, budgeted.clone()).expect("client");
+    let started = Instant::now();
+    let offline = client
+        .single_login(&card, "M", None)
+        .expect("from the store");
+    let took = started.elapsed();
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    assert!(
+        took >= Duration::from_millis(290) && took < Duration::from_millis(600),
+        "{took:?}"
+    );
+    let info = offline.reply().offline().expect("offline");
+    assert_eq!(info.reason_code, codes::ERR_TIMEOUT);
+    // Dropping the client stops the login still going on in the background at once.
+    let stopping = Instant::now();
+    drop(client);
+    assert!(
+        stopping.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        stopping.elapsed()
+    );
+
+    // A slow server that answers after the budget: the keeper reports it confirmed online.
+    lab.sandbox.set_fault(Fault {
+        kind: FaultKind::Delay,
+        app_id: Some(lab.app_id.clone()),
+        action: Some("SingleLogin".into()),
+        count: Some(1),
+        delay_ms: 1500,
+    });
+    let client = Arc::new(lab.client_with(budgeted.clone()));
+    let offline = client
+        .single_login(&card, "M", None)
+        .expect("from the store");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    let (events, callback) = recorder();
+    let keeper = Keeper::start_from(Arc::clone(&client), offline.reply(), fast(), Some(callback))
+        .expect("keeper");
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Online).is_some()));
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Alive).is_some()));
+    assert_eq!(keeper.status().state, KeeperState::Alive);
+    assert!(has(&events, EventKind::Ended).is_none());
+    drop(keeper);
+
+    // The same, banned meanwhile: the store answers within the budget, then the keeper
+    // reports the end with the reason, and the stored verdict is cleared.
+    lab.sandbox
+        .update_card(&lab.app_id, &card, "disable", Some("refunded by the bank"))
+        .expect("disable");
+    lab.sandbox.set_fault(Fault {
+        kind: FaultKind::Delay,
+        app_id: Some(lab.app_id.clone()),
+        action: Some("SingleLogin".into()),
+        count: Some(1),
+        delay_ms: 1500,
+    });
+    let offline = client
+        .single_login(&card, "M", None)
+        .expect("from the store");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    let (events, callback) = recorder();
+    let _keeper = Keeper::start_from(Arc::clone(&client), offline.reply(), fast(), Some(callback))
+        .expect("keeper");
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Ended).is_some()));
+    let ended = has(&events, EventKind::Ended).expect("ended");
+    assert_eq!(ended.code, codes::DISABLED);
+    assert_eq!(ended.remark.as_deref(), Some("refunded by the bank"));
+    assert!(has(&events, EventKind::Online).is_none());
+    lab.sandbox.pause();
+    let err = lab
+        .client_with(budgeted)
+        .single_login(&card, "M", None)
+        .expect_err("cleared");
+    assert_eq!(err.kind(), ErrorKind::Network);
+}
+
+#[test]
+fn a_card_banned_while_offline_ends_the_session_on_reconnect() {
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.client().single_login(&card, "M", None).expect("online");
+    lab.sandbox.pause();
+    let client = Arc::new(lab.client());
+    let offline = client.single_login(&card, "M", None).expect("offline");
+    let (events, callback) = recorder();
+    let keeper = Keeper::start_from(Arc::clone(&client), offline.reply(), fast(), Some(callback))
+        .expect("keeper");
+    let started = has(&events, EventKind::Offline);
+    assert!(
+        eventually(PATIENCE, || has(&events, EventKind::Offline).is_some()),
+        "{started:?}"
+    );
+    let status = keeper.status();
+    assert_eq!(status.state, KeeperState::Grace);
+    assert!(status.grace_end.is_some() && status.last_confirmed.is_some());
+    // Offline for a while: the keeper retries the login and reports trouble.
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Trouble).is_some()));
+    lab.sandbox
+        .update_card(&lab.app_id, &card, "disable", Some("banned while offline"))
+        .expect("disable");
+    lab.sandbox.resume().expect("back online");
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Ended).is_some()));
+    let ended = has(&events, EventKind::Ended).expect("ended");
+    assert_eq!(
+        (ended.code, ended.remark.as_deref()),
+        (codes::DISABLED, Some("banned while offline"))
+    );
+    assert!(has(&events, EventKind::Online).is_none());
+    lab.sandbox.pause();
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("the store was cleared");
+    assert_eq!(err.kind(), ErrorKind::Network);
+}
+
+#[test]
+fn a_kept_session_goes_offline_and_online_with_the_grace_of_the_store() {
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    let client = Arc::new(lab.client());
+    let login = client.single_login(&card, "M", None).expect("online");
+    let (events, callback) = recorder();
+    let keeper = Keeper::start_from(Arc::clone(&client), login.reply(), fast(), Some(callback))
+        .expect("keeper");
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Alive).is_some()));
+    let confirmed = keeper.status().last_confirmed.expect("confirmed");
+    lab.sandbox.pause();
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Offline).is_some()));
+    let offline = has(&events, EventKind::Offline).expect("offline");
+    let grace_end = offline.grace_end.expect("grace end");
+    // The grace is the store's: 7 days from the last confirmation, not 15 minutes.
+    assert!(near(
+        grace_end,
+        confirmed + Duration::from_secs(7 * DAY),
+        Duration::from_secs(120)
+    ));
+    assert_eq!(keeper.status().state, KeeperState::Grace);
+    lab.sandbox.resume().expect("back");
+    assert!(eventually(PATIENCE, || has(&events, EventKind::Online).is_some()));
+    assert!(eventually(PATIENCE, || keeper.status().state == KeeperState::Alive));
+    assert!(has(&events, EventKind::Ended).is_none());
+}
