@@ -965,7 +965,7 @@ void VERIFY_CALL verify_keeper_options_free(struct verify_keeper_options *option
 
 /**
  * Sets the time between heartbeats, in milliseconds: at least 1000 (default 300000). A
- * small random jitter is added; the first heartbeat is one interval after the start.
+ * small random jitter is added; the first heartbeat of `verify_keeper_start` is sent at once (a token the server does not know ends the keeper at once with 1007), that of `verify_keeper_start_from_reply` one interval after the start.
  * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
  */
 int32_t VERIFY_CALL verify_keeper_options_set_interval(struct verify_keeper_options *options,
