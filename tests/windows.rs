@@ -927,12 +927,20 @@ fn misuse_gives_codes_under_wine_x86() {
     misuse(Arch::X86);
 }
 
+/// The MachineGuid of the Wine prefixes: `machine_code_comes_from_the_registry_under_wine`
+/// changes it (write), and the programs that check their machine code stays the same while
+/// they run (the thread test) must not see it change (read).
+static MACHINE_GUID: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
 fn threads(arch: Arch) {
     let exe = compile(
         arch,
         &root().join("tests/hosts/win_threads.c"),
         "win_threads",
     );
+    let _guid = MACHINE_GUID
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let loader = loader(arch);
     let program = common::Program::fresh();
     let card = program.day_card(&common::unique("WINTHREADS-"), 30);
@@ -1077,6 +1085,9 @@ fn codes(loader: &Loader, exe: &Path, salts: &[&str]) -> Vec<String> {
 #[test]
 fn machine_code_comes_from_the_registry_under_wine() {
     let win = windows();
+    let _guid = MACHINE_GUID
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let wine64 = loader(Arch::X64);
     let exe64 = compile(
         Arch::X64,
