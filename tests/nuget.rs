@@ -4,15 +4,17 @@
 //!   DLL of its architecture (the PE machine field says so), the mingw and MSVC import
 //!   libraries, the `.def` and the headers as in `include/`;
 //! - the `.nupkg` (a zip) holds exactly `runtimes/win-x64/native/verify.dll`,
-//!   `runtimes/win-x86/native/verify.dll`, `runtimes/linux-x64/native/libverify.so`, the C#
-//!   binding as source (`contentFiles/cs/any/`, `content/`) and NuGet's own files, its
-//!   nuspec names the crate's version, and each file is the one the build made;
+//!   `runtimes/win-x86/native/verify.dll`, `runtimes/linux-x64/native/libverify.so`,
+//!   `runtimes/linux-arm64/native/libverify.so`, the C# binding as source
+//!   (`contentFiles/cs/any/`, `content/`) and NuGet's own files, its nuspec names the
+//!   crate's version, and each file is the one the build made (each Linux library an ELF
+//!   file of its machine);
 //! - `bindings/nuget/consumer/Consumer.cs`, compiled with `mcs` against the binding taken
 //!   from the unpacked package, runs on Mono with only the package's `linux-x64/native` on
 //!   the library path, loads `libverify.so` from there and gets 200 from the sandbox.
 //!
-//! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first) and
-//! the `libverify.so` of this test run. Needs `nuget`, `unzip` and Mono: the test installs
+//! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first), the
+//! `libverify.so` of this test run and the ARM64 one of `scripts/build-arm64.sh`. Needs `nuget`, `unzip` and Mono: the test installs
 //! them with `scripts/install-deps.sh nuget unzip mono` when missing.
 
 mod common;
@@ -20,17 +22,9 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::host::{library_dir, root, run_ok, text};
-
-fn show(output: &Output) -> String {
-    let (stdout, stderr) = text(output);
-    format!(
-        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
-        output.status
-    )
-}
+use common::host::{library_dir, root, run_ok, run_script, show, target_dir, text};
 
 fn version() -> String {
     let manifest = fs::read_to_string(root().join("Cargo.toml")).expect("read Cargo.toml");
@@ -96,16 +90,17 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         Command::new(root().join("scripts/install-deps.sh")).args(["nuget", "unzip", "mono"]),
         "scripts/install-deps.sh nuget unzip mono",
     );
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("<target>/tmp")
-        .to_path_buf();
-    run_ok(
-        Command::new(root().join("scripts/build-windows.sh"))
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root()),
-        "scripts/build-windows.sh",
-    );
+    let target = target_dir();
+    run_script("build-windows.sh", &[]);
+    let arm64 = run_script("build-arm64.sh", &[]);
+    let linux_arm64_lib = root()
+        .join(
+            arm64
+                .lines()
+                .last()
+                .expect("build-arm64.sh prints its folder"),
+        )
+        .join("libverify.so");
     let out = scratch();
     let linux_lib = library_dir().join("libverify.so");
     let stdout = run_ok(
@@ -115,6 +110,8 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
             .arg(&out)
             .arg("--linux-lib")
             .arg(&linux_lib)
+            .arg("--linux-arm64-lib")
+            .arg(&linux_arm64_lib)
             .env("CARGO_TARGET_DIR", &target)
             .current_dir(root()),
         "scripts/package-windows.sh",
@@ -182,6 +179,7 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         "runtimes/win-x64/native/verify.dll",
         "runtimes/win-x86/native/verify.dll",
         "runtimes/linux-x64/native/libverify.so",
+        "runtimes/linux-arm64/native/libverify.so",
         "contentFiles/cs/any/Verify/Verify.cs",
         "content/Verify/Verify.cs",
         psmdcp[0].as_str(),
@@ -213,8 +211,17 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
             &root().join("bindings/csharp/Verify.cs"),
         );
     }
-    let so = fs::read(unpacked.join("runtimes/linux-x64/native/libverify.so")).expect("so");
-    assert_eq!(&so[..4], b"\x7fELF", "libverify.so is ELF");
+    // ELF, and e_machine (offset 18): x86-64 (62), AArch64 (183).
+    for (rid, machine) in [("linux-x64", 62u16), ("linux-arm64", 183)] {
+        let so = fs::read(unpacked.join(format!("runtimes/{rid}/native/libverify.so")))
+            .expect("libverify.so");
+        assert_eq!(&so[..4], b"\x7fELF", "{rid}: libverify.so is ELF");
+        assert_eq!(
+            u16::from_le_bytes([so[18], so[19]]),
+            machine,
+            "{rid}: libverify.so is for another machine"
+        );
+    }
 
     // A C# consumer of the unpacked package, on Mono, against the sandbox.
     let exe = out.join("Consumer.exe");
