@@ -1184,7 +1184,7 @@ fn v2_under_wine(
     let windows_folder = format!("Z:{}", folder.display().to_string().replace('/', "\\"));
     let args = ["v2", salt, windows_folder.as_str()];
     let output = if setup.is_empty() {
-        run(&win.wine64, exe, &args)
+        run(&loader(Arch::X64), exe, &args)
     } else {
         let mut command = Command::new("unshare");
         command
@@ -1248,7 +1248,10 @@ printf 'OptiPlex 7070\\n' > /sys/class/dmi/id/product_name";
 /// volume serial) on the same board, a VM clone (new SMBIOS UUID).
 #[test]
 fn machine_code_v2_under_wine() {
-    let win = windows();
+    let _guid = MACHINE_GUID
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let wine64 = loader(Arch::X64);
     let exe = compile(
         Arch::X64,
         &root().join("tests/hosts/win_machine.c"),
@@ -1257,8 +1260,8 @@ fn machine_code_v2_under_wine() {
     let dir = program_dir(Arch::X64).join(format!("v2-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("create");
-    let original = machine_guid(&win.wine64);
-    let _restore = RestoreGuid(win.wine64.clone(), original.clone());
+    let original = machine_guid(&wine64);
+    let _restore = RestoreGuid(wine64.clone(), original.clone());
 
     // The real sources: issued, then kept; a second salt, another code.
     let plain = dir.join("plain");
@@ -1276,13 +1279,13 @@ fn machine_code_v2_under_wine() {
     notice(&format!("v2 under Wine, real sources:\n{}", second.stdout));
 
     // MachineGuid edited: the same code.
-    set_machine_guid(&win.wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
+    set_machine_guid(&wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
     let edited = v2_under_wine(&exe, "wine-v2", &plain, "", &[]);
     assert_eq!(edited.state("os_install"), "differs", "{}", edited.stdout);
     if edited.state("system_volume") == "matches" {
         assert_eq!(edited.code, first.code, "{}", edited.stdout);
     }
-    set_machine_guid(&win.wine64, &original);
+    set_machine_guid(&wine64, &original);
 
     // A board (made-up DMI, as Wine reads it): a reinstall keeps the code, a clone does not.
     if !Path::new("/var/lib/dbus/machine-id").is_file() {
@@ -1301,7 +1304,7 @@ fn machine_code_v2_under_wine() {
     assert_eq!(pc.state("board_serial"), "not_stored", "{}", pc.stdout);
     assert_eq!(pc.state("model"), "not_stored", "{}", pc.stdout);
     // Reinstalled: another MachineGuid, and no state folder (a new disk): the same code.
-    set_machine_guid(&win.wine64, "77777777-1111-4222-8333-444444444444");
+    set_machine_guid(&wine64, "77777777-1111-4222-8333-444444444444");
     let reinstalled = v2_under_wine(&exe, "wine-v2", &dir.join("board-new-disk"), WINE_DMI, &env);
     assert_eq!(reinstalled.outcome, "issued");
     assert_eq!(reinstalled.code, pc.code, "{}", reinstalled.stdout);
@@ -1313,7 +1316,7 @@ fn machine_code_v2_under_wine() {
         "{}",
         kept.stdout
     );
-    set_machine_guid(&win.wine64, &original);
+    set_machine_guid(&wine64, &original);
     // A VM clone: a new SMBIOS UUID, the same MachineGuid, volume and serial: another code.
     let clone_env = [
         ("DMI_UUID", uuid),
