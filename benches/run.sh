@@ -337,6 +337,13 @@ for lib in $(ldd "$bl" | awk '$1 ~ /^lib(curl|ssl|crypto)\.so/ { print $3 }'); d
     bl_so_names="$bl_so_names $(basename "$lib")"
 done
 echo "libverify.so: $so_bytes B stripped; baseline:$bl_so_names: $bl_so_bytes B stripped" >&2
+step "7b. stripped size per platform built here, and by crate (benches/sizes.sh)"
+# --check measures what is built; a full run builds the Windows and ARM64 libraries first.
+if [ "$check" -eq 1 ]; then
+    benches/sizes.sh target/bench/sizes.md >&2
+else
+    benches/sizes.sh --build target/bench/sizes.md >&2
+fi
 
 step "12. GetVariable per request byte: names of ${name_sizes[*]} B (callgrind, $fit_n2 minus $fit_n1 calls)"
 # Program $bytes_app with one variable per name size, the names made of `V` (sent as they are).
@@ -619,8 +626,9 @@ step "17. the network lab: benches/lab.sh ${lab_flags[*]} (target/bench/lab.md)"
 benches/lab.sh ${lab_flags[@]+"${lab_flags[@]}"} >&2
 
 if [ "$write" -eq 1 ]; then
-    step "write the figures into BENCHMARKS.md (the GENERATED: figures and lab blocks)"
+    step "write the figures into BENCHMARKS.md (the GENERATED: figures, sizes and lab blocks)"
     benches/write-block.sh figures target/bench/figures.md
+    benches/write-block.sh sizes target/bench/sizes.md
     benches/write-block.sh lab target/bench/lab.md
 fi
 

@@ -2,7 +2,7 @@
 # benches/write-block.sh NAME FRAGMENT: replaces the generated block NAME of BENCHMARKS.md,
 # the lines between `<!-- BEGIN GENERATED: NAME` and `<!-- END GENERATED: NAME -->`, with the
 # file FRAGMENT; the text around the markers is not touched. benches/run.sh --write writes
-# its blocks `figures` and `lab` with it, benches/lab.sh --write the block `lab`.
+# its blocks `figures`, `sizes` and `lab` with it, benches/lab.sh --write the block `lab`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

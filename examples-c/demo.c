@@ -372,6 +372,18 @@ static void extras(struct demo *demo, verify_client *client)
            NULL);
 }
 
+/* A time of verify_reply_offline (Unix seconds), as UTC. */
+static void print_time(const char *name, int64_t unix_seconds)
+{
+    time_t at = (time_t)unix_seconds;
+    char text[32] = "?";
+    const struct tm *utc = gmtime(&at);
+    if (utc != NULL) {
+        strftime(text, sizeof text, "%Y-%m-%d %H:%M:%S UTC", utc);
+    }
+    printf("      %-14s %s\n", name, text);
+}
+
 /* The one step of `--offline-start`: the card login, with the server stopped, licensed from
  * the store. */
 static void offline_start(struct demo *demo, verify_client *client)
@@ -393,8 +405,8 @@ static void offline_start(struct demo *demo, verify_client *client)
     if (code == VERIFY_OFFLINE &&
         verify_reply_offline(reply, &confirmed_at, &grace_end, &reason) == 0) {
         /* The local failure that kept the server out of reach is readable beside it. */
-        printf("      %-14s %lld (Unix seconds)\n", "confirmed_at", (long long)confirmed_at);
-        printf("      %-14s %lld (Unix seconds)\n", "grace_end", (long long)grace_end);
+        print_time("confirmed_at", confirmed_at);
+        print_time("grace_end", grace_end);
         printf("      %-14s %d (%s)\n", "reason", (int)reason, verify_code_describe(reason));
     }
     {

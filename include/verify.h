@@ -1504,12 +1504,17 @@ uint32_t VERIFY_CALL verify_abi_version(void);
  * `VERIFY_CODE_PAGE_UTF8` (65001, the default), `VERIFY_CODE_PAGE_SYSTEM` (0: the system's
  * ANSI code page, e.g. 936 on Chinese Windows; UTF-8 on other systems), or a Windows code
  * page number: 936 (GBK), 54936 (GB18030), 950 (Big5), 932 (Shift_JIS), 949 (Korean),
- * 1250..1258, and the others the WHATWG Encoding Standard knows.
+ * 1250..1258, and the others the WHATWG Encoding Standard knows. Code pages other than
+ * UTF-8 are built into the Windows library; elsewhere (Linux, macOS) the library is built
+ * without them unless asked (cargo feature `code-pages`) and accepts only 65001 and
+ * `VERIFY_CODE_PAGE_SYSTEM`, refusing others with `VERIFY_ERR_INVALID_ARGUMENT` and a
+ * message that says so.
  *
  * Strings in are decoded from it (a byte sequence that is not valid in it is
  * `VERIFY_ERR_INVALID_UTF8`); strings out (reply fields, messages, the last error, keeper
  * events) are encoded to it, a character it cannot hold becoming `?`. JSON texts are
- * converted too. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown code page.
+ * converted too. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for an unknown code page
+ * or one this build cannot convert.
  * Thread-safety: any thread; set it once, before other calls (strings already handed out
  * keep their encoding).
  */

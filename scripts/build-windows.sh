@@ -3,8 +3,8 @@
 # mingw-w64 targets of Rust, and check its exports.
 #
 #   scripts/build-windows.sh            install what is missing, build, check
-#   scripts/build-windows.sh --wine     also install Wine (wine64; wine32 where the machine can)
-#                                       for tests/windows.rs
+#   scripts/build-windows.sh --wine     also install Wine for tests/windows.rs: wine64 on the
+#                                       host, 32-bit Wine in an i386 chroot (scripts/wine32.sh)
 #   scripts/build-windows.sh --no-build only install and check
 #
 # Installs, when missing: the Rust targets x86_64-pc-windows-gnu and i686-pc-windows-gnu
@@ -68,60 +68,12 @@ for triple in x86_64-pc-windows-gnu i686-pc-windows-gnu; do
     fi
 done
 
-# wine32 (32-bit Windows programs under Wine) needs Debian's i386 architecture. Best effort:
-# when it cannot be installed, the i386 architecture is removed again (so that apt-get
-# update stays clean for everyone), the reason is kept in $out/wine32-unavailable (retried
-# after a day) and tests/windows.rs says so and only checks the x86 DLL.
-wine32_attempt() {
-    local marker=$out/wine32-unavailable
-    if [ -x /usr/lib/wine/wine ]; then
-        rm -f "$marker"
-        say "wine32: present"
-        return 0
-    fi
-    if [ -f "$marker" ] && [ -n "$(find "$marker" -mmin -1440 2>/dev/null)" ]; then
-        say "wine32: not installable here (tried less than a day ago: $(cat "$marker"))"
-        return 0
-    fi
-    local sudo=()
-    if [ "$(id -u)" -ne 0 ]; then
-        if ! command -v sudo >/dev/null 2>&1; then
-            echo "not root and no sudo" > "$marker"
-            say "wine32: not installable here (not root and no sudo)"
-            return 0
-        fi
-        sudo=(sudo)
-    fi
-    local added=0 reason=""
-    if ! dpkg --print-foreign-architectures | grep -qx i386; then
-        say "wine32: running: ${sudo[*]:+${sudo[*]} }dpkg --add-architecture i386 && apt-get update"
-        ${sudo[@]+"${sudo[@]}"} dpkg --add-architecture i386
-        added=1
-    fi
-    local log
-    log=$(mktemp)
-    if ! ${sudo[@]+"${sudo[@]}"} apt-get update > "$log" 2>&1; then
-        reason="apt-get update with i386 failed: $(grep -m1 '^E:' "$log" || tail -n1 "$log")"
-    elif ! DEBIAN_FRONTEND=noninteractive ${sudo[@]+"${sudo[@]}"} \
-        apt-get install -y --no-install-recommends wine32:i386 > "$log" 2>&1; then
-        reason="apt-get install wine32:i386 failed: $(grep -m1 '^E:' "$log" || tail -n1 "$log")"
-    fi
-    rm -f "$log"
-    if [ -z "$reason" ] && [ -x /usr/lib/wine/wine ]; then
-        rm -f "$marker"
-        say "wine32: installed"
-        return 0
-    fi
-    echo "${reason:-wine32 installed but /usr/lib/wine/wine is missing}" > "$marker"
-    say "wine32: not installable here: $(cat "$marker")"
-    if [ "$added" = 1 ] && ! dpkg-query -W -f '${Package}:${Architecture}\n' 2>/dev/null | grep -q ':i386$'; then
-        say "wine32: removing the i386 architecture again"
-        ${sudo[@]+"${sudo[@]}"} dpkg --remove-architecture i386 || true
-        ${sudo[@]+"${sudo[@]}"} apt-get update > /dev/null 2>&1 || true
-    fi
-}
+# 32-bit Windows programs run under 32-bit Wine in an i386 chroot (scripts/wine32.sh: made
+# once, about 1.5 minutes, then reused by every later run and every checkout of the machine);
+# the host's architectures are never changed.
 if [ "$wine" = 1 ]; then
-    wine32_attempt
+    rm -f "$out/wine32-unavailable" # left by older versions of this script
+    say "wine32: $(scripts/wine32.sh setup)"
 fi
 
 # --- build and check ---------------------------------------------------------------------

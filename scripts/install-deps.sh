@@ -17,8 +17,15 @@
 #                objdump, nm, strip, dlltool)   packages: gcc-mingw-w64-x86-64
 #                g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686
 #   wine      -> wine and the 64-bit loader /usr/lib/wine/wine64   packages: wine wine64
-#                (wine32, for 32-bit programs, needs the i386 architecture:
-#                scripts/build-windows.sh --wine tries it)
+#                (32-bit Wine lives in an i386 chroot that scripts/wine32.sh makes with
+#                debootstrap; the host's own architectures are never changed)
+#   debootstrap -> debootstrap                package: debootstrap (scripts/wine32.sh)
+#   arm64     -> aarch64-linux-gnu-gcc, -g++, their strip, and qemu-aarch64   packages:
+#                gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+#                (scripts/build-arm64.sh: libverify.so for Linux ARM64, its programs run under
+#                user-mode emulation)
+#   venv      -> python3 with its venv module and pip  packages: python3-venv python3-pip
+#                (scripts/check-macos.sh installs zig from PyPI into a venv)
 #   mono-devel -> Mono's reference assemblies (/usr/lib/mono/4.7-api/mscorlib.dll), for
 #                scripts/build-csharp.sh (mcs -sdk:4.7)   package: mono-devel
 #   nuget     -> nuget                        package: nuget (Mono)
@@ -77,6 +84,8 @@ commands_of() {
         mono-devel) echo "mcs /usr/lib/mono/4.7-api/mscorlib.dll" ;;
         iproute2) echo "ip" ;;
         libcurl-dev) echo "pkg-config" ;;
+        arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ aarch64-linux-gnu-strip qemu-aarch64" ;;
+        venv) echo "python3" ;;
         *) echo "$1" ;;
     esac
 }
@@ -90,6 +99,8 @@ package_of() {
         wine) echo "wine wine64" ;;
         dnsmasq) echo "dnsmasq-base" ;;
         libcurl-dev) echo "pkg-config libcurl4-openssl-dev libssl-dev" ;;
+        arm64) echo "gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
+        venv) echo "python3-venv python3-pip" ;;
         *) echo "$1" ;;
     esac
 }
@@ -102,9 +113,12 @@ present() {
             *) command -v "$command" >/dev/null 2>&1 || return 1 ;;
         esac
     done
-    if [ "$1" = libcurl-dev ]; then
-        pkg-config --exists libcurl libcrypto 2>/dev/null || return 1
-    fi
+    case "$1" in
+        libcurl-dev) pkg-config --exists libcurl libcrypto 2>/dev/null || return 1 ;;
+        # The C library of the target, not only its compiler.
+        arm64) [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || return 1 ;;
+        venv) python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || return 1 ;;
+    esac
 }
 
 # `test-hosts` is a line in /etc/hosts, not a package.
@@ -164,13 +178,15 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 export DEBIAN_FRONTEND=noninteractive
-echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get -o DPkg::Lock::Timeout=900 update"
-if ! ${sudo[@]+"${sudo[@]}"} apt-get -o DPkg::Lock::Timeout=900 update; then
+echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get update"
+# Another apt may hold the lock (several builds on one machine): wait for it, up to 15 min.
+apt_wait=(-o DPkg::Lock::Timeout=900)
+if ! ${sudo[@]+"${sudo[@]}"} apt-get "${apt_wait[@]}" update; then
     echo "install-deps: ERROR: apt-get update failed" >&2
     exit 1
 fi
-echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends ${missing_packages[*]}"
-if ! ${sudo[@]+"${sudo[@]}"} apt-get -o DPkg::Lock::Timeout=900 install -y --no-install-recommends "${missing_packages[@]}"; then
+echo "install-deps: running: ${sudo[*]:+${sudo[*]} }apt-get install -y --no-install-recommends ${missing_packages[*]}"
+if ! ${sudo[@]+"${sudo[@]}"} apt-get "${apt_wait[@]}" install -y --no-install-recommends "${missing_packages[@]}"; then
     echo "install-deps: ERROR: apt-get install failed for: ${missing_packages[*]}" >&2
     exit 1
 fi

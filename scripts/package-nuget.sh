@@ -8,7 +8,7 @@
 #     runtimes/win-x64/native/verify.dll                 64-bit Windows (scripts/build-windows.sh)
 #     runtimes/win-x86/native/verify.dll                 32-bit Windows (stdcall)
 #     runtimes/linux-x64/native/libverify.so             Linux x86-64 (the release build, stripped)
-#     runtimes/linux-arm64/native/libverify.so           Linux ARM64, when --linux-arm64-lib is given
+#     runtimes/linux-arm64/native/libverify.so           Linux ARM64 (scripts/build-arm64.sh, stripped)
 #     README.md                                          bindings/csharp/README.md
 #   with its license (the expression MIT OR Apache-2.0, as Cargo.toml), its repository (git,
 #   the commit it was built from, and the URL of Cargo.toml's `repository` when set) and its
@@ -21,7 +21,9 @@
 #                      built when missing)
 #   --linux-lib        the libverify.so for runtimes/linux-x64 (default: a release build,
 #                      target/release/libverify.so; built when missing)
-#   --linux-arm64-lib  a libverify.so for runtimes/linux-arm64 (default: none)
+#   --linux-arm64-lib  the libverify.so for runtimes/linux-arm64 (default: the release build of
+#                      scripts/build-arm64.sh, target/aarch64-unknown-linux-gnu/release/; built
+#                      when missing)
 #   --assembly         a folder with Verify.dll, Verify.xml and Verify.dll.mdb (default: built by
 #                      scripts/build-csharp.sh)
 # Debian's `nuget pack` (NuGet 2.8, Mono) makes the package from bindings/nuget/VerifySdk.nuspec;
@@ -50,7 +52,7 @@ done
 say() { echo "package-nuget: $*" >&2; }
 fail() { echo "package-nuget: ERROR: $*" >&2; exit 1; }
 
-scripts/install-deps.sh nuget zip mono mono-devel >&2
+scripts/install-deps.sh nuget zip mono mono-devel arm64 >&2
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 license=$(sed -n 's/^license = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 repository=$(sed -n 's/^repository = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
@@ -71,9 +73,11 @@ if [ -z "$linux_lib" ]; then
     fi
 fi
 [ -f "$linux_lib" ] || fail "$linux_lib is missing"
-if [ -n "$arm64_lib" ]; then
-    [ -f "$arm64_lib" ] || fail "$arm64_lib is missing"
+if [ -z "$arm64_lib" ]; then
+    say "running: scripts/build-arm64.sh (libverify.so for Linux ARM64)"
+    arm64_lib=$(scripts/build-arm64.sh | tail -n 1)/libverify.so
 fi
+[ -f "$arm64_lib" ] || fail "$arm64_lib is missing"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -91,14 +95,8 @@ cp "$assembly/Verify.dll" "$assembly/Verify.xml" "$assembly/Verify.dll.mdb" "$st
 cp "$windows/x64/verify.dll" "$stage/runtimes/win-x64/native/"
 cp "$windows/x86/verify.dll" "$stage/runtimes/win-x86/native/"
 strip --strip-unneeded -o "$stage/runtimes/linux-x64/native/libverify.so" "$linux_lib"
-if [ -n "$arm64_lib" ]; then
-    mkdir -p "$stage/runtimes/linux-arm64/native"
-    if command -v aarch64-linux-gnu-strip >/dev/null 2>&1; then
-        aarch64-linux-gnu-strip --strip-unneeded -o "$stage/runtimes/linux-arm64/native/libverify.so" "$arm64_lib"
-    else
-        cp "$arm64_lib" "$stage/runtimes/linux-arm64/native/libverify.so"
-    fi
-fi
+mkdir -p "$stage/runtimes/linux-arm64/native"
+aarch64-linux-gnu-strip --strip-unneeded -o "$stage/runtimes/linux-arm64/native/libverify.so" "$arm64_lib"
 cp bindings/csharp/README.md "$stage/README.md"
 
 mkdir -p "$out"

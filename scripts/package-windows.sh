@@ -11,16 +11,19 @@
 #     bindings/csharp/Verify.cs
 #     docs/windows.md  README.md
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
-#                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64
+#                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64,
+#                                           linux-arm64
 #
 # Usage: scripts/package-windows.sh [--out DIR] [--no-build] [--linux-lib FILE]
 #                                   [--linux-arm64-lib FILE] [--no-nuget]
-#   --out        parent folder of the package (default: dist)
-#   --no-build   take target/windows/ as it is (scripts/build-windows.sh made it)
-#   --linux-lib  the libverify.so for runtimes/linux-x64 (default: a release build,
-#                target/release/libverify.so); it is stripped into the package
-#   --linux-arm64-lib  a libverify.so for runtimes/linux-arm64 (default: none)
-#   --no-nuget   no NuGet package
+#   --out              parent folder of the package (default: dist)
+#   --no-build         take target/windows/ as it is (scripts/build-windows.sh made it)
+#   --linux-lib        the libverify.so for runtimes/linux-x64 (default: a release build,
+#                      target/release/libverify.so); it is stripped into the package
+#   --linux-arm64-lib  the libverify.so for runtimes/linux-arm64 (default: the release build
+#                      of scripts/build-arm64.sh, target/aarch64-unknown-linux-gnu/release/,
+#                      built when missing); stripped into the package
+#   --no-nuget         no NuGet package
 # The Windows DLLs come from scripts/build-windows.sh (mingw-w64; it installs what it needs);
 # the NuGet package from scripts/package-nuget.sh (see there). Prints the package folder's
 # path as its last line.

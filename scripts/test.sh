@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what the tests need (a C and C++
 # compiler, valgrind, cmake and pkg-config for the host and package tests, Mono with its
-# reference assemblies, nuget and zip for the C# binding and its NuGet package, mingw-w64 and Wine for the Windows DLLs, nginx, tinyproxy and microsocks for the
-# network tests, python3, iproute2, dnsmasq, ethtool and libcurl's headers for the network lab,
-# Chromium for the console, strace for the machine code's no-process check), builds the Windows DLLs, checks formatting, lints (clippy, warnings denied), builds the docs (warnings
-# denied), then runs every test of the workspace: the sandbox's black-box HTTP tests, the
-# core's tests against the sandbox (Rust API, wire vectors, reliability, keeper), the
-# generated-files check (header, C++/C#/README sections), and the C, C++ and C# host
-# programs of tests/hosts/ and the demos (under valgrind, ASan and UBSan where noted)
-# against the library that the run builds, the package built with CMake and pkg-config, the
-# Windows programs under Wine, the network lab (tests/lab: namespaces, so it needs root;
+# reference assemblies, nuget and zip for the C# binding and its NuGet package, mingw-w64 and Wine for the Windows DLLs, debootstrap for 32-bit Wine's i386
+# chroot, the ARM64 cross compilers and qemu-user, python3's venv for zig, nginx, tinyproxy
+# and microsocks for the network tests, iproute2, dnsmasq, ethtool and libcurl's headers for
+# the network lab, Chromium for the console, strace for the machine code's no-process check),
+# builds the other platforms (scripts/build-windows.sh --wine: both DLLs and 32-bit Wine,
+# made once; scripts/build-arm64.sh: libverify.so for Linux ARM64; scripts/check-macos.sh:
+# cargo-zigbuild check and a link of libverify.dylib for both Apple targets), checks
+# formatting, lints (clippy, warnings denied; the code pages of the Windows build too, through
+# the cargo feature code-pages), builds the docs (warnings denied), then runs every test of
+# the workspace: the sandbox's black-box HTTP tests, the core's tests against the sandbox
+# (Rust API, wire vectors, reliability, keeper, racing, offline), the generated-files check
+# (header, C++/C#/README sections), and the C, C++ and C# host programs of tests/hosts/ and
+# the demos (under valgrind, ASan and UBSan where noted) against the library that the run
+# builds, the package built with CMake and pkg-config, the Windows programs under Wine (x64
+# and x86), the ARM64 programs under qemu-aarch64, the macOS dylibs' install name, minimum
+# version and exports, the network lab (tests/lab: namespaces, so it needs root;
 # docs/network-lab.md); then every fuzz target for a short budget (scripts/fuzz.sh).
-# ThreadSanitizer runs by its own command, scripts/tsan.sh (about 13 minutes).
+# ThreadSanitizer runs by its own command, scripts/tsan.sh (about 13 minutes). The README's
+# platform table says what runs where.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,11 +30,17 @@ case "${1:-}" in
 esac
 
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium nginx tinyproxy microsocks \
-    test-hosts mingw wine nuget zip unzip clang-format strace python3 iproute2 dnsmasq ethtool \
-    libcurl-dev
+    test-hosts mingw wine debootstrap arm64 venv nuget zip unzip clang-format strace python3 \
+    iproute2 dnsmasq ethtool libcurl-dev
 
-echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86 for tests/windows.rs, tests/nuget.rs)"
+echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86, 32-bit Wine; tests/windows.rs, tests/nuget.rs)"
 scripts/build-windows.sh --wine
+
+echo "== scripts/build-arm64.sh (libverify.so for Linux ARM64; tests/linux_arm64.rs, tests/nuget.rs)"
+scripts/build-arm64.sh
+
+echo "== scripts/check-macos.sh (cargo-zigbuild check and the dylib's link, both Apple targets; tests/macos.rs)"
+scripts/check-macos.sh
 
 echo "== cargo fmt --all --check"
 cargo fmt --all --check
@@ -37,6 +51,10 @@ clang-format --dry-run --Werror tests/hosts/*.c tests/hosts/*.h tests/hosts/*.cp
 
 echo "== cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+
+echo "== cargo clippy and unit tests of the verify crate with --features code-pages (the Windows build's code pages)"
+cargo clippy -p verify --lib --profile test --features code-pages --locked -- -D warnings
+cargo test -p verify --lib --features code-pages --locked
 
 echo "== cargo doc --workspace --no-deps (warnings denied)"
 RUSTDOCFLAGS=-Dwarnings cargo doc --workspace --no-deps --locked

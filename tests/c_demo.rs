@@ -12,26 +12,9 @@ use std::process::Command;
 
 use common::host::{
     assert_demo_output, assert_valgrind_clean, demo_sandbox, demo_sandbox_with, host_command,
-    library_dir, require_tool, root, text, Scratch, VALGRIND_ARGS,
+    library_dir, require_tool, root, text, Scratch, DEMO_STEPS, VALGRIND_ARGS,
 };
 use verify_sandbox::{Config, Tls};
-
-/// The demo's steps, in order.
-const STEPS: [&str; 13] = [
-    "verify_client_new",
-    "verify_init",
-    "verify_single_login",
-    "verify_heartbeat(VERIFY_SESSION_CARD)",
-    "verify_user_register",
-    "verify_user_login(machine A)",
-    "verify_heartbeat(VERIFY_SESSION_USER)",
-    "verify_user_recharge",
-    "verify_change_bind",
-    "verify_user_login(machine B)",
-    "verify_get_bulletin",
-    "verify_get_latest_version",
-    "verify_get_variables",
-];
 
 /// Compiles demo.c with the README's line, from the repository root. The line uses paths
 /// relative to the root when the library is in `target/debug` (the usual case).
@@ -129,7 +112,7 @@ fn demo_runs_clean_under_valgrind() {
     );
     assert_valgrind_clean(&stderr, &report);
 
-    assert_demo_output(&stdout, &STEPS, &app_key, &report);
+    assert_demo_output(&stdout, DEMO_STEPS, &app_key, &report);
 }
 
 /// The demo over https against the sandbox's TLS listener, trusting the CA it generated
@@ -159,7 +142,7 @@ fn demo_runs_over_https_trusting_the_sandboxs_ca() {
     let report = format!("--- demo stdout ---\n{stdout}\n--- stderr ---\n{stderr}");
     assert!(output.status.success(), "{report}");
     assert!(stdout.contains(&format!("server {url}")), "{report}");
-    assert_demo_output(&stdout, &STEPS, &app_key, &report);
+    assert_demo_output(&stdout, DEMO_STEPS, &app_key, &report);
 
     let output = host_command(&demo)
         .args([url.as_str(), &app_id, &app_key])

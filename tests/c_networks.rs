@@ -1,6 +1,6 @@
 //! The client options of the C ABI (trust, pins, mirrors, racing with its attempt delay,
 //! fixed addresses, the state folder, plain-http opt-in, proxy choice, timeouts, the log
-//! callback) and the code page, from a C host: `tests/hosts/c_networks.c` against the
+//! callback), from a C host: `tests/hosts/c_networks.c` against the
 //! sandbox's http and https listeners, under valgrind where time does not matter. Needs `cc`
 //! and `valgrind` (`scripts/install-deps.sh gcc valgrind`).
 
@@ -117,26 +117,4 @@ fn a_black_holed_primary_costs_the_attempt_delay_once_and_nothing_after() {
         Run::Native,
     );
     assert!(stdout.contains("connected to"), "{stdout}");
-}
-
-#[test]
-fn strings_in_and_out_in_the_gbk_code_page() {
-    let program = Program::fresh();
-    let user = format!("张三{}", unique(""));
-    program.account(&user, "pw-gbk");
-    // The username in GBK: 张 D5C5, 三 C8FD, then ASCII digits and letters as they are.
-    let mut gbk = vec![0xD5u8, 0xC5, 0xC8, 0xFD];
-    gbk.extend(user.trim_start_matches("张三").bytes());
-    let hex: String = gbk.iter().map(|b| format!("{b:02X}")).collect();
-    run(
-        &[
-            "codepage".to_owned(),
-            program.sandbox.base_url(),
-            program.app_id.clone(),
-            APP_KEY.to_owned(),
-            hex,
-            "pw-gbk".to_owned(),
-        ],
-        Run::Valgrind,
-    );
 }

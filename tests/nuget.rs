@@ -7,10 +7,11 @@
 //! - the `.nupkg` (a zip) holds exactly the compiled binding with its XML documentation and
 //!   symbols (`lib/net47/Verify.dll`, `Verify.xml`, `Verify.dll.mdb`),
 //!   `runtimes/win-x64/native/verify.dll`, `runtimes/win-x86/native/verify.dll`,
-//!   `runtimes/linux-x64/native/libverify.so`, `README.md` (the C# README) and NuGet's own
-//!   files; its manifest names the crate's version, its license expression, the repository
-//!   (git, the commit) and the readme; each native file is the one the build made, and the
-//!   XML documentation covers the typed API;
+//!   `runtimes/linux-x64/native/libverify.so`, `runtimes/linux-arm64/native/libverify.so`,
+//!   `README.md` (the C# README) and NuGet's own files; its manifest names the crate's
+//!   version, its license expression, the repository (git, the commit) and the readme; each
+//!   native file is the one the build made (each Linux library an ELF file of its machine),
+//!   and the XML documentation covers the typed API;
 //! - the consumer project `bindings/nuget/consumer/` (`packages.config`, `Consumer.cs`, the
 //!   program of issue 25 on the typed API) restores the package from a local folder with
 //!   `nuget restore`, compiles with `mcs -warnaserror` against the package's `Verify.dll`, and
@@ -19,8 +20,8 @@
 //!   `runtimes/linux-x64/native/libverify.so` next to it (loaded from there), against the
 //!   sandbox, while the test bans its card when it asks.
 //!
-//! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first) and
-//! the `libverify.so` of this test run. Needs `nuget`, `zip`, `unzip`, Mono and its reference
+//! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first), the
+//! `libverify.so` of this test run and the ARM64 one of `scripts/build-arm64.sh`. Needs `nuget`, `zip`, `unzip`, Mono and its reference
 //! assemblies: the test installs them with `scripts/install-deps.sh nuget zip unzip mono
 //! mono-devel` when missing.
 
@@ -29,17 +30,9 @@ mod common;
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
-use common::host::{library_dir, root, run_ok, text};
-
-fn show(output: &Output) -> String {
-    let (stdout, stderr) = text(output);
-    format!(
-        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
-        output.status
-    )
-}
+use common::host::{library_dir, root, run_ok, run_script, show, target_dir, text};
 
 fn version() -> String {
     let manifest = fs::read_to_string(root().join("Cargo.toml")).expect("read Cargo.toml");
@@ -111,16 +104,17 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         ]),
         "scripts/install-deps.sh nuget zip unzip mono mono-devel",
     );
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("<target>/tmp")
-        .to_path_buf();
-    run_ok(
-        Command::new(root().join("scripts/build-windows.sh"))
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root()),
-        "scripts/build-windows.sh",
-    );
+    let target = target_dir();
+    run_script("build-windows.sh", &[]);
+    let arm64 = run_script("build-arm64.sh", &[]);
+    let linux_arm64_lib = root()
+        .join(
+            arm64
+                .lines()
+                .last()
+                .expect("build-arm64.sh prints its folder"),
+        )
+        .join("libverify.so");
     let out = scratch();
     let linux_lib = library_dir().join("libverify.so");
     let stdout = run_ok(
@@ -130,6 +124,8 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
             .arg(&out)
             .arg("--linux-lib")
             .arg(&linux_lib)
+            .arg("--linux-arm64-lib")
+            .arg(&linux_arm64_lib)
             .env("CARGO_TARGET_DIR", &target)
             .current_dir(root()),
         "scripts/package-windows.sh",
@@ -190,7 +186,7 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         .filter(|f| f.starts_with("package/services/metadata/core-properties/"))
         .collect();
     assert_eq!(psmdcp.len(), 1, "NuGet's core properties: {files:?}");
-    let mut expected: BTreeSet<String> = [
+    let expected: BTreeSet<String> = [
         "[Content_Types].xml",
         "_rels/.rels",
         "VerifySdk.nuspec",
@@ -201,16 +197,12 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         "runtimes/win-x64/native/verify.dll",
         "runtimes/win-x86/native/verify.dll",
         "runtimes/linux-x64/native/libverify.so",
+        "runtimes/linux-arm64/native/libverify.so",
         psmdcp[0].as_str(),
     ]
     .iter()
     .map(|s| s.to_string())
     .collect();
-    // Linux ARM64 where it was built (scripts/package-nuget.sh --linux-arm64-lib).
-    let arm64 = "runtimes/linux-arm64/native/libverify.so".to_owned();
-    if files.contains(&arm64) {
-        expected.insert(arm64);
-    }
     assert_eq!(files, expected, "the .nupkg's files");
     let nuspec = fs::read_to_string(unpacked.join("VerifySdk.nuspec")).expect("nuspec");
     for part in [
@@ -237,8 +229,17 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         &unpacked.join("README.md"),
         &root().join("bindings/csharp/README.md"),
     );
-    let so = fs::read(unpacked.join("runtimes/linux-x64/native/libverify.so")).expect("so");
-    assert_eq!(&so[..4], b"\x7fELF", "libverify.so is ELF");
+    // ELF, and e_machine (offset 18): x86-64 (62), AArch64 (183).
+    for (rid, machine) in [("linux-x64", 62u16), ("linux-arm64", 183)] {
+        let so = fs::read(unpacked.join(format!("runtimes/{rid}/native/libverify.so")))
+            .expect("libverify.so");
+        assert_eq!(&so[..4], b"\x7fELF", "{rid}: libverify.so is ELF");
+        assert_eq!(
+            u16::from_le_bytes([so[18], so[19]]),
+            machine,
+            "{rid}: libverify.so is for another machine"
+        );
+    }
     let dll = fs::read(unpacked.join("lib/net47/Verify.dll")).expect("Verify.dll");
     assert_eq!(&dll[..2], b"MZ", "Verify.dll is a PE assembly");
     let docs = fs::read_to_string(unpacked.join("lib/net47/Verify.xml")).expect("Verify.xml");

@@ -9,7 +9,9 @@ mod common;
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::host::{demo_sandbox, library_dir, require_tool, root, run_ok, Scratch};
+use common::host::{
+    demo_sandbox, library_dir, require_tool, root, run_ok, without_test_env, Scratch,
+};
 
 /// Assembles the package from the debug build of this test run; returns its folder.
 fn package(scratch: &Scratch) -> PathBuf {
@@ -17,7 +19,7 @@ fn package(scratch: &Scratch) -> PathBuf {
     // `cargo test --workspace` already did).
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     run_ok(
-        Command::new(cargo)
+        without_test_env(&mut Command::new(cargo))
             .args(["build", "-p", "verify-sandbox", "--bin", "verify-sandbox"])
             .current_dir(root()),
         "cargo build -p verify-sandbox",

@@ -1,9 +1,16 @@
 //! verify.dll for real: the Windows DLLs built on this machine (`scripts/build-windows.sh`,
-//! mingw-w64) and Windows programs using them, run under Wine against the sandbox on Linux.
+//! mingw-w64) and Windows programs using them, run under Wine against the sandbox on Linux:
+//! 64-bit programs under the host's wine64, 32-bit ones under 32-bit Wine in an i386 chroot
+//! (`scripts/wine32.sh`).
 //!
 //! - Both DLLs (x64 and x86) export exactly the functions of `include/verify.h`, with
 //!   undecorated names, depend on system DLLs only, and the x86 `.def` and import library
 //!   carry the stdcall decorations callers link by.
+//! - x86 is stdcall in its machine code: every export's `ret` pops 4 bytes per parameter of
+//!   the header's prototype (the header and the DLL read with the mingw binutils), and
+//!   `tests/hosts/win_stdcall.c` calls every function through the header, measures the bytes
+//!   callees pop (with a stdcall and a cdecl control) and keeps the stack pointer over
+//!   100,000 rounds of calls and 200 logins.
 //! - The MSVC import libraries (`verify.lib`) link a caller with lld-link, no C runtime
 //!   (`tests/hosts/win_msvc_link.c`): it imports the plain names (x86: from
 //!   `_verify_abi_version@0`) and runs.
@@ -16,32 +23,34 @@
 //!   integers through every kind of export give their negative codes.
 //! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
 //! - `tests/hosts/win_codepage.c`: under a Chinese locale (ANSI code page 936),
-//!   `verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM)` follows `GetACP()`: a GBK username logs
-//!   in, reply texts come back in GBK, non-GBK bytes are refused, 65001 is UTF-8 again.
+//!   `verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM)` follows `GetACP()`: names, pointers and
+//!   values in GBK both ways, reply texts and refusals in GBK, a character GBK cannot hold as
+//!   `?`, non-GBK bytes refused, 65001 is UTF-8 again (the code pages are built into the
+//!   Windows library only).
 //! - `tests/hosts/win_machine.c`: the machine code comes from `MachineGuid` in the registry
 //!   (it follows the registry value, no fallback file is written), 32 uppercase hex digits,
-//!   the same in two runs, and the same for a 32-bit process (64-bit registry view); machine
-//!   code v2 reads the real sources through Wine and plays the table's rows Wine can (an
-//!   edited MachineGuid, a reinstall on the same board, a VM clone, a placeholder UUID) with
-//!   the DMI files and `/var/lib/dbus/machine-id` that Wine reads made up in the test's own
-//!   mount namespace.
+//!   the same in two runs, and a 32-bit process gives the codes a 64-bit one gives for the
+//!   same MachineGuid; machine code v2 reads the real sources through Wine and plays the
+//!   table's rows Wine can (an edited MachineGuid, a reinstall on the same board, a VM clone,
+//!   a placeholder UUID) with the DMI files and `/var/lib/dbus/machine-id` that Wine reads made
+//!   up in the test's own mount namespace.
 //!
-//! x64 always. x86 runs under Wine where the machine can install wine32 (Debian's i386
-//! architecture); where it cannot, every x86 program is still compiled and linked against
-//! the x86 import library (stdcall, with `--disable-stdcall-fixup`, so a calling convention
-//! mismatch between the header and the DLL fails the link), and the test prints why it did
-//! not run them.
+//! Every program runs for x64 and x86; x86 programs are linked with
+//! `--disable-stdcall-fixup`, so that a calling convention mismatch between the header and
+//! the DLL fails the link.
 //!
 //! The first use runs `scripts/build-windows.sh --wine` (installs mingw-w64 and Wine when
-//! missing, builds both DLLs into `target/windows/`, nothing when they are up to date). The
-//! Wine prefix is `target/windows/wine/prefix`, made once and reused. Rust's standard
+//! missing, makes the i386 chroot of 32-bit Wine once, builds both DLLs into
+//! `target/windows/`, nothing when they are up to date). The 64-bit Wine prefix is
+//! `target/windows/wine/prefix`, made once and reused; 32-bit programs are compiled into
+//! `<chroot>/tmp/windows-<pid>/` and run in the chroot's own prefix. Rust's standard
 //! library imports `ProcessPrng` from `bcryptprimitives.dll`, which Debian's Wine 8 lacks:
 //! `tests/hosts/win_bcryptprimitives.c`, built here next to the programs, stands in for it
 //! (test only; Windows 8 and later have the DLL).
 
 mod common;
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
@@ -49,39 +58,34 @@ use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use common::host::{assert_demo_output, demo_sandbox, root, text};
+use common::host::{
+    assert_demo_output, demo_sandbox, root, run_script, rust_tool, show, target_dir, text,
+    DEMO_STEPS,
+};
 
 /// How long one Windows program may run under Wine.
 const RUN_LIMIT: Duration = Duration::from_secs(180);
 
-/// The steps of the C demo, as `tests/c_demo.rs` checks them.
-const DEMO_STEPS: &[&str] = &[
-    "verify_client_new",
-    "verify_init",
-    "verify_single_login",
-    "verify_heartbeat(VERIFY_SESSION_CARD)",
-    "verify_user_register",
-    "verify_user_login(machine A)",
-    "verify_heartbeat(VERIFY_SESSION_USER)",
-    "verify_user_recharge",
-    "verify_change_bind",
-    "verify_user_login(machine B)",
-    "verify_get_bulletin",
-    "verify_get_latest_version",
-    "verify_get_variables",
-];
-
 /// What `scripts/build-windows.sh --wine` gave: the DLL folders, the Wine prefix, and
-/// whether 32-bit programs can run.
+/// the i386 chroot of 32-bit Wine.
 struct Windows {
     /// `target/windows`.
     out: PathBuf,
-    /// The Wine prefix, shared by every program of the run.
+    /// The Wine prefix of 64-bit programs, shared by every program of the run.
     prefix: PathBuf,
-    /// `Err(reason)` when wine32 is not installed.
-    wine32: Result<PathBuf, String>,
+    /// The folder of the i386 chroot with 32-bit Wine (`scripts/wine32.sh root`).
+    wine32_root: PathBuf,
     /// The 64-bit loader.
     wine64: PathBuf,
+}
+
+/// How a Windows program runs.
+#[derive(Clone, Debug)]
+enum Loader {
+    /// Wine's 64-bit loader on the host, in the prefix `target/windows/wine/prefix`.
+    Wine64(PathBuf),
+    /// `scripts/wine32.sh exec`: 32-bit Wine in the i386 chroot, in the chroot's prefix.
+    Wine32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -113,21 +117,6 @@ impl Arch {
     }
 }
 
-fn target_dir() -> PathBuf {
-    Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .expect("CARGO_TARGET_TMPDIR is <target>/tmp")
-        .to_path_buf()
-}
-
-fn show(output: &Output) -> String {
-    let (stdout, stderr) = text(output);
-    format!(
-        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
-        output.status
-    )
-}
-
 /// Says something in the test's output even when the test passes (libtest captures
 /// `println!`, not direct writes).
 fn notice(message: &str) {
@@ -137,41 +126,27 @@ fn notice(message: &str) {
 fn windows() -> &'static Windows {
     static WINDOWS: OnceLock<Windows> = OnceLock::new();
     WINDOWS.get_or_init(|| {
-        let target = target_dir();
-        let output = Command::new(root().join("scripts/build-windows.sh"))
-            .arg("--wine")
-            .env("CARGO_TARGET_DIR", &target)
-            .current_dir(root())
-            .output()
-            .expect("run scripts/build-windows.sh");
-        assert!(
-            output.status.success(),
-            "scripts/build-windows.sh --wine failed\n{}",
-            show(&output)
-        );
-        let out = target.join("windows");
+        run_script("build-windows.sh", &["--wine"]);
+        let out = target_dir().join("windows");
         let wine64 = ["/usr/lib/wine/wine64", "/usr/bin/wine64"]
             .iter()
             .map(PathBuf::from)
             .find(|p| p.is_file())
             .expect("Wine's 64-bit loader (scripts/install-deps.sh wine)");
-        let wine32 = match ["/usr/lib/wine/wine", "/usr/bin/wine32"]
-            .iter()
-            .map(PathBuf::from)
-            .find(|p| p.is_file())
-        {
-            Some(loader) => Ok(loader),
-            None => Err(fs::read_to_string(out.join("wine32-unavailable"))
-                .unwrap_or_else(|_| "wine32 is not installed".to_owned())
-                .trim()
-                .to_owned()),
-        };
+        let wine32_root = PathBuf::from(run_script("wine32.sh", &["root"]).trim());
+        assert!(
+            wine32_root.join(".verify-wine32").is_file(),
+            "no 32-bit Wine at {} (scripts/build-windows.sh --wine makes it with \
+             scripts/wine32.sh setup)",
+            wine32_root.display()
+        );
         let prefix = wine_prefix(&out.join("wine"), &wine64);
-        remove_old_program_dirs();
+        remove_old_program_dirs(Path::new(env!("CARGO_TARGET_TMPDIR")));
+        remove_old_program_dirs(&wine32_root.join("tmp"));
         Windows {
             out,
             prefix,
-            wine32,
+            wine32_root,
             wine64,
         }
     })
@@ -237,9 +212,10 @@ fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
 }
 
 /// Removes the program folders of earlier test processes that have ended (each process
-/// keeps its own, `<target>/tmp/windows-<pid>/`, for inspection while it runs).
-fn remove_old_program_dirs() {
-    let Ok(entries) = fs::read_dir(env!("CARGO_TARGET_TMPDIR")) else {
+/// keeps its own, `<target>/tmp/windows-<pid>/` and, for x86, `<chroot>/tmp/windows-<pid>/`,
+/// for inspection while it runs).
+fn remove_old_program_dirs(parent: &Path) {
+    let Ok(entries) = fs::read_dir(parent) else {
         return;
     };
     for entry in entries.flatten() {
@@ -257,7 +233,8 @@ fn remove_old_program_dirs() {
 }
 
 /// A folder of this test process for `arch`: the programs, a copy of the DLL under test and
-/// the bcryptprimitives stand-in, built once.
+/// the bcryptprimitives stand-in, built once. x86 programs run in the chroot of 32-bit Wine:
+/// their folder is inside it.
 fn program_dir(arch: Arch) -> &'static Path {
     static X64: OnceLock<PathBuf> = OnceLock::new();
     static X86: OnceLock<PathBuf> = OnceLock::new();
@@ -267,7 +244,11 @@ fn program_dir(arch: Arch) -> &'static Path {
     };
     cell.get_or_init(|| {
         let win = windows();
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        let parent = match arch {
+            Arch::X64 => PathBuf::from(env!("CARGO_TARGET_TMPDIR")),
+            Arch::X86 => win.wine32_root.join("tmp"),
+        };
+        let dir = parent
             .join(format!("windows-{}", std::process::id()))
             .join(arch.name());
         let _ = fs::remove_dir_all(&dir);
@@ -337,38 +318,46 @@ fn compile_with(arch: Arch, source: &Path, name: &str, extra: &[&str]) -> PathBu
     exe
 }
 
-/// The Wine loader for `arch`, or None (with a notice) when x86 cannot run here.
-fn loader(arch: Arch, what: &str) -> Option<PathBuf> {
-    let win = windows();
-    match (arch, &win.wine32) {
-        (Arch::X64, _) => Some(win.wine64.clone()),
-        (Arch::X86, Ok(loader)) => Some(loader.clone()),
-        (Arch::X86, Err(reason)) => {
-            notice(&format!(
-                "x86 {what}: compiled and linked, NOT run: Wine cannot run 32-bit programs \
-                 on this machine ({reason})"
-            ));
-            None
+/// The Wine loader for `arch`.
+fn loader(arch: Arch) -> Loader {
+    match arch {
+        Arch::X64 => Loader::Wine64(windows().wine64.clone()),
+        Arch::X86 => Loader::Wine32,
+    }
+}
+
+/// A command that runs `program` (a path, or a program of Wine's own such as `reg`) under
+/// `loader`, in the loader's prefix.
+fn wine_command(loader: &Loader, program: &std::ffi::OsStr) -> Command {
+    match loader {
+        Loader::Wine64(wine64) => {
+            let mut command = Command::new(wine64);
+            command.arg(program);
+            wine_env(&mut command, &windows().prefix);
+            command
+        }
+        Loader::Wine32 => {
+            let mut command = Command::new(root().join("scripts/wine32.sh"));
+            command.arg("exec").arg(program);
+            command
         }
     }
 }
 
 /// Runs `exe` under Wine with `args`, killed after [`RUN_LIMIT`].
-fn run(loader: &Path, exe: &Path, args: &[&str]) -> Output {
+fn run(loader: &Loader, exe: &Path, args: &[&str]) -> Output {
     run_with(loader, exe, args, &[])
 }
 
-/// [`run`] with more environment variables.
-fn run_with(loader: &Path, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut command = Command::new(loader);
+/// [`run`] with more environment variables (32-bit Wine passes on `LANG` and `LC_ALL`).
+fn run_with(loader: &Loader, exe: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = wine_command(loader, exe.as_os_str());
     command
-        .arg(exe)
         .args(args)
         .current_dir(exe.parent().expect("the program folder"))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    wine_env(&mut command, &windows().prefix);
     for (key, value) in env {
         command.env(key, value);
     }
@@ -559,24 +548,225 @@ fn dlls_export_the_header_undecorated_and_need_only_system_dlls() {
     }
 }
 
-/// Rust's lld-link, which `scripts/build-windows.sh` makes `verify.lib` with.
-fn rust_lld() -> PathBuf {
-    let sysroot = Command::new("rustc")
-        .args(["--print", "sysroot"])
-        .output()
-        .expect("run rustc --print sysroot");
-    let host = Command::new("rustc")
-        .arg("-vV")
-        .output()
-        .expect("run rustc -vV");
-    let host = String::from_utf8_lossy(&host.stdout)
+/// Every function `include/verify.h` declares, with the bytes its parameters take on the
+/// 32-bit x86 stack (4 each, 8 for a 64-bit integer or a double passed by value).
+fn header_argument_bytes() -> BTreeMap<String, u32> {
+    let header = fs::read_to_string(root().join("include/verify.h")).expect("read verify.h");
+    let mut functions = BTreeMap::new();
+    for (at, _) in header.match_indices("VERIFY_CALL verify_") {
+        let rest = &header[at + "VERIFY_CALL ".len()..];
+        let Some(open) = rest.find('(') else { continue };
+        let name = &rest[..open];
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+            continue; // not a prototype
+        }
+        let close = rest.find(')').expect("a prototype ends");
+        let params = rest[open + 1..close].trim();
+        let bytes = if params == "void" {
+            0
+        } else {
+            params
+                .split(',')
+                .map(|param| {
+                    let param = param.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let by_value_64 = ["int64_t ", "uint64_t ", "double "]
+                        .iter()
+                        .any(|t| param.starts_with(t) || param.starts_with(&format!("const {t}")));
+                    if by_value_64 && !param.contains('*') {
+                        8
+                    } else {
+                        4
+                    }
+                })
+                .sum()
+        };
+        functions.insert(name.to_owned(), bytes);
+    }
+    assert_eq!(
+        functions.keys().cloned().collect::<BTreeSet<_>>(),
+        header_functions(),
+        "every function of verify.h has its prototype parsed"
+    );
+    functions
+}
+
+/// The exports of a PE file with their virtual addresses (image base + export RVA), from
+/// `objdump -p`.
+fn export_addresses(arch: Arch, file: &Path) -> BTreeMap<String, u64> {
+    let dump = objdump(arch, file);
+    let hex = |s: &str| u64::from_str_radix(s, 16).expect("hex");
+    let base = dump
         .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
-        .expect("rustc's host triple");
-    PathBuf::from(String::from_utf8_lossy(&sysroot.stdout).trim())
-        .join("lib/rustlib")
-        .join(host)
-        .join("bin/rust-lld")
+        .find_map(|l| l.strip_prefix("ImageBase"))
+        .map(|v| hex(v.trim()))
+        .expect("ImageBase");
+    // "[   3] +base[   4] 7d10 Export RVA" by ordinal; "[   3] verify_x" by name.
+    let rvas: BTreeMap<u64, u64> = dump
+        .lines()
+        .skip_while(|l| !l.starts_with("Export Address Table -- "))
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| {
+            let (ordinal, rest) = l.trim().strip_prefix('[')?.split_once(']')?;
+            let rva = rest.split_whitespace().rev().nth(2)?;
+            Some((ordinal.trim().parse().ok()?, hex(rva)))
+        })
+        .collect();
+    dump.lines()
+        .skip_while(|l| !l.starts_with("[Ordinal/Name Pointer] Table"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| {
+            let (ordinal, name) = l.trim().strip_prefix('[')?.split_once(']')?;
+            let rva = rvas.get(&ordinal.trim().parse().ok()?)?;
+            Some((name.trim().to_owned(), base + rva))
+        })
+        .collect()
+}
+
+/// The x86 DLL is stdcall in its machine code: every export of `include/verify.h` returns
+/// with `ret 4×(number of parameters)` (the callee pops its arguments, as VB6, 易语言 and
+/// Delphi expect), every `ret` of it, read with the mingw binutils from the DLL that ships
+/// (`target/windows/x86/verify.dll`); where each function ends comes from the symbols of
+/// the same build before stripping.
+#[test]
+fn x86_exports_pop_their_arguments_stdcall() {
+    let win = windows();
+    let declared = header_argument_bytes();
+    let dll = win.out.join("x86/verify.dll");
+    let exports = export_addresses(Arch::X86, &dll);
+    assert_eq!(
+        exports.keys().cloned().collect::<BTreeSet<_>>(),
+        declared.keys().cloned().collect::<BTreeSet<_>>(),
+        "the x86 DLL exports what verify.h declares"
+    );
+    // The unstripped DLL: its symbols, in address order, bound each function.
+    let unstripped = target_dir().join("i686-pc-windows-gnu/release/verify.dll");
+    let symbols = Command::new(Arch::X86.tool("nm"))
+        .args(["-n", "--defined-only"])
+        .arg(&unstripped)
+        .output()
+        .expect("run nm");
+    assert!(symbols.status.success(), "nm\n{}", show(&symbols));
+    let starts: Vec<(u64, String)> = text(&symbols)
+        .0
+        .lines()
+        .filter_map(|l| {
+            let mut fields = l.split_whitespace();
+            let address = u64::from_str_radix(fields.next()?, 16).ok()?;
+            let kind = fields.next()?;
+            let name = fields.next()?;
+            ["T", "t"]
+                .contains(&kind)
+                .then(|| (address, name.to_owned()))
+        })
+        .collect();
+    let mut report = Vec::new();
+    for (name, &bytes) in &declared {
+        let start = exports[name];
+        let symbol = format!("_{name}@{bytes}");
+        assert!(
+            starts.iter().any(|(a, n)| *a == start && *n == symbol),
+            "{name}: the unstripped DLL has no {symbol} at {start:#x}: not the same build, or \
+             the symbol's decoration differs from the header's {bytes} bytes"
+        );
+        let end = starts
+            .iter()
+            .map(|(a, _)| *a)
+            .find(|a| *a > start)
+            .expect("a symbol after every function");
+        let output = Command::new(Arch::X86.tool("objdump"))
+            .args(["-d", "--no-show-raw-insn", "--wide"])
+            .arg(format!("--start-address={start:#x}"))
+            .arg(format!("--stop-address={end:#x}"))
+            .arg(&dll)
+            .output()
+            .expect("run objdump -d");
+        assert!(output.status.success(), "objdump -d\n{}", show(&output));
+        let rets: Vec<String> = text(&output)
+            .0
+            .lines()
+            .filter_map(|l| {
+                let instruction = l.split('\t').nth(1)?.trim();
+                (instruction == "ret" || instruction.starts_with("ret "))
+                    .then(|| instruction.split_whitespace().collect::<Vec<_>>().join(" "))
+            })
+            .collect();
+        let expected = if bytes == 0 {
+            "ret".to_owned()
+        } else {
+            format!("ret ${bytes:#x}")
+        };
+        if rets.is_empty() || rets.iter().any(|r| *r != expected) {
+            report.push(format!(
+                "{name} at {start:#x}..{end:#x}: {rets:?}, expected `{expected}` ({bytes} argument bytes)"
+            ));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "x86 exports that do not pop their arguments as stdcall:\n{}",
+        report.join("\n")
+    );
+    notice(&format!(
+        "x86 verify.dll: all {} exports return with `ret 4×parameters`",
+        declared.len()
+    ));
+}
+
+/// `tests/hosts/win_stdcall.c`, a 32-bit program linked by the x86 import library, calls
+/// every function of the header (it imports them all from verify.dll), measures the bytes
+/// each callee pops (stdcall and cdecl controls, one export of each arity) and keeps the
+/// stack pointer over 100,000 rounds of calls and 200 logins, under 32-bit Wine.
+#[test]
+fn x86_program_calls_every_function_stdcall_under_wine32() {
+    let exe = compile(
+        Arch::X86,
+        &root().join("tests/hosts/win_stdcall.c"),
+        "win_stdcall",
+    );
+    let imported: BTreeSet<String> = {
+        let dump = objdump(Arch::X86, &exe);
+        dump.lines()
+            .skip_while(|l| l.trim() != "DLL Name: verify.dll")
+            .skip(2)
+            .take_while(|l| !l.trim().is_empty())
+            .filter_map(|l| l.split_whitespace().last().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(
+        imported,
+        header_functions(),
+        "win_stdcall.exe imports every function of verify.h from verify.dll"
+    );
+    let program = common::Program::fresh();
+    let card = program.day_card(&common::unique("STDCALL-"), 30);
+    let user = common::unique("stdcall");
+    program.account(&user, "stdcall-pass");
+    let output = run(
+        &loader(Arch::X86),
+        &exe,
+        &[
+            &program.sandbox.base_url(),
+            &program.app_id,
+            common::APP_KEY,
+            &card,
+            &user,
+            "stdcall-pass",
+        ],
+    );
+    let stdout = assert_host_passes(&output, "x86 win_stdcall.exe");
+    for line in [
+        "pops control_stdcall: 8 of 8 argument bytes",
+        "pops control_cdecl: 0 of 8 argument bytes",
+        "pops verify_social_login_wait: 28 of 28 argument bytes",
+    ] {
+        assert!(stdout.contains(line), "no `{line}`\n{stdout}");
+    }
+    let sp = stdout
+        .lines()
+        .find(|l| l.starts_with("stack pointer "))
+        .unwrap_or_else(|| panic!("no stack pointer line\n{stdout}"));
+    notice(&format!("x86 win_stdcall.exe: {sp}"));
 }
 
 /// `verify.lib` links a caller the MSVC way: `tests/hosts/win_msvc_link.c` as an object,
@@ -585,7 +775,7 @@ fn rust_lld() -> PathBuf {
 #[test]
 fn msvc_import_libraries_link_callers_to_the_plain_names() {
     let win = windows();
-    let lld = rust_lld();
+    let lld = rust_tool("rust-lld");
     for arch in [Arch::X64, Arch::X86] {
         let dir = program_dir(arch);
         let object = dir.join("win_msvc_link.o");
@@ -651,15 +841,13 @@ fn msvc_import_libraries_link_callers_to_the_plain_names() {
             );
         }
         assert!(!dump.contains("verify_abi_version@"), "{arch:?}:\n{dump}");
-        if let Some(loader) = loader(arch, "MSVC-linked program") {
-            let output = run(&loader, &exe, &[]);
-            assert_eq!(
-                output.status.code(),
-                Some(2),
-                "{arch:?}: its exit status is the ABI version\n{}",
-                show(&output)
-            );
-        }
+        let output = run(&loader(arch), &exe, &[]);
+        assert_eq!(
+            output.status.code(),
+            Some(2),
+            "{arch:?}: its exit status is the ABI version\n{}",
+            show(&output)
+        );
     }
 }
 
@@ -667,9 +855,7 @@ fn msvc_import_libraries_link_callers_to_the_plain_names() {
 
 fn c_demo(arch: Arch) {
     let exe = compile(arch, &root().join("examples-c/demo.c"), "demo");
-    let Some(loader) = loader(arch, "C demo") else {
-        return;
-    };
+    let loader = loader(arch);
     let (sandbox, app_id, app_key) = demo_sandbox();
     let output = run(&loader, &exe, &[&sandbox.base_url(), &app_id, &app_key]);
     sandbox.stop();
@@ -690,9 +876,7 @@ fn c_demo_passes_under_wine_x86() {
 
 fn cpp_demo(arch: Arch) {
     let exe = compile(arch, &root().join("examples-c/demo.cpp"), "demo_cpp");
-    let Some(loader) = loader(arch, "C++ demo") else {
-        return;
-    };
+    let loader = loader(arch);
     let (sandbox, app_id, app_key) = demo_sandbox();
     let output = run(&loader, &exe, &[&sandbox.base_url(), &app_id, &app_key]);
     sandbox.stop();
@@ -738,9 +922,7 @@ fn cpp_typed(arch: Arch, std: &str) {
         &name,
         &flags,
     );
-    let Some(loader) = loader(arch, "typed C++ program") else {
-        return;
-    };
+    let loader = loader(arch);
     let program = common::Program::fresh();
     let card = program.day_card("WTYP-CARD-0000-0001", 30);
     program.accounts(
@@ -748,9 +930,8 @@ fn cpp_typed(arch: Arch, std: &str) {
         "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
     );
     let base_url = program.sandbox.base_url();
-    let mut command = Command::new(&loader);
+    let mut command = wine_command(&loader, exe.as_os_str());
     command
-        .arg(&exe)
         .args([
             &base_url,
             &program.app_id,
@@ -760,7 +941,6 @@ fn cpp_typed(arch: Arch, std: &str) {
             "typed-pass",
         ])
         .current_dir(exe.parent().expect("the program folder"));
-    wine_env(&mut command, &windows().prefix);
     let output = common::host::run_host_command(command, |line| {
         let reason = line.strip_prefix("@@ ban ")?;
         program
@@ -809,9 +989,7 @@ fn cpp_typed_program_passes_under_wine_x86() {
 
 fn misuse(arch: Arch) {
     let exe = compile(arch, &root().join("tests/hosts/win_misuse.c"), "win_misuse");
-    let Some(loader) = loader(arch, "misuse test") else {
-        return;
-    };
+    let loader = loader(arch);
     let program = common::Program::fresh();
     let output = run(
         &loader,
@@ -841,15 +1019,21 @@ fn misuse_gives_codes_under_wine_x86() {
     misuse(Arch::X86);
 }
 
+/// The MachineGuid of the Wine prefixes: `machine_code_comes_from_the_registry_under_wine`
+/// changes it (write), and the programs that check their machine code stays the same while
+/// they run (the thread test) must not see it change (read).
+static MACHINE_GUID: std::sync::RwLock<()> = std::sync::RwLock::new(());
+
 fn threads(arch: Arch) {
     let exe = compile(
         arch,
         &root().join("tests/hosts/win_threads.c"),
         "win_threads",
     );
-    let Some(loader) = loader(arch, "thread test") else {
-        return;
-    };
+    let _guid = MACHINE_GUID
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let loader = loader(arch);
     let program = common::Program::fresh();
     let card = program.day_card(&common::unique("WINTHREADS-"), 30);
     let output = run(
@@ -895,10 +1079,13 @@ fn code_page(arch: Arch) {
         &root().join("tests/hosts/win_codepage.c"),
         "win_codepage",
     );
-    let Some(loader) = loader(arch, "code page test") else {
-        return;
-    };
-    let program = common::Program::fresh();
+    let loader = loader(arch);
+    let program = common::Program::new(
+        common::sandbox(),
+        serde_json::json!({"variables": {
+            "greeting": "你好 & welcome", "名字": "值", "emoji": "😀"
+        }}),
+    );
     program.account("张三", "gbk-pass");
     // Wine takes the ANSI code page from the Unix locale: 936 (GBK) for zh_CN.
     let output = run_with(
@@ -926,17 +1113,15 @@ fn system_code_page_is_gbk_on_chinese_windows_x86() {
     code_page(Arch::X86);
 }
 
-/// The registry value of `MachineGuid`, through Wine's `reg`.
-fn machine_guid(loader: &Path) -> String {
-    let mut query = Command::new(loader);
+/// The registry value of `MachineGuid` in `loader`'s prefix, through Wine's `reg`.
+fn machine_guid(loader: &Loader) -> String {
+    let mut query = wine_command(loader, "reg".as_ref());
     query.args([
-        "reg",
         "query",
         r"HKLM\Software\Microsoft\Cryptography",
         "/v",
         "MachineGuid",
     ]);
-    wine_env(&mut query, &windows().prefix);
     let output = query.output().expect("run wine reg query");
     let (stdout, _) = text(&output);
     stdout
@@ -947,10 +1132,9 @@ fn machine_guid(loader: &Path) -> String {
         .unwrap_or_else(|| panic!("no MachineGuid in the prefix\n{}", show(&output)))
 }
 
-fn set_machine_guid(loader: &Path, guid: &str) {
-    let mut add = Command::new(loader);
+fn set_machine_guid(loader: &Loader, guid: &str) {
+    let mut add = wine_command(loader, "reg".as_ref());
     add.args([
-        "reg",
         "add",
         r"HKLM\Software\Microsoft\Cryptography",
         "/v",
@@ -961,13 +1145,12 @@ fn set_machine_guid(loader: &Path, guid: &str) {
         guid,
         "/f",
     ]);
-    wine_env(&mut add, &windows().prefix);
     let output = add.output().expect("run wine reg add");
     assert!(output.status.success(), "reg add\n{}", show(&output));
 }
 
 /// Puts the prefix's MachineGuid back when the test ends, passed or not.
-struct RestoreGuid(PathBuf, String);
+struct RestoreGuid(Loader, String);
 
 impl Drop for RestoreGuid {
     fn drop(&mut self) {
@@ -975,7 +1158,7 @@ impl Drop for RestoreGuid {
     }
 }
 
-fn codes(loader: &Path, exe: &Path, salts: &[&str]) -> Vec<String> {
+fn codes(loader: &Loader, exe: &Path, salts: &[&str]) -> Vec<String> {
     let output = run(loader, exe, salts);
     let stdout = assert_host_passes(&output, "win_machine.exe");
     salts
@@ -994,6 +1177,10 @@ fn codes(loader: &Path, exe: &Path, salts: &[&str]) -> Vec<String> {
 #[test]
 fn machine_code_comes_from_the_registry_under_wine() {
     let win = windows();
+    let _guid = MACHINE_GUID
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let wine64 = loader(Arch::X64);
     let exe64 = compile(
         Arch::X64,
         &root().join("tests/hosts/win_machine.c"),
@@ -1007,25 +1194,21 @@ fn machine_code_comes_from_the_registry_under_wine() {
     let salts = ["app-one", "app-two"];
 
     // Stable: two runs give the same codes; salts give different ones.
-    let first = codes(&win.wine64, &exe64, &salts);
-    let second = codes(&win.wine64, &exe64, &salts);
+    let first = codes(&wine64, &exe64, &salts);
+    let second = codes(&wine64, &exe64, &salts);
     assert_eq!(first, second, "the machine code changed between two runs");
     assert_ne!(first[0], first[1], "the salt changes the code");
 
     // From MachineGuid: another value gives other codes, the same value the same again,
     // and no random identity file was written in the profile.
-    let original = machine_guid(&win.wine64);
-    let _restore = RestoreGuid(win.wine64.clone(), original.clone());
-    set_machine_guid(&win.wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
-    let other = codes(&win.wine64, &exe64, &salts);
+    let original = machine_guid(&wine64);
+    let _restore = RestoreGuid(wine64.clone(), original.clone());
+    set_machine_guid(&wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
+    let other = codes(&wine64, &exe64, &salts);
     assert_ne!(other, first, "the code does not follow MachineGuid");
-    assert_eq!(codes(&win.wine64, &exe64, &salts), other, "stable again");
-    set_machine_guid(&win.wine64, &original);
-    assert_eq!(
-        codes(&win.wine64, &exe64, &salts),
-        first,
-        "back to the first"
-    );
+    assert_eq!(codes(&wine64, &exe64, &salts), other, "stable again");
+    set_machine_guid(&wine64, &original);
+    assert_eq!(codes(&wine64, &exe64, &salts), first, "back to the first");
     let users = win.prefix.join("drive_c/users");
     let fallback: Vec<_> = fs::read_dir(&users)
         .map(|dirs| {
@@ -1044,14 +1227,18 @@ fn machine_code_comes_from_the_registry_under_wine() {
         first[0]
     ));
 
-    // A 32-bit process reads the 64-bit registry view: the same codes.
-    if let Some(loader32) = loader(Arch::X86, "machine code") {
-        assert_eq!(
-            codes(&loader32, &exe86, &salts),
-            first,
-            "x86 gives another code than x64"
-        );
-    }
+    // A 32-bit process: its prefix (32-bit Wine's own, in the chroot) has a MachineGuid of
+    // its own, which it reads into the same codes as a 64-bit process given that GUID.
+    let wine32 = loader(Arch::X86);
+    let guid32 = machine_guid(&wine32);
+    let codes32 = codes(&wine32, &exe86, &salts);
+    set_machine_guid(&wine64, &guid32);
+    assert_eq!(
+        codes(&wine64, &exe64, &salts),
+        codes32,
+        "x86 and x64 give other codes for the MachineGuid {guid32}"
+    );
+    assert_ne!(codes32, first, "x86 ignores its MachineGuid");
 }
 
 /// One run of `win_machine v2 SALT FOLDER`: (code, outcome number, [(component, state)]).
@@ -1086,7 +1273,7 @@ fn v2_under_wine(
     let windows_folder = format!("Z:{}", folder.display().to_string().replace('/', "\\"));
     let args = ["v2", salt, windows_folder.as_str()];
     let output = if setup.is_empty() {
-        run(&win.wine64, exe, &args)
+        run(&loader(Arch::X64), exe, &args)
     } else {
         let mut command = Command::new("unshare");
         command
@@ -1150,7 +1337,10 @@ printf 'OptiPlex 7070\\n' > /sys/class/dmi/id/product_name";
 /// volume serial) on the same board, a VM clone (new SMBIOS UUID).
 #[test]
 fn machine_code_v2_under_wine() {
-    let win = windows();
+    let _guid = MACHINE_GUID
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let wine64 = loader(Arch::X64);
     let exe = compile(
         Arch::X64,
         &root().join("tests/hosts/win_machine.c"),
@@ -1159,8 +1349,8 @@ fn machine_code_v2_under_wine() {
     let dir = program_dir(Arch::X64).join(format!("v2-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(&dir).expect("create");
-    let original = machine_guid(&win.wine64);
-    let _restore = RestoreGuid(win.wine64.clone(), original.clone());
+    let original = machine_guid(&wine64);
+    let _restore = RestoreGuid(wine64.clone(), original.clone());
 
     // The real sources: issued, then kept; a second salt, another code.
     let plain = dir.join("plain");
@@ -1178,13 +1368,13 @@ fn machine_code_v2_under_wine() {
     notice(&format!("v2 under Wine, real sources:\n{}", second.stdout));
 
     // MachineGuid edited: the same code.
-    set_machine_guid(&win.wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
+    set_machine_guid(&wine64, "0b5e1c1e-7a3d-4c2b-9e8f-0123456789ab");
     let edited = v2_under_wine(&exe, "wine-v2", &plain, "", &[]);
     assert_eq!(edited.state("os_install"), "differs", "{}", edited.stdout);
     if edited.state("system_volume") == "matches" {
         assert_eq!(edited.code, first.code, "{}", edited.stdout);
     }
-    set_machine_guid(&win.wine64, &original);
+    set_machine_guid(&wine64, &original);
 
     // A board (made-up DMI, as Wine reads it): a reinstall keeps the code, a clone does not.
     if !Path::new("/var/lib/dbus/machine-id").is_file() {
@@ -1203,7 +1393,7 @@ fn machine_code_v2_under_wine() {
     assert_eq!(pc.state("board_serial"), "not_stored", "{}", pc.stdout);
     assert_eq!(pc.state("model"), "not_stored", "{}", pc.stdout);
     // Reinstalled: another MachineGuid, and no state folder (a new disk): the same code.
-    set_machine_guid(&win.wine64, "77777777-1111-4222-8333-444444444444");
+    set_machine_guid(&wine64, "77777777-1111-4222-8333-444444444444");
     let reinstalled = v2_under_wine(&exe, "wine-v2", &dir.join("board-new-disk"), WINE_DMI, &env);
     assert_eq!(reinstalled.outcome, "issued");
     assert_eq!(reinstalled.code, pc.code, "{}", reinstalled.stdout);
@@ -1215,7 +1405,7 @@ fn machine_code_v2_under_wine() {
         "{}",
         kept.stdout
     );
-    set_machine_guid(&win.wine64, &original);
+    set_machine_guid(&wine64, &original);
     // A VM clone: a new SMBIOS UUID, the same MachineGuid, volume and serial: another code.
     let clone_env = [
         ("DMI_UUID", uuid),

@@ -660,17 +660,7 @@ impl Beat {
             Err(error) => return Relogin::Trouble(event_of(EventKind::Trouble, &error)),
         };
         let expire_at = reply.str_field("expire_at").map(str::to_owned);
-        {
-            let mut status = self.shared.status();
-            status.state = KeeperState::Alive;
-            status.last_code = codes::OK;
-            status.last_message.clear();
-            status.remark = None;
-            status.last_success = Some(SystemTime::now());
-            status.last_confirmed = status.last_success;
-            status.grace_end = None;
-            status.expire_at.clone_from(&expire_at);
-        }
+        self.confirmed(&expire_at);
         self.emit(Event {
             kind: EventKind::Online,
             code: codes::OK,
@@ -730,18 +720,25 @@ impl Beat {
         }
     }
 
+    /// The status after the server confirmed the session (a heartbeat, or a login sent again
+    /// after an offline start): alive, its expiry, no grace.
+    fn confirmed(&self, expire_at: &Option<String>) {
+        let mut status = self.shared.status();
+        status.state = KeeperState::Alive;
+        status.last_code = codes::OK;
+        status.last_message.clear();
+        status.remark = None;
+        status.last_success = Some(SystemTime::now());
+        status.last_confirmed = status.last_success;
+        status.grace_end = None;
+        status.expire_at.clone_from(expire_at);
+    }
+
     fn alive(&self, beat: Heartbeat) {
         let expire_at = beat.expire_at().map(str::to_owned);
+        self.confirmed(&expire_at);
         {
             let mut status = self.shared.status();
-            status.state = KeeperState::Alive;
-            status.last_code = codes::OK;
-            status.last_message.clear();
-            status.remark = None;
-            status.last_success = Some(SystemTime::now());
-            status.last_confirmed = status.last_success;
-            status.grace_end = None;
-            status.expire_at.clone_from(&expire_at);
             status.beats_ok = status.beats_ok.saturating_add(1);
         }
         self.emit(Event {

@@ -7,6 +7,7 @@ mod common;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use common::events::{count, fast, recorder, Events};
 use common::APP_KEY;
 use common::{eventually, unique, Program};
 use verify_core::{
@@ -14,33 +15,6 @@ use verify_core::{
     Options, ProxyChoice, SessionKind,
 };
 use verify_sandbox::{Fault, FaultKind};
-
-type Events = Arc<Mutex<Vec<Event>>>;
-
-fn recorder() -> (Events, verify_core::keeper::EventCallback) {
-    let events: Events = Arc::default();
-    let sink = Arc::clone(&events);
-    let callback = Box::new(move |event: &Event| {
-        sink.lock().expect("events").push(event.clone());
-    });
-    (events, callback)
-}
-
-fn count(events: &Events, kind: EventKind) -> usize {
-    events
-        .lock()
-        .expect("events")
-        .iter()
-        .filter(|e| e.kind == kind)
-        .count()
-}
-
-fn fast() -> KeeperOptions {
-    KeeperOptions {
-        interval: Duration::from_secs(1),
-        ..KeeperOptions::default()
-    }
-}
 
 const PATIENCE: Duration = Duration::from_secs(20);
 

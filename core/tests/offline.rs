@@ -15,13 +15,11 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use common::events::{fast, first, recorder};
 use common::net::BlackHole;
 use common::{eventually, unique, APP_KEY};
 use serde_json::json;
-use verify_core::{
-    codes, Client, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState, Options,
-    StateFolder,
-};
+use verify_core::{codes, Client, ErrorKind, EventKind, Keeper, KeeperState, Options, StateFolder};
 use verify_sandbox::{Config, Fault, FaultKind, Fixtures, Sandbox};
 
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -428,33 +426,6 @@ fn the_clock_moved_back_the_grace_run_out_and_an_expiry_passed_are_refused() {
     assert_eq!(err.kind(), ErrorKind::OfflineExpired, "{err}");
 }
 
-type Events = Arc<Mutex<Vec<Event>>>;
-
-fn recorder() -> (Events, verify_core::keeper::EventCallback) {
-    let events: Events = Arc::default();
-    let sink = Arc::clone(&events);
-    let callback = Box::new(move |event: &Event| {
-        sink.lock().expect("events").push(event.clone());
-    });
-    (events, callback)
-}
-
-fn has(events: &Events, kind: EventKind) -> Option<Event> {
-    events
-        .lock()
-        .expect("events")
-        .iter()
-        .find(|e| e.kind == kind)
-        .cloned()
-}
-
-fn fast() -> KeeperOptions {
-    KeeperOptions {
-        interval: Duration::from_secs(1),
-        ..KeeperOptions::default()
-    }
-}
-
 #[test]
 fn a_start_budget_answers_from_the_store_and_the_keeper_follows_the_login() {
     let mut lab = Lab::new();
@@ -507,10 +478,10 @@ fn a_start_budget_answers_from_the_store_and_the_keeper_follows_the_login() {
     let (events, callback) = recorder();
     let keeper = Keeper::start_from(Arc::clone(&client), offline.reply(), fast(), Some(callback))
         .expect("keeper");
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Online).is_some()));
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Alive).is_some()));
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Online).is_some()));
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Alive).is_some()));
     assert_eq!(keeper.status().state, KeeperState::Alive);
-    assert!(has(&events, EventKind::Ended).is_none());
+    assert!(first(&events, EventKind::Ended).is_none());
     drop(keeper);
 
     // The same, banned meanwhile: the store answers within the budget, then the keeper
@@ -532,11 +503,11 @@ fn a_start_budget_answers_from_the_store_and_the_keeper_follows_the_login() {
     let (events, callback) = recorder();
     let _keeper = Keeper::start_from(Arc::clone(&client), offline.reply(), fast(), Some(callback))
         .expect("keeper");
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Ended).is_some()));
-    let ended = has(&events, EventKind::Ended).expect("ended");
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Ended).is_some()));
+    let ended = first(&events, EventKind::Ended).expect("ended");
     assert_eq!(ended.code, codes::DISABLED);
     assert_eq!(ended.remark.as_deref(), Some("refunded by the bank"));
-    assert!(has(&events, EventKind::Online).is_none());
+    assert!(first(&events, EventKind::Online).is_none());
     lab.sandbox.pause();
     let err = lab
         .client_with(budgeted)
@@ -556,27 +527,27 @@ fn a_card_banned_while_offline_ends_the_session_on_reconnect() {
     let (events, callback) = recorder();
     let keeper = Keeper::start_from(Arc::clone(&client), offline.reply(), fast(), Some(callback))
         .expect("keeper");
-    let started = has(&events, EventKind::Offline);
+    let started = first(&events, EventKind::Offline);
     assert!(
-        eventually(PATIENCE, || has(&events, EventKind::Offline).is_some()),
+        eventually(PATIENCE, || first(&events, EventKind::Offline).is_some()),
         "{started:?}"
     );
     let status = keeper.status();
     assert_eq!(status.state, KeeperState::Grace);
     assert!(status.grace_end.is_some() && status.last_confirmed.is_some());
     // Offline for a while: the keeper retries the login and reports trouble.
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Trouble).is_some()));
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Trouble).is_some()));
     lab.sandbox
         .update_card(&lab.app_id, &card, "disable", Some("banned while offline"))
         .expect("disable");
     lab.sandbox.resume().expect("back online");
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Ended).is_some()));
-    let ended = has(&events, EventKind::Ended).expect("ended");
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Ended).is_some()));
+    let ended = first(&events, EventKind::Ended).expect("ended");
     assert_eq!(
         (ended.code, ended.remark.as_deref()),
         (codes::DISABLED, Some("banned while offline"))
     );
-    assert!(has(&events, EventKind::Online).is_none());
+    assert!(first(&events, EventKind::Online).is_none());
     lab.sandbox.pause();
     let err = lab
         .client()
@@ -594,11 +565,11 @@ fn a_kept_session_goes_offline_and_online_with_the_grace_of_the_store() {
     let (events, callback) = recorder();
     let keeper = Keeper::start_from(Arc::clone(&client), login.reply(), fast(), Some(callback))
         .expect("keeper");
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Alive).is_some()));
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Alive).is_some()));
     let confirmed = keeper.status().last_confirmed.expect("confirmed");
     lab.sandbox.pause();
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Offline).is_some()));
-    let offline = has(&events, EventKind::Offline).expect("offline");
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Offline).is_some()));
+    let offline = first(&events, EventKind::Offline).expect("offline");
     let grace_end = offline.grace_end.expect("grace end");
     // The grace is the store's: 7 days from the last confirmation, not 15 minutes.
     assert!(near(
@@ -608,7 +579,7 @@ fn a_kept_session_goes_offline_and_online_with_the_grace_of_the_store() {
     ));
     assert_eq!(keeper.status().state, KeeperState::Grace);
     lab.sandbox.resume().expect("back");
-    assert!(eventually(PATIENCE, || has(&events, EventKind::Online).is_some()));
+    assert!(eventually(PATIENCE, || first(&events, EventKind::Online).is_some()));
     assert!(eventually(PATIENCE, || keeper.status().state == KeeperState::Alive));
-    assert!(has(&events, EventKind::Ended).is_none());
+    assert!(first(&events, EventKind::Ended).is_none());
 }

@@ -12,6 +12,89 @@ pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
+/// `command` without the variables `cargo test` sets for this test binary (`CARGO_PKG_*`,
+/// `CARGO_MANIFEST_*`, `CARGO_CRATE_NAME`, ...), for a cargo build run from a test (directly
+/// or by a script): ring's build script declares them as inputs, so a cargo run that sees the
+/// test's values where the outer `cargo test` saw none rebuilds ring and every crate above
+/// it (the library twice in one test run, and again in the next).
+pub fn without_test_env(command: &mut Command) -> &mut Command {
+    for (key, _) in std::env::vars_os() {
+        let Some(key) = key.to_str() else { continue };
+        let set_by_cargo_test = key.starts_with("CARGO_PKG_")
+            || key.starts_with("CARGO_MANIFEST_")
+            || key.starts_with("CARGO_BIN_")
+            || [
+                "CARGO_CRATE_NAME",
+                "CARGO_PRIMARY_PACKAGE",
+                "CARGO_TARGET_TMPDIR",
+                "CARGO_RUSTC_CURRENT_DIR",
+                "OUT_DIR",
+            ]
+            .contains(&key);
+        if set_by_cargo_test {
+            command.env_remove(key);
+        }
+    }
+    command
+}
+
+/// The target directory of this test run (`CARGO_TARGET_TMPDIR` is `<target>/tmp`).
+pub fn target_dir() -> PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .expect("CARGO_TARGET_TMPDIR is <target>/tmp")
+        .to_path_buf()
+}
+
+/// A finished command's status and output, for assertion messages.
+pub fn show(output: &Output) -> String {
+    let (stdout, stderr) = text(output);
+    format!(
+        "status: {}\n--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}",
+        output.status
+    )
+}
+
+/// Runs the project script `scripts/<name>` with `args` (from the repository root, building
+/// into this test run's target directory, without the variables of `cargo test`); panics
+/// with its output when it fails, else returns its stdout.
+pub fn run_script(name: &str, args: &[&str]) -> String {
+    let output = without_test_env(&mut Command::new(root().join("scripts").join(name)))
+        .args(args)
+        .env("CARGO_TARGET_DIR", target_dir())
+        .current_dir(root())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run scripts/{name}: {e}"));
+    assert!(
+        output.status.success(),
+        "scripts/{name} {args:?} failed\n{}",
+        show(&output)
+    );
+    text(&output).0
+}
+
+/// A tool of the Rust toolchain's own (`rust-lld`; with the llvm-tools component,
+/// `llvm-objdump`, `llvm-nm`): `<sysroot>/lib/rustlib/<host>/bin/<name>`.
+pub fn rust_tool(name: &str) -> PathBuf {
+    let rustc = |args: &[&str]| {
+        let output = Command::new("rustc")
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run rustc {args:?}: {e}"));
+        text(&output).0
+    };
+    let sysroot = rustc(&["--print", "sysroot"]);
+    let host = rustc(&["-vV"])
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .expect("rustc's host triple");
+    PathBuf::from(sysroot.trim())
+        .join("lib/rustlib")
+        .join(host)
+        .join("bin")
+        .join(name)
+}
+
 /// The directory of the library under test, `target/<profile>/deps`, with a fresh
 /// `libverify.so` and `libverify.a`. The `verify` crate is a cdylib and staticlib only (no
 /// rlib), so `cargo test` does not build it for the integration tests: the first call of
@@ -59,7 +142,12 @@ pub fn profile_dir() -> PathBuf {
 pub fn cargo_build(args: &[&str]) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
     let mut build = Command::new(cargo);
-    build.arg("build").args(args).current_dir(root());
+    // Without the variables of `cargo test`, which would make cargo rebuild ring and all
+    // above it on every run.
+    without_test_env(&mut build)
+        .arg("build")
+        .args(args)
+        .current_dir(root());
     if profile_dir().file_name().and_then(|n| n.to_str()) == Some("release") {
         build.arg("--release");
     }
@@ -186,6 +274,23 @@ pub fn line_of<'a>(stdout: &'a str, label: &str) -> Option<&'a str> {
         .map(str::trim)
         .find(|line| line.starts_with(label))
 }
+
+/// The steps of `examples-c/demo.c`, as its output names them (each must get 200).
+pub const DEMO_STEPS: &[&str] = &[
+    "verify_client_new",
+    "verify_init",
+    "verify_single_login",
+    "verify_heartbeat(VERIFY_SESSION_CARD)",
+    "verify_user_register",
+    "verify_user_login(machine A)",
+    "verify_heartbeat(VERIFY_SESSION_USER)",
+    "verify_user_recharge",
+    "verify_change_bind",
+    "verify_user_login(machine B)",
+    "verify_get_bulletin",
+    "verify_get_latest_version",
+    "verify_get_variables",
+];
 
 /// Checks the output of a demo run against the demo fixtures (demo.c and Demo.cs print the
 /// same format): every step in `steps` got 200 and the demo passed, the recharge added the

@@ -1,14 +1,13 @@
 /*
  * c_networks.c: the client options of the C ABI (trust, pins, mirrors, racing and its
  * attempt delay, fixed addresses, the state folder, plain-http opt-in, proxy choice,
- * timeouts, the log callback) and the code page, as a C host uses them.
+ * timeouts, the log callback), as a C host uses them.
  * Run by tests/c_networks.rs against the sandbox (http and https listeners):
  *
  *   c_networks options                                   setters refuse bad values
  *   c_networks tls HTTPS_URL APP_ID APP_KEY CA_FILE PIN WRONG_PIN CARD
  *   c_networks failover DEAD_URL GOOD_URL APP_ID APP_KEY CARD MAC
  *   c_networks race HOLE_URL GOOD_URL GOOD_PORT APP_ID APP_KEY STATE_DIR
- *   c_networks codepage URL APP_ID APP_KEY USER_HEX_GBK PASSWORD
  *
  * Prints "RESULT: N checks, M failed" (see host.h). POSIX: the monotonic clock
  * (-D_POSIX_C_SOURCE=200809L).
@@ -244,7 +243,6 @@ static int scenario_failover(char **argv)
     return host_finish("failover");
 }
 
-/* The bytes of a hex string (the GBK username), NUL-terminated, in `out`. */
 /* A client of HOLE_URL (SYNs dropped) with GOOD_URL as its mirror and STATE_DIR as its
  * state folder; the time its first call takes, in ms. */
 static long race_once(const char *hole, const char *good, const char *app_id, const char *app_key,
@@ -300,54 +298,6 @@ static int scenario_race(char **argv)
     return host_finish("race");
 }
 
-static void from_hex(const char *hex, char *out, size_t out_len)
-{
-    size_t i = 0;
-    while (hex[0] && hex[1] && i + 1 < out_len) {
-        unsigned value = 0;
-        sscanf(hex, "%2x", &value);
-        out[i++] = (char)value;
-        hex += 2;
-    }
-    out[i] = '\0';
-}
-
-static int scenario_codepage(char **argv)
-{
-    const char *url = argv[2], *app_id = argv[3], *app_key = argv[4], *password = argv[6];
-    char user_gbk[128];
-    const char *username = NULL;
-    const char *message = NULL;
-    verify_client *client = NULL;
-    verify_reply *reply = NULL;
-    from_hex(argv[5], user_gbk, sizeof user_gbk);
-
-    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
-    EXPECT(verify_set_code_page(12345), VERIFY_ERR_INVALID_ARGUMENT);
-    EXPECT(verify_set_code_page(936), VERIFY_OK);
-    CHECK_INT(verify_code_page(), 936);
-    EXPECT(verify_client_new(url, app_id, app_key, &client), VERIFY_OK);
-    /* The username goes in as GBK, and comes back as GBK. */
-    EXPECT(verify_user_login(client, user_gbk, password, "MAC-GBK", &reply), VERIFY_OK);
-    EXPECT(verify_reply_str(reply, "/data/username", &username), 0);
-    CHECK_STR(username, user_gbk);
-    verify_reply_free(reply);
-    reply = NULL;
-    /* A refusal's message (Chinese) comes back as GBK: not valid UTF-8 here. */
-    EXPECT(verify_user_login(client, user_gbk, "wrong", NULL, &reply), VERIFY_WRONG_PASSWORD);
-    message = verify_reply_message(reply);
-    CHECK(message != NULL && strlen(message) > 0);
-    verify_reply_free(reply);
-    reply = NULL;
-    /* Bytes that are not GBK are refused as such. */
-    EXPECT(verify_user_login(client, "\x81", password, NULL, &reply), VERIFY_ERR_INVALID_UTF8);
-    CHECK(reply == NULL);
-    verify_client_free(client);
-    EXPECT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
-    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
-    return host_finish("codepage");
-}
-
 int main(int argc, char **argv)
 {
     if (argc >= 2 && strcmp(argv[1], "options") == 0) {
@@ -361,9 +311,6 @@ int main(int argc, char **argv)
     }
     if (argc == 8 && strcmp(argv[1], "race") == 0) {
         return scenario_race(argv);
-    }
-    if (argc == 7 && strcmp(argv[1], "codepage") == 0) {
-        return scenario_codepage(argv);
     }
     fprintf(stderr, "usage: see the comment at the top of c_networks.c\n");
     return 2;

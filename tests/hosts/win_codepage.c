@@ -1,14 +1,17 @@
 /*
  * win_codepage.c: strings in the system's ANSI code page, as VB6 and 易语言 programs pass
  * them, on Windows (tests/windows.rs runs it under Wine with a Chinese locale, where GetACP()
- * is 936, GBK). The account 张三 (password given) and the variable "greeting" = "你好 &
- * welcome" exist on the sandbox.
+ * is 936, GBK). The code pages are built into the Windows library only (elsewhere it speaks
+ * UTF-8). On the sandbox: the account 张三 (password given), the variables "greeting" = "你好
+ * & welcome", "名字" = "值" and "emoji" = "😀", the bulletin "公告 bulletin".
  *
  *   win_codepage BASE_URL APP_ID APP_KEY PASSWORD
  *
- * Checks: UTF-8 is the default; VERIFY_CODE_PAGE_SYSTEM follows GetACP(); a GBK username
- * logs in; reply texts come back in GBK; bytes that are not GBK are refused; 65001 goes
- * back to UTF-8.
+ * Checks: UTF-8 is the default; unknown code pages are refused; VERIFY_CODE_PAGE_SYSTEM
+ * follows GetACP(); a GBK username logs in and comes back in GBK; a refusal's message comes
+ * back in GBK; a variable's name, a JSON Pointer and values in GBK both ways, JSON texts
+ * converted, a character GBK cannot hold as `?`; bytes that are not GBK are refused; 65001
+ * goes back to UTF-8.
  */
 
 #include <windows.h>
@@ -19,6 +22,17 @@
 static const char user_gbk[] = "\xD5\xC5\xC8\xFD";
 static const char greeting_gbk[] = "\xC4\xE3\xBA\xC3 & welcome";
 static const char greeting_utf8[] = "\xE4\xBD\xA0\xE5\xA5\xBD & welcome";
+/* 名字 and 值 in GBK, 值 in UTF-8. */
+static const char name_gbk[] = "\xC3\xFB\xD7\xD6";
+static const char value_gbk[] = "\xD6\xB5";
+static const char name_utf8[] = "\xE5\x90\x8D\xE5\xAD\x97";
+static const char value_utf8[] = "\xE5\x80\xBC";
+
+/* Whether `text` is valid in code page `page` (MultiByteToWideChar refuses invalid bytes). */
+static int valid_in(UINT page, const char *text)
+{
+    return MultiByteToWideChar(page, MB_ERR_INVALID_CHARS, text, -1, NULL, 0) > 0;
+}
 
 static const char *variable(verify_client *client, verify_reply **reply)
 {
@@ -41,6 +55,10 @@ int main(int argc, char **argv)
     }
     printf("GetACP %u\n", (unsigned)GetACP());
     CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    CHECK_INT(verify_set_code_page(12345), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(strstr(verify_last_error_message(), "12345") != NULL);
+    CHECK_INT(verify_set_code_page(-1), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
     CHECK_INT(verify_client_new(argv[1], argv[2], argv[3], &client), VERIFY_OK);
 
     text = variable(client, &reply);
@@ -62,6 +80,38 @@ int main(int argc, char **argv)
     verify_reply_free(reply);
     reply = NULL;
 
+    /* a refusal's message (Chinese from the server) comes back in GBK, not UTF-8 */
+    CHECK_INT(verify_user_login(client, user_gbk, "wrong", NULL, &reply), VERIFY_WRONG_PASSWORD);
+    text = verify_reply_message(reply);
+    CHECK(text != NULL && text[0] != '\0');
+    CHECK(text != NULL && valid_in(936, text) && !valid_in(CP_UTF8, text));
+    verify_reply_free(reply);
+    reply = NULL;
+
+    /* a name in GBK in, its value in GBK out; a JSON Pointer in GBK; JSON texts; `?` */
+    CHECK_INT(verify_get_variable(client, name_gbk, &reply), VERIFY_OK);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/value", &text), 0);
+    CHECK(text != NULL && strcmp(text, value_gbk) == 0);
+    verify_reply_free(reply);
+    CHECK_INT(verify_get_variables(client, &reply), VERIFY_OK);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/variables/\xC3\xFB\xD7\xD6", &text), 0);
+    CHECK(text != NULL && strcmp(text, value_gbk) == 0);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/variables/emoji", &text), 0);
+    CHECK(text != NULL && strcmp(text, "?") == 0); /* GBK cannot hold it */
+    text = NULL;
+    CHECK_INT(verify_reply_json(reply, "/data/variables", &text), 0);
+    CHECK(text != NULL && strstr(text, greeting_gbk) != NULL);
+    verify_reply_free(reply);
+    CHECK_INT(verify_get_bulletin(client, &reply), VERIFY_OK);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/bulletin", &text), 0);
+    CHECK(text != NULL && strcmp(text, "\xB9\xAB\xB8\xE6 bulletin") == 0); /* 公告 */
+    verify_reply_free(reply);
+    reply = NULL;
+
     /* 0xFF is no GBK lead byte */
     CHECK_INT(verify_user_login(client, "\xFF\xFF", argv[4], NULL, &reply),
               VERIFY_ERR_INVALID_UTF8);
@@ -73,6 +123,11 @@ int main(int argc, char **argv)
     CHECK_INT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
     text = variable(client, &reply);
     CHECK(strcmp(text, greeting_utf8) == 0);
+    verify_reply_free(reply);
+    CHECK_INT(verify_get_variable(client, name_utf8, &reply), VERIFY_OK);
+    text = NULL;
+    CHECK_INT(verify_reply_str(reply, "/data/value", &text), 0);
+    CHECK(text != NULL && strcmp(text, value_utf8) == 0);
     verify_reply_free(reply);
 
     verify_client_free(client);
