@@ -762,6 +762,22 @@ pub fn csharp_assembly() -> PathBuf {
         .clone()
 }
 
+/// Puts a copy of `from` at `to` without ever rewriting a file in place: a Mono process of
+/// another test may have the old one mapped (rewriting it under its feet crashes it). Nothing
+/// is done when `to` already holds the same bytes; otherwise the copy is made beside `to` and
+/// renamed over it (the running process keeps the old file).
+fn place(from: &std::path::Path, to: &std::path::Path) {
+    let bytes = std::fs::read(from).unwrap_or_else(|e| panic!("read {}: {e}", from.display()));
+    if std::fs::read(to).is_ok_and(|old| old == bytes) {
+        return;
+    }
+    let temporary = to.with_extension(super::unique("part"));
+    std::fs::write(&temporary, &bytes)
+        .unwrap_or_else(|e| panic!("write {}: {e}", temporary.display()));
+    std::fs::rename(&temporary, to)
+        .unwrap_or_else(|e| panic!("rename {} to {}: {e}", temporary.display(), to.display()));
+}
+
 /// Compiles C# `sources` into the program `out` with `mcs -warnaserror`. The binding itself,
 /// `bindings/csharp/Verify.cs` among the sources, is not compiled in: the program references
 /// the packaged assembly ([`csharp_assembly`]), which is copied next to `out`, as a consumer
@@ -774,8 +790,7 @@ pub fn compile_csharp(sources: &[PathBuf], out: &std::path::Path) {
         let assembly = csharp_assembly();
         let folder = out.parent().expect("the program's folder");
         for file in ["Verify.dll", "Verify.dll.mdb", "Verify.xml"] {
-            std::fs::copy(assembly.join(file), folder.join(file))
-                .unwrap_or_else(|e| panic!("copy {file} next to {}: {e}", out.display()));
+            place(&assembly.join(file), &folder.join(file));
         }
         args.push(format!("-r:{}", folder.join("Verify.dll").display()));
     }
