@@ -9,11 +9,7 @@
 
 mod common;
 
-use common::host::{
-    assert_typed_program_output, compile_cxx, root, run_host, Run, Scratch, CXX_STRICT_FLAGS,
-};
-use common::Program;
-use serde_json::json;
+use common::host::{compile_cxx, root, run_host, IssueProgram, Run, Scratch, CXX_STRICT_FLAGS};
 
 /// Builds `cpp_typed.cpp` with `std` (`-std=c++17`, `-std=c++23`), runs it against a fresh
 /// program and returns its output.
@@ -24,36 +20,12 @@ fn run_typed(std: &str) -> String {
     flags.extend(CXX_STRICT_FLAGS);
     compile_cxx(&root().join("tests/hosts/cpp_typed.cpp"), &binary, &flags);
 
-    let program = Program::fresh();
-    let card = program.day_card("CTYP-CARD-0000-0001", 30);
-    program.accounts(json!([{"username": "typed-user", "password": "typed-pass",
-        "expire_at": "2099-03-04 05:06:07", "status": "active"}]));
-    let args = [
-        program.sandbox.base_url(),
-        program.app_id.clone(),
-        common::APP_KEY.to_owned(),
-        card.clone(),
-        "typed-user".to_owned(),
-        "typed-pass".to_owned(),
-    ];
-    let output = run_host(&binary, &args, Run::Native, |line| {
-        let reason = line.strip_prefix("@@ ban ")?;
-        program
-            .sandbox
-            .update_card(&program.app_id, &card, "disable", Some(reason))
-            .expect("ban the card");
-        Some("go".to_owned())
+    let issue = IssueProgram::new("CTYP-CARD-0000-0001");
+    let output = run_host(&binary, &issue.args(), Run::Native, |line| {
+        issue.answer(line)
     });
     output.assert_passed(Run::Native);
-    let report = output.report();
-
-    // The card's expiry as the sandbox wrote it, and as the program read it.
-    let info = program
-        .client()
-        .get_card_info(&card)
-        .expect("card info from Rust");
-    let text = info.expire_at().expect("the card's expire_at").to_owned();
-    assert_typed_program_output(&output.stdout, &text, &report);
+    issue.assert_output(&output, &output.report());
     output.stdout
 }
 

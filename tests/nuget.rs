@@ -339,39 +339,17 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
         bin.join("libverify.so"),
     )
     .expect("copy the native library");
-    let program = common::Program::fresh();
-    let card = program.day_card("NUGT-CARD-0000-0001", 30);
-    program.accounts(
-        serde_json::json!([{"username": "nuget-user", "password": "nuget-pass",
-        "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
-    );
+    let issue = common::host::IssueProgram::new("NUGT-CARD-0000-0001");
     let mut command = Command::new("mono");
     command
         .arg(&exe)
-        .args([
-            &program.sandbox.base_url(),
-            &program.app_id,
-            common::APP_KEY,
-            &card,
-            "nuget-user",
-            "nuget-pass",
-        ])
+        .args(issue.args())
         .env("LD_LIBRARY_PATH", &bin)
         .current_dir(&bin);
-    let output = common::host::run_host_command(command, |line| {
-        let reason = line.strip_prefix("@@ ban ")?;
-        program
-            .sandbox
-            .update_card(&program.app_id, &card, "disable", Some(reason))
-            .expect("ban the card");
-        Some("go".to_owned())
-    });
+    let output = common::host::run_host_command(command, |line| issue.answer(line));
     let report = output.report();
-    let (status, stdout) = (output.status, output.stdout);
-    assert!(
-        status.success() && stdout.contains(" checks, 0 failed"),
-        "Consumer.exe failed\n{report}"
-    );
+    issue.assert_output(&output, &report);
+    let stdout = output.stdout;
     assert!(
         stdout.contains(&format!("library {version} ABI 2")),
         "{report}"
@@ -385,13 +363,4 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
         fs::canonicalize(bin.join("libverify.so")).ok(),
         "libverify.so came from the package\n{report}"
     );
-    // The card's expiry as the sandbox wrote it, read from UTC+08:00 by the typed reply.
-    let text = program
-        .client()
-        .get_card_info(&card)
-        .expect("card info")
-        .expire_at()
-        .expect("expire_at")
-        .to_owned();
-    common::host::assert_typed_program_output(&stdout, &text, &report);
 }

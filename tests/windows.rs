@@ -923,46 +923,15 @@ fn cpp_typed(arch: Arch, std: &str) {
         &flags,
     );
     let loader = loader(arch);
-    let program = common::Program::fresh();
-    let card = program.day_card("WTYP-CARD-0000-0001", 30);
-    program.accounts(
-        serde_json::json!([{"username": "typed-user", "password": "typed-pass",
-        "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
-    );
-    let base_url = program.sandbox.base_url();
+    let issue = common::host::IssueProgram::new("WTYP-CARD-0000-0001");
     let mut command = wine_command(&loader, exe.as_os_str());
     command
-        .args([
-            &base_url,
-            &program.app_id,
-            common::APP_KEY,
-            &card,
-            "typed-user",
-            "typed-pass",
-        ])
+        .args(issue.args())
         .current_dir(exe.parent().expect("the program folder"));
-    let output = common::host::run_host_command(command, |line| {
-        let reason = line.strip_prefix("@@ ban ")?;
-        program
-            .sandbox
-            .update_card(&program.app_id, &card, "disable", Some(reason))
-            .expect("ban the card");
-        Some("go".to_owned())
-    });
+    let output = common::host::run_host_command(command, |line| issue.answer(line));
     let report = format!("{arch:?} {name}.exe under Wine\n{}", output.report());
-    let stdout = output.stdout.clone();
-    assert!(
-        output.status.success() && stdout.contains(" checks, 0 failed"),
-        "{report}"
-    );
-    let expire_at = program
-        .client()
-        .get_card_info(&card)
-        .expect("card info")
-        .expire_at()
-        .expect("expire_at")
-        .to_owned();
-    common::host::assert_typed_program_output(&stdout, &expire_at, &report);
+    issue.assert_output(&output, &report);
+    let stdout = &output.stdout;
     let expected = format!(
         "expected: {}",
         if std == "-std=c++23" { "yes" } else { "no" }
