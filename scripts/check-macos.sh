@@ -25,7 +25,8 @@
 #      text-based stub (TAPI v4 .tbd) for each other library and framework of that list,
 #      exporting the symbols that the static library leaves undefined and that belong to it
 #      by name (CoreFoundation: CF..., kCF...; Security: Sec..., kSec..., SSL..., CMS...,
-#      Authorization...; libiconv: iconv...)
+#      Authorization...; IOKit: IO..., kIO... (machine code v2's platform serial); libiconv:
+#      iconv...)
 #   4. cargo-zigbuild rustc --locked --target TRIPLE -p verify --lib --crate-type cdylib
 #      -- -C linker=rust-lld -C linker-flavor=ld64.lld -C link-arg=-syslibroot SDK
 #      -> target/TRIPLE/debug/libverify.dylib; the link is Rust's own ld64-compatible lld,
@@ -37,7 +38,7 @@
 #
 # What this proves and what it does not: docs/platforms.md. In short, the code compiles for
 # macOS and links into a dylib whose every undefined symbol is one of libSystem (zig's stub)
-# or of the two frameworks; the frameworks' symbols are not checked against Apple's SDK, the
+# or of the three frameworks; the frameworks' symbols are not checked against Apple's SDK, the
 # linker is lld, not Apple's, and nothing runs on a Mac.
 #
 # Prints the folder of each target's libverify.dylib, one a line, last.
@@ -183,10 +184,11 @@ for triple in "${targets[@]}"; do
             -liconv)
                 mapfile -t symbols < <(grep -E '^_(lib)?iconv' <<< "$missing" || true)
                 tbd "$sdk/usr/lib/libiconv.tbd" /usr/lib/libiconv.2.dylib "$tapi_target" ${symbols[@]+"${symbols[@]}"} ;;
-            CoreFoundation|Security)
+            CoreFoundation|Security|IOKit)
                 case "$word" in
                     CoreFoundation) pattern='^_k?CF|^__kCF|^___CF' ;;
                     Security) pattern='^_k?(Sec|SSL|CMS|Authorization)' ;;
+                    IOKit) pattern='^_k?IO' ;;
                 esac
                 mapfile -t symbols < <(grep -E "$pattern" <<< "$missing" || true)
                 [ "${#symbols[@]}" -gt 0 ] || fail "$triple: no symbol of $word is undefined in the library"

@@ -128,7 +128,7 @@ cmake_work=$(mktemp -d "${TMPDIR:-/tmp}/verify-package.XXXXXX")
 trap 'rm -rf "$cmake_work"' EXIT
 # The system libraries the static library needs on the target's system (verify-static.pc).
 case "$triple" in
-    *-apple-darwin) static_libs="-framework Security -framework CoreFoundation -liconv" ;;
+    *-apple-darwin) static_libs="-framework Security -framework IOKit -framework CoreFoundation -liconv" ;;
     *) static_libs="-lpthread -ldl -lm" ;;
 esac
 if ! cmake -S scripts/package -B "$cmake_work" \

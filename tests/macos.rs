@@ -7,7 +7,7 @@
 //! - its minimum macOS version is 11.0 on arm64 and 10.12 on x86-64 (build.rs);
 //! - it exports exactly the functions of `include/verify.h`, nothing else;
 //! - it is a Mach-O dylib of its architecture that needs libSystem, libiconv, and the
-//!   Security and CoreFoundation frameworks, nothing else.
+//!   Security, IOKit and CoreFoundation frameworks, nothing else.
 //!
 //! What this proves and what it does not: docs/platforms.md (nothing runs on a Mac; the
 //! frameworks' symbols are not checked against Apple's SDK). The Mach-O files are read with
@@ -127,12 +127,13 @@ fn macos_dylibs_export_only_the_functions_of_the_header() {
 }
 
 #[test]
-fn macos_dylibs_need_libsystem_libiconv_security_and_corefoundation_only() {
+fn macos_dylibs_need_libsystem_libiconv_security_iokit_and_corefoundation_only() {
     let expected: BTreeSet<&str> = [
         "@rpath/libverify.dylib",
         "/usr/lib/libSystem.B.dylib",
         "/usr/lib/libiconv.2.dylib",
         "/System/Library/Frameworks/Security.framework/Versions/A/Security",
+        "/System/Library/Frameworks/IOKit.framework/Versions/A/IOKit",
         "/System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation",
     ]
     .into_iter()
@@ -183,7 +184,9 @@ fn macos_package_holds_the_dylib_and_its_static_flags() {
     let static_pc = std::fs::read_to_string(folder.join("lib/pkgconfig/verify-static.pc"))
         .expect("verify-static.pc");
     assert!(
-        static_pc.contains("libverify.a -framework Security -framework CoreFoundation -liconv"),
+        static_pc.contains(
+            "libverify.a -framework Security -framework IOKit -framework CoreFoundation -liconv"
+        ),
         "{static_pc}"
     );
 }
