@@ -215,6 +215,34 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
     CHECK_INT(verify_machine_code("stdcall", code, sizeof code), VERIFY_OK);
     CHECK(strlen(code) == VERIFY_MACHINE_CODE_LEN);
+    CHECK_INT(
+        verify_machine_code_ex("stdcall", VERIFY_MACHINE_V2, "stdcall-machine", code, sizeof code),
+        VERIFY_OK);
+    CHECK(strlen(code) == VERIFY_MACHINE_CODE_LEN);
+    {
+        verify_machine_check *check = NULL;
+        verify_machine_virtual *report = NULL;
+        int32_t kind = 0, state = 0, weight = 0;
+        CHECK_INT(verify_machine_check_new("stdcall", "stdcall-machine", &check), VERIFY_OK);
+        CHECK_INT(verify_machine_check_code(check, &text), 0);
+        CHECK(strcmp(text, code) == 0);
+        CHECK_INT(verify_machine_check_outcome(check, &flag), 0);
+        CHECK_INT(verify_machine_check_score(check, &state), 0);
+        CHECK_INT(verify_machine_check_note(check, &text), 0);
+        CHECK_INT(verify_machine_check_count(check, &count), 0);
+        CHECK(count > 0);
+        CHECK_INT(verify_machine_check_component(check, 0, &kind, &state, &weight), 0);
+        CHECK(verify_machine_component_name(kind) != NULL);
+        CHECK(verify_machine_state_name(state) != NULL);
+        verify_machine_check_free(check);
+        CHECK_INT(verify_machine_virtual_new(&report), VERIFY_OK);
+        CHECK_INT(verify_machine_virtual_looks_virtual(report, &flag), 0);
+        CHECK_INT(verify_machine_virtual_count(report, &count), 0);
+        if (count > 0) {
+            CHECK_INT(verify_machine_virtual_sign(report, 0, &kind, &text), 0);
+        }
+        verify_machine_virtual_free(report);
+    }
 
     /* client options, with the log callback */
     CHECK_INT(verify_client_options_new(&options), VERIFY_OK);
