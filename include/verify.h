@@ -727,7 +727,7 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
  * - `/data/status` (string): `active`.
  * - `/data/is_times` (boolean): true for a count card.
  * - `/data/card_type` (string): the card type's display name.
- * - `/data/expire_at` (string): `YYYY-MM-DD HH:mm:ss`; far future for a count card.
+ * - `/data/expire_at` (time (UTC+08:00)): `YYYY-MM-DD HH:mm:ss`; far future for a count card.
  * - `/data/total` (integer): uses the count card was sold with (count cards only).
  * - `/data/used` (integer): uses consumed so far (count cards only).
  * - `/data/remaining` (integer): uses left; 0 makes the card invalid (count cards only).
@@ -754,7 +754,7 @@ int32_t VERIFY_CALL verify_single_login(const struct verify_client *client,
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
  * - `/data/username` (string): the account's username.
  * - `/data/device_id` (string): the bound machine code; empty if unbound.
- * - `/data/expire_at` (string): `YYYY-MM-DD HH:mm:ss`.
+ * - `/data/expire_at` (time (UTC+08:00)): `YYYY-MM-DD HH:mm:ss`.
  * - `/data/status` (string): `active`.
  * - `/data/token` (string): the session token (40 characters) for a user heartbeat.
  * - `/data/remark` (string): back-office note (social login: the social account's display name).
@@ -781,7 +781,7 @@ int32_t VERIFY_CALL verify_user_login(const struct verify_client *client,
  *
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
  * - `/data/username` (string): the account's username.
- * - `/data/expire_at` (string): the new expiry.
+ * - `/data/expire_at` (time (UTC+08:00)): the new expiry.
  * - `/data/added_days` (integer): days added.
  * - `/data/status` (string): `active`.
  *
@@ -811,7 +811,7 @@ int32_t VERIFY_CALL verify_user_login_with_card(const struct verify_client *clie
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
  * - `/data/username` (string): the account's username.
  * - `/data/user_id` (integer): the account identifier.
- * - `/data/expire_at` (string): the expiry (the registration time without a card).
+ * - `/data/expire_at` (time (UTC+08:00)): the expiry (the registration time without a card).
  * - `/data/token` (string): the session token, when registered with a card.
  * - `/data/status` (string): `active`, when registered with a card.
  *
@@ -883,7 +883,7 @@ int32_t VERIFY_CALL verify_change_bind(const struct verify_client *client,
  * - `ip` (`IP`): optional: NULL or empty is not sent.
  *
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
- * - `/data/expire_at` (string): the session's expiry.
+ * - `/data/expire_at` (time (UTC+08:00)): the session's expiry.
  * - `/data/status` (string): `active`.
  * - `/data/msg` (string): a back-office message, delivered once; empty when none.
  *
@@ -907,7 +907,7 @@ int32_t VERIFY_CALL verify_heartbeat(const struct verify_client *client,
  *
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
  * - `/data/username` (string): the account's username.
- * - `/data/expire_at` (string): the new expiry.
+ * - `/data/expire_at` (time (UTC+08:00)): the new expiry.
  * - `/data/added_days` (string): the amount added with its unit (a string in this action).
  * - `/data/status` (string): `active`.
  *
@@ -948,7 +948,7 @@ int32_t VERIFY_CALL verify_get_latest_version(const struct verify_client *client
  *
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
  * - `/data/bulletin` (string): the bulletin text.
- * - `/data/updated_at` (string): when it was last changed.
+ * - `/data/updated_at` (time (UTC+08:00)): when it was last changed.
  *
  * Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
  */
@@ -1001,12 +1001,12 @@ int32_t VERIFY_CALL verify_get_variables(const struct verify_client *client,
  * - `/data/username` (string): the account's username.
  * - `/data/user_id` (integer): the account identifier.
  * - `/data/device_id` (string): the bound machine code; empty if unbound.
- * - `/data/expire_at` (string): the expiry.
+ * - `/data/expire_at` (time (UTC+08:00)): the expiry.
  * - `/data/status` (string): `active`, `expired` or `banned`.
  * - `/data/bind_count` (integer): rebinds used.
  * - `/data/bind_limit` (integer): the product's rebind limit (0: no limit).
  * - `/data/remark` (string): back-office note.
- * - `/data/created_at` (string): registration time.
+ * - `/data/created_at` (time (UTC+08:00)): registration time.
  *
  * Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
  */
@@ -1029,8 +1029,8 @@ int32_t VERIFY_CALL verify_get_user_info(const struct verify_client *client,
  * - `/data/status` (string): `unused`, `active`, `expired`, `exhausted`, `used`, `disabled` or `refunded`.
  * - `/data/is_times` (boolean): true for a count card.
  * - `/data/device_id` (string): the bound machine code; empty when not bound.
- * - `/data/activated_at` (string): first use; empty when unused.
- * - `/data/expire_at` (string): expiry; empty when unused.
+ * - `/data/activated_at` (time (UTC+08:00)): first use; empty when unused.
+ * - `/data/expire_at` (time (UTC+08:00)): expiry; empty when unused.
  * - `/data/duration` (integer): duration in `duration_type` units.
  * - `/data/duration_type` (string): `day` or `hour`.
  * - `/data/total` (integer): uses the count card was sold with (count cards only).
@@ -1075,7 +1075,7 @@ int32_t VERIFY_CALL verify_social_login_start(const struct verify_client *client
  * Reply fields (read with the `verify_reply_*` accessors; each may be absent):
  * - `/data/username` (string): the account's username.
  * - `/data/device_id` (string): the bound machine code; empty if unbound.
- * - `/data/expire_at` (string): `YYYY-MM-DD HH:mm:ss`.
+ * - `/data/expire_at` (time (UTC+08:00)): `YYYY-MM-DD HH:mm:ss`.
  * - `/data/status` (string): `active`.
  * - `/data/token` (string): the session token (40 characters) for a user heartbeat.
  * - `/data/remark` (string): back-office note (social login: the social account's display name).

@@ -125,7 +125,7 @@ fn mistyped(view: &str) -> Value {
     let mut data = serde_json::Map::new();
     for field in spec.fields {
         let wrong = match field.ty {
-            FieldType::Str => json!(7),
+            FieldType::Str | FieldType::Time => json!(7),
             FieldType::Int => json!("7"),
             FieldType::Bool => json!("true"),
             FieldType::Map => json!(["a", "b"]),

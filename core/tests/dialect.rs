@@ -54,7 +54,7 @@ fn fields_absent(view: &str, reply: &Reply) -> Vec<&'static str> {
         .filter(|field| {
             let value = reply.field(field.name);
             let typed = match field.ty {
-                FieldType::Str => value.and_then(Value::as_str).is_some(),
+                FieldType::Str | FieldType::Time => value.and_then(Value::as_str).is_some(),
                 FieldType::Int => value.and_then(Value::as_i64).is_some(),
                 FieldType::Bool => value.and_then(Value::as_bool).is_some(),
                 FieldType::Map => value.and_then(Value::as_object).is_some(),

@@ -19,7 +19,7 @@ pub fn sections() -> Vec<(&'static str, String)> {
 /// The C++ type of a typed field.
 fn field_type(field: &FieldSpec) -> &'static str {
     match field.ty {
-        FieldType::Str if is_time(field) => "std::optional<Time>",
+        FieldType::Time => "std::optional<Time>",
         FieldType::Str => "std::optional<std::string>",
         FieldType::Int => "std::optional<std::int64_t>",
         FieldType::Bool => "std::optional<bool>",
@@ -31,7 +31,7 @@ fn field_type(field: &FieldSpec) -> &'static str {
 fn field_read(field: &FieldSpec) -> String {
     let pointer = format!("\"/data/{}\"", field.name);
     match field.ty {
-        FieldType::Str if is_time(field) => format!("detail::read_time(reply, {pointer})"),
+        FieldType::Time => format!("detail::read_time(reply, {pointer})"),
         FieldType::Str => format!("reply.str({pointer})"),
         FieldType::Int => format!("reply.integer({pointer})"),
         FieldType::Bool => format!("reply.boolean({pointer})"),

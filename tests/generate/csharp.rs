@@ -36,7 +36,7 @@ fn own_fields(reply: &ReplySpec) -> impl Iterator<Item = &'static FieldSpec> {
 /// The C# type of a typed field, and the getter that reads it.
 fn property(field: &FieldSpec) -> (&'static str, &'static str) {
     match field.ty {
-        FieldType::Str if is_time(field) => ("DateTimeOffset?", "GetTime"),
+        FieldType::Time => ("DateTimeOffset?", "GetTime"),
         FieldType::Str => ("string", "GetString"),
         FieldType::Int => ("long?", "GetInt64"),
         FieldType::Bool => ("bool?", "GetBool"),

@@ -128,10 +128,9 @@ pub fn replies() -> &'static [ReplySpec] {
     REPLIES
 }
 
-/// Whether a typed field is a time of the service (`YYYY-MM-DD HH:mm:ss` in UTC+08:00): the
-/// string fields named `*_at` (`expire_at`, `updated_at`, `activated_at`, `created_at`). The
-/// C++ and C# results give them as times with that offset; the text stays readable by JSON
-/// Pointer.
+/// Whether a typed field is a time of the service (`YYYY-MM-DD HH:mm:ss` in UTC+08:00): its
+/// type in the action table is `time`. The C++ and C# results give them as times with that
+/// offset; the text stays readable by JSON Pointer.
 pub fn is_time(field: &FieldSpec) -> bool {
-    field.ty == FieldType::Str && field.name.ends_with("_at")
+    field.ty == FieldType::Time
 }

@@ -36,6 +36,7 @@ fn capitalized(text: &str) -> String {
 pub fn field_type_name(ty: FieldType) -> &'static str {
     match ty {
         FieldType::Str => "string",
+        FieldType::Time => "time (UTC+08:00)",
         FieldType::Int => "integer",
         FieldType::Bool => "boolean",
         FieldType::Map => "object of strings",

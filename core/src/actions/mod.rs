@@ -47,6 +47,10 @@ pub struct ParamSpec {
 pub enum FieldType {
     /// A string.
     Str,
+    /// A time of the service, `YYYY-MM-DD HH:mm:ss` in Beijing time (UTC+08:00), as a string
+    /// (the C++ and C# results read it as a time with that offset;
+    /// [`crate::offline::service_time`] gives its Unix seconds).
+    Time,
     /// An integer (64 bits).
     Int,
     /// A boolean.
@@ -155,6 +159,12 @@ macro_rules! field_accessor {
             self.0.str_field(stringify!($name))
         }
     };
+    ($(#[$meta:meta])* $name:ident, time) => {
+        $(#[$meta])*
+        pub fn $name(&self) -> Option<&str> {
+            self.0.str_field(stringify!($name))
+        }
+    };
     ($(#[$meta:meta])* $name:ident, int) => {
         $(#[$meta])*
         pub fn $name(&self) -> Option<i64> {
@@ -178,6 +188,9 @@ macro_rules! field_accessor {
 macro_rules! field_type {
     (str) => {
         FieldType::Str
+    };
+    (time) => {
+        FieldType::Time
     };
     (int) => {
         FieldType::Int

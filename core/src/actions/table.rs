@@ -24,7 +24,7 @@ replies! {
         status: str "`active`",
         is_times: bool "true for a count card",
         card_type: str "the card type's display name",
-        expire_at: str "`YYYY-MM-DD HH:mm:ss`; far future for a count card",
+        expire_at: time "`YYYY-MM-DD HH:mm:ss`; far future for a count card",
         total: int "uses the count card was sold with (count cards only)",
         used: int "uses consumed so far (count cards only)",
         remaining: int "uses left; 0 makes the card invalid (count cards only)",
@@ -33,7 +33,7 @@ replies! {
     UserSession {
         username: str "the account's username",
         device_id: str "the bound machine code; empty if unbound",
-        expire_at: str "`YYYY-MM-DD HH:mm:ss`",
+        expire_at: time "`YYYY-MM-DD HH:mm:ss`",
         status: str "`active`",
         token: str "the session token (40 characters) for a user heartbeat",
         remark: str "back-office note (social login: the social account's display name)",
@@ -41,7 +41,7 @@ replies! {
     /// Success of `UserLogin` with a card (the renewal branch): no token.
     Renewal {
         username: str "the account's username",
-        expire_at: str "the new expiry",
+        expire_at: time "the new expiry",
         added_days: int "days added",
         status: str "`active`",
     }
@@ -50,7 +50,7 @@ replies! {
     Registration {
         username: str "the account's username",
         user_id: int "the account identifier",
-        expire_at: str "the expiry (the registration time without a card)",
+        expire_at: time "the expiry (the registration time without a card)",
         token: str "the session token, when registered with a card",
         status: str "`active`, when registered with a card",
     }
@@ -67,14 +67,14 @@ replies! {
     }
     /// Success of `UserHeartbeat`.
     Heartbeat {
-        expire_at: str "the session's expiry",
+        expire_at: time "the session's expiry",
         status: str "`active`",
         msg: str "a back-office message, delivered once; empty when none",
     }
     /// Success of `UserRecharge`.
     Recharge {
         username: str "the account's username",
-        expire_at: str "the new expiry",
+        expire_at: time "the new expiry",
         added_days: str "the amount added with its unit (a string in this action)",
         status: str "`active`",
     }
@@ -89,7 +89,7 @@ replies! {
     /// Success of `GetBulletin`.
     Bulletin {
         bulletin: str "the bulletin text",
-        updated_at: str "when it was last changed",
+        updated_at: time "when it was last changed",
     }
     /// Success of `GetVariable` with a name.
     Variable {
@@ -105,12 +105,12 @@ replies! {
         username: str "the account's username",
         user_id: int "the account identifier",
         device_id: str "the bound machine code; empty if unbound",
-        expire_at: str "the expiry",
+        expire_at: time "the expiry",
         status: str "`active`, `expired` or `banned`",
         bind_count: int "rebinds used",
         bind_limit: int "the product's rebind limit (0: no limit)",
         remark: str "back-office note",
-        created_at: str "registration time",
+        created_at: time "registration time",
     }
     /// Success of `GetCardInfo`: the card's state, consuming nothing.
     CardInfo {
@@ -119,8 +119,8 @@ replies! {
         status: str "`unused`, `active`, `expired`, `exhausted`, `used`, `disabled` or `refunded`",
         is_times: bool "true for a count card",
         device_id: str "the bound machine code; empty when not bound",
-        activated_at: str "first use; empty when unused",
-        expire_at: str "expiry; empty when unused",
+        activated_at: time "first use; empty when unused",
+        expire_at: time "expiry; empty when unused",
         duration: int "duration in `duration_type` units",
         duration_type: str "`day` or `hour`",
         total: int "uses the count card was sold with (count cards only)",
