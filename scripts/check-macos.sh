@@ -11,8 +11,10 @@
 # Tools, installed when missing and reused afterwards (a second run pays nothing), under
 # $VERIFY_TOOLS_DIR (default ${XDG_CACHE_HOME:-~/.cache}/verify):
 #   ziglang-0.16.0/            a Python venv with zig from PyPI (`ziglang`; python3 with venv:
-#                              scripts/install-deps.sh venv)
-#   cargo-zigbuild-0.24.1/     cargo-zigbuild from crates.io (`cargo install --locked`)
+#                              scripts/install-deps.sh venv) and the cargo-zigbuild crate's
+#                              release build from PyPI (`cargo-zigbuild` 0.24.1: the same
+#                              crate as on crates.io, built by its authors; compiling it with
+#                              `cargo install` would cost a fresh machine about 3 minutes)
 # and, with rustup, the Rust targets aarch64-apple-darwin and x86_64-apple-darwin and the
 # component llvm-tools (llvm-nm, llvm-objdump: they read Mach-O files; rust-lld is Rust's).
 #
@@ -70,8 +72,7 @@ fail() { echo "check-macos: ERROR: $*" >&2; exit 1; }
 target_root=${CARGO_TARGET_DIR:-target}
 tools=${VERIFY_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/verify}
 venv=$tools/ziglang-$zig_version
-zigbuild_root=$tools/cargo-zigbuild-$zigbuild_version
-zigbuild=$zigbuild_root/bin/cargo-zigbuild
+zigbuild=$venv/bin/cargo-zigbuild
 
 # --- tools -------------------------------------------------------------------------------
 
@@ -88,10 +89,10 @@ mkdir -p "$tools"
         "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check \
             "ziglang==$zig_version" >&2
     fi
-    if ! "$zigbuild" --version >/dev/null 2>&1; then
-        say "installing cargo-zigbuild $zigbuild_version from crates.io into $zigbuild_root"
-        cargo install --quiet --locked --version "$zigbuild_version" --root "$zigbuild_root" \
-            cargo-zigbuild >&2
+    if ! "$zigbuild" --version 2>/dev/null | grep -q " $zigbuild_version\$"; then
+        say "installing cargo-zigbuild $zigbuild_version from PyPI into $venv"
+        "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check \
+            "cargo-zigbuild==$zigbuild_version" >&2
     fi
     installed=$(rustup target list --installed)
     for triple in aarch64-apple-darwin x86_64-apple-darwin; do
