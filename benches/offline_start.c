@@ -145,8 +145,8 @@ static int refusal(const char *url, const char *down, const char *app_id, const 
         if (round == 0) {
             first = login(client, arg);
             refused = refuse(client, arg);
-            printf("refusal %s: login %d, then %d (expected %d)\n", what, (int)first,
-                   (int)refused, (int)expected);
+            printf("refusal %s: login %d, then %d (expected %d)\n", what, (int)first, (int)refused,
+                   (int)expected);
             if (first != VERIFY_OK || refused != expected) {
                 fprintf(stderr, "offline_start: %s did not go as planned\n", what);
                 exit(1);
