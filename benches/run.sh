@@ -200,7 +200,7 @@ control_post() {
     printf '%s\n' "${reply#*$'\r\n\r\n'}"
 }
 # `key=value` field of a line printed by a bench program.
-field() { sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p" <<<"$2"; }
+field() { sed -n "s/^\\(.* \\)\\{0,1\\}$1=\\([^ ]*\\).*/\\2/p" <<<"$2"; }
 json_int() { sed -n "s/.*\"$1\":\\([0-9]*\\).*/\\1/p" <<<"$2"; }
 
 vb_run() { "$vb" "$base_url" "$app_id" "$app_key" "$@"; }
