@@ -8,8 +8,8 @@
 //! has to grow is copied into a new one and the old one wiped (a `Vec` that grows in place
 //! would leave its old block to the allocator unwiped).
 
+use crate::wiped::Wiped;
 use ureq::unversioned::transport::Buffers;
-use zeroize::Zeroizing;
 
 /// The scratch space ureq asks for while it streams a request body (its own `LazyBuffers`
 /// makes the same guarantee: the free end of the input buffer, grown to this if needed).
@@ -21,10 +21,10 @@ pub(crate) struct WipedBuffers {
     output_size: usize,
     /// `input[consumed..filled]` is what was read and not yet used; `input[filled..]` is
     /// free.
-    input: Zeroizing<Vec<u8>>,
+    input: Wiped<Vec<u8>>,
     filled: usize,
     consumed: usize,
-    output: Zeroizing<Vec<u8>>,
+    output: Wiped<Vec<u8>>,
     /// Whether the last `input_consume` used any byte (see `Buffers::can_use_input`).
     progress: bool,
 }
@@ -35,17 +35,17 @@ impl WipedBuffers {
         WipedBuffers {
             input_size: input_size.max(1),
             output_size: output_size.max(1),
-            input: Zeroizing::new(Vec::new()),
+            input: Wiped::new(Vec::new()),
             filled: 0,
             consumed: 0,
-            output: Zeroizing::new(Vec::new()),
+            output: Wiped::new(Vec::new()),
             progress: false,
         }
     }
 
     fn allocate(&mut self) {
         if self.output.len() < self.output_size {
-            self.output = Zeroizing::new(vec![0; self.output_size]);
+            self.output = Wiped::new(vec![0; self.output_size]);
         }
         if self.input.len() < self.input_size {
             self.grow_input(self.input_size);
@@ -57,7 +57,7 @@ impl WipedBuffers {
         if size <= self.input.len() {
             return;
         }
-        let mut bigger = Zeroizing::new(vec![0; size]);
+        let mut bigger = Wiped::new(vec![0; size]);
         let held = self.input.get(..self.filled).unwrap_or_default();
         if let Some(start) = bigger.get_mut(..held.len()) {
             start.copy_from_slice(held);

@@ -8,7 +8,6 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
-use zeroize::Zeroizing;
 
 use crate::codes;
 use crate::connect::Origin;
@@ -26,6 +25,7 @@ use crate::transport::{
     none_reachable, wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri,
 };
 use crate::url::BaseUrl;
+use crate::wiped::{Wipe, Wiped};
 use crate::wire;
 
 /// The largest request body the library sends: 1 MiB (servers of this kind cap theirs).
@@ -49,7 +49,7 @@ impl ActionRequest {
         if body(bound) <= MAX_REQUEST_BYTES {
             return Ok(());
         }
-        let exact = Zeroizing::new(wire::plaintext(&self.action, self.params())).len();
+        let exact = Wiped::new(wire::plaintext(&self.action, self.params())).len();
         if body(exact) <= MAX_REQUEST_BYTES {
             return Ok(());
         }
@@ -70,7 +70,7 @@ impl ActionRequest {
 /// user drops it. It belongs to the server (endpoint) that issued it.
 #[derive(Clone)]
 struct Session {
-    api_password: Arc<Zeroizing<String>>,
+    api_password: Arc<Wiped<String>>,
     /// `{base}/api/verify/{ApiPassword}`, parsed once per session over wiped bytes (its
     /// clones, one per call, share them).
     handle_url: Uri,
@@ -111,7 +111,7 @@ pub(crate) struct Shared {
     /// The endpoint that answered last: later calls start there.
     current: AtomicUsize,
     app_id: String,
-    app_key: Zeroizing<String>,
+    app_key: Wiped<String>,
     transport: Transport,
     session: Mutex<Option<Session>>,
     generations: AtomicU64,
@@ -253,7 +253,7 @@ impl Client {
             endpoints,
             current: AtomicUsize::new(current),
             app_id: app_id.to_owned(),
-            app_key: Zeroizing::new(app_key.to_owned()),
+            app_key: Wiped::new(app_key.to_owned()),
             transport: Transport::new(settings, options.connect_timeout, options.call_timeout),
             session: Mutex::new(None),
             generations: AtomicU64::new(0),
@@ -692,7 +692,7 @@ impl Shared {
             };
             let parsed = parse(&http);
             // The raw body holds the session secret: wipe it as soon as it is parsed.
-            zeroize::Zeroize::zeroize(&mut http.body);
+            http.body.wipe_now();
             let mut reply = parsed.map_err(fail)?;
             log(&self.log, LogLevel::Info, || {
                 format!("Init with {}: code {}", here.init_url, reply.code())
@@ -712,10 +712,10 @@ impl Shared {
                     if (1..=256).contains(&secret.len())
                         && !secret.chars().any(char::is_control) =>
                 {
-                    Zeroizing::new(secret)
+                    Wiped::new(secret)
                 }
                 Some(Value::String(mut secret)) => {
-                    zeroize::Zeroize::zeroize(&mut secret);
+                    secret.wipe();
                     return Err(fail(Error::protocol(
                         "Init reply `api_password` is empty, longer than 256 bytes, or holds a \
                          control character",
@@ -734,8 +734,8 @@ impl Shared {
                     return Ok((reply, current.clone()));
                 }
             }
-            let encoded = Zeroizing::new(wire::encode_component(&api_password));
-            let handle_url = Zeroizing::new(format!("{}/{}", here.init_url, encoded.as_str()));
+            let encoded = Wiped::new(wire::encode_component(&api_password));
+            let handle_url = Wiped::new(format!("{}/{}", here.init_url, encoded.as_str()));
             // Percent-encoded, the secret makes a valid path; without control characters, a
             // valid header value: these only keep a failure free of a panic.
             let handle_url = Uri::from_maybe_shared(wiped_shared(handle_url.as_bytes()))
@@ -770,7 +770,7 @@ impl Shared {
         deadline: Deadline,
     ) -> Result<HttpReply, SendError> {
         let api_password = session.api_password.as_str();
-        let plaintext = Zeroizing::new(wire::plaintext(&request.action, request.params()));
+        let plaintext = Wiped::new(wire::plaintext(&request.action, request.params()));
         let timestamp = self.timestamp();
         let body = wire::handle_body(api_password, &plaintext, &timestamp).map_err(|bad| {
             SendError::new(

@@ -53,6 +53,7 @@ mod tcp;
 pub mod tls;
 pub mod transport;
 pub mod url;
+pub mod wiped;
 pub mod wire;
 
 pub use actions::{

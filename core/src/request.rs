@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use zeroize::Zeroizing;
+use crate::wiped::Wiped;
 
 /// One business request: the action and its plaintext parameters, in order.
 #[derive(Clone)]
@@ -14,7 +14,7 @@ pub struct ActionRequest {
     pub action: String,
     /// The other parameters, in the order they are sent. The values (cards, passwords,
     /// tokens) are wiped from memory when the request is dropped.
-    params: Vec<(String, Zeroizing<String>)>,
+    params: Vec<(String, Wiped<String>)>,
     /// Whether sending the request twice is harmless. A request that may have reached the
     /// server (read timeout, connection reset after sending) is sent again only when this is
     /// true; requests that surely did not reach it are always sent again once.
@@ -34,7 +34,7 @@ impl ActionRequest {
     /// Adds a parameter.
     pub fn param(mut self, key: &str, value: &str) -> ActionRequest {
         self.params
-            .push((key.to_owned(), Zeroizing::new(value.to_owned())));
+            .push((key.to_owned(), Wiped::new(value.to_owned())));
         self
     }
 
@@ -53,7 +53,7 @@ impl ActionRequest {
     }
 
     /// The parameters after `action`, in order (their values are wiped when dropped).
-    pub(crate) fn params(&self) -> &[(String, Zeroizing<String>)] {
+    pub(crate) fn params(&self) -> &[(String, Wiped<String>)] {
         &self.params
     }
 

@@ -30,6 +30,7 @@ use zeroize::Zeroizing;
 
 use crate::error::Error;
 use crate::log::{log, LogHook, LogLevel};
+use crate::wiped::Wiped;
 
 /// Where the state of a client lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,7 +152,7 @@ impl Sealed {
     ) -> Result<Sealed, Error> {
         let salt = hkdf::Salt::new(hkdf::HKDF_SHA256, b"verify state folder v1");
         // Lengths first, so that no two (secret, identity) pairs give the same input.
-        let mut input = Zeroizing::new(Vec::with_capacity(16 + secret.len() + identity.len()));
+        let mut input = Wiped::new(Vec::with_capacity(16 + secret.len() + identity.len()));
         for part in [secret, identity, app_id.as_bytes()] {
             input.extend_from_slice(&(part.len() as u64).to_be_bytes());
             input.extend_from_slice(part);
@@ -212,7 +213,7 @@ impl Sealed {
 
     /// The contents of the file `name`, or `None` when it is absent or does not open (then
     /// the log hook says why).
-    pub(crate) fn read(&self, name: &str) -> Option<Zeroizing<Vec<u8>>> {
+    pub(crate) fn read(&self, name: &str) -> Option<Wiped<Vec<u8>>> {
         match self.open(name) {
             Ok(found) => found,
             Err(why) => {
@@ -231,7 +232,7 @@ impl Sealed {
 
     /// The contents of the file `name`: `Ok(None)` when there is none, `Err` with the reason
     /// when it does not open.
-    pub(crate) fn open(&self, name: &str) -> Result<Option<Zeroizing<Vec<u8>>>, Unsealed> {
+    pub(crate) fn open(&self, name: &str) -> Result<Option<Wiped<Vec<u8>>>, Unsealed> {
         let path = self.path(name);
         let bytes = match read_limited(&path) {
             Ok(bytes) => bytes,
@@ -241,7 +242,7 @@ impl Sealed {
             }
             Err(_) => return Err(Unsealed::Unreadable),
         };
-        let mut bytes = Zeroizing::new(bytes);
+        let mut bytes = Wiped::new(bytes);
         if bytes.len() < HEADER_LEN + CHACHA20_POLY1305.tag_len()
             || &bytes[..MAGIC.len()] != MAGIC
             || bytes[MAGIC.len()] != VERSION
@@ -261,7 +262,7 @@ impl Sealed {
             .key
             .open_in_place(nonce, Aad::from(&aad), sealed)
             .map_err(|_| Unsealed::Damaged)?;
-        Ok(Some(Zeroizing::new(plain.to_vec())))
+        Ok(Some(Wiped::new(plain.to_vec())))
     }
 
     /// Seals `plain` into the file `name`, atomically: a temporary file of this process,
@@ -274,7 +275,7 @@ impl Sealed {
         SystemRandom::new()
             .fill(&mut nonce)
             .map_err(|_| Error::system("no system randomness"))?;
-        let mut file = Zeroizing::new(Vec::with_capacity(
+        let mut file = Wiped::new(Vec::with_capacity(
             HEADER_LEN + plain.len() + CHACHA20_POLY1305.tag_len(),
         ));
         file.extend_from_slice(MAGIC);
@@ -282,7 +283,11 @@ impl Sealed {
         file.extend_from_slice(&self.check);
         file.extend_from_slice(&nonce);
         let aad = self.aad(name, &file);
-        let mut sealed = Zeroizing::new(plain.to_vec());
+        // Room for the tag up front: growing would leave the first block unwiped.
+        let mut sealed = Wiped::new(Vec::with_capacity(
+            plain.len() + CHACHA20_POLY1305.tag_len(),
+        ));
+        sealed.extend_from_slice(plain);
         self.key
             .seal_in_place_append_tag(
                 Nonce::assume_unique_for_key(nonce),

@@ -20,11 +20,11 @@ use std::net::TcpStream;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
+use crate::wiped::Wiped;
 use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Connector, Either, NextTimeout, ShutdownHandle, Transport,
 };
 use ureq::Timeout;
-use zeroize::Zeroizing;
 
 use crate::buffers::WipedBuffers;
 use crate::deadline::Deadline;
@@ -158,7 +158,7 @@ pub(crate) struct Tcp {
     /// Output held back (a request head), to go out with the next output in one write, or
     /// before the next read. It holds the session secret (the Handle path, `X-Api-Password`):
     /// allocated once at its largest, so that it never moves, and wiped when dropped.
-    held: Zeroizing<Vec<u8>>,
+    held: Wiped<Vec<u8>>,
     read_timeout: SocketTimeout,
     write_timeout: SocketTimeout,
 }
@@ -176,7 +176,7 @@ impl Tcp {
         Tcp {
             stream: Arc::new(stream),
             buffers,
-            held: Zeroizing::new(Vec::with_capacity(HOLD_AT_MOST)),
+            held: Wiped::new(Vec::with_capacity(HOLD_AT_MOST)),
             read_timeout: SocketTimeout::default(),
             write_timeout: SocketTimeout::default(),
         }

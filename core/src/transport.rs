@@ -23,6 +23,7 @@ pub use crate::options::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 use crate::resolve::{CachingResolver, Names};
 use crate::state::Sealed;
 use crate::tls::TlsConnector;
+use crate::wiped::Wiped;
 
 pub use ureq::http::{HeaderValue, Uri};
 
@@ -31,13 +32,7 @@ pub use ureq::http::{HeaderValue, Uri};
 /// do the clones ureq keeps (the response's `ResponseUri`): a URL or header holding the
 /// session secret leaves no copy behind (SECURITY.md).
 pub(crate) fn wiped_shared(bytes: &[u8]) -> bytes::Bytes {
-    struct Wiped(zeroize::Zeroizing<Vec<u8>>);
-    impl AsRef<[u8]> for Wiped {
-        fn as_ref(&self) -> &[u8] {
-            &self.0
-        }
-    }
-    bytes::Bytes::from_owner(Wiped(zeroize::Zeroizing::new(bytes.to_vec())))
+    bytes::Bytes::from_owner(Wiped::new(bytes.to_vec()))
 }
 
 /// Replies larger than this are refused as a protocol error.
@@ -79,7 +74,7 @@ pub struct HttpReply {
     pub location: Option<String>,
     /// The body, at most [`MAX_REPLY_BYTES`]; wiped when dropped (it may hold a token or,
     /// for Init, the session secret).
-    pub body: zeroize::Zeroizing<Vec<u8>>,
+    pub body: Wiped<Vec<u8>>,
 }
 
 impl SendError {
@@ -396,7 +391,7 @@ impl Transport {
 fn read_body(
     response: &mut ureq::http::Response<ureq::Body>,
     classify: &dyn Fn(ureq::Error) -> SendError,
-) -> Result<zeroize::Zeroizing<Vec<u8>>, SendError> {
+) -> Result<Wiped<Vec<u8>>, SendError> {
     use std::io::Read;
     let cap = usize::try_from(MAX_REPLY_BYTES).unwrap_or(usize::MAX);
     let announced = response
@@ -404,7 +399,7 @@ fn read_body(
         .get("content-length")
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<usize>().ok());
-    let mut body = zeroize::Zeroizing::new(Vec::with_capacity(
+    let mut body = Wiped::new(Vec::with_capacity(
         announced.map_or(4096, |length| length.min(cap).saturating_add(1)),
     ));
     let too_large = || {
@@ -425,7 +420,7 @@ fn read_body(
     // too: 8 KiB of volatile writes a call).
     loop {
         if body.len() == body.capacity() {
-            let mut bigger = zeroize::Zeroizing::new(Vec::with_capacity(
+            let mut bigger = Wiped::new(Vec::with_capacity(
                 body.capacity().saturating_mul(2).max(4096),
             ));
             bigger.extend_from_slice(&body);

@@ -16,7 +16,8 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use rc4::cipher::{KeyInit, StreamCipher};
 use rc4::consts::U256;
 use rc4::Rc4;
-use zeroize::Zeroizing;
+
+use crate::wiped::Wiped;
 
 /// The marks sent as themselves beside letters and digits (RFC 3986 unreserved): the one
 /// source of [`ESCAPED`] and [`UNRESERVED`].
@@ -112,13 +113,13 @@ fn encode_pieces(text: &str, mut push: impl FnMut(&str)) {
 
 /// A form body, `key=value&...`, every key and value percent-encoded except
 /// `A-Z a-z 0-9 - _ . ~`, in a buffer that is wiped (an Init body holds the AppKey).
-pub fn form_body(form: &[(&str, &str)]) -> Zeroizing<String> {
+pub fn form_body(form: &[(&str, &str)]) -> Wiped<String> {
     let length = most_encoded(
         form.iter()
             .flat_map(|(key, value)| [key.len(), value.len()]),
         form.len().saturating_mul(2),
     );
-    let mut body = Zeroizing::new(String::with_capacity(length));
+    let mut body = Wiped::new(String::with_capacity(length));
     for (index, (key, value)) in form.iter().enumerate() {
         if index > 0 {
             body.push('&');
