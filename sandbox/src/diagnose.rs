@@ -9,52 +9,14 @@
 
 use std::collections::HashSet;
 
+use bytes::Bytes;
 use md5::{Digest, Md5};
-use serde::Serialize;
+use serde_json::json;
 
 use crate::actions::{Read, ACTIONS};
-use crate::inspect::{cut, Meta};
-use crate::service::{api_password, Form};
-use crate::state::{mask_secret, State};
-use crate::wire::{self, Params};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    /// Why this request was refused.
-    Error,
-    /// Accepted here, but wrong: another server may refuse it or read it otherwise.
-    Warning,
-}
-
-/// One finding about a request.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Diagnosis {
-    /// A stable name of the mistake (README "The inspector" lists them).
-    pub kind: &'static str,
-    pub severity: Severity,
-    /// One line that names the mistake.
-    pub title: String,
-    /// The first difference, and what to do.
-    pub detail: String,
-    /// For a signature: what the sandbox signed and what it expected.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub signed: Option<Signed>,
-}
-
-/// The string the sandbox signed (secrets masked), and the signatures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Signed {
-    pub formula: &'static str,
-    /// The string the sandbox signed, secrets masked.
-    pub string: String,
-    /// Lowercase hex MD5 of the UTF-8 bytes of the unmasked string.
-    pub expected: String,
-    pub sent: String,
-    /// The string the client signed, when a known mistake reproduces its Sign (masked).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub client_string: Option<String>,
-}
+use crate::inspect::{self, cut, mask_secret, Answered, Detail, Diagnosis, Meta, Severity, Signed};
+use crate::state::State;
+use crate::wire::{self, api_password, Form, Params};
 
 fn error(kind: &'static str, title: String, detail: String) -> Diagnosis {
     Diagnosis {
@@ -121,7 +83,7 @@ fn list(names: &[&str]) -> String {
 
 /// An unknown path, another method, a body too large or too slow.
 pub fn http(meta: &Meta, path: &str, status: u16) -> Vec<Diagnosis> {
-    let shown = crate::state::mask_path(path);
+    let shown = inspect::mask_path(path);
     let d = match status {
         404 => {
             let near = path.to_ascii_lowercase().starts_with("/api/verify")
@@ -287,6 +249,29 @@ fn program_not_approved(st: &State, app_id: Option<&str>) -> Option<Diagnosis> {
 /// Longest signed string for which the usual mistakes are tried (each try hashes it once,
 /// with the state locked).
 const SEARCH_MAX: usize = 64 * 1024;
+
+/// The detail of a request the HTTP side answered itself (unknown path, another method, a
+/// body too large or too slow).
+pub fn http_detail(meta: &Meta, path: &str, now: i64, status: u16, message: &str) -> Detail {
+    let diagnoses = http(meta, path, status);
+    let reply = json!({"code": status, "message": message, "data": null}).to_string();
+    inspect::detail(Answered {
+        meta,
+        now,
+        form: Vec::new(),
+        api_password_from: None,
+        plaintext: None,
+        params: None,
+        reply: Bytes::from(reply),
+        code: i64::from(status),
+        message: message.to_string(),
+        http_status: status,
+        fault: None,
+        fault_delay_ms: 0,
+        handle_ms: 0.0,
+        diagnoses,
+    })
+}
 
 /// One piece of a signed string: its name, its value and how it is shown.
 #[derive(Clone)]

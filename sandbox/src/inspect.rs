@@ -11,12 +11,10 @@ use std::net::SocketAddr;
 use std::time::Instant;
 
 use bytes::Bytes;
+use serde::Serialize;
 use serde_json::{json, Value};
 
-use crate::actions::{CARD, NEW_PASSWORD, PASSWORD, TOKEN};
-use crate::diagnose::Diagnosis;
-use crate::state::mask_secret;
-use crate::wire::Params;
+use crate::wire::{Params, CARD, NEW_PASSWORD, PASSWORD, TOKEN};
 
 /// Details are kept for this many of the newest log entries (and never more than the log
 /// holds): each is a few KiB at most.
@@ -107,6 +105,63 @@ pub struct Detail {
     /// `(code, message, why)` of a refusal.
     refusal: Option<(i64, String, String)>,
     pub diagnoses: Vec<Diagnosis>,
+}
+
+/// How a diagnosis (`diagnose.rs`) weighs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Why this request was refused.
+    Error,
+    /// Accepted here, but wrong: another server may refuse it or read it otherwise.
+    Warning,
+}
+
+/// One finding about a request.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnosis {
+    /// A stable name of the mistake (README "The inspector" lists them).
+    pub kind: &'static str,
+    pub severity: Severity,
+    /// One line that names the mistake.
+    pub title: String,
+    /// The first difference, and what to do.
+    pub detail: String,
+    /// For a signature: what the sandbox signed and what it expected.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signed: Option<Signed>,
+}
+
+/// The string the sandbox signed (secrets masked), and the signatures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Signed {
+    pub formula: &'static str,
+    /// The string the sandbox signed, secrets masked.
+    pub string: String,
+    /// Lowercase hex MD5 of the UTF-8 bytes of the unmasked string.
+    pub expected: String,
+    pub sent: String,
+    /// The string the client signed, when a known mistake reproduces its Sign (masked).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub client_string: Option<String>,
+}
+
+/// `/api/verify/SECRET` -> `/api/verify/****`: the request log never shows a session
+/// secret.
+pub fn mask_path(path: &str) -> String {
+    match path.strip_prefix("/api/verify/") {
+        Some(rest) if !rest.is_empty() => "/api/verify/****".to_string(),
+        _ => path.to_string(),
+    }
+}
+
+/// The first 4 characters of a secret, then `****` (empty stays empty).
+pub fn mask_secret(secret: &str) -> String {
+    if secret.is_empty() {
+        return String::new();
+    }
+    let head: String = secret.chars().take(4).collect();
+    format!("{head}****")
 }
 
 fn pairs_json(pairs: &[(String, String)]) -> Vec<Value> {
@@ -340,7 +395,7 @@ pub fn detail(a: Answered) -> Detail {
         let why = a
             .diagnoses
             .iter()
-            .find(|d| d.severity == crate::diagnose::Severity::Error)
+            .find(|d| d.severity == Severity::Error)
             .map_or_else(|| a.message.clone(), |d| d.title.clone());
         (a.code, a.message, why)
     });
@@ -383,29 +438,6 @@ pub fn detail(a: Answered) -> Detail {
         refusal,
         diagnoses: a.diagnoses,
     }
-}
-
-/// The detail of a request the HTTP side answered itself (unknown path, another method, a
-/// body too large or too slow).
-pub fn http_detail(meta: &Meta, path: &str, now: i64, status: u16, message: &str) -> Detail {
-    let diagnoses = crate::diagnose::http(meta, path, status);
-    let reply = json!({"code": status, "message": message, "data": null}).to_string();
-    detail(Answered {
-        meta,
-        now,
-        form: Vec::new(),
-        api_password_from: None,
-        plaintext: None,
-        params: None,
-        reply: Bytes::from(reply),
-        code: i64::from(status),
-        message: message.to_string(),
-        http_status: status,
-        fault: None,
-        fault_delay_ms: 0,
-        handle_ms: 0.0,
-        diagnoses,
-    })
 }
 
 #[cfg(test)]

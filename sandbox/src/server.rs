@@ -20,8 +20,9 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
+use crate::diagnose;
 use crate::door::{Arrival, Pass, Refusal};
-use crate::inspect::{self, Connection, Meta};
+use crate::inspect::{Connection, Meta};
 use crate::service::{self, Fate, Reply, Route};
 use crate::state::Shared;
 use crate::time;
@@ -446,7 +447,7 @@ async fn route(
         let mut st = shared.lock();
         let detail = shared.inspect.then(|| {
             let now = st.now();
-            inspect::http_detail(&meta, &path, now, status, message)
+            diagnose::http_detail(&meta, &path, now, status, message)
         });
         st.record(conn.id, &path, None, None, i64::from(status), detail);
         drop(st);

@@ -13,7 +13,7 @@ use crate::diagnose::{self, Seen};
 use crate::faults::FaultKind;
 use crate::inspect::{self, Answered, Meta};
 use crate::state::{gen_api_password, Shared, State};
-use crate::wire::{self, Params};
+use crate::wire::{self, api_password, Form, Params};
 
 /// Which entry point a request is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,43 +76,6 @@ struct Checked {
     plaintext: Option<Vec<u8>>,
     /// Its parameters, once they decoded.
     params: Option<Params>,
-}
-
-/// The decoded form of a service request.
-pub struct Form(pub Vec<(String, String)>);
-
-impl Form {
-    pub fn parse(body: &[u8]) -> Form {
-        Form(form_urlencoded::parse(body).into_owned().collect())
-    }
-
-    /// The first non-empty value of a field.
-    pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(k, v)| k == name && !v.is_empty())
-            .map(|(_, v)| v.as_str())
-    }
-}
-
-/// The ApiPassword of a Handle request and where it came from (`header`, `form` or
-/// `path`), in the spec's order of priority.
-pub fn api_password(
-    header: Option<&str>,
-    form: &Form,
-    segment: &str,
-) -> Option<(String, &'static str)> {
-    if let Some(h) = header.filter(|p| !p.is_empty()) {
-        return Some((h.to_string(), "header"));
-    }
-    if let Some(f) = form.get("ApiPassword") {
-        return Some((f.to_string(), "form"));
-    }
-    let decoded = percent_encoding::percent_decode_str(segment)
-        .decode_utf8()
-        .map(|s| s.into_owned())
-        .unwrap_or_default();
-    (!decoded.is_empty()).then_some((decoded, "path"))
 }
 
 fn check_timestamp(ts: &str, now: i64) -> Result<(), Envelope> {

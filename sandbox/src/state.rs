@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use crate::door::Door;
 use crate::faults::{Fault, Faults};
 use crate::fixtures::{Account, Card, Fixtures, Program};
-use crate::inspect::{Detail, DETAILS_KEPT};
+use crate::inspect::{mask_path, mask_secret, Detail, DETAILS_KEPT};
 use crate::time;
 
 /// One request to a service path, as recorded in the request log.
@@ -1188,24 +1188,6 @@ impl State {
         self.sessions.insert(token.clone(), session);
         token
     }
-}
-
-/// `/api/verify/SECRET` -> `/api/verify/****`: the request log never shows a session
-/// secret.
-pub fn mask_path(path: &str) -> String {
-    match path.strip_prefix("/api/verify/") {
-        Some(rest) if !rest.is_empty() => "/api/verify/****".to_string(),
-        _ => path.to_string(),
-    }
-}
-
-/// The first 4 characters of a secret, then `****` (empty stays empty).
-pub fn mask_secret(secret: &str) -> String {
-    if secret.is_empty() {
-        return String::new();
-    }
-    let head: String = secret.chars().take(4).collect();
-    format!("{head}****")
 }
 
 /// The state file: everything but the request log, the faults and the statistics of

@@ -130,6 +130,53 @@ impl Params {
     }
 }
 
+/// Parameter names and their aliases.
+pub const MAC: &[&str] = &["Mac", "mac", "DeviceId"];
+pub const DEVICE_NAME: &[&str] = &["DeviceName", "Device"];
+pub const USERNAME: &[&str] = &["UserName", "username"];
+pub const PASSWORD: &[&str] = &["Password", "pwd", "Pwd"];
+pub const CARD: &[&str] = &["Card", "card"];
+pub const NEW_PASSWORD: &[&str] = &["NewPassword", "NewPwd", "newpwd"];
+pub const CHANGE_BIND_MAC: &[&str] = &["Mac", "mac", "NewMac", "DeviceId"];
+pub const TOKEN: &[&str] = &["Token", "token"];
+
+/// The decoded form of a service request.
+pub struct Form(pub Vec<(String, String)>);
+
+impl Form {
+    pub fn parse(body: &[u8]) -> Form {
+        Form(form_urlencoded::parse(body).into_owned().collect())
+    }
+
+    /// The first non-empty value of a field.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.0
+            .iter()
+            .find(|(k, v)| k == name && !v.is_empty())
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+/// The ApiPassword of a Handle request and where it came from (`header`, `form` or
+/// `path`), in the spec's order of priority.
+pub fn api_password(
+    header: Option<&str>,
+    form: &Form,
+    segment: &str,
+) -> Option<(String, &'static str)> {
+    if let Some(h) = header.filter(|p| !p.is_empty()) {
+        return Some((h.to_string(), "header"));
+    }
+    if let Some(f) = form.get("ApiPassword") {
+        return Some((f.to_string(), "form"));
+    }
+    let decoded = percent_encoding::percent_decode_str(segment)
+        .decode_utf8()
+        .map(|s| s.into_owned())
+        .unwrap_or_default();
+    (!decoded.is_empty()).then_some((decoded, "path"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -67,15 +67,10 @@ pub const ACTIONS: [&str; 12] = [
     "UserRecharge",
 ];
 
-/// Parameter names and their aliases.
-pub const MAC: &[&str] = &["Mac", "mac", "DeviceId"];
-pub const DEVICE_NAME: &[&str] = &["DeviceName", "Device"];
-pub const USERNAME: &[&str] = &["UserName", "username"];
-pub const PASSWORD: &[&str] = &["Password", "pwd", "Pwd"];
-pub const CARD: &[&str] = &["Card", "card"];
-pub const NEW_PASSWORD: &[&str] = &["NewPassword", "NewPwd", "newpwd"];
-pub const CHANGE_BIND_MAC: &[&str] = &["Mac", "mac", "NewMac", "DeviceId"];
-pub const TOKEN: &[&str] = &["Token", "token"];
+/// Parameter names and their aliases (`wire.rs`, beside the parameters they name).
+pub use crate::wire::{
+    CARD, CHANGE_BIND_MAC, DEVICE_NAME, MAC, NEW_PASSWORD, PASSWORD, TOKEN, USERNAME,
+};
 
 /// One parameter an action looked up (for the inspector: which names it reads).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
