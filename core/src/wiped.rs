@@ -49,7 +49,7 @@ impl Wipe for String {
 /// A `Vec<u8>` or `String` that is wiped ([`Wipe`]) when dropped; it derefs to what it holds.
 /// A buffer that has to grow must be copied into a new `Wiped` (a `Vec` that grows in place
 /// leaves its old block to the allocator unwiped).
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone)]
 pub struct Wiped<T: Wipe>(T);
 
 impl<T: Wipe> Wiped<T> {
