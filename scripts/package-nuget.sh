@@ -98,6 +98,7 @@ strip --strip-unneeded -o "$stage/runtimes/linux-x64/native/libverify.so" "$linu
 mkdir -p "$stage/runtimes/linux-arm64/native"
 aarch64-linux-gnu-strip --strip-unneeded -o "$stage/runtimes/linux-arm64/native/libverify.so" "$arm64_lib"
 cp bindings/csharp/README.md "$stage/README.md"
+cp LICENSE-MIT LICENSE-APACHE "$stage/"
 
 mkdir -p "$out"
 nupkg=$(cd "$out" && pwd)/VerifySdk.$version.nupkg

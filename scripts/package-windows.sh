@@ -78,7 +78,7 @@ done
 mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
 cp bindings/csharp/Verify.cs "$pkg/bindings/csharp/"
 cp docs/windows.md "$pkg/docs/"
-cp README.md "$pkg/"
+cp README.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 
 if [ "$nuget" = 1 ]; then
     args=(--out "$pkg/nuget" --windows "$windows")

@@ -191,6 +191,8 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         "_rels/.rels",
         "VerifySdk.nuspec",
         "README.md",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
         "lib/net47/Verify.dll",
         "lib/net47/Verify.xml",
         "lib/net47/Verify.dll.mdb",
@@ -229,6 +231,9 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         &unpacked.join("README.md"),
         &root().join("bindings/csharp/README.md"),
     );
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        same_file(&unpacked.join(licence), &root().join(licence));
+    }
     // ELF, and e_machine (offset 18): x86-64 (62), AArch64 (183).
     for (rid, machine) in [("linux-x64", 62u16), ("linux-arm64", 183)] {
         let so = fs::read(unpacked.join(format!("runtimes/{rid}/native/libverify.so")))

@@ -49,11 +49,16 @@ fn package(scratch: &Scratch) -> PathBuf {
     ] {
         assert!(folder.join(file).is_file(), "the package lacks {file}");
     }
-    for header in ["include/verify.h", "include/verify.hpp"] {
+    for file in [
+        "include/verify.h",
+        "include/verify.hpp",
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+    ] {
         assert_eq!(
-            std::fs::read(folder.join(header)).ok(),
-            std::fs::read(root().join(header)).ok(),
-            "the package's {header} is the repository's"
+            std::fs::read(folder.join(file)).ok(),
+            std::fs::read(root().join(file)).ok(),
+            "the package's {file} is the repository's"
         );
     }
     folder

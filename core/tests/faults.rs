@@ -25,8 +25,8 @@
 //! and the log hook's lines) for every secret of the run (the AppKey, the card, the machine
 //! code, the password, the tokens and api passwords the servers issued).
 //!
-//! A case that shows a bug of the library is kept, its comment says `BUG`, and it is
-//! `#[ignore]`d until the fix. `FAULTS_PRINT=1` prints every message of the run;
+//! A case that shows a bug of the library is `#[ignore]`d until the fix, its comment says
+//! what is wrong. `FAULTS_PRINT=1` prints every message of the run;
 //! `VERIFY_FAULTS_REPORT=FILE` writes the table of cases and results (for RELIABILITY.md).
 
 #[path = "../../tests/common/mod.rs"]
@@ -483,10 +483,8 @@ fn table() -> Vec<Case> {
         row("no_code_but_secrets", Row::new(Login, Handle, |_| Response::raw(200, format!(r#"{{"token":"{TOKEN}","card":"{CARD}","mac":"{MAC}"}}"#)))
             .fails(Protocol, 1).says(&["no `code`", "\"token\""])),
         // The cap is 1 MiB of body: exactly that is read, one byte more is refused.
-        // BUG (core/src/transport.rs, `post_form`): ureq's `limit(n)` fails once n bytes are
-        // read and more is asked for (its read to the end asks), so a body of exactly
-        // MAX_REPLY_BYTES is refused as "larger than 1048576 bytes". Fix: `.limit(
-        // MAX_REPLY_BYTES + 1)` (then only a body over the cap reaches the limit).
+        // A body of exactly the cap is read whole (ureq's `limit(n)` refuses once n bytes are
+        // read and more is asked for, so `post_form` sets the limit one byte above the cap).
         row("body_of_exactly_the_cap", Row::new(Login, Handle, |_| padded(1 << 20))
             .fails(Server(1005), 1)),
         row("body_one_byte_over_the_cap", Row::new(Login, Handle, |_| padded((1 << 20) + 1))
@@ -548,9 +546,8 @@ fn table() -> Vec<Case> {
             .fails(Protocol, 1).says(&["HTTP 307", "not followed"]).more(trap_untouched)),
         row("redirect_scheme_relative", Row::new(Login, Handle, |_| Response::raw(302, "").header("Location", &format!("//elsewhere.example/api/verify/{}?token={TOKEN}", fake::API_PASSWORD)))
             .fails(Protocol, 1).says(&["HTTP 302", "not followed"])),
-        // BUG (core/src/transport.rs, `origin_of`): a scheme-relative `Location`
-        // (`//host/path`) names another server, but the message says "(a path on the same
-        // server)". Fix: treat a Location starting with `//` as `scheme:` + it.
+        // A scheme-relative `Location` (`//host/path`) names another server, and the message
+        // names that host (not "a path on the same server").
         row("redirect_scheme_relative_names_its_host", Row::new(Login, Handle, |_| Response::raw(302, "").header("Location", "//elsewhere.example/somewhere"))
             .fails(Protocol, 1).says(&["elsewhere.example"])),
         row("redirect_302_init", Row::new(Bulletin, Init, |_| redirect_to_trap(302))
@@ -1477,11 +1474,9 @@ fn sandbox_connection_limit(ctx: &Ctx) {
     sandbox.stop();
 }
 
-// BUG (sandbox/src/server.rs, the connection limit): the sandbox writes its 503 and closes
-// the connection without reading the request; the client's request (its body, written after
-// the head) then meets an RST: "Broken pipe", and the clear refusal of issue 13 item 8 is
-// never read. Fix: read the request head (with a short timeout) before answering 503, then
-// shut the write side down and drain briefly before closing (a lingering close).
+// The sandbox's connection limit answers 503 after reading the request head and closes with
+// a lingering close, so the client reads the clear refusal instead of meeting an RST
+// ("Broken pipe") while it writes its body.
 fn sandbox_connection_limit_refusal_is_read(ctx: &Ctx) {
     let sandbox = limited_sandbox(Limits {
         max_connections: 1,
