@@ -6,7 +6,7 @@
 //! (`VERIFY_BLESS=1 cargo test --test generated` regenerates it with the other generated
 //! files; a test fails when one is stale).
 //!
-//! Conventions (DESIGN section 5): the prefix `verify_`; opaque handles with `_new`/`_free`
+//! Conventions (docs/architecture.md, "C ABI conventions"): the prefix `verify_`; opaque handles with `_new`/`_free`
 //! pairs where `_free(NULL)` does nothing; one code space for results; NULL, invalid UTF-8
 //! and out-of-range integers give a negative code, never undefined behaviour; every body runs
 //! inside `guard`, so no panic crosses the boundary; every export and callback type uses the

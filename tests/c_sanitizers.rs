@@ -1,5 +1,5 @@
 //! The C hosts under AddressSanitizer (with LeakSanitizer) and UndefinedBehaviorSanitizer
-//! against the sandbox (issue 13 item 5; DESIGN section 7): `tests/hosts/c_abi.c` in every
+//! against the sandbox: `tests/hosts/c_abi.c` in every
 //! scenario that talks to a server, `examples-c/demo.c`, and the thread and keeper hosts
 //! (`c_threads.c`, `c_keeper.c`), compiled with `-fsanitize=address,undefined
 //! -fno-sanitize-recover=all -fno-omit-frame-pointer` (`SANITIZER_FLAGS`) and linked with

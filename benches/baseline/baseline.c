@@ -3,7 +3,7 @@
  * C programmer would without the library: one libcurl easy handle (so the connection is
  * reused), OpenSSL's MD5 through EVP, a hand-written RC4, and a minimal look at the JSON
  * reply (`"code":200`). It sends exactly what libverify sends (protocol-spec section 5,
- * DESIGN section 3): POST {base}/api/verify/{ApiPassword} with the `X-Api-Password` header
+ * docs/architecture.md, "Wire rules"): POST {base}/api/verify/{ApiPassword} with the `X-Api-Password` header
  * and the form `TimeStamp=..&Data=HEX(RC4(ApiPassword, "action=GetBulletin"))&Sign=md5(..)`.
  *
  *   baseline [--ca FILE] [--mirror URL] BASE_URL APP_ID APP_KEY MODE ARG...

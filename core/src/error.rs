@@ -1,5 +1,5 @@
 //! Errors: the server's refusals (its code, localized message and remark kept together) and
-//! local failures, all in one code space (DESIGN section 5).
+//! local failures, all in one code space (docs/architecture.md, "C ABI conventions").
 
 use std::fmt;
 

@@ -1112,7 +1112,7 @@ fn dns_failure(ctx: &Ctx) {
     }
 }
 
-/// A DNS failure moves to the mirror (DESIGN 4). (Found by this suite, fixed in b7a3c7e: the
+/// A DNS failure moves to the mirror. (Found by this suite, fixed in b7a3c7e: the
 /// failed lookup came back as `ureq::Error::Io`, reported as "connection broken", maybe
 /// delivered, not unreachable: no failover.)
 fn dns_failure_fails_over_to_a_mirror(ctx: &Ctx) {
@@ -1720,7 +1720,7 @@ fn tls_server_hangs_up(ctx: &Ctx) {
 }
 
 /// A connection closed during the TLS handshake is a TLS failure: nothing was sent, the
-/// mirror gets the call (DESIGN 4). (Found by this suite, fixed in b7a3c7e: it was a plain io
+/// mirror gets the call. (Found by this suite, fixed in b7a3c7e: it was a plain io
 /// error, "connection broken", maybe delivered: no failover.)
 fn tls_server_hangs_up_fails_over_to_a_mirror(ctx: &Ctx) {
     let (url, _) = raw_listener(hangs_up);

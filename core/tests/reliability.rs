@@ -1,9 +1,10 @@
-//! Client behaviour of DESIGN section 4 against the sandbox: lazy Init, re-Init on 1001,
-//! the clock offset on 1014, retries that never spend twice, timeouts, faults, connection
-//! reuse, and Init refusals. Then issue 13: one deadline per host call (the call timeout
-//! bounds the lazy Init, a re-Init, connects and the resend together), no secret in the
-//! message of a malformed reply, and redirects reported with their status, never followed
-//! (the last two against a scripted server, `fake`, where the sandbox cannot misbehave so).
+//! The client behaviour of docs/architecture.md ("Client behaviour") against the sandbox:
+//! lazy Init, re-Init on 1001, the clock offset on 1014, retries that never spend twice,
+//! timeouts, faults, connection reuse, and Init refusals. Then one deadline per host call
+//! (the call timeout bounds the lazy Init, a re-Init, connects and the resend together), no
+//! secret in the message of a malformed reply, and redirects reported with their status,
+//! never followed (the last two against a scripted server, `fake`, where the sandbox cannot
+//! misbehave so).
 
 #[path = "../../tests/common/mod.rs"]
 mod common;
