@@ -1456,9 +1456,10 @@ const char *VERIFY_CALL verify_code_user_message(int32_t code,
  * `LANG`: it passes its own preferred language here). Nothing else changes: replies,
  * `verify_code_describe` and `verify_last_error_message` keep their words.
  *
- * `lang`: optional. Returns 200, or `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not
- * well formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes; the language in
- * effect stays). Thread-safety: any thread; set it once, before other calls.
+ * `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well
+ * formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes) or
+ * `VERIFY_ERR_INVALID_UTF8` for bytes not valid in the code page; then the language in
+ * effect stays. Thread-safety: any thread; set it once, before other calls.
  */
 int32_t VERIFY_CALL verify_set_language(const char *lang);
 
