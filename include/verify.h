@@ -1626,7 +1626,8 @@ int32_t VERIFY_CALL verify_machine_virtual_sign(const struct verify_machine_virt
 
 /**
  * A static English description of any result code (the server's codes of spec section 7,
- * 200, 201, and the negative local codes; a generic text for others).
+ * 200, 201, and the negative local codes; a generic text for others), for the developer;
+ * the message for the end user, in the user's language, is `verify_code_user_message`.
  * Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
  */
 const char *VERIFY_CALL verify_code_describe(int32_t code);

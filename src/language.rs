@@ -78,11 +78,15 @@ unsafe fn language_arg(lang: *const c_char) -> Result<Option<Language>, Error> {
     })
 }
 
+/// The messages made so far, by code page, language and code (the table's code, or
+/// `i32::MAX` and `i32::MIN` for the generic messages of codes outside it).
+type Made = HashMap<(i32, Language, i32), Box<CStr>>;
+
 /// The messages handed out, in each code page they were asked in: made once each and kept
 /// for the life of the process, so the pointers stay valid (a `Box` does not move when the
 /// map grows). At most (rows + 2) × languages × code pages entries.
 fn encoded(code_page: i32, language: Language, code: i32) -> *const c_char {
-    static MADE: OnceLock<Mutex<HashMap<(i32, Language, i32), Box<CStr>>>> = OnceLock::new();
+    static MADE: OnceLock<Mutex<Made>> = OnceLock::new();
     // Codes outside the table share their generic message.
     let key_code = match codes::info(code) {
         Some(row) => row.code,

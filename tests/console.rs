@@ -12,8 +12,7 @@
 //! folder of the build: `console-*.png`), for a person to look at; nothing compares them.
 //!
 //! Needs cc, chromium, chromedriver and a Chinese font (`scripts/install-deps.sh gcc chromium
-//! cjk-font`). Every wait
-//! polls with a deadline.
+//! cjk-font`). Every wait polls with a deadline.
 
 mod common;
 

@@ -120,11 +120,11 @@ fn vb6_and_e_language_declarations_match_the_header() {
         }
         pages.push(declared);
     }
-    for index in 0..2 {
+    for (english, chinese) in pages[0].iter().zip(&pages[1]) {
         assert_eq!(
-            pages[0][index].1, pages[1][index].1,
+            english.1, chinese.1,
             "docs/windows.md and docs/windows.zh-CN.md declare the same {} functions",
-            pages[0][index].0
+            english.0
         );
     }
 }
