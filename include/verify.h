@@ -4,7 +4,9 @@
  * Conventions
  * - Every call returns one int32_t code: 200 (VERIFY_OK) success, 201 (VERIFY_PENDING)
  *   social authorization pending, 1001..1024 the server's refusal (spec section 7),
- *   negative values local failures (VERIFY_ERR_*). verify_code_describe() explains any code.
+ *   negative values local failures (VERIFY_ERR_*). verify_code_describe() explains any code
+ *   to the developer (English); verify_code_user_message() gives the end user's message for it
+ *   in the user's language (Simplified or Traditional Chinese, or English).
  *   Accessors (verify_reply_str, verify_keeper_status_*) return 0 when they wrote their out
  *   parameter, VERIFY_ERR_NO_SUCH_FIELD when the value is absent (without touching the last
  *   error), or another negative code for a bad argument.
