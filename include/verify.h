@@ -1455,7 +1455,8 @@ const char *VERIFY_CALL verify_code_user_message(int32_t code,
  * languages other than Chinese are English. NULL or empty goes back to the default, the
  * user's UI language: `GetUserDefaultUILanguage()` on Windows; `LC_ALL`, `LC_MESSAGES` or
  * `LANG` (the first set) on Linux and macOS (a macOS program started from the Finder has no
- * `LANG`: it passes its own preferred language here). Nothing else changes: replies,
+ * `LANG`: it passes its own preferred language here), read once, at the first call that
+ * needs it, without starting a process. Nothing else changes: replies,
  * `verify_code_describe` and `verify_last_error_message` keep their words.
  *
  * `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well

@@ -137,7 +137,8 @@ pub extern "system" fn verify_code_user_message(code: i32, lang: *const c_char) 
 /// languages other than Chinese are English. NULL or empty goes back to the default, the
 /// user's UI language: `GetUserDefaultUILanguage()` on Windows; `LC_ALL`, `LC_MESSAGES` or
 /// `LANG` (the first set) on Linux and macOS (a macOS program started from the Finder has no
-/// `LANG`: it passes its own preferred language here). Nothing else changes: replies,
+/// `LANG`: it passes its own preferred language here), read once, at the first call that
+/// needs it, without starting a process. Nothing else changes: replies,
 /// `verify_code_describe` and `verify_last_error_message` keep their words.
 ///
 /// `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well
