@@ -12,10 +12,13 @@
  *                 new machine
  *   extras        verify_get_bulletin, verify_get_latest_version, verify_get_variables
  *
- * For each step it prints the function, the result code, verify_code_describe(code), the
- * server's message and the reply's fields, read with the accessors of ABI 2: a JSON Pointer
- * ("/data/token") and an out-parameter, the return value saying whether the field is there.
- * Every step expects 200.
+ * For each step it prints the function, the result code, verify_code_describe(code) (for
+ * the developer, in English), the message for the person in front of the program
+ * (verify_code_user_message(code, NULL): in the machine's language, Chinese under
+ * LANG=zh_CN.UTF-8 or on Chinese Windows), the server's message and the reply's fields, read
+ * with the accessors of ABI 2: a JSON Pointer ("/data/token") and an out-parameter, the
+ * return value saying whether the field is there. Every step expects 200. A program shows
+ * its user the server's message when there is one, else verify_code_user_message.
  *
  * Offline-first: with `--state DIR` the client keeps the last good verdict, sealed, in the
  * folder DIR (verify_client_options_set_state_folder, verify_client_options_set_offline_grace:
@@ -178,6 +181,7 @@ static int report(struct demo *demo, const char *step, int32_t code, int32_t exp
 
     demo->steps++;
     printf("\n[%s] code %d (%s)\n", step, (int)code, verify_code_describe(code));
+    printf("      %-14s \"%s\"\n", "for the user", verify_code_user_message(code, NULL));
     if (message != NULL) {
         printf("      %-14s \"%s\"\n", "message", message);
     } else if (code != VERIFY_OK) {
@@ -487,6 +491,8 @@ int main(int argc, char **argv)
 
     printf("verify demo: library %s (ABI %u, header ABI %d), server %s, program %s\n",
            verify_version(), (unsigned)verify_abi_version(), VERIFY_ABI_VERSION, base_url, app_id);
+    printf("messages for the user in %s (verify_language: the machine's language)\n",
+           verify_language());
     if (verify_abi_version() != VERIFY_ABI_VERSION) {
         fprintf(stderr, "demo: the library's ABI version differs from the header's\n");
         return 1;

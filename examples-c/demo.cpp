@@ -13,7 +13,8 @@
  *                 user_recharge, change_bind, user_login on the new machine
  *   extras        get_bulletin, get_latest_version, get_variables
  *
- * For each step it prints the call, the result code, verify::describe(code), the server's
+ * For each step it prints the call, the result code, verify::describe(code) (for the
+ * developer), verify::user_message(code) (for the user, in the machine's language), the server's
  * message and the reply's fields, read by JSON Pointer (verify::field("token") is
  * "/data/token"); a field the server left out prints as (absent), never as an error. Every step expects 200, except the refused login (1022).
  * A local failure (verify::Error: network, timeout, ...) is reported with its code and
@@ -135,6 +136,7 @@ class Demo
 
         std::printf("\n[%s] code %d (%s)\n", name.c_str(), static_cast<int>(code),
                     std::string(verify::describe(code)).c_str());
+        print_line("for the user", "\"" + std::string(verify::user_message(code)) + "\"");
         if (reply) {
             print_line("message", "\"" + reply->message() + "\"");
             if (reply->ok()) {

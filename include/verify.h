@@ -4,7 +4,9 @@
  * Conventions
  * - Every call returns one int32_t code: 200 (VERIFY_OK) success, 201 (VERIFY_PENDING)
  *   social authorization pending, 1001..1024 the server's refusal (spec section 7),
- *   negative values local failures (VERIFY_ERR_*). verify_code_describe() explains any code.
+ *   negative values local failures (VERIFY_ERR_*). verify_code_describe() explains any code
+ *   to the developer (English); verify_code_user_message() gives the end user's message for it
+ *   in the user's language (Simplified or Traditional Chinese, or English).
  *   Accessors (verify_reply_str, verify_keeper_status_*) return 0 when they wrote their out
  *   parameter, VERIFY_ERR_NO_SUCH_FIELD when the value is absent (without touching the last
  *   error), or another negative code for a bad argument.
@@ -77,196 +79,310 @@
 
 /**
  * Success.
+ *
+ * End user (`verify_code_user_message`, en): "Success."
  */
 #define VERIFY_OK 200
 
 /**
  * Waiting for social authorization; keep polling.
+ *
+ * End user (`verify_code_user_message`, en): "Waiting for your authorization; please finish it
+ * and wait a moment."
  */
 #define VERIFY_PENDING 201
 
 /**
  * Licensed offline: the server could not be reached; the stored verdict answers.
+ *
+ * End user (`verify_code_user_message`, en): "The server cannot be reached right now; you are
+ * signed in offline for the time being."
  */
 #define VERIFY_OFFLINE 202
 
 /**
  * Program not found (or session secret unknown to the server).
+ *
+ * End user (`verify_code_user_message`, en): "This program is not registered with the
+ * licensing service. Please contact the software's author."
  */
 #define VERIFY_PROGRAM_NOT_FOUND 1001
 
 /**
  * Wrong password.
+ *
+ * End user (`verify_code_user_message`, en): "Wrong password. Please check it and try again."
  */
 #define VERIFY_WRONG_PASSWORD 1003
 
 /**
  * Card invalid, refunded, or not of this program.
+ *
+ * End user (`verify_code_user_message`, en): "This licence key is not valid. Please check it
+ * and enter it again."
  */
 #define VERIFY_CARD_INVALID 1004
 
 /**
  * Expired, not activated, or count card used up.
+ *
+ * End user (`verify_code_user_message`, en): "Your licence has expired or is used up. Please
+ * renew it and try again."
  */
 #define VERIFY_EXPIRED 1005
 
 /**
  * Disabled, frozen or banned; the remark carries the reason.
+ *
+ * End user (`verify_code_user_message`, en): "This account or licence key has been disabled.
+ * Please contact customer service."
  */
 #define VERIFY_DISABLED 1006
 
 /**
  * Token invalid; log in again.
+ *
+ * End user (`verify_code_user_message`, en): "Your sign-in has expired. Please sign in again."
  */
 #define VERIFY_TOKEN_INVALID 1007
 
 /**
  * Signature error.
+ *
+ * End user (`verify_code_user_message`, en): "The request could not be verified. Please
+ * contact the software's author."
  */
 #define VERIFY_SIGNATURE_ERROR 1010
 
 /**
  * Program key (AppKey) wrong.
+ *
+ * End user (`verify_code_user_message`, en): "The program's licensing settings are wrong.
+ * Please contact the software's author."
  */
 #define VERIFY_APP_KEY_WRONG 1011
 
 /**
  * Program not approved (pending, rejected, or plan expired).
+ *
+ * End user (`verify_code_user_message`, en): "This program cannot be used at the moment.
+ * Please contact the software's author."
  */
 #define VERIFY_NOT_APPROVED 1012
 
 /**
  * Incomplete parameters, or invalid heartbeat type.
+ *
+ * End user (`verify_code_user_message`, en): "Some required information is missing. Please
+ * fill in every field and try again."
  */
 #define VERIFY_INCOMPLETE_PARAMETERS 1013
 
 /**
  * Timestamp outside the server's tolerance of 300 seconds.
+ *
+ * End user (`verify_code_user_message`, en): "Your computer's clock is wrong. Please correct
+ * the date and time and try again."
  */
 #define VERIFY_TIMESTAMP_SKEW 1014
 
 /**
  * Unknown action.
+ *
+ * End user (`verify_code_user_message`, en): "The licensing service does not support this
+ * operation. Please update the program or contact its author."
  */
 #define VERIFY_UNKNOWN_ACTION 1015
 
 /**
  * User not registered, or social identity not bound.
+ *
+ * End user (`verify_code_user_message`, en): "This account does not exist. Please check the
+ * user name or register first."
  */
 #define VERIFY_USER_NOT_REGISTERED 1016
 
 /**
  * Username already registered.
+ *
+ * End user (`verify_code_user_message`, en): "This user name is already taken. Please choose
+ * another one."
  */
 #define VERIFY_USERNAME_TAKEN 1017
 
 /**
  * Registration limit per IP address reached.
+ *
+ * End user (`verify_code_user_message`, en): "Too many accounts have been registered from this
+ * network. Please try again later."
  */
 #define VERIFY_IP_REGISTRATION_LIMIT 1019
 
 /**
  * New machine code equals the current one.
+ *
+ * End user (`verify_code_user_message`, en): "The licence is already bound to this computer;
+ * nothing needs to change."
  */
 #define VERIFY_SAME_MACHINE_CODE 1020
 
 /**
  * Rebind limit reached.
+ *
+ * End user (`verify_code_user_message`, en): "The licence cannot be moved to another computer
+ * again. Please contact customer service."
  */
 #define VERIFY_REBIND_LIMIT 1021
 
 /**
  * Machine code changed; the remark is the previously bound code.
+ *
+ * End user (`verify_code_user_message`, en): "This licence is bound to another computer.
+ * Please use it there, or move it to this one first."
  */
 #define VERIFY_MACHINE_CHANGED 1022
 
 /**
  * Blacklisted (IP address or machine code).
+ *
+ * End user (`verify_code_user_message`, en): "This computer or network has been blocked.
+ * Please contact customer service."
  */
 #define VERIFY_BLACKLISTED 1023
 
 /**
  * Count card not allowed here.
+ *
+ * End user (`verify_code_user_message`, en): "This kind of licence key cannot be used here.
+ * Please use another key."
  */
 #define VERIFY_COUNT_CARD_NOT_ALLOWED 1024
 
 /**
  * Invalid argument: NULL where required, empty, too long, or out of range.
+ *
+ * End user (`verify_code_user_message`, en): "Some information is empty or too long. Please
+ * check what you entered and try again."
  */
 #define VERIFY_ERR_INVALID_ARGUMENT -1
 
 /**
  * A string argument is not valid UTF-8.
+ *
+ * End user (`verify_code_user_message`, en): "What you entered contains characters that cannot
+ * be used. Please check it and try again."
  */
 #define VERIFY_ERR_INVALID_UTF8 -2
 
 /**
  * Network error: server unreachable or connection broken.
+ *
+ * End user (`verify_code_user_message`, en): "Cannot connect to the licensing server. Please
+ * check your network and try again."
  */
 #define VERIFY_ERR_NETWORK -3
 
 /**
  * Timed out (connect or whole-call timeout).
+ *
+ * End user (`verify_code_user_message`, en): "The licensing server did not answer in time.
+ * Please try again later."
  */
 #define VERIFY_ERR_TIMEOUT -4
 
 /**
  * TLS handshake or certificate check failed.
+ *
+ * End user (`verify_code_user_message`, en): "A secure connection to the licensing server
+ * could not be made. Please check the date and time and your network, then try again."
  */
 #define VERIFY_ERR_TLS -5
 
 /**
  * Protocol error: the reply is not the service's JSON.
+ *
+ * End user (`verify_code_user_message`, en): "The licensing server gave an answer that could
+ * not be read. Please check your network and try again."
  */
 #define VERIFY_ERR_PROTOCOL -6
 
 /**
  * Cancelled by the host.
+ *
+ * End user (`verify_code_user_message`, en): "The operation was cancelled."
  */
 #define VERIFY_ERR_CANCELLED -7
 
 /**
  * Internal error (panic caught at the library boundary).
+ *
+ * End user (`verify_code_user_message`, en): "An internal error occurred. Please restart the
+ * program and try again."
  */
 #define VERIFY_ERR_PANIC -8
 
 /**
  * No such field in the reply, or of another type.
+ *
+ * End user (`verify_code_user_message`, en): "The server's answer is missing some information.
+ * Please try again later or contact the software's author."
  */
 #define VERIFY_ERR_NO_SUCH_FIELD -9
 
 /**
  * Operating system failure (thread, machine identity, randomness).
+ *
+ * End user (`verify_code_user_message`, en): "A system error occurred. Please restart the
+ * program and try again."
  */
 #define VERIFY_ERR_SYSTEM -10
 
 /**
  * TLS: the server's certificate matches none of the pinned keys.
+ *
+ * End user (`verify_code_user_message`, en): "The licensing server's identity could not be
+ * confirmed; the network may be intercepting the connection. Please try another network."
  */
 #define VERIFY_ERR_PIN -11
 
 /**
  * Proxy unreachable, or it refused the credentials or the tunnel.
+ *
+ * End user (`verify_code_user_message`, en): "The proxy server could not be used. Please check
+ * the proxy settings and try again."
  */
 #define VERIFY_ERR_PROXY -12
 
 /**
  * Request too large: its body would exceed 1 MiB; nothing was sent.
+ *
+ * End user (`verify_code_user_message`, en): "What you entered is too long. Please shorten it
+ * and try again."
  */
 #define VERIFY_ERR_TOO_LARGE -13
 
 /**
  * Offline verdict refused: the clock was moved back.
+ *
+ * End user (`verify_code_user_message`, en): "Offline use is not possible because the
+ * computer's clock was set back. Please correct the date and time, or connect to the
+ * internet."
  */
 #define VERIFY_ERR_CLOCK_BACK -14
 
 /**
  * Offline verdict refused: the offline grace period is over.
+ *
+ * End user (`verify_code_user_message`, en): "You have been offline for too long. Please
+ * connect to the internet and sign in again."
  */
 #define VERIFY_ERR_GRACE_OVER -15
 
 /**
  * Offline verdict refused: the stored licence has expired.
+ *
+ * End user (`verify_code_user_message`, en): "Your licence has expired and cannot be used
+ * offline. Please connect to the internet and try again."
  */
 #define VERIFY_ERR_OFFLINE_EXPIRED -16
 
@@ -1311,6 +1427,53 @@ int32_t VERIFY_CALL verify_keeper_status_message(const struct verify_keeper_stat
                                                  const char **out);
 
 /**
+ * The message for the end user of any result code, in `lang` or the language set with
+ * `verify_set_language` (by default the user's UI language): short, polite, saying what to
+ * do ("Cannot connect to the licensing server. Please check your network and try again." for
+ * `VERIFY_ERR_NETWORK`, and its Chinese); never a secret or a developer's detail. Languages: `"zh-CN"` (Simplified Chinese), `"zh-TW"`
+ * (Traditional Chinese), `"en"`; any BCP 47 tag or POSIX locale maps to one of them
+ * (`"zh-Hant-HK"` and `"zh_HK.UTF-8"` to zh-TW, `"zh"` to zh-CN, other languages to
+ * English). A code outside the table gets a generic message. The text is in the code page
+ * set with `verify_set_code_page` (GBK for 936).
+ *
+ * Show it for local results (negative codes, 202 offline) and for a refusal whose server
+ * message is empty; a refusal's own message (`verify_reply_message`) is the service's and
+ * comes first. `verify_code_describe` and `verify_last_error_message` stay the developer's
+ * English.
+ *
+ * `lang`: optional; NULL or empty for the language set, as is a tag that is not well
+ * formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes).
+ * Ownership: static; never NULL; the caller must not free it; it stays valid for the life of
+ * the process. Thread-safety: any thread.
+ */
+const char *VERIFY_CALL verify_code_user_message(int32_t code,
+                                                 const char *lang);
+
+/**
+ * Sets the language of `verify_code_user_message` for the whole process: a BCP 47 tag
+ * (`"zh-CN"`, `"zh-TW"`, `"en"`, `"zh-Hant-HK"`) or a POSIX locale (`"zh_CN.UTF-8"`);
+ * languages other than Chinese are English. NULL or empty goes back to the default, the
+ * user's UI language: `GetUserDefaultUILanguage()` on Windows; `LC_ALL`, `LC_MESSAGES` or
+ * `LANG` (the first set) on Linux and macOS (a macOS program started from the Finder has no
+ * `LANG`: it passes its own preferred language here), read once, at the first call that
+ * needs it, without starting a process. Nothing else changes: replies,
+ * `verify_code_describe` and `verify_last_error_message` keep their words.
+ *
+ * `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well
+ * formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes) or
+ * `VERIFY_ERR_INVALID_UTF8` for bytes not valid in the code page; then the language in
+ * effect stays. Thread-safety: any thread; set it once, before other calls.
+ */
+int32_t VERIFY_CALL verify_set_language(const char *lang);
+
+/**
+ * The language `verify_code_user_message` gives when asked without one: `"zh-CN"`,
+ * `"zh-TW"` or `"en"` (set with `verify_set_language`, or the user's UI language).
+ * Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
+ */
+const char *VERIFY_CALL verify_language(void);
+
+/**
  * Writes the v1 machine code of this machine for `salt` (one salt per program, such as its
  * AppId; may be empty, not NULL) into `out`: 32 uppercase hex characters and a NUL, so
  * `out_len` must be at least 33. The code is a salted hash of the OS machine identity
@@ -1466,7 +1629,8 @@ int32_t VERIFY_CALL verify_machine_virtual_sign(const struct verify_machine_virt
 
 /**
  * A static English description of any result code (the server's codes of spec section 7,
- * 200, 201, and the negative local codes; a generic text for others).
+ * 200, 201, and the negative local codes; a generic text for others), for the developer;
+ * the message for the end user, in the user's language, is `verify_code_user_message`.
  * Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
  */
 const char *VERIFY_CALL verify_code_describe(int32_t code);

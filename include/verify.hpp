@@ -240,44 +240,119 @@ namespace verify {
  * Error::code() with them. */
 namespace codes {
 // BEGIN GENERATED: codes (tests/generated.rs; do not edit)
+// success. End user: "Success."
 inline constexpr std::int32_t ok = VERIFY_OK;
+// waiting for social authorization; keep polling. End user: "Waiting for your authorization; please
+// finish it and wait a moment."
 inline constexpr std::int32_t pending = VERIFY_PENDING;
+// licensed offline: the server could not be reached; the stored verdict answers. End user: "The
+// server cannot be reached right now; you are signed in offline for the time being."
 inline constexpr std::int32_t offline = VERIFY_OFFLINE;
+// program not found (or session secret unknown to the server). End user: "This program is not
+// registered with the licensing service. Please contact the software's author."
 inline constexpr std::int32_t program_not_found = VERIFY_PROGRAM_NOT_FOUND;
+// wrong password. End user: "Wrong password. Please check it and try again."
 inline constexpr std::int32_t wrong_password = VERIFY_WRONG_PASSWORD;
+// card invalid, refunded, or not of this program. End user: "This licence key is not valid. Please
+// check it and enter it again."
 inline constexpr std::int32_t card_invalid = VERIFY_CARD_INVALID;
+// expired, not activated, or count card used up. End user: "Your licence has expired or is used up.
+// Please renew it and try again."
 inline constexpr std::int32_t expired = VERIFY_EXPIRED;
+// disabled, frozen or banned; the remark carries the reason. End user: "This account or licence key
+// has been disabled. Please contact customer service."
 inline constexpr std::int32_t disabled = VERIFY_DISABLED;
+// token invalid; log in again. End user: "Your sign-in has expired. Please sign in again."
 inline constexpr std::int32_t token_invalid = VERIFY_TOKEN_INVALID;
+// signature error. End user: "The request could not be verified. Please contact the software's
+// author."
 inline constexpr std::int32_t signature_error = VERIFY_SIGNATURE_ERROR;
+// program key (AppKey) wrong. End user: "The program's licensing settings are wrong. Please contact
+// the software's author."
 inline constexpr std::int32_t app_key_wrong = VERIFY_APP_KEY_WRONG;
+// program not approved (pending, rejected, or plan expired). End user: "This program cannot be used
+// at the moment. Please contact the software's author."
 inline constexpr std::int32_t not_approved = VERIFY_NOT_APPROVED;
+// incomplete parameters, or invalid heartbeat type. End user: "Some required information is
+// missing. Please fill in every field and try again."
 inline constexpr std::int32_t incomplete_parameters = VERIFY_INCOMPLETE_PARAMETERS;
+// timestamp outside the server's tolerance of 300 seconds. End user: "Your computer's clock is
+// wrong. Please correct the date and time and try again."
 inline constexpr std::int32_t timestamp_skew = VERIFY_TIMESTAMP_SKEW;
+// unknown action. End user: "The licensing service does not support this operation. Please update
+// the program or contact its author."
 inline constexpr std::int32_t unknown_action = VERIFY_UNKNOWN_ACTION;
+// user not registered, or social identity not bound. End user: "This account does not exist. Please
+// check the user name or register first."
 inline constexpr std::int32_t user_not_registered = VERIFY_USER_NOT_REGISTERED;
+// username already registered. End user: "This user name is already taken. Please choose another
+// one."
 inline constexpr std::int32_t username_taken = VERIFY_USERNAME_TAKEN;
+// registration limit per IP address reached. End user: "Too many accounts have been registered from
+// this network. Please try again later."
 inline constexpr std::int32_t ip_registration_limit = VERIFY_IP_REGISTRATION_LIMIT;
+// new machine code equals the current one. End user: "The licence is already bound to this
+// computer; nothing needs to change."
 inline constexpr std::int32_t same_machine_code = VERIFY_SAME_MACHINE_CODE;
+// rebind limit reached. End user: "The licence cannot be moved to another computer again. Please
+// contact customer service."
 inline constexpr std::int32_t rebind_limit = VERIFY_REBIND_LIMIT;
+// machine code changed; the remark is the previously bound code. End user: "This licence is bound
+// to another computer. Please use it there, or move it to this one first."
 inline constexpr std::int32_t machine_changed = VERIFY_MACHINE_CHANGED;
+// blacklisted (IP address or machine code). End user: "This computer or network has been blocked.
+// Please contact customer service."
 inline constexpr std::int32_t blacklisted = VERIFY_BLACKLISTED;
+// count card not allowed here. End user: "This kind of licence key cannot be used here. Please use
+// another key."
 inline constexpr std::int32_t count_card_not_allowed = VERIFY_COUNT_CARD_NOT_ALLOWED;
+// invalid argument: NULL where required, empty, too long, or out of range. End user: "Some
+// information is empty or too long. Please check what you entered and try again."
 inline constexpr std::int32_t err_invalid_argument = VERIFY_ERR_INVALID_ARGUMENT;
+// a string argument is not valid UTF-8. End user: "What you entered contains characters that cannot
+// be used. Please check it and try again."
 inline constexpr std::int32_t err_invalid_utf8 = VERIFY_ERR_INVALID_UTF8;
+// network error: server unreachable or connection broken. End user: "Cannot connect to the
+// licensing server. Please check your network and try again."
 inline constexpr std::int32_t err_network = VERIFY_ERR_NETWORK;
+// timed out (connect or whole-call timeout). End user: "The licensing server did not answer in
+// time. Please try again later."
 inline constexpr std::int32_t err_timeout = VERIFY_ERR_TIMEOUT;
+// TLS handshake or certificate check failed. End user: "A secure connection to the licensing server
+// could not be made. Please check the date and time and your network, then try again."
 inline constexpr std::int32_t err_tls = VERIFY_ERR_TLS;
+// protocol error: the reply is not the service's JSON. End user: "The licensing server gave an
+// answer that could not be read. Please check your network and try again."
 inline constexpr std::int32_t err_protocol = VERIFY_ERR_PROTOCOL;
+// cancelled by the host. End user: "The operation was cancelled."
 inline constexpr std::int32_t err_cancelled = VERIFY_ERR_CANCELLED;
+// internal error (panic caught at the library boundary). End user: "An internal error occurred.
+// Please restart the program and try again."
 inline constexpr std::int32_t err_panic = VERIFY_ERR_PANIC;
+// no such field in the reply, or of another type. End user: "The server's answer is missing some
+// information. Please try again later or contact the software's author."
 inline constexpr std::int32_t err_no_such_field = VERIFY_ERR_NO_SUCH_FIELD;
+// operating system failure (thread, machine identity, randomness). End user: "A system error
+// occurred. Please restart the program and try again."
 inline constexpr std::int32_t err_system = VERIFY_ERR_SYSTEM;
+// TLS: the server's certificate matches none of the pinned keys. End user: "The licensing server's
+// identity could not be confirmed; the network may be intercepting the connection. Please try
+// another network."
 inline constexpr std::int32_t err_pin = VERIFY_ERR_PIN;
+// proxy unreachable, or it refused the credentials or the tunnel. End user: "The proxy server could
+// not be used. Please check the proxy settings and try again."
 inline constexpr std::int32_t err_proxy = VERIFY_ERR_PROXY;
+// request too large: its body would exceed 1 MiB; nothing was sent. End user: "What you entered is
+// too long. Please shorten it and try again."
 inline constexpr std::int32_t err_too_large = VERIFY_ERR_TOO_LARGE;
+// offline verdict refused: the clock was moved back. End user: "Offline use is not possible because
+// the computer's clock was set back. Please correct the date and time, or connect to the internet."
 inline constexpr std::int32_t err_clock_back = VERIFY_ERR_CLOCK_BACK;
+// offline verdict refused: the offline grace period is over. End user: "You have been offline for
+// too long. Please connect to the internet and sign in again."
 inline constexpr std::int32_t err_grace_over = VERIFY_ERR_GRACE_OVER;
+// offline verdict refused: the stored licence has expired. End user: "Your licence has expired and
+// cannot be used offline. Please connect to the internet and try again."
 inline constexpr std::int32_t err_offline_expired = VERIFY_ERR_OFFLINE_EXPIRED;
 // END GENERATED: codes
 }  // namespace codes
@@ -315,6 +390,29 @@ inline void set_code_page(std::int32_t code_page);
 
 /* The code page set with set_code_page() (65001, UTF-8, unless changed). */
 inline std::int32_t code_page() noexcept { return verify_code_page(); }
+
+/* The message for the end user of any result code (verify_code_user_message): short, polite,
+ * saying what to do, in `lang` ("zh-CN", "zh-TW", "en", or any language tag or POSIX locale;
+ * nullptr or "" for the language of set_language(), by default the user's UI language), in
+ * the code page of set_code_page(). Show it for local results and for refusals whose server
+ * message is empty; describe() stays the developer's English. Valid for the life of the
+ * program. */
+inline std::string_view user_message(std::int32_t code, const char *lang = nullptr) noexcept {
+    const char *text = verify_code_user_message(code, lang);
+    return text != nullptr ? std::string_view(text) : std::string_view();
+}
+
+/* Sets the language of user_message() for the whole process (verify_set_language): "zh-CN",
+ * "zh-TW", "en", or any language tag or POSIX locale; "" goes back to the user's UI language.
+ * Throws verify::Error for a tag that is not well formed. */
+inline void set_language(const std::string &lang);
+
+/* The language user_message() gives by default: "zh-CN", "zh-TW" or "en". Valid for the life
+ * of the program. */
+inline std::string_view language() noexcept {
+    const char *text = verify_language();
+    return text != nullptr ? std::string_view(text) : std::string_view();
+}
 
 /*
  * The JSON Pointer (RFC 6901) of `tokens` from the top of a reply, each token escaped
@@ -676,6 +774,8 @@ inline std::string copy(const char *text) { return text != nullptr ? std::string
 }  // namespace detail
 
 inline void set_code_page(std::int32_t code_page) { detail::check_ok(verify_set_code_page(code_page)); }
+
+inline void set_language(const std::string &lang) { detail::check_ok(verify_set_language(lang.c_str())); }
 
 /*
  * An answer of the server, of any code. Move-only owner of a verify_reply.

@@ -23,6 +23,9 @@
 # demo passed, the script stops the sandbox and starts the demo again with --offline-start:
 # it is licensed from the store (not with --url: that sandbox is not the script's to stop).
 #
+# Each step also prints the message for the user in the machine's language
+# (verify_code_user_message): `LANG=zh_CN.UTF-8 scripts/demo.sh` shows them in Chinese.
+#
 # Works from any directory. Installs a C compiler with scripts/install-deps.sh if none is
 # present (apt-get; sudo when not root), and curl for --url. The sandbox it starts is always
 # stopped on exit. The exit status is the demo's: 0 when every step got its expected code.

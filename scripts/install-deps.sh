@@ -13,6 +13,9 @@
 #   mono      -> mono and mcs                 packages: mono-mcs mono-runtime
 #   chromium  -> chromium and chromedriver    packages: chromium chromium-driver
 #                (the headless browser of the console test, tests/console.rs)
+#   cjk-font  -> a font for Chinese that fontconfig knows (`fc-list :lang=zh`)   package:
+#                fonts-wqy-microhei (the console test checks that Chinese is drawn with
+#                glyphs, not empty boxes)
 #   mingw     -> x86_64-w64-mingw32-gcc/g++ and i686-w64-mingw32-gcc/g++ (with their binutils:
 #                objdump, nm, strip, dlltool)   packages: gcc-mingw-w64-x86-64
 #                g++-mingw-w64-x86-64 gcc-mingw-w64-i686 g++-mingw-w64-i686
@@ -86,6 +89,7 @@ commands_of() {
         libcurl-dev) echo "pkg-config" ;;
         arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ aarch64-linux-gnu-strip qemu-aarch64" ;;
         venv) echo "python3" ;;
+        cjk-font) echo "fc-list" ;;
         *) echo "$1" ;;
     esac
 }
@@ -101,6 +105,7 @@ package_of() {
         libcurl-dev) echo "pkg-config libcurl4-openssl-dev libssl-dev" ;;
         arm64) echo "gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
         venv) echo "python3-venv python3-pip" ;;
+        cjk-font) echo "fontconfig fonts-wqy-microhei" ;;
         *) echo "$1" ;;
     esac
 }
@@ -118,6 +123,7 @@ present() {
         # The C library of the target, not only its compiler.
         arm64) [ -f /usr/aarch64-linux-gnu/include/stdio.h ] || return 1 ;;
         venv) python3 -c 'import venv, ensurepip' >/dev/null 2>&1 || return 1 ;;
+        cjk-font) [ -n "$(fc-list ':lang=zh' family 2>/dev/null)" ] || return 1 ;;
     esac
 }
 

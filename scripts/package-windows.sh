@@ -9,7 +9,7 @@
 #     windows-x64/include/verify.h, verify.hpp
 #     windows-x86/...                       the same for 32-bit Windows (stdcall)
 #     bindings/csharp/Verify.cs
-#     docs/windows.md  README.md
+#     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
 #                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64,
 #                                           linux-arm64
@@ -77,8 +77,8 @@ for arch in x64 x86; do
 done
 mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
 cp bindings/csharp/Verify.cs "$pkg/bindings/csharp/"
-cp docs/windows.md "$pkg/docs/"
-cp README.md LICENSE-MIT LICENSE-APACHE "$pkg/"
+cp docs/windows.md docs/windows.zh-CN.md "$pkg/docs/"
+cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 
 if [ "$nuget" = 1 ]; then
     args=(--out "$pkg/nuget" --windows "$windows")

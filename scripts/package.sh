@@ -13,7 +13,7 @@
 #                                               built for the package's target: not in a
 #                                               cross-built package)
 #   bindings/csharp/Verify.cs
-#   README.md, LICENSE-MIT, LICENSE-APACHE
+#   README.md, README.zh-CN.md, LICENSE-MIT, LICENSE-APACHE
 #
 # The CMake and pkg-config files are written by CMake's own CMakePackageConfigHelpers from
 # the templates in scripts/package/ (cmake must be installed: scripts/install-deps.sh cmake).
@@ -120,7 +120,7 @@ else
     rmdir "$pkg/bin"
 fi
 cp bindings/csharp/Verify.cs "$pkg/bindings/csharp/"
-cp README.md LICENSE-MIT LICENSE-APACHE "$pkg/"
+cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 
 # CMake and pkg-config files, from CMake's helpers (a configure run; nothing is built).
 pkg_abs=$(cd "$pkg" && pwd)

@@ -29,7 +29,7 @@ case "${1:-}" in
     *) echo "test.sh: takes no arguments (try --help)" >&2; exit 2 ;;
 esac
 
-scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium nginx tinyproxy microsocks \
+scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium cjk-font nginx tinyproxy microsocks \
     test-hosts mingw wine debootstrap arm64 venv nuget zip unzip clang-format strace python3 \
     iproute2 dnsmasq ethtool libcurl-dev
 

@@ -24,6 +24,7 @@ mod codepage;
 mod generated;
 mod guard;
 mod keeper;
+mod language;
 mod machine;
 mod meta;
 mod options;

@@ -32,7 +32,8 @@ fn descriptions() -> &'static Descriptions {
 }
 
 /// A static English description of any result code (the server's codes of spec section 7,
-/// 200, 201, and the negative local codes; a generic text for others).
+/// 200, 201, and the negative local codes; a generic text for others), for the developer;
+/// the message for the end user, in the user's language, is `verify_code_user_message`.
 /// Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
 #[no_mangle]
 pub extern "system" fn verify_code_describe(code: i32) -> *const c_char {

@@ -70,6 +70,9 @@ fn demo_runs_clean_under_valgrind() {
     // Run from the root: the rpath is relative, as in the README line.
     let run = |extra: &[&str]| {
         host_command("valgrind")
+            .env_remove("LC_ALL")
+            .env_remove("LC_MESSAGES")
+            .env("LANG", "C")
             .args(VALGRIND_ARGS)
             .arg(&demo)
             .arg(sandbox.base_url())
@@ -86,8 +89,11 @@ fn demo_runs_clean_under_valgrind() {
     let base_url = sandbox.base_url();
     sandbox.stop();
     // The server stopped, the demo starts again: licensed from the store (scripts/demo.sh's
-    // last step).
+    // last step), on a machine whose language is Chinese: the messages for the user are.
     let offline = host_command(&demo)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", "zh_CN.UTF-8")
         .args([base_url.as_str(), &app_id, &app_key, "--state"])
         .arg(&state)
         .arg("--offline-start")
@@ -99,7 +105,10 @@ fn demo_runs_clean_under_valgrind() {
         offline.status.success()
             && offline_stdout.contains("[verify_single_login(offline)] code 202 (")
             && offline_stdout.contains("grace_end")
-            && offline_stdout.contains("reason         -3"),
+            && offline_stdout.contains("reason         -3")
+            && offline_stdout.contains("messages for the user in zh-CN")
+            && offline_stdout
+                .contains("for the user   \"暂时无法连接服务器，已使用离线授权登录。\""),
         "--- offline start ---\n{offline_stdout}\n{offline_stderr}"
     );
     let (stdout, stderr) = text(&output);
@@ -113,6 +122,12 @@ fn demo_runs_clean_under_valgrind() {
     assert_valgrind_clean(&stderr, &report);
 
     assert_demo_output(&stdout, DEMO_STEPS, &app_key, &report);
+    // Under LANG=C the messages for the user are English.
+    assert!(
+        stdout.contains("messages for the user in en")
+            && stdout.matches("for the user   \"Success.\"").count() >= DEMO_STEPS.len(),
+        "{report}"
+    );
 }
 
 /// The demo over https against the sandbox's TLS listener, trusting the CA it generated

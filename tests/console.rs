@@ -3,15 +3,16 @@
 //! (tests/hosts/console_host.c) that runs a keeper, see the session appear live (the page
 //! follows the sandbox's server-sent events, it does not poll), send a message in the page
 //! and see it delivered exactly once, open a refused request in the inspector and read its
-//! diagnosis, ban the card in the page and see the keeper end with 1006 and the reason. A
+//! diagnosis, ban the card in the page and see the keeper end with 1006 and the reason; the
+//! service's Chinese (the bulletin) is drawn with Chinese glyphs, not empty boxes. A
 //! second test opens a sandbox that needs a token through the address it prints, and checks
 //! that the page keeps the token in a cookie, not in its address.
 //!
 //! Screenshots of the console are written to `target/test-output/console/` (the `target`
 //! folder of the build: `console-*.png`), for a person to look at; nothing compares them.
 //!
-//! Needs cc, chromium and chromedriver (`scripts/install-deps.sh gcc chromium`). Every wait
-//! polls with a deadline.
+//! Needs cc, chromium, chromedriver and a Chinese font (`scripts/install-deps.sh gcc chromium
+//! cjk-font`). Every wait polls with a deadline.
 
 mod common;
 
@@ -277,6 +278,54 @@ impl Browser {
         .unwrap_or_else(|e| panic!("script {script}: {e}"))
     }
 
+    /// Whether the Chinese characters of the element `css` are drawn with glyphs: each is
+    /// drawn alone on a canvas in the element's own font, and the bitmaps must have ink and
+    /// differ from each other, where characters without a glyph (tofu, .notdef) all give the
+    /// same box. Characters no font has (unassigned code points) are drawn the same way as
+    /// the control: they must come out alike, or the check could not see tofu. Returns the
+    /// page's measurements (font, characters, distinct and inked bitmaps, widths).
+    fn chinese_glyphs(&self, css: &str) -> Value {
+        let script = r#"
+            const el = document.querySelector(arguments[0]);
+            if (!el) return null;
+            const family = getComputedStyle(el).fontFamily;
+            const chars = Array.from(el.textContent).filter((c) => /[\u4e00-\u9fff]/.test(c));
+            const canvas = document.createElement("canvas");
+            canvas.width = 64;
+            canvas.height = 64;
+            const ctx = canvas.getContext("2d", { willReadFrequently: true });
+            ctx.font = "40px " + family;
+            ctx.textBaseline = "top";
+            const draw = (c) => {
+                ctx.clearRect(0, 0, 64, 64);
+                ctx.fillText(c, 4, 4);
+                const data = ctx.getImageData(0, 0, 64, 64).data;
+                let bits = "", ink = 0;
+                for (let i = 3; i < data.length; i += 4) {
+                    const on = data[i] > 127;
+                    bits += on ? "1" : "0";
+                    if (on) ink++;
+                }
+                return { bits, ink };
+            };
+            const some = chars.slice(0, 8);
+            const drawn = some.map(draw);
+            const missing = ["͸", "͹", "΀", "΁"].map(draw);
+            return {
+                lang: el.closest("[lang]") ? el.closest("[lang]").getAttribute("lang") : "",
+                page_lang: document.documentElement.lang,
+                family,
+                chars: some.join(""),
+                distinct: new Set(drawn.map((d) => d.bits)).size,
+                inked: drawn.filter((d) => d.ink >= 20).length,
+                missing_distinct: new Set(missing.map((d) => d.bits)).size,
+                width: ctx.measureText(some.join("")).width,
+                missing_width: ctx.measureText("͸".repeat(some.length)).width,
+            };
+        "#;
+        self.eval(script, json!([css]))
+    }
+
     /// Writes a PNG screenshot of the page, or of the element `css` when given, to
     /// `target/test-output/console/console-NAME.png`.
     fn screenshot(&self, name: &str, css: Option<&str>) {
@@ -438,6 +487,26 @@ fn console_creates_a_card_sends_a_message_once_and_bans_the_session() {
     let (_, stats) = http(sandbox.port(), "GET", "/_sandbox/stats", None).expect("stats");
     assert!(stats["event_streams"].as_u64() >= Some(1), "{stats}");
     browser.screenshot("1-programs", None);
+    // The bulletin (Chinese, from the fixtures) is drawn with Chinese glyphs, not boxes: the
+    // test command installs a CJK font (scripts/install-deps.sh cjk-font) and the console's
+    // font stack names the usual ones of each system.
+    let glyphs = browser.chinese_glyphs(&format!(
+        "#programs tr[data-app=\"{app_id}\"] td.service-text"
+    ));
+    let count = glyphs["chars"].as_str().map_or(0, |c| c.chars().count()) as u64;
+    assert!(
+        count >= 4
+            && glyphs["distinct"].as_u64() == Some(count)
+            && glyphs["inked"].as_u64() == Some(count)
+            && glyphs["missing_distinct"].as_u64() == Some(1)
+            && glyphs["lang"] == "zh-CN"
+            && glyphs["page_lang"] == "en"
+            && glyphs["family"]
+                .as_str()
+                .is_some_and(|f| f.contains("Microsoft YaHei") && f.contains("PingFang SC")),
+        "the bulletin's Chinese is not drawn with glyphs (is a CJK font installed? \
+         `fc-list :lang=zh`): {glyphs}"
+    );
 
     // 1. Create one card in the page.
     browser.type_into("#card-count", "1");

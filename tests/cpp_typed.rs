@@ -46,10 +46,20 @@ fn typed_program_cpp23_with_std_expected() {
 /// program id, logs in and prints the expiry.
 #[test]
 fn the_readme_cpp_example_compiles_and_runs() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    readme_cpp_example_runs("README.md", "valid until 20", "(UTC+08:00)");
+}
+
+/// The same for the C++ example of README.zh-CN.md.
+#[test]
+fn the_chinese_readme_cpp_example_compiles_and_runs() {
+    readme_cpp_example_runs("README.zh-CN.md", "有效期至 20", "（UTC+08:00）");
+}
+
+fn readme_cpp_example_runs(file: &str, expected_start: &str, expected_offset: &str) {
+    let readme = std::fs::read_to_string(root().join(file)).expect("the README");
     let start = readme
         .find("```cpp\n")
-        .expect("README.md has a ```cpp block")
+        .expect("the README has a ```cpp block")
         + "```cpp\n".len();
     let end = readme[start..].find("```").expect("the block ends") + start;
     let source = &readme[start..end];
@@ -82,7 +92,7 @@ fn the_readme_cpp_example_compiles_and_runs() {
     let report = output.report();
     assert!(output.status.success(), "{report}");
     assert!(
-        output.stdout.starts_with("valid until 20") && output.stdout.contains("(UTC+08:00)"),
+        output.stdout.starts_with(expected_start) && output.stdout.contains(expected_offset),
         "the example logs in and prints the expiry\n{report}"
     );
 }

@@ -6,7 +6,7 @@
 //!   logs in and prints the expiry;
 //! - its async example (the block with `RunAsync`), inside a class: `mcs` has no `async
 //!   Main` (CS5001), so it blocks on the task once;
-//! - the C# block of the top README, inside a method.
+//! - the C# block of the top README, and that of README.zh-CN.md, inside a method.
 //!
 //! Needs `mcs` and `mono` (`scripts/install-deps.sh mono mono-devel`).
 
@@ -93,4 +93,15 @@ fn the_csharp_readme_examples_compile_and_the_first_runs() {
          args[2], card = args[3];\n{snippet}    }}\n}}\n"
     );
     compile(&scratch, "ReadmeTop", &wrapped);
+
+    let chinese = blocks("README.zh-CN.md");
+    let snippet = chinese
+        .first()
+        .expect("README.zh-CN.md has a ```csharp block");
+    let wrapped = format!(
+        "using System;\nusing Verify;\n\npublic static class ReadmeChinese\n{{\n    public static \
+         void Main(string[] args)\n    {{\n        string url = args[0], appId = args[1], appKey \
+         = args[2], card = args[3];\n{snippet}    }}\n}}\n"
+    );
+    compile(&scratch, "ReadmeChinese", &wrapped);
 }

@@ -14,6 +14,7 @@
 //! | `include/verify.hpp`: the `codes`, typed `results` and `Client` action sections | `generate::cpp` |
 //! | `bindings/csharp/Verify.cs`: the codes, native, typed replies and action sections | `generate::csharp` |
 //! | `README.md`: the result code table and the retry table | `generate::docs` |
+//! | `README.zh-CN.md`: the result code table with the Chinese messages | `generate::docs` |
 
 mod generate;
 
@@ -44,6 +45,7 @@ fn generated_files_are_fresh() {
     sections("include/verify.hpp", generate::cpp::sections());
     sections("bindings/csharp/Verify.cs", generate::csharp::sections());
     sections("README.md", generate::docs::sections());
+    sections("README.zh-CN.md", generate::docs::sections_zh_cn());
 
     assert!(
         stale.is_empty(),
@@ -51,4 +53,22 @@ fn generated_files_are_fresh() {
          them",
         stale.join(", ")
     );
+}
+
+/// `verify.h` and `verify.hpp` are ASCII: MSVC reads a header without a byte-order mark in the
+/// system's code page (936 on Chinese Windows) and warns (C4819) at a character it cannot
+/// hold, which `/WX` turns into an error. The Chinese messages live in README.zh-CN.md and the
+/// C# binding.
+#[test]
+fn the_c_and_cpp_headers_are_ascii() {
+    for path in ["include/verify.h", "include/verify.hpp"] {
+        let text = std::fs::read_to_string(root().join(path)).expect("a header");
+        let bad: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .filter(|(_, line)| !line.is_ascii())
+            .map(|(at, line)| (at + 1, line))
+            .collect();
+        assert!(bad.is_empty(), "{path}: lines that are not ASCII: {bad:?}");
+    }
 }

@@ -167,7 +167,14 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
         &pkg.join("bindings/csharp/Verify.cs"),
         &root().join("bindings/csharp/Verify.cs"),
     );
-    assert!(pkg.join("docs/windows.md").is_file(), "docs/windows.md");
+    for doc in [
+        "docs/windows.md",
+        "docs/windows.zh-CN.md",
+        "README.md",
+        "README.zh-CN.md",
+    ] {
+        assert!(pkg.join(doc).is_file(), "{doc}");
+    }
 
     // The NuGet package: unpacked, exactly these files.
     let nupkg = pkg.join(format!("nuget/VerifySdk.{version}.nupkg"));

@@ -22,7 +22,8 @@
 //! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range
 //!   integers through every kind of export give their negative codes.
 //! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
-//! - `tests/hosts/win_codepage.c`: under a Chinese locale (ANSI code page 936),
+//! - `tests/hosts/win_codepage.c`: under a Chinese locale (ANSI code page 936, UI language
+//!   Chinese: the end user's messages in GBK),
 //!   `verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM)` follows `GetACP()`: names, pointers and
 //!   values in GBK both ways, reply texts and refusals in GBK, a character GBK cannot hold as
 //!   `?`, non-GBK bytes refused, 65001 is UTF-8 again (the code pages are built into the
@@ -1070,6 +1071,12 @@ fn code_page(arch: Arch) {
     );
     let stdout = assert_host_passes(&output, &format!("{arch:?} win_codepage.exe"));
     assert!(stdout.contains("GetACP 936"), "{arch:?}: {stdout}");
+    // The user's UI language follows the locale too (0804: Chinese, PRC): the end user's
+    // messages are Chinese by default, in GBK.
+    assert!(
+        stdout.contains("GetUserDefaultUILanguage 0804, verify_language zh-CN"),
+        "{arch:?}: {stdout}"
+    );
 }
 
 #[test]

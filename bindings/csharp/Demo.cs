@@ -11,7 +11,8 @@
 //                 ChangeBind, UserLogin on the new machine
 //   extras        GetBulletin, GetLatestVersion, GetVariables
 //
-// For each step it prints the call, the result code, Library.Describe(code), the
+// For each step it prints the call, the result code, Library.Describe(code) (for the
+// developer), Library.UserMessage(code) (for the user, in the machine's language), the
 // server's message and the reply's fields. Every step expects 200. The demo spends the cards
 // DEMO-REGN-0000-0001 and DEMO-RECH-0000-0001, so run it against a freshly started sandbox.
 // Exit status: 0 when every step got its expected code, 1 otherwise, 2 on a usage error.
@@ -276,6 +277,7 @@ internal static class Demo
         steps++;
         Console.WriteLine();
         Console.WriteLine("[{0}] code {1} ({2})", name, (int)code, Library.Describe(code));
+        Console.WriteLine("      {0,-14} \"{1}\"", "for the user", Library.UserMessage(code));
         if (reply != null)
         {
             Console.WriteLine("      {0,-14} \"{1}\"", "message", reply.Message);

@@ -66,82 +66,121 @@ namespace Verify
     {
         // BEGIN GENERATED: codes (tests/generate/csharp.rs; do not edit)
         /// <summary>success (<c>VERIFY_OK</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Success."; zh-CN "操作成功。"; zh-TW "操作成功。"</remarks>
         Ok = 200,
         /// <summary>waiting for social authorization; keep polling (<c>VERIFY_PENDING</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Waiting for your authorization; please finish it and wait a moment."; zh-CN "正在等待授权，请完成授权后稍候。"; zh-TW "正在等待授權，請完成授權後稍候。"</remarks>
         Pending = 201,
         /// <summary>licensed offline: the server could not be reached; the stored verdict answers (<c>VERIFY_OFFLINE</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The server cannot be reached right now; you are signed in offline for the time being."; zh-CN "暂时无法连接服务器，已使用离线授权登录。"; zh-TW "暫時無法連線伺服器，已使用離線授權登入。"</remarks>
         Offline = 202,
         /// <summary>program not found (or session secret unknown to the server) (<c>VERIFY_PROGRAM_NOT_FOUND</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This program is not registered with the licensing service. Please contact the software's author."; zh-CN "该软件未在验证服务中登记，请联系软件作者。"; zh-TW "該軟體未在驗證服務中登記，請聯絡軟體作者。"</remarks>
         ProgramNotFound = 1001,
         /// <summary>wrong password (<c>VERIFY_WRONG_PASSWORD</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Wrong password. Please check it and try again."; zh-CN "密码错误，请检查后重试。"; zh-TW "密碼錯誤，請檢查後重試。"</remarks>
         WrongPassword = 1003,
         /// <summary>card invalid, refunded, or not of this program (<c>VERIFY_CARD_INVALID</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This licence key is not valid. Please check it and enter it again."; zh-CN "卡密无效，请检查后重新输入。"; zh-TW "卡密無效，請檢查後重新輸入。"</remarks>
         CardInvalid = 1004,
         /// <summary>expired, not activated, or count card used up (<c>VERIFY_EXPIRED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your licence has expired or is used up. Please renew it and try again."; zh-CN "授权已过期或次数已用完，请续费后再试。"; zh-TW "授權已過期或次數已用完，請續費後再試。"</remarks>
         Expired = 1005,
         /// <summary>disabled, frozen or banned; the remark carries the reason (<c>VERIFY_DISABLED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This account or licence key has been disabled. Please contact customer service."; zh-CN "账号或卡密已被禁用，请联系客服。"; zh-TW "帳號或卡密已被停用，請聯絡客服。"</remarks>
         Disabled = 1006,
         /// <summary>token invalid; log in again (<c>VERIFY_TOKEN_INVALID</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your sign-in has expired. Please sign in again."; zh-CN "登录状态已失效，请重新登录。"; zh-TW "登入狀態已失效，請重新登入。"</remarks>
         TokenInvalid = 1007,
         /// <summary>signature error (<c>VERIFY_SIGNATURE_ERROR</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The request could not be verified. Please contact the software's author."; zh-CN "请求校验失败，请联系软件作者。"; zh-TW "請求校驗失敗，請聯絡軟體作者。"</remarks>
         SignatureError = 1010,
         /// <summary>program key (AppKey) wrong (<c>VERIFY_APP_KEY_WRONG</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The program's licensing settings are wrong. Please contact the software's author."; zh-CN "软件的验证配置有误，请联系软件作者。"; zh-TW "軟體的驗證設定有誤，請聯絡軟體作者。"</remarks>
         AppKeyWrong = 1011,
         /// <summary>program not approved (pending, rejected, or plan expired) (<c>VERIFY_NOT_APPROVED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This program cannot be used at the moment. Please contact the software's author."; zh-CN "该软件暂时无法使用，请联系软件作者。"; zh-TW "該軟體暫時無法使用，請聯絡軟體作者。"</remarks>
         NotApproved = 1012,
         /// <summary>incomplete parameters, or invalid heartbeat type (<c>VERIFY_INCOMPLETE_PARAMETERS</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Some required information is missing. Please fill in every field and try again."; zh-CN "信息填写不完整，请补全后重试。"; zh-TW "資料填寫不完整，請補齊後重試。"</remarks>
         IncompleteParameters = 1013,
         /// <summary>timestamp outside the server's tolerance of 300 seconds (<c>VERIFY_TIMESTAMP_SKEW</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your computer's clock is wrong. Please correct the date and time and try again."; zh-CN "本机时间不准确，请校准日期和时间后重试。"; zh-TW "本機時間不準確，請校正日期和時間後重試。"</remarks>
         TimestampSkew = 1014,
         /// <summary>unknown action (<c>VERIFY_UNKNOWN_ACTION</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licensing service does not support this operation. Please update the program or contact its author."; zh-CN "验证服务不支持此操作，请更新软件或联系软件作者。"; zh-TW "驗證服務不支援此操作，請更新軟體或聯絡軟體作者。"</remarks>
         UnknownAction = 1015,
         /// <summary>user not registered, or social identity not bound (<c>VERIFY_USER_NOT_REGISTERED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This account does not exist. Please check the user name or register first."; zh-CN "账号不存在，请检查用户名或先注册。"; zh-TW "帳號不存在，請檢查使用者名稱或先註冊。"</remarks>
         UserNotRegistered = 1016,
         /// <summary>username already registered (<c>VERIFY_USERNAME_TAKEN</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This user name is already taken. Please choose another one."; zh-CN "用户名已被注册，请换一个。"; zh-TW "使用者名稱已被註冊，請換一個。"</remarks>
         UsernameTaken = 1017,
         /// <summary>registration limit per IP address reached (<c>VERIFY_IP_REGISTRATION_LIMIT</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Too many accounts have been registered from this network. Please try again later."; zh-CN "当前网络注册次数已达上限，请稍后再试。"; zh-TW "目前網路註冊次數已達上限，請稍後再試。"</remarks>
         IpRegistrationLimit = 1019,
         /// <summary>new machine code equals the current one (<c>VERIFY_SAME_MACHINE_CODE</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licence is already bound to this computer; nothing needs to change."; zh-CN "已绑定本机，无需换绑。"; zh-TW "已綁定本機，無需換綁。"</remarks>
         SameMachineCode = 1020,
         /// <summary>rebind limit reached (<c>VERIFY_REBIND_LIMIT</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licence cannot be moved to another computer again. Please contact customer service."; zh-CN "换绑次数已用完，请联系客服。"; zh-TW "換綁次數已用完，請聯絡客服。"</remarks>
         RebindLimit = 1021,
         /// <summary>machine code changed; the remark is the previously bound code (<c>VERIFY_MACHINE_CHANGED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This licence is bound to another computer. Please use it there, or move it to this one first."; zh-CN "授权已绑定其他电脑，请在原电脑上使用或先换绑。"; zh-TW "授權已綁定其他電腦，請在原電腦上使用或先換綁。"</remarks>
         MachineChanged = 1022,
         /// <summary>blacklisted (IP address or machine code) (<c>VERIFY_BLACKLISTED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This computer or network has been blocked. Please contact customer service."; zh-CN "本机或当前网络已被禁止使用，请联系客服。"; zh-TW "本機或目前網路已被禁止使用，請聯絡客服。"</remarks>
         Blacklisted = 1023,
         /// <summary>count card not allowed here (<c>VERIFY_COUNT_CARD_NOT_ALLOWED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This kind of licence key cannot be used here. Please use another key."; zh-CN "此类卡密不能在这里使用，请换用其他卡密。"; zh-TW "此類卡密不能在這裡使用，請換用其他卡密。"</remarks>
         CountCardNotAllowed = 1024,
         /// <summary>invalid argument: NULL where required, empty, too long, or out of range (<c>VERIFY_ERR_INVALID_ARGUMENT</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Some information is empty or too long. Please check what you entered and try again."; zh-CN "输入的信息为空或过长，请检查后重试。"; zh-TW "輸入的資料為空或過長，請檢查後重試。"</remarks>
         InvalidArgument = -1,
         /// <summary>a string argument is not valid UTF-8 (<c>VERIFY_ERR_INVALID_UTF8</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "What you entered contains characters that cannot be used. Please check it and try again."; zh-CN "输入内容包含无法识别的字符，请检查后重试。"; zh-TW "輸入內容包含無法識別的字元，請檢查後重試。"</remarks>
         InvalidUtf8 = -2,
         /// <summary>network error: server unreachable or connection broken (<c>VERIFY_ERR_NETWORK</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Cannot connect to the licensing server. Please check your network and try again."; zh-CN "无法连接验证服务器，请检查网络后重试。"; zh-TW "無法連線驗證伺服器，請檢查網路後重試。"</remarks>
         Network = -3,
         /// <summary>timed out (connect or whole-call timeout) (<c>VERIFY_ERR_TIMEOUT</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licensing server did not answer in time. Please try again later."; zh-CN "连接验证服务器超时，请稍后重试。"; zh-TW "連線驗證伺服器逾時，請稍後重試。"</remarks>
         Timeout = -4,
         /// <summary>TLS handshake or certificate check failed (<c>VERIFY_ERR_TLS</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "A secure connection to the licensing server could not be made. Please check the date and time and your network, then try again."; zh-CN "无法与验证服务器建立安全连接，请检查系统时间和网络后重试。"; zh-TW "無法與驗證伺服器建立安全連線，請檢查系統時間和網路後重試。"</remarks>
         Tls = -5,
         /// <summary>protocol error: the reply is not the service's JSON (<c>VERIFY_ERR_PROTOCOL</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licensing server gave an answer that could not be read. Please check your network and try again."; zh-CN "验证服务器返回了无法识别的内容，请检查网络后重试。"; zh-TW "驗證伺服器回傳了無法識別的內容，請檢查網路後重試。"</remarks>
         Protocol = -6,
         /// <summary>cancelled by the host (<c>VERIFY_ERR_CANCELLED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The operation was cancelled."; zh-CN "操作已取消。"; zh-TW "操作已取消。"</remarks>
         Cancelled = -7,
         /// <summary>internal error (panic caught at the library boundary) (<c>VERIFY_ERR_PANIC</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "An internal error occurred. Please restart the program and try again."; zh-CN "软件内部出错，请重新启动软件后重试。"; zh-TW "軟體內部出錯，請重新啟動軟體後重試。"</remarks>
         Panic = -8,
         /// <summary>no such field in the reply, or of another type (<c>VERIFY_ERR_NO_SUCH_FIELD</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The server's answer is missing some information. Please try again later or contact the software's author."; zh-CN "服务器返回的信息不完整，请稍后重试或联系软件作者。"; zh-TW "伺服器回傳的資料不完整，請稍後重試或聯絡軟體作者。"</remarks>
         NoSuchField = -9,
         /// <summary>operating system failure (thread, machine identity, randomness) (<c>VERIFY_ERR_SYSTEM</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "A system error occurred. Please restart the program and try again."; zh-CN "系统出错，请重新启动软件后重试。"; zh-TW "系統出錯，請重新啟動軟體後重試。"</remarks>
         System = -10,
         /// <summary>TLS: the server's certificate matches none of the pinned keys (<c>VERIFY_ERR_PIN</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licensing server's identity could not be confirmed; the network may be intercepting the connection. Please try another network."; zh-CN "无法确认验证服务器的身份，网络可能被拦截，请更换网络后重试。"; zh-TW "無法確認驗證伺服器的身分，網路可能被攔截，請更換網路後重試。"</remarks>
         Pin = -11,
         /// <summary>proxy unreachable, or it refused the credentials or the tunnel (<c>VERIFY_ERR_PROXY</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The proxy server could not be used. Please check the proxy settings and try again."; zh-CN "代理服务器连接失败，请检查代理设置后重试。"; zh-TW "代理伺服器連線失敗，請檢查代理設定後重試。"</remarks>
         Proxy = -12,
         /// <summary>request too large: its body would exceed 1 MiB; nothing was sent (<c>VERIFY_ERR_TOO_LARGE</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "What you entered is too long. Please shorten it and try again."; zh-CN "提交的内容过长，请精简后重试。"; zh-TW "提交的內容過長，請精簡後重試。"</remarks>
         TooLarge = -13,
         /// <summary>offline verdict refused: the clock was moved back (<c>VERIFY_ERR_CLOCK_BACK</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Offline use is not possible because the computer's clock was set back. Please correct the date and time, or connect to the internet."; zh-CN "系统时间被调回过，无法离线使用，请校准时间或连接网络后重试。"; zh-TW "系統時間被調回過，無法離線使用，請校正時間或連線網路後重試。"</remarks>
         ClockBack = -14,
         /// <summary>offline verdict refused: the offline grace period is over (<c>VERIFY_ERR_GRACE_OVER</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "You have been offline for too long. Please connect to the internet and sign in again."; zh-CN "离线使用时间已到，请连接网络后重新登录。"; zh-TW "離線使用時間已到，請連線網路後重新登入。"</remarks>
         GraceOver = -15,
         /// <summary>offline verdict refused: the stored licence has expired (<c>VERIFY_ERR_OFFLINE_EXPIRED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your licence has expired and cannot be used offline. Please connect to the internet and try again."; zh-CN "授权已过期，无法离线使用，请连接网络后重试。"; zh-TW "授權已過期，無法離線使用，請連線網路後重試。"</remarks>
         OfflineExpired = -16,
         // END GENERATED: codes
     }
@@ -562,6 +601,44 @@ namespace Verify
         public static string Describe(int code)
         {
             return Describe((ResultCode)code);
+        }
+
+        /// <summary>
+        /// The message for the end user of any result code (verify_code_user_message): short,
+        /// polite, saying what to do, in <paramref name="language"/> ("zh-CN", "zh-TW", "en", or
+        /// any language tag; null or empty for <see cref="Language"/>, by default the user's UI
+        /// language). Show it for local results and for refusals whose server message is empty;
+        /// <see cref="Describe(ResultCode)"/> stays the developer's English. Any thread.
+        /// </summary>
+        public static string UserMessage(ResultCode code, string language = null)
+        {
+            return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_code_user_message((int)code, language)));
+        }
+
+        /// <summary>The message for the end user of any result code: see <see cref="UserMessage(ResultCode, string)"/>.</summary>
+        public static string UserMessage(int code, string language = null)
+        {
+            return UserMessage((ResultCode)code, language);
+        }
+
+        /// <summary>
+        /// The language of <see cref="UserMessage(ResultCode, string)"/> for the whole process
+        /// (verify_language, verify_set_language): "zh-CN", "zh-TW" or "en". It starts as the
+        /// user's UI language; set a language tag ("zh-CN", "zh-Hant-HK", "en-US") to choose, or
+        /// null or empty to go back to the user's. Setting a tag that is not well formed throws
+        /// <see cref="VerifyException"/> (InvalidArgument). Any thread.
+        /// </summary>
+        public static string Language
+        {
+            get { return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_language())); }
+            set
+            {
+                int code = Loader.Call(() => NativeMethods.verify_set_language(value));
+                if (code != (int)ResultCode.Ok)
+                {
+                    throw VerifyException.FromLastError((ResultCode)code);
+                }
+            }
         }
 
         /// <summary>
@@ -4917,6 +4994,16 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern IntPtr verify_code_describe(int code);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_code_user_message(int code,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string lang);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_set_language([MarshalAs(UnmanagedType.LPUTF8Str)] string lang);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern IntPtr verify_language();
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern IntPtr verify_last_error_message();

@@ -39,6 +39,7 @@ mod connect;
 mod deadline;
 pub mod error;
 pub mod keeper;
+pub mod language;
 mod log;
 mod machine;
 pub mod offline;
@@ -63,9 +64,10 @@ pub use actions::{
 };
 pub use cancel::CancelToken;
 pub use client::{Client, MAX_REQUEST_BYTES};
-pub use codes::describe;
+pub use codes::{describe, user_message};
 pub use error::{Error, ErrorKind};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
+pub use language::Language;
 pub use machine::{
     component_weight, machine_check, machine_code, machine_code_with, machine_virtualization,
     ComponentCheck, ComponentKind, ComponentState, Components, MachineCheck, MachineOptions,

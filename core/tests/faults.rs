@@ -655,14 +655,21 @@ impl Ctx {
         Client::with_options(url, APP_ID, APP_KEY, options).expect("client")
     }
 
-    /// Keeps the texts of an error a host may print or log.
+    /// Keeps the texts of an error a host may print, log or show its user (the end user's
+    /// message of its code in every language).
     fn keep<T>(&self, result: &Result<T, Error>) {
         if let Err(err) = result {
-            self.messages.lock().expect("messages").extend([
+            let mut messages = self.messages.lock().expect("messages");
+            messages.extend([
                 err.message().to_owned(),
                 err.to_string(),
                 format!("{err:?}"),
             ]);
+            messages.extend(
+                verify_core::Language::ALL
+                    .iter()
+                    .map(|language| verify_core::user_message(err.code(), *language).to_owned()),
+            );
         }
     }
 

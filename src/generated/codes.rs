@@ -4,80 +4,194 @@
 //! The result codes of the C ABI (verify-core's code table).
 
 /// Success.
+///
+/// End user (`verify_code_user_message`, en): "Success."
 pub const VERIFY_OK: i32 = 200;
 /// Waiting for social authorization; keep polling.
+///
+/// End user (`verify_code_user_message`, en): "Waiting for your authorization; please finish it
+/// and wait a moment."
 pub const VERIFY_PENDING: i32 = 201;
 /// Licensed offline: the server could not be reached; the stored verdict answers.
+///
+/// End user (`verify_code_user_message`, en): "The server cannot be reached right now; you are
+/// signed in offline for the time being."
 pub const VERIFY_OFFLINE: i32 = 202;
 /// Program not found (or session secret unknown to the server).
+///
+/// End user (`verify_code_user_message`, en): "This program is not registered with the
+/// licensing service. Please contact the software's author."
 pub const VERIFY_PROGRAM_NOT_FOUND: i32 = 1001;
 /// Wrong password.
+///
+/// End user (`verify_code_user_message`, en): "Wrong password. Please check it and try again."
 pub const VERIFY_WRONG_PASSWORD: i32 = 1003;
 /// Card invalid, refunded, or not of this program.
+///
+/// End user (`verify_code_user_message`, en): "This licence key is not valid. Please check it
+/// and enter it again."
 pub const VERIFY_CARD_INVALID: i32 = 1004;
 /// Expired, not activated, or count card used up.
+///
+/// End user (`verify_code_user_message`, en): "Your licence has expired or is used up. Please
+/// renew it and try again."
 pub const VERIFY_EXPIRED: i32 = 1005;
 /// Disabled, frozen or banned; the remark carries the reason.
+///
+/// End user (`verify_code_user_message`, en): "This account or licence key has been disabled.
+/// Please contact customer service."
 pub const VERIFY_DISABLED: i32 = 1006;
 /// Token invalid; log in again.
+///
+/// End user (`verify_code_user_message`, en): "Your sign-in has expired. Please sign in again."
 pub const VERIFY_TOKEN_INVALID: i32 = 1007;
 /// Signature error.
+///
+/// End user (`verify_code_user_message`, en): "The request could not be verified. Please
+/// contact the software's author."
 pub const VERIFY_SIGNATURE_ERROR: i32 = 1010;
 /// Program key (AppKey) wrong.
+///
+/// End user (`verify_code_user_message`, en): "The program's licensing settings are wrong.
+/// Please contact the software's author."
 pub const VERIFY_APP_KEY_WRONG: i32 = 1011;
 /// Program not approved (pending, rejected, or plan expired).
+///
+/// End user (`verify_code_user_message`, en): "This program cannot be used at the moment.
+/// Please contact the software's author."
 pub const VERIFY_NOT_APPROVED: i32 = 1012;
 /// Incomplete parameters, or invalid heartbeat type.
+///
+/// End user (`verify_code_user_message`, en): "Some required information is missing. Please
+/// fill in every field and try again."
 pub const VERIFY_INCOMPLETE_PARAMETERS: i32 = 1013;
 /// Timestamp outside the server's tolerance of 300 seconds.
+///
+/// End user (`verify_code_user_message`, en): "Your computer's clock is wrong. Please correct
+/// the date and time and try again."
 pub const VERIFY_TIMESTAMP_SKEW: i32 = 1014;
 /// Unknown action.
+///
+/// End user (`verify_code_user_message`, en): "The licensing service does not support this
+/// operation. Please update the program or contact its author."
 pub const VERIFY_UNKNOWN_ACTION: i32 = 1015;
 /// User not registered, or social identity not bound.
+///
+/// End user (`verify_code_user_message`, en): "This account does not exist. Please check the
+/// user name or register first."
 pub const VERIFY_USER_NOT_REGISTERED: i32 = 1016;
 /// Username already registered.
+///
+/// End user (`verify_code_user_message`, en): "This user name is already taken. Please choose
+/// another one."
 pub const VERIFY_USERNAME_TAKEN: i32 = 1017;
 /// Registration limit per IP address reached.
+///
+/// End user (`verify_code_user_message`, en): "Too many accounts have been registered from this
+/// network. Please try again later."
 pub const VERIFY_IP_REGISTRATION_LIMIT: i32 = 1019;
 /// New machine code equals the current one.
+///
+/// End user (`verify_code_user_message`, en): "The licence is already bound to this computer;
+/// nothing needs to change."
 pub const VERIFY_SAME_MACHINE_CODE: i32 = 1020;
 /// Rebind limit reached.
+///
+/// End user (`verify_code_user_message`, en): "The licence cannot be moved to another computer
+/// again. Please contact customer service."
 pub const VERIFY_REBIND_LIMIT: i32 = 1021;
 /// Machine code changed; the remark is the previously bound code.
+///
+/// End user (`verify_code_user_message`, en): "This licence is bound to another computer.
+/// Please use it there, or move it to this one first."
 pub const VERIFY_MACHINE_CHANGED: i32 = 1022;
 /// Blacklisted (IP address or machine code).
+///
+/// End user (`verify_code_user_message`, en): "This computer or network has been blocked.
+/// Please contact customer service."
 pub const VERIFY_BLACKLISTED: i32 = 1023;
 /// Count card not allowed here.
+///
+/// End user (`verify_code_user_message`, en): "This kind of licence key cannot be used here.
+/// Please use another key."
 pub const VERIFY_COUNT_CARD_NOT_ALLOWED: i32 = 1024;
 /// Invalid argument: NULL where required, empty, too long, or out of range.
+///
+/// End user (`verify_code_user_message`, en): "Some information is empty or too long. Please
+/// check what you entered and try again."
 pub const VERIFY_ERR_INVALID_ARGUMENT: i32 = -1;
 /// A string argument is not valid UTF-8.
+///
+/// End user (`verify_code_user_message`, en): "What you entered contains characters that cannot
+/// be used. Please check it and try again."
 pub const VERIFY_ERR_INVALID_UTF8: i32 = -2;
 /// Network error: server unreachable or connection broken.
+///
+/// End user (`verify_code_user_message`, en): "Cannot connect to the licensing server. Please
+/// check your network and try again."
 pub const VERIFY_ERR_NETWORK: i32 = -3;
 /// Timed out (connect or whole-call timeout).
+///
+/// End user (`verify_code_user_message`, en): "The licensing server did not answer in time.
+/// Please try again later."
 pub const VERIFY_ERR_TIMEOUT: i32 = -4;
 /// TLS handshake or certificate check failed.
+///
+/// End user (`verify_code_user_message`, en): "A secure connection to the licensing server
+/// could not be made. Please check the date and time and your network, then try again."
 pub const VERIFY_ERR_TLS: i32 = -5;
 /// Protocol error: the reply is not the service's JSON.
+///
+/// End user (`verify_code_user_message`, en): "The licensing server gave an answer that could
+/// not be read. Please check your network and try again."
 pub const VERIFY_ERR_PROTOCOL: i32 = -6;
 /// Cancelled by the host.
+///
+/// End user (`verify_code_user_message`, en): "The operation was cancelled."
 pub const VERIFY_ERR_CANCELLED: i32 = -7;
 /// Internal error (panic caught at the library boundary).
+///
+/// End user (`verify_code_user_message`, en): "An internal error occurred. Please restart the
+/// program and try again."
 pub const VERIFY_ERR_PANIC: i32 = -8;
 /// No such field in the reply, or of another type.
+///
+/// End user (`verify_code_user_message`, en): "The server's answer is missing some information.
+/// Please try again later or contact the software's author."
 pub const VERIFY_ERR_NO_SUCH_FIELD: i32 = -9;
 /// Operating system failure (thread, machine identity, randomness).
+///
+/// End user (`verify_code_user_message`, en): "A system error occurred. Please restart the
+/// program and try again."
 pub const VERIFY_ERR_SYSTEM: i32 = -10;
 /// TLS: the server's certificate matches none of the pinned keys.
+///
+/// End user (`verify_code_user_message`, en): "The licensing server's identity could not be
+/// confirmed; the network may be intercepting the connection. Please try another network."
 pub const VERIFY_ERR_PIN: i32 = -11;
 /// Proxy unreachable, or it refused the credentials or the tunnel.
+///
+/// End user (`verify_code_user_message`, en): "The proxy server could not be used. Please check
+/// the proxy settings and try again."
 pub const VERIFY_ERR_PROXY: i32 = -12;
 /// Request too large: its body would exceed 1 MiB; nothing was sent.
+///
+/// End user (`verify_code_user_message`, en): "What you entered is too long. Please shorten it
+/// and try again."
 pub const VERIFY_ERR_TOO_LARGE: i32 = -13;
 /// Offline verdict refused: the clock was moved back.
+///
+/// End user (`verify_code_user_message`, en): "Offline use is not possible because the
+/// computer's clock was set back. Please correct the date and time, or connect to the
+/// internet."
 pub const VERIFY_ERR_CLOCK_BACK: i32 = -14;
 /// Offline verdict refused: the offline grace period is over.
+///
+/// End user (`verify_code_user_message`, en): "You have been offline for too long. Please
+/// connect to the internet and sign in again."
 pub const VERIFY_ERR_GRACE_OVER: i32 = -15;
 /// Offline verdict refused: the stored licence has expired.
+///
+/// End user (`verify_code_user_message`, en): "Your licence has expired and cannot be used
+/// offline. Please connect to the internet and try again."
 pub const VERIFY_ERR_OFFLINE_EXPIRED: i32 = -16;

@@ -98,8 +98,10 @@ fn codes() -> String {
     TABLE
         .iter()
         .map(|row| {
+            // ASCII only, as verify.h (see generate::rust::codes): the English message.
             format!(
-                "inline constexpr std::int32_t {} = VERIFY_{};\n",
+                "{}inline constexpr std::int32_t {} = VERIFY_{};\n",
+                comment_lines(&format!("{}. End user: \"{}\"", row.text, row.user.en)),
                 row.name.to_ascii_lowercase(),
                 row.name
             )
@@ -207,6 +209,24 @@ fn reply_fields(action: &ActionSpec) -> String {
         }
     }));
     wrap(words)
+}
+
+/// `text` as `//` comment lines wrapped at [`WIDTH`].
+fn comment_lines(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from("//");
+    for word in text.split(' ') {
+        if line.len() + 1 + word.len() > WIDTH && line.len() > 2 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("//");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 /// `words` as the tail of a method's comment, wrapped at [`WIDTH`].

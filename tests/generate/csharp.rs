@@ -124,9 +124,14 @@ fn codes() -> String {
         .iter()
         .map(|row| {
             format!(
-                "        /// <summary>{} (<c>VERIFY_{}</c>).</summary>\n        {} = {},\n",
+                "        /// <summary>{} (<c>VERIFY_{}</c>).</summary>\n        \
+                 /// <remarks>End user (<see cref=\"Library.UserMessage(ResultCode, string)\"/>): \
+                 en \"{}\"; zh-CN \"{}\"; zh-TW \"{}\"</remarks>\n        {} = {},\n",
                 xml(row.text),
                 row.name,
+                xml(row.user.en),
+                xml(row.user.zh_cn),
+                xml(row.user.zh_tw),
                 code_member(row.name),
                 row.code
             )

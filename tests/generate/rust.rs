@@ -14,14 +14,40 @@ pub fn codes() -> String {
     let mut out = String::from(BANNER);
     out.push_str("\n//! The result codes of the C ABI (verify-core's code table).\n\n");
     for row in TABLE {
+        // The header and verify.hpp stay ASCII (MSVC on Chinese Windows reads a source
+        // without a byte-order mark in code page 936 and warns, C4819, at every other
+        // character): the Chinese messages are in README.zh-CN.md and Verify.cs.
         out.push_str(&format!(
-            "/// {}.\npub const VERIFY_{}: i32 = {};\n",
+            "/// {}.\n///\n{}pub const VERIFY_{}: i32 = {};\n",
             capitalized(row.text),
+            doc_wrapped(&format!(
+                "End user (`verify_code_user_message`, en): \"{}\"",
+                row.user.en
+            )),
             row.name,
             row.code
         ));
     }
     rustfmt(&out)
+}
+
+/// `text` as `///` lines of at most 96 columns (the header's lines, indented by ` * `, stay
+/// within 100).
+fn doc_wrapped(text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from("///");
+    for word in text.split(' ') {
+        if line.len() + 1 + word.len() > 96 && line.len() > 3 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from("///");
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
 }
 
 fn capitalized(text: &str) -> String {

@@ -102,6 +102,28 @@ internal static class CsharpChecks
         Expect(Library.Describe(ResultCode.Disabled).Length > 0, "Describe: " + Library.Describe(ResultCode.Disabled));
         Expect(Library.Describe(ResultCode.System) != Library.Describe(ResultCode.Network), "System has its own text");
         Expect(Library.Version.Length > 0, "version " + Library.Version);
+        Expect(Library.UserMessage(ResultCode.Network, "zh-CN") == "无法连接验证服务器，请检查网络后重试。",
+            "UserMessage zh-CN: " + Library.UserMessage(ResultCode.Network, "zh-CN"));
+        Expect(Library.UserMessage(-3, "zh-TW") == "無法連線驗證伺服器，請檢查網路後重試。",
+            "UserMessage zh-TW: " + Library.UserMessage(-3, "zh-TW"));
+        Library.Language = "zh-TW";
+        Expect(Library.Language == "zh-TW", "Language: " + Library.Language);
+        Expect(Library.UserMessage(ResultCode.Ok) == "操作成功。", "UserMessage in the process's language");
+        try
+        {
+            Library.Language = "zh CN";
+            Expect(false, "a malformed language tag throws");
+        }
+        catch (VerifyException e)
+        {
+            Expect(e.Code == ResultCode.InvalidArgument, "malformed language tag: " + e.Code);
+        }
+        Library.Language = "en";
+        Expect(Library.UserMessage(ResultCode.WrongPassword) == "Wrong password. Please check it and try again.",
+            "UserMessage en: " + Library.UserMessage(ResultCode.WrongPassword));
+        Library.Language = null;
+        Expect(Library.Describe(ResultCode.Network) == "network error: server unreachable or connection broken",
+            "Describe stays English: " + Library.Describe(ResultCode.Network));
 
         Console.WriteLine(failures == 0 ? "CHECKS PASSED" : "CHECKS FAILED");
         return failures == 0 ? 0 : 1;

@@ -90,6 +90,25 @@ int main(int argc, char **argv)
     CHECK(!verify::describe(verify::codes::machine_changed).empty());
     CHECK(!verify::describe(verify::codes::err_system).empty());
 
+    // The end user's messages: in the language asked, or the process's; describe() stays
+    // the developer's English.
+    CHECK(verify::user_message(verify::codes::err_network, "zh-CN") ==
+          "\u65e0\u6cd5\u8fde\u63a5\u9a8c\u8bc1\u670d\u52a1\u5668\uff0c\u8bf7\u68c0\u67e5"
+          "\u7f51\u7edc\u540e\u91cd\u8bd5\u3002"); // 无法连接验证服务器，请检查网络后重试。
+    verify::set_language("en");
+    CHECK(verify::language() == "en");
+    CHECK(verify::user_message(verify::codes::wrong_password) ==
+          "Wrong password. Please check it and try again.");
+    try {
+        verify::set_language("zh CN");
+        CHECK(false);
+    } catch (const verify::Error &e) {
+        CHECK(e.code() == err_invalid_argument);
+    }
+    verify::set_language("");
+    CHECK(verify::describe(verify::codes::err_network) ==
+          "network error: server unreachable or connection broken");
+
     // JSON Pointers: field() and pointer() escape "~" and "/" (RFC 6901), nothing else.
     CHECK(verify::field("token") == "/data/token");
     CHECK(verify::field("a.b") == "/data/a.b");

@@ -10,8 +10,10 @@
  * Checks: UTF-8 is the default; unknown code pages are refused; VERIFY_CODE_PAGE_SYSTEM
  * follows GetACP(); a GBK username logs in and comes back in GBK; a refusal's message comes
  * back in GBK; a variable's name, a JSON Pointer and values in GBK both ways, JSON texts
- * converted, a character GBK cannot hold as `?`; bytes that are not GBK are refused; 65001
- * goes back to UTF-8.
+ * converted, a character GBK cannot hold as `?`; bytes that are not GBK are refused; the
+ * end user's message is Chinese by default (GetUserDefaultUILanguage) and comes out in GBK,
+ * Simplified and Traditional, while the developer's last error stays English; 65001 goes back
+ * to UTF-8.
  */
 
 #include <windows.h>
@@ -27,6 +29,18 @@ static const char name_gbk[] = "\xC3\xFB\xD7\xD6";
 static const char value_gbk[] = "\xD6\xB5";
 static const char name_utf8[] = "\xE5\x90\x8D\xE5\xAD\x97";
 static const char value_utf8[] = "\xE5\x80\xBC";
+/* The end user's message of VERIFY_ERR_NETWORK: 无法连接验证服务器，请检查网络后重试。 in GBK
+ * and in UTF-8, and its Traditional 無法連線驗證伺服器，請檢查網路後重試。 in GBK. */
+static const char network_gbk[] =
+    "\xCE\xDE\xB7\xA8\xC1\xAC\xBD\xD3\xD1\xE9\xD6\xA4\xB7\xFE\xCE\xF1\xC6\xF7\xA3\xAC\xC7\xEB"
+    "\xBC\xEC\xB2\xE9\xCD\xF8\xC2\xE7\xBA\xF3\xD6\xD8\xCA\xD4\xA1\xA3";
+static const char network_utf8[] =
+    "\xE6\x97\xA0\xE6\xB3\x95\xE8\xBF\x9E\xE6\x8E\xA5\xE9\xAA\x8C\xE8\xAF\x81\xE6\x9C\x8D\xE5\x8A"
+    "\xA1\xE5\x99\xA8\xEF\xBC\x8C\xE8\xAF\xB7\xE6\xA3\x80\xE6\x9F\xA5\xE7\xBD\x91\xE7\xBB\x9C\xE5"
+    "\x90\x8E\xE9\x87\x8D\xE8\xAF\x95\xE3\x80\x82";
+static const char network_tw_gbk[] =
+    "\x9F\x6F\xB7\xA8\xDF\x42\xBE\x80\xF2\x9E\xD7\x43\xCB\xC5\xB7\xFE\xC6\xF7\xA3\xAC\xD5\x88"
+    "\x99\x7A\xB2\xE9\xBE\x57\xC2\xB7\xE1\xE1\xD6\xD8\xD4\x87\xA1\xA3";
 
 /* Whether `text` is valid in code page `page` (MultiByteToWideChar refuses invalid bytes). */
 static int valid_in(UINT page, const char *text)
@@ -73,6 +87,26 @@ int main(int argc, char **argv)
     CHECK(strcmp(text, greeting_gbk) == 0);
     verify_reply_free(reply);
 
+    /* The end user's messages: the user's UI language is Chinese, the text GBK. */
+    printf("GetUserDefaultUILanguage %04x, verify_language %s\n",
+           (unsigned)GetUserDefaultUILanguage(), verify_language());
+    CHECK(strcmp(verify_language(), "zh-CN") == 0);
+    text = verify_code_user_message(VERIFY_ERR_NETWORK, NULL);
+    CHECK(strcmp(text, network_gbk) == 0);
+    CHECK(valid_in(936, text) && !valid_in(CP_UTF8, text));
+    CHECK(verify_code_user_message(VERIFY_ERR_NETWORK, "zh-CN") == text);
+    CHECK(strcmp(verify_code_user_message(VERIFY_ERR_NETWORK, "zh-TW"), network_tw_gbk) == 0);
+    CHECK(strcmp(verify_code_user_message(VERIFY_ERR_NETWORK, "en"),
+                 "Cannot connect to the licensing server. Please check your network and try "
+                 "again.") == 0);
+    CHECK_INT(verify_set_language("zh-TW"), VERIFY_OK);
+    CHECK(strcmp(verify_code_user_message(VERIFY_ERR_NETWORK, NULL), network_tw_gbk) == 0);
+    CHECK_INT(verify_set_language(NULL), VERIFY_OK);
+    CHECK(strcmp(verify_language(), "zh-CN") == 0);
+    /* the developer's words stay English */
+    CHECK(strcmp(verify_code_describe(VERIFY_ERR_NETWORK),
+                 "network error: server unreachable or connection broken") == 0);
+
     CHECK_INT(verify_user_login(client, user_gbk, argv[4], "WIN-CODEPAGE", &reply), VERIFY_OK);
     text = NULL;
     CHECK_INT(verify_reply_str(reply, "/data/username", &text), 0);
@@ -85,6 +119,8 @@ int main(int argc, char **argv)
     text = verify_reply_message(reply);
     CHECK(text != NULL && text[0] != '\0');
     CHECK(text != NULL && valid_in(936, text) && !valid_in(CP_UTF8, text));
+    CHECK(text != NULL && strcmp(text, "\xC3\xDC\xC2\xEB\xB4\xED\xCE\xF3") == 0); /* 密码错误 */
+    CHECK(strncmp(verify_last_error_message(), "wrong password (1003)", 21) == 0);
     verify_reply_free(reply);
     reply = NULL;
 
@@ -121,6 +157,7 @@ int main(int argc, char **argv)
     CHECK_INT(verify_set_code_page(936), VERIFY_OK);
     CHECK_INT(verify_code_page(), 936);
     CHECK_INT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
+    CHECK(strcmp(verify_code_user_message(VERIFY_ERR_NETWORK, NULL), network_utf8) == 0);
     text = variable(client, &reply);
     CHECK(strcmp(text, greeting_utf8) == 0);
     verify_reply_free(reply);

@@ -43,6 +43,14 @@ int main(int argc, char **argv)
     CHECK(strcmp(verify_code_describe(VERIFY_OK), "success") == 0);
     CHECK(verify_code_describe(123456) != NULL);
     CHECK(verify_code_describe(-2147483647 - 1) != NULL);
+    CHECK(verify_code_user_message(123456, NULL) != NULL);
+    CHECK(verify_code_user_message(-2147483647 - 1, bad_utf8) != NULL);
+    CHECK(verify_code_user_message(VERIFY_OK, "") != NULL);
+    CHECK_INT(verify_set_language(bad_utf8), VERIFY_ERR_INVALID_UTF8);
+    CHECK_INT(verify_set_language("no such language tag, spaces"), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_last_error_code(), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_set_language(NULL), VERIFY_OK);
+    CHECK(verify_language() != NULL);
 
     /* constructors: NULL out, NULL and bad strings, a bad URL; *out stays NULL */
     CHECK_INT(verify_client_new(argv[1], argv[2], argv[3], NULL), VERIFY_ERR_INVALID_ARGUMENT);

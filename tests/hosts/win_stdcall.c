@@ -98,6 +98,7 @@ static void pops(const char *base_url, const char *app_id, const char *app_key)
     /* one export of each arity; arguments valid, or NULL handles the export refuses */
     POPS(verify_abi_version, 0, 0);
     POPS(verify_code_describe, 1, 200);
+    POPS(verify_code_user_message, 2, 200, 0);
     POPS(verify_set_code_page, 1, VERIFY_CODE_PAGE_UTF8);
     POPS(verify_reply_free, 1, 0);
     POPS(verify_keeper_options_set_interval, 2, 0, 1000);
@@ -211,6 +212,10 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_abi_version(), VERIFY_ABI_VERSION);
     CHECK(verify_version()[0] != '\0');
     CHECK(strcmp(verify_code_describe(VERIFY_OK), "success") == 0);
+    CHECK(strcmp(verify_code_user_message(VERIFY_OK, "en"), "Success.") == 0);
+    CHECK_INT(verify_set_language("en"), VERIFY_OK);
+    CHECK(strcmp(verify_language(), "en") == 0);
+    CHECK_INT(verify_set_language(NULL), VERIFY_OK);
     CHECK_INT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
     CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
     CHECK_INT(verify_machine_code("stdcall", code, sizeof code), VERIFY_OK);

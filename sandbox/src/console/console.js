@@ -41,6 +41,10 @@ async function api(method, path, body) {
 const get = (path) => api("GET", path);
 const post = (path, body) => api("POST", path, body || {});
 
+// The attributes of a cell holding the service's own text (Chinese): its language declared,
+// so that the browser picks Simplified Chinese glyphs (the page itself is English).
+const ZH = { lang: "zh-CN", class: "service-text" };
+
 function el(tag, attrs, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -86,7 +90,7 @@ async function refreshPrograms() {
   fill("#programs", v.programs.map((p) => el("tr", { dataset: { app: p.app_id } },
     el("td", {}, p.app_id), el("td", {}, p.status), el("td", {}, el("code", {}, p.app_key)),
     el("td", {}, p.api_password_count), el("td", {}, p.dialect),
-    el("td", {}, p.bulletin), el("td", {}, p.version ? p.version.version : ""),
+    el("td", ZH, p.bulletin), el("td", {}, p.version ? p.version.version : ""),
     el("td", {},
       button(p.status === "approved" ? "Suspend" : "Approve", "", () => post("/_sandbox/programs/status",
         { app_id: p.app_id, status: p.status === "approved" ? "pending" : "approved" })),
@@ -101,11 +105,11 @@ async function refreshCards() {
   fill("#cards", v.cards.map((c) => {
     const banned = c.state === "disabled";
     return el("tr", { dataset: { card: c.card, status: c.status } },
-      el("td", {}, el("code", {}, c.card)), el("td", {}, c.type_name),
+      el("td", {}, el("code", {}, c.card)), el("td", ZH, c.type_name),
       el("td", { class: "status st-" + c.status }, c.status),
       el("td", {}, c.device_id || ""),
       el("td", {}, c.kind === "count" ? c.used + "/" + c.total : ""),
-      el("td", {}, c.expire_at || ""), el("td", {}, c.heartbeat_at || ""), el("td", {}, c.reason || ""),
+      el("td", {}, c.expire_at || ""), el("td", {}, c.heartbeat_at || ""), el("td", ZH, c.reason || ""),
       el("td", {},
         banned
           ? button("Unban", "unban", () => post("/_sandbox/cards/update", { app_id: program, card: c.card, op: "enable" }))
@@ -123,7 +127,7 @@ async function refreshAccounts() {
     el("td", {}, a.username), el("td", {}, a.user_id),
     el("td", { class: "status st-" + a.status }, a.status),
     el("td", {}, a.device_id || ""), el("td", {}, a.bind_count), el("td", {}, a.expire_at),
-    el("td", {}, a.social_id || ""), el("td", {}, a.reason || ""),
+    el("td", {}, a.social_id || ""), el("td", ZH, a.reason || ""),
     el("td", {},
       a.status === "banned"
         ? button("Unban", "unban", () => post("/_sandbox/accounts/update", { app_id: program, username: a.username, op: "unban" }))
