@@ -10,7 +10,10 @@
 //!
 //! The winning line (base URL and address) is kept for later connections, and across starts
 //! in the state folder when the host gave one, so that a primary blocked for weeks costs
-//! nothing after the first start; racing still runs when the remembered line fails.
+//! nothing after the first start; racing still runs when the remembered line fails. The
+//! addresses of the winning line's name are kept there too ([`crate::addresses`]): a later
+//! start connects to them at once, beside a fresh lookup, instead of waiting for the name
+//! server.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
@@ -21,6 +24,7 @@ use ureq::unversioned::transport::{
     ConnectionDetails, Connector, Either, ShutdownHandle, Transport, TransportAdapter,
 };
 
+use crate::addresses::Remembered;
 use crate::buffers::WipedBuffers;
 use crate::deadline::Deadline;
 use crate::log::{log, LogHook, LogLevel};
@@ -89,6 +93,8 @@ pub(crate) struct Lines {
     spares: Mutex<Vec<Spare>>,
     /// The winning line: base URL (index in `origins`) and address.
     line: Mutex<Option<(usize, SocketAddr)>>,
+    /// The addresses of the names, remembered across starts.
+    addresses: Remembered,
     store: Option<Arc<Sealed>>,
     log: Option<LogHook>,
 }
@@ -107,13 +113,14 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Lines {
-    /// The lines of `origins`; the remembered line is read from `store`.
+    /// The lines of `origins`; the remembered line, and the addresses seen within
+    /// `addresses_max_age`, are read from `store`.
     pub(crate) fn new(
         origins: Vec<Origin>,
         names: Arc<Names>,
         tls: TlsConnector,
         delay: Duration,
-        store: Option<Arc<Sealed>>,
+        (store, addresses_max_age): (Option<Arc<Sealed>>, Duration),
         hook: Option<LogHook>,
     ) -> Lines {
         let remembered = store
@@ -138,6 +145,7 @@ impl Lines {
             delay,
             spares: Mutex::default(),
             line: Mutex::new(remembered),
+            addresses: Remembered::new(store.clone(), addresses_max_age, hook.clone()),
             store,
             log: hook,
         }
@@ -148,8 +156,14 @@ impl Lines {
         locked(&self.line).map(|(origin, _)| &self.origins[origin])
     }
 
-    /// Keeps the winning line, and writes it to the state folder when it changed.
+    /// Keeps the winning line, and writes it to the state folder when it changed; keeps its
+    /// name's addresses there too (a looked-up name only).
     fn remember(&self, origin: usize, addr: SocketAddr) {
+        let Origin { host, port, .. } = &self.origins[origin];
+        if !self.names.is_fixed(host) {
+            let fresh = self.names.known(host, *port);
+            self.addresses.keep(host, *port, addr, fresh);
+        }
         let changed = locked(&self.line).replace((origin, addr)) != Some((origin, addr));
         if let (true, Some(store)) = (changed, &self.store) {
             let text = format!("{}\n{addr}", self.origins[origin].label());
@@ -193,6 +207,12 @@ impl Lines {
                     preferred: line
                         .filter(|(remembered, _)| Some(*remembered) == *index)
                         .map(|(_, addr)| addr),
+                    remembered: match index {
+                        Some(_) if !self.names.is_fixed(&origin.host) => {
+                            self.addresses.addresses(&origin.host, origin.port)
+                        }
+                        _ => Vec::new(),
+                    },
                     label: origin.label(),
                 }
             })

@@ -2,7 +2,7 @@
 //! under latency): a black-holed primary loses to its mirror after the attempt delay, the
 //! attempt delay is a setting, an IPv6 address that swallows SYNs makes way for IPv4, fixed
 //! addresses, the winning line remembered across starts in the state folder (and racing
-//! again when it fails), and TLS refusals in words. Black holes on loopback:
+//! again when it fails), its name's addresses remembered there, and TLS refusals in words. Black holes on loopback:
 //! `common::net::BlackHole`.
 
 #[path = "../../tests/common/mod.rs"]
@@ -304,6 +304,82 @@ fn the_winning_line_is_remembered_across_starts_and_raced_again_when_it_fails() 
         lines.lock().expect("log")
     );
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn a_names_addresses_are_remembered_sealed_and_tried_before_the_lookup_answers() {
+    let sandbox = Sandbox::start(Config::default()).expect("sandbox");
+    let app_id = program_on(&sandbox);
+    let port = sandbox.port();
+    let url = format!("http://localhost:{port}");
+    let start = |folder: &PathBuf, max_age: Duration| {
+        let (options, lines) = logged(Options {
+            state_folder: Some(StateFolder::Path(folder.clone())),
+            remembered_addresses_max_age: max_age,
+            ..Options::default()
+        });
+        let client = Client::with_options(&url, &app_id, APP_KEY, options).expect("client");
+        client.init().expect("Init");
+        lines
+    };
+    let day = Duration::from_secs(24 * 3600);
+    let folder = scratch("addresses");
+    let first = start(&folder, day);
+    assert_eq!(
+        count(&first, "remembered address"),
+        0,
+        "nothing remembered yet"
+    );
+    let files: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the state folder was made")
+        .map(|entry| entry.expect("entry").file_name())
+        .collect();
+    assert_eq!(files.len(), 2, "the line and the addresses: {files:?}");
+    for file in &files {
+        let sealed = std::fs::read(folder.join(file)).expect("read");
+        let text = String::from_utf8_lossy(&sealed);
+        assert!(
+            !text.contains("localhost") && !text.contains("127.0.0.1"),
+            "sealed, not in clear"
+        );
+    }
+    // The next start tries the remembered address while the name is looked up again.
+    let second = start(&folder, day);
+    let log = || second.lock().expect("log").join("\n");
+    assert_eq!(
+        count(
+            &second,
+            "remembered address(es) while the name is looked up"
+        ),
+        1,
+        "{}",
+        log()
+    );
+    // The first attempt goes to the address that won the first start.
+    let winner = first
+        .lock()
+        .expect("log")
+        .iter()
+        .find_map(|line| {
+            let rest = line.strip_prefix(&format!("connected to {url} at "))?;
+            Some(rest.split(": attempt").next()?.to_owned())
+        })
+        .expect("the first start connected");
+    assert_eq!(
+        count(&second, &format!("attempt 1: {url} at {winner}, started")),
+        1,
+        "{}",
+        log()
+    );
+    // With remembering off, nothing is used and nothing is written.
+    let off = start(&folder, Duration::ZERO);
+    assert_eq!(count(&off, "remembered address"), 0);
+    let other = scratch("addresses-off");
+    start(&other, Duration::ZERO);
+    let files = std::fs::read_dir(&other).expect("the state folder").count();
+    assert_eq!(files, 1, "only the line");
+    let _ = std::fs::remove_dir_all(&folder);
+    let _ = std::fs::remove_dir_all(&other);
 }
 
 /// An https sandbox whose certificate is `chain_pem` (key `key_pem`), with a program.
