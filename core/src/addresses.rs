@@ -14,7 +14,9 @@
 //! Addresses seen longer ago than the bound ([`crate::Options::remembered_addresses_max_age`],
 //! a day by default; zero turns remembering off) are not used, nor are those seen in the
 //! future (a clock moved back). Nothing is kept without a state folder; the file is sealed
-//! like every file there ([`crate::state`]).
+//! like every file there ([`crate::state`]), and written without a flush to disk on the path
+//! of the connection (it is a help, not a record: after a power cut it may not open, and is
+//! then ignored).
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -260,7 +262,7 @@ impl Remembered {
             }
             text
         };
-        if let Err(err) = store.write(FILE, text.as_bytes()) {
+        if let Err(err) = store.write_unflushed(FILE, text.as_bytes()) {
             log(&self.log, LogLevel::Warn, || {
                 format!(
                     "the addresses of {host}:{port} are not remembered: {}",

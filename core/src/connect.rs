@@ -167,7 +167,8 @@ impl Lines {
         let changed = locked(&self.line).replace((origin, addr)) != Some((origin, addr));
         if let (true, Some(store)) = (changed, &self.store) {
             let text = format!("{}\n{addr}", self.origins[origin].label());
-            if let Err(err) = store.write(LINE_FILE, text.as_bytes()) {
+            // Without a flush to disk: this is on the connection's path, and only a help.
+            if let Err(err) = store.write_unflushed(LINE_FILE, text.as_bytes()) {
                 log(&self.log, LogLevel::Warn, || {
                     format!("the winning line is not remembered: {}", err.message())
                 });

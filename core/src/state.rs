@@ -268,6 +268,18 @@ impl Sealed {
     /// Seals `plain` into the file `name`, atomically: a temporary file of this process,
     /// flushed, then renamed over the old file.
     pub(crate) fn write(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
+        self.write_with(name, plain, true)
+    }
+
+    /// [`Sealed::write`] without flushing to disk (no `fsync`, which takes about 10 ms on
+    /// some disks, on the path of a connection): for what is only a help to a later start
+    /// (the remembered line and addresses). After a power cut the file may hold the previous
+    /// contents, or not open (then it is ignored, as any damaged file is).
+    pub(crate) fn write_unflushed(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
+        self.write_with(name, plain, false)
+    }
+
+    fn write_with(&self, name: &str, plain: &[u8], flush: bool) -> Result<(), Error> {
         let failed = |what: &str, path: &Path, err: std::io::Error| {
             Error::system(format!("cannot {what} {}: {err}", path.display()))
         };
@@ -305,9 +317,13 @@ impl Sealed {
             std::process::id(),
             next_temporary()
         ));
-        let written = owner_only()
-            .open(&aside)
-            .and_then(|mut out| out.write_all(&file).and_then(|()| out.sync_all()));
+        let written = owner_only().open(&aside).and_then(|mut out| {
+            out.write_all(&file)?;
+            if flush {
+                out.sync_all()?;
+            }
+            Ok(())
+        });
         if let Err(err) = written {
             let _ = fs::remove_file(&aside);
             return Err(failed("write", &aside, err));
@@ -316,7 +332,9 @@ impl Sealed {
             let _ = fs::remove_file(&aside);
             return Err(failed("replace", &target, err));
         }
-        sync_folder(&self.folder);
+        if flush {
+            sync_folder(&self.folder);
+        }
         Ok(())
     }
 
@@ -423,6 +441,13 @@ mod tests {
         assert_eq!(
             mine.read("line").as_deref().map(Vec::as_slice),
             Some(&b"hello"[..])
+        );
+
+        // Unflushed, it is the same sealed file.
+        mine.write_unflushed("line", b"again").expect("write");
+        assert_eq!(
+            mine.read("line").as_deref().map(Vec::as_slice),
+            Some(&b"again"[..])
         );
 
         let other_machine = sealed(&dir, "10001", "APPKEY", "machine-b");
