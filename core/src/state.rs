@@ -1,5 +1,5 @@
 //! The client's state folder: the files that outlive a process (the remembered winning
-//! line, the offline store of the last good verdict, machine code v2's component hashes).
+//! line and its addresses, the offline store of the last good verdict, machine code v2's component hashes).
 //!
 //! Opt-in: nothing is written unless the host gives a folder or asks for the per-user
 //! default ([`StateFolder`]). Every file there is:
@@ -9,7 +9,8 @@
 //! - per program: its name carries a hash of the AppId, so programs may share a folder;
 //! - written atomically: a temporary file of its own, flushed to disk, then renamed over the
 //!   old one, so that two processes of one program writing at once never leave a torn file
-//!   (the last rename wins whole);
+//!   (the last rename wins whole); the files that only help a later start (the remembered
+//!   line and addresses) are not flushed ([`Sealed::write_unflushed`]);
 //! - readable by its owner only (mode 0600 in a folder created 0700 on Unix; on Windows the
 //!   per-user default folder's ACL lets only the user, administrators and SYSTEM in);
 //! - free of secrets in clear: callers store hashes, never a card key, password, token or
