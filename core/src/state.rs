@@ -1,5 +1,6 @@
 //! The client's state folder: the files that outlive a process (the remembered winning
-//! line and its addresses, the offline store of the last good verdict, machine code v2's component hashes).
+//! line and its addresses, the offline store of the last good verdict, machine code v2's
+//! component hashes).
 //!
 //! Opt-in: nothing is written unless the host gives a folder or asks for the per-user
 //! default ([`StateFolder`]). Every file there is:
