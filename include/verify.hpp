@@ -2296,8 +2296,8 @@ struct ClientOptions {
      * last good verdict): a path, or an empty string for the per-user default; unset:
      * nothing is written. */
     std::optional<std::string> state_folder = std::nullopt;
-    /* With a state folder: how long the winning line's addresses stay in use after they
-     * were last seen connecting; a later start connects to them at once beside a fresh
+    /* With a state folder: how long the winning line's addresses (https) stay in use after
+     * they were last seen connecting; a later start connects to them at once beside a fresh
      * lookup (no wait for a slow name server; TLS still checks the name, fixed addresses
      * still win). 0: neither remembered nor used; unset: a day. */
     std::optional<std::chrono::seconds> remembered_addresses_max_age = std::nullopt;

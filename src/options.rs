@@ -413,8 +413,8 @@ pub extern "system" fn verify_client_options_set_state_folder(
     }
 }
 
-/// Sets how long (in seconds) the addresses of the winning line's host name, kept in the
-/// state folder (`verify_client_options_set_state_folder`), stay in use after they were last
+/// Sets how long (in seconds) the addresses of the winning line's host name (https base URLs
+/// only), kept in the state folder (`verify_client_options_set_state_folder`), stay in use after they were last
 /// seen connecting (default 86400, a day). A later start connects to them at once, beside a
 /// fresh lookup of the name (the fresh answer joins when it comes; a remembered address that
 /// no longer answers costs at most the attempt delay), so that it does not wait for a slow

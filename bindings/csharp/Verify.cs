@@ -2846,7 +2846,7 @@ namespace Verify
 
         /// <summary>
         /// With a <see cref="StateFolder"/>: how long the addresses of the winning line's host
-        /// name stay in use after they were last seen connecting. A later start connects to them
+        /// name (an https base URL's) stay in use after they were last seen connecting. A later start connects to them
         /// at once beside a fresh lookup, so that it does not wait for a slow name server; TLS
         /// still checks the name and fixed <see cref="Addresses"/> still win. Zero: neither
         /// remembered nor used. Null (the default): a day. Whole seconds.

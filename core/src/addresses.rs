@@ -9,7 +9,8 @@
 //! fresh answer joins the race when it comes, and a remembered address that no longer answers
 //! holds the next attempt off for no more than the attempt delay. TLS checks the name as it
 //! always does; fixed addresses ([`crate::Options::add_address`]) and IP literals are never
-//! remembered (they need no lookup).
+//! remembered (they need no lookup), nor are the addresses of a plain http base URL (nothing
+//! would check that a remembered address still serves the name).
 //!
 //! Addresses seen longer ago than the bound ([`crate::Options::remembered_addresses_max_age`],
 //! a day by default; zero turns remembering off) are not used, nor are those seen in the

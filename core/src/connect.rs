@@ -157,10 +157,10 @@ impl Lines {
     }
 
     /// Keeps the winning line, and writes it to the state folder when it changed; keeps its
-    /// name's addresses there too (a looked-up name only).
+    /// name's addresses there too (see [`Lines::uses_remembered`]).
     fn remember(&self, origin: usize, addr: SocketAddr) {
         let Origin { host, port, .. } = &self.origins[origin];
-        if !self.names.is_fixed(host) {
+        if self.uses_remembered(&self.origins[origin]) {
             let fresh = self.names.known(host, *port);
             self.addresses.keep(host, *port, addr, fresh);
         }
@@ -174,6 +174,13 @@ impl Lines {
                 });
             }
         }
+    }
+
+    /// Whether `origin`'s addresses are remembered across starts: a name that is looked up
+    /// (not an IP literal, no fixed addresses), over https, where TLS checks that a remembered
+    /// address still serves the name (over plain http nothing would).
+    fn uses_remembered(&self, origin: &Origin) -> bool {
+        origin.https && !self.names.is_fixed(&origin.host)
     }
 
     fn take_spare(&self, origin: usize) -> Option<Spare> {
@@ -209,7 +216,7 @@ impl Lines {
                         .filter(|(remembered, _)| Some(*remembered) == *index)
                         .map(|(_, addr)| addr),
                     remembered: match index {
-                        Some(_) if !self.names.is_fixed(&origin.host) => {
+                        Some(_) if self.uses_remembered(origin) => {
                             self.addresses.addresses(&origin.host, origin.port)
                         }
                         _ => Vec::new(),

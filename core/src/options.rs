@@ -94,8 +94,8 @@ pub struct Options {
     /// addresses, and more): a folder, or the per-user default. Default: none (nothing is
     /// written).
     pub state_folder: Option<StateFolder>,
-    /// With a state folder: how long the addresses of the winning line's host name stay in
-    /// use after they were last seen connecting. A later start connects to them at once,
+    /// With a state folder: how long the addresses of the winning line's host name (an https
+    /// base URL's) stay in use after they were last seen connecting. A later start connects to them at once,
     /// beside a fresh lookup of the name (the fresh answer joins when it comes), so that it
     /// does not wait for a slow name server; TLS still checks the name, and fixed addresses
     /// ([`Options::add_address`]) still win. Zero: addresses are neither remembered nor

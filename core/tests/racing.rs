@@ -308,23 +308,27 @@ fn the_winning_line_is_remembered_across_starts_and_raced_again_when_it_fails() 
 
 #[test]
 fn a_names_addresses_are_remembered_sealed_and_tried_before_the_lookup_answers() {
-    let sandbox = Sandbox::start(Config::default()).expect("sandbox");
-    let app_id = program_on(&sandbox);
-    let port = sandbox.port();
-    let url = format!("http://localhost:{port}");
-    let start = |folder: &PathBuf, max_age: Duration| {
+    let certs = certs(&["localhost"], (2020, 2090), false);
+    let (sandbox, app_id) = https_with(&certs.chain_pem, &certs.key_pem);
+    let https = sandbox.https_base_url().expect("https");
+    let port = https.rsplit(':').next().expect("port").to_owned();
+    let url = format!("https://localhost:{port}");
+    let start = |url: &str, folder: &PathBuf, max_age: Duration| {
+        let mut trust = Trust::nothing();
+        trust.add_roots_pem(certs.ca_pem.as_bytes()).expect("root");
         let (options, lines) = logged(Options {
+            trust,
             state_folder: Some(StateFolder::Path(folder.clone())),
             remembered_addresses_max_age: max_age,
             ..Options::default()
         });
-        let client = Client::with_options(&url, &app_id, APP_KEY, options).expect("client");
+        let client = Client::with_options(url, &app_id, APP_KEY, options).expect("client");
         client.init().expect("Init");
         lines
     };
     let day = Duration::from_secs(24 * 3600);
     let folder = scratch("addresses");
-    let first = start(&folder, day);
+    let first = start(&url, &folder, day);
     assert_eq!(
         count(&first, "remembered address"),
         0,
@@ -343,8 +347,9 @@ fn a_names_addresses_are_remembered_sealed_and_tried_before_the_lookup_answers()
             "sealed, not in clear"
         );
     }
-    // The next start tries the remembered address while the name is looked up again.
-    let second = start(&folder, day);
+    // The next start tries the remembered address while the name is looked up again; TLS
+    // checks the name as ever (the certificate is for localhost).
+    let second = start(&url, &folder, day);
     let log = || second.lock().expect("log").join("\n");
     assert_eq!(
         count(
@@ -372,14 +377,22 @@ fn a_names_addresses_are_remembered_sealed_and_tried_before_the_lookup_answers()
         log()
     );
     // With remembering off, nothing is used and nothing is written.
-    let off = start(&folder, Duration::ZERO);
+    let off = start(&url, &folder, Duration::ZERO);
     assert_eq!(count(&off, "remembered address"), 0);
+    let only_line = |folder: &PathBuf| std::fs::read_dir(folder).expect("the folder").count();
     let other = scratch("addresses-off");
-    start(&other, Duration::ZERO);
-    let files = std::fs::read_dir(&other).expect("the state folder").count();
-    assert_eq!(files, 1, "only the line");
-    let _ = std::fs::remove_dir_all(&folder);
-    let _ = std::fs::remove_dir_all(&other);
+    start(&url, &other, Duration::ZERO);
+    assert_eq!(only_line(&other), 1, "only the line");
+    // Over plain http nothing would check a remembered address: none is kept.
+    let plain = scratch("addresses-http");
+    let http = format!("http://localhost:{}", sandbox.port());
+    start(&http, &plain, day);
+    let again = start(&http, &plain, day);
+    assert_eq!(only_line(&plain), 1, "only the line");
+    assert_eq!(count(&again, "remembered address"), 0);
+    for dir in [&folder, &other, &plain] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// An https sandbox whose certificate is `chain_pem` (key `key_pem`), with a program.
