@@ -3,13 +3,18 @@
 # time from a program's start to its first SingleLogin answer over https, through libverify
 # and through the libcurl baseline (benches/baseline/baseline.c) side by side, at 0, 50 and
 # 200 ms round trip, with no fault, with the primary black-holed and a healthy mirror, with a
-# dual-stack name whose IPv6 address is black-holed, with the name server answering after 2 s,
-# and (libverify) the second start with the winning line remembered.
+# dual-stack name whose IPv6 address is black-holed, with the name server answering after 2 s
+# (first start, and second start with the winning line's addresses remembered), and (libverify)
+# the second start with the winning line remembered.
 #
 #   benches/lab.sh            the table, in target/bench/lab.md and on stdout
 #   benches/lab.sh --write    the same, then rewrites the `lab` block of BENCHMARKS.md
 #   benches/lab.sh --check    one start per cell (the figures mean little; BENCHMARKS.md is not
 #                             touched)
+#   BENCH_LAB_CASES=slow-dns,slow-dns-remembered benches/lab.sh
+#                             only those rows (and the no-fault one their targets need; the
+#                             keys are tests/lab/figures.rs's Case::key), for a look at some
+#                             rows: do not --write such a partial table
 #
 # benches/run.sh runs it after its own figures (and, with --write, writes its block). Needs
 # root: the lab creates network namespaces. It installs what the lab needs
@@ -35,6 +40,10 @@ case "${1:-}" in
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "usage: $0 [--check | --write]" >&2; exit 2 ;;
 esac
+if [ "$write" -eq 1 ] && [ -n "${BENCH_LAB_CASES:-}" ]; then
+    echo "lab.sh: BENCH_LAB_CASES gives a partial table: BENCHMARKS.md is not rewritten" >&2
+    exit 2
+fi
 runs=${BENCH_LAB_RUNS:-5}
 if [ "$check" -eq 1 ]; then runs=1; fi
 
@@ -53,7 +62,7 @@ mkdir -p target/bench
 table=target/bench/lab-table.md
 step "the lab's figures: $runs start(s) per cell (cargo test -p verify --test lab figures)"
 VERIFY_LIBRARY_DIR="$root/target/release" VERIFY_LAB_SANDBOX="$root/target/release/verify-sandbox" \
-    VERIFY_LAB_RUNS="$runs" VERIFY_LAB_FIGURES="$root/$table" \
+    VERIFY_LAB_RUNS="$runs" VERIFY_LAB_FIGURES="$root/$table" VERIFY_LAB_CASES="${BENCH_LAB_CASES:-}" \
     cargo test -p verify --test lab -- --exact figures::figures --nocapture >&2
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)

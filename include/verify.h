@@ -1693,8 +1693,8 @@ int32_t VERIFY_CALL verify_code_page(void);
 /**
  * Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
  * settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), an
- * attempt delay of 250 ms, no fixed address, no state folder, no offline verdicts, no
- * start budget, a clock tolerance of 600 s, no log.
+ * attempt delay of 250 ms, no fixed address, no state folder (remembered addresses used for
+ * a day once there is one), no offline verdicts, no start budget, a clock tolerance of 600 s, no log.
  * Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
  * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
  */
@@ -1805,7 +1805,9 @@ int32_t VERIFY_CALL verify_client_options_add_address(struct verify_client_optio
 /**
  * Sets the client's state folder, the one place for state that outlives the process: the
  * winning line of racing connections (so that a primary blocked for weeks costs nothing
- * after the first start), and the last good verdict when offline verdicts are on
+ * after the first start) and its host name's addresses (so that a later start does not wait
+ * for a slow name server: `verify_client_options_set_remembered_addresses_max_age`), and the
+ * last good verdict when offline verdicts are on
  * (`verify_client_options_set_offline_grace`). `path` is a folder (created when
  * first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
  * `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
@@ -1817,6 +1819,20 @@ int32_t VERIFY_CALL verify_client_options_add_address(struct verify_client_optio
  */
 int32_t VERIFY_CALL verify_client_options_set_state_folder(struct verify_client_options *options,
                                                            const char *path);
+
+/**
+ * Sets how long (in seconds) the addresses of the winning line's host name (https base URLs
+ * only), kept in the state folder (`verify_client_options_set_state_folder`), stay in use after they were last
+ * seen connecting (default 86400, a day). A later start connects to them at once, beside a
+ * fresh lookup of the name (the fresh answer joins when it comes; a remembered address that
+ * no longer answers costs at most the attempt delay), so that it does not wait for a slow
+ * name server. TLS still checks the certificate against the name, and fixed addresses
+ * (`verify_client_options_add_address`) still win. 0: addresses are neither remembered nor
+ * used. Without a state folder nothing is kept. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`
+ * (`options` NULL). Not thread-safe on one `options`; `options` is not kept.
+ */
+int32_t VERIFY_CALL verify_client_options_set_remembered_addresses_max_age(struct verify_client_options *options,
+                                                                           uint32_t max_age_seconds);
 
 /**
  * Turns offline verdicts on (a state folder is needed: `verify_client_options_set_state_folder`):

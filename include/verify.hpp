@@ -2392,9 +2392,15 @@ struct ClientOptions {
     /* Fixed addresses for host names, like curl's --resolve: {host, ip} pairs; a listed
      * name is never looked up in DNS, and TLS still checks it. */
     std::vector<std::pair<std::string, std::string>> addresses;
-    /* The client's state folder (the remembered winning line, the last good verdict): a
-     * path, or an empty string for the per-user default; unset: nothing is written. */
+    /* The client's state folder (the remembered winning line and its name's addresses, the
+     * last good verdict): a path, or an empty string for the per-user default; unset:
+     * nothing is written. */
     std::optional<std::string> state_folder = std::nullopt;
+    /* With a state folder: how long the winning line's addresses (https) stay in use after
+     * they were last seen connecting; a later start connects to them at once beside a fresh
+     * lookup (no wait for a slow name server; TLS still checks the name, fixed addresses
+     * still win). 0: neither remembered nor used; unset: a day. */
+    std::optional<std::chrono::seconds> remembered_addresses_max_age = std::nullopt;
     /* Offline verdicts (a state folder needed): a login that cannot reach the server
      * answers from the stored verdict (Reply::offline()) when the server confirmed it less
      * than this long ago; unset: off. */
@@ -2490,6 +2496,11 @@ inline ClientOptionsPtr client_options(const ClientOptions &options, LogHandler 
     if (options.state_folder) {
         const std::string folder = arg(*options.state_folder, "state_folder");
         check_ok(verify_client_options_set_state_folder(handle.get(), folder.empty() ? nullptr : folder.c_str()));
+    }
+    if (options.remembered_addresses_max_age) {
+        check_ok(verify_client_options_set_remembered_addresses_max_age(
+            handle.get(),
+            to_seconds(*options.remembered_addresses_max_age, "remembered_addresses_max_age")));
     }
     if (options.offline_grace) {
         check_ok(verify_client_options_set_offline_grace(handle.get(), to_seconds(*options.offline_grace, "offline_grace")));

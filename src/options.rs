@@ -1,5 +1,6 @@
 //! `verify_client_options`: the settings of a client (mirrors, trust, proxy, plain-http
-//! opt-in, timeouts, the attempt delay, fixed addresses, the state folder, log hook), given
+//! opt-in, timeouts, the attempt delay, fixed addresses, the state folder and the age of the
+//! addresses remembered there, log hook), given
 //! to `verify_client_new_with_options`. Setters only, so
 //! the settings can grow without breaking the ABI.
 
@@ -106,8 +107,8 @@ unsafe fn set(
 
 /// Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy
 /// settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), an
-/// attempt delay of 250 ms, no fixed address, no state folder, no offline verdicts, no
-/// start budget, a clock tolerance of 600 s, no log.
+/// attempt delay of 250 ms, no fixed address, no state folder (remembered addresses used for
+/// a day once there is one), no offline verdicts, no start budget, a clock tolerance of 600 s, no log.
 /// Ownership: the caller owns `*out` and frees it with `verify_client_options_free`.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
 #[no_mangle]
@@ -382,7 +383,9 @@ pub extern "system" fn verify_client_options_add_address(
 
 /// Sets the client's state folder, the one place for state that outlives the process: the
 /// winning line of racing connections (so that a primary blocked for weeks costs nothing
-/// after the first start), and the last good verdict when offline verdicts are on
+/// after the first start) and its host name's addresses (so that a later start does not wait
+/// for a slow name server: `verify_client_options_set_remembered_addresses_max_age`), and the
+/// last good verdict when offline verdicts are on
 /// (`verify_client_options_set_offline_grace`). `path` is a folder (created when
 /// first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
 /// `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
@@ -405,6 +408,29 @@ pub extern "system" fn verify_client_options_set_state_folder(
                 }
                 _ => StateFolder::UserDefault,
             });
+            Ok(())
+        })
+    }
+}
+
+/// Sets how long (in seconds) the addresses of the winning line's host name (https base URLs
+/// only), kept in the state folder (`verify_client_options_set_state_folder`), stay in use after they were last
+/// seen connecting (default 86400, a day). A later start connects to them at once, beside a
+/// fresh lookup of the name (the fresh answer joins when it comes; a remembered address that
+/// no longer answers costs at most the attempt delay), so that it does not wait for a slow
+/// name server. TLS still checks the certificate against the name, and fixed addresses
+/// (`verify_client_options_add_address`) still win. 0: addresses are neither remembered nor
+/// used. Without a state folder nothing is kept. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`
+/// (`options` NULL). Not thread-safe on one `options`; `options` is not kept.
+#[no_mangle]
+pub extern "system" fn verify_client_options_set_remembered_addresses_max_age(
+    options: *mut verify_client_options,
+    max_age_seconds: u32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe {
+        set(options, |o| {
+            o.remembered_addresses_max_age = Duration::from_secs(max_age_seconds.into());
             Ok(())
         })
     }

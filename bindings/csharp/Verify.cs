@@ -2808,6 +2808,7 @@ namespace Verify
         private TimeSpan? offlineGrace;
         private TimeSpan? startBudget;
         private TimeSpan? clockTolerance;
+        private TimeSpan? rememberedAddressesMaxAge;
 
         /// <summary>The defaults.</summary>
         public ClientOptions()
@@ -2913,11 +2914,26 @@ namespace Verify
 
         /// <summary>
         /// The client's state folder, the one place for state that outlives the process (the
-        /// remembered winning line of racing connections, the last good verdict): a folder,
+        /// remembered winning line of racing connections and its name's addresses, the last good
+        /// verdict): a folder,
         /// <see cref="DefaultStateFolder"/> ("") for the per-user default, or null (the default)
         /// for none: nothing is written. Each file there is sealed for this program and machine.
         /// </summary>
         public string StateFolder { get; set; }
+
+        /// <summary>
+        /// With a <see cref="StateFolder"/>: how long the addresses of the winning line's host
+        /// name (an https base URL's) stay in use after they were last seen connecting. A later start connects to them
+        /// at once beside a fresh lookup, so that it does not wait for a slow name server; TLS
+        /// still checks the name and fixed <see cref="Addresses"/> still win. Zero: neither
+        /// remembered nor used. Null (the default): a day. Whole seconds.
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">Negative or over 4294967295 s.</exception>
+        public TimeSpan? RememberedAddressesMaxAge
+        {
+            get { return rememberedAddressesMaxAge; }
+            set { if (value.HasValue) { Args.Seconds(value.Value, "value"); } rememberedAddressesMaxAge = value; }
+        }
 
         /// <summary>
         /// Offline verdicts (a <see cref="StateFolder"/> needed): a login that cannot reach the
@@ -3043,6 +3059,11 @@ namespace Verify
                         Args.Optional(StateFolder, "options.StateFolder");
                         Setting(NativeMethods.verify_client_options_set_state_folder(p,
                             StateFolder.Length == 0 ? null : StateFolder));
+                    }
+                    if (rememberedAddressesMaxAge.HasValue)
+                    {
+                        Setting(NativeMethods.verify_client_options_set_remembered_addresses_max_age(p,
+                            Args.Seconds(rememberedAddressesMaxAge.Value, "RememberedAddressesMaxAge")));
                     }
                     if (offlineGrace.HasValue)
                     {
@@ -5086,6 +5107,9 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_options_set_state_folder(IntPtr options, [MarshalAs(UnmanagedType.LPUTF8Str)] string path);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_options_set_remembered_addresses_max_age(IntPtr options, uint maxAgeSeconds);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_client_options_set_log(IntPtr options, LogCallback callback,

@@ -10,7 +10,10 @@
 //!
 //! The winning line (base URL and address) is kept for later connections, and across starts
 //! in the state folder when the host gave one, so that a primary blocked for weeks costs
-//! nothing after the first start; racing still runs when the remembered line fails.
+//! nothing after the first start; racing still runs when the remembered line fails. The
+//! addresses of the winning line's name are kept there too ([`crate::addresses`]): a later
+//! start connects to them at once, beside a fresh lookup, instead of waiting for the name
+//! server.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, Weak};
@@ -21,6 +24,7 @@ use ureq::unversioned::transport::{
     ConnectionDetails, Connector, Either, ShutdownHandle, Transport, TransportAdapter,
 };
 
+use crate::addresses::Remembered;
 use crate::buffers::WipedBuffers;
 use crate::deadline::Deadline;
 use crate::log::{log, LogHook, LogLevel};
@@ -89,6 +93,8 @@ pub(crate) struct Lines {
     spares: Mutex<Vec<Spare>>,
     /// The winning line: base URL (index in `origins`) and address.
     line: Mutex<Option<(usize, SocketAddr)>>,
+    /// The addresses of the names, remembered across starts.
+    addresses: Remembered,
     store: Option<Arc<Sealed>>,
     log: Option<LogHook>,
 }
@@ -107,13 +113,14 @@ fn locked<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl Lines {
-    /// The lines of `origins`; the remembered line is read from `store`.
+    /// The lines of `origins`; the remembered line, and the addresses seen within
+    /// `addresses_max_age`, are read from `store`.
     pub(crate) fn new(
         origins: Vec<Origin>,
         names: Arc<Names>,
         tls: TlsConnector,
         delay: Duration,
-        store: Option<Arc<Sealed>>,
+        (store, addresses_max_age): (Option<Arc<Sealed>>, Duration),
         hook: Option<LogHook>,
     ) -> Lines {
         let remembered = store
@@ -138,6 +145,7 @@ impl Lines {
             delay,
             spares: Mutex::default(),
             line: Mutex::new(remembered),
+            addresses: Remembered::new(store.clone(), addresses_max_age, hook.clone()),
             store,
             log: hook,
         }
@@ -148,17 +156,31 @@ impl Lines {
         locked(&self.line).map(|(origin, _)| &self.origins[origin])
     }
 
-    /// Keeps the winning line, and writes it to the state folder when it changed.
+    /// Keeps the winning line, and writes it to the state folder when it changed; keeps its
+    /// name's addresses there too (see [`Lines::uses_remembered`]).
     fn remember(&self, origin: usize, addr: SocketAddr) {
+        let Origin { host, port, .. } = &self.origins[origin];
+        if self.uses_remembered(&self.origins[origin]) {
+            let fresh = self.names.known(host, *port);
+            self.addresses.keep(host, *port, addr, fresh);
+        }
         let changed = locked(&self.line).replace((origin, addr)) != Some((origin, addr));
         if let (true, Some(store)) = (changed, &self.store) {
             let text = format!("{}\n{addr}", self.origins[origin].label());
-            if let Err(err) = store.write(LINE_FILE, text.as_bytes()) {
+            // Without a flush to disk: this is on the connection's path, and only a help.
+            if let Err(err) = store.write_unflushed(LINE_FILE, text.as_bytes()) {
                 log(&self.log, LogLevel::Warn, || {
                     format!("the winning line is not remembered: {}", err.message())
                 });
             }
         }
+    }
+
+    /// Whether `origin`'s addresses are remembered across starts: a name that is looked up
+    /// (not an IP literal, no fixed addresses), over https, where TLS checks that a remembered
+    /// address still serves the name (over plain http nothing would).
+    fn uses_remembered(&self, origin: &Origin) -> bool {
+        origin.https && !self.names.is_fixed(&origin.host)
     }
 
     fn take_spare(&self, origin: usize) -> Option<Spare> {
@@ -193,6 +215,12 @@ impl Lines {
                     preferred: line
                         .filter(|(remembered, _)| Some(*remembered) == *index)
                         .map(|(_, addr)| addr),
+                    remembered: match index {
+                        Some(_) if self.uses_remembered(origin) => {
+                            self.addresses.addresses(&origin.host, origin.port)
+                        }
+                        _ => Vec::new(),
+                    },
                     label: origin.label(),
                 }
             })

@@ -31,6 +31,7 @@
 #![forbid(unsafe_code)]
 
 pub mod actions;
+mod addresses;
 mod buffers;
 mod cancel;
 mod client;

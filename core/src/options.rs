@@ -1,5 +1,6 @@
 //! The settings of a client: mirrors, trust, proxy, plain-http opt-in, timeouts, the
-//! attempt delay of racing connections, fixed addresses, the state folder and the log hook.
+//! attempt delay of racing connections, fixed addresses, the state folder (and how old the
+//! addresses remembered there may be) and the log hook.
 //! They only grow: hosts set what they need and keep the defaults for the rest.
 
 use std::fmt;
@@ -59,6 +60,10 @@ pub const DEFAULT_ATTEMPT_DELAY: Duration = Duration::from_millis(250);
 /// The longest attempt delay accepted: 10 seconds.
 pub const MAX_ATTEMPT_DELAY: Duration = Duration::from_secs(10);
 
+/// Default bound on the age of remembered addresses (see
+/// [`Options::remembered_addresses_max_age`]): a day.
+pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = crate::addresses::DEFAULT_MAX_AGE;
+
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]
 pub struct Options {
@@ -85,9 +90,17 @@ pub struct Options {
     /// looked up in DNS (a domain poisoned or blocked in DNS still works); TLS still checks
     /// the name. Add them with [`Options::add_address`]. Default: none.
     pub addresses: Vec<(String, IpAddr)>,
-    /// Where state that outlives the process is kept (the remembered winning line, and
-    /// more): a folder, or the per-user default. Default: none (nothing is written).
+    /// Where state that outlives the process is kept (the remembered winning line and its
+    /// addresses, and more): a folder, or the per-user default. Default: none (nothing is
+    /// written).
     pub state_folder: Option<StateFolder>,
+    /// With a state folder: how long the addresses of the winning line's host name (an https
+    /// base URL's) stay in use after they were last seen connecting. A later start connects to them at once,
+    /// beside a fresh lookup of the name (the fresh answer joins when it comes), so that it
+    /// does not wait for a slow name server; TLS still checks the name, and fixed addresses
+    /// ([`Options::add_address`]) still win. Zero: addresses are neither remembered nor
+    /// used. Default: a day.
+    pub remembered_addresses_max_age: Duration,
     /// Offline verdicts: how long after the server's last confirmation a login that cannot
     /// reach the server (DNS, connect, timeout, TLS handshake, proxy) may still answer from
     /// the stored verdict (code 202). Needs a state folder. Default: none (no offline
@@ -146,6 +159,7 @@ impl Default for Options {
             attempt_delay: DEFAULT_ATTEMPT_DELAY,
             addresses: Vec::new(),
             state_folder: None,
+            remembered_addresses_max_age: DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
             offline_grace: None,
             start_budget: None,
             clock_tolerance: crate::offline::DEFAULT_CLOCK_TOLERANCE,
@@ -167,6 +181,10 @@ impl fmt::Debug for Options {
             .field("attempt_delay", &self.attempt_delay)
             .field("addresses", &self.addresses)
             .field("state_folder", &self.state_folder)
+            .field(
+                "remembered_addresses_max_age",
+                &self.remembered_addresses_max_age,
+            )
             .field("offline_grace", &self.offline_grace)
             .field("start_budget", &self.start_budget)
             .field("clock_tolerance", &self.clock_tolerance)

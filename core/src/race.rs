@@ -16,6 +16,10 @@
 //! - names are looked up on threads of their own, all at once; a target whose name is still
 //!   being looked up holds later targets off for one delay, so that a mirror known at once
 //!   does not win over a primary that needs a lookup;
+//! - a target with addresses remembered from an earlier start ([`crate::addresses`]) tries
+//!   them at once while its name is looked up again: the fresh answer's new addresses join
+//!   the race when it comes (after the remembered ones), and a remembered address that no
+//!   longer answers holds the next attempt off for one delay, like any other;
 //! - the first attempt to finish wins; the others are closed at once.
 //!
 //! Everything happens in the calling thread with non-blocking sockets (mio), until the
@@ -52,6 +56,9 @@ pub(crate) struct Target {
     pub(crate) tls: Option<Arc<ClientConfig>>,
     /// An address to try first when the name has it (the remembered winning line).
     pub(crate) preferred: Option<SocketAddr>,
+    /// Addresses remembered from an earlier start, tried at once while the name is looked up
+    /// (unused when the addresses are known without a lookup: fixed, literal or cached).
+    pub(crate) remembered: Vec<SocketAddr>,
     /// `scheme://host:port`, for the log.
     pub(crate) label: String,
 }
@@ -229,6 +236,7 @@ pub(crate) fn race(
         poll: &mut poll,
         waker: &waker,
         addresses: Vec::new(),
+        looking: vec![false; targets.len()],
         next_address: vec![0; targets.len()],
         attempts: Vec::new(),
         started: 0,
@@ -252,6 +260,8 @@ struct Race<'a> {
     poll: &'a mut Poll,
     waker: &'a Arc<Waker>,
     addresses: Vec<Addresses>,
+    /// Per target: a lookup under way while its remembered addresses are tried.
+    looking: Vec<bool>,
     /// Per target: how many of its addresses were tried.
     next_address: Vec<usize>,
     /// Attempts under way (slots of finished ones are `None`).
@@ -320,9 +330,27 @@ impl Race<'_> {
                         },
                     );
                     match started {
+                        Ok(()) if !target.remembered.is_empty() => {
+                            waiting = true;
+                            self.looking[index] = true;
+                            log(self.hook, LogLevel::Debug, || {
+                                format!(
+                                    "{}: trying {} remembered address(es) while the name is \
+                                     looked up",
+                                    target.label,
+                                    target.remembered.len()
+                                )
+                            });
+                            let preferred = target.preferred.or(target.remembered.first().copied());
+                            Addresses::Known(interleave(target.remembered.clone(), preferred))
+                        }
                         Ok(()) => {
                             waiting = true;
                             Addresses::Resolving(Instant::now())
+                        }
+                        Err(_) if !target.remembered.is_empty() => {
+                            let preferred = target.preferred.or(target.remembered.first().copied());
+                            Addresses::Known(interleave(target.remembered.clone(), preferred))
                         }
                         Err(err) => {
                             self.lost.failures[index] = Some(Failure::Connect(io::Error::new(
@@ -343,6 +371,28 @@ impl Race<'_> {
     fn resolved(&mut self, target: usize, found: Option<Vec<SocketAddr>>) {
         let label = &self.targets[target].label;
         let elapsed = self.start.elapsed();
+        if std::mem::take(&mut self.looking[target]) {
+            if let Addresses::Known(known) = &mut self.addresses[target] {
+                // The remembered addresses are being tried: the new ones join after them.
+                let before = known.len();
+                if let Some(addrs) = found {
+                    for addr in interleave(addrs, self.targets[target].preferred) {
+                        if !known.contains(&addr) {
+                            known.push(addr);
+                        }
+                    }
+                }
+                let added = known.len() - before;
+                log(self.hook, LogLevel::Debug, || {
+                    format!(
+                        "{label}: the lookup answered in {} ms, {added} address(es) beside the \
+                         remembered ones",
+                        elapsed.as_millis()
+                    )
+                });
+                return;
+            }
+        }
         self.addresses[target] = match found {
             Some(addrs) => {
                 log(self.hook, LogLevel::Debug, || {
@@ -377,9 +427,10 @@ impl Race<'_> {
         self.addresses
             .iter()
             .zip(&self.next_address)
-            .any(|(state, next)| match state {
+            .zip(&self.looking)
+            .any(|((state, next), looking)| match state {
                 Addresses::Resolving(_) => true,
-                Addresses::Known(addrs) => *next < addrs.len(),
+                Addresses::Known(addrs) => *looking || *next < addrs.len(),
                 Addresses::Failed => false,
             })
     }
@@ -720,6 +771,7 @@ mod tests {
             port,
             tls: None,
             preferred: None,
+            remembered: Vec::new(),
             label: format!("http://127.0.0.1:{port}"),
         }
     }
@@ -775,6 +827,89 @@ mod tests {
             .failures
             .iter()
             .all(|f| matches!(f, Some(Failure::Connect(err)) if err.kind() == io::ErrorKind::ConnectionRefused)));
+    }
+
+    fn listener() -> (TcpListener, u16) {
+        let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        (listener, port)
+    }
+
+    #[test]
+    fn a_remembered_address_is_tried_at_once_and_wins_though_the_name_is_not_found() {
+        let (_listener, open) = listener();
+        let names = Arc::new(Names::default());
+        let mut remembered = target(open);
+        remembered.host = "no-such-name.invalid".into();
+        remembered.remembered = vec![addr(&format!("127.0.0.1:{open}"))];
+        let started = Instant::now();
+        let won = race(
+            &[remembered],
+            &names,
+            Duration::from_secs(5),
+            Deadline::after(Duration::from_secs(30)),
+            None,
+            &None,
+        )
+        .map_err(|lost| format!("{lost:?}"))
+        .expect("the remembered address wins");
+        assert_eq!(won.addr, addr(&format!("127.0.0.1:{open}")));
+        assert!(
+            started.elapsed() < Duration::from_secs(2),
+            "waited for the lookup: {:?}",
+            started.elapsed()
+        );
+    }
+
+    #[test]
+    fn a_failing_remembered_address_lets_the_fresh_answer_win() {
+        let (_listener, open) = listener();
+        let names = Arc::new(Names::default());
+        let mut moved = target(open);
+        moved.host = "localhost".into();
+        // 127.0.0.2 is loopback too, but nothing listens there: refused at once.
+        moved.remembered = vec![addr(&format!("127.0.0.2:{open}"))];
+        let won = race(
+            &[moved],
+            &names,
+            Duration::from_secs(5),
+            Deadline::after(Duration::from_secs(30)),
+            None,
+            &None,
+        )
+        .map_err(|lost| format!("{lost:?}"))
+        .expect("the looked-up address wins");
+        assert_eq!(won.addr, addr(&format!("127.0.0.1:{open}")));
+        assert!(
+            names.known("localhost", open).is_some(),
+            "the answer is cached"
+        );
+    }
+
+    #[test]
+    fn fixed_addresses_win_over_remembered_ones() {
+        let (_listener, open) = listener();
+        let names = Arc::new(Names::new(
+            vec![(
+                "licensing.example.test".into(),
+                "127.0.0.1".parse().expect("ip"),
+            )],
+            None,
+        ));
+        let mut fixed = target(open);
+        fixed.host = "licensing.example.test".into();
+        fixed.remembered = vec![addr(&format!("127.0.0.2:{open}"))];
+        let won = race(
+            &[fixed],
+            &names,
+            Duration::from_secs(5),
+            Deadline::after(Duration::from_secs(30)),
+            None,
+            &None,
+        )
+        .map_err(|lost| format!("{lost:?}"))
+        .expect("the fixed address wins");
+        assert_eq!(won.addr, addr(&format!("127.0.0.1:{open}")));
     }
 
     #[test]

@@ -87,6 +87,15 @@ impl Names {
         self.entries().clear();
     }
 
+    /// Whether `host` is never looked up: an IP literal, or a name with fixed addresses.
+    pub(crate) fn is_fixed(&self, host: &str) -> bool {
+        host.parse::<IpAddr>().is_ok()
+            || self
+                .fixed
+                .iter()
+                .any(|(name, _)| name.eq_ignore_ascii_case(host.trim_end_matches('.')))
+    }
+
     /// The addresses of `host` known without a lookup: an IP literal, fixed addresses, or a
     /// recent lookup.
     pub(crate) fn known(&self, host: &str, port: u16) -> Option<Vec<SocketAddr>> {

@@ -1,5 +1,6 @@
 //! The client's state folder: the files that outlive a process (the remembered winning
-//! line, the offline store of the last good verdict, machine code v2's component hashes).
+//! line and its addresses, the offline store of the last good verdict, machine code v2's
+//! component hashes).
 //!
 //! Opt-in: nothing is written unless the host gives a folder or asks for the per-user
 //! default ([`StateFolder`]). Every file there is:
@@ -9,7 +10,8 @@
 //! - per program: its name carries a hash of the AppId, so programs may share a folder;
 //! - written atomically: a temporary file of its own, flushed to disk, then renamed over the
 //!   old one, so that two processes of one program writing at once never leave a torn file
-//!   (the last rename wins whole);
+//!   (the last rename wins whole); the files that only help a later start (the remembered
+//!   line and addresses) are not flushed ([`Sealed::write_unflushed`]);
 //! - readable by its owner only (mode 0600 in a folder created 0700 on Unix; on Windows the
 //!   per-user default folder's ACL lets only the user, administrators and SYSTEM in);
 //! - free of secrets in clear: callers store hashes, never a card key, password, token or
@@ -268,6 +270,18 @@ impl Sealed {
     /// Seals `plain` into the file `name`, atomically: a temporary file of this process,
     /// flushed, then renamed over the old file.
     pub(crate) fn write(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
+        self.write_with(name, plain, true)
+    }
+
+    /// [`Sealed::write`] without flushing to disk (no `fsync`, which takes about 10 ms on
+    /// some disks, on the path of a connection): for what is only a help to a later start
+    /// (the remembered line and addresses). After a power cut the file may hold the previous
+    /// contents, or not open (then it is ignored, as any damaged file is).
+    pub(crate) fn write_unflushed(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
+        self.write_with(name, plain, false)
+    }
+
+    fn write_with(&self, name: &str, plain: &[u8], flush: bool) -> Result<(), Error> {
         let failed = |what: &str, path: &Path, err: std::io::Error| {
             Error::system(format!("cannot {what} {}: {err}", path.display()))
         };
@@ -305,9 +319,13 @@ impl Sealed {
             std::process::id(),
             next_temporary()
         ));
-        let written = owner_only()
-            .open(&aside)
-            .and_then(|mut out| out.write_all(&file).and_then(|()| out.sync_all()));
+        let written = owner_only().open(&aside).and_then(|mut out| {
+            out.write_all(&file)?;
+            if flush {
+                out.sync_all()?;
+            }
+            Ok(())
+        });
         if let Err(err) = written {
             let _ = fs::remove_file(&aside);
             return Err(failed("write", &aside, err));
@@ -316,7 +334,9 @@ impl Sealed {
             let _ = fs::remove_file(&aside);
             return Err(failed("replace", &target, err));
         }
-        sync_folder(&self.folder);
+        if flush {
+            sync_folder(&self.folder);
+        }
         Ok(())
     }
 
@@ -423,6 +443,13 @@ mod tests {
         assert_eq!(
             mine.read("line").as_deref().map(Vec::as_slice),
             Some(&b"hello"[..])
+        );
+
+        // Unflushed, it is the same sealed file.
+        mine.write_unflushed("line", b"again").expect("write");
+        assert_eq!(
+            mine.read("line").as_deref().map(Vec::as_slice),
+            Some(&b"again"[..])
         );
 
         let other_machine = sealed(&dir, "10001", "APPKEY", "machine-b");

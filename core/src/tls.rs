@@ -775,4 +775,15 @@ mod tests {
         assert!(!none.is_usable());
         assert!(trust.client_config(true).is_ok());
     }
+
+    #[test]
+    fn no_early_data_is_ever_sent() {
+        // Init and the logins are not replay-safe: 0-RTT data stays off, for the service's
+        // hosts and for proxies.
+        let trust = Trust::default();
+        for with_pins in [true, false] {
+            let config = trust.client_config(with_pins).expect("config");
+            assert!(!config.enable_early_data);
+        }
+    }
 }

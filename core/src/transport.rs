@@ -193,7 +193,7 @@ impl Settings {
             Arc::clone(&names),
             tls.clone(),
             options.attempt_delay,
-            store,
+            (store, options.remembered_addresses_max_age),
             options.log.clone(),
         ));
         Ok(Settings {

@@ -2,7 +2,7 @@
 //! under latency): a black-holed primary loses to its mirror after the attempt delay, the
 //! attempt delay is a setting, an IPv6 address that swallows SYNs makes way for IPv4, fixed
 //! addresses, the winning line remembered across starts in the state folder (and racing
-//! again when it fails), and TLS refusals in words. Black holes on loopback:
+//! again when it fails), its name's addresses remembered there, and TLS refusals in words. Black holes on loopback:
 //! `common::net::BlackHole`.
 
 #[path = "../../tests/common/mod.rs"]
@@ -304,6 +304,95 @@ fn the_winning_line_is_remembered_across_starts_and_raced_again_when_it_fails() 
         lines.lock().expect("log")
     );
     let _ = std::fs::remove_dir_all(&folder);
+}
+
+#[test]
+fn a_names_addresses_are_remembered_sealed_and_tried_before_the_lookup_answers() {
+    let certs = certs(&["localhost"], (2020, 2090), false);
+    let (sandbox, app_id) = https_with(&certs.chain_pem, &certs.key_pem);
+    let https = sandbox.https_base_url().expect("https");
+    let port = https.rsplit(':').next().expect("port").to_owned();
+    let url = format!("https://localhost:{port}");
+    let start = |url: &str, folder: &PathBuf, max_age: Duration| {
+        let mut trust = Trust::nothing();
+        trust.add_roots_pem(certs.ca_pem.as_bytes()).expect("root");
+        let (options, lines) = logged(Options {
+            trust,
+            state_folder: Some(StateFolder::Path(folder.clone())),
+            remembered_addresses_max_age: max_age,
+            ..Options::default()
+        });
+        let client = Client::with_options(url, &app_id, APP_KEY, options).expect("client");
+        client.init().expect("Init");
+        lines
+    };
+    let day = Duration::from_secs(24 * 3600);
+    let folder = scratch("addresses");
+    let first = start(&url, &folder, day);
+    assert_eq!(
+        count(&first, "remembered address"),
+        0,
+        "nothing remembered yet"
+    );
+    let files: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the state folder was made")
+        .map(|entry| entry.expect("entry").file_name())
+        .collect();
+    assert_eq!(files.len(), 2, "the line and the addresses: {files:?}");
+    for file in &files {
+        let sealed = std::fs::read(folder.join(file)).expect("read");
+        let text = String::from_utf8_lossy(&sealed);
+        assert!(
+            !text.contains("localhost") && !text.contains("127.0.0.1"),
+            "sealed, not in clear"
+        );
+    }
+    // The next start tries the remembered address while the name is looked up again; TLS
+    // checks the name as ever (the certificate is for localhost).
+    let second = start(&url, &folder, day);
+    let log = || second.lock().expect("log").join("\n");
+    assert_eq!(
+        count(
+            &second,
+            "remembered address(es) while the name is looked up"
+        ),
+        1,
+        "{}",
+        log()
+    );
+    // The first attempt goes to the address that won the first start.
+    let winner = first
+        .lock()
+        .expect("log")
+        .iter()
+        .find_map(|line| {
+            let rest = line.strip_prefix(&format!("connected to {url} at "))?;
+            Some(rest.split(": attempt").next()?.to_owned())
+        })
+        .expect("the first start connected");
+    assert_eq!(
+        count(&second, &format!("attempt 1: {url} at {winner}, started")),
+        1,
+        "{}",
+        log()
+    );
+    // With remembering off, nothing is used and nothing is written.
+    let off = start(&url, &folder, Duration::ZERO);
+    assert_eq!(count(&off, "remembered address"), 0);
+    let only_line = |folder: &PathBuf| std::fs::read_dir(folder).expect("the folder").count();
+    let other = scratch("addresses-off");
+    start(&url, &other, Duration::ZERO);
+    assert_eq!(only_line(&other), 1, "only the line");
+    // Over plain http nothing would check a remembered address: none is kept.
+    let plain = scratch("addresses-http");
+    let http = format!("http://localhost:{}", sandbox.port());
+    start(&http, &plain, day);
+    let again = start(&http, &plain, day);
+    assert_eq!(only_line(&plain), 1, "only the line");
+    assert_eq!(count(&again, "remembered address"), 0);
+    for dir in [&folder, &other, &plain] {
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
 
 /// An https sandbox whose certificate is `chain_pem` (key `key_pem`), with a program.

@@ -209,9 +209,13 @@ internal static class CsharpChecks
             AllowInsecureHttp = true,
             AttemptDelay = TimeSpan.Zero,
             StateFolder = ClientOptions.DefaultStateFolder,
+            RememberedAddressesMaxAge = TimeSpan.FromHours(1),
         };
         options.AddAddress("fixed.verify.test", "127.0.0.1");
         Expect(options.AttemptDelay == TimeSpan.Zero, "attempt delay read back");
+        Expect(options.RememberedAddressesMaxAge == TimeSpan.FromHours(1), "remembered addresses' age read back");
+        ThrowsArgument(() => options.RememberedAddressesMaxAge = TimeSpan.FromSeconds(-1),
+            "a negative age of remembered addresses");
         using (Client named = new Client("http://fixed.verify.test:" + port, app, key, options))
         {
             Expect(named.GetBulletin().IsOk, "a fixed address");

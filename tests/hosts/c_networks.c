@@ -74,6 +74,11 @@ static int scenario_options(void)
     EXPECT(verify_client_options_set_state_folder(options, "\xff"), VERIFY_ERR_INVALID_UTF8);
     EXPECT(verify_client_options_set_state_folder(options, NULL), VERIFY_OK);
     EXPECT(verify_client_options_set_state_folder(options, ""), VERIFY_OK);
+    EXPECT(verify_client_options_set_remembered_addresses_max_age(NULL, 60),
+           VERIFY_ERR_INVALID_ARGUMENT);
+    EXPECT(verify_client_options_set_remembered_addresses_max_age(options, 0), VERIFY_OK);
+    EXPECT(verify_client_options_set_remembered_addresses_max_age(options, UINT32_MAX), VERIFY_OK);
+    EXPECT(verify_client_options_set_remembered_addresses_max_age(options, 86400), VERIFY_OK);
 
     /* Plain http off loopback: refused, then allowed. */
     EXPECT(verify_client_new("http://licensing.example.com", "1", "K", &client),

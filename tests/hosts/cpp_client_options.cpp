@@ -129,6 +129,7 @@ int main(int argc, char **argv)
             fixed.allow_insecure_http = true;
             fixed.attempt_delay = milliseconds(0);
             fixed.state_folder = std::string();
+            fixed.remembered_addresses_max_age = hours(1);
             verify::Client named("http://fixed.verify.test:" + port, app, key, fixed);
             CHECK(named.get_bulletin().ok());
         }
@@ -185,6 +186,9 @@ int main(int argc, char **argv)
         verify::ClientOptions negative_delay;
         negative_delay.attempt_delay = milliseconds(-1);
         CHECK(refused(http, negative_delay) == err_invalid_argument);
+        verify::ClientOptions negative_age;
+        negative_age.remembered_addresses_max_age = seconds(-1);
+        CHECK(refused(http, negative_age) == err_invalid_argument);
         verify::ClientOptions bad_address;
         bad_address.addresses = {{"fixed.verify.test", "not an address"}};
         CHECK(refused(http, bad_address) == err_invalid_argument);

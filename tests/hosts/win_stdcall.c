@@ -268,6 +268,7 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_client_options_add_address(options, "verify.example.test", "127.0.0.1"),
               VERIFY_OK);
     CHECK_INT(verify_client_options_set_state_folder(options, "stdcall-state"), VERIFY_OK);
+    CHECK_INT(verify_client_options_set_remembered_addresses_max_age(options, 86400), VERIFY_OK);
     CHECK_INT(verify_client_options_set_offline_grace(options, 3600), VERIFY_OK);
     CHECK_INT(verify_client_options_set_start_budget(options, 0), VERIFY_OK);
     CHECK_INT(verify_client_options_set_clock_tolerance(options, 600), VERIFY_OK);

@@ -2,12 +2,14 @@
 //! SingleLogin answer over https) through libverify (`lab_client`) and through the libcurl
 //! baseline, at 0, 50 and 200 ms round trip, with no fault, with the primary black-holed and
 //! a healthy mirror, with a dual-stack name whose IPv6 address is black-holed, with the name
-//! server answering after 2 s, and (libverify) the second start with the winner remembered.
+//! server answering after 2 s (a first start, and a second one with the winner's addresses
+//! remembered), and (libverify) the second start with the winner remembered.
 //!
 //! `figures` runs them all, one slot per case and round trip, in parallel, and prints the
 //! Markdown table of BENCHMARKS.md's network lab section. `benches/lab.sh` runs it in release
-//! with `VERIFY_LAB_RUNS` starts per cell (default here: 1) and `VERIFY_LAB_FIGURES=FILE`
-//! (where the table goes). As a test it checks that every start logged in; the goals are
+//! with `VERIFY_LAB_RUNS` starts per cell (default here: 1), `VERIFY_LAB_FIGURES=FILE`
+//! (where the table goes) and `VERIFY_LAB_CASES` (the keys of [`Case::key`], comma-separated:
+//! only those rows, and the no-fault one the targets need; default: every row). As a test it checks that every start logged in; the goals are
 //! checked by the tests of `racing`.
 
 use std::fmt::Write as _;
@@ -45,15 +47,22 @@ pub enum Case {
     /// The second start, the primary still black-holed, with the state folder of the first
     /// (libverify only).
     Remembered,
+    /// The second start with the name server answering after 2 s, with the state folder of
+    /// the first (libverify; libcurl remembers nothing: its start is the first one's).
+    SlowDnsRemembered,
 }
 
-pub const CASES: [Case; 5] = [
+pub const CASES: [Case; 6] = [
     Case::NoFault,
     Case::PrimaryBlackHoled,
     Case::Ipv6BlackHoled,
     Case::SlowDns,
     Case::Remembered,
+    Case::SlowDnsRemembered,
 ];
+
+/// The round trips of a start with everything remembered: TCP, TLS 1.3, Init, SingleLogin.
+pub const REMEMBERED_ROUND_TRIPS: f64 = 4.0;
 
 impl Case {
     pub fn title(self) -> &'static str {
@@ -65,15 +74,36 @@ impl Case {
             Case::Remembered => {
                 "second start, primary still black-holed, the winner remembered (state folder)"
             }
+            Case::SlowDnsRemembered => {
+                "second start, name server answers after 2 s, the winner's addresses remembered \
+                 (state folder)"
+            }
         }
     }
 
-    /// What the case adds to a start by itself, whatever the client: the name server's 2 s.
-    pub fn wait_ms(self) -> f64 {
-        if self == Case::SlowDns {
-            SLOW_DNS_MS
-        } else {
-            0.0
+    /// The case's name in `VERIFY_LAB_CASES`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Case::NoFault => "no-fault",
+            Case::PrimaryBlackHoled => "primary-black-holed",
+            Case::Ipv6BlackHoled => "ipv6-black-holed",
+            Case::SlowDns => "slow-dns",
+            Case::Remembered => "remembered",
+            Case::SlowDnsRemembered => "slow-dns-remembered",
+        }
+    }
+
+    /// Whether the start measured is the second one, with the state folder of a first.
+    pub fn remembers(self) -> bool {
+        matches!(self, Case::Remembered | Case::SlowDnsRemembered)
+    }
+
+    /// What the case adds to a start of `client` by itself: the name server's 2 s, unless
+    /// the client remembers the addresses.
+    pub fn wait_ms(self, client: Client) -> f64 {
+        match (self, client) {
+            (Case::SlowDns, _) | (Case::SlowDnsRemembered, Client::Curl) => SLOW_DNS_MS,
+            _ => 0.0,
         }
     }
 
@@ -83,7 +113,7 @@ impl Case {
             Case::NoFault => {}
             Case::PrimaryBlackHoled | Case::Remembered => slot.black_hole("case", &slot.primary_v4),
             Case::Ipv6BlackHoled => slot.black_hole("case", &slot.dual_v6),
-            Case::SlowDns => slot.rule(
+            Case::SlowDns | Case::SlowDnsRemembered => slot.rule(
                 "case",
                 serde_json::json!({"match": {"hosts": [slot.client_v4, slot.client_v6],
                     "port": 53}, "down_ms": SLOW_DNS_MS}),
@@ -108,11 +138,12 @@ impl Case {
 }
 
 /// One start of `client` in `slot` under `case` (its rules set by [`Case::prepare`]). For
-/// [`Case::Remembered`] a first start with a new state folder comes before the one measured;
-/// without the library's state folder setting the start fails with a message saying so.
+/// the cases that [`Case::remembers`], libverify's first start with a new state folder comes
+/// before the one measured (libcurl has nothing to remember: one start); without the
+/// library's state folder setting the start fails with a message saying so.
 pub fn start_case(slot: &Slot, program: &LabProgram, case: Case, client: Client) -> Start {
     let mut launch = case.launch(slot);
-    if case == Case::Remembered {
+    if case.remembers() && client == Client::Verify {
         if !lab().programs().has_state_folder() {
             return Start {
                 code: i32::MIN,
@@ -123,15 +154,20 @@ pub fn start_case(slot: &Slot, program: &LabProgram, case: Case, client: Client)
                     .to_owned(),
             };
         }
-        let folder: PathBuf = lab().dir.join("state").join(unique("start"));
-        std::fs::create_dir_all(&folder).expect("a state folder");
-        launch.verify_options = vec!["--state-folder".to_owned(), folder.display().to_string()];
+        launch.verify_options = new_state_folder();
         let first = slot.start(client, program, &launch);
         if first.code != 200 {
             return first;
         }
     }
     slot.start(client, program, &launch)
+}
+
+/// lab_client's options for a new, empty state folder.
+pub fn new_state_folder() -> Vec<String> {
+    let folder: PathBuf = lab().dir.join("state").join(unique("start"));
+    std::fs::create_dir_all(&folder).expect("a state folder");
+    vec!["--state-folder".to_owned(), folder.display().to_string()]
 }
 
 /// The starts of one cell of the table: `runs` of each client in a new slot at `rtt_ms`.
@@ -276,6 +312,9 @@ fn table(cells: &[Cell], runs: usize, netns_exec_ms: f64) -> String {
     out.push_str("| case | RTT | verify | libcurl baseline | target | result |\n");
     out.push_str("|---|---|---|---|---|---|\n");
     for case in CASES {
+        if !cells.iter().any(|c| c.case == case) {
+            continue;
+        }
         for rtt in RTTS {
             let cell = find(case, rtt);
             let verify = med(&cell.verify);
@@ -309,6 +348,19 @@ fn table(cells: &[Cell], runs: usize, netns_exec_ms: f64) -> String {
                     None => ("—".to_owned(), None),
                 },
                 Case::SlowDns => ("—".to_owned(), None),
+                Case::SlowDnsRemembered => match zero_verify {
+                    Some(zero) => {
+                        let bound = REMEMBERED_ROUND_TRIPS * rtt as f64 + 1.2 * zero;
+                        (
+                            format!(
+                                "≤ {REMEMBERED_ROUND_TRIPS:.0} RT + 1.2 × no fault at 0 ms = \
+                                 {bound:.0} ms"
+                            ),
+                            Some(verify.is_some_and(|v| v <= bound)),
+                        )
+                    }
+                    None => ("—".to_owned(), None),
+                },
             };
             let result = match met {
                 None => "—",
@@ -319,8 +371,8 @@ fn table(cells: &[Cell], runs: usize, netns_exec_ms: f64) -> String {
                 out,
                 "| {} | {rtt} ms | {} | {} | {target} | {result} |",
                 case.title(),
-                cell_text(&cell.verify, zero_verify, rtt, case.wait_ms()),
-                cell_text(&cell.curl, zero_curl, rtt, case.wait_ms()),
+                cell_text(&cell.verify, zero_verify, rtt, case.wait_ms(Client::Verify)),
+                cell_text(&cell.curl, zero_curl, rtt, case.wait_ms(Client::Curl)),
             );
         }
     }
@@ -351,6 +403,26 @@ fn netns_exec_ms(slot: &Slot) -> f64 {
     median(&samples)
 }
 
+/// The cases of `VERIFY_LAB_CASES` (every case when unset), the no-fault one always.
+fn selected_cases() -> Vec<Case> {
+    let keys = std::env::var("VERIFY_LAB_CASES").unwrap_or_default();
+    if keys.trim().is_empty() {
+        return CASES.to_vec();
+    }
+    let keys: Vec<&str> = keys.split(',').map(str::trim).collect();
+    for key in &keys {
+        assert!(
+            CASES.iter().any(|case| case.key() == *key),
+            "VERIFY_LAB_CASES: no case {key:?} (cases: {})",
+            CASES.map(Case::key).join(", ")
+        );
+    }
+    CASES
+        .into_iter()
+        .filter(|case| *case == Case::NoFault || keys.contains(&case.key()))
+        .collect()
+}
+
 #[test]
 fn figures() {
     let runs: usize = std::env::var("VERIFY_LAB_RUNS")
@@ -362,12 +434,13 @@ fn figures() {
     lab.sandbox();
     lab.programs().curl();
     let exec_ms = netns_exec_ms(&lab.slot());
+    let cases = selected_cases();
     // At 0 ms round trip a start is a few milliseconds of CPU, so those cells run one after
     // the other on a machine that does nothing else of ours; libcurl's start against the
     // black-holed primary (its 10 s connect timeout, idle) waits for the second part. There,
     // the cells at 50 and 200 ms run in parallel, each in a slot of its own (most of their
     // time is waiting, and a millisecond of CPU more or less is lost in their round trips).
-    let mut cells: Vec<Cell> = CASES
+    let mut cells: Vec<Cell> = cases
         .iter()
         .map(|&case| {
             let clients: &[Client] = if case == Case::PrimaryBlackHoled {
@@ -379,11 +452,15 @@ fn figures() {
         })
         .collect();
     let later: Vec<Cell> = std::thread::scope(|scope| {
-        let mut handles =
-            vec![scope
-                .spawn(move || measure_cell(Case::PrimaryBlackHoled, 0, runs, &[Client::Curl]))];
+        let mut handles = Vec::new();
+        if cases.contains(&Case::PrimaryBlackHoled) {
+            handles
+                .push(scope.spawn(move || {
+                    measure_cell(Case::PrimaryBlackHoled, 0, runs, &[Client::Curl])
+                }));
+        }
         handles.extend(
-            CASES
+            cases
                 .iter()
                 .flat_map(|&case| RTTS.iter().map(move |&rtt| (case, rtt)))
                 .filter(|&(_, rtt)| rtt > 0)
@@ -416,7 +493,7 @@ fn figures() {
             for start in starts.iter().filter(|s| s.code != 200) {
                 // The remembered winner needs the library's state folder (issue 20 item 1):
                 // the racing tests fail for it; here it is only a cell of the table.
-                if cell.case == Case::Remembered && start.code == i32::MIN {
+                if cell.case.remembers() && start.code == i32::MIN {
                     continue;
                 }
                 failures.push(format!(

@@ -8,7 +8,10 @@
 
 use serde_json::json;
 
-use crate::figures::{median, start_case, Case, ATTEMPT_DELAY_MS, MIN_ROUND_TRIPS, RTTS};
+use crate::figures::{
+    median, new_state_folder, start_case, Case, ATTEMPT_DELAY_MS, MIN_ROUND_TRIPS,
+    REMEMBERED_ROUND_TRIPS, RTTS, SLOW_DNS_MS,
+};
 use crate::lab::{busy, lab, quiet, Client, LabProgram, Slot, Start};
 
 /// Up to three starts, until one is within `bound` ms (or one fails, or takes more than twice
@@ -154,6 +157,115 @@ fn the_remembered_winner_makes_the_next_start_as_fast_as_no_fault() {
             format!(
                 "{rtt} ms RTT: the second start with the winner remembered: none within \
                  {bound:.0} ms (1.2 × no fault + {JITTER_MS} ms):\n{}",
+                report(&starts)
+            )
+        })
+    });
+}
+
+/// The second start with the name server answering after 2 s and the winning line's addresses
+/// remembered in the state folder: connected at once to the remembered address, beside the
+/// lookup, so the login comes after TCP, TLS, Init and SingleLogin: 4 round trips plus 1.2
+/// times the no-fault start's own time (its time less its 5 round trips, in the same slot).
+/// The first start is unchanged: it waits for the name server (2 s plus the no-fault start).
+#[test]
+fn a_second_start_does_not_wait_for_a_slow_name_server() {
+    assert!(
+        lab().programs().has_state_folder(),
+        "verify.h has no verify_client_options_set_state_folder: nothing is remembered"
+    );
+    at_every_rtt(|slot, program, rtt| {
+        let no_fault = no_fault_median(slot, program);
+        let own = (no_fault - MIN_ROUND_TRIPS * rtt as f64).max(0.0);
+        let bound = REMEMBERED_ROUND_TRIPS * rtt as f64 + 1.2 * own + JITTER_MS;
+        let first_bound = SLOW_DNS_MS + 1.2 * no_fault + JITTER_MS;
+        Case::SlowDns.prepare(slot);
+        let launch = |options: &[String]| {
+            let mut launch = Case::SlowDnsRemembered.launch(slot);
+            launch.verify_options = options.to_vec();
+            launch
+        };
+        let mut starts = Vec::new();
+        for _ in 0..3 {
+            let launch = launch(&new_state_folder());
+            let first = slot.start(Client::Verify, program, &launch);
+            if first.code != 200 || first.ms < SLOW_DNS_MS || first.ms > first_bound {
+                return Some(format!(
+                    "{rtt} ms RTT: the first start is not the slow name server's (2 s) plus \
+                     no fault ({no_fault:.0} ms), within {first_bound:.0} ms:\n{}",
+                    report(std::slice::from_ref(&first))
+                ));
+            }
+            let second = slot.start(Client::Verify, program, &launch);
+            let done = second.code != 200 || second.ms <= bound || second.ms > 2.0 * bound;
+            starts.push(second);
+            if done {
+                break;
+            }
+        }
+        let best = starts.iter().find(|s| s.code == 200 && s.ms <= bound);
+        best.is_none().then(|| {
+            format!(
+                "{rtt} ms RTT: the second start with a 2 s name server: none within {bound:.0} \
+                 ms ({REMEMBERED_ROUND_TRIPS:.0} RT + 1.2 × the no-fault start's {own:.1} ms \
+                 of its own + {JITTER_MS} ms):\n{}",
+                report(&starts)
+            )
+        })
+    });
+}
+
+/// A remembered address that black-holes since the first start (the primary's, the mirror
+/// healthy): the second start tries it at once and the mirror after the attempt delay, so it
+/// costs no more than the delay: within the attempt delay plus 1.2 times the no-fault start.
+#[test]
+fn a_remembered_address_that_black_holes_costs_at_most_the_attempt_delay() {
+    assert!(
+        lab().programs().has_state_folder(),
+        "verify.h has no verify_client_options_set_state_folder: nothing is remembered"
+    );
+    at_every_rtt(|slot, program, rtt| {
+        let bound = ATTEMPT_DELAY_MS + 1.2 * no_fault_median(slot, program) + JITTER_MS;
+        let mut starts = Vec::new();
+        for _ in 0..3 {
+            slot.clear("case");
+            let mut launch = Case::NoFault.launch(slot);
+            launch.verify_options = new_state_folder();
+            launch.verify_options.push("--log".to_owned());
+            let first = slot.start(Client::Verify, program, &launch);
+            let primary_won = first.stdout.contains(&format!(
+                "connected to https://{}:443 at {}:443",
+                slot.primary, slot.primary_v4
+            ));
+            if first.code != 200 || !primary_won {
+                return Some(format!(
+                    "{rtt} ms RTT: the first start did not log in through the primary:\n{}",
+                    report(std::slice::from_ref(&first))
+                ));
+            }
+            slot.black_hole("case", &slot.primary_v4);
+            let second = slot.start(Client::Verify, program, &launch);
+            let tried_at_once = second.stdout.contains(&format!(
+                "attempt 1: https://{}:443 at {}:443",
+                slot.primary, slot.primary_v4
+            ));
+            if second.code == 200 && !tried_at_once {
+                return Some(format!(
+                    "{rtt} ms RTT: the remembered address was not the first attempt:\n{}",
+                    report(std::slice::from_ref(&second))
+                ));
+            }
+            let done = second.code != 200 || second.ms <= bound || second.ms > 2.0 * bound;
+            starts.push(second);
+            if done {
+                break;
+            }
+        }
+        let best = starts.iter().find(|s| s.code == 200 && s.ms <= bound);
+        best.is_none().then(|| {
+            format!(
+                "{rtt} ms RTT: a remembered address black-holed: no start within {bound:.0} ms \
+                 (attempt delay + 1.2 × no fault + {JITTER_MS} ms):\n{}",
                 report(&starts)
             )
         })
