@@ -14,6 +14,7 @@
 //! | `include/verify.hpp`: the `codes`, typed `results` and `Client` action sections | `generate::cpp` |
 //! | `bindings/csharp/Verify.cs`: the codes, native, typed replies and action sections | `generate::csharp` |
 //! | `README.md`: the result code table and the retry table | `generate::docs` |
+//! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the action prototypes, typed results and `Client` methods | `generate::python` |
 
 mod generate;
 
@@ -44,6 +45,9 @@ fn generated_files_are_fresh() {
     sections("include/verify.hpp", generate::cpp::sections());
     sections("bindings/csharp/Verify.cs", generate::csharp::sections());
     sections("README.md", generate::docs::sections());
+    for (path, content) in generate::python::files() {
+        check(&path, content);
+    }
 
     assert!(
         stale.is_empty(),
