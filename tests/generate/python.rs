@@ -23,7 +23,8 @@ pub fn files() -> Vec<(String, String)> {
     ]
 }
 
-const HEADER: &str = "# Generated from the action table (core/src/actions/table.rs) and the code table\n\
+const HEADER: &str =
+    "# Generated from the action table (core/src/actions/table.rs) and the code table\n\
 # (core/src/codes.rs) by tests/generate/python.rs; do not edit.\n\
 # Regenerate: VERIFY_BLESS=1 cargo test --test generated\n";
 

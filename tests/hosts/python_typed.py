@@ -6,8 +6,8 @@ JSON Pointer anywhere.
 
     python python_typed.py BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD
 
-Driven by tests/python.rs, which answers its requests: "@@ outage" (the sandbox answers
-HTTP 502 to the program from then on), "@@ back" (it answers again) and "@@ ban REASON" (CARD
+Driven by tests/python.rs, which answers its requests: "@@ outage" (the sandbox answers the
+program too late from then on), "@@ back" (it answers again) and "@@ ban REASON" (CARD
 is banned), each with "go". Prints what it saw ("card expire_at TEXT SECONDS", ...), then
 "RESULT: N checks, M failed"; exits 0 when every check held.
 """
@@ -66,6 +66,21 @@ def main() -> int:
                 )
             print(f"card type {licence.card_type}", flush=True)
 
+            # An offline start: the program starts again while the service is out of reach;
+            # the verdict of the login above, kept in the state folder, answers. (A refusal of
+            # this identity would clear it: the bad card below comes after.)
+            ask("outage")
+            with verify.Client(
+                url, app_id, app_key, state_folder=state.name, offline_grace=3600, call_timeout=3
+            ) as restarted:
+                offline = restarted.single_login(card, mac)
+                check(offline.code == verify.Code.OFFLINE and offline.ok, "an offline verdict")
+                check(offline.offline is not None, "what the offline verdict knows")
+                check(offline.expire_at == licence.expire_at, "the stored expiry")
+                if offline.offline is not None:
+                    print(f"offline start {offline.code} reason {offline.offline.reason}", flush=True)
+            ask("back")
+
             # An account login.
             session = client.user_login(username, password, mac)
             check(session.username == username, "the account's name")
@@ -102,17 +117,6 @@ def main() -> int:
                     check(error.configuration, "a configuration refusal")
                     print(f"wrong key {error.code} configuration", flush=True)
 
-            # An offline start: the program starts again while the service is out of reach;
-            # the verdict kept in the state folder answers.
-            ask("outage")
-            with verify.Client(url, app_id, app_key, **options) as restarted:
-                offline = restarted.single_login(card, mac)
-                check(offline.code == verify.Code.OFFLINE and offline.ok, "an offline verdict")
-                check(offline.offline is not None, "what the offline verdict knows")
-                check(offline.expire_at == licence.expire_at, "the stored expiry")
-                if offline.offline is not None:
-                    print(f"offline start {offline.code} reason {offline.offline.reason}", flush=True)
-            ask("back")
 
             # The keeper sees a ban: ENDED with 1006 and the reason.
             ended: List[verify.Event] = []
