@@ -448,3 +448,50 @@ fn release_wheels_and_sdist() {
         show(&output)
     );
 }
+
+/// The first ```python block of bindings/python/README.md (the typed, throwing form) passes
+/// `mypy --strict` and, with the address and id of a sandbox loaded with the demo fixtures,
+/// logs in, prints the expiry in UTC+08:00 and keeps the session.
+#[test]
+fn the_readme_example_runs() {
+    let readme =
+        std::fs::read_to_string(root().join("bindings/python/README.md")).expect("README.md");
+    let start = readme.find("```python\n").expect("a ```python block") + "```python\n".len();
+    let end = readme[start..].find("```").expect("the block ends") + start;
+    let source = &readme[start..end];
+    for part in ["\"http://127.0.0.1:8080\"", "\"10001\""] {
+        assert!(source.contains(part), "the example no longer has {part}");
+    }
+    let scratch = Scratch::new();
+    let file = scratch.0.join("app.py");
+    std::fs::write(&file, source).expect("write the example");
+    let python = fresh_venv(&scratch, &test_wheel(), &[]);
+    run(
+        Command::new(tools_python())
+            .args(["-m", "mypy", "--strict", "--no-incremental"])
+            .arg(&file)
+            .env("MYPYPATH", root().join("bindings/python/src"))
+            .current_dir(&scratch.0),
+        "mypy --strict of the README's example",
+    );
+
+    let (sandbox, app_id, _app_key) = common::host::demo_sandbox();
+    let source = source
+        .replace(
+            "\"http://127.0.0.1:8080\"",
+            &format!("\"{}\"", sandbox.base_url()),
+        )
+        .replace("\"10001\"", &format!("\"{app_id}\""));
+    std::fs::write(&file, source).expect("write the example");
+    let stdout = run(
+        python_command(&python).arg(&file).current_dir(&scratch.0),
+        "the README's example",
+    );
+    sandbox.stop();
+    assert!(
+        stdout.starts_with("valid until 20")
+            && stdout.lines().next().is_some_and(|l| l.ends_with("+08:00")),
+        "{stdout}"
+    );
+    assert!(stdout.contains("licensed: "), "{stdout}");
+}
