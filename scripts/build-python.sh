@@ -103,8 +103,7 @@ wheel() {
         { cat "$dir/build.log" >&2; fail "the wheel for $plat does not build"; }
     built=$(ls "$dir"/out/*.whl)
     tagged=$("$py" -m wheel tags --remove --python-tag py3 --abi-tag none --platform-tag "$plat" "$built")
-    rm -f "$dist/verify_sdk-$version-py3-none-$plat.whl"
-    mv "$dir/out/$tagged" "$dist/"
+    mv -f "$dir/out/$tagged" "$dist/"
     rm -rf "$dir"
     "$py" - "$dist/$tagged" "$(basename "$lib")" <<'EOF' || fail "$tagged does not carry its library"
 import sys, zipfile
@@ -120,7 +119,7 @@ EOF
 # zigbuild TRIPLE: libverify.so for TRIPLE (with a glibc version) into target/python/cargo;
 # prints its path.
 zigbuild() {
-    local triple=$1 base=${1%.*} tool
+    local triple=$1 base=${1%%.*} tool
     tool=$(scripts/check-macos.sh --tools | tail -n 1)
     say "running: cargo-zigbuild build --release --locked --target $triple -p verify --lib"
     env "${tool% *}" CARGO_TARGET_DIR="$work/cargo" "${tool##* }" build --release --locked \

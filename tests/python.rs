@@ -337,7 +337,20 @@ fn pyinstaller_frozen_program_finds_the_library() {
 fn release_wheels_and_sdist() {
     test_wheel();
     let dist = PathBuf::from(run_script("build-python.sh", &[]).trim());
-    let wheel = |platform: &str| dist.join(format!("verify_sdk-{VERSION}-py3-none-{platform}.whl"));
+    // The wheel whose platform tags include `platform` (`wheel tags` sorts them).
+    let wheel = |platform: &str| -> PathBuf {
+        let prefix = format!("verify_sdk-{VERSION}-py3-none-");
+        std::fs::read_dir(&dist)
+            .expect("the dist folder")
+            .filter_map(|entry| entry.ok().map(|e| e.path()))
+            .find(|path| {
+                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                name.strip_prefix(&prefix)
+                    .and_then(|rest| rest.strip_suffix(".whl"))
+                    .is_some_and(|tags| tags.split('.').any(|tag| tag == platform))
+            })
+            .unwrap_or_else(|| panic!("no {platform} wheel in {}", dist.display()))
+    };
     let read = |wheel: &Path, name: &str| -> Vec<u8> {
         let output = Command::new("unzip")
             .arg("-p")
@@ -349,8 +362,8 @@ fn release_wheels_and_sdist() {
         output.stdout
     };
 
-    let linux = wheel("manylinux_2_17_x86_64.manylinux2014_x86_64");
-    let arm = wheel("manylinux_2_17_aarch64.manylinux2014_aarch64");
+    let linux = wheel("manylinux_2_17_x86_64");
+    let arm = wheel("manylinux_2_17_aarch64");
     for (file, machine) in [(&linux, "X86-64"), (&arm, "AArch64")] {
         let library = read(file, "verify/libverify.so");
         let scratch = Scratch::new();

@@ -11,10 +11,21 @@ SERVICE_TZ = timezone(timedelta(hours=8))
 
 def parse_service_time(text: Optional[str]) -> Optional[datetime]:
     """``YYYY-MM-DD HH:mm:ss`` read as UTC+08:00; None when absent, empty or in another form."""
-    if not text:
+    # Checked by hand, then read by fromisoformat (strptime is several times slower: a typed
+    # result reads its times on every call).
+    if (
+        not text
+        or len(text) != 19
+        or not text.isascii()
+        or text[4] != "-"
+        or text[7] != "-"
+        or text[10] != " "
+        or text[13] != ":"
+        or text[16] != ":"
+    ):
         return None
     try:
-        return datetime.strptime(text, "%Y-%m-%d %H:%M:%S").replace(tzinfo=SERVICE_TZ)
+        return datetime.fromisoformat(text).replace(tzinfo=SERVICE_TZ)
     except ValueError:
         return None
 
