@@ -3,8 +3,10 @@ are not in the action table (Init, any action, the social wait) and the keeper."
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import os
+import weakref
 import traceback
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
@@ -21,6 +23,21 @@ PathLike = Union[str, "os.PathLike[str]"]
 
 #: A log callback: (level, message), on the thread that makes the call.
 LogCallback = Callable[[int, str], None]
+
+
+#: Clients not closed yet: closed at exit (after the keepers), while their log callbacks can
+#: still run.
+_LIVE: "weakref.WeakSet[Client]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    _keeper._close_at_exit()
+    for client in list(_LIVE):
+        try:
+            client.close()
+        except Exception:
+            pass
 
 
 class Cancel:
@@ -163,6 +180,7 @@ class Client(Actions):
                 )
             )
             self._handle = out.value
+            _LIVE.add(self)
         finally:
             lib.verify_client_options_free(options)
 

@@ -4,10 +4,12 @@ events to a callback and to an iterator."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import ctypes
 import queue
 import threading
 import traceback
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, AsyncIterator, Callable, Iterator, List, Optional, Tuple
@@ -22,6 +24,20 @@ _NO_SUCH_FIELD = -9
 #: Keepers dropped on their own event thread, with their callbacks: the library forbids
 #: freeing a keeper there, so they are stopped and kept (see :meth:`Keeper.__del__`).
 _ORPHANS: List[Tuple[int, Any]] = []
+
+#: Keepers not closed yet: closed at exit, while the interpreter can still run their callbacks
+#: (a keeper freed during the interpreter's finalization would wait for an event thread that
+#: can no longer take the GIL).
+_LIVE: "weakref.WeakSet[Keeper]" = weakref.WeakSet()
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    for keeper in list(_LIVE):
+        try:
+            keeper.close()
+        except Exception:
+            pass
 
 
 @dataclass(frozen=True)
@@ -278,6 +294,7 @@ def start(
     assert out.value is not None
     keeper = Keeper(client, out.value, c_callback, events)
     keeper._event_thread = event_thread
+    _LIVE.add(keeper)
     return keeper
 
 
