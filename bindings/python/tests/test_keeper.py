@@ -4,6 +4,8 @@ ban ending the session with its reason, back-office messages, the status snapsho
 from __future__ import annotations
 
 import asyncio
+import subprocess
+import sys
 import threading
 from typing import List
 
@@ -81,3 +83,24 @@ def test_unknown_token_ends_at_once(client: verify.Client) -> None:
     with client.keep_alive("0" * 40, verify.SessionKind.CARD, interval=1) as keeper:
         events = list(keeper.events(timeout=30))
     assert events[-1].kind == verify.EventKind.ENDED and events[-1].code == verify.Code.TOKEN_INVALID
+
+
+EXIT_WITHOUT_CLOSING = """
+import sys, verify
+client = verify.Client(sys.argv[1], sys.argv[2], sys.argv[3], log=lambda level, text: None)
+login = client.single_login(sys.argv[4], verify.machine_code(sys.argv[2]))
+keeper = client.keep_alive(login, interval=1, callback=lambda event: None)
+assert keeper.next_event(timeout=30) is not None
+print("leaving", flush=True)
+"""
+
+
+def test_a_program_may_exit_with_its_keeper_running(program: Program) -> None:
+    card = program.day_card("PYKE-EPER-EXIT-0001", 30)
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_WITHOUT_CLOSING, program.sandbox.url, program.app_id, program.app_key, card],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0 and done.stdout == "leaving\n", done

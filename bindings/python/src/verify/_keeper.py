@@ -25,9 +25,8 @@ _NO_SUCH_FIELD = -9
 #: freeing a keeper there, so they are stopped and kept (see :meth:`Keeper.__del__`).
 _ORPHANS: List[Tuple[int, Any]] = []
 
-#: Keepers not closed yet: closed at exit, while the interpreter can still run their callbacks
-#: (a keeper freed during the interpreter's finalization would wait for an event thread that
-#: can no longer take the GIL).
+#: Keepers not closed yet: closed at exit (their threads joined), so that no callback runs
+#: while the interpreter finalizes.
 _LIVE: "weakref.WeakSet[Keeper]" = weakref.WeakSet()
 
 
