@@ -328,6 +328,98 @@ fn pyinstaller_frozen_program_finds_the_library() {
     );
 }
 
+/// `target/python/dist` after `scripts/build-python.sh` built every wheel and the sdist (once
+/// per test binary).
+fn release_dist() -> PathBuf {
+    static DIST: OnceLock<PathBuf> = OnceLock::new();
+    DIST.get_or_init(|| {
+        test_wheel();
+        PathBuf::from(run_script("build-python.sh", &[]).trim())
+    })
+    .clone()
+}
+
+/// The release wheel whose platform tags include `platform` (`wheel tags` sorts them).
+fn release_wheel(platform: &str) -> PathBuf {
+    let dist = release_dist();
+    let prefix = format!("verify_sdk-{VERSION}-py3-none-");
+    std::fs::read_dir(&dist)
+        .expect("the dist folder")
+        .filter_map(|entry| entry.ok().map(|e| e.path()))
+        .find(|path| {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            name.strip_prefix(&prefix)
+                .and_then(|rest| rest.strip_suffix(".whl"))
+                .is_some_and(|tags| tags.split('.').any(|tag| tag == platform))
+        })
+        .unwrap_or_else(|| panic!("no {platform} wheel in {}", dist.display()))
+}
+
+/// The file `name` of a wheel.
+fn read(wheel: &Path, name: &str) -> Vec<u8> {
+    let output = Command::new("unzip")
+        .arg("-p")
+        .arg(wheel)
+        .arg(name)
+        .output()
+        .expect("unzip runs");
+    assert!(output.status.success(), "{} has no {name}", wheel.display());
+    output.stdout
+}
+
+/// No Python for ARM64 runs here: the ARM64 wheel's library (glibc 2.17) runs the C demo
+/// (examples-c/demo.c, built with aarch64-linux-gnu-gcc) under qemu-aarch64 against the
+/// sandbox, as tests/linux_arm64.rs runs the library of scripts/build-arm64.sh.
+#[test]
+fn arm64_wheel_library_runs_the_c_demo_under_qemu() {
+    require_tool("aarch64-linux-gnu-gcc", "arm64");
+    require_tool("qemu-aarch64", "arm64");
+    let scratch = Scratch::new();
+    let library = read(
+        &release_wheel("manylinux_2_17_aarch64"),
+        "verify/libverify.so",
+    );
+    std::fs::write(scratch.0.join("libverify.so"), library).expect("write the library");
+    let program = scratch.0.join("demo");
+    run(
+        Command::new("aarch64-linux-gnu-gcc")
+            .args(common::host::C_FLAGS)
+            .arg("-I")
+            .arg(root().join("include"))
+            .arg(root().join("examples-c/demo.c"))
+            .arg("-L")
+            .arg(&scratch.0)
+            .arg("-lverify")
+            .arg(format!("-Wl,-rpath,{}", scratch.0.display()))
+            .arg("-o")
+            .arg(&program),
+        "aarch64-linux-gnu-gcc demo.c",
+    );
+    let (sandbox, app_id, app_key) = common::host::demo_sandbox();
+    let url = sandbox.base_url();
+    let output = Command::new("qemu-aarch64")
+        .arg("-L")
+        .arg("/usr/aarch64-linux-gnu")
+        .arg(&program)
+        .args([url.as_str(), &app_id, &app_key])
+        .env_remove("LD_LIBRARY_PATH")
+        .current_dir(root())
+        .output()
+        .expect("run qemu-aarch64");
+    sandbox.stop();
+    let report = format!(
+        "the ARM64 wheel's library under qemu-aarch64\n{}",
+        show(&output)
+    );
+    assert!(output.status.success(), "{report}");
+    common::host::assert_demo_output(
+        &text(&output).0,
+        common::host::DEMO_STEPS,
+        &app_key,
+        &report,
+    );
+}
+
 /// The wheels and the sdist of a release, as `scripts/build-python.sh` builds them (it fails
 /// when auditwheel does not find a Linux wheel manylinux_2_17): each carries its library,
 /// the Linux x86-64 one installs and runs against the sandbox, the Windows ones carry the
@@ -335,32 +427,8 @@ fn pyinstaller_frozen_program_finds_the_library() {
 /// the one `VERIFY_LIBRARY` names.
 #[test]
 fn release_wheels_and_sdist() {
-    test_wheel();
-    let dist = PathBuf::from(run_script("build-python.sh", &[]).trim());
-    // The wheel whose platform tags include `platform` (`wheel tags` sorts them).
-    let wheel = |platform: &str| -> PathBuf {
-        let prefix = format!("verify_sdk-{VERSION}-py3-none-");
-        std::fs::read_dir(&dist)
-            .expect("the dist folder")
-            .filter_map(|entry| entry.ok().map(|e| e.path()))
-            .find(|path| {
-                let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                name.strip_prefix(&prefix)
-                    .and_then(|rest| rest.strip_suffix(".whl"))
-                    .is_some_and(|tags| tags.split('.').any(|tag| tag == platform))
-            })
-            .unwrap_or_else(|| panic!("no {platform} wheel in {}", dist.display()))
-    };
-    let read = |wheel: &Path, name: &str| -> Vec<u8> {
-        let output = Command::new("unzip")
-            .arg("-p")
-            .arg(wheel)
-            .arg(name)
-            .output()
-            .expect("unzip runs");
-        assert!(output.status.success(), "{} has no {name}", wheel.display());
-        output.stdout
-    };
+    let dist = release_dist();
+    let wheel = |platform: &str| release_wheel(platform);
 
     let linux = wheel("manylinux_2_17_x86_64");
     let arm = wheel("manylinux_2_17_aarch64");
