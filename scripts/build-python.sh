@@ -110,6 +110,7 @@ import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 assert "verify/" + sys.argv[2] in names, names
 assert "verify/py.typed" in names and "verify/_generated/results.py" in names, names
+assert "verify/verify.nuitka-package.config.yml" in names, names
 assert "verify/__pyinstaller/hook-verify.py" in names, names
 EOF
     say "built $dist/$tagged"

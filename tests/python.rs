@@ -160,8 +160,9 @@ fn the_installed_wheel_loads_its_own_library() {
     let stdout = run(
         python_command(&python).args([
             "-c",
-            "import verify; print(verify.library_path()); print(verify.abi_version()); \
-             print(verify.library_version())",
+            "import os, verify; print(verify.library_path()); print(verify.abi_version()); \
+             print(verify.library_version()); \
+             print(os.path.isfile(verify.nuitka_configuration()))",
         ]),
         "import verify",
     );
@@ -171,7 +172,7 @@ fn the_installed_wheel_loads_its_own_library() {
             && lines[0].ends_with("site-packages/verify/libverify.so"),
         "the library is the wheel's: {stdout}"
     );
-    assert_eq!(&lines[1..], ["2", VERSION], "{stdout}");
+    assert_eq!(&lines[1..], ["2", VERSION, "True"], "{stdout}");
 }
 
 #[test]

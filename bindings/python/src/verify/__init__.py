@@ -82,6 +82,14 @@ def library_path() -> str:
     return str(_native.lib._name)
 
 
+def nuitka_configuration() -> str:
+    """The path of the package's Nuitka configuration (for
+    ``--user-package-configuration-file``): it tells Nuitka to carry the native library."""
+    import os
+
+    return os.path.join(os.path.dirname(os.path.abspath(__file__)), "verify.nuitka-package.config.yml")
+
+
 __all__ = [
     "Attempt",
     "Bulletin",
@@ -135,5 +143,6 @@ __all__ = [
     "machine_check",
     "machine_code",
     "machine_virtual",
+    "nuitka_configuration",
     "parse_service_time",
 ]
