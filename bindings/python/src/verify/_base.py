@@ -34,7 +34,7 @@ class ClientBase:
         reply, or the local failure's code and message."""
         out = ctypes.c_void_p()
         code = int(function(self._client(), *args, ctypes.byref(out)))
-        reply = Reply(out.value) if out.value else None
+        reply = Reply(out.value, code if code in ANSWERS else None) if out.value else None
         if reply is not None:
             if code in ANSWERS:
                 return reply

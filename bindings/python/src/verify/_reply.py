@@ -39,11 +39,13 @@ class Reply:
     """A native reply: the server's answer to one call, refusals included. Owns its handle
     (freed by :meth:`close`, or when collected). Any thread may read it."""
 
-    __slots__ = ("_handle", "_lock", "__weakref__")
+    __slots__ = ("_handle", "_lock", "_code", "__weakref__")
 
-    def __init__(self, handle: int) -> None:
+    def __init__(self, handle: int, code: Optional[int] = None) -> None:
         self._handle: Optional[int] = handle
         self._lock = threading.Lock()
+        #: The code, when the call that made the reply returned it (a reply never changes).
+        self._code = code
 
     @property
     def handle(self) -> int:
@@ -68,7 +70,9 @@ class Reply:
     @property
     def code(self) -> int:
         """200 success, 201 pending, 202 offline verdict, or the server's refusal."""
-        return int(_native.lib.verify_reply_code(self.handle))
+        if self._code is None:
+            self._code = int(_native.lib.verify_reply_code(self.handle))
+        return self._code
 
     @property
     def message(self) -> str:
@@ -133,6 +137,8 @@ class Reply:
     @property
     def offline(self) -> Optional[OfflineVerdict]:
         """What an offline verdict knows (None for the server's own reply)."""
+        if self.code != 202:
+            return None
         confirmed, grace, reason = ctypes.c_int64(), ctypes.c_int64(), ctypes.c_int32()
         code = _native.lib.verify_reply_offline(
             self.handle, ctypes.byref(confirmed), ctypes.byref(grace), ctypes.byref(reason)
