@@ -472,6 +472,27 @@ fn release_wheels_and_sdist() {
     );
     assert!(stdout.starts_with("公告 bulletin\n"), "{stdout}");
 
+    // Every function the package declares (and so looks up when it loads the library).
+    let mut declared: Vec<String> = Vec::new();
+    for file in ["_native.py", "_generated/native.py"] {
+        let path = root().join("bindings/python/src/verify").join(file);
+        let source = std::fs::read_to_string(&path).expect("the package's declarations");
+        for line in source.lines() {
+            let line = line.trim_start();
+            let name = line
+                .strip_prefix("(\"")
+                .or_else(|| line.strip_prefix("\""))
+                .or_else(|| line.strip_prefix("lib."))
+                .filter(|rest| rest.starts_with("verify_"))
+                .and_then(|rest| rest.split(['"', '.']).next());
+            if let Some(name) = name {
+                declared.push(name.to_owned());
+            }
+        }
+    }
+    declared.sort();
+    declared.dedup();
+    assert!(declared.len() > 90, "{declared:?}");
     for (platform, arch) in [("win_amd64", "x64"), ("win32", "x86")] {
         let carried = read(&wheel(platform), "verify/verify.dll");
         let built = std::fs::read(target_dir().join("windows").join(arch).join("verify.dll"))
@@ -480,6 +501,28 @@ fn release_wheels_and_sdist() {
             carried == built,
             "{platform}: the wheel's DLL is the one build-windows.sh built"
         );
+        // The DLL exports each of them by its plain name (what ctypes looks up, also for
+        // stdcall on x86).
+        let scratch = Scratch::new();
+        let dll = scratch.0.join("verify.dll");
+        std::fs::write(&dll, carried).expect("write the DLL");
+        let exports = run(
+            Command::new("x86_64-w64-mingw32-objdump")
+                .arg("-p")
+                .arg(&dll),
+            "objdump -p verify.dll",
+        );
+        let exported: Vec<&str> = exports
+            .lines()
+            .filter_map(|line| line.trim().strip_prefix('[')?.split_once(']'))
+            .map(|(_, name)| name.trim())
+            .collect();
+        for name in &declared {
+            assert!(
+                exported.contains(&name.as_str()),
+                "{platform}: the DLL does not export {name}"
+            );
+        }
     }
 
     // The sdist: no library inside; VERIFY_LIBRARY names one, and without it the error says so.
