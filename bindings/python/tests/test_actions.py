@@ -312,7 +312,7 @@ def test_client_options(program: Program, mac: str) -> None:
     ) as client:
         assert client.get_bulletin().code == 200
         client.set_timeouts(3, 6)
-    assert lines and all(isinstance(level, int) for level, _ in lines)
+    assert lines and all(isinstance(level, verify.LogLevel) for level, _ in lines)
     assert not any(APP_KEY in message for _, message in lines)
     with pytest.raises(verify.VerifyError):
         program.client(pins=["not base64"])

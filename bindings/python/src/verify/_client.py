@@ -11,7 +11,7 @@ import traceback
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _keeper, _native
-from ._enums import SessionKind, Trust
+from ._enums import LogLevel, SessionKind, known
 from ._errors import VerifyError, check
 from ._generated.actions import Actions
 from ._generated.results import UserSession
@@ -21,7 +21,8 @@ from ._result import Result
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-#: A log callback: (level, message), on the thread that makes the call.
+#: A log callback: (level, message), on the thread that makes the call; the level is a
+#: :class:`verify.LogLevel` (or an ``int`` a later library added).
 LogCallback = Callable[[int, str], None]
 
 
@@ -329,7 +330,7 @@ def _seconds(value: float, name: str) -> int:
 def _log_trampoline(log: LogCallback) -> Callable[[Optional[int], int, Optional[bytes]], None]:
     def on_log(_user_data: Optional[int], level: int, message: Optional[bytes]) -> None:
         try:
-            log(level, _native.text(message or b""))
+            log(known(LogLevel, level), _native.text(message or b""))
         except Exception:
             traceback.print_exc()
 
