@@ -92,14 +92,15 @@ fn native() -> String {
     out
 }
 
-/// The Python type of a typed field, and the `Reply` getter that reads it.
+/// The Python type of a typed field, and the `Reply` reader that reads it (its pointer as
+/// bytes: the private readers skip the checks of the public `get_*`).
 fn field_type(field: &FieldSpec) -> (&'static str, &'static str) {
     match field.ty {
-        FieldType::Time => ("Optional[datetime]", "get_time"),
-        FieldType::Str => ("Optional[str]", "get_str"),
-        FieldType::Int => ("Optional[int]", "get_int"),
-        FieldType::Bool => ("Optional[bool]", "get_bool"),
-        FieldType::Map => ("Optional[Dict[str, str]]", "get_string_map"),
+        FieldType::Time => ("Optional[datetime]", "_time"),
+        FieldType::Str => ("Optional[str]", "_str"),
+        FieldType::Int => ("Optional[int]", "_int"),
+        FieldType::Bool => ("Optional[bool]", "_bool"),
+        FieldType::Map => ("Optional[Dict[str, str]]", "_map"),
     }
 }
 
@@ -161,7 +162,7 @@ fn results() -> String {
         ));
         for field in own_fields(reply) {
             out.push_str(&format!(
-                "            {}=reply.{}(\"/data/{}\"),\n",
+                "            {}=reply.{}(b\"/data/{}\"),\n",
                 field.name,
                 field_type(field).1,
                 field.name

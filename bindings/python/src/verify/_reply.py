@@ -83,47 +83,68 @@ class Reply:
     @property
     def remark(self) -> Optional[str]:
         """``/data/remark``: the reason of a ban (1006), the bound machine code (1022)."""
-        return self.get_str("/data/remark")
+        return self._str(b"/data/remark")
 
     def get_str(self, pointer: str) -> Optional[str]:
         """The value at a JSON Pointer as text (numbers and booleans in JSON notation), or
         None when absent, null, an object or an array."""
+        return self._str(_native.arg(pointer, "pointer"))
+
+    def get_int(self, pointer: str) -> Optional[int]:
+        """The value at a JSON Pointer as an integer, or None (strings are not parsed)."""
+        return self._int(_native.arg(pointer, "pointer"))
+
+    def get_bool(self, pointer: str) -> Optional[bool]:
+        """The value at a JSON Pointer as a boolean, or None."""
+        return self._bool(_native.arg(pointer, "pointer"))
+
+    def get_time(self, pointer: str) -> Optional[datetime]:
+        """The value at a JSON Pointer as a time of the service in UTC+08:00, or None when
+        absent, empty or in another form (:meth:`get_str` still gives the text)."""
+        return self._time(_native.arg(pointer, "pointer"))
+
+    def get_json(self, pointer: str = "") -> Any:
+        """The value at a JSON Pointer, parsed (``""``: the whole reply, unknown fields
+        included), or None when absent."""
+        return self._json(_native.arg(pointer, "pointer"))
+
+    def get_string_map(self, pointer: str) -> Optional[Dict[str, str]]:
+        """The object at a JSON Pointer as name to text (null, objects and arrays left out),
+        or None when absent or not an object."""
+        return self._map(_native.arg(pointer, "pointer"))
+
+    # The readers of the typed results (verify._generated.results): the pointer is already
+    # NUL-free UTF-8.
+
+    def _str(self, pointer: bytes) -> Optional[str]:
         out = ctypes.c_char_p()
         if self._read(_native.lib.verify_reply_str, pointer, ctypes.byref(out)):
             return _native.text(out.value or b"")
         return None
 
-    def get_int(self, pointer: str) -> Optional[int]:
-        """The value at a JSON Pointer as an integer, or None (strings are not parsed)."""
+    def _int(self, pointer: bytes) -> Optional[int]:
         out = ctypes.c_int64()
         if self._read(_native.lib.verify_reply_int, pointer, ctypes.byref(out)):
             return int(out.value)
         return None
 
-    def get_bool(self, pointer: str) -> Optional[bool]:
-        """The value at a JSON Pointer as a boolean, or None."""
+    def _bool(self, pointer: bytes) -> Optional[bool]:
         out = ctypes.c_int32()
         if self._read(_native.lib.verify_reply_bool, pointer, ctypes.byref(out)):
             return out.value != 0
         return None
 
-    def get_time(self, pointer: str) -> Optional[datetime]:
-        """The value at a JSON Pointer as a time of the service in UTC+08:00, or None when
-        absent, empty or in another form (:meth:`get_str` still gives the text)."""
-        return parse_service_time(self.get_str(pointer))
+    def _time(self, pointer: bytes) -> Optional[datetime]:
+        return parse_service_time(self._str(pointer))
 
-    def get_json(self, pointer: str = "") -> Any:
-        """The value at a JSON Pointer, parsed (``""``: the whole reply, unknown fields
-        included), or None when absent."""
+    def _json(self, pointer: bytes) -> Any:
         out = ctypes.c_char_p()
         if self._read(_native.lib.verify_reply_json, pointer, ctypes.byref(out)):
             return json.loads(_native.text(out.value or b"null"))
         return None
 
-    def get_string_map(self, pointer: str) -> Optional[Dict[str, str]]:
-        """The object at a JSON Pointer as name to text (null, objects and arrays left out),
-        or None when absent or not an object."""
-        value = self.get_json(pointer)
+    def _map(self, pointer: bytes) -> Optional[Dict[str, str]]:
+        value = self._json(pointer)
         if not isinstance(value, dict):
             return None
         result: Dict[str, str] = {}
@@ -147,8 +168,11 @@ class Reply:
             return None
         return OfflineVerdict(from_unix(confirmed.value), from_unix(grace.value), reason.value)
 
-    def _read(self, function: Any, pointer: str, out: Any) -> bool:
-        code = function(self.handle, _native.arg(pointer, "pointer"), out)
+    def _read(self, function: Any, pointer: bytes, out: Any) -> bool:
+        handle = self._handle
+        if handle is None:
+            raise ValueError("the reply is closed")
+        code = function(handle, pointer, out)
         if code == 0:
             return True
         if code == _NO_SUCH_FIELD:

@@ -50,14 +50,14 @@ class CardLogin(Result):
     def from_reply(cls, reply: Reply) -> CardLogin:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            token=reply.get_str("/data/token"),
-            status=reply.get_str("/data/status"),
-            is_times=reply.get_bool("/data/is_times"),
-            card_type=reply.get_str("/data/card_type"),
-            expire_at=reply.get_time("/data/expire_at"),
-            total=reply.get_int("/data/total"),
-            used=reply.get_int("/data/used"),
-            remaining=reply.get_int("/data/remaining"),
+            token=reply._str(b"/data/token"),
+            status=reply._str(b"/data/status"),
+            is_times=reply._bool(b"/data/is_times"),
+            card_type=reply._str(b"/data/card_type"),
+            expire_at=reply._time(b"/data/expire_at"),
+            total=reply._int(b"/data/total"),
+            used=reply._int(b"/data/used"),
+            remaining=reply._int(b"/data/remaining"),
             **Result._common(reply),
         )
 
@@ -93,12 +93,12 @@ class UserSession(Result):
     def from_reply(cls, reply: Reply) -> UserSession:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply.get_str("/data/username"),
-            device_id=reply.get_str("/data/device_id"),
-            expire_at=reply.get_time("/data/expire_at"),
-            status=reply.get_str("/data/status"),
-            token=reply.get_str("/data/token"),
-            remark=reply.get_str("/data/remark"),
+            username=reply._str(b"/data/username"),
+            device_id=reply._str(b"/data/device_id"),
+            expire_at=reply._time(b"/data/expire_at"),
+            status=reply._str(b"/data/status"),
+            token=reply._str(b"/data/token"),
+            remark=reply._str(b"/data/remark"),
             **Result._common(reply),
         )
 
@@ -128,10 +128,10 @@ class Renewal(Result):
     def from_reply(cls, reply: Reply) -> Renewal:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply.get_str("/data/username"),
-            expire_at=reply.get_time("/data/expire_at"),
-            added_days=reply.get_int("/data/added_days"),
-            status=reply.get_str("/data/status"),
+            username=reply._str(b"/data/username"),
+            expire_at=reply._time(b"/data/expire_at"),
+            added_days=reply._int(b"/data/added_days"),
+            status=reply._str(b"/data/status"),
             **Result._common(reply),
         )
 
@@ -165,11 +165,11 @@ class Registration(Result):
     def from_reply(cls, reply: Reply) -> Registration:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply.get_str("/data/username"),
-            user_id=reply.get_int("/data/user_id"),
-            expire_at=reply.get_time("/data/expire_at"),
-            token=reply.get_str("/data/token"),
-            status=reply.get_str("/data/status"),
+            username=reply._str(b"/data/username"),
+            user_id=reply._int(b"/data/user_id"),
+            expire_at=reply._time(b"/data/expire_at"),
+            token=reply._str(b"/data/token"),
+            status=reply._str(b"/data/status"),
             **Result._common(reply),
         )
 
@@ -190,7 +190,7 @@ class PasswordChanged(Result):
     def from_reply(cls, reply: Reply) -> PasswordChanged:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply.get_str("/data/username"),
+            username=reply._str(b"/data/username"),
             **Result._common(reply),
         )
 
@@ -220,10 +220,10 @@ class Rebind(Result):
     def from_reply(cls, reply: Reply) -> Rebind:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply.get_str("/data/username"),
-            device_id=reply.get_str("/data/device_id"),
-            bind_count=reply.get_int("/data/bind_count"),
-            bind_limit=reply.get_int("/data/bind_limit"),
+            username=reply._str(b"/data/username"),
+            device_id=reply._str(b"/data/device_id"),
+            bind_count=reply._int(b"/data/bind_count"),
+            bind_limit=reply._int(b"/data/bind_limit"),
             **Result._common(reply),
         )
 
@@ -250,9 +250,9 @@ class Heartbeat(Result):
     def from_reply(cls, reply: Reply) -> Heartbeat:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            expire_at=reply.get_time("/data/expire_at"),
-            status=reply.get_str("/data/status"),
-            msg=reply.get_str("/data/msg"),
+            expire_at=reply._time(b"/data/expire_at"),
+            status=reply._str(b"/data/status"),
+            msg=reply._str(b"/data/msg"),
             **Result._common(reply),
         )
 
@@ -282,10 +282,10 @@ class Recharge(Result):
     def from_reply(cls, reply: Reply) -> Recharge:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply.get_str("/data/username"),
-            expire_at=reply.get_time("/data/expire_at"),
-            added_days=reply.get_str("/data/added_days"),
-            status=reply.get_str("/data/status"),
+            username=reply._str(b"/data/username"),
+            expire_at=reply._time(b"/data/expire_at"),
+            added_days=reply._str(b"/data/added_days"),
+            status=reply._str(b"/data/status"),
             **Result._common(reply),
         )
 
@@ -318,11 +318,11 @@ class LatestVersion(Result):
     def from_reply(cls, reply: Reply) -> LatestVersion:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            version=reply.get_str("/data/version"),
-            changelog=reply.get_str("/data/changelog"),
-            download_url=reply.get_str("/data/download_url"),
-            force_update=reply.get_bool("/data/force_update"),
-            has_update=reply.get_bool("/data/has_update"),
+            version=reply._str(b"/data/version"),
+            changelog=reply._str(b"/data/changelog"),
+            download_url=reply._str(b"/data/download_url"),
+            force_update=reply._bool(b"/data/force_update"),
+            has_update=reply._bool(b"/data/has_update"),
             **Result._common(reply),
         )
 
@@ -346,8 +346,8 @@ class Bulletin(Result):
     def from_reply(cls, reply: Reply) -> Bulletin:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            bulletin=reply.get_str("/data/bulletin"),
-            updated_at=reply.get_time("/data/updated_at"),
+            bulletin=reply._str(b"/data/bulletin"),
+            updated_at=reply._time(b"/data/updated_at"),
             **Result._common(reply),
         )
 
@@ -371,8 +371,8 @@ class Variable(Result):
     def from_reply(cls, reply: Reply) -> Variable:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            name=reply.get_str("/data/name"),
-            value=reply.get_str("/data/value"),
+            name=reply._str(b"/data/name"),
+            value=reply._str(b"/data/value"),
             **Result._common(reply),
         )
 
@@ -393,7 +393,7 @@ class Variables(Result):
     def from_reply(cls, reply: Reply) -> Variables:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            variables=reply.get_string_map("/data/variables"),
+            variables=reply._map(b"/data/variables"),
             **Result._common(reply),
         )
 
@@ -438,15 +438,15 @@ class UserInfo(Result):
     def from_reply(cls, reply: Reply) -> UserInfo:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply.get_str("/data/username"),
-            user_id=reply.get_int("/data/user_id"),
-            device_id=reply.get_str("/data/device_id"),
-            expire_at=reply.get_time("/data/expire_at"),
-            status=reply.get_str("/data/status"),
-            bind_count=reply.get_int("/data/bind_count"),
-            bind_limit=reply.get_int("/data/bind_limit"),
-            remark=reply.get_str("/data/remark"),
-            created_at=reply.get_time("/data/created_at"),
+            username=reply._str(b"/data/username"),
+            user_id=reply._int(b"/data/user_id"),
+            device_id=reply._str(b"/data/device_id"),
+            expire_at=reply._time(b"/data/expire_at"),
+            status=reply._str(b"/data/status"),
+            bind_count=reply._int(b"/data/bind_count"),
+            bind_limit=reply._int(b"/data/bind_limit"),
+            remark=reply._str(b"/data/remark"),
+            created_at=reply._time(b"/data/created_at"),
             **Result._common(reply),
         )
 
@@ -500,18 +500,18 @@ class CardInfo(Result):
     def from_reply(cls, reply: Reply) -> CardInfo:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            card=reply.get_str("/data/card"),
-            card_type=reply.get_str("/data/card_type"),
-            status=reply.get_str("/data/status"),
-            is_times=reply.get_bool("/data/is_times"),
-            device_id=reply.get_str("/data/device_id"),
-            activated_at=reply.get_time("/data/activated_at"),
-            expire_at=reply.get_time("/data/expire_at"),
-            duration=reply.get_int("/data/duration"),
-            duration_type=reply.get_str("/data/duration_type"),
-            total=reply.get_int("/data/total"),
-            used=reply.get_int("/data/used"),
-            remaining=reply.get_int("/data/remaining"),
+            card=reply._str(b"/data/card"),
+            card_type=reply._str(b"/data/card_type"),
+            status=reply._str(b"/data/status"),
+            is_times=reply._bool(b"/data/is_times"),
+            device_id=reply._str(b"/data/device_id"),
+            activated_at=reply._time(b"/data/activated_at"),
+            expire_at=reply._time(b"/data/expire_at"),
+            duration=reply._int(b"/data/duration"),
+            duration_type=reply._str(b"/data/duration_type"),
+            total=reply._int(b"/data/total"),
+            used=reply._int(b"/data/used"),
+            remaining=reply._int(b"/data/remaining"),
             **Result._common(reply),
         )
 
@@ -535,8 +535,8 @@ class SocialStart(Result):
     def from_reply(cls, reply: Reply) -> SocialStart:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            url=reply.get_str("/data/url"),
-            state=reply.get_str("/data/state"),
+            url=reply._str(b"/data/url"),
+            state=reply._str(b"/data/state"),
             **Result._common(reply),
         )
 
@@ -558,6 +558,6 @@ class SocialRegistration(Result):
     def from_reply(cls, reply: Reply) -> SocialRegistration:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            url=reply.get_str("/data/url"),
+            url=reply._str(b"/data/url"),
             **Result._common(reply),
         )
