@@ -29,6 +29,8 @@
 #                user-mode emulation)
 #   venv      -> python3 with its venv module and pip  packages: python3-venv python3-pip
 #                (scripts/check-macos.sh installs zig from PyPI into a venv)
+#                (scripts/build-python.sh and tests/python.rs: the Python package's build
+#                tools, pytest, mypy, vermin and PyInstaller from PyPI into venvs under target/python)
 #   mono-devel -> Mono's reference assemblies (/usr/lib/mono/4.7-api/mscorlib.dll), for
 #                scripts/build-csharp.sh (mcs -sdk:4.7)   package: mono-devel
 #   nuget     -> nuget                        package: nuget (Mono)

@@ -18,6 +18,9 @@
 # and x86), the ARM64 programs under qemu-aarch64, the macOS dylibs' install name, minimum
 # version and exports, the network lab (tests/lab: namespaces, so it needs root;
 # docs/network-lab.md); then every fuzz target for a short budget (scripts/fuzz.sh).
+# The Python package's tests (tests/python.rs) run scripts/build-python.sh themselves: wheels
+# for Linux (cargo-zigbuild, glibc 2.17) and Windows, and pytest, mypy, vermin and PyInstaller
+# from PyPI.
 # ThreadSanitizer runs by its own command, scripts/tsan.sh (about 13 minutes). The README's
 # platform table says what runs where.
 set -euo pipefail

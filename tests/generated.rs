@@ -15,6 +15,7 @@
 //! | `bindings/csharp/Verify.cs`: the codes, native, typed replies and action sections | `generate::csharp` |
 //! | `README.md`: the result code table and the retry table | `generate::docs` |
 //! | `README.zh-CN.md`: the result code table with the Chinese messages | `generate::docs` |
+//! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the action prototypes, typed results and `Client` methods | `generate::python` |
 
 mod generate;
 
@@ -46,6 +47,9 @@ fn generated_files_are_fresh() {
     sections("bindings/csharp/Verify.cs", generate::csharp::sections());
     sections("README.md", generate::docs::sections());
     sections("README.zh-CN.md", generate::docs::sections_zh_cn());
+    for (path, content) in generate::python::files() {
+        check(&path, content);
+    }
 
     assert!(
         stale.is_empty(),

@@ -4,6 +4,7 @@ pub mod cpp;
 pub mod csharp;
 pub mod docs;
 pub mod header;
+pub mod python;
 pub mod rust;
 
 use std::io::Write;

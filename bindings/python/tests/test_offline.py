@@ -1,0 +1,54 @@
+"""An offline start through Python: a login kept in the state folder answers with an offline
+verdict (202) when the service cannot be reached in time (the sandbox delays its answer past
+the call's timeout), and a keeper started from it reports OFFLINE, then ONLINE once the
+service answers again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import verify
+
+from conftest import Program
+
+
+def test_offline_start(program: Program, mac: str, tmp_path: Path) -> None:
+    card = program.day_card("PYOF-FLIN-E000-0001", 30)
+    options = dict(state_folder=tmp_path, offline_grace=3600, call_timeout=10)
+    with program.client(**options) as first:
+        online = first.single_login(card, mac)
+    assert online.code == 200 and online.offline is None
+
+    # The next request (the restarted program's Init) is answered after 10 s: too late.
+    program.fault("delay", delay_ms=10000, count=1)
+    with program.client(state_folder=tmp_path, offline_grace=3600, connect_timeout=2, call_timeout=2) as restarted:
+        offline = restarted.single_login(card, mac)
+        assert offline.code == verify.Code.OFFLINE and offline.ok
+        assert offline.offline is not None
+        assert offline.offline.reason < 0 and offline.offline.reason_text
+        assert offline.offline.grace_end > offline.offline.confirmed_at
+        assert offline.expire_at == online.expire_at
+        assert offline.token is None  # an offline verdict carries no token
+
+        with restarted.keep_alive(offline, interval=1) as keeper:
+            first = keeper.next_event(timeout=30)
+            assert first is not None and first.kind == verify.EventKind.OFFLINE
+            assert first.grace_end == offline.offline.grace_end
+            kinds = []
+            for event in keeper.events(timeout=60):
+                kinds.append(event.kind)
+                if event.kind == verify.EventKind.ONLINE:
+                    break
+            assert kinds[-1] == verify.EventKind.ONLINE
+
+
+def test_offline_refused_without_a_stored_verdict(program: Program, mac: str, tmp_path: Path) -> None:
+    card = program.day_card("PYOF-FLIN-E000-0002", 30)
+    program.fault("delay", delay_ms=10000, count=1)
+    with program.client(state_folder=tmp_path, offline_grace=3600, call_timeout=2) as client:
+        try:
+            client.single_login(card, mac)
+        except verify.VerifyError as error:
+            assert error.code == verify.Code.ERR_TIMEOUT and not error.refused
+        else:
+            raise AssertionError("a login with nothing stored and no server is an error")
