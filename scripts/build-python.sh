@@ -84,6 +84,7 @@ stage() {
     local lib=$1 dir
     dir=$(mktemp -d "$work/stage.XXXXXX")
     cp -r bindings/python/. "$dir/"
+    cp LICENSE-MIT LICENSE-APACHE "$dir/"
     rm -rf "$dir/build" "$dir"/src/*.egg-info "$dir"/src/verify/libverify.so \
         "$dir"/src/verify/verify.dll "$dir"/src/verify/libverify.dylib
     find "$dir" -name __pycache__ -prune -exec rm -rf {} +

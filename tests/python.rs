@@ -433,6 +433,15 @@ fn release_wheels_and_sdist() {
 
     let linux = wheel("manylinux_2_17_x86_64");
     let arm = wheel("manylinux_2_17_aarch64");
+    for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        let version = env!("CARGO_PKG_VERSION");
+        let shipped = read(
+            &linux,
+            &format!("verify_sdk-{version}.dist-info/licenses/{licence}"),
+        );
+        let repository = std::fs::read(root().join(licence)).expect("the licence text");
+        assert!(shipped == repository, "the wheel's {licence}");
+    }
     for (file, machine) in [(&linux, "X86-64"), (&arm, "AArch64")] {
         let library = read(file, "verify/libverify.so");
         let scratch = Scratch::new();
