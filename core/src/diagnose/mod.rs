@@ -158,13 +158,17 @@ pub fn diagnose_with(
     report
 }
 
-/// The lines of the service: the base URL and each mirror that parses (the options step
-/// reports the others).
+/// The lines of the service: the base URL and each mirror that the client would use (the
+/// options step reports the others: a URL that does not parse, plain http off loopback
+/// without the opt-in).
 fn lines_of(base_url: &str, options: &Options) -> Vec<lines::Line> {
     std::iter::once(base_url)
         .chain(options.mirrors.iter().map(String::as_str))
         .filter_map(|url| {
             let base = BaseUrl::parse(url).ok()?;
+            if !base.is_https() && !base.is_loopback() && !options.allow_insecure_http {
+                return None;
+            }
             let uri = Uri::try_from(format!("{}/api/verify", base.as_str())).ok()?;
             let origin = Origin::of(&uri)?;
             Some(lines::Line {

@@ -54,7 +54,7 @@ impl StepKind {
     }
 
     /// The C ABI's number of the step (`VERIFY_STEP_*`).
-    pub fn number(self) -> i32 {
+    pub const fn number(self) -> i32 {
         self as i32 + 1
     }
 }
