@@ -68,7 +68,10 @@ fn a_healthy_program_exits_0_and_a_wrong_key_exits_1_naming_init() {
 
 #[test]
 fn arguments_it_refuses_exit_2() {
-    let bad_pin = doctor(&["https://127.0.0.1:1", "1", "--pin", "not-base64!"], APP_KEY);
+    let bad_pin = doctor(
+        &["https://127.0.0.1:1", "1", "--pin", "not-base64!"],
+        APP_KEY,
+    );
     assert_eq!(bad_pin.status.code(), Some(2));
     let why = String::from_utf8_lossy(&bad_pin.stderr);
     assert!(why.contains("--pin"), "{why}");
