@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::common::host::{cargo_build, profile_dir};
 use crate::common::APP_KEY;
 use crate::figures::Case;
-use crate::lab::{lab, Slot};
+use crate::lab::{busy, lab, quiet, Slot};
 
 /// `verify-doctor` of this build, built on first use.
 fn doctor_binary() -> PathBuf {
@@ -162,5 +162,43 @@ fn the_doctor_names_a_slow_name_server_and_a_name_that_does_not_resolve() {
         keys(&steps(&report, "init", None)),
         ["fail:init.network"],
         "{pretty}"
+    );
+}
+
+/// The best `elapsed_ms` of two healthy reports in `slot` (every step passing).
+fn healthy_elapsed(slot: &Slot) -> f64 {
+    let primary = slot.url(&slot.primary);
+    (0..2)
+        .map(|_| {
+            let (report, code, _) = doctor(slot, &primary, None);
+            let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
+            assert_eq!(code, Some(0), "{pretty}");
+            assert_eq!(report["verdict"], "pass", "{pretty}");
+            report["elapsed_ms"].as_f64().unwrap_or(f64::MAX)
+        })
+        .fold(f64::MAX, f64::min)
+}
+
+/// Over a healthy line the doctor takes the connection (DNS, TCP, TLS 1.3) and one Init's
+/// round trip, no more: the lines are probed beside Init, not before it.
+#[test]
+fn a_healthy_report_takes_the_connection_and_one_init_round_trip() {
+    const RTT: u64 = 200;
+    const ROUND_TRIPS: f64 = 4.0;
+    let slot = lab().slot();
+    let zero = {
+        let _alone = quiet();
+        healthy_elapsed(&slot)
+    };
+    slot.set_rtt(RTT);
+    let slow = {
+        let _waits = busy();
+        healthy_elapsed(&slot)
+    };
+    let round_trips = (slow - zero) / RTT as f64;
+    assert!(
+        round_trips <= ROUND_TRIPS + 0.5,
+        "{RTT} ms RTT: the report took {slow:.0} ms, {round_trips:.1} round trips over the \
+         {zero:.0} ms of no round trip; DNS, TCP, TLS 1.3 and Init are {ROUND_TRIPS:.0}"
     );
 }
