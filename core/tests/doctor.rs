@@ -523,3 +523,47 @@ fn racing_attempt_lines_say_what_the_refusal_says() {
     assert!(!lines.contains("OtherError"), "{lines}");
     assert!(!lines.contains("PinMismatch"), "{lines}");
 }
+
+#[test]
+fn the_report_holds_not_the_api_password_its_init_was_given() {
+    let dir = std::env::temp_dir().join(unique("verify-doctor-state-"));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let state = dir.join("state.json");
+    let sandbox = Sandbox::start(Config {
+        state_file: Some(state.clone()),
+        ..Config::default()
+    })
+    .expect("sandbox");
+    let app_id = program_on(&sandbox, "approved");
+    // A proxy with a password (loopback does not go through it, the options step shows it).
+    let options = Options {
+        proxy: ProxyChoice::Url("http://doctor:proxy-pass-4711@127.0.0.1:9".into()),
+        ..options()
+    };
+    let report = run(&sandbox.base_url(), &app_id, &options, &["proxy-pass-4711"]);
+    assert_eq!(
+        report.steps_of(StepKind::Init).next().map(|s| s.key),
+        Some("init.ok"),
+        "{}",
+        report.to_text()
+    );
+    // The api password the sandbox issued to the doctor's Init, once it has saved it.
+    let mut issued = Vec::new();
+    let saved = common::eventually(Duration::from_secs(10), || {
+        let saved: serde_json::Value = std::fs::read_to_string(&state)
+            .ok()
+            .and_then(|text| serde_json::from_str(&text).ok())
+            .unwrap_or_default();
+        issued = saved["api_passwords"][&app_id]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|secret| secret.as_str().map(str::to_owned))
+            .collect();
+        !issued.is_empty()
+    });
+    assert!(saved, "the sandbox never saved the api password it issued");
+    let issued: Vec<&str> = issued.iter().map(String::as_str).collect();
+    assert_no_secret(&report, &issued);
+    let _ = std::fs::remove_dir_all(&dir);
+}
