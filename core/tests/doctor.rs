@@ -567,3 +567,56 @@ fn the_report_holds_not_the_api_password_its_init_was_given() {
     assert_no_secret(&report, &issued);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn options_the_client_refuses_and_a_state_folder_that_cannot_be_written_are_named() {
+    let sandbox = common::sandbox();
+    let app_id = program_on(sandbox, "approved");
+    // A folder under a regular file can never be made.
+    let file = std::env::temp_dir().join(unique("verify-doctor-file-"));
+    std::fs::write(&file, b"not a folder").expect("a file");
+    let unwritable = Options {
+        state_folder: Some(StateFolder::Path(file.join("state"))),
+        machine_identity: Some("doctor-test-machine".into()),
+        ..options()
+    };
+    let report = run(&sandbox.base_url(), &app_id, &unwritable, &[]);
+    assert_eq!(
+        problems(&report),
+        vec![(StepKind::Options, Verdict::Fail, "options.state_folder")],
+        "{}",
+        report.to_text()
+    );
+    let _ = std::fs::remove_file(&file);
+
+    // An offline grace without a state folder: the client refuses the options; the rest is
+    // still checked (Init needs neither).
+    let no_folder = Options {
+        offline_grace: Some(Duration::from_secs(3600)),
+        ..options()
+    };
+    let report = run(&sandbox.base_url(), &app_id, &no_folder, &[]);
+    assert!(
+        has(&report, StepKind::Options, Verdict::Fail, "options.refused"),
+        "{}",
+        report.to_text()
+    );
+    assert_eq!(
+        problems(&report),
+        vec![(StepKind::Options, Verdict::Fail, "options.refused")],
+        "{}",
+        report.to_text()
+    );
+
+    // Nothing to trust: no client can be made, so Init is not run.
+    let nothing = Options {
+        trust: Trust::nothing(),
+        ..options()
+    };
+    let report = run(&sandbox.base_url(), &app_id, &nothing, &[]);
+    assert!(
+        has(&report, StepKind::Init, Verdict::Skip, "init.bad_options"),
+        "{}",
+        report.to_text()
+    );
+}

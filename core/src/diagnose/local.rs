@@ -247,6 +247,9 @@ pub(crate) fn offline_steps(app_id: &str, app_key: &str, options: &Options) -> V
 pub(crate) fn machine_step(salt: &str, options: &Options) -> Step {
     let folder = options.state_folder.as_ref().and_then(|f| f.path().ok());
     let stored = folder.is_some();
+    // A folder not made yet holds nothing; one that cannot be a folder is the options
+    // step's to report, not a store that does not open.
+    let folder = folder.filter(|path| path.is_dir());
     let check = match machine_check_unwritten(salt, folder) {
         Ok(check) => check,
         Err(err) => {
