@@ -107,6 +107,9 @@ const _: () = {
 /// whatever the network does; a name lookup still under way then ends on a thread of its
 /// own, which runs no code of the library after it.
 ///
+/// The log callback of `options`, if any, hears the Init client's messages during the call,
+/// from a thread the doctor runs (not the calling thread); the report keeps them too.
+///
 /// Returns 200 when the report is made, whatever its steps say (read
 /// `verify_diagnosis_verdict`); `VERIFY_ERR_INVALID_ARGUMENT` for a NULL argument (but
 /// `options`) or `VERIFY_ERR_INVALID_UTF8`; `*out` is NULL then. The report holds no

@@ -76,7 +76,9 @@ pub fn diagnose(base_url: &str, app_id: &str, app_key: &str, options: &Options) 
     )
 }
 
-/// Runs the doctor (see the module's documentation) with its own settings.
+/// Runs the doctor (see the module's documentation) with its own settings. The log hook of
+/// `options`, if any, receives the Init client's messages during the call, from a thread
+/// of the doctor's.
 pub fn diagnose_with(
     base_url: &str,
     app_id: &str,
