@@ -26,10 +26,14 @@
 //! languages.
 
 mod cert;
+mod handshake;
 mod lines;
-mod local;
+mod machine;
+mod options;
+mod proxy;
 mod report;
 mod service;
+mod store;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -89,16 +93,16 @@ pub fn diagnose_with(
     let started_at = SystemTime::now();
     let started = Instant::now();
     let deadline = Deadline::after(settings.deadline.saturating_sub(MARGIN));
-    let mut steps = local::options_steps(base_url, app_id, app_key, options);
+    let mut steps = options::steps(base_url, app_id, app_key, options);
     let lines = lines_of(base_url, options);
-    let proxy = lines::ProxyPlan::of(options);
+    let proxy = proxy::ProxyPlan::of(options);
     let salt = settings.machine_salt.as_deref().unwrap_or(app_id);
 
     let (line_steps, service, offline, machine) = std::thread::scope(|scope| {
         let probes = scope.spawn(|| lines::probe(&lines, options, proxy.as_ref(), deadline));
         let service = scope.spawn(|| service::check(base_url, app_id, app_key, options, deadline));
-        let offline = local::offline_steps(app_id, app_key, options);
-        let machine = local::machine_step(salt, options);
+        let offline = store::steps(app_id, app_key, options);
+        let machine = machine::step(salt, options);
         (
             probes.join().unwrap_or_default(),
             service.join().ok(),
