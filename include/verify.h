@@ -576,7 +576,8 @@ typedef struct verify_client_options verify_client_options;
 /**
  * The doctor's report. Opaque; made by `verify_diagnose`, read by the `verify_diagnosis_*`
  * accessors (any thread, concurrently: it does not change), freed by
- * `verify_diagnosis_free`. It holds no secret.
+ * `verify_diagnosis_free`. It holds no secret. Its strings are in the code page set with
+ * `verify_set_code_page` when the report was made (UTF-8 by default).
  */
 typedef struct verify_diagnosis verify_diagnosis;
 

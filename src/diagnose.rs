@@ -40,7 +40,8 @@ pub const VERIFY_STEP_MACHINE: i32 = 9;
 
 /// The doctor's report. Opaque; made by `verify_diagnose`, read by the `verify_diagnosis_*`
 /// accessors (any thread, concurrently: it does not change), freed by
-/// `verify_diagnosis_free`. It holds no secret.
+/// `verify_diagnosis_free`. It holds no secret. Its strings are in the code page set with
+/// `verify_set_code_page` when the report was made (UTF-8 by default).
 #[allow(non_camel_case_types)]
 pub struct verify_diagnosis {
     verdict: i32,
