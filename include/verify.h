@@ -797,8 +797,8 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
  * It never sends a login, never spends a count card and changes nothing on the server
  * (Init is its only request), writes nothing on this machine but a probe file in the state
  * folder (removed at once), and returns within `deadline_ms` (0: the default, 10,000 ms)
- * whatever the network does; a name lookup still under way then ends on a thread of its
- * own, which runs no code of the library after it.
+ * whatever the network does; a name lookup still under way then finishes on a thread of its
+ * own, bounded by the system resolver's timeouts, as a client's own lookups do.
  *
  * The log callback of `options`, if any, hears the Init client's messages during the call,
  * from a thread the doctor runs (not the calling thread); the report keeps them too.
