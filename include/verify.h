@@ -78,6 +78,71 @@
 #define VERIFY_CODE_PAGE_SYSTEM 0
 
 /**
+ * A step's verdict: it worked.
+ */
+#define VERIFY_VERDICT_PASS 0
+
+/**
+ * A step's verdict: not run (not needed with these options, or no time left).
+ */
+#define VERIFY_VERDICT_SKIP 1
+
+/**
+ * A step's verdict: it worked, with something the developer or the user should know.
+ */
+#define VERIFY_VERDICT_WARN 2
+
+/**
+ * A step's verdict: it failed (one of the reasons the program cannot log in).
+ */
+#define VERIFY_VERDICT_FAIL 3
+
+/**
+ * A step of the doctor: the options themselves.
+ */
+#define VERIFY_STEP_OPTIONS 1
+
+/**
+ * A step: a line's name lookup.
+ */
+#define VERIFY_STEP_LOOKUP 2
+
+/**
+ * A step: a TCP connect to one address of a line.
+ */
+#define VERIFY_STEP_TCP 3
+
+/**
+ * A step: the proxy.
+ */
+#define VERIFY_STEP_PROXY 4
+
+/**
+ * A step: the TLS handshake with one address of a line.
+ */
+#define VERIFY_STEP_TLS 5
+
+/**
+ * A step: the local clock against the server's.
+ */
+#define VERIFY_STEP_CLOCK 6
+
+/**
+ * A step: the Init handshake.
+ */
+#define VERIFY_STEP_INIT 7
+
+/**
+ * A step: the offline store.
+ */
+#define VERIFY_STEP_OFFLINE 8
+
+/**
+ * A step: machine code v2's check.
+ */
+#define VERIFY_STEP_MACHINE 9
+
+/**
  * Success.
  *
  * End user (`verify_code_user_message`, en): "Success."
@@ -625,6 +690,14 @@ typedef struct verify_client verify_client;
 typedef struct verify_client_options verify_client_options;
 
 /**
+ * The doctor's report. Opaque; made by `verify_diagnose`, read by the `verify_diagnosis_*`
+ * accessors (any thread, concurrently: it does not change), freed by
+ * `verify_diagnosis_free`. It holds no secret. Its strings are in the code page set with
+ * `verify_set_code_page` when the report was made (UTF-8 by default).
+ */
+typedef struct verify_diagnosis verify_diagnosis;
+
+/**
  * A running session keeper. Opaque; created by `verify_keeper_start`, freed by
  * `verify_keeper_free`. Thread-safe.
  */
@@ -825,6 +898,89 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
                                              uint32_t timeout_ms,
                                              const struct verify_cancel *cancel,
                                              struct verify_reply **out);
+
+/**
+ * The doctor: runs every step a login depends on, with the same `base_url`, `app_id`,
+ * `app_key` and `options` (NULL for the defaults) as the program's client, and gives the
+ * report in `*out`: the options themselves; per line (the base URL and each mirror) and
+ * per address the name lookup, the TCP connect, the proxy and TLS (protocol, the chain's
+ * subject, issuer and expiry, the pins, the refusal in words); Init (success, or 1001,
+ * 1010, 1011, 1012, 1014 and what it means) and the clock (the server's `Date` against the
+ * local clock); the offline store (each stored verdict, its last confirmation, the end of
+ * its grace, whether it would answer now and why not); machine code v2's check with the
+ * AppId as its salt (outcome and components, never a value).
+ *
+ * It never sends a login, never spends a count card and changes nothing on the server
+ * (Init is its only request), writes nothing on this machine but a probe file in the state
+ * folder (removed at once), and returns within `deadline_ms` (0: the default, 10,000 ms)
+ * whatever the network does; a name lookup still under way then finishes on a thread of its
+ * own, bounded by the system resolver's timeouts, as a client's own lookups do.
+ *
+ * The log callback of `options`, if any, hears the Init client's messages during the call,
+ * from a thread the doctor runs (not the calling thread); the report keeps them too.
+ *
+ * Returns 200 when the report is made, whatever its steps say (read
+ * `verify_diagnosis_verdict`); `VERIFY_ERR_INVALID_ARGUMENT` for a NULL argument (but
+ * `options`) or `VERIFY_ERR_INVALID_UTF8`; `*out` is NULL then. The report holds no
+ * AppKey, api password, card, password or token; host names and addresses are kept.
+ * Ownership: the caller frees `*out` with `verify_diagnosis_free`; `options` is only read
+ * (it may be freed afterwards). Thread-safety: any thread; it blocks the calling thread.
+ */
+int32_t VERIFY_CALL verify_diagnose(const char *base_url,
+                                    const char *app_id,
+                                    const char *app_key,
+                                    const struct verify_client_options *options,
+                                    uint32_t deadline_ms,
+                                    struct verify_diagnosis **out);
+
+/**
+ * Frees a report. `verify_diagnosis_free(NULL)` does nothing. Ownership: takes
+ * `diagnosis`.
+ */
+void VERIFY_CALL verify_diagnosis_free(struct verify_diagnosis *diagnosis);
+
+/**
+ * The report's verdict, the worst of its steps (`VERIFY_VERDICT_PASS` when every step
+ * passed or was skipped, `_WARN`, `_FAIL`) into `*out`; returns 0 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_verdict(const struct verify_diagnosis *diagnosis, int32_t *out);
+
+/**
+ * The report as JSON (schema version 1, docs/doctor.md) into `*out`; returns 0 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis` is freed.
+ * Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_json(const struct verify_diagnosis *diagnosis, const char **out);
+
+/**
+ * The report as a short English text, one line a step, to paste into a chat, into `*out`;
+ * returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
+ * is freed. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_text(const struct verify_diagnosis *diagnosis, const char **out);
+
+/**
+ * How many steps the report lists into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ * Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_count(const struct verify_diagnosis *diagnosis, size_t *out);
+
+/**
+ * Step number `index` (in the report's order): what it checked (`VERIFY_STEP_*`) into
+ * `*step`, its verdict (`VERIFY_VERDICT_*`) into `*verdict`, its stable key (such as
+ * `tls.pin_mismatch` or `init.1011`, for messages in another language) into `*key`, its
+ * English sentence into `*message`; each out-pointer may be NULL when not wanted. Returns
+ * 0, `VERIFY_ERR_NO_SUCH_FIELD` when `index` is past the last, or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Later versions may add steps and verdicts. Ownership: the
+ * strings are borrowed, valid until `diagnosis` is freed. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_step(const struct verify_diagnosis *diagnosis,
+                                          size_t index,
+                                          int32_t *step,
+                                          int32_t *verdict,
+                                          const char **key,
+                                          const char **message);
 
 /**
  * `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;

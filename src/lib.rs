@@ -21,6 +21,7 @@
 mod cancel;
 mod client;
 mod codepage;
+mod diagnose;
 mod generated;
 mod guard;
 mod keeper;

@@ -90,6 +90,18 @@ unsafe fn options_mut<'a>(options: *mut verify_client_options) -> Result<&'a mut
         .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "options is NULL"))
 }
 
+/// A copy of the options of a handle, or the defaults for NULL.
+///
+/// # Safety
+/// `options` is NULL or a live pointer from `verify_client_options_new`, changed by no
+/// other thread during the call.
+pub(crate) unsafe fn options_or_default(options: *const verify_client_options) -> Options {
+    // SAFETY: as documented above.
+    unsafe { options.as_ref() }
+        .map(|o| o.options.clone())
+        .unwrap_or_default()
+}
+
 /// Runs a setter on an options handle.
 ///
 /// # Safety

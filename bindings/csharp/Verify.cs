@@ -487,6 +487,90 @@ namespace Verify
         public int Weight { get; private set; }
     }
 
+    /// <summary>What a step of the doctor checked (VERIFY_STEP_*); later values are kept as their numbers.</summary>
+    public enum DiagnosisStepKind
+    {
+        /// <summary>The options themselves.</summary>
+        Options = 1,
+        /// <summary>A line's name lookup.</summary>
+        Lookup = 2,
+        /// <summary>A TCP connect to one address of a line.</summary>
+        Tcp = 3,
+        /// <summary>The proxy.</summary>
+        Proxy = 4,
+        /// <summary>The TLS handshake with one address of a line.</summary>
+        Tls = 5,
+        /// <summary>The local clock against the server's.</summary>
+        Clock = 6,
+        /// <summary>The Init handshake.</summary>
+        Init = 7,
+        /// <summary>The offline store.</summary>
+        Offline = 8,
+        /// <summary>Machine code v2's check.</summary>
+        Machine = 9,
+    }
+
+    /// <summary>How a step of the doctor went (VERIFY_VERDICT_*), from best to worst.</summary>
+    public enum Verdict
+    {
+        /// <summary>It worked.</summary>
+        Pass = 0,
+        /// <summary>Not run (not needed with these options, or no time left).</summary>
+        Skip = 1,
+        /// <summary>It worked, with something to know.</summary>
+        Warn = 2,
+        /// <summary>It failed: one of the reasons the program cannot log in.</summary>
+        Fail = 3,
+    }
+
+    /// <summary>One step of a <see cref="Diagnosis"/>.</summary>
+    public sealed class DiagnosisStep
+    {
+        internal DiagnosisStep(DiagnosisStepKind kind, Verdict verdict, string key, string message)
+        {
+            Kind = kind;
+            Verdict = verdict;
+            Key = key;
+            Message = message;
+        }
+
+        /// <summary>What it checked.</summary>
+        public DiagnosisStepKind Kind { get; private set; }
+        /// <summary>How it went.</summary>
+        public Verdict Verdict { get; private set; }
+        /// <summary>Its stable key ("tls.pin_mismatch", "init.1011"...), for messages in another language.</summary>
+        public string Key { get; private set; }
+        /// <summary>Its English sentence.</summary>
+        public string Message { get; private set; }
+    }
+
+    /// <summary>
+    /// The doctor's report (<see cref="Library.Diagnose"/>), copied out of the library: the worst
+    /// verdict, every step, the JSON (schema version 1, docs/doctor.md) and the short text to
+    /// paste into a chat. It holds no secret.
+    /// </summary>
+    public sealed class Diagnosis
+    {
+        internal Diagnosis(Verdict verdict, IList<DiagnosisStep> steps, string json, string text)
+        {
+            Verdict = verdict;
+            Steps = steps;
+            Json = json;
+            Text = text;
+        }
+
+        /// <summary>The worst verdict of the steps (Pass when every step passed or was skipped).</summary>
+        public Verdict Verdict { get; private set; }
+        /// <summary>Every step, in the report's order.</summary>
+        public IList<DiagnosisStep> Steps { get; private set; }
+        /// <summary>The report as JSON.</summary>
+        public string Json { get; private set; }
+        /// <summary>The report as a short English text, one line a step.</summary>
+        public string Text { get; private set; }
+        /// <summary>Whether a step failed.</summary>
+        public bool Failed { get { return Verdict == Verdict.Fail; } }
+    }
+
     /// <summary>Machine code v2 and why it is what it is (<see cref="Library.CheckMachine"/>).</summary>
     public sealed class MachineCheck
     {
@@ -733,6 +817,84 @@ namespace Verify
             finally
             {
                 NativeMethods.verify_machine_check_free(check);
+            }
+        }
+
+        /// <summary>
+        /// The doctor (verify_diagnose): runs every step a login depends on with the same URL,
+        /// AppId, AppKey and <paramref name="options"/> (null: the defaults) as the program's
+        /// <see cref="Client"/>, within <paramref name="deadline"/> (null: 10 s), and returns the
+        /// report whatever its steps say. It never logs in and changes nothing on the server
+        /// (Init is its only request). Blocks the calling thread; any thread.
+        /// </summary>
+        /// <exception cref="ArgumentNullException">An argument but <paramref name="options"/> is null.</exception>
+        /// <exception cref="ArgumentException">An option the library refuses (a pin that does not parse...).</exception>
+        /// <exception cref="ArgumentOutOfRangeException">A deadline under 1 ms or over UInt32.MaxValue ms.</exception>
+        public static Diagnosis Diagnose(string baseUrl, string appId, string appKey,
+            ClientOptions options = null, TimeSpan? deadline = null)
+        {
+            Args.Required(baseUrl, "baseUrl");
+            Args.Required(appId, "appId");
+            Args.Required(appKey, "appKey");
+            uint deadlineMs = 0;
+            if (deadline.HasValue)
+            {
+                double ms = Math.Ceiling(deadline.Value.TotalMilliseconds);
+                if (ms < 1 || ms > uint.MaxValue)
+                {
+                    throw new ArgumentOutOfRangeException("deadline", "The deadline must be 1 ms to UInt32.MaxValue ms.");
+                }
+                deadlineMs = (uint)ms;
+            }
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
+            ClientOptionsHandle native = options == null ? null : options.ToHandle();
+            IntPtr report = IntPtr.Zero;
+            bool added = false;
+            try
+            {
+                IntPtr nativeOptions = IntPtr.Zero;
+                if (native != null)
+                {
+                    native.DangerousAddRef(ref added);
+                    nativeOptions = native.DangerousGetHandle();
+                }
+                int code = NativeMethods.verify_diagnose(baseUrl, appId, appKey, nativeOptions, deadlineMs, out report);
+                if (code != (int)ResultCode.Ok)
+                {
+                    throw VerifyException.FromLastError((ResultCode)code);
+                }
+                int verdict;
+                NativeMethods.verify_diagnosis_verdict(report, out verdict);
+                IntPtr text;
+                string json = NativeMethods.verify_diagnosis_json(report, out text) == 0 ? Utf8.FromNative(text) : null;
+                string plain = NativeMethods.verify_diagnosis_text(report, out text) == 0 ? Utf8.FromNative(text) : null;
+                UIntPtr count;
+                NativeMethods.verify_diagnosis_count(report, out count);
+                List<DiagnosisStep> steps = new List<DiagnosisStep>();
+                for (ulong i = 0; i < count.ToUInt64(); i++)
+                {
+                    int kind, stepVerdict;
+                    IntPtr key, message;
+                    if (NativeMethods.verify_diagnosis_step(report, new UIntPtr(i), out kind, out stepVerdict, out key, out message) != 0)
+                    {
+                        break;
+                    }
+                    steps.Add(new DiagnosisStep((DiagnosisStepKind)kind, (Verdict)stepVerdict,
+                        Utf8.FromNative(key), Utf8.FromNative(message)));
+                }
+                return new Diagnosis((Verdict)verdict, steps.AsReadOnly(), json, plain);
+            }
+            finally
+            {
+                NativeMethods.verify_diagnosis_free(report);
+                if (added)
+                {
+                    native.DangerousRelease();
+                }
+                if (native != null)
+                {
+                    native.Dispose();
+                }
             }
         }
 
@@ -5159,6 +5321,32 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern IntPtr verify_machine_state_name(int state);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnose(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string baseUrl,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string appId,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string appKey,
+            IntPtr options, uint deadlineMs, out IntPtr diagnosis);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern void verify_diagnosis_free(IntPtr diagnosis);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_verdict(IntPtr diagnosis, out int verdict);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_json(IntPtr diagnosis, out IntPtr text);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_text(IntPtr diagnosis, out IntPtr text);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_count(IntPtr diagnosis, out UIntPtr count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_step(IntPtr diagnosis, UIntPtr index,
+            out int step, out int verdict, out IntPtr key, out IntPtr message);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_machine_virtual_new(out IntPtr report);

@@ -693,7 +693,8 @@ impl Shared {
             let parsed = parse(&http);
             // The raw body holds the session secret: wipe it as soon as it is parsed.
             http.body.wipe_now();
-            let mut reply = parsed.map_err(fail)?;
+            // The Date travels with the reply (a refusal's too): the doctor reads the clock.
+            let mut reply = parsed.map_err(fail)?.with_date(http.date());
             log(&self.log, LogLevel::Info, || {
                 format!("Init with {}: code {}", here.init_url, reply.code())
             });

@@ -25,6 +25,8 @@
 //! - [`actions`]: the action table with its typed calls and reply views, the generic
 //!   [`Client::call`] and the social wait;
 //! - [`keeper`]: the background heartbeat with events ([`Keeper`]);
+//! - [`diagnose()`]: the doctor, every step a login depends on in one call, as a
+//!   [`Report`] (JSON and text, redacted);
 //! - [`codes`]: the table of result codes; [`machine_code`] and [`machine_code_with`]: the
 //!   machine code (v1, and v2 with [`machine_check`]'s explanation), [`machine_virtualization`].
 
@@ -38,6 +40,7 @@ mod client;
 pub mod codes;
 mod connect;
 mod deadline;
+pub mod diagnose;
 pub mod error;
 pub mod keeper;
 pub mod language;
@@ -66,6 +69,7 @@ pub use actions::{
 pub use cancel::CancelToken;
 pub use client::{Client, MAX_REQUEST_BYTES};
 pub use codes::{describe, user_message};
+pub use diagnose::{diagnose, diagnose_with, DiagnoseOptions, Report};
 pub use error::{Error, ErrorKind};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
 pub use language::Language;

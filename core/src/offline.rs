@@ -280,6 +280,16 @@ fn keeps_verdict(code: i32) -> bool {
     )
 }
 
+/// A stored verdict as the doctor sees it ([`Offline::inspect`]).
+pub(crate) struct Inspected {
+    /// The server's last confirmation.
+    pub(crate) confirmed_at: SystemTime,
+    /// The end of the offline grace.
+    pub(crate) grace_end: SystemTime,
+    /// Whether its times let it answer now, or the code and why not.
+    pub(crate) answers: Result<(), (ErrorKind, String)>,
+}
+
 /// The offline settings and store of one client.
 pub(crate) struct Offline {
     store: Arc<Sealed>,
@@ -443,6 +453,12 @@ impl Offline {
         {
             return None;
         }
+        Some(self.judge_times(verdict, now))
+    }
+
+    /// Judges a stored verdict's times (the clock, the grace, the licence's expiry) at the
+    /// local time `now`.
+    fn judge_times(&self, verdict: Verdict, now: SystemTime) -> (Verdict, Judged) {
         let local = unix(now);
         let mark = verdict.server_time.max(verdict.confirmed_at);
         let tolerance = i64::try_from(self.tolerance.as_secs()).unwrap_or(i64::MAX);
@@ -480,7 +496,27 @@ impl Offline {
                 grace_end: system_time(grace_end),
             }
         };
-        Some((verdict, judged))
+        (verdict, judged)
+    }
+
+    /// What the doctor reports of the stored verdict of `kind`, without a login to match it
+    /// against: `None` when the store holds none; else its last confirmation, the end of its
+    /// grace, and whether its times would let it answer now (`Err`: the code and why not).
+    /// Whose verdict it is (card or account, machine) is checked only by a login.
+    pub(crate) fn inspect(&self, kind: SessionKind, now: SystemTime) -> Option<Inspected> {
+        let verdict = self.load(kind)?;
+        let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
+        let confirmed_at = system_time(verdict.confirmed_at);
+        let grace_end = system_time(verdict.confirmed_at.saturating_add(grace));
+        let answers = match self.judge_times(verdict, now).1 {
+            Judged::Answers { .. } => Ok(()),
+            Judged::Refused(kind, why) => Err((kind, why)),
+        };
+        Some(Inspected {
+            confirmed_at,
+            grace_end,
+            answers,
+        })
     }
 
     /// Whether the store may answer `login` now (a start budget applies only then).

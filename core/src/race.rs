@@ -733,7 +733,8 @@ fn describe(failure: &Failure) -> String {
     match failure {
         Failure::NotFound => "the name was not found".to_owned(),
         Failure::Connect(err) => err.to_string(),
-        Failure::Tls(err) => format!("TLS: {err}"),
+        // The words of the call's own refusal (tls.rs), not rustls's debug forms.
+        Failure::Tls(err) => crate::tls::refusal(err).1,
         Failure::Closed(err) => format!("closed during the TLS handshake: {err}"),
     }
 }

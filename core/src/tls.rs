@@ -132,6 +132,27 @@ impl Trust {
 
     /// The rustls configuration for the service's hosts (`with_pins`) or for a proxy.
     pub(crate) fn client_config(&self, with_pins: bool) -> Result<Arc<ClientConfig>, Error> {
+        self.config_seen(with_pins, None)
+    }
+
+    /// How many keys are pinned.
+    pub fn pin_count(&self) -> usize {
+        self.pins.len()
+    }
+
+    /// Whether `cert`'s key is one of the pinned keys.
+    pub(crate) fn pins_key_of(&self, cert: &CertificateDer<'_>) -> bool {
+        spki_sha256(cert).is_some_and(|hash| self.pins.contains(&hash))
+    }
+
+    /// [`Trust::client_config`] whose verifier first hands the server's chain (leaf first)
+    /// to `seen`, whatever it then decides: the doctor reports the chain of a refused
+    /// server too.
+    pub(crate) fn config_seen(
+        &self,
+        with_pins: bool,
+        seen: Option<Seen>,
+    ) -> Result<Arc<ClientConfig>, Error> {
         let provider = Arc::new(ring::default_provider());
         let mut verifiers: Vec<Arc<dyn ServerCertVerifier>> = Vec::new();
         if self.mozilla || !self.roots.is_empty() {
@@ -161,6 +182,7 @@ impl Trust {
                 Vec::new()
             },
             provider: provider.clone(),
+            seen,
         };
         let config = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
@@ -443,11 +465,15 @@ fn spki_sha256(cert: &CertificateDer<'_>) -> Option<[u8; PIN_LEN]> {
     digest.as_ref().try_into().ok()
 }
 
+/// Where a verifier hands the chain it is shown (see [`Trust::config_seen`]).
+pub(crate) type Seen = Arc<std::sync::Mutex<Vec<CertificateDer<'static>>>>;
+
 /// Verifies with the trusted roots (any verifier accepting is enough) and the pins.
 struct Pinning {
     verifiers: Vec<Arc<dyn ServerCertVerifier>>,
     pins: Vec<[u8; PIN_LEN]>,
     provider: Arc<CryptoProvider>,
+    seen: Option<Seen>,
 }
 
 impl fmt::Debug for Pinning {
@@ -474,6 +500,14 @@ impl ServerCertVerifier for Pinning {
         ocsp_response: &[u8],
         now: UnixTime,
     ) -> Result<ServerCertVerified, rustls::Error> {
+        if let Some(seen) = &self.seen {
+            let mut chain = seen
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            chain.clear();
+            chain.push(end_entity.clone().into_owned());
+            chain.extend(intermediates.iter().map(|c| c.clone().into_owned()));
+        }
         // A pinned leaf key is trusted on its own (a pinned self-signed certificate).
         if !self.pins.is_empty() && self.pinned(end_entity) {
             return Ok(ServerCertVerified::assertion());
@@ -654,7 +688,12 @@ impl<In: Transport> Connector<In> for TlsConnector {
         socket.set_timeout(timeout);
         if let Err(err) = connection.complete_io(&mut socket) {
             log(&self.log, LogLevel::Warn, || {
-                format!("TLS handshake with {host} failed: {err}")
+                // In the words of the call's own refusal where rustls refused.
+                let why = err
+                    .get_ref()
+                    .and_then(|inner| inner.downcast_ref::<rustls::Error>())
+                    .map_or_else(|| err.to_string(), |tls| refusal(tls).1);
+                format!("TLS handshake with {host} failed: {why}")
             });
             // A timeout of the transport comes back wrapped: unwrap it, it is classified as a
             // connect timeout.

@@ -98,6 +98,7 @@ internal static class CsharpChecks
             }
         }
         ClientOptionsChecks(url, app, key);
+        DoctorChecks(url, app, key);
         Expect(Library.CodePage == Library.Utf8CodePage, "the library speaks UTF-8: " + Library.CodePage);
         Expect(Library.Describe(ResultCode.Disabled).Length > 0, "Describe: " + Library.Describe(ResultCode.Disabled));
         Expect(Library.Describe(ResultCode.System) != Library.Describe(ResultCode.Network), "System has its own text");
@@ -127,6 +128,28 @@ internal static class CsharpChecks
 
         Console.WriteLine(failures == 0 ? "CHECKS PASSED" : "CHECKS FAILED");
         return failures == 0 ? 0 : 1;
+    }
+
+    /// <summary>The doctor: a healthy program passes, a wrong AppKey fails with its key, no secret.</summary>
+    private static void DoctorChecks(string url, string app, string key)
+    {
+        ClientOptions options = new ClientOptions { Proxy = ProxyMode.None };
+        Diagnosis report = Library.Diagnose(url, app, key, options, TimeSpan.FromSeconds(8));
+        bool passed = report.Verdict == Verdict.Pass && !report.Failed;
+        Expect(passed, "doctor: a healthy program passes" + (passed ? "" : "\n" + report.Text));
+        Expect(report.Steps.Count >= 5 && report.Steps[0].Kind == DiagnosisStepKind.Options,
+            "doctor: " + report.Steps.Count + " steps, the options first");
+        Expect(report.Json.Contains("\"version\":1") && !report.Json.Contains(key) && !report.Text.Contains(key),
+            "doctor: JSON of version 1, no AppKey");
+        Diagnosis wrong = Library.Diagnose(url, app, "WRONGKEY0123456789ABCDEFGHIJKLMN", options, null);
+        bool named = false;
+        foreach (DiagnosisStep step in wrong.Steps)
+        {
+            named = named || (step.Kind == DiagnosisStepKind.Init && step.Verdict == Verdict.Fail && step.Key == "init.1011");
+        }
+        Expect(wrong.Failed && named, "doctor: a wrong AppKey is init.1011" + (named ? "" : " (no such step)"));
+        ThrowsArgument(() => Library.Diagnose(url, app, key, null, TimeSpan.Zero), "doctor: a zero deadline");
+        ThrowsArgument(() => Library.Diagnose(null, app, key), "doctor: a null URL");
     }
 
     /// <summary>Expects <paramref name="action"/> to throw an ArgumentException (or a subclass).</summary>

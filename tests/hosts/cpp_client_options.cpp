@@ -198,6 +198,40 @@ int main(int argc, char **argv)
         verify::ClientOptions insecure;
         insecure.allow_insecure_http = true;
         CHECK(refused("http://verify.example", insecure) == 0);
+
+        // The doctor with the same options as a client: a healthy program passes, its
+        // report holds no AppKey; a wrong AppKey fails with its key.
+        {
+            verify::ClientOptions options;
+            options.proxy = verify::Proxy::none();
+            verify::Diagnosis report = verify::diagnose(http, app, key, options);
+            CHECK(report.verdict == verify::Verdict::Pass);
+            CHECK(!report.failed());
+            CHECK(report.steps.size() >= 5);
+            CHECK(report.json.find("\"version\":1") != std::string::npos);
+            CHECK(report.json.find(key) == std::string::npos);
+            CHECK(report.text.find("PASS init") != std::string::npos);
+            verify::Diagnosis wrong =
+                verify::diagnose(http, app, "WRONGKEY0123456789ABCDEFGHIJKLMN", options);
+            CHECK(wrong.failed());
+            bool named = false;
+            for (const verify::DiagnosisStep &step : wrong.steps) {
+                named = named || (step.kind == verify::DiagnosisStepKind::Init &&
+                                  step.verdict == verify::Verdict::Fail && step.key == "init.1011");
+            }
+            CHECK(named);
+            if (with_tls) {
+                options.trust = verify::Trust::None;
+                options.root_pems = {ca_pem};
+                verify::Diagnosis tls = verify::diagnose(tls_base, app, key, options);
+                bool shown = false;
+                for (const verify::DiagnosisStep &step : tls.steps) {
+                    shown = shown ||
+                            (step.kind == verify::DiagnosisStepKind::Tls && step.key == "tls.ok");
+                }
+                CHECK(shown);
+            }
+        }
     } catch (const verify::Error &e) {
         std::printf("verify::Error %d: %s\n", e.code(), e.what());
         return 1;

@@ -250,6 +250,22 @@ static void every_function(const char *base_url, const char *app_id, const char 
         verify_machine_virtual_free(report);
     }
 
+    /* the doctor, with the default options */
+    {
+        verify_diagnosis *diagnosis = NULL;
+        int32_t step = 0, verdict = 0;
+        CHECK_INT(verify_diagnose(base_url, app_id, app_key, NULL, 8000, &diagnosis), VERIFY_OK);
+        CHECK_INT(verify_diagnosis_verdict(diagnosis, &verdict), 0);
+        CHECK_INT(verify_diagnosis_json(diagnosis, &text), 0);
+        CHECK(strstr(text, "\"version\":1") != NULL);
+        CHECK_INT(verify_diagnosis_text(diagnosis, &text), 0);
+        CHECK_INT(verify_diagnosis_count(diagnosis, &count), 0);
+        CHECK(count > 0);
+        CHECK_INT(verify_diagnosis_step(diagnosis, 0, &step, &verdict, &text, NULL), 0);
+        CHECK_INT(step, VERIFY_STEP_OPTIONS);
+        verify_diagnosis_free(diagnosis);
+    }
+
     /* client options, with the log callback */
     CHECK_INT(verify_client_options_new(&options), VERIFY_OK);
     CHECK_INT(verify_client_options_set_trust(options, VERIFY_TRUST_MOZILLA), VERIFY_OK);

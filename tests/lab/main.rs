@@ -11,6 +11,8 @@
 //!   remembered winner, a slow name server within the deadline).
 //! - `keeper`: the keeper through a 30 s stall and a 3 s round-trip spike.
 //! - `figures`: the table of BENCHMARKS.md's network lab section (`benches/lab.sh`).
+//! - `doctor`: `verify-doctor` names a black-holed primary beside a healthy mirror, a slow
+//!   name server and a name that does not resolve, each by its step.
 //!
 //! Needs root (namespaces), python3, iproute2, dnsmasq, ethtool and libcurl's headers:
 //! `scripts/install-deps.sh python3 iproute2 dnsmasq ethtool libcurl-dev`. Without them the
@@ -19,6 +21,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod doctor;
 mod figures;
 mod keeper;
 mod lab;

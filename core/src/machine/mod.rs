@@ -47,6 +47,7 @@ mod virt;
 
 pub use components::{ComponentKind, Components};
 pub use rule::{weight as component_weight, ComponentState};
+pub(crate) use v2::machine_check_unwritten;
 pub use v2::{machine_check, ComponentCheck, MachineCheck, Outcome};
 pub use virt::{machine_virtualization, Sign, SignKind, Virtualization};
 

@@ -195,6 +195,17 @@ pub(crate) fn check_with(
     current: &Components,
     log: Option<LogHook>,
 ) -> Result<MachineCheck, Error> {
+    check_stored(salt, folder, current, log, true)
+}
+
+/// [`check_with`], storing the outcome only when `write`.
+fn check_stored(
+    salt: &str,
+    folder: Option<PathBuf>,
+    current: &Components,
+    log: Option<LogHook>,
+    write: bool,
+) -> Result<MachineCheck, Error> {
     let mut note = None;
     let sealed = match folder {
         Some(folder) => Some(store(salt, folder, current, log)?),
@@ -273,7 +284,7 @@ pub(crate) fn check_with(
         code: code.clone(),
         hashes,
     };
-    if let Some(sealed) = &sealed {
+    if let Some(sealed) = sealed.as_ref().filter(|_| write) {
         if stored.as_ref() != Some(&record) {
             if let Err(err) = sealed.write(STORE, record.encode().as_bytes()) {
                 note = Some(format!(
@@ -295,6 +306,15 @@ pub(crate) fn check_with(
 /// Machine code v2 of this machine for `salt`, kept in `folder` (see [`MachineCheck`]).
 pub fn machine_check(salt: &str, folder: &StateFolder) -> Result<MachineCheck, Error> {
     machine_check_logged(salt, folder, None)
+}
+
+/// [`machine_check`] that writes nothing: what the check would say now (the doctor's view).
+pub(crate) fn machine_check_unwritten(
+    salt: &str,
+    folder: Option<PathBuf>,
+) -> Result<MachineCheck, Error> {
+    let current = super::read::components();
+    check_stored(salt, folder, &current, None, false)
 }
 
 pub(crate) fn machine_check_logged(

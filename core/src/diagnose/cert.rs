@@ -1,0 +1,143 @@
+//! What the doctor shows of a certificate: its subject, its issuer and its validity, read
+//! from the DER by hand (the fields only; the chain's checks are rustls's and webpki's).
+
+/// The names and dates of one certificate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct CertFacts {
+    /// `CN=..., O=...` of the subject.
+    pub(crate) subject: String,
+    /// The same of the issuer.
+    pub(crate) issuer: String,
+    /// Not valid before, Unix seconds.
+    pub(crate) not_before: i64,
+    /// Not valid after, Unix seconds.
+    pub(crate) not_after: i64,
+}
+
+/// One DER element: its tag, its contents, and what follows it.
+fn element(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, rest) = der.split_first()?;
+    let (&first, rest) = rest.split_first()?;
+    let (length, rest) = if first < 0x80 {
+        (usize::from(first), rest)
+    } else {
+        let count = usize::from(first & 0x7f);
+        if count == 0 || count > 4 || rest.len() < count {
+            return None;
+        }
+        let length = rest[..count]
+            .iter()
+            .fold(0usize, |n, &b| (n << 8) | usize::from(b));
+        (length, &rest[count..])
+    };
+    if rest.len() < length {
+        return None;
+    }
+    let (contents, after) = rest.split_at(length);
+    Some((tag, contents, after))
+}
+
+/// Reads a certificate's subject, issuer and validity; `None` when it does not parse.
+pub(crate) fn facts(der: &[u8]) -> Option<CertFacts> {
+    let (_, certificate, _) = element(der)?;
+    let (_, tbs, _) = element(certificate)?;
+    let (tag, _, mut rest) = element(tbs)?;
+    // [0] version, then the serial; without a version the serial came first.
+    if tag == 0xa0 {
+        rest = element(rest)?.2;
+    }
+    let rest = element(rest)?.2; // signature algorithm
+    let (_, issuer, rest) = element(rest)?;
+    let (_, validity, rest) = element(rest)?;
+    let (_, subject, _) = element(rest)?;
+    let (before_tag, before, rest) = element(validity)?;
+    let (after_tag, after, _) = element(rest)?;
+    Some(CertFacts {
+        subject: name(subject),
+        issuer: name(issuer),
+        not_before: time(before_tag, before)?,
+        not_after: time(after_tag, after)?,
+    })
+}
+
+/// `CN=..., O=...` of a Name's contents (the attributes the doctor knows, in order).
+fn name(mut rdns: &[u8]) -> String {
+    let mut parts = Vec::new();
+    while let Some((_, set, rest)) = element(rdns) {
+        rdns = rest;
+        let mut attributes = set;
+        while let Some((_, pair, rest)) = element(attributes) {
+            attributes = rest;
+            let Some((_, oid, value)) = element(pair) else {
+                continue;
+            };
+            let label = match oid {
+                [0x55, 0x04, 0x03] => "CN",
+                [0x55, 0x04, 0x06] => "C",
+                [0x55, 0x04, 0x07] => "L",
+                [0x55, 0x04, 0x08] => "ST",
+                [0x55, 0x04, 0x0a] => "O",
+                [0x55, 0x04, 0x0b] => "OU",
+                _ => continue,
+            };
+            if let Some((_, text, _)) = element(value) {
+                parts.push(format!("{label}={}", String::from_utf8_lossy(text)));
+            }
+        }
+    }
+    if parts.is_empty() {
+        "(no name)".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
+/// A UTCTime (0x17) or GeneralizedTime (0x18) in Unix seconds.
+fn time(tag: u8, text: &[u8]) -> Option<i64> {
+    let digits = |range: std::ops::Range<usize>| -> Option<i64> {
+        let part = text.get(range)?;
+        if !part.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        std::str::from_utf8(part).ok()?.parse().ok()
+    };
+    let (year, at) = match tag {
+        0x17 => {
+            let yy = digits(0..2)?;
+            (if yy < 50 { 2000 + yy } else { 1900 + yy }, 2)
+        }
+        0x18 => (digits(0..4)?, 4),
+        _ => return None,
+    };
+    let month = digits(at..at + 2)?;
+    let day = digits(at + 2..at + 4)?;
+    let hour = digits(at + 4..at + 6)?;
+    let minute = digits(at + 6..at + 8)?;
+    let second = digits(at + 8..at + 10)?;
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    // Howard Hinnant's days_from_civil.
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some(days * 86_400 + hour * 3600 + minute * 60 + second)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_and_truncated_input() {
+        assert_eq!(time(0x17, b"700101000000Z"), Some(0));
+        assert_eq!(time(0x18, b"20000229000000Z"), Some(951_782_400));
+        assert_eq!(time(0x17, b"99123123595"), None);
+        assert_eq!(facts(&[0x30, 0x82, 0x01]), None);
+        assert_eq!(facts(&[]), None);
+    }
+}

@@ -1,0 +1,265 @@
+//! The doctor's steps with the service: one Init (the only request it sends: no login, no
+//! card, nothing that changes the server's state), and the clock read from its reply's
+//! `Date`.
+
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::{Duration, SystemTime};
+
+use serde_json::{json, Value};
+
+use super::report::{rfc3339, span, Step, StepKind, Verdict};
+use crate::codes;
+use crate::deadline::Deadline;
+use crate::error::{Error, ErrorKind};
+use crate::log::LogLevel;
+use crate::options::Options;
+use crate::reply::Reply;
+use crate::Client;
+
+/// At most this many log lines of the Init are kept in the report.
+const MAX_LOG_LINES: usize = 40;
+/// A clock off by more than this is reported; by more than the server's tolerance (300 s),
+/// it fails.
+const CLOCK_WARN: i64 = 60;
+const CLOCK_FAIL: i64 = 300;
+
+/// What the service said: the Init step, the clock step, and whether Init passed.
+pub(crate) struct Service {
+    pub(crate) init: Step,
+    pub(crate) clock: Step,
+    pub(crate) passed: bool,
+}
+
+/// Runs Init as the program's client would (the same lines, trust, proxy and fixed
+/// addresses; no state folder: nothing is remembered), within `deadline`.
+pub(crate) fn check(
+    base_url: &str,
+    app_id: &str,
+    app_key: &str,
+    options: &Options,
+    deadline: Deadline,
+) -> Service {
+    let skipped_clock = |why: &str| {
+        Step::new(
+            StepKind::Clock,
+            Verdict::Skip,
+            "clock.no_reply",
+            format!("not checked: {why}"),
+        )
+    };
+    let call = deadline.remaining();
+    if call < Duration::from_millis(50) {
+        return Service {
+            init: Step::new(
+                StepKind::Init,
+                Verdict::Skip,
+                "init.no_time",
+                "not run: the doctor's deadline ran out",
+            ),
+            clock: skipped_clock("no reply from the server"),
+            passed: false,
+        };
+    }
+    let lines: Arc<Mutex<Vec<String>>> = Arc::default();
+    let host_hook = options.log.clone();
+    let kept = Arc::clone(&lines);
+    let mut settings = options.clone();
+    settings.state_folder = None;
+    settings.offline_grace = None;
+    settings.start_budget = None;
+    settings.call_timeout = call;
+    settings.connect_timeout = options.connect_timeout.min(call);
+    settings.log = Some(Arc::new(move |level: LogLevel, message: &str| {
+        let mut kept = kept.lock().unwrap_or_else(PoisonError::into_inner);
+        if kept.len() < MAX_LOG_LINES {
+            kept.push(message.to_owned());
+        }
+        if let Some(hook) = &host_hook {
+            hook(level, message);
+        }
+    }));
+    let client = match Client::with_options(base_url, app_id, app_key, settings) {
+        Ok(client) => client,
+        Err(err) => {
+            return Service {
+                init: Step::new(
+                    StepKind::Init,
+                    Verdict::Skip,
+                    "init.bad_options",
+                    format!("not run: the options are refused ({})", err.message()),
+                ),
+                clock: skipped_clock("no reply from the server"),
+                passed: false,
+            }
+        }
+    };
+    let started = std::time::Instant::now();
+    let outcome = client.init_exchange();
+    let took = started.elapsed();
+    let offset = client.clock_offset();
+    drop(client);
+    let log: Vec<String> = lines.lock().unwrap_or_else(PoisonError::into_inner).clone();
+    let answered_by = log.iter().rev().find_map(|line| {
+        let rest = line.strip_prefix("Init with ")?;
+        let url = rest.split(": code").next()?;
+        Some(url.trim_end_matches("/api/verify").to_owned())
+    });
+    let reply = match &outcome {
+        Ok(reply) => Some(reply),
+        Err(err) => err.reply(),
+    };
+    let clock = match reply {
+        Some(reply) => clock_step(reply),
+        None => skipped_clock("the server was not reached"),
+    };
+    let passed = matches!(&outcome, Ok(reply) if reply.code() == codes::OK);
+    let mut init = match &outcome {
+        Ok(_) => {
+            let mut words = format!(
+                "the server accepted the program (AppId {app_id}){}",
+                answered_by
+                    .as_deref()
+                    .map_or(String::new(), |url| format!(" at {url}"))
+            );
+            if offset != 0 {
+                words.push_str(&format!(
+                    "; it first refused this computer's time (1014) and the client corrected \
+                     it by {offset} s from the server's Date"
+                ));
+            }
+            Step::new(StepKind::Init, Verdict::Pass, "init.ok", words)
+        }
+        Err(err) => refusal(err, app_id),
+    };
+    init = init.took(took).detail("log", log);
+    if let Some(url) = answered_by {
+        init = init.detail("answered_by", url);
+    }
+    if let Some(reply) = reply {
+        init = init
+            .detail("code", reply.code())
+            .detail("server_message", reply.message());
+    }
+    if offset != 0 {
+        init = init.detail("clock_correction_s", offset);
+    }
+    Service {
+        init,
+        clock,
+        passed,
+    }
+}
+
+/// The Init step of a refusal or a local failure, with what it means for the developer.
+fn refusal(err: &Error, app_id: &str) -> Step {
+    let fail = |key, words: String| Step::new(StepKind::Init, Verdict::Fail, key, words);
+    if let Some(reply) = err.reply() {
+        let code = reply.code();
+        let (key, meaning) = match code {
+            codes::PROGRAM_NOT_FOUND => (
+                "init.1001",
+                format!(
+                    "the server does not know the program {app_id}: check the AppId, and that \
+                     the URL is the server the program was created on"
+                ),
+            ),
+            codes::SIGNATURE_ERROR => (
+                "init.1010",
+                "the server refused the request's signature: the AppId and the AppKey do not \
+                 belong together, or something on the way (a proxy, a filter) changed the \
+                 request"
+                    .to_owned(),
+            ),
+            codes::APP_KEY_WRONG => (
+                "init.1011",
+                format!(
+                    "the AppKey is wrong for the program {app_id}: copy it again from the \
+                     developer console (it is case-sensitive)"
+                ),
+            ),
+            codes::NOT_APPROVED => (
+                "init.1012",
+                format!(
+                    "the program {app_id} is not approved on the server (pending review, \
+                     rejected, or its plan expired): the developer has it approved or renews \
+                     the plan; no user can log in until then"
+                ),
+            ),
+            codes::TIMESTAMP_SKEW => (
+                "init.1014",
+                "the server refused this computer's time even after the client corrected it \
+                 from the server's Date: set the computer's clock and time zone"
+                    .to_owned(),
+            ),
+            other => (
+                "init.refused",
+                format!(
+                    "the server refused Init with {other} ({})",
+                    codes::describe(other)
+                ),
+            ),
+        };
+        return fail(key, format!("refused with {code}: {meaning}"));
+    }
+    let key = match err.kind() {
+        ErrorKind::Network => "init.network",
+        ErrorKind::Timeout => "init.timeout",
+        ErrorKind::Tls => "init.tls",
+        ErrorKind::Pin => "init.pin",
+        ErrorKind::Proxy => "init.proxy",
+        ErrorKind::Protocol => "init.protocol",
+        _ => "init.failed",
+    };
+    fail(key, err.message().to_owned())
+}
+
+/// The clock step from a reply of the service.
+fn clock_step(reply: &Reply) -> Step {
+    let Some(server) = reply.date() else {
+        return Step::new(
+            StepKind::Clock,
+            Verdict::Skip,
+            "clock.no_date",
+            "not checked: the server's reply has no Date header",
+        );
+    };
+    let local = SystemTime::now();
+    let offset = super::unix(server).saturating_sub(super::unix(local));
+    let direction = if offset > 0 { "behind" } else { "ahead of" };
+    let (verdict, key, words) = match offset.abs() {
+        0..=CLOCK_WARN => (
+            Verdict::Pass,
+            "clock.ok",
+            format!(
+                "this computer's clock agrees with the server's (within {} s)",
+                offset.abs().max(1)
+            ),
+        ),
+        ..=CLOCK_FAIL => (
+            Verdict::Warn,
+            "clock.drift",
+            format!(
+                "this computer's clock is {} {direction} the server's: within the server's \
+                 tolerance of 300 s, but close to it",
+                span(offset)
+            ),
+        ),
+        _ => (
+            Verdict::Fail,
+            "clock.off",
+            format!(
+                "this computer's clock is {} {direction} the server's, more than the server's \
+                 tolerance of 300 s: the client corrects its requests from the server's Date, \
+                 but certificate dates and offline verdicts go by this clock; set the \
+                 computer's clock and time zone",
+                span(offset)
+            ),
+        ),
+    };
+    Step::new(StepKind::Clock, verdict, key, words)
+        .detail("offset_s", offset)
+        .detail("server_time", rfc3339(server))
+        .detail("local_time", rfc3339(local))
+        .detail("tolerance_s", Value::from(CLOCK_FAIL))
+        .detail("source", json!("Date header of the Init reply"))
+}

@@ -1,0 +1,102 @@
+//! The doctor's offline-store step: read only, never written.
+
+use std::sync::Arc;
+use std::time::SystemTime;
+
+use super::report::{rfc3339, Step, StepKind, Verdict};
+use crate::error::ErrorKind;
+use crate::offline::Offline;
+use crate::options::Options;
+use crate::session::SessionKind;
+use crate::state::Sealed;
+
+/// The offline store's steps: each mode's stored verdict, when it was last confirmed, when
+/// its grace ends, and whether it would answer now (or why not).
+pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step> {
+    let skip = |key, words: &str| vec![Step::new(StepKind::Offline, Verdict::Skip, key, words)];
+    let Some(folder) = &options.state_folder else {
+        return skip(
+            "offline.off",
+            "offline verdicts are off (no state folder): a start without the server fails",
+        );
+    };
+    let Some(grace) = options.offline_grace else {
+        return skip(
+            "offline.off",
+            "offline verdicts are off (no offline grace period): a start without the server \
+             fails",
+        );
+    };
+    let opened = folder.path().and_then(|path| {
+        let identity = match &options.machine_identity {
+            Some(identity) => identity.clone(),
+            None => crate::machine::identity()?,
+        };
+        Sealed::new(path, app_id, app_key.as_bytes(), identity.as_bytes(), None)
+    });
+    let store = match opened {
+        Ok(store) => store,
+        Err(err) => {
+            return vec![Step::new(
+                StepKind::Offline,
+                Verdict::Fail,
+                "offline.unusable",
+                format!("the offline store cannot be used: {}", err.message()),
+            )]
+        }
+    };
+    let offline = Offline::new(Arc::new(store), grace, options.clock_tolerance, None, None);
+    let now = SystemTime::now();
+    let mut steps = Vec::new();
+    for (kind, mode) in [(SessionKind::Card, "card"), (SessionKind::User, "account")] {
+        let Some(seen) = offline.inspect(kind, now) else {
+            continue;
+        };
+        let dates = format!(
+            "last confirmed by the server {}, grace until {}",
+            rfc3339(seen.confirmed_at),
+            rfc3339(seen.grace_end)
+        );
+        let step = match seen.answers {
+            Ok(()) => Step::new(
+                StepKind::Offline,
+                Verdict::Pass,
+                "offline.answers",
+                format!(
+                    "a stored verdict ({mode} mode), {dates}: a login that cannot reach the \
+                     server answers from it now (for the same {mode} on this machine)"
+                ),
+            ),
+            Err((why, words)) => Step::new(
+                StepKind::Offline,
+                Verdict::Fail,
+                match why {
+                    ErrorKind::GraceOver => "offline.grace_over",
+                    ErrorKind::ClockBack => "offline.clock_back",
+                    ErrorKind::OfflineExpired => "offline.expired",
+                    _ => "offline.refused",
+                },
+                format!(
+                    "a stored verdict ({mode} mode), {dates}, would not answer now: {words}; \
+                     a login must reach the server"
+                ),
+            )
+            .detail("code", why.code()),
+        };
+        steps.push(
+            step.detail("mode", mode)
+                .detail("confirmed_at", rfc3339(seen.confirmed_at))
+                .detail("grace_end", rfc3339(seen.grace_end)),
+        );
+    }
+    if steps.is_empty() {
+        steps.push(Step::new(
+            StepKind::Offline,
+            Verdict::Pass,
+            "offline.none",
+            "no stored verdict yet: one is kept after the next login the server confirms; a \
+             start without the server fails until then",
+        ));
+    }
+    steps
+}

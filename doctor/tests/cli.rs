@@ -1,0 +1,84 @@
+//! `verify-doctor` against the sandbox: the AppKey from `VERIFY_APP_KEY`, exit 0 for a
+//! healthy program, 1 with the failing step named (text and JSON) for a wrong AppKey, 2 for
+//! arguments it refuses; the key is never printed.
+
+use std::process::{Command, Output};
+
+use serde_json::{json, Value};
+use verify_sandbox::{Config, Fixtures, Sandbox};
+
+const APP_KEY: &str = "DOCTORKEY0123456789ABCDEFGHIJKLM";
+
+fn sandbox_with_program() -> (Sandbox, String) {
+    let sandbox = Sandbox::start(Config::default()).expect("sandbox");
+    let app_id = "10777".to_owned();
+    sandbox
+        .load(
+            Fixtures::from_value(json!({
+                "programs": [{"app_id": app_id, "app_key": APP_KEY, "status": "approved"}],
+            }))
+            .expect("fixtures"),
+        )
+        .expect("load");
+    (sandbox, app_id)
+}
+
+fn doctor(args: &[&str], key: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_verify-doctor"))
+        .args(args)
+        .env("VERIFY_APP_KEY", key)
+        .env_remove("HTTP_PROXY")
+        .env_remove("HTTPS_PROXY")
+        .env_remove("ALL_PROXY")
+        .output()
+        .expect("verify-doctor runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn a_healthy_program_exits_0_and_a_wrong_key_exits_1_naming_init() {
+    let (sandbox, app_id) = sandbox_with_program();
+    let url = sandbox.base_url();
+    let healthy = doctor(&[&url, &app_id, "--proxy", "none"], APP_KEY);
+    let text = stdout(&healthy);
+    assert_eq!(healthy.status.code(), Some(0), "{text}");
+    assert!(text.contains("PASS init"), "{text}");
+    assert!(!text.contains(APP_KEY), "{text}");
+
+    let wrong_key = "WRONGKEY0123456789ABCDEFGHIJKLMN";
+    let wrong = doctor(&[&url, &app_id, "--proxy", "none", "--json"], wrong_key);
+    let text = stdout(&wrong);
+    assert_eq!(wrong.status.code(), Some(1), "{text}");
+    let report: Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(report["version"], 1);
+    assert_eq!(report["verdict"], "fail");
+    let failed: Vec<&Value> = report["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .filter(|s| s["verdict"] == "fail")
+        .collect();
+    assert_eq!(failed.len(), 1, "{text}");
+    assert_eq!(failed[0]["key"], "init.1011");
+    assert!(!text.contains(wrong_key), "{text}");
+}
+
+#[test]
+fn arguments_it_refuses_exit_2() {
+    let bad_pin = doctor(
+        &["https://127.0.0.1:1", "1", "--pin", "not-base64!"],
+        APP_KEY,
+    );
+    assert_eq!(bad_pin.status.code(), Some(2));
+    let why = String::from_utf8_lossy(&bad_pin.stderr);
+    assert!(why.contains("--pin"), "{why}");
+    let no_key = Command::new(env!("CARGO_BIN_EXE_verify-doctor"))
+        .args(["https://127.0.0.1:1", "1"])
+        .env_remove("VERIFY_APP_KEY")
+        .output()
+        .expect("runs");
+    assert_eq!(no_key.status.code(), Some(2));
+}

@@ -1,0 +1,345 @@
+//! `verify_diagnose`: the doctor ("why can't my program log in?") in one call, and the
+//! accessors of its report (`verify_diagnosis_*`).
+
+use std::ffi::{c_char, CString};
+use std::time::Duration;
+
+use verify_core::diagnose::{Report, DEFAULT_DIAGNOSE_DEADLINE};
+use verify_core::{codes, diagnose_with, DiagnoseOptions, Error, ErrorKind};
+
+use crate::guard::{clear_out, free_handle, give_handle, guard, guard_code, required_str};
+use crate::options::{options_or_default, verify_client_options};
+
+/// A step's verdict: it worked.
+pub const VERIFY_VERDICT_PASS: i32 = 0;
+/// A step's verdict: not run (not needed with these options, or no time left).
+pub const VERIFY_VERDICT_SKIP: i32 = 1;
+/// A step's verdict: it worked, with something the developer or the user should know.
+pub const VERIFY_VERDICT_WARN: i32 = 2;
+/// A step's verdict: it failed (one of the reasons the program cannot log in).
+pub const VERIFY_VERDICT_FAIL: i32 = 3;
+
+/// A step of the doctor: the options themselves.
+pub const VERIFY_STEP_OPTIONS: i32 = 1;
+/// A step: a line's name lookup.
+pub const VERIFY_STEP_LOOKUP: i32 = 2;
+/// A step: a TCP connect to one address of a line.
+pub const VERIFY_STEP_TCP: i32 = 3;
+/// A step: the proxy.
+pub const VERIFY_STEP_PROXY: i32 = 4;
+/// A step: the TLS handshake with one address of a line.
+pub const VERIFY_STEP_TLS: i32 = 5;
+/// A step: the local clock against the server's.
+pub const VERIFY_STEP_CLOCK: i32 = 6;
+/// A step: the Init handshake.
+pub const VERIFY_STEP_INIT: i32 = 7;
+/// A step: the offline store.
+pub const VERIFY_STEP_OFFLINE: i32 = 8;
+/// A step: machine code v2's check.
+pub const VERIFY_STEP_MACHINE: i32 = 9;
+
+/// The doctor's report. Opaque; made by `verify_diagnose`, read by the `verify_diagnosis_*`
+/// accessors (any thread, concurrently: it does not change), freed by
+/// `verify_diagnosis_free`. It holds no secret. Its strings are in the code page set with
+/// `verify_set_code_page` when the report was made (UTF-8 by default).
+#[allow(non_camel_case_types)]
+pub struct verify_diagnosis {
+    verdict: i32,
+    json: CString,
+    text: CString,
+    /// Per step: its number, verdict, key and sentence.
+    steps: Vec<(i32, i32, CString, CString)>,
+}
+
+impl verify_diagnosis {
+    fn of(report: &Report) -> verify_diagnosis {
+        let c_text = crate::codepage::encode;
+        verify_diagnosis {
+            verdict: report.verdict() as i32,
+            json: c_text(&report.to_json().to_string()),
+            text: c_text(&report.to_text()),
+            steps: report
+                .steps
+                .iter()
+                .map(|s| {
+                    (
+                        s.kind.number(),
+                        s.verdict as i32,
+                        c_text(s.key),
+                        c_text(&s.message),
+                    )
+                })
+                .collect(),
+        }
+    }
+}
+
+// The C numbers are the core's.
+const _: () = {
+    use verify_core::diagnose::{StepKind, Verdict};
+    assert!(StepKind::Options.number() == VERIFY_STEP_OPTIONS);
+    assert!(StepKind::Lookup.number() == VERIFY_STEP_LOOKUP);
+    assert!(StepKind::Tcp.number() == VERIFY_STEP_TCP);
+    assert!(StepKind::Proxy.number() == VERIFY_STEP_PROXY);
+    assert!(StepKind::Tls.number() == VERIFY_STEP_TLS);
+    assert!(StepKind::Clock.number() == VERIFY_STEP_CLOCK);
+    assert!(StepKind::Init.number() == VERIFY_STEP_INIT);
+    assert!(StepKind::Offline.number() == VERIFY_STEP_OFFLINE);
+    assert!(StepKind::Machine.number() == VERIFY_STEP_MACHINE);
+    assert!(Verdict::Pass as i32 == VERIFY_VERDICT_PASS);
+    assert!(Verdict::Skip as i32 == VERIFY_VERDICT_SKIP);
+    assert!(Verdict::Warn as i32 == VERIFY_VERDICT_WARN);
+    assert!(Verdict::Fail as i32 == VERIFY_VERDICT_FAIL);
+};
+
+/// The doctor: runs every step a login depends on, with the same `base_url`, `app_id`,
+/// `app_key` and `options` (NULL for the defaults) as the program's client, and gives the
+/// report in `*out`: the options themselves; per line (the base URL and each mirror) and
+/// per address the name lookup, the TCP connect, the proxy and TLS (protocol, the chain's
+/// subject, issuer and expiry, the pins, the refusal in words); Init (success, or 1001,
+/// 1010, 1011, 1012, 1014 and what it means) and the clock (the server's `Date` against the
+/// local clock); the offline store (each stored verdict, its last confirmation, the end of
+/// its grace, whether it would answer now and why not); machine code v2's check with the
+/// AppId as its salt (outcome and components, never a value).
+///
+/// It never sends a login, never spends a count card and changes nothing on the server
+/// (Init is its only request), writes nothing on this machine but a probe file in the state
+/// folder (removed at once), and returns within `deadline_ms` (0: the default, 10,000 ms)
+/// whatever the network does; a name lookup still under way then finishes on a thread of its
+/// own, bounded by the system resolver's timeouts, as a client's own lookups do.
+///
+/// The log callback of `options`, if any, hears the Init client's messages during the call,
+/// from a thread the doctor runs (not the calling thread); the report keeps them too.
+///
+/// Returns 200 when the report is made, whatever its steps say (read
+/// `verify_diagnosis_verdict`); `VERIFY_ERR_INVALID_ARGUMENT` for a NULL argument (but
+/// `options`) or `VERIFY_ERR_INVALID_UTF8`; `*out` is NULL then. The report holds no
+/// AppKey, api password, card, password or token; host names and addresses are kept.
+/// Ownership: the caller frees `*out` with `verify_diagnosis_free`; `options` is only read
+/// (it may be freed afterwards). Thread-safety: any thread; it blocks the calling thread.
+#[no_mangle]
+pub extern "system" fn verify_diagnose(
+    base_url: *const c_char,
+    app_id: *const c_char,
+    app_key: *const c_char,
+    options: *const verify_client_options,
+    deadline_ms: u32,
+    out: *mut *mut verify_diagnosis,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract on every pointer.
+        unsafe { clear_out(out, "out")? };
+        // SAFETY: as above.
+        let base_url = unsafe { required_str(base_url, "base_url")? };
+        // SAFETY: as above.
+        let app_id = unsafe { required_str(app_id, "app_id")? };
+        // SAFETY: as above.
+        let app_key = unsafe { required_str(app_key, "app_key")? };
+        // SAFETY: as above: NULL or a live options handle.
+        let options = unsafe { options_or_default(options) };
+        let settings = DiagnoseOptions {
+            deadline: match deadline_ms {
+                0 => DEFAULT_DIAGNOSE_DEADLINE,
+                ms => Duration::from_millis(u64::from(ms)),
+            },
+            machine_salt: None,
+        };
+        let report = diagnose_with(&base_url, &app_id, &app_key, &options, &settings);
+        // SAFETY: `out` was checked by `clear_out`.
+        unsafe { give_handle(out, verify_diagnosis::of(&report)) };
+        Ok(codes::OK)
+    })
+}
+
+/// Frees a report. `verify_diagnosis_free(NULL)` does nothing. Ownership: takes
+/// `diagnosis`.
+#[no_mangle]
+pub extern "system" fn verify_diagnosis_free(diagnosis: *mut verify_diagnosis) {
+    // SAFETY: NULL or a pointer from `verify_diagnose`, freed once.
+    guard((), || unsafe { free_handle(diagnosis) })
+}
+
+/// Runs `read` on a live report and writes its value through `out`.
+///
+/// # Safety
+/// `diagnosis` NULL or live; `out` NULL or writable.
+unsafe fn read<T>(
+    diagnosis: *const verify_diagnosis,
+    out: *mut T,
+    read: impl FnOnce(&verify_diagnosis) -> T,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let diagnosis = unsafe { diagnosis.as_ref() }
+            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "diagnosis is NULL"))?;
+        // SAFETY: the caller's contract.
+        unsafe { crate::guard::write_out(out, "out", read(diagnosis))? };
+        Ok(0)
+    })
+}
+
+/// The report's verdict, the worst of its steps (`VERIFY_VERDICT_PASS` when every step
+/// passed or was skipped, `_WARN`, `_FAIL`) into `*out`; returns 0 or
+/// `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_diagnosis_verdict(
+    diagnosis: *const verify_diagnosis,
+    out: *mut i32,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { read(diagnosis, out, |d| d.verdict) }
+}
+
+/// The report as JSON (schema version 1, docs/doctor.md) into `*out`; returns 0 or
+/// `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis` is freed.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_diagnosis_json(
+    diagnosis: *const verify_diagnosis,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { read(diagnosis, out, |d| d.json.as_ptr()) }
+}
+
+/// The report as a short English text, one line a step, to paste into a chat, into `*out`;
+/// returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
+/// is freed. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_diagnosis_text(
+    diagnosis: *const verify_diagnosis,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { read(diagnosis, out, |d| d.text.as_ptr()) }
+}
+
+/// How many steps the report lists into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_diagnosis_count(
+    diagnosis: *const verify_diagnosis,
+    out: *mut usize,
+) -> i32 {
+    // SAFETY: the caller's contract.
+    unsafe { read(diagnosis, out, |d| d.steps.len()) }
+}
+
+/// Step number `index` (in the report's order): what it checked (`VERIFY_STEP_*`) into
+/// `*step`, its verdict (`VERIFY_VERDICT_*`) into `*verdict`, its stable key (such as
+/// `tls.pin_mismatch` or `init.1011`, for messages in another language) into `*key`, its
+/// English sentence into `*message`; each out-pointer may be NULL when not wanted. Returns
+/// 0, `VERIFY_ERR_NO_SUCH_FIELD` when `index` is past the last, or
+/// `VERIFY_ERR_INVALID_ARGUMENT`. Later versions may add steps and verdicts. Ownership: the
+/// strings are borrowed, valid until `diagnosis` is freed. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_diagnosis_step(
+    diagnosis: *const verify_diagnosis,
+    index: usize,
+    step: *mut i32,
+    verdict: *mut i32,
+    key: *mut *const c_char,
+    message: *mut *const c_char,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let diagnosis = unsafe { diagnosis.as_ref() }
+            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "diagnosis is NULL"))?;
+        let Some((s, v, k, m)) = diagnosis.steps.get(index) else {
+            return Ok(codes::ERR_NO_SUCH_FIELD);
+        };
+        for (out, value) in [(step, *s), (verdict, *v)] {
+            if !out.is_null() {
+                // SAFETY: non-NULL and writable by the caller's contract.
+                unsafe { out.write(value) };
+            }
+        }
+        for (out, value) in [(key, k.as_ptr()), (message, m.as_ptr())] {
+            if !out.is_null() {
+                // SAFETY: non-NULL and writable by the caller's contract.
+                unsafe { out.write(value) };
+            }
+        }
+        Ok(0)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ptr;
+
+    #[test]
+    fn null_arguments_are_refused_and_a_report_is_read() {
+        let mut out: *mut verify_diagnosis = ptr::null_mut();
+        assert_eq!(
+            verify_diagnose(
+                ptr::null(),
+                c"1".as_ptr(),
+                c"K".as_ptr(),
+                ptr::null(),
+                1,
+                &mut out
+            ),
+            codes::ERR_INVALID_ARGUMENT
+        );
+        assert!(out.is_null());
+        // Nothing listens on port 1 of loopback: a report whose steps fail.
+        let code = verify_diagnose(
+            c"http://127.0.0.1:1".as_ptr(),
+            c"1".as_ptr(),
+            c"SECRETKEYSECRETKEY".as_ptr(),
+            ptr::null(),
+            2000,
+            &mut out,
+        );
+        assert_eq!(code, codes::OK);
+        let mut verdict = -1;
+        assert_eq!(verify_diagnosis_verdict(out, &mut verdict), 0);
+        assert_eq!(verdict, VERIFY_VERDICT_FAIL);
+        let mut count = 0usize;
+        assert_eq!(verify_diagnosis_count(out, &mut count), 0);
+        assert!(count > 3);
+        let mut json: *const c_char = ptr::null();
+        assert_eq!(verify_diagnosis_json(out, &mut json), 0);
+        // SAFETY: a NUL-terminated string owned by the report.
+        let json = unsafe { std::ffi::CStr::from_ptr(json) }.to_string_lossy();
+        assert!(json.contains("\"version\":1"), "{json}");
+        assert!(!json.contains("SECRETKEY"), "{json}");
+        let mut step = 0;
+        let mut key: *const c_char = ptr::null();
+        assert_eq!(
+            verify_diagnosis_step(
+                out,
+                0,
+                &mut step,
+                ptr::null_mut(),
+                &mut key,
+                ptr::null_mut()
+            ),
+            0
+        );
+        assert_eq!(step, VERIFY_STEP_OPTIONS);
+        assert_eq!(
+            verify_diagnosis_step(
+                out,
+                count,
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut(),
+                ptr::null_mut()
+            ),
+            codes::ERR_NO_SUCH_FIELD
+        );
+        assert_eq!(
+            verify_diagnosis_verdict(ptr::null(), &mut verdict),
+            codes::ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            verify_diagnosis_text(out, ptr::null_mut()),
+            codes::ERR_INVALID_ARGUMENT
+        );
+        verify_diagnosis_free(out);
+        verify_diagnosis_free(ptr::null_mut());
+    }
+}
