@@ -8,15 +8,18 @@
 //!   key or the username), the machine code, the server's data of the licence (expiry, card
 //!   type and counts; never the token), when the server last confirmed it, and the latest
 //!   server time seen (the reply's `Date`);
-//! - a login that fails for a local reason (DNS, connect, timeout, TLS handshake, proxy:
-//!   the server was not reached or did not answer) answers from the store when it holds a
-//!   verdict for the same program (the store is sealed per program), identity and machine,
-//!   confirmed within the grace period, not expired, and the local clock was not moved back:
-//!   an offline verdict, code 202, whose reply holds the stored data and says why the server
-//!   could not be reached;
-//! - a refusal by the server never gives an offline verdict, and clears the stored one
-//!   (except the refusals that say nothing of the licence: 1001, 1010 and 1014, which the
-//!   client handles itself);
+//! - a login that fails for an outage (DNS, connect, timeout, TLS handshake, proxy; or a
+//!   reply that is not the service's: an HTTP 5xx or other error page, HTML, an empty or
+//!   cut body, a captive portal's page or redirect: the service was not reached) answers
+//!   from the store when it holds a verdict for the same program (the store is sealed per
+//!   program), identity and machine, confirmed within the grace period, not expired, and the
+//!   local clock was not moved back: an offline verdict, code 202, whose reply holds the
+//!   stored data and says why the server could not be reached;
+//! - a reply of the service (a JSON object with a `code`) is never an outage: a refusal
+//!   never gives an offline verdict, and clears the stored verdict of the identity it
+//!   concerns (another card's or account's stays); a refusal about the program (1001, 1012)
+//!   clears every verdict of the program; the refusals that say nothing of the licence
+//!   (1010, 1011, 1014: the request or this client's key) keep it;
 //! - time offline is judged by the later of the local clock and the latest server time seen.
 //!
 //! The service signs nothing: the store protects against outages, casual edits and copying
@@ -262,22 +265,41 @@ fn span(seconds: i64) -> String {
     }
 }
 
-/// Whether a failure is local (the server was not reached, or did not answer): only then
-/// may a login answer from the store.
+/// Whether a failure is an outage (the service was not reached, or did not answer): only
+/// then may a login answer from the store. A failed connection, a timeout, a TLS handshake
+/// or a proxy; and a reply that is not the service's (an HTTP 5xx or other error page, HTML,
+/// an empty or cut body, a captive portal's page or redirect). A reply of the service (a
+/// JSON object with a `code`) never is, whatever its code.
 pub(crate) fn is_local(error: &Error) -> bool {
-    matches!(
-        error.kind(),
-        ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Tls | ErrorKind::Proxy
-    )
+    error.reply().is_none()
+        && (matches!(
+            error.kind(),
+            ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Tls | ErrorKind::Proxy
+        ) || error.is_not_the_service())
 }
 
-/// Refusals that say nothing of the licence (the client handles them itself): they keep
-/// the stored verdict.
+/// Refusals that say nothing of the licence (the client handles them itself, or they are
+/// about this client's request or key, not the licence): they keep the stored verdict.
 fn keeps_verdict(code: i32) -> bool {
     matches!(
         code,
-        codes::PROGRAM_NOT_FOUND | codes::SIGNATURE_ERROR | codes::TIMESTAMP_SKEW
+        codes::SIGNATURE_ERROR | codes::APP_KEY_WRONG | codes::TIMESTAMP_SKEW
     )
+}
+
+/// Refusals about the program itself (it is gone, or not approved): they clear the stored
+/// verdicts of every identity of the program.
+fn about_the_program(code: i32) -> bool {
+    matches!(code, codes::PROGRAM_NOT_FOUND | codes::NOT_APPROVED)
+}
+
+/// Compares two hashes in a time that does not depend on where they differ.
+fn constant_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
 }
 
 /// The offline settings and store of one client.
@@ -377,9 +399,9 @@ impl Offline {
         let reply = match outcome {
             Ok(reply) if reply.code() == codes::OK => reply,
             Ok(reply) if reply.offline().is_some() => return,
-            Ok(reply) => return self.refused(login.kind, reply.code()),
+            Ok(reply) => return self.refused_login(login, reply.code()),
             Err(error) => match error.reply() {
-                Some(reply) => return self.refused(login.kind, reply.code()),
+                Some(reply) => return self.refused_login(login, reply.code()),
                 None => return,
             },
         };
@@ -427,9 +449,39 @@ impl Offline {
         self.save(&verdict);
     }
 
+    /// A refusal of a session of `kind` (a heartbeat's): it clears that mode's verdict, or
+    /// every verdict of the program for a refusal about the program.
     fn refused(&self, kind: SessionKind, code: i32) {
-        if !keeps_verdict(code) {
+        if about_the_program(code) {
+            self.clear_all(code);
+        } else if !keeps_verdict(code) {
             self.clear(kind, &format!("the server refused with {code}"));
+        }
+    }
+
+    /// A refusal of `login`: it clears the verdict of that identity only (a wrong card typed
+    /// once never costs the good card its verdict), or every verdict of the program for a
+    /// refusal about the program.
+    fn refused_login(&self, login: &Login, code: i32) {
+        if about_the_program(code) {
+            self.clear_all(code);
+        } else if !keeps_verdict(code) {
+            let identity = self.identity(login);
+            if self
+                .load(login.kind)
+                .is_some_and(|stored| constant_eq(&stored.identity, &identity))
+            {
+                self.clear(
+                    login.kind,
+                    &format!("the server refused this identity with {code}"),
+                );
+            }
+        }
+    }
+
+    fn clear_all(&self, code: i32) {
+        for kind in [SessionKind::Card, SessionKind::User] {
+            self.clear(kind, &format!("the server refused the program with {code}"));
         }
     }
 
@@ -438,7 +490,7 @@ impl Offline {
     fn judge(&self, login: &Login, now: SystemTime) -> Option<(Verdict, Judged)> {
         let verdict = self.load(login.kind)?;
         if verdict.kind != login.kind
-            || verdict.identity != self.identity(login)
+            || !constant_eq(&verdict.identity, &self.identity(login))
             || verdict.machine != login.machine
         {
             return None;

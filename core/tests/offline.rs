@@ -583,3 +583,123 @@ fn a_kept_session_goes_offline_and_online_with_the_grace_of_the_store() {
     assert!(eventually(PATIENCE, || keeper.status().state == KeeperState::Alive));
     assert!(first(&events, EventKind::Ended).is_none());
 }
+
+/// Every outage is an outage: a reverse proxy's 502/503/504, a CDN's 522, a captive
+/// portal's page, a reply that is not JSON or is cut short, whether it stands in for Init or
+/// for the login, gives the offline verdict (202) with the reason readable; a host that never
+/// turned offline verdicts on sees the protocol error (-6) as before.
+#[test]
+fn an_error_page_or_a_captive_portal_is_an_outage() {
+    let lab = Lab::new();
+    let card = lab.card(30);
+    lab.client()
+        .single_login(&card, "M", None)
+        .expect("online login");
+    let plain = || Client::new(&lab.sandbox.base_url(), &lab.app_id, APP_KEY).expect("client");
+    let cases = [
+        (FaultKind::Http502, "HTTP 502"),
+        (FaultKind::Http503, "HTTP 503"),
+        (FaultKind::Http504, "HTTP 504"),
+        (FaultKind::Http522, "HTTP 522"),
+        (FaultKind::CaptivePortal, "HTML"),
+        (FaultKind::NonJson, "not JSON"),
+        (FaultKind::TruncatedJson, "not JSON"),
+    ];
+    for (kind, reason) in cases {
+        for action in [None, Some("SingleLogin")] {
+            let name = format!("{} on {}", kind.name(), action.unwrap_or("every request"));
+            lab.sandbox.set_fault(Fault {
+                kind,
+                app_id: Some(lab.app_id.clone()),
+                action: action.map(str::to_owned),
+                count: None,
+                delay_ms: 0,
+            });
+            let offline = lab
+                .client()
+                .single_login(&card, "M", None)
+                .unwrap_or_else(|e| panic!("{name}: not licensed offline: {e}"));
+            assert_eq!(offline.reply().code(), codes::OFFLINE, "{name}");
+            let info = offline.reply().offline().expect("an offline verdict");
+            assert_eq!(info.reason_code, codes::ERR_PROTOCOL, "{name}");
+            assert!(info.reason.contains(reason), "{name}: {}", info.reason);
+            // Without offline verdicts, nothing changes: the protocol error.
+            let err = plain()
+                .single_login(&card, "M", None)
+                .expect_err("no opt-in");
+            assert_eq!(err.kind(), ErrorKind::Protocol, "{name}: {err}");
+            lab.sandbox.clear_faults(Some(&lab.app_id));
+        }
+    }
+    // The service's own refusal (a JSON reply with a code) is never an outage: no 202, and
+    // the stored verdict is cleared.
+    lab.sandbox
+        .update_card(&lab.app_id, &card, "refund", None)
+        .expect("refund");
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("refused");
+    assert_eq!(err.code(), codes::CARD_INVALID);
+    lab.sandbox.set_fault(Fault {
+        kind: FaultKind::Http502,
+        app_id: Some(lab.app_id.clone()),
+        action: None,
+        count: None,
+        delay_ms: 0,
+    });
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("the store was cleared");
+    assert_eq!(err.kind(), ErrorKind::Protocol, "{err}");
+}
+
+/// A refusal clears the verdict of the identity it concerns: a card mistyped once (1004)
+/// leaves the good card's verdict; an account's wrong password leaves another account's;
+/// a refusal about the program (1012) clears every verdict of the program.
+#[test]
+fn a_refusal_clears_only_the_identity_it_concerns() {
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.client()
+        .single_login(&card, "M", None)
+        .expect("online login");
+    let err = lab
+        .client()
+        .single_login("MISTYPED-CARD", "M", None)
+        .expect_err("no such card");
+    assert_eq!(err.code(), codes::CARD_INVALID);
+    lab.sandbox.pause();
+    let offline = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect("the good card still starts offline");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    lab.sandbox.resume().expect("resume");
+
+    // The program is not approved any more: every verdict of the program goes.
+    lab.account("petra");
+    lab.client()
+        .user_login("petra", "pw", Some("M"))
+        .expect("account login");
+    lab.sandbox
+        .set_program_status(&lab.app_id, "pending")
+        .expect("status");
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("not approved");
+    assert_eq!(err.code(), codes::NOT_APPROVED, "{err}");
+    lab.sandbox.pause();
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("the card's verdict is cleared");
+    assert_eq!(err.kind(), ErrorKind::Network, "{err}");
+    let err = lab
+        .client()
+        .user_login("petra", "pw", Some("M"))
+        .expect_err("the account's verdict is cleared");
+    assert_eq!(err.kind(), ErrorKind::Network, "{err}");
+}
