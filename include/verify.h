@@ -271,6 +271,11 @@
 #define VERIFY_ERR_OFFLINE_EXPIRED -16
 
 /**
+ * Offline verdict refused: wrong password.
+ */
+#define VERIFY_ERR_OFFLINE_PASSWORD -17
+
+/**
  * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1

@@ -143,6 +143,8 @@ namespace Verify
         GraceOver = -15,
         /// <summary>offline verdict refused: the stored licence has expired (<c>VERIFY_ERR_OFFLINE_EXPIRED</c>).</summary>
         OfflineExpired = -16,
+        /// <summary>offline verdict refused: wrong password (<c>VERIFY_ERR_OFFLINE_PASSWORD</c>).</summary>
+        OfflinePassword = -17,
         // END GENERATED: codes
     }
 

@@ -359,6 +359,9 @@ impl Shared {
         if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
             offline.observe_heartbeat(kind, &outcome);
         }
+        if let (Some(offline), "UpdatePwd") = (&shared.offline, request.action.as_str()) {
+            offline.observe_password_change(request, &outcome);
+        }
         shared.logged(request, outcome)
     }
 

@@ -115,6 +115,9 @@ code_table! {
     ERR_GRACE_OVER = -15, "offline verdict refused: the offline grace period is over";
     /// Offline verdict refused: the stored licence has expired.
     ERR_OFFLINE_EXPIRED = -16, "offline verdict refused: the stored licence has expired";
+    /// Offline verdict refused: the password does not match the one of the last online
+    /// login of the account (the store keeps a slow salted hash of it, never the password).
+    ERR_OFFLINE_PASSWORD = -17, "offline verdict refused: wrong password";
 }
 
 /// The table row of `code`, when the code is in the table.

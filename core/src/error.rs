@@ -47,6 +47,9 @@ pub enum ErrorKind {
     GraceOver,
     /// An offline verdict was refused: the stored licence has expired.
     OfflineExpired,
+    /// An offline verdict was refused: the password does not match the one of the last
+    /// online login of the account.
+    OfflinePassword,
 }
 
 impl ErrorKind {
@@ -70,6 +73,7 @@ impl ErrorKind {
             ErrorKind::ClockBack => codes::ERR_CLOCK_BACK,
             ErrorKind::GraceOver => codes::ERR_GRACE_OVER,
             ErrorKind::OfflineExpired => codes::ERR_OFFLINE_EXPIRED,
+            ErrorKind::OfflinePassword => codes::ERR_OFFLINE_PASSWORD,
         }
     }
 }
@@ -220,6 +224,7 @@ mod tests {
             ErrorKind::ClockBack,
             ErrorKind::GraceOver,
             ErrorKind::OfflineExpired,
+            ErrorKind::OfflinePassword,
         ];
         let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
         assert_eq!(codes.len(), kinds.len());

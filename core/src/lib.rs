@@ -43,6 +43,7 @@ mod log;
 mod machine;
 pub mod offline;
 pub mod options;
+mod password_hash;
 mod race;
 mod reply;
 mod request;

@@ -35,6 +35,7 @@ use crate::cancel::CancelToken;
 use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
+use crate::password_hash::PasswordHash;
 use crate::reply::{OfflineInfo, Reply};
 use crate::request::ActionRequest;
 use crate::session::SessionKind;
@@ -45,8 +46,9 @@ use crate::state::Sealed;
 fn verdict_file(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
 }
-/// The format of the verdict file's contents.
-const FORMAT: i64 = 1;
+/// The format of the verdict file's contents (2: with the password's hash in account mode;
+/// a verdict of format 1 still answers in card mode).
+const FORMAT: i64 = 2;
 /// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
 const SERVICE_OFFSET: i64 = 8 * 3600;
 
@@ -54,12 +56,23 @@ const SERVICE_OFFSET: i64 = 8 * 3600;
 /// by more than this refuses offline verdicts.
 pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
 
-/// A login that the store answers for: its mode, identity and machine code.
-#[derive(Debug, Clone, Copy)]
+/// A login that the store answers for: its mode, identity, machine code and, in account
+/// mode, password.
+#[derive(Clone, Copy)]
 pub(crate) struct Login<'a> {
     pub(crate) kind: SessionKind,
     identity: &'a str,
     machine: &'a str,
+    password: Option<&'a str>,
+}
+
+impl std::fmt::Debug for Login<'_> {
+    /// The identity, machine code and password are never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Login")
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> Login<'a> {
@@ -71,6 +84,7 @@ impl<'a> Login<'a> {
                 kind: SessionKind::Card,
                 identity: request.value("Card")?,
                 machine: request.value("Mac").unwrap_or(""),
+                password: None,
             }),
             "UserLogin"
                 if request.value("Card").is_none() && request.value("LoginType").is_none() =>
@@ -79,6 +93,7 @@ impl<'a> Login<'a> {
                     kind: SessionKind::User,
                     identity: request.value("UserName")?,
                     machine: request.value("Mac").unwrap_or(""),
+                    password: Some(request.value("Password").unwrap_or("")),
                 })
             }
             _ => None,
@@ -164,6 +179,8 @@ struct Verdict {
     confirmed_at: i64,
     /// Unix seconds of the latest server time seen.
     server_time: i64,
+    /// Account mode: the slow salted hash of the password of the last online login.
+    password: Option<PasswordHash>,
 }
 
 impl Verdict {
@@ -176,6 +193,11 @@ impl Verdict {
             "data": self.data,
             "confirmed_at": self.confirmed_at,
             "server_time": self.server_time,
+            "password": self.password.as_ref().map(|hash| json!({
+                "salt": hex::encode(&hash.salt),
+                "hash": hex::encode(&hash.hash),
+                "rounds": hash.rounds,
+            })),
         })
         .to_string()
         .into_bytes()
@@ -183,9 +205,17 @@ impl Verdict {
 
     fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
         let value: Value = serde_json::from_slice(bytes).ok()?;
-        if value.get("format")?.as_i64()? != FORMAT {
+        if !(1..=FORMAT).contains(&value.get("format")?.as_i64()?) {
             return None;
         }
+        let password = match value.get("password") {
+            None | Some(Value::Null) => None,
+            Some(hash) => Some(PasswordHash {
+                salt: hex::decode(hash.get("salt")?.as_str()?).ok()?,
+                hash: hex::decode(hash.get("hash")?.as_str()?).ok()?,
+                rounds: u32::try_from(hash.get("rounds")?.as_u64()?).ok()?,
+            }),
+        };
         Some(Verdict {
             kind: match value.get("mode")?.as_str()? {
                 "card" => SessionKind::Card,
@@ -197,6 +227,7 @@ impl Verdict {
             data: value.get("data")?.as_object()?.clone(),
             confirmed_at: value.get("confirmed_at")?.as_i64()?,
             server_time: value.get("server_time")?.as_i64()?,
+            password,
         })
     }
 
@@ -410,6 +441,17 @@ impl Offline {
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
         data.remove("token");
         let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
+        let password = match login.password.map(PasswordHash::new) {
+            None => None,
+            Some(Ok(hash)) => Some(hash),
+            Some(Err(err)) => {
+                // Without its hash, an account's verdict could not check the password.
+                log(&self.log, LogLevel::Warn, || {
+                    format!("the verdict is not stored: {}", err.message())
+                });
+                return self.clear(login.kind, "the password could not be hashed");
+            }
+        };
         self.save(&Verdict {
             kind: login.kind,
             identity: self.identity(login),
@@ -417,7 +459,52 @@ impl Offline {
             data,
             confirmed_at: server.unwrap_or(now),
             server_time: server.unwrap_or(i64::MIN).max(previous),
+            password,
         });
+    }
+
+    /// After an `UpdatePwd` (`request`) for an account: accepted, the stored verdict of that
+    /// account keeps the new password's hash; refused for a wrong password (1003), the
+    /// verdict of that account is cleared.
+    pub(crate) fn observe_password_change(
+        &self,
+        request: &ActionRequest,
+        outcome: &Result<Reply, Error>,
+    ) {
+        let (Some(user), Some(new)) = (request.value("UserName"), request.value("NewPassword"))
+        else {
+            return;
+        };
+        let code = match outcome {
+            Ok(reply) => reply.code(),
+            Err(error) => match error.reply() {
+                Some(reply) => reply.code(),
+                None => return,
+            },
+        };
+        let identity = self
+            .store
+            .keyed_hash(SessionKind::User.as_str().as_bytes(), user.as_bytes());
+        let Some(mut verdict) = self
+            .load(SessionKind::User)
+            .filter(|stored| constant_eq(&stored.identity, &identity))
+        else {
+            return;
+        };
+        match code {
+            codes::OK => match PasswordHash::new(new) {
+                Ok(hash) => {
+                    verdict.password = Some(hash);
+                    self.save(&verdict);
+                }
+                Err(_) => self.clear(SessionKind::User, "the new password could not be hashed"),
+            },
+            codes::WRONG_PASSWORD => self.clear(
+                SessionKind::User,
+                "the server refused the account's password (1003)",
+            ),
+            _ => {}
+        }
     }
 
     /// After a heartbeat of a session of `kind`: a success confirms the stored verdict of
@@ -486,14 +573,29 @@ impl Offline {
     }
 
     /// Judges the stored verdict for `login` at the local time `now`: `None` when the store
-    /// holds none for it.
-    fn judge(&self, login: &Login, now: SystemTime) -> Option<(Verdict, Judged)> {
+    /// holds none for it. In account mode the password is checked first (the slow hash),
+    /// unless `password` is false (only whether the store may answer is asked).
+    fn judge(&self, login: &Login, now: SystemTime, password: bool) -> Option<(Verdict, Judged)> {
         let verdict = self.load(login.kind)?;
         if verdict.kind != login.kind
             || !constant_eq(&verdict.identity, &self.identity(login))
             || verdict.machine != login.machine
         {
             return None;
+        }
+        if login.kind == SessionKind::User {
+            let Some(hash) = &verdict.password else {
+                log(&self.log, LogLevel::Warn, || {
+                    "the stored verdict of the account holds no password hash (stored by an \
+                     older version); it is ignored"
+                        .to_owned()
+                });
+                return None;
+            };
+            if password && !hash.matches(login.password.unwrap_or("")) {
+                let why = "the password does not match the one of the last online login".to_owned();
+                return Some((verdict, Judged::Refused(ErrorKind::OfflinePassword, why)));
+            }
         }
         let local = unix(now);
         let mark = verdict.server_time.max(verdict.confirmed_at);
@@ -538,7 +640,7 @@ impl Offline {
     /// Whether the store may answer `login` now (a start budget applies only then).
     pub(crate) fn could_answer(&self, login: &Login) -> bool {
         matches!(
-            self.judge(login, SystemTime::now()),
+            self.judge(login, SystemTime::now(), false),
             Some((_, Judged::Answers { .. }))
         )
     }
@@ -565,7 +667,7 @@ impl Offline {
         failure: Error,
         pending: Option<Arc<Pending>>,
     ) -> Result<Reply, Error> {
-        let Some((verdict, judged)) = self.judge(login, SystemTime::now()) else {
+        let Some((verdict, judged)) = self.judge(login, SystemTime::now(), true) else {
             return Err(failure);
         };
         match judged {
@@ -658,6 +760,11 @@ mod tests {
                 .unwrap_or_default(),
             confirmed_at: 1,
             server_time: 2,
+            password: Some(PasswordHash {
+                salt: vec![1; 16],
+                hash: vec![2; 32],
+                rounds: 30_000,
+            }),
         };
         assert_eq!(
             Verdict::from_bytes(&verdict.to_bytes()),

@@ -81,3 +81,5 @@ pub const VERIFY_ERR_CLOCK_BACK: i32 = -14;
 pub const VERIFY_ERR_GRACE_OVER: i32 = -15;
 /// Offline verdict refused: the stored licence has expired.
 pub const VERIFY_ERR_OFFLINE_EXPIRED: i32 = -16;
+/// Offline verdict refused: wrong password.
+pub const VERIFY_ERR_OFFLINE_PASSWORD: i32 = -17;
