@@ -9,6 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
+use crate::clock_mark::ClockMark;
 use crate::codes;
 use crate::connect::Origin;
 use crate::deadline::Deadline;
@@ -216,14 +217,30 @@ impl Client {
                  verdict answers",
             ));
         }
+        let mut second = None;
         let state = match &options.state_folder {
             Some(folder) => {
                 let identity = match &options.machine_identity {
                     Some(identity) => identity.clone(),
                     None => crate::machine::identity()?,
                 };
+                let folder = folder.path()?;
+                // The time mark's second place, outside the state folder.
+                second =
+                    match crate::clock_mark::second_folder(options.clock_mark_folder.as_deref()) {
+                        Some(place) if options.offline_grace.is_some() && place != folder => {
+                            Some(Sealed::new(
+                                place,
+                                app_id,
+                                app_key.as_bytes(),
+                                identity.as_bytes(),
+                                options.log.clone(),
+                            )?)
+                        }
+                        _ => None,
+                    };
                 Some(Arc::new(Sealed::new(
-                    folder.path()?,
+                    folder,
                     app_id,
                     app_key.as_bytes(),
                     identity.as_bytes(),
@@ -242,6 +259,12 @@ impl Client {
         let offline = match (&state, options.offline_grace) {
             (Some(store), Some(grace)) => Some(Offline::new(
                 Arc::clone(store),
+                ClockMark::new(
+                    Arc::clone(store),
+                    second,
+                    options.clock_shift,
+                    options.log.clone(),
+                ),
                 grace,
                 options.clock_tolerance,
                 options.start_budget,

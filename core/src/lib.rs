@@ -34,6 +34,7 @@ pub mod actions;
 mod buffers;
 mod cancel;
 mod client;
+mod clock_mark;
 pub mod codes;
 mod connect;
 mod deadline;

@@ -32,6 +32,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Map, Value};
 
 use crate::cancel::CancelToken;
+use crate::clock_mark::ClockMark;
 use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
@@ -336,6 +337,7 @@ fn constant_eq(a: &str, b: &str) -> bool {
 /// The offline settings and store of one client.
 pub(crate) struct Offline {
     store: Arc<Sealed>,
+    mark: ClockMark,
     grace: Duration,
     tolerance: Duration,
     budget: Option<Duration>,
@@ -366,6 +368,7 @@ enum Judged {
 impl Offline {
     pub(crate) fn new(
         store: Arc<Sealed>,
+        mark: ClockMark,
         grace: Duration,
         tolerance: Duration,
         budget: Option<Duration>,
@@ -373,6 +376,7 @@ impl Offline {
     ) -> Offline {
         Offline {
             store,
+            mark,
             grace,
             tolerance,
             budget,
@@ -436,8 +440,9 @@ impl Offline {
                 None => return,
             },
         };
-        let now = unix(SystemTime::now());
+        let now = self.mark.local_now();
         let server = reply.date().map(unix);
+        self.confirmed(server, now);
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
         data.remove("token");
         let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
@@ -519,11 +524,12 @@ impl Offline {
                 None => return,
             },
         };
+        let now = self.mark.local_now();
+        let server = reply.date().map(unix);
+        self.confirmed(server, now);
         let Some(mut verdict) = self.load(kind) else {
             return;
         };
-        let now = unix(SystemTime::now());
-        let server = reply.date().map(unix);
         verdict.confirmed_at = server.unwrap_or(now);
         if let Some(server) = server {
             verdict.server_time = verdict.server_time.max(server);
@@ -534,6 +540,15 @@ impl Offline {
                 .insert("expire_at".to_owned(), Value::from(expire_at));
         }
         self.save(&verdict);
+    }
+
+    /// The time mark after a confirmation by the server: its time when its reply said it,
+    /// else the local time `now`.
+    fn confirmed(&self, server: Option<i64>, now: i64) {
+        match server {
+            Some(server) => self.mark.confirm(server),
+            None => self.mark.advance(now),
+        }
     }
 
     /// A refusal of a session of `kind` (a heartbeat's): it clears that mode's verdict, or
@@ -572,10 +587,11 @@ impl Offline {
         }
     }
 
-    /// Judges the stored verdict for `login` at the local time `now`: `None` when the store
-    /// holds none for it. In account mode the password is checked first (the slow hash),
+    /// Judges the stored verdict for `login` at the local time `local` (Unix seconds):
+    /// `None` when the store holds none for it. The clock is judged against the latest time
+    /// seen: the verdict's server times and the time mark. In account mode the password is checked first (the slow hash),
     /// unless `password` is false (only whether the store may answer is asked).
-    fn judge(&self, login: &Login, now: SystemTime, password: bool) -> Option<(Verdict, Judged)> {
+    fn judge(&self, login: &Login, local: i64, password: bool) -> Option<(Verdict, Judged)> {
         let verdict = self.load(login.kind)?;
         if verdict.kind != login.kind
             || !constant_eq(&verdict.identity, &self.identity(login))
@@ -597,8 +613,10 @@ impl Offline {
                 return Some((verdict, Judged::Refused(ErrorKind::OfflinePassword, why)));
             }
         }
-        let local = unix(now);
-        let mark = verdict.server_time.max(verdict.confirmed_at);
+        let mark = verdict
+            .server_time
+            .max(verdict.confirmed_at)
+            .max(self.mark.read().unwrap_or(i64::MIN));
         let tolerance = i64::try_from(self.tolerance.as_secs()).unwrap_or(i64::MAX);
         let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
         let trusted = local.max(mark);
@@ -607,8 +625,8 @@ impl Offline {
             Judged::Refused(
                 ErrorKind::ClockBack,
                 format!(
-                    "the local clock is {} earlier than the latest server time seen (more than \
-                     the tolerance of {}): it was moved back",
+                    "the local clock is {} earlier than the latest time seen (more than the \
+                     tolerance of {}): it was moved back",
                     span(mark - local),
                     span(tolerance)
                 ),
@@ -640,7 +658,7 @@ impl Offline {
     /// Whether the store may answer `login` now (a start budget applies only then).
     pub(crate) fn could_answer(&self, login: &Login) -> bool {
         matches!(
-            self.judge(login, SystemTime::now(), false),
+            self.judge(login, self.mark.local_now(), false),
             Some((_, Judged::Answers { .. }))
         )
     }
@@ -667,7 +685,10 @@ impl Offline {
         failure: Error,
         pending: Option<Arc<Pending>>,
     ) -> Result<Reply, Error> {
-        let Some((verdict, judged)) = self.judge(login, SystemTime::now(), true) else {
+        let local = self.mark.local_now();
+        let judged = self.judge(login, local, true);
+        self.mark.advance(local);
+        let Some((verdict, judged)) = judged else {
             return Err(failure);
         };
         match judged {

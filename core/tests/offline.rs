@@ -30,6 +30,8 @@ struct Lab {
     sandbox: Sandbox,
     app_id: String,
     folder: PathBuf,
+    /// The time mark's second place (never the user's configuration folder).
+    mark_folder: PathBuf,
     log: Arc<Mutex<Vec<String>>>,
 }
 
@@ -47,10 +49,13 @@ impl Lab {
             .expect("load");
         let folder = std::env::temp_dir().join(format!("verify-offline-{app_id}"));
         let _ = std::fs::remove_dir_all(&folder);
+        let mark_folder = std::env::temp_dir().join(format!("verify-mark-{app_id}"));
+        let _ = std::fs::remove_dir_all(&mark_folder);
         Lab {
             sandbox,
             app_id,
             folder,
+            mark_folder,
             log: Arc::default(),
         }
     }
@@ -83,6 +88,7 @@ impl Lab {
         let log = Arc::clone(&self.log);
         Options {
             state_folder: Some(StateFolder::Path(self.folder.clone())),
+            clock_mark_folder: Some(self.mark_folder.clone()),
             offline_grace: Some(Duration::from_secs(7 * DAY)),
             connect_timeout: Duration::from_secs(2),
             call_timeout: Duration::from_secs(5),
@@ -114,6 +120,7 @@ impl Lab {
 impl Drop for Lab {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.folder);
+        let _ = std::fs::remove_dir_all(&self.mark_folder);
     }
 }
 
@@ -768,4 +775,124 @@ fn the_password_is_checked_offline() {
         .user_login("wanda", "pw2", Some("M"))
         .expect_err("cleared");
     assert_eq!(err.kind(), ErrorKind::Network, "{err}");
+}
+
+/// The files of a folder, by name.
+fn files(folder: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    std::fs::read_dir(folder)
+        .map(|entries| {
+            entries
+                .map(|e| e.expect("entry").path())
+                .filter(|p| p.is_file())
+                .map(|p| {
+                    let name = p.file_name().expect("name").to_string_lossy().into_owned();
+                    (name, std::fs::read(&p).expect("read"))
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn put_back(folder: &std::path::Path, copy: &std::collections::BTreeMap<String, Vec<u8>>) {
+    let _ = std::fs::remove_dir_all(folder);
+    std::fs::create_dir_all(folder).expect("folder");
+    for (name, bytes) in copy {
+        std::fs::write(folder.join(name), bytes).expect("write");
+    }
+}
+
+/// Time that cannot be wound back: the latest time seen is kept (in the state folder and in
+/// a second place outside it), so that a clock set back after the grace ran out, or an older
+/// copy of the state folder put back, is refused; a clock set ahead past the grace is the
+/// grace over; a warm start writes nothing new.
+#[test]
+fn time_cannot_be_wound_back() {
+    // Confirmed at T (the server's clock two hours behind), grace 1 h: grace over now; the
+    // clock set back to T + 30 min is then refused as moved back.
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.sandbox.shift_clock(-2 * 3600);
+    let mut hour = lab.options();
+    hour.offline_grace = Some(Duration::from_secs(3600));
+    lab.client_with(hour.clone())
+        .single_login(&card, "M", None)
+        .expect("online");
+    lab.sandbox.pause();
+    let err = lab
+        .client_with(hour.clone())
+        .single_login(&card, "M", None)
+        .expect_err("grace over");
+    assert_eq!(err.kind(), ErrorKind::GraceOver, "{err}");
+    let mut back = hour.clone();
+    back.clock_shift = -90 * 60;
+    let err = lab
+        .client_with(back)
+        .single_login(&card, "M", None)
+        .expect_err("the clock set back into the grace");
+    assert_eq!(err.kind(), ErrorKind::ClockBack, "{err}");
+    assert!(err.message().contains("moved back"), "{err}");
+    // A day back, and ahead past the grace.
+    let mut day_back = lab.options();
+    day_back.clock_shift = -(DAY as i64);
+    let err = lab
+        .client_with(day_back)
+        .single_login(&card, "M", None)
+        .expect_err("a day back");
+    assert_eq!(err.kind(), ErrorKind::ClockBack, "{err}");
+    let mut ahead = lab.options();
+    ahead.clock_shift = 8 * DAY as i64;
+    let err = lab
+        .client_with(ahead)
+        .single_login(&card, "M", None)
+        .expect_err("ahead past the grace");
+    assert_eq!(err.kind(), ErrorKind::GraceOver, "{err}");
+    // The clock once ahead by mistake costs offline starts only until the next online one:
+    // the server's confirmation sets the mark to its time.
+    lab.sandbox.resume().expect("resume");
+    lab.sandbox.set_clock_offset(0);
+    lab.client().single_login(&card, "M", None).expect("online");
+    lab.sandbox.pause();
+    let offline = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect("offline again");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+
+    // A warm start writes nothing new: the mark moves by a minute or more, or stays.
+    let before = (files(&lab.folder), files(&lab.mark_folder));
+    assert!(!before.1.is_empty(), "the second place holds the mark");
+    let offline = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect("offline again");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    assert!(
+        before == (files(&lab.folder), files(&lab.mark_folder)),
+        "a warm start wrote"
+    );
+
+    // An older copy of the state folder put back (the second place untouched): refused.
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    lab.client().single_login(&card, "M", None).expect("online");
+    let older = files(&lab.folder);
+    lab.sandbox.shift_clock(DAY as i64);
+    lab.client()
+        .single_login(&card, "M", None)
+        .expect("online a day later");
+    lab.sandbox.pause();
+    put_back(&lab.folder, &older);
+    let err = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect_err("the older copy put back");
+    assert_eq!(err.kind(), ErrorKind::ClockBack, "{err}");
+    // Both places put back: the older state answers (SECURITY.md says so).
+    let _ = std::fs::remove_dir_all(&lab.mark_folder);
+    put_back(&lab.folder, &older);
+    let offline = lab
+        .client()
+        .single_login(&card, "M", None)
+        .expect("both places rolled back");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
 }

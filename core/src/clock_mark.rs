@@ -1,0 +1,228 @@
+//! The time high-water mark of the offline store: the latest time seen on this machine, so
+//! that a clock wound back does not give offline verdicts again (see SECURITY.md, "Offline
+//! verdicts").
+//!
+//! - It is advanced to the local time at every login, heartbeat and offline check, and set
+//!   to the server's time (its `Date`) by every confirmation by the server, so that a clock
+//!   once set ahead by mistake costs offline starts only until the next online one.
+//! - It is written only when it moves by [`STEP`] or more: a warm start writes nothing.
+//! - It is kept in two places, sealed as the state folder's files are (the program's key and
+//!   the machine's identity): the state folder, and a second folder outside it (the user's
+//!   configuration folder); the later of the two is used, so that an older copy of the state
+//!   folder put back does not roll the mark back.
+//! - The modification times of a few files that the system keeps writing (logs, the time
+//!   synchronizer's stamp) are witnesses too, read at each offline check (a few `stat`s).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use serde_json::{json, Value};
+
+use crate::log::{log, LogHook, LogLevel};
+use crate::state::Sealed;
+
+/// The mark's file in each place.
+const FILE: &str = "clock";
+/// The mark is written only when it moves by this many seconds or more.
+pub const STEP: i64 = 60;
+/// The environment variable that names the second place's folder when the host gave none
+/// (tests point it at a temporary folder, never at the user's).
+pub const FOLDER_VARIABLE: &str = "VERIFY_CLOCK_MARK_FOLDER";
+
+/// Files that the system keeps writing: their modification times witness the time.
+#[cfg(target_os = "linux")]
+const WITNESSES: &[&str] = &[
+    "/var/lib/systemd/timesync/clock",
+    "/var/log/wtmp",
+    "/var/log/syslog",
+    "/var/log/messages",
+];
+#[cfg(target_os = "macos")]
+const WITNESSES: &[&str] = &["/private/var/log/system.log", "/private/var/log/wtmp"];
+#[cfg(windows)]
+const WITNESSES: &[&str] = &[
+    "C:\\Windows\\System32\\winevt\\Logs\\System.evtx",
+    "C:\\Windows\\System32\\winevt\\Logs\\Application.evtx",
+];
+#[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
+const WITNESSES: &[&str] = &[];
+
+/// The second place's folder: the host's, else [`FOLDER_VARIABLE`]'s, else the user's
+/// configuration folder (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`;
+/// `~/Library/Preferences/verify` on macOS; `%APPDATA%\verify` on Windows).
+pub(crate) fn second_folder(given: Option<&Path>) -> Option<PathBuf> {
+    let env_dir = |name: &str| {
+        std::env::var_os(name)
+            .filter(|value| !value.is_empty())
+            .map(PathBuf::from)
+    };
+    if let Some(folder) = given {
+        return Some(folder.to_owned());
+    }
+    if let Some(folder) = env_dir(FOLDER_VARIABLE) {
+        return Some(folder);
+    }
+    if cfg!(windows) {
+        env_dir("APPDATA").map(|dir| dir.join("verify"))
+    } else if cfg!(target_os = "macos") {
+        env_dir("HOME").map(|home| home.join("Library/Preferences/verify"))
+    } else {
+        env_dir("XDG_CONFIG_HOME")
+            .or_else(|| env_dir("HOME").map(|home| home.join(".config")))
+            .map(|dir| dir.join("verify"))
+    }
+}
+
+/// Unix seconds of a time.
+pub(crate) fn unix(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+/// The mark of one program on one machine, in its places.
+pub(crate) struct ClockMark {
+    places: Vec<Arc<Sealed>>,
+    /// Seconds added to the local clock (tests move the clock with it).
+    shift: i64,
+    log: Option<LogHook>,
+}
+
+impl std::fmt::Debug for ClockMark {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ClockMark")
+            .field("places", &self.places.len())
+            .field("shift", &self.shift)
+            .finish_non_exhaustive()
+    }
+}
+
+impl ClockMark {
+    /// The mark kept in `state` (the state folder) and `second` (outside it), if any.
+    pub(crate) fn new(
+        state: Arc<Sealed>,
+        second: Option<Sealed>,
+        shift: i64,
+        log: Option<LogHook>,
+    ) -> ClockMark {
+        let mut places = vec![state];
+        places.extend(second.map(Arc::new));
+        ClockMark { places, shift, log }
+    }
+
+    /// The local time, in Unix seconds.
+    pub(crate) fn local_now(&self) -> i64 {
+        unix(SystemTime::now()).saturating_add(self.shift)
+    }
+
+    fn read_place(place: &Sealed) -> Option<Stored> {
+        let bytes = place.read(FILE)?;
+        let value = serde_json::from_slice::<Value>(&bytes).ok()?;
+        Some(Stored {
+            mark: value.get("mark")?.as_i64()?,
+            floor: value
+                .get("floor")
+                .and_then(Value::as_i64)
+                .unwrap_or(i64::MIN),
+        })
+    }
+
+    /// The mark in each place (`None` where there is none, or it does not open).
+    fn read_places(&self) -> Vec<Option<Stored>> {
+        self.places
+            .iter()
+            .map(|place| ClockMark::read_place(place))
+            .collect()
+    }
+
+    /// The latest time that the system's own files were written (their modification times).
+    fn witnessed() -> Option<i64> {
+        WITNESSES
+            .iter()
+            .filter_map(|path| std::fs::metadata(path).ok()?.modified().ok())
+            .map(unix)
+            .max()
+    }
+
+    /// The mark: the later of the places and of the witnesses written since the last
+    /// confirmation by the server (older ones may date from a clock then ahead by mistake);
+    /// `None` when nothing holds one.
+    pub(crate) fn read(&self) -> Option<i64> {
+        let places: Vec<Stored> = self.read_places().into_iter().flatten().collect();
+        let stored = places.iter().map(|place| place.mark).max();
+        let floor = places
+            .iter()
+            .map(|place| place.floor)
+            .max()
+            .unwrap_or(i64::MIN);
+        stored.max(ClockMark::witnessed().filter(|witness| *witness > floor))
+    }
+
+    fn write(&self, place: &Sealed, stored: Stored) {
+        let bytes = json!({ "mark": stored.mark, "floor": stored.floor })
+            .to_string()
+            .into_bytes();
+        if let Err(err) = place.write(FILE, &bytes) {
+            log(&self.log, LogLevel::Warn, || {
+                format!("the time mark is not stored: {}", err.message())
+            });
+        }
+    }
+
+    /// Moves the mark up to `time` in every place where it is [`STEP`] or more behind.
+    pub(crate) fn advance(&self, time: i64) {
+        for (place, stored) in self.places.iter().zip(self.read_places()) {
+            match stored {
+                None => self.write(
+                    place,
+                    Stored {
+                        mark: time,
+                        floor: i64::MIN,
+                    },
+                ),
+                Some(stored) if time >= stored.mark.saturating_add(STEP) => self.write(
+                    place,
+                    Stored {
+                        mark: time,
+                        ..stored
+                    },
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+
+    /// A confirmation by the server at its time `server`: the mark becomes it (up or down)
+    /// in every place where it is [`STEP`] or more away, and the witnesses written until now
+    /// count no more when they are ahead of it.
+    pub(crate) fn confirm(&self, server: i64) {
+        let floor = ClockMark::witnessed()
+            .filter(|witness| *witness > server.saturating_add(STEP))
+            .unwrap_or(i64::MIN);
+        let wanted = Stored {
+            mark: server,
+            floor,
+        };
+        for (place, stored) in self.places.iter().zip(self.read_places()) {
+            let moved = stored.is_none_or(|stored| {
+                server.abs_diff(stored.mark) >= STEP.unsigned_abs()
+                    || (floor != i64::MIN && floor >= stored.floor.saturating_add(STEP))
+            });
+            if moved {
+                self.write(place, wanted);
+            }
+        }
+    }
+}
+
+/// What a place holds.
+#[derive(Debug, Clone, Copy)]
+struct Stored {
+    /// Unix seconds of the latest time seen.
+    mark: i64,
+    /// Witnesses written at or before this time count no more (they were ahead of the
+    /// server when it last confirmed).
+    floor: i64,
+}
