@@ -346,7 +346,7 @@ impl Client {
     /// success and is cleared by a refusal.
     pub(crate) fn exchange_online(&self, request: &ActionRequest) -> Result<Reply, Error> {
         let shared = &self.shared;
-        let outcome = shared.exchange_within(&shared.transport, request);
+        let outcome = shared.exchange_within(&shared.transport, request, true);
         if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
             offline.observe_login(&login, &outcome);
         }
@@ -364,7 +364,7 @@ impl Shared {
         let generation = self.lock_session().as_ref().map(|s| s.generation);
         let deadline = self.call_deadline();
         let start = self.current.load(Ordering::Relaxed);
-        self.init_failover(&self.transport, generation, deadline, start)
+        self.init_failover(&self.transport, generation, deadline, start, true)
             .map(|(reply, _)| reply)
     }
 
@@ -378,7 +378,7 @@ impl Shared {
         if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
             return shared.licensed(shared, offline, login, request);
         }
-        let outcome = shared.exchange_within(&shared.transport, request);
+        let outcome = shared.exchange_within(&shared.transport, request, true);
         if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
             offline.observe_heartbeat(kind, &outcome);
         }
@@ -399,9 +399,11 @@ impl Shared {
         login: Login,
         request: &ActionRequest,
     ) -> Result<Reply, Error> {
-        let budget = offline.budget().filter(|_| offline.could_answer(&login));
-        let Some(budget) = budget else {
-            let outcome = self.exchange_within(&self.transport, request);
+        let answers = offline.could_answer(&login);
+        let Some(budget) = offline.budget().filter(|_| answers) else {
+            // A stored verdict that may answer waits for one connect timeout at most: a
+            // request that timed out or could not connect is not sent again.
+            let outcome = self.exchange_within(&self.transport, request, !answers);
             offline.observe_login(&login, &outcome);
             return match outcome {
                 Err(failure) if is_local(&failure) && failure.reply().is_none() => {
@@ -418,7 +420,7 @@ impl Shared {
             .name("verify-login".into())
             .spawn(move || {
                 let _watch = finished.cancel.watch();
-                let outcome = worker.exchange_within(&worker.transport, &owned);
+                let outcome = worker.exchange_within(&worker.transport, &owned, true);
                 if let (Some(offline), Some(login)) = (&worker.offline, Login::of(&owned)) {
                     offline.observe_login(&login, &outcome);
                 }
@@ -492,17 +494,21 @@ impl Shared {
         outcome
     }
 
+    /// Sends `request` on the current session (a lazy Init first); `resend`: whether a
+    /// request that failed on the way (a timeout, a broken connection) may be sent again
+    /// once.
     fn exchange_within(
         &self,
         transport: &Transport,
         request: &ActionRequest,
+        resend: bool,
     ) -> Result<Reply, Error> {
         request.check_size()?;
         let deadline = self.call_deadline();
-        let mut session = self.current_session(transport, deadline)?;
+        let mut session = self.current_session(transport, deadline, resend)?;
         let mut reinit_done = false;
         let mut clock_done = false;
-        let mut resend_done = false;
+        let mut resend_done = !resend;
         let mut failovers = 0;
         let mut moves = 0;
         loop {
@@ -526,7 +532,13 @@ impl Shared {
                             )
                         });
                         session = self
-                            .init_failover(transport, Some(session.generation), deadline, winner)?
+                            .init_failover(
+                                transport,
+                                Some(session.generation),
+                                deadline,
+                                winner,
+                                resend,
+                            )?
                             .1;
                         continue;
                     }
@@ -544,7 +556,13 @@ impl Shared {
                             )
                         });
                         session = self
-                            .init_failover(transport, Some(session.generation), deadline, next)?
+                            .init_failover(
+                                transport,
+                                Some(session.generation),
+                                deadline,
+                                next,
+                                resend,
+                            )?
                             .1;
                         continue;
                     }
@@ -585,6 +603,7 @@ impl Shared {
                             Some(session.generation),
                             deadline,
                             session.endpoint,
+                            resend,
                         )
                         .map_err(|failure| failure.error)?
                         .1;
@@ -598,12 +617,17 @@ impl Shared {
     }
 
     /// The held session, or a new one from a lazy Init.
-    fn current_session(&self, transport: &Transport, deadline: Deadline) -> Result<Session, Error> {
+    fn current_session(
+        &self,
+        transport: &Transport,
+        deadline: Deadline,
+        resend: bool,
+    ) -> Result<Session, Error> {
         if let Some(session) = self.lock_session().clone() {
             return Ok(session);
         }
         let start = self.current.load(Ordering::Relaxed);
-        self.init_failover(transport, None, deadline, start)
+        self.init_failover(transport, None, deadline, start, resend)
             .map(|(_, session)| session)
     }
 
@@ -616,13 +640,14 @@ impl Shared {
         stale: Option<u64>,
         deadline: Deadline,
         start: usize,
+        resend: bool,
     ) -> Result<(Reply, Session), Error> {
         let count = self.endpoints.len();
         let mut failures: Vec<(String, Error)> = Vec::new();
         let mut index = start % count.max(1);
         let mut moves = 0;
         loop {
-            let failure = match self.run_init(transport, stale, deadline, index) {
+            let failure = match self.run_init(transport, stale, deadline, index, resend) {
                 Ok(done) => {
                     self.current.store(index, Ordering::Relaxed);
                     return Ok(done);
@@ -678,11 +703,12 @@ impl Shared {
         stale: Option<u64>,
         deadline: Deadline,
         endpoint: usize,
+        resend: bool,
     ) -> Result<(Reply, Session), SendError> {
         let here = &self.endpoints[endpoint];
         let fail = |error: Error| SendError::new(error, true, false);
         let mut clock_done = false;
-        let mut resend_done = false;
+        let mut resend_done = !resend;
         loop {
             let timestamp = self.timestamp();
             let sign = wire::init_sign(&self.app_id, &self.app_key, &timestamp);

@@ -896,3 +896,45 @@ fn time_cannot_be_wound_back() {
         .expect("both places rolled back");
     assert_eq!(offline.reply().code(), codes::OFFLINE);
 }
+
+/// A black-holed server, no start budget: the stored verdict answers after one connect
+/// timeout at most (the Init that timed out is not sent again); without a stored verdict
+/// that may answer, the resend is kept.
+#[test]
+fn a_black_holed_server_costs_one_connect_timeout_at_most() {
+    let lab = Lab::new();
+    let card = lab.card(30);
+    lab.client().single_login(&card, "M", None).expect("online");
+    let hole = BlackHole::at("127.0.0.1:0");
+    let mut options = lab.options();
+    options.connect_timeout = Duration::from_secs(1);
+    options.call_timeout = Duration::from_secs(10);
+    let client =
+        Client::with_options(&hole.url(), &lab.app_id, APP_KEY, options.clone()).expect("client");
+    let started = Instant::now();
+    let offline = client
+        .single_login(&card, "M", None)
+        .expect("from the store");
+    let took = started.elapsed();
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    assert_eq!(
+        offline.reply().offline().expect("offline").reason_code,
+        codes::ERR_TIMEOUT
+    );
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_millis(1600),
+        "{took:?}"
+    );
+    // Another card has no verdict here: its login is sent again as before.
+    let client = Client::with_options(&hole.url(), &lab.app_id, APP_KEY, options).expect("client");
+    let started = Instant::now();
+    let err = client
+        .single_login("NO-VERDICT-CARD", "M", None)
+        .expect_err("no verdict");
+    assert_eq!(err.kind(), ErrorKind::Timeout, "{err}");
+    assert!(
+        started.elapsed() >= Duration::from_millis(1900),
+        "{:?}",
+        started.elapsed()
+    );
+}
