@@ -938,3 +938,67 @@ fn a_black_holed_server_costs_one_connect_timeout_at_most() {
         started.elapsed()
     );
 }
+
+/// One login per offline verdict: two keepers started from the same offline verdict of a
+/// count card confirm it with one login sent again (one use spent), and both go online
+/// with it.
+#[test]
+fn two_keepers_from_one_offline_verdict_spend_one_use() {
+    let mut lab = Lab::new();
+    let card = "OFFL-COUN-T000-0001";
+    lab.sandbox
+        .load(
+            Fixtures::from_value(json!({"cards": [{"app_id": lab.app_id, "card": card,
+                "type_name": "count", "kind": "count", "total": 5, "used": 0}]}))
+            .expect("card"),
+        )
+        .expect("load");
+    let used = |lab: &Lab| lab.sandbox.card(&lab.app_id, card).expect("card")["used"].as_u64();
+    lab.client().single_login(card, "M", None).expect("online");
+    assert_eq!(used(&lab), Some(1));
+    lab.sandbox.pause();
+    let client = Arc::new(lab.client());
+    let offline = client.single_login(card, "M", None).expect("offline");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+    let (first_events, first_callback) = recorder();
+    let (second_events, second_callback) = recorder();
+    let keepers = [
+        Keeper::start_from(
+            Arc::clone(&client),
+            offline.reply(),
+            fast(),
+            Some(first_callback),
+        )
+        .expect("keeper"),
+        Keeper::start_from(
+            Arc::clone(&client),
+            offline.reply(),
+            fast(),
+            Some(second_callback),
+        )
+        .expect("keeper"),
+    ];
+    assert!(eventually(PATIENCE, || first(
+        &first_events,
+        EventKind::Trouble
+    )
+    .is_some()));
+    lab.sandbox.resume().expect("back online");
+    for events in [&first_events, &second_events] {
+        assert!(eventually(PATIENCE, || first(events, EventKind::Online).is_some()));
+    }
+    for keeper in &keepers {
+        assert!(eventually(PATIENCE, || keeper.status().state == KeeperState::Alive));
+    }
+    assert_eq!(used(&lab), Some(2), "one use for the offline start");
+    let logins = lab
+        .sandbox
+        .request_log(Some(&lab.app_id))
+        .iter()
+        .filter(|entry| entry.action.as_deref() == Some("SingleLogin") && entry.code == 200)
+        .count();
+    assert_eq!(
+        logins, 2,
+        "the first login and one to confirm the offline verdict"
+    );
+}
