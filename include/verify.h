@@ -276,6 +276,11 @@
 #define VERIFY_ERR_OFFLINE_PASSWORD -17
 
 /**
+ * The state folder cannot be created or written.
+ */
+#define VERIFY_ERR_STATE_FOLDER -18
+
+/**
  * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1

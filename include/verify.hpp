@@ -280,6 +280,7 @@ inline constexpr std::int32_t err_clock_back = VERIFY_ERR_CLOCK_BACK;
 inline constexpr std::int32_t err_grace_over = VERIFY_ERR_GRACE_OVER;
 inline constexpr std::int32_t err_offline_expired = VERIFY_ERR_OFFLINE_EXPIRED;
 inline constexpr std::int32_t err_offline_password = VERIFY_ERR_OFFLINE_PASSWORD;
+inline constexpr std::int32_t err_state_folder = VERIFY_ERR_STATE_FOLDER;
 // END GENERATED: codes
 }  // namespace codes
 

@@ -145,6 +145,8 @@ namespace Verify
         OfflineExpired = -16,
         /// <summary>offline verdict refused: wrong password (<c>VERIFY_ERR_OFFLINE_PASSWORD</c>).</summary>
         OfflinePassword = -17,
+        /// <summary>the state folder cannot be created or written (<c>VERIFY_ERR_STATE_FOLDER</c>).</summary>
+        StateFolder = -18,
         // END GENERATED: codes
     }
 

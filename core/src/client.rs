@@ -249,6 +249,11 @@ impl Client {
             }
             None => None,
         };
+        // With offline verdicts on, a store that cannot be written is refused now, never
+        // discovered at the first outage.
+        if let (Some(store), Some(_)) = (&state, options.offline_grace) {
+            store.check_writable()?;
+        }
         let settings = Arc::new(Settings::new(&options, &service, state.clone())?);
         // Calls start at the remembered winning line's base URL.
         let current = settings

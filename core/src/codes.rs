@@ -118,6 +118,9 @@ code_table! {
     /// Offline verdict refused: the password does not match the one of the last online
     /// login of the account (the store keeps a slow salted hash of it, never the password).
     ERR_OFFLINE_PASSWORD = -17, "offline verdict refused: wrong password";
+    /// Offline verdicts are on but the state folder cannot be created or written (a file, a
+    /// read-only or system path, a name too long, no permission): the client is not made.
+    ERR_STATE_FOLDER = -18, "the state folder cannot be created or written";
 }
 
 /// The table row of `code`, when the code is in the table.

@@ -50,6 +50,8 @@ pub enum ErrorKind {
     /// An offline verdict was refused: the password does not match the one of the last
     /// online login of the account.
     OfflinePassword,
+    /// Offline verdicts are on but the state folder cannot be created or written.
+    StateFolder,
 }
 
 impl ErrorKind {
@@ -74,6 +76,7 @@ impl ErrorKind {
             ErrorKind::GraceOver => codes::ERR_GRACE_OVER,
             ErrorKind::OfflineExpired => codes::ERR_OFFLINE_EXPIRED,
             ErrorKind::OfflinePassword => codes::ERR_OFFLINE_PASSWORD,
+            ErrorKind::StateFolder => codes::ERR_STATE_FOLDER,
         }
     }
 }
@@ -225,6 +228,7 @@ mod tests {
             ErrorKind::GraceOver,
             ErrorKind::OfflineExpired,
             ErrorKind::OfflinePassword,
+            ErrorKind::StateFolder,
         ];
         let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
         assert_eq!(codes.len(), kinds.len());

@@ -320,6 +320,32 @@ impl Sealed {
         Ok(())
     }
 
+    /// Whether the folder can be created and written: a file of its own is made there and
+    /// removed (nothing stays). `Err` says why not.
+    pub(crate) fn check_writable(&self) -> Result<(), Error> {
+        let failed = |what: &str, path: &Path, err: std::io::Error| {
+            Error::local(
+                crate::error::ErrorKind::StateFolder,
+                format!(
+                    "the state folder {} cannot be used: cannot {what} it: {err}",
+                    path.display()
+                ),
+            )
+        };
+        create_folder(&self.folder).map_err(|err| failed("create", &self.folder, err))?;
+        let probe = self.folder.join(format!(
+            ".probe-{}.{}.{}.tmp",
+            self.scope,
+            std::process::id(),
+            next_temporary()
+        ));
+        owner_only()
+            .open(&probe)
+            .and_then(|mut out| out.write_all(b"probe"))
+            .map_err(|err| failed("write in", &self.folder, err))?;
+        fs::remove_file(&probe).map_err(|err| failed("remove a file in", &self.folder, err))
+    }
+
     /// Removes the file `name`, if it exists.
     pub(crate) fn remove(&self, name: &str) {
         let path = self.path(name);

@@ -1002,3 +1002,63 @@ fn two_keepers_from_one_offline_verdict_spend_one_use() {
         "the first login and one to confirm the offline verdict"
     );
 }
+
+/// A store that cannot work says so: offline verdicts on with a state folder that is a
+/// file, under `/proc`, 64 KiB long, or not writable, refuse the client at once with
+/// `ERR_STATE_FOLDER` and a message naming the folder; without offline verdicts nothing
+/// changes; a good folder holds nothing more after the check.
+#[test]
+fn an_unwritable_state_folder_refuses_the_client() {
+    let lab = Lab::new();
+    let scratch = std::env::temp_dir().join(format!("verify-unwritable-{}", lab.app_id));
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let a_file = scratch.join("a-file");
+    std::fs::write(&a_file, b"not a folder").expect("file");
+    let mut bad = vec![
+        a_file.clone(),
+        a_file.join("below"),
+        PathBuf::from("/proc/verify-offline-store"),
+        scratch.join("x".repeat(64 * 1024)),
+    ];
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let locked = scratch.join("locked");
+        std::fs::create_dir_all(&locked).expect("locked");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o500)).expect("chmod");
+        // Root writes anyway: the row is checked where the permission holds.
+        if std::fs::write(locked.join("try"), b"x").is_err() {
+            bad.push(locked);
+        }
+    }
+    for folder in bad {
+        let mut options = lab.options();
+        options.state_folder = Some(StateFolder::Path(folder.clone()));
+        let err = Client::with_options(&lab.sandbox.base_url(), &lab.app_id, APP_KEY, options)
+            .expect_err("an unwritable state folder");
+        assert_eq!(
+            err.code(),
+            codes::ERR_STATE_FOLDER,
+            "{}: {err}",
+            folder.display()
+        );
+        assert_eq!(err.kind(), ErrorKind::StateFolder);
+        assert!(err.message().contains("state folder"), "{err}");
+        // Without offline verdicts, the client is made as before.
+        let mut plain = Options {
+            state_folder: Some(StateFolder::Path(folder.clone())),
+            ..Options::default()
+        };
+        plain.machine_identity = Some("a machine".into());
+        Client::with_options(&lab.sandbox.base_url(), &lab.app_id, APP_KEY, plain)
+            .unwrap_or_else(|e| panic!("{}: {e}", folder.display()));
+    }
+    // A good folder: the check leaves nothing behind.
+    lab.client();
+    assert!(
+        files(&lab.folder).is_empty(),
+        "{:?}",
+        files(&lab.folder).keys()
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
+}

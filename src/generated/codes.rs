@@ -83,3 +83,5 @@ pub const VERIFY_ERR_GRACE_OVER: i32 = -15;
 pub const VERIFY_ERR_OFFLINE_EXPIRED: i32 = -16;
 /// Offline verdict refused: wrong password.
 pub const VERIFY_ERR_OFFLINE_PASSWORD: i32 = -17;
+/// The state folder cannot be created or written.
+pub const VERIFY_ERR_STATE_FOLDER: i32 = -18;
