@@ -1062,3 +1062,177 @@ fn an_unwritable_state_folder_refuses_the_client() {
     );
     let _ = std::fs::remove_dir_all(&scratch);
 }
+
+/// The store's file of the card verdict.
+fn verdict_file(folder: &std::path::Path) -> PathBuf {
+    std::fs::read_dir(folder)
+        .expect("folder")
+        .map(|e| e.expect("entry").path())
+        .find(|p| p.to_string_lossy().contains("verdict-card"))
+        .expect("the verdict file")
+}
+
+/// The attack table: a verdict stored for one card, program and machine never answers
+/// another card, another program (AppId) or another AppKey; a store replaced by random
+/// bytes does not open; a symlink planted at a store's file makes nothing outside the
+/// folder written.
+#[test]
+fn the_store_answers_no_one_else() {
+    let mut lab = Lab::new();
+    let card = lab.card(30);
+    let other_card = lab.card(30);
+    lab.client().single_login(&card, "M", None).expect("online");
+    lab.sandbox.pause();
+    let no_verdict = |client: Client, card: &str, row: &str| {
+        let err = client.single_login(card, "M", None).expect_err(row);
+        assert_eq!(err.kind(), ErrorKind::Network, "{row}: {err}");
+    };
+    no_verdict(lab.client(), &other_card, "another card");
+    let other_app = Client::with_options(&lab.sandbox.base_url(), "99999", APP_KEY, lab.options())
+        .expect("client");
+    no_verdict(other_app, &card, "another AppId");
+    let other_key = Client::with_options(
+        &lab.sandbox.base_url(),
+        &lab.app_id,
+        "another-app-key",
+        lab.options(),
+    )
+    .expect("client");
+    no_verdict(other_key, &card, "another AppKey");
+    assert!(lab.logged("sealed on another machine or for another program"));
+
+    // Random bytes in place of the store.
+    let file = verdict_file(&lab.folder);
+    let good = std::fs::read(&file).expect("read");
+    let mut random = vec![0u8; good.len()];
+    let mut seed = 0x9E37_79B9_7F4A_7C15u64 ^ u64::from(std::process::id());
+    for byte in &mut random {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        *byte = seed as u8;
+    }
+    std::fs::write(&file, &random).expect("write");
+    no_verdict(lab.client(), &card, "random bytes");
+    std::fs::write(&file, b"").expect("write");
+    no_verdict(lab.client(), &card, "emptied");
+    std::fs::write(&file, &good).expect("write");
+    let offline = lab.client().single_login(&card, "M", None).expect("good");
+    assert_eq!(offline.reply().code(), codes::OFFLINE);
+
+    // A symlink planted at the store's files: a login writes the folder's own files, never
+    // the target outside it.
+    #[cfg(unix)]
+    {
+        lab.sandbox.resume().expect("resume");
+        let outside = std::env::temp_dir().join(format!("verify-outside-{}", lab.app_id));
+        std::fs::create_dir_all(&outside).expect("outside");
+        let mut planted = Vec::new();
+        for path in std::fs::read_dir(&lab.folder)
+            .expect("folder")
+            .map(|e| e.expect("entry").path())
+        {
+            let target = outside.join(path.file_name().expect("name"));
+            std::fs::write(&target, b"the user's own file").expect("target");
+            std::fs::remove_file(&path).expect("remove");
+            std::os::unix::fs::symlink(&target, &path).expect("symlink");
+            planted.push(target);
+        }
+        assert!(!planted.is_empty());
+        lab.client().single_login(&card, "M", None).expect("online");
+        for target in &planted {
+            assert_eq!(
+                std::fs::read(target).expect("target"),
+                b"the user's own file",
+                "{} was written through the symlink",
+                target.display()
+            );
+        }
+        lab.sandbox.set_clock_offset(0);
+        lab.sandbox.pause();
+        let offline = lab
+            .client()
+            .single_login(&card, "M", None)
+            .expect("offline");
+        assert_eq!(offline.reply().code(), codes::OFFLINE);
+        let _ = std::fs::remove_dir_all(&outside);
+    }
+}
+
+/// Eight processes of one program storing verdicts in one folder at once: every offline
+/// start meanwhile answers from a whole store, and no temporary file is left. The test
+/// runs itself as the eight writers (`VERIFY_OFFLINE_WRITER` set).
+#[test]
+fn eight_processes_writing_at_once() {
+    if let Ok(spec) = std::env::var("VERIFY_OFFLINE_WRITER") {
+        let parts: Vec<&str> = spec.split('\n').collect();
+        let [base_url, app_id, card, folder, mark_folder] = parts[..] else {
+            panic!("writer spec {spec:?}");
+        };
+        let options = Options {
+            state_folder: Some(StateFolder::Path(folder.into())),
+            clock_mark_folder: Some(mark_folder.into()),
+            offline_grace: Some(Duration::from_secs(7 * DAY)),
+            ..Options::default()
+        };
+        for _ in 0..10 {
+            Client::with_options(base_url, app_id, APP_KEY, options.clone())
+                .expect("client")
+                .single_login(card, "M", None)
+                .expect("online login");
+        }
+        return;
+    }
+    let lab = Lab::new();
+    let card = lab.card(30);
+    lab.client().single_login(&card, "M", None).expect("online");
+    let closed = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        format!("http://{}", listener.local_addr().expect("addr"))
+    };
+    let spec = [
+        lab.sandbox.base_url(),
+        lab.app_id.clone(),
+        card.clone(),
+        lab.folder.display().to_string(),
+        lab.mark_folder.display().to_string(),
+    ]
+    .join("\n");
+    let exe = std::env::current_exe().expect("the test binary");
+    let mut writers: Vec<_> = (0..8)
+        .map(|_| {
+            std::process::Command::new(&exe)
+                .args([
+                    "--exact",
+                    "eight_processes_writing_at_once",
+                    "--test-threads=1",
+                ])
+                .env("VERIFY_OFFLINE_WRITER", &spec)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("a writer")
+        })
+        .collect();
+    let mut starts = 0;
+    while writers
+        .iter_mut()
+        .any(|w| w.try_wait().expect("wait").is_none())
+    {
+        let offline = Client::with_options(&closed, &lab.app_id, APP_KEY, lab.options())
+            .expect("client")
+            .single_login(&card, "M", None)
+            .expect("a whole store answers");
+        assert_eq!(offline.reply().code(), codes::OFFLINE);
+        starts += 1;
+    }
+    for mut writer in writers {
+        assert!(writer.wait().expect("wait").success(), "a writer failed");
+    }
+    assert!(starts > 0);
+    assert!(!lab.logged("does not open"), "a torn store was read");
+    let left: Vec<String> = files(&lab.folder)
+        .into_keys()
+        .filter(|name| name.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
