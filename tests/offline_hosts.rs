@@ -4,7 +4,8 @@
 //! `Reply::offline()`; `Reply.IsOffline`), a keeper started from that reply reports the
 //! offline event at once, and a card banned while offline ends the session on reconnect with
 //! the reason, clearing the store; two processes storing verdicts at once never tear the
-//! store. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
+//! store, which another machine (a mount namespace with another machine-id) cannot open; a
+//! state folder that cannot be written refuses the client. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
 //! hosts' `@@` requests.
 //!
 //! Needs `cc`, `c++`, `valgrind` and Mono (`scripts/install-deps.sh gcc valgrind mono`).
@@ -107,10 +108,11 @@ fn two_processes_storing_verdicts_at_once_never_tear_the_store() {
     let scratch = Scratch::new();
     let host = build_host("c_keeper", &scratch, C_POSIX_FLAGS);
     let state = scratch.0.join("state").display().to_string();
+    let base_url = sandbox.base_url();
     let args = |scenario: &str| {
         let mut args = vec![
             scenario.to_owned(),
-            sandbox.base_url(),
+            base_url.clone(),
             app_id.clone(),
             APP_KEY.to_owned(),
             card.clone(),
@@ -133,4 +135,25 @@ fn two_processes_storing_verdicts_at_once_never_tear_the_store() {
     let reader = args("reader");
     sandbox.pause();
     run_host(&host, &reader, Run::Native, |_| None).assert_passed(Run::Native);
+
+    // The store copied to another machine: the same folder, read in a mount namespace whose
+    // /etc/machine-id is another machine's, gives no offline verdict.
+    let other_id = scratch.0.join("machine-id");
+    std::fs::write(&other_id, "0123456789abcdef0123456789abcdef\n").expect("machine-id");
+    let mut command = common::host::host_command("unshare");
+    command
+        .args(["--mount", "--", "sh", "-c"])
+        .arg(format!(
+            "set -e\nmount --bind {} /etc/machine-id\nexec \"$@\"",
+            other_id.display()
+        ))
+        .arg("sh")
+        .arg(&host)
+        .args(args("stranger"));
+    let output = command.output().expect("run unshare");
+    let (stdout, stderr) = common::host::text(&output);
+    assert!(
+        output.status.success() && stdout.contains(" checks, 0 failed"),
+        "the host failed in its namespace (root and unshare are needed)\n{stdout}\n{stderr}"
+    );
 }

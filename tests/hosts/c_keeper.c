@@ -18,6 +18,10 @@
  *   c_keeper writer   BASE_URL APP_ID APP_KEY CARD STATE_DIR N  N logins, each storing the
  *                                                            verdict (run twice at once)
  *   c_keeper reader   BASE_URL APP_ID APP_KEY CARD STATE_DIR a start licensed offline
+ *   c_keeper stranger BASE_URL APP_ID APP_KEY CARD STATE_DIR no offline verdict (the store was
+ *                                                            sealed on another machine), and
+ *                                                            a state folder that is a file
+ *                                                            refuses the client
  *
  * Requests to the test ("@@ ..."): "message TEXT" (leave a back-office message for USER),
  * "ban REASON" (ban USER; in the offline scenario: disable CARD), "pause" and "resume" (stop
@@ -997,6 +1001,28 @@ static int reader(const char *base_url, const char *app_id, const char *app_key,
     return host_finish("reader");
 }
 
+/* With the server stopped, on another machine (run in a mount namespace with another
+ * machine-id): the store does not open, so the failure as it is; offline verdicts with a
+ * state folder that is a file: the client is refused at once. */
+static int stranger(const char *base_url, const char *app_id, const char *app_key, const char *card,
+                    const char *state_dir)
+{
+    verify_client *client = offline_client(base_url, app_id, app_key, state_dir);
+    verify_client_options *options = NULL;
+    verify_reply *reply = NULL;
+    CHECK_INT(verify_single_login(client, card, "C-WRITER-MAC", NULL, &reply), VERIFY_ERR_NETWORK);
+    CHECK(reply == NULL);
+    verify_client_free(client);
+
+    client = NULL;
+    options = offline_options("/proc/self/status");
+    CHECK_INT(verify_client_new_with_options(base_url, app_id, app_key, options, &client),
+              VERIFY_ERR_STATE_FOLDER);
+    CHECK(client == NULL);
+    verify_client_options_free(options);
+    return host_finish("stranger");
+}
+
 int main(int argc, char **argv)
 {
     const char *scenario = argc > 1 ? argv[1] : "";
@@ -1032,6 +1058,9 @@ int main(int argc, char **argv)
     }
     if (strcmp(scenario, "reader") == 0 && argc == 7) {
         return reader(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    }
+    if (strcmp(scenario, "stranger") == 0 && argc == 7) {
+        return stranger(argv[2], argv[3], argv[4], argv[5], argv[6]);
     }
     fprintf(stderr, "usage: %s SCENARIO ARGS... (see the comment at the top of c_keeper.c)\n",
             argv[0]);
