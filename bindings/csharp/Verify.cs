@@ -2848,8 +2848,13 @@ namespace Verify
 
         /// <summary>
         /// Offline verdicts (a <see cref="StateFolder"/> needed): a login that cannot reach the
-        /// server answers from the stored verdict (<see cref="Reply.IsOffline"/>) when the server
+        /// service answers from the stored verdict (<see cref="Reply.IsOffline"/>) when the server
         /// confirmed it less than this long ago. Null (the default) or zero: off. Whole seconds.
+        /// An outage is a failed connection, a timeout, or a reply that is not the service's
+        /// (HTTP 5xx such as 502/503/504/522, HTML, empty, cut short, a captive portal's page);
+        /// a reply of the service (JSON with a code) never is. In account mode a wrong password
+        /// offline is <see cref="ResultCode.OfflinePassword"/>; a state folder that cannot be
+        /// written refuses the client (<see cref="ResultCode.StateFolder"/>).
         /// </summary>
         /// <exception cref="ArgumentOutOfRangeException">Negative or over 4294967295 s.</exception>
         public TimeSpan? OfflineGrace
