@@ -5,6 +5,7 @@
  *   offline_start down      APP_ID APP_KEY CARD STATE_DIR N
  *   offline_start blackhole APP_ID APP_KEY CARD STATE_DIR N BUDGET_MS
  *   offline_start refusals  BASE_URL APP_ID APP_KEY STATE_DIR COUNT_CARD USER PASSWORD
+ *   offline_start password  BASE_URL APP_ID APP_KEY STATE_DIR USER PASSWORD N
  *
  * A "start" is what a licensed program does first: verify_client_new_with_options (offline
  * verdicts on: STATE_DIR, 7 days of grace) and verify_single_login; its time runs from
@@ -16,6 +17,11 @@
  * (C: the last start's code). `refusals` stores a verdict, gets a refusal of that identity
  * (a count card used up: 1005; an account from another machine: 1022; a wrong password:
  * 1003), then starts with the network down, and prints `refusals=3 offline_verdicts=K`.
+ * `password` prices the account password's hash (row 15e): N online account logins (client
+ * made to the answer) with offline verdicts on and N without, in turn, then, with the network
+ * down, N logins with a wrong password and N with the right one; it prints `mode=password
+ * runs=N on_us=.. off_us=.. extra_us=.. guess_us=.. guess_min_us=.. guess_code=..
+ * offline_us=.. offline_code=..` (medians; extra: on minus off).
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -197,6 +203,74 @@ static int32_t user_login_wrong(verify_client *client, const char *user)
     return code;
 }
 
+/* One account login on a new client (offline verdicts on when `state` is not NULL). */
+static int32_t account_start(const char *url, const char *app_id, const char *app_key,
+                             const char *state, const char *user, const char *password,
+                             long long *took_us)
+{
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    long long began = now_us();
+    int32_t code = verify_client_options_new(&options);
+    if (code == VERIFY_OK && state != NULL) {
+        code = verify_client_options_set_state_folder(options, state);
+        if (code == VERIFY_OK) {
+            code = verify_client_options_set_offline_grace(options, 7 * 24 * 3600);
+        }
+    }
+    if (code == VERIFY_OK) {
+        code = verify_client_new_with_options(url, app_id, app_key, options, &client);
+    }
+    verify_client_options_free(options);
+    if (code == VERIFY_OK) {
+        code = verify_user_login(client, user, password, "BENCH-MACHINE-A", &reply);
+    }
+    *took_us = now_us() - began;
+    verify_reply_free(reply);
+    verify_client_free(client);
+    return code;
+}
+
+static long long median(long long *took, int runs)
+{
+    qsort(took, (size_t)runs, sizeof took[0], compare);
+    return took[runs / 2];
+}
+
+static int password_cost(const char *url, const char *down, char **argv, int runs)
+{
+    static long long on[MAX_RUNS], off[MAX_RUNS], guess[MAX_RUNS], right[MAX_RUNS];
+    const char *app_id = argv[0], *app_key = argv[1], *state = argv[2], *user = argv[3];
+    const char *password = argv[4];
+    int32_t guess_code = 0, offline_code = 0;
+    long long on_us, off_us;
+    int i;
+    if (runs < 1 || runs > MAX_RUNS) {
+        fprintf(stderr, "offline_start: N must be 1..%d\n", MAX_RUNS);
+        return 2;
+    }
+    for (i = 0; i < runs; i++) {
+        if (account_start(url, app_id, app_key, state, user, password, &on[i]) != VERIFY_OK ||
+            account_start(url, app_id, app_key, NULL, user, password, &off[i]) != VERIFY_OK) {
+            fprintf(stderr, "offline_start: the account login failed\n");
+            return 1;
+        }
+    }
+    for (i = 0; i < runs; i++) {
+        guess_code =
+            account_start(down, app_id, app_key, state, user, "not-the-password", &guess[i]);
+        offline_code = account_start(down, app_id, app_key, state, user, password, &right[i]);
+    }
+    on_us = median(on, runs);
+    off_us = median(off, runs);
+    printf("mode=password runs=%d on_us=%lld off_us=%lld extra_us=%lld guess_us=%lld "
+           "guess_min_us=%lld guess_code=%d offline_us=%lld offline_code=%d\n",
+           runs, on_us, off_us, on_us - off_us, median(guess, runs), guess[0], (int)guess_code,
+           median(right, runs), (int)offline_code);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char url[64];
@@ -225,6 +299,10 @@ int main(int argc, char **argv)
                             VERIFY_WRONG_PASSWORD, user_login_a, user_login_wrong, argv[7]);
         printf("refusals=3 offline_verdicts=%d\n", verdicts);
         return 0;
+    }
+    if (strcmp(mode, "password") == 0 && argc == 9) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d", loopback_port(0, fds));
+        return password_cost(argv[2], url, argv + 3, atoi(argv[8]));
     }
     fprintf(stderr, "usage: see the comment at the top of benches/offline_start.c\n");
     return 2;
