@@ -9,7 +9,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use crate::clock_mark::ClockMark;
+use crate::clock_mark::{ClockMark, SecondPlace};
 use crate::codes;
 use crate::connect::Origin;
 use crate::deadline::Deadline;
@@ -218,6 +218,7 @@ impl Client {
             ));
         }
         let mut second = None;
+        let mut registry = false;
         let state = match &options.state_folder {
             Some(folder) => {
                 let identity = match &options.machine_identity {
@@ -226,19 +227,19 @@ impl Client {
                 };
                 let folder = folder.path()?;
                 // The time mark's second place, outside the state folder.
-                second =
-                    match crate::clock_mark::second_folder(options.clock_mark_folder.as_deref()) {
-                        Some(place) if options.offline_grace.is_some() && place != folder => {
-                            Some(Sealed::new(
-                                place,
-                                app_id,
-                                app_key.as_bytes(),
-                                identity.as_bytes(),
-                                options.log.clone(),
-                            )?)
-                        }
-                        _ => None,
-                    };
+                let place = crate::clock_mark::second_place(options.clock_mark_folder.as_deref())
+                    .filter(|_| options.offline_grace.is_some());
+                registry = place == Some(SecondPlace::Registry);
+                second = match place {
+                    Some(SecondPlace::Folder(place)) if place != folder => Some(Sealed::new(
+                        place,
+                        app_id,
+                        app_key.as_bytes(),
+                        identity.as_bytes(),
+                        options.log.clone(),
+                    )?),
+                    _ => None,
+                };
                 Some(Arc::new(Sealed::new(
                     folder,
                     app_id,
@@ -267,6 +268,7 @@ impl Client {
                 ClockMark::new(
                     Arc::clone(store),
                     second,
+                    registry,
                     options.clock_shift,
                     options.log.clone(),
                 ),

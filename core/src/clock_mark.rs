@@ -7,9 +7,10 @@
 //!   once set ahead by mistake costs offline starts only until the next online one.
 //! - It is written only when it moves by [`STEP`] or more: a warm start writes nothing.
 //! - It is kept in two places, sealed as the state folder's files are (the program's key and
-//!   the machine's identity): the state folder, and a second folder outside it (the user's
-//!   configuration folder); the later of the two is used, so that an older copy of the state
-//!   folder put back does not roll the mark back.
+//!   the machine's identity): the state folder, and a second place outside it (the user's
+//!   configuration folder; on Windows the user's registry, `HKEY_CURRENT_USER\Software\verify`);
+//!   the later of the two is used, so that an older copy of the state folder put back does
+//!   not roll the mark back.
 //! - The modification times of a few files that the system keeps writing (logs, the time
 //!   synchronizer's stamp) are witnesses too, read at each offline check (a few `stat`s).
 
@@ -19,8 +20,10 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Value};
 
+use crate::error::Error;
 use crate::log::{log, LogHook, LogLevel};
 use crate::state::Sealed;
+use crate::wiped::Wiped;
 
 /// The mark's file in each place.
 const FILE: &str = "clock";
@@ -48,10 +51,32 @@ const WITNESSES: &[&str] = &[
 #[cfg(not(any(target_os = "linux", target_os = "macos", windows)))]
 const WITNESSES: &[&str] = &[];
 
-/// The second place's folder: the host's, else [`FOLDER_VARIABLE`]'s, else the user's
-/// configuration folder (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`;
-/// `~/Library/Preferences/verify` on macOS; `%APPDATA%\verify` on Windows).
-pub(crate) fn second_folder(given: Option<&Path>) -> Option<PathBuf> {
+/// The registry key of the second place on Windows, under `HKEY_CURRENT_USER`.
+const REGISTRY_KEY: &str = "Software\\verify";
+
+/// Where the second place is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum SecondPlace {
+    /// A folder.
+    Folder(PathBuf),
+    /// The user's registry (Windows).
+    Registry,
+}
+
+/// The second place: the host's folder, else [`FOLDER_VARIABLE`]'s, else the user's
+/// registry on Windows (`HKEY_CURRENT_USER\Software\verify`, a value per program), the user's
+/// configuration folder elsewhere (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`;
+/// `~/Library/Preferences/verify` on macOS).
+pub(crate) fn second_place(given: Option<&Path>) -> Option<SecondPlace> {
+    if cfg!(windows) && given.is_none() && second_folder(None, false).is_none() {
+        return Some(SecondPlace::Registry);
+    }
+    second_folder(given, true).map(SecondPlace::Folder)
+}
+
+/// The second place's folder: the host's, else [`FOLDER_VARIABLE`]'s, else (with
+/// `default`) the user's configuration folder.
+fn second_folder(given: Option<&Path>, default: bool) -> Option<PathBuf> {
     let env_dir = |name: &str| {
         std::env::var_os(name)
             .filter(|value| !value.is_empty())
@@ -63,7 +88,9 @@ pub(crate) fn second_folder(given: Option<&Path>) -> Option<PathBuf> {
     if let Some(folder) = env_dir(FOLDER_VARIABLE) {
         return Some(folder);
     }
-    if cfg!(windows) {
+    if !default {
+        None
+    } else if cfg!(windows) {
         env_dir("APPDATA").map(|dir| dir.join("verify"))
     } else if cfg!(target_os = "macos") {
         env_dir("HOME").map(|home| home.join("Library/Preferences/verify"))
@@ -82,9 +109,57 @@ pub(crate) fn unix(time: SystemTime) -> i64 {
     }
 }
 
+/// One place of the mark.
+enum Place {
+    /// A sealed file (in the state folder, or in a folder outside it).
+    File(Arc<Sealed>),
+    /// A value under `HKEY_CURRENT_USER\Software\verify` (Windows), sealed by this store.
+    Registry(Arc<Sealed>),
+}
+
+impl Place {
+    fn read(&self, hook: &Option<LogHook>) -> Option<Wiped<Vec<u8>>> {
+        match self {
+            Place::File(store) => store.read(FILE),
+            Place::Registry(store) => {
+                let name = store.scoped(FILE);
+                let bytes = verify_machine_sys::user_registry_value(REGISTRY_KEY, &name)?;
+                store
+                    .unseal(FILE, bytes)
+                    .map_err(|_| {
+                        log(hook, LogLevel::Warn, || {
+                            format!(
+                                "the time mark in HKEY_CURRENT_USER\\{REGISTRY_KEY} ({name}) does \
+                                 not open; it is ignored"
+                            )
+                        });
+                    })
+                    .ok()
+            }
+        }
+    }
+
+    fn write(&self, plain: &[u8]) -> Result<(), Error> {
+        match self {
+            Place::File(store) => store.write(FILE, plain),
+            Place::Registry(store) => {
+                let sealed = store.seal(FILE, plain)?;
+                let name = store.scoped(FILE);
+                if verify_machine_sys::set_user_registry_value(REGISTRY_KEY, &name, &sealed) {
+                    Ok(())
+                } else {
+                    Err(Error::system(format!(
+                        "cannot write HKEY_CURRENT_USER\\{REGISTRY_KEY} ({name})"
+                    )))
+                }
+            }
+        }
+    }
+}
+
 /// The mark of one program on one machine, in its places.
 pub(crate) struct ClockMark {
-    places: Vec<Arc<Sealed>>,
+    places: Vec<Place>,
     /// Seconds added to the local clock (tests move the clock with it).
     shift: i64,
     log: Option<LogHook>,
@@ -100,15 +175,21 @@ impl std::fmt::Debug for ClockMark {
 }
 
 impl ClockMark {
-    /// The mark kept in `state` (the state folder) and `second` (outside it), if any.
+    /// The mark kept in `state` (the state folder) and in a second place outside it: a
+    /// folder's store (`second`), or the user's registry (`registry`), if any.
     pub(crate) fn new(
         state: Arc<Sealed>,
         second: Option<Sealed>,
+        registry: bool,
         shift: i64,
         log: Option<LogHook>,
     ) -> ClockMark {
-        let mut places = vec![state];
-        places.extend(second.map(Arc::new));
+        let mut places = vec![Place::File(Arc::clone(&state))];
+        match second {
+            Some(store) => places.push(Place::File(Arc::new(store))),
+            None if registry => places.push(Place::Registry(state)),
+            None => {}
+        }
         ClockMark { places, shift, log }
     }
 
@@ -117,8 +198,8 @@ impl ClockMark {
         unix(SystemTime::now()).saturating_add(self.shift)
     }
 
-    fn read_place(place: &Sealed) -> Option<Stored> {
-        let bytes = place.read(FILE)?;
+    fn read_place(&self, place: &Place) -> Option<Stored> {
+        let bytes = place.read(&self.log)?;
         let value = serde_json::from_slice::<Value>(&bytes).ok()?;
         Some(Stored {
             mark: value.get("mark")?.as_i64()?,
@@ -133,7 +214,7 @@ impl ClockMark {
     fn read_places(&self) -> Vec<Option<Stored>> {
         self.places
             .iter()
-            .map(|place| ClockMark::read_place(place))
+            .map(|place| self.read_place(place))
             .collect()
     }
 
@@ -160,11 +241,11 @@ impl ClockMark {
         stored.max(ClockMark::witnessed().filter(|witness| *witness > floor))
     }
 
-    fn write(&self, place: &Sealed, stored: Stored) {
+    fn write(&self, place: &Place, stored: Stored) {
         let bytes = json!({ "mark": stored.mark, "floor": stored.floor })
             .to_string()
             .into_bytes();
-        if let Err(err) = place.write(FILE, &bytes) {
+        if let Err(err) = place.write(&bytes) {
             log(&self.log, LogLevel::Warn, || {
                 format!("the time mark is not stored: {}", err.message())
             });

@@ -242,6 +242,12 @@ impl Sealed {
             }
             Err(_) => return Err(Unsealed::Unreadable),
         };
+        self.unseal(name, bytes).map(Some)
+    }
+
+    /// The contents of `bytes` sealed for the name `name` (a file's bytes, or a value kept
+    /// elsewhere: the registry), or why they do not open.
+    pub(crate) fn unseal(&self, name: &str, bytes: Vec<u8>) -> Result<Wiped<Vec<u8>>, Unsealed> {
         let mut bytes = Wiped::new(bytes);
         if bytes.len() < HEADER_LEN + CHACHA20_POLY1305.tag_len()
             || &bytes[..MAGIC.len()] != MAGIC
@@ -262,15 +268,17 @@ impl Sealed {
             .key
             .open_in_place(nonce, Aad::from(&aad), sealed)
             .map_err(|_| Unsealed::Damaged)?;
-        Ok(Some(Wiped::new(plain.to_vec())))
+        Ok(Wiped::new(plain.to_vec()))
     }
 
-    /// Seals `plain` into the file `name`, atomically: a temporary file of this process,
-    /// flushed, then renamed over the old file.
-    pub(crate) fn write(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
-        let failed = |what: &str, path: &Path, err: std::io::Error| {
-            Error::system(format!("cannot {what} {}: {err}", path.display()))
-        };
+    /// The name `name` with this program's scope, as files and other places name it.
+    pub(crate) fn scoped(&self, name: &str) -> String {
+        format!("{name}-{}", self.scope)
+    }
+
+    /// `plain` sealed for the name `name`: the bytes of its file (or of a value kept
+    /// elsewhere: the registry).
+    pub(crate) fn seal(&self, name: &str, plain: &[u8]) -> Result<Wiped<Vec<u8>>, Error> {
         let mut nonce = [0u8; NONCE_LEN];
         SystemRandom::new()
             .fill(&mut nonce)
@@ -296,7 +304,16 @@ impl Sealed {
             )
             .map_err(|_| Error::system("sealing a state file failed"))?;
         file.extend_from_slice(&sealed);
+        Ok(file)
+    }
 
+    /// Seals `plain` into the file `name`, atomically: a temporary file of this process,
+    /// flushed, then renamed over the old file.
+    pub(crate) fn write(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
+        let failed = |what: &str, path: &Path, err: std::io::Error| {
+            Error::system(format!("cannot {what} {}: {err}", path.display()))
+        };
+        let file = self.seal(name, plain)?;
         create_folder(&self.folder).map_err(|err| failed("create", &self.folder, err))?;
         let target = self.path(name);
         let aside = self.folder.join(format!(
