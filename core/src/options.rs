@@ -111,7 +111,8 @@ pub struct Options {
     /// not roll the mark back). Default: none: the folder named by the environment variable
     /// `VERIFY_CLOCK_MARK_FOLDER` when set (tests point it at a temporary folder), else the
     /// user's configuration folder (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`,
-    /// `~/Library/Preferences/verify` on macOS, `%APPDATA%\verify` on Windows).
+    /// `~/Library/Preferences/verify` on macOS), or on Windows the user's registry
+    /// (`HKEY_CURRENT_USER\Software\verify`, a value per program).
     pub clock_mark_folder: Option<PathBuf>,
     /// Seconds added to the local clock where the offline store reads it (its checks and the
     /// time mark): tests move the clock back or ahead with it. Default 0.
