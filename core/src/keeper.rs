@@ -20,7 +20,8 @@
 //! verdict too: it sends the login again (or waits for the one still going on after a start
 //! budget) until the server answers: `Online` with the session then, or `Ended` with the
 //! server's code and remark (which clears the stored verdict), or `Ended` when the offline
-//! grace runs out.
+//! grace runs out. Keepers started from one offline verdict share that login: it is sent
+//! once (a count card never loses two uses to one start).
 //!
 //! Events go to an optional callback, which runs on the keeper's event thread (not the
 //! heartbeat thread), so a slow callback delays only the events after it. Without a
