@@ -5,7 +5,8 @@
 //! offline event at once, and a card banned while offline ends the session on reconnect with
 //! the reason, clearing the store; two processes storing verdicts at once never tear the
 //! store, which another machine (a mount namespace with another machine-id) cannot open; a
-//! state folder that cannot be written refuses the client. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
+//! state folder that cannot be written refuses the client; offline, an account's wrong
+//! password is refused. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
 //! hosts' `@@` requests.
 //!
 //! Needs `cc`, `c++`, `valgrind` and Mono (`scripts/install-deps.sh gcc valgrind mono`).
@@ -97,6 +98,38 @@ fn csharp_a_start_licensed_offline_ends_on_a_ban_at_reconnect() {
     );
     let prefix = ["--debug".to_owned(), exe.display().to_string()];
     run_offline(Path::new("mono"), &prefix, None, Run::Native);
+}
+
+/// Account mode through the C ABI: logged in once online, then, with the server stopped,
+/// any wrong password gets `VERIFY_ERR_OFFLINE_PASSWORD` and the right one `VERIFY_OFFLINE`.
+#[test]
+fn c_a_wrong_password_offline_is_refused() {
+    let sandbox = Mutex::new(Sandbox::start(Config::default()).expect("sandbox"));
+    let (app_id, base_url) = {
+        let held = sandbox.lock().expect("sandbox");
+        let program = Program::new(&held, json!({}));
+        program.account("cuser", "c-secret");
+        (program.app_id.clone(), held.base_url())
+    };
+    let scratch = Scratch::new();
+    let host = build_host("c_keeper", &scratch, C_POSIX_FLAGS);
+    let args = [
+        "password".to_owned(),
+        base_url,
+        app_id,
+        APP_KEY.to_owned(),
+        "cuser".to_owned(),
+        "c-secret".to_owned(),
+        scratch.0.join("state").display().to_string(),
+    ];
+    let output = run_host(&host, &args, Run::Native, |line| {
+        match line.strip_prefix("@@ ")? {
+            "pause" => sandbox.lock().expect("sandbox").pause(),
+            other => panic!("unexpected request `{other}`"),
+        }
+        Some("go".to_owned())
+    });
+    output.assert_passed(Run::Native);
 }
 
 #[test]

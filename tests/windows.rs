@@ -884,7 +884,13 @@ fn the_time_mark_is_kept_in_the_registry_under_wine_x64() {
     let output = run(
         &loader,
         &exe,
-        &[&sandbox.base_url(), &app_id, &app_key, "--state", "mark-state"],
+        &[
+            &sandbox.base_url(),
+            &app_id,
+            &app_key,
+            "--state",
+            "mark-state",
+        ],
     );
     sandbox.stop();
     let report = format!("demo.exe --state under Wine\n{}", show(&output));
@@ -894,7 +900,9 @@ fn the_time_mark_is_kept_in_the_registry_under_wine_x64() {
     let listed = query.output().expect("run wine reg query");
     let (stdout, _) = text(&listed);
     assert!(
-        stdout.lines().any(|l| l.contains("clock-") && l.contains("REG_BINARY")),
+        stdout
+            .lines()
+            .any(|l| l.contains("clock-") && l.contains("REG_BINARY")),
         "no time mark in the registry\n{}\n{report}",
         show(&listed)
     );
