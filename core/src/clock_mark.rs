@@ -88,10 +88,9 @@ fn second_folder(given: Option<&Path>, default: bool) -> Option<PathBuf> {
     if let Some(folder) = env_dir(FOLDER_VARIABLE) {
         return Some(folder);
     }
-    if !default {
+    if !default || cfg!(windows) {
+        // Windows keeps the second place in the registry.
         None
-    } else if cfg!(windows) {
-        env_dir("APPDATA").map(|dir| dir.join("verify"))
     } else if cfg!(target_os = "macos") {
         env_dir("HOME").map(|home| home.join("Library/Preferences/verify"))
     } else {
