@@ -306,3 +306,56 @@ struct Stored {
     /// server when it last confirmed).
     floor: i64,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn store(folder: &Path) -> Sealed {
+        Sealed::new(folder.to_owned(), "10001", b"APPKEY", b"machine-a", None).expect("sealed")
+    }
+
+    fn marks(mark: &ClockMark) -> Vec<Option<i64>> {
+        mark.read_places()
+            .into_iter()
+            .map(|place| place.map(|stored| stored.mark))
+            .collect()
+    }
+
+    #[test]
+    fn the_mark_moves_by_a_minute_or_more_and_the_server_sets_it() {
+        let root = std::env::temp_dir().join(format!("verify-clock-mark-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (state, second) = (root.join("state"), root.join("second"));
+        let mark = ClockMark::new(
+            Arc::new(store(&state)),
+            Some(store(&second)),
+            false,
+            0,
+            None,
+        );
+        assert_eq!(marks(&mark), [None, None]);
+        mark.advance(1_000_000);
+        assert_eq!(marks(&mark), [Some(1_000_000), Some(1_000_000)]);
+        let written = std::fs::read(store(&second).path(FILE)).expect("second place");
+        // Less than a minute: nothing is written.
+        mark.advance(1_000_059);
+        assert_eq!(marks(&mark), [Some(1_000_000), Some(1_000_000)]);
+        assert_eq!(
+            std::fs::read(store(&second).path(FILE)).expect("second place"),
+            written
+        );
+        mark.advance(1_000_060);
+        assert_eq!(marks(&mark), [Some(1_000_060), Some(1_000_060)]);
+        // Never backwards by the local clock; the server's time sets it either way.
+        mark.advance(900_000);
+        assert_eq!(marks(&mark), [Some(1_000_060), Some(1_000_060)]);
+        mark.confirm(900_000);
+        assert_eq!(marks(&mark), [Some(900_000), Some(900_000)]);
+        // A place that lost its mark gets it again; the other moves by a minute or more only.
+        store(&state).remove(FILE);
+        mark.advance(900_030);
+        assert_eq!(marks(&mark), [Some(900_030), Some(900_000)]);
+        let _ = std::fs::remove_dir_all(&root);
+    }
+}
