@@ -593,7 +593,11 @@ fn fault_proxy_cdn_and_captive_portal_pages() {
     let card = app.count_card(5, 0);
     let mac = unique_mac();
     let cases = [
-        (FaultKind::Http503, 503, "503 Service Temporarily Unavailable"),
+        (
+            FaultKind::Http503,
+            503,
+            "503 Service Temporarily Unavailable",
+        ),
         (FaultKind::Http504, 504, ""),
         (FaultKind::Http522, 522, "Error code 522"),
         (FaultKind::CaptivePortal, 200, "<form"),
