@@ -384,7 +384,8 @@ pub extern "system" fn verify_client_options_add_address(
 /// winning line of racing connections (so that a primary blocked for weeks costs nothing
 /// after the first start), and the last good verdict when offline verdicts are on
 /// (`verify_client_options_set_offline_grace`). `path` is a folder (created when
-/// first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
+/// first written; with offline verdicts on, checked and created when the client is made),
+/// or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
 /// `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
 /// `%LOCALAPPDATA%\verify\state` on Windows. Without this call nothing is written.
 /// Several programs may share a folder: each file is one program's, sealed under a key of
