@@ -374,7 +374,8 @@ pub extern "system" fn verify_keeper_start(
 /// session kind are used, as `verify_keeper_start` would) or an offline verdict (code
 /// `VERIFY_OFFLINE`). From an offline verdict the keeper reports `VERIFY_EVENT_OFFLINE`,
 /// waits for the login still going on after a start budget or sends the login again (with
-/// backoff), and reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
+/// backoff; keepers started from one offline verdict share that login, sent once), and
+/// reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
 /// or `VERIFY_EVENT_ENDED` with the server's code and remark when it refuses (the stored
 /// verdict is cleared), or with `VERIFY_ERR_GRACE_OVER` when the offline grace runs out
 /// first. `options` as for `verify_keeper_start`. The reply is only read: the caller still

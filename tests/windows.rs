@@ -870,6 +870,45 @@ fn c_demo_passes_under_wine_x64() {
     c_demo(Arch::X64);
 }
 
+/// The offline store's time mark keeps its second place in the user's registry: after the
+/// demo's run with a state folder (offline verdicts on), `HKEY_CURRENT_USER\Software\verify`
+/// holds the program's sealed mark (a binary value `clock-...`), and nothing of it in
+/// `%APPDATA%`.
+#[test]
+fn the_time_mark_is_kept_in_the_registry_under_wine_x64() {
+    let exe = compile(Arch::X64, &root().join("examples-c/demo.c"), "demo");
+    let loader = loader(Arch::X64);
+    let mut clear = wine_command(&loader, "reg".as_ref());
+    clear.args(["delete", r"HKCU\Software\verify", "/f"]);
+    let _ = clear.output();
+    let (sandbox, app_id, app_key) = demo_sandbox();
+    let output = run(
+        &loader,
+        &exe,
+        &[
+            &sandbox.base_url(),
+            &app_id,
+            &app_key,
+            "--state",
+            "mark-state",
+        ],
+    );
+    sandbox.stop();
+    let report = format!("demo.exe --state under Wine\n{}", show(&output));
+    assert!(output.status.success(), "{report}");
+    let mut query = wine_command(&loader, "reg".as_ref());
+    query.args(["query", r"HKCU\Software\verify"]);
+    let listed = query.output().expect("run wine reg query");
+    let (stdout, _) = text(&listed);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("clock-") && l.contains("REG_BINARY")),
+        "no time mark in the registry\n{}\n{report}",
+        show(&listed)
+    );
+}
+
 #[test]
 fn c_demo_passes_under_wine_x86() {
     c_demo(Arch::X86);

@@ -182,6 +182,12 @@ namespace Verify
         /// <summary>offline verdict refused: the stored licence has expired (<c>VERIFY_ERR_OFFLINE_EXPIRED</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your licence has expired and cannot be used offline. Please connect to the internet and try again."; zh-CN "授权已过期，无法离线使用，请连接网络后重试。"; zh-TW "授權已過期，無法離線使用，請連線網路後重試。"</remarks>
         OfflineExpired = -16,
+        /// <summary>offline verdict refused: wrong password (<c>VERIFY_ERR_OFFLINE_PASSWORD</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The password does not match the one saved for offline use. Please check it, or connect to the internet and try again."; zh-CN "密码与离线保存的不一致，请检查密码或连接网络后重试。"; zh-TW "密碼與離線儲存的不一致，請檢查密碼或連線網路後重試。"</remarks>
+        OfflinePassword = -17,
+        /// <summary>the state folder cannot be created or written (<c>VERIFY_ERR_STATE_FOLDER</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The program cannot save its licence data on this computer. Please check that its folder can be written and that the disk is not full."; zh-CN "无法在本机保存授权数据，请检查文件夹权限和磁盘空间。"; zh-TW "無法在本機儲存授權資料，請檢查資料夾權限和磁碟空間。"</remarks>
+        StateFolder = -18,
         // END GENERATED: codes
     }
 
@@ -3099,8 +3105,13 @@ namespace Verify
 
         /// <summary>
         /// Offline verdicts (a <see cref="StateFolder"/> needed): a login that cannot reach the
-        /// server answers from the stored verdict (<see cref="Reply.IsOffline"/>) when the server
+        /// service answers from the stored verdict (<see cref="Reply.IsOffline"/>) when the server
         /// confirmed it less than this long ago. Null (the default) or zero: off. Whole seconds.
+        /// An outage is a failed connection, a timeout, or a reply that is not the service's
+        /// (HTTP 5xx such as 502/503/504/522, HTML, empty, cut short, a captive portal's page);
+        /// a reply of the service (JSON with a code) never is. In account mode a wrong password
+        /// offline is <see cref="ResultCode.OfflinePassword"/>; a state folder that cannot be
+        /// written refuses the client (<see cref="ResultCode.StateFolder"/>).
         /// </summary>
         /// <exception cref="ArgumentOutOfRangeException">Negative or over 4294967295 s.</exception>
         public TimeSpan? OfflineGrace

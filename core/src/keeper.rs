@@ -20,7 +20,8 @@
 //! verdict too: it sends the login again (or waits for the one still going on after a start
 //! budget) until the server answers: `Online` with the session then, or `Ended` with the
 //! server's code and remark (which clears the stored verdict), or `Ended` when the offline
-//! grace runs out.
+//! grace runs out. Keepers started from one offline verdict share that login: it is sent
+//! once (a count card never loses two uses to one start).
 //!
 //! Events go to an optional callback, which runs on the keeper's event thread (not the
 //! heartbeat thread), so a slow callback delays only the events after it. Without a
@@ -47,7 +48,7 @@ use crate::cancel::CancelToken;
 use crate::client::Client;
 use crate::codes;
 use crate::deadline::Deadline;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::offline::{Pending, Resume};
 use crate::reply::Reply;
 use crate::request::ActionRequest;
@@ -250,9 +251,9 @@ impl Keeper {
                 .downcast::<Resume>()
                 .map_err(|_| Error::invalid_argument("the offline verdict cannot be resumed"))?;
             let mode = Mode::Offline {
-                login: resume.login.clone(),
+                resume,
                 kind: offline.kind,
-                pending: resume.pending.clone(),
+                seen: None,
                 grace_end: offline.grace_end,
             };
             return Keeper::launch(client, mode, options, on_event);
@@ -442,9 +443,10 @@ enum Mode {
     /// An offline verdict: the login to send again (or the one still going on), until the
     /// offline grace ends.
     Offline {
-        login: ActionRequest,
+        resume: Arc<Resume>,
         kind: SessionKind,
-        pending: Option<Arc<Pending>>,
+        /// The last attempt to confirm the verdict this keeper followed.
+        seen: Option<Arc<Pending>>,
         grace_end: SystemTime,
     },
 }
@@ -462,6 +464,22 @@ enum Outcome {
     Alive(Heartbeat),
     Ended(Event),
     Trouble(Event),
+}
+
+/// An attempt to confirm an offline verdict that this keeper runs: should the keeper stop
+/// (or panic) before its outcome, the keepers that follow it see a local failure and try
+/// again.
+struct Unfinished<'a>(&'a Pending);
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        self.0.finish_if_open(|| {
+            Err(Error::local(
+                ErrorKind::Cancelled,
+                "the keeper that sent the login again stopped before its answer",
+            ))
+        });
+    }
 }
 
 /// What a login sent again after an offline start came to.
@@ -521,18 +539,22 @@ impl Beat {
             let now = Instant::now();
             match &mut mode {
                 Mode::Offline {
-                    login,
+                    resume,
                     kind,
-                    pending,
+                    seen,
                     grace_end,
                 } => {
-                    let outcome = match pending.take() {
-                        Some(pending) => match self.wait_for(&pending) {
-                            Some(outcome) => outcome,
-                            None => return,
-                        },
-                        None => self.client.exchange_online(login),
+                    // One login confirms the verdict, whichever keeper sends it: the others
+                    // follow its outcome.
+                    let (attempt, run) = resume.attempt(seen.as_ref());
+                    if run {
+                        let _open = Unfinished(&attempt);
+                        attempt.finish(self.client.exchange_online(&resume.login));
+                    }
+                    let Some(outcome) = self.wait_for(&attempt) else {
+                        return;
                     };
+                    *seen = Some(attempt);
                     if self.shared.cancel.is_cancelled() {
                         return;
                     }

@@ -5,6 +5,7 @@
 
 use std::fmt;
 use std::net::IpAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::error::Error;
@@ -118,6 +119,17 @@ pub struct Options {
     /// operating system's (`/etc/machine-id`, `MachineGuid`, `IOPlatformUUID`): for a
     /// program with an identity of its own, and for tests. Default: none (the OS's).
     pub machine_identity: Option<String>,
+    /// With offline verdicts: the folder of the second copy of the time high-water mark
+    /// (outside the state folder, so that an older copy of the state folder put back does
+    /// not roll the mark back). Default: none: the folder named by the environment variable
+    /// `VERIFY_CLOCK_MARK_FOLDER` when set (tests point it at a temporary folder), else the
+    /// user's configuration folder (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`,
+    /// `~/Library/Preferences/verify` on macOS), or on Windows the user's registry
+    /// (`HKEY_CURRENT_USER\Software\verify`, a value per program).
+    pub clock_mark_folder: Option<PathBuf>,
+    /// Seconds added to the local clock where the offline store reads it (its checks and the
+    /// time mark): tests move the clock back or ahead with it. Default 0.
+    pub clock_shift: i64,
     /// The log hook. Default: none.
     pub log: Option<LogHook>,
 }
@@ -164,6 +176,8 @@ impl Default for Options {
             start_budget: None,
             clock_tolerance: crate::offline::DEFAULT_CLOCK_TOLERANCE,
             machine_identity: None,
+            clock_mark_folder: None,
+            clock_shift: 0,
             log: None,
         }
     }
@@ -189,6 +203,8 @@ impl fmt::Debug for Options {
             .field("start_budget", &self.start_budget)
             .field("clock_tolerance", &self.clock_tolerance)
             .field("machine_identity", &self.machine_identity.is_some())
+            .field("clock_mark_folder", &self.clock_mark_folder)
+            .field("clock_shift", &self.clock_shift)
             .field("log", &self.log.is_some())
             .finish()
     }

@@ -404,7 +404,7 @@ fn read_body(
     ));
     let too_large = || {
         SendError::new(
-            Error::protocol(format!("reply body is larger than {MAX_REPLY_BYTES} bytes")),
+            Error::not_the_service(format!("reply body is larger than {MAX_REPLY_BYTES} bytes")),
             true,
             false,
         )
@@ -599,15 +599,14 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
             ),
         },
         (ureq::Error::LargeResponseHeader(..), _) => SendError::new(
-            Error::local(
-                ErrorKind::Protocol,
-                format!("the reply's HTTP head is larger than {MAX_REPLY_HEAD} bytes"),
-            ),
+            Error::not_the_service(format!(
+                "the reply's HTTP head is larger than {MAX_REPLY_HEAD} bytes"
+            )),
             true,
             false,
         ),
         (ureq::Error::Protocol(_), _) => SendError::new(
-            Error::local(ErrorKind::Protocol, format!("HTTP protocol error: {err}")),
+            Error::not_the_service(format!("HTTP protocol error: {err}")),
             true,
             false,
         ),

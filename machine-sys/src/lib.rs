@@ -7,7 +7,9 @@
 //!   (`GetVolumeInformationW` on the root of the Windows folder's drive);
 //! - [`file_system_id`]: Linux's `statfs(2)` type and id of a file system;
 //! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
-//!   such as `IOPlatformSerialNumber`.
+//!   such as `IOPlatformSerialNumber`;
+//! - [`user_registry_value`], [`set_user_registry_value`]: a binary value under Windows'
+//!   `HKEY_CURRENT_USER` (the offline store's second place for its time mark).
 //!
 //! Each function returns `None` where the platform has no such source or the call fails;
 //! none spawns a process, and none calls WMI or PowerShell.
@@ -71,15 +73,102 @@ pub fn system_volume_serial() -> Option<u32> {
     windows::system_volume_serial()
 }
 
+/// The binary (`REG_BINARY`) value `name` of the key `subkey` under Windows'
+/// `HKEY_CURRENT_USER`, at most 64 KiB. `None` elsewhere, when it is absent, or of another
+/// type.
+pub fn user_registry_value(subkey: &str, name: &str) -> Option<Vec<u8>> {
+    windows::user_registry_value(subkey, name)
+}
+
+/// Sets the binary (`REG_BINARY`) value `name` of the key `subkey` under Windows'
+/// `HKEY_CURRENT_USER` to `data` (the key created if missing). `false` elsewhere, or when the
+/// call fails.
+pub fn set_user_registry_value(subkey: &str, name: &str, data: &[u8]) -> bool {
+    windows::set_user_registry_value(subkey, name, data)
+}
+
 #[cfg(windows)]
 mod windows {
+    use windows_sys::Win32::Foundation::ERROR_SUCCESS;
     use windows_sys::Win32::Storage::FileSystem::GetVolumeInformationW;
+    use windows_sys::Win32::System::Registry::{
+        RegGetValueW, RegSetKeyValueW, HKEY_CURRENT_USER, REG_BINARY, RRF_RT_REG_BINARY,
+    };
     use windows_sys::Win32::System::SystemInformation::{
         GetSystemFirmwareTable, GetSystemWindowsDirectoryW,
     };
 
     /// The largest firmware table read (SMBIOS tables are a few KiB).
     const MAX_TABLE: u32 = 4 * 1024 * 1024;
+    /// The largest registry value read.
+    const MAX_VALUE: u32 = 64 * 1024;
+
+    /// `text` as a NUL-terminated UTF-16 string; `None` when it holds a NUL.
+    fn wide(text: &str) -> Option<Vec<u16>> {
+        if text.contains('\0') {
+            return None;
+        }
+        Some(text.encode_utf16().chain(std::iter::once(0)).collect())
+    }
+
+    pub(super) fn user_registry_value(subkey: &str, name: &str) -> Option<Vec<u8>> {
+        let (subkey, name) = (wide(subkey)?, wide(name)?);
+        let mut size = 0u32;
+        // SAFETY: NUL-terminated strings; a NULL buffer asks for the size only.
+        let status = unsafe {
+            RegGetValueW(
+                HKEY_CURRENT_USER,
+                subkey.as_ptr(),
+                name.as_ptr(),
+                RRF_RT_REG_BINARY,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                &mut size,
+            )
+        };
+        if status != ERROR_SUCCESS || size > MAX_VALUE {
+            return None;
+        }
+        let mut buffer = vec![0u8; size as usize];
+        // SAFETY: `buffer` is writable for `size` bytes, which `size` says.
+        let status = unsafe {
+            RegGetValueW(
+                HKEY_CURRENT_USER,
+                subkey.as_ptr(),
+                name.as_ptr(),
+                RRF_RT_REG_BINARY,
+                std::ptr::null_mut(),
+                buffer.as_mut_ptr().cast(),
+                &mut size,
+            )
+        };
+        if status != ERROR_SUCCESS || size as usize > buffer.len() {
+            return None;
+        }
+        buffer.truncate(size as usize);
+        Some(buffer)
+    }
+
+    pub(super) fn set_user_registry_value(subkey: &str, name: &str, data: &[u8]) -> bool {
+        let (Some(subkey), Some(name)) = (wide(subkey), wide(name)) else {
+            return false;
+        };
+        let Ok(len) = u32::try_from(data.len()) else {
+            return false;
+        };
+        // SAFETY: NUL-terminated strings; `data` is readable for `len` bytes.
+        let status = unsafe {
+            RegSetKeyValueW(
+                HKEY_CURRENT_USER,
+                subkey.as_ptr(),
+                name.as_ptr(),
+                REG_BINARY,
+                data.as_ptr().cast(),
+                len,
+            )
+        };
+        status == ERROR_SUCCESS
+    }
 
     pub(super) fn firmware_table(provider: u32, id: u32) -> Option<Vec<u8>> {
         // SAFETY: a NULL buffer of size 0 asks for the size only.
@@ -134,6 +223,14 @@ mod windows {
 
     pub(super) fn system_volume_serial() -> Option<u32> {
         None
+    }
+
+    pub(super) fn user_registry_value(_subkey: &str, _name: &str) -> Option<Vec<u8>> {
+        None
+    }
+
+    pub(super) fn set_user_registry_value(_subkey: &str, _name: &str, _data: &[u8]) -> bool {
+        false
     }
 }
 
@@ -287,5 +384,7 @@ mod tests {
     fn windows_sources_are_absent_elsewhere() {
         assert_eq!(firmware_table(b"RSMB", 0), None);
         assert_eq!(system_volume_serial(), None);
+        assert_eq!(user_registry_value("Software\\verify", "x"), None);
+        assert!(!set_user_registry_value("Software\\verify", "x", b"x"));
     }
 }
