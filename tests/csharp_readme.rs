@@ -30,13 +30,13 @@ fn blocks(file: &str) -> Vec<String> {
     out
 }
 
-/// Compiles `source` (with `bindings/csharp/Verify.cs` as the packaged assembly) into
+/// Compiles `source` (with the binding, `bindings/csharp/src/`, as the packaged assembly) into
 /// `name.exe` in `scratch`.
 fn compile(scratch: &Scratch, name: &str, source: &str) -> PathBuf {
     let file = scratch.0.join(format!("{name}.cs"));
     std::fs::write(&file, source).expect("write the example");
     let exe = scratch.0.join(format!("{name}.exe"));
-    compile_csharp(&[PathBuf::from("bindings/csharp/Verify.cs"), file], &exe);
+    compile_csharp(&[PathBuf::from("bindings/csharp/src"), file], &exe);
     exe
 }
 

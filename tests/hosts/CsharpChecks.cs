@@ -4,7 +4,7 @@
 //
 // The program has an account alice / alice-pass; USERNAME is free. Prints `ok   ...` or
 // `FAIL ...` per check, then `CHECKS PASSED` and exits 0 when all held (1 otherwise).
-// Compiled with `mcs -warnaserror` together with bindings/csharp/Verify.cs.
+// Compiled with `mcs -warnaserror` together with the binding (bindings/csharp/src/).
 
 using System;
 using System.Collections.Generic;

@@ -1,6 +1,6 @@
 // CsharpKeeper.cs: the keeper, the cancellable social wait and the machine code through the C#
 // binding, driven by tests/csharp_keeper.rs. Compiled with `mcs -warnaserror` together with
-// bindings/csharp/Verify.cs.
+// the binding (bindings/csharp/src/).
 //
 //   mono CsharpKeeper.exe MODE BASE_URL APP_ID APP_KEY [USERNAME PASSWORD | CARD]
 //

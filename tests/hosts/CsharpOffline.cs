@@ -1,6 +1,6 @@
 // CsharpOffline.cs: offline-first through the C# binding, driven by tests/offline_hosts.rs
 // (which plays the back office and the outage with "@@" lines, as tests/hosts/host.h
-// describes). Compiled with `mcs -warnaserror` together with bindings/csharp/Verify.cs.
+// describes). Compiled with `mcs -warnaserror` together with the binding (bindings/csharp/src/).
 //
 //   mono CsharpOffline.exe BASE_URL APP_ID APP_KEY CARD STATE_DIR
 //
