@@ -105,3 +105,32 @@ fn the_csharp_readme_examples_compile_and_the_first_runs() {
     );
     compile(&scratch, "ReadmeChinese", &wrapped);
 }
+
+/// The README's `SandboxControl` block bans a card through the sandbox's control API: a login
+/// with that card is then refused with 1006 and the ban's reason as the remark.
+#[test]
+fn the_csharp_readme_ban_example_bans_a_card() {
+    let block = blocks("bindings/csharp/README.md")
+        .into_iter()
+        .find(|block| block.contains("class SandboxControl"))
+        .expect("the README's SandboxControl block");
+    let program = format!(
+        "{block}\npublic static class BanCheck\n{{\n    public static int Main(string[] args)\n    \
+         {{\n        SandboxControl.BanCard(args[0], args[1], \"DEMO-CARD-0000-0003\", \"refund \
+         requested\");\n        using (var client = new Verify.Client(args[0], args[1], args[2]))\n        \
+         {{\n            var login = client.SingleLogin(\"DEMO-CARD-0000-0003\", \"BAN-CHECK-MAC\");\n            \
+         System.Console.WriteLine((int)login.Code + \" \" + login.Remark);\n        }}\n        \
+         return 0;\n    }}\n}}\n"
+    );
+    let scratch = Scratch::new();
+    let exe = compile(&scratch, "BanCheck", &program);
+    let (sandbox, app_id, app_key) = demo_sandbox();
+    let output = run_mono(&exe, &[&sandbox.base_url(), &app_id, &app_key]);
+    sandbox.stop();
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success() && stdout.trim_end() == "1006 refund requested",
+        "the banned card is refused with its reason\n--- stdout ---\n{stdout}\n--- stderr \
+         ---\n{stderr}"
+    );
+}

@@ -54,7 +54,7 @@ internal static class CsharpKeeper
 
     private static string Line(KeeperEventArgs e)
     {
-        return "event " + e.Kind + " " + (int)e.Code + " " + (e.Text ?? e.Remark ?? string.Empty);
+        return "event " + e.Kind + " " + (int)e.Code + " " + (e.MessageText ?? e.Remark ?? string.Empty);
     }
 
     private static string Login(Client client, string user, string pass)

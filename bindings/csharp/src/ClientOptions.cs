@@ -18,7 +18,7 @@ namespace Verify
     /// var options = new ClientOptions
     /// {
     ///     ConnectTimeout = TimeSpan.FromSeconds(5),
-    ///     StateFolder = ClientOptions.DefaultStateFolder,
+    ///     UseDefaultStateFolder = true,
     ///     OfflineGrace = TimeSpan.FromDays(7),
     ///     ThrowOnRefusal = true,
     /// };
@@ -27,7 +27,10 @@ namespace Verify
     /// </example>
     public sealed class ClientOptions
     {
-        /// <summary>The value of <see cref="StateFolder"/> that means the per-user default folder: "".</summary>
+        /// <summary>
+        /// The former way to ask for the per-user default folder: <see cref="StateFolder"/> set to
+        /// "" (this constant) still means it. Prefer <see cref="UseDefaultStateFolder"/>.
+        /// </summary>
         public const string DefaultStateFolder = "";
 
         private TimeSpan connectTimeout = TimeSpan.FromSeconds(10);
@@ -143,11 +146,22 @@ namespace Verify
         /// <summary>
         /// The client's state folder, the one place for state that outlives the process (the
         /// remembered winning line of racing connections and its name's addresses, the last good
-        /// verdict): a folder,
-        /// <see cref="DefaultStateFolder"/> ("") for the per-user default, or null (the default)
-        /// for none: nothing is written. Each file there is sealed for this program and machine.
+        /// verdict): a folder, or null (the default): none, unless
+        /// <see cref="UseDefaultStateFolder"/> asks for the per-user default. Each file there is
+        /// sealed for this program and machine. "" (<see cref="DefaultStateFolder"/>) is the
+        /// former spelling of <see cref="UseDefaultStateFolder"/> and still means the per-user
+        /// default.
         /// </summary>
         public string StateFolder { get; set; }
+
+        /// <summary>
+        /// True: state goes to the per-user default folder (<c>%LOCALAPPDATA%\verify\state</c> on
+        /// Windows, <c>$XDG_STATE_HOME/verify</c> or <c>~/.local/state/verify</c> on Linux,
+        /// <c>~/Library/Application Support/verify/state</c> on macOS)
+        /// when <see cref="StateFolder"/> names no folder. False (the default): only
+        /// <see cref="StateFolder"/> decides. A <see cref="StateFolder"/> path wins over it.
+        /// </summary>
+        public bool UseDefaultStateFolder { get; set; }
 
         /// <summary>
         /// With a <see cref="StateFolder"/>: how long the addresses of the winning line's host
@@ -282,11 +296,14 @@ namespace Verify
                         Args.Required(address.Value, "options.Addresses");
                         Setting(NativeMethods.verify_client_options_add_address(p, address.Key, address.Value));
                     }
-                    if (StateFolder != null)
+                    if (!string.IsNullOrEmpty(StateFolder))
                     {
                         Args.Optional(StateFolder, "options.StateFolder");
-                        Setting(NativeMethods.verify_client_options_set_state_folder(p,
-                            StateFolder.Length == 0 ? null : StateFolder));
+                        Setting(NativeMethods.verify_client_options_set_state_folder(p, StateFolder));
+                    }
+                    else if (StateFolder != null || UseDefaultStateFolder)
+                    {
+                        Setting(NativeMethods.verify_client_options_set_state_folder(p, null));
                     }
                     if (rememberedAddressesMaxAge.HasValue)
                     {

@@ -323,7 +323,7 @@ namespace Verify
                     {
                         lock (messages)
                         {
-                            messages.Enqueue(e.Text ?? string.Empty);
+                            messages.Enqueue(e.MessageText ?? string.Empty);
                         }
                     }
                     else

@@ -19,7 +19,7 @@ namespace Verify
             Remark = remark;
             ExpireAtText = expireAt;
             ExpireAt = ServiceTime.Parse(expireAt);
-            Text = text;
+            MessageText = text;
             GraceEnd = graceEnd;
         }
 
@@ -41,19 +41,29 @@ namespace Verify
         /// <summary>The session's expiry as the server wrote it (<c>YYYY-MM-DD HH:mm:ss</c>, UTC+08:00), else null.</summary>
         public string ExpireAtText { get; private set; }
 
-        /// <summary>The back-office message on <see cref="EventKind.Message"/>, else null.</summary>
-        public string Text { get; private set; }
+        /// <summary>
+        /// The back-office message's text on a <see cref="EventKind.Message"/> event, else null.
+        /// (<see cref="Message"/> is the heartbeat's own message, as on a reply.)
+        /// </summary>
+        public string MessageText { get; private set; }
+
+        /// <summary>The former name of <see cref="MessageText"/>: the same value.</summary>
+        [Obsolete("Use MessageText: the back-office message's text of a Message event.")]
+        public string Text
+        {
+            get { return MessageText; }
+        }
 
         /// <summary>
         /// When the grace period ends, on <see cref="EventKind.Offline"/> (and on Trouble and
-        /// Ended while offline), else null.
+        /// Ended while offline), else null; at the service's offset (+08:00), as <see cref="ExpireAt"/>.
         /// </summary>
         public DateTimeOffset? GraceEnd { get; private set; }
 
         /// <summary>Kind, code and the detail that applies (text, remark, expiry or message).</summary>
         public override string ToString()
         {
-            string detail = Text ?? Remark ?? ExpireAtText ?? Message;
+            string detail = MessageText ?? Remark ?? ExpireAtText ?? Message;
             return string.Format("{0} {1} {2}", Kind, (int)Code, detail);
         }
 
@@ -63,7 +73,7 @@ namespace Verify
             NativeEvent e = Marshal.PtrToStructure<NativeEvent>(native);
             return new KeeperEventArgs((EventKind)e.Kind, (ResultCode)e.Code, Utf8.FromNative(e.Message),
                 Utf8.FromNative(e.Remark), Utf8.FromNative(e.ExpireAt), Utf8.FromNative(e.Text),
-                e.GraceEnd == 0 ? (DateTimeOffset?)null : DateTimeOffset.FromUnixTimeSeconds(e.GraceEnd));
+                e.GraceEnd == 0 ? (DateTimeOffset?)null : ServiceTime.FromUnixSeconds(e.GraceEnd));
         }
     }
 }

@@ -32,14 +32,14 @@ namespace Verify
                 if (code != (int)ResultCode.NoSuchField)
                 {
                     Args.Ok(code, 0);
-                    LastSuccess = DateTimeOffset.FromUnixTimeSeconds(lastSuccess);
+                    LastSuccess = ServiceTime.FromUnixSeconds(lastSuccess);
                 }
                 LastConfirmed = OptionalTime(NativeMethods.verify_keeper_status_last_confirmed(p, out lastSuccess), lastSuccess);
                 GraceEnd = OptionalTime(NativeMethods.verify_keeper_status_grace_end(p, out lastSuccess), lastSuccess);
                 ulong succeeded, failed;
                 Args.Ok(NativeMethods.verify_keeper_status_counts(p, out succeeded, out failed), 0);
-                Succeeded = succeeded;
-                Failed = failed;
+                Succeeded = Saturate(succeeded);
+                Failed = Saturate(failed);
                 UIntPtr count;
                 Args.Ok(NativeMethods.verify_keeper_status_message_count(p, out count), 0);
                 List<string> messages = new List<string>();
@@ -92,11 +92,17 @@ namespace Verify
         /// <summary>When the grace period ends while heartbeats fail or the session is offline; null while alive.</summary>
         public DateTimeOffset? GraceEnd { get; private set; }
 
-        /// <summary>How many heartbeats succeeded.</summary>
-        public ulong Succeeded { get; private set; }
+        /// <summary>How many heartbeats succeeded (a <c>long</c>, CLS-compliant; never negative).</summary>
+        public long Succeeded { get; private set; }
 
-        /// <summary>How many heartbeats failed (any reason).</summary>
-        public ulong Failed { get; private set; }
+        /// <summary>How many heartbeats failed, for any reason (a <c>long</c>, CLS-compliant; never negative).</summary>
+        public long Failed { get; private set; }
+
+        /// <summary>A native count as a long: <see cref="long.MaxValue"/> past it (never reached in practice).</summary>
+        private static long Saturate(ulong count)
+        {
+            return count > long.MaxValue ? long.MaxValue : (long)count;
+        }
 
         /// <summary>
         /// The back-office messages received since the previous snapshot, oldest first; each is
@@ -134,7 +140,7 @@ namespace Verify
                 return null;
             }
             Args.Ok(code, 0);
-            return DateTimeOffset.FromUnixTimeSeconds(seconds);
+            return ServiceTime.FromUnixSeconds(seconds);
         }
     }
 }

@@ -13,10 +13,10 @@ namespace Verify
             Reason = reason;
         }
 
-        /// <summary>When the server last confirmed the licence.</summary>
+        /// <summary>When the server last confirmed the licence, at the service's offset (+08:00), as the reply's times.</summary>
         public DateTimeOffset ConfirmedAt { get; private set; }
 
-        /// <summary>When the offline grace period ends.</summary>
+        /// <summary>When the offline grace period ends, at the service's offset (+08:00), as the reply's times.</summary>
         public DateTimeOffset GraceEnd { get; private set; }
 
         /// <summary>The local failure that kept the server out of reach; its words are in <see cref="Reply.Message"/>.</summary>

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Collections.ObjectModel;
 using System.Text;
 using System.Threading;
 
@@ -114,8 +115,8 @@ namespace Verify
                         return null;
                     }
                     Args.Ok(result, 0);
-                    return new OfflineInfo(DateTimeOffset.FromUnixTimeSeconds(confirmed),
-                        DateTimeOffset.FromUnixTimeSeconds(graceEnd), (ResultCode)reason);
+                    return new OfflineInfo(ServiceTime.FromUnixSeconds(confirmed),
+                        ServiceTime.FromUnixSeconds(graceEnd), (ResultCode)reason);
                 });
             }
         }
@@ -231,8 +232,31 @@ namespace Verify
         /// </summary>
         public IReadOnlyDictionary<string, string> GetStringMap(string pointer)
         {
-            string json = GetJson(pointer);
-            return json == null ? null : JsonText.StringMap(json);
+            Args.NotNull(pointer, "pointer");
+            return handle.With(p =>
+            {
+                UIntPtr count;
+                if (!Present(NativeMethods.verify_reply_member_count(p, pointer, out count)))
+                {
+                    return null;
+                }
+                Dictionary<string, string> map = new Dictionary<string, string>(StringComparer.Ordinal);
+                for (ulong index = 0; index < count.ToUInt64(); index++)
+                {
+                    IntPtr name;
+                    if (!Present(NativeMethods.verify_reply_member_name(p, pointer, new UIntPtr(index), out name)))
+                    {
+                        continue; // a name holding a NUL character: not addressable by pointer
+                    }
+                    string key = Utf8.FromNative(name);
+                    IntPtr value;
+                    if (Present(NativeMethods.verify_reply_str(p, pointer + Pointer(key), out value)))
+                    {
+                        map[key] = Utf8.FromNative(value);
+                    }
+                }
+                return (IReadOnlyDictionary<string, string>)new ReadOnlyDictionary<string, string>(map);
+            });
         }
 
         /// <summary>

@@ -27,6 +27,14 @@ namespace Verify
             return new DateTimeOffset(DateTime.SpecifyKind(local, DateTimeKind.Unspecified), Offset);
         }
 
+        /// <summary>The instant <paramref name="seconds"/> (Unix seconds) at the service's offset, +08:00.</summary>
+        /// <param name="seconds">Seconds since 1970-01-01 00:00:00 UTC.</param>
+        /// <exception cref="ArgumentOutOfRangeException">Before year 1 or after year 9999.</exception>
+        public static DateTimeOffset FromUnixSeconds(long seconds)
+        {
+            return DateTimeOffset.FromUnixTimeSeconds(seconds).ToOffset(Offset);
+        }
+
         /// <summary><paramref name="time"/> as the service writes it: <c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00.</summary>
         public static string Format(DateTimeOffset time)
         {

@@ -292,6 +292,18 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, out IntPtr value);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_member_count(IntPtr reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, out UIntPtr count);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_member_name(IntPtr reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, UIntPtr index, out IntPtr name);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_array_length(IntPtr reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer, out UIntPtr length);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern void verify_reply_free(IntPtr reply);
 
         // Keeper options (IntPtr under Hold.With: one thread at a time).
