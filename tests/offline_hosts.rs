@@ -91,7 +91,7 @@ fn csharp_a_start_licensed_offline_ends_on_a_ban_at_reconnect() {
     let exe = scratch.0.join("CsharpOffline.exe");
     compile_csharp(
         &[
-            PathBuf::from("bindings/csharp/Verify.cs"),
+            PathBuf::from("bindings/csharp/src"),
             PathBuf::from("tests/hosts/CsharpOffline.cs"),
         ],
         &exe,
