@@ -43,6 +43,7 @@ mod log;
 mod machine;
 pub mod offline;
 pub mod options;
+mod process;
 mod race;
 mod reply;
 mod request;

@@ -7,7 +7,9 @@
 //!   (`GetVolumeInformationW` on the root of the Windows folder's drive);
 //! - [`file_system_id`]: Linux's `statfs(2)` type and id of a file system;
 //! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
-//!   such as `IOPlatformSerialNumber`.
+//!   such as `IOPlatformSerialNumber`;
+//! - [`fork_generation`]: how many forks separate this process from the one that first
+//!   asked (`pthread_atfork`), so that the core can tell what a forked child inherited.
 //!
 //! Each function returns `None` where the platform has no such source or the call fails;
 //! none spawns a process, and none calls WMI or PowerShell.
@@ -264,8 +266,80 @@ mod mac {
     }
 }
 
+/// How many `fork`s separate the calling process from the process that first called this
+/// function: 0 there, one more in each child forked after that (a `pthread_atfork` child
+/// handler counts them; no system call here, one atomic load). Always 0 where there is no
+/// fork (Windows).
+///
+/// The handler is registered by the first call: only forks after it are counted, so a caller
+/// asks once before it makes what a child must not inherit. On glibc the handler goes away
+/// when the library is unloaded (`pthread_atfork` registers it under the library's
+/// `__dso_handle`).
+pub fn fork_generation() -> u64 {
+    fork::generation()
+}
+
+#[cfg(unix)]
+mod fork {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Once;
+
+    static GENERATION: AtomicU64 = AtomicU64::new(0);
+    static REGISTER: Once = Once::new();
+
+    /// Runs in the child of every `fork`, on its only thread: one atomic add, which is
+    /// async-signal-safe.
+    extern "C" fn in_child() {
+        GENERATION.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(super) fn generation() -> u64 {
+        REGISTER.call_once(|| {
+            // SAFETY: pthread_atfork only records the three handlers (two absent); the child
+            // handler is a plain function of this library that touches one static atomic.
+            // Its one failure (ENOMEM) leaves forks uncounted: nothing to undo.
+            let _ = unsafe { libc::pthread_atfork(None, None, Some(in_child)) };
+        });
+        GENERATION.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(unix))]
+mod fork {
+    pub(super) fn generation() -> u64 {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn a_forked_child_counts_one_fork_more_and_the_parent_none() {
+        let before = super::fork_generation();
+        // SAFETY: the child only loads an atomic and calls _exit (async-signal-safe).
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let code = i32::from(super::fork_generation() != before + 1);
+            // SAFETY: ends the child at once, without running the parent's exit handlers.
+            unsafe { libc::_exit(code) };
+        }
+        assert!(pid > 0, "fork failed");
+        let mut status = 0;
+        // SAFETY: waits for the child just made; `status` is a valid out-pointer.
+        let waited = unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert_eq!(waited, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child saw no fork"
+        );
+        assert_eq!(
+            super::fork_generation(),
+            before,
+            "the parent counts no fork"
+        );
+    }
+
     use super::*;
 
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
