@@ -30,10 +30,19 @@ pub fn set_last_error(code: i32, message: &str) {
     LAST_ERROR.with(|last| *last.borrow_mut() = LastError { code, message });
 }
 
-/// Records `error` as the last error and returns its code.
+/// Records `error` as the last error and returns its code. The message leads with what is
+/// wrong (the error's own message, and the server's remark), then the code and its generic
+/// text: "host \"-a.example\" is not a host name: ... (-1: invalid argument: ...)".
 pub fn record(error: &Error) -> i32 {
-    set_last_error(error.code(), &error.to_string());
-    error.code()
+    let code = error.code();
+    let generic = codes::describe(code);
+    let message = match (error.message(), error.remark()) {
+        ("", None) => format!("{generic} ({code})"),
+        (message, None) => format!("{message} ({code}: {generic})"),
+        (message, Some(remark)) => format!("{message} [remark: {remark}] ({code}: {generic})"),
+    };
+    set_last_error(code, &message);
+    code
 }
 
 /// The code of the calling thread's last error (0 when none).

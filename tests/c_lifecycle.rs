@@ -5,16 +5,31 @@
 //!   processes share no connection (the sandbox numbers each TCP connection it accepts), the
 //!   child's keeper reads ENDED (it says the process forked), stopping and freeing it in the
 //!   child returns cleanly, and the parent's keeper goes on. Nothing is printed on stderr.
+//! - Exit: a process that ends (returning from main, or exit() on another thread) with a
+//!   running keeper, a login going on in the background after its start budget, or a name
+//!   lookup that never answers, ends at once: status 0, nothing on stderr, within
+//!   [`PROMPT`] of its last line.
 //!
-//! Needs `cc` on PATH (`scripts/install-deps.sh gcc`).
+//! Needs `cc` on PATH (`scripts/install-deps.sh gcc`); the lookup case needs root, `unshare`
+//! and `ip` (a mount and network namespace whose name server never answers).
 
 mod common;
 
 use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
-use common::host::{build_host, run_host, Run, Scratch, C_POSIX_FLAGS};
+use common::host::{build_host, host_command, run_host, Run, Scratch, C_POSIX_FLAGS};
 use common::{Program, APP_KEY};
 use serde_json::json;
+use verify_sandbox::{Fault, FaultKind};
+
+/// How long a process may take to end once it printed its last line ("ending"): the exit
+/// itself, with no wait for the work in flight (a keeper's next beat is 1 s away, a held
+/// login 20 s, a lookup 30 s).
+const PROMPT: Duration = Duration::from_secs(3);
 
 #[test]
 fn parent_and_child_each_make_a_thousand_calls_after_a_fork_on_connections_of_their_own() {
@@ -83,4 +98,188 @@ fn parent_and_child_each_make_a_thousand_calls_after_a_fork_on_connections_of_th
         .max()
         .expect("the login before the fork");
     assert!(child.iter().all(|conn| *conn > before_fork), "{child:?}");
+}
+
+/// What a host printed before it ended, and how it ended.
+struct Ended {
+    status: std::process::ExitStatus,
+    stdout: String,
+    stderr: String,
+    /// From its "ending" line to its end.
+    took: Duration,
+}
+
+/// Runs `command`, answering its `@@` lines with `on_line`; kills it and fails when it has
+/// not ended [`PROMPT`] after printing "ending" (or 60 s after its start).
+fn run_to_the_end(mut command: Command, mut on_line: impl FnMut(&str) -> String) -> Ended {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {:?}: {e}", command.get_program()));
+    let mut stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut stderr = child.stderr.take().expect("stderr");
+    let stderr = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = stderr.read_to_string(&mut text);
+        text
+    });
+    let (lines, receive) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let started = Instant::now();
+    let mut ending: Option<Instant> = None;
+    let mut seen = String::new();
+    let deadline = |ending: Option<Instant>| {
+        ending.map_or(started + Duration::from_secs(60), |at| at + PROMPT)
+    };
+    loop {
+        let left = deadline(ending).saturating_duration_since(Instant::now());
+        match receive.recv_timeout(left) {
+            Ok(line) => {
+                seen.push_str(&line);
+                seen.push('\n');
+                if line == "ending" {
+                    ending = Some(Instant::now());
+                } else if let Some(request) = line.strip_prefix("@@ ") {
+                    let answer = on_line(request);
+                    let _ = writeln!(stdin, "{answer}").and_then(|()| stdin.flush());
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("the host did not end in time (a hang)\n{seen}");
+            }
+        }
+    }
+    // Its output is closed: the process has ended or is ending.
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait for the host") {
+            break status;
+        }
+        if Instant::now() > deadline(ending) {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the host did not end in time after closing its output (a hang)\n{seen}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let took = ending.map_or(Duration::MAX, |at| at.elapsed());
+    Ended {
+        status,
+        stdout: seen,
+        stderr: stderr.join().unwrap_or_default(),
+        took,
+    }
+}
+
+/// Runs the exit scenario `work` ended by `how`; checks that it ended cleanly and at once.
+fn ends_promptly(work: &str, how: &str) {
+    let program = Program::fresh();
+    let card = program.day_card(&common::unique("EXIT-"), 30);
+    let scratch = Scratch::new();
+    let host = build_host("c_lifecycle", &scratch, C_POSIX_FLAGS);
+    let state = scratch.0.join("state");
+    let base_url = if work == "lookup" {
+        "https://never-answers.verify.test".to_owned()
+    } else {
+        program.sandbox.base_url()
+    };
+    let args = [
+        "exit".to_owned(),
+        work.to_owned(),
+        how.to_owned(),
+        base_url,
+        program.app_id.clone(),
+        APP_KEY.to_owned(),
+        card,
+        state.display().to_string(),
+    ];
+    let command = if work == "lookup" {
+        // Namespaces of its own: a loopback network, and a resolv.conf naming 127.0.0.1,
+        // where the host's name server reads queries and never answers.
+        let resolv = scratch.0.join("resolv.conf");
+        std::fs::write(
+            &resolv,
+            "nameserver 127.0.0.1\noptions timeout:30 attempts:1\n",
+        )
+        .expect("resolv.conf");
+        let mut command = host_command("unshare");
+        command
+            .args(["--mount", "--net", "--", "sh", "-c"])
+            .arg("ip link set lo up && mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"")
+            .arg(&resolv)
+            .arg(&host)
+            .args(&args);
+        command
+    } else {
+        let mut command = host_command(&host);
+        command.args(&args);
+        command
+    };
+    let ended = run_to_the_end(command, |request| {
+        assert_eq!(request, "slow", "unexpected request");
+        program.sandbox.set_fault(Fault {
+            kind: FaultKind::Delay,
+            app_id: Some(program.app_id.clone()),
+            action: Some("SingleLogin".into()),
+            count: None,
+            delay_ms: 20_000,
+        });
+        "go".to_owned()
+    });
+    let report = format!(
+        "--- stdout ---\n{}--- stderr ---\n{}",
+        ended.stdout, ended.stderr
+    );
+    assert!(
+        ended.stdout.contains("RESULT: exit: ") && !ended.stdout.contains("FAIL"),
+        "{report}"
+    );
+    assert!(ended.status.success(), "{:?}\n{report}", ended.status);
+    assert_eq!(ended.stderr, "", "nothing on stderr\n{report}");
+    assert!(
+        ended.took < PROMPT,
+        "ended {:?} after its last line\n{report}",
+        ended.took
+    );
+}
+
+#[test]
+fn returning_from_main_with_a_running_keeper_ends_at_once() {
+    ends_promptly("keeper", "return");
+}
+
+#[test]
+fn exit_on_another_thread_with_a_running_keeper_ends_at_once() {
+    ends_promptly("keeper", "exit");
+}
+
+#[test]
+fn returning_from_main_with_a_login_in_the_background_ends_at_once() {
+    ends_promptly("budget", "return");
+}
+
+#[test]
+fn exit_with_a_login_in_the_background_ends_at_once() {
+    ends_promptly("budget", "exit");
+}
+
+#[test]
+fn returning_from_main_with_a_lookup_in_flight_ends_at_once() {
+    ends_promptly("lookup", "return");
+}
+
+#[test]
+fn exit_with_a_lookup_in_flight_ends_at_once() {
+    ends_promptly("lookup", "exit");
 }

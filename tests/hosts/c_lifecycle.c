@@ -11,21 +11,28 @@
  *       cleanly. The parent's keeper stays ALIVE and beats again after the child is gone.
  *       Both print a RESULT line; the parent's exit status covers the child's.
  *
- *   c_lifecycle exit BASE_URL APP_ID APP_KEY CARD HOW WORK
+ *   c_lifecycle exit WORK HOW BASE_URL APP_ID APP_KEY CARD STATE_DIR
  *       Starts WORK, then ends the process by HOW without freeing anything:
  *       WORK  keeper       a logged-in session with a running keeper (heartbeat every second)
  *             budget       a login that goes on in the background after its start budget
- *                          (the sandbox holds it; offline verdicts on)
- *             lookup       a call whose name lookup does not answer, on another thread
+ *                          (offline verdicts on; "@@ slow" asks the test to hold the login)
+ *             lookup       a call on another thread whose name lookup does not answer: the
+ *                          host answers no query sent to 127.0.0.1:53 (the test runs it in
+ *                          namespaces of its own, where that is the name server); it waits
+ *                          for the query to arrive
  *       HOW   return       returns from main
- *             exit         calls exit(0) from another thread than main's
+ *             exit         calls exit(0) on another thread than main's
  *       It prints "ending" just before; the test requires the process to end within seconds
  *       with status 0 and nothing on stderr.
  *
- * POSIX: fork, threads (-D_POSIX_C_SOURCE=200809L -pthread).
+ * POSIX: fork, threads, sockets (-D_POSIX_C_SOURCE=200809L -pthread).
  */
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <pthread.h>
+#include <sys/socket.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -206,11 +213,111 @@ static int fork_scenario(const char *base_url, const char *app_id, const char *a
     return host_finish("fork parent");
 }
 
+/* A call on its own thread: it blocks in a name lookup that never ends. */
+static void *blocked_call(void *argument)
+{
+    verify_reply *reply = NULL;
+    verify_get_bulletin((const verify_client *)argument, &reply);
+    verify_reply_free(reply);
+    return NULL;
+}
+
+static void *exit_now(void *argument)
+{
+    (void)argument;
+    exit(0);
+}
+
+/* A name server on 127.0.0.1:53 that reads and never answers; waits for the first query
+ * (up to 10 s). Returns the socket (left open), or -1. */
+static int silent_name_server(const verify_client *client, pthread_t *caller)
+{
+    struct sockaddr_in address;
+    struct timeval wait;
+    char query[512];
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+    if (!CHECK(fd >= 0)) {
+        return -1;
+    }
+    memset(&address, 0, sizeof address);
+    address.sin_family = AF_INET;
+    address.sin_port = htons(53);
+    address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    wait.tv_sec = 10;
+    wait.tv_usec = 0;
+    if (!CHECK(bind(fd, (struct sockaddr *)&address, sizeof address) == 0) ||
+        !CHECK(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, sizeof wait) == 0) ||
+        !CHECK_INT(pthread_create(caller, NULL, blocked_call, (void *)client), 0)) {
+        return -1;
+    }
+    CHECK(recv(fd, query, sizeof query, 0) > 0);
+    return fd;
+}
+
+static int exit_scenario(const char *work, const char *how, const char *base_url,
+                         const char *app_id, const char *app_key, const char *card,
+                         const char *state_dir)
+{
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    pthread_t thread;
+
+    CHECK_INT(verify_client_options_new(&options), VERIFY_OK);
+    if (strcmp(work, "budget") == 0) {
+        CHECK_INT(verify_client_options_set_state_folder(options, state_dir), VERIFY_OK);
+        CHECK_INT(verify_client_options_set_offline_grace(options, 3600), VERIFY_OK);
+        CHECK_INT(verify_client_options_set_start_budget(options, 300), VERIFY_OK);
+        CHECK_INT(verify_client_options_set_timeouts(options, 2000, 60000), VERIFY_OK);
+    }
+    CHECK_INT(verify_client_new_with_options(base_url, app_id, app_key, options, &client),
+              VERIFY_OK);
+    verify_client_options_free(options);
+    if (client == NULL) {
+        return host_finish("exit");
+    }
+    if (strcmp(work, "keeper") == 0) {
+        CHECK(keep(client, card) != NULL);
+    } else if (strcmp(work, "budget") == 0) {
+        CHECK_INT(verify_single_login(client, card, "C-LIFECYCLE-MAC", NULL, &reply), VERIFY_OK);
+        verify_reply_free(reply);
+        reply = NULL;
+        host_ask("slow", NULL, 0);
+        /* The server holds the login: the stored verdict answers after 300 ms, and the login
+         * goes on in the background. */
+        CHECK_INT(verify_single_login(client, card, "C-LIFECYCLE-MAC", NULL, &reply),
+                  VERIFY_OFFLINE);
+        verify_reply_free(reply);
+    } else if (strcmp(work, "lookup") == 0) {
+        CHECK(silent_name_server(client, &thread) >= 0);
+    } else {
+        CHECK(!"a known WORK");
+    }
+    /* Nothing is freed: the process ends with the work in flight. */
+    host_finish("exit");
+    printf("ending\n");
+    fflush(stdout);
+    if (host_failed != 0) {
+        return 1;
+    }
+    if (strcmp(how, "exit") == 0) {
+        if (pthread_create(&thread, NULL, exit_now, NULL) == 0) {
+            pthread_join(thread, NULL);
+        }
+        return 1; /* not reached */
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 6 && strcmp(argv[1], "fork") == 0) {
         return fork_scenario(argv[2], argv[3], argv[4], argv[5]);
     }
+    if (argc == 9 && strcmp(argv[1], "exit") == 0) {
+        return exit_scenario(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7], argv[8]);
+    }
     fprintf(stderr, "usage: %s fork BASE_URL APP_ID APP_KEY CARD\n", argv[0]);
+    fprintf(stderr, "       %s exit WORK HOW BASE_URL APP_ID APP_KEY CARD STATE_DIR\n", argv[0]);
     return 2;
 }

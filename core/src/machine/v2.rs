@@ -197,6 +197,15 @@ pub(crate) fn check_with(
 ) -> Result<MachineCheck, Error> {
     let mut note = None;
     let sealed = match folder {
+        // Nothing was ever stored in a file that is not a folder, and nothing can be: a new
+        // code is issued (not "unreadable", which says a stored code did not open).
+        Some(folder) if folder.exists() && !folder.is_dir() => {
+            note = Some(format!(
+                "the state folder {} is not a folder: the machine code is not stored",
+                crate::error::quoted(&folder.to_string_lossy())
+            ));
+            None
+        }
         Some(folder) => Some(store(salt, folder, current, log)?),
         None => None,
     };
