@@ -5,13 +5,17 @@
 //!   processes share no connection (the sandbox numbers each TCP connection it accepts), the
 //!   child's keeper reads ENDED (it says the process forked), stopping and freeing it in the
 //!   child returns cleanly, and the parent's keeper goes on. Nothing is printed on stderr.
-//! - Exit: a process that ends (returning from main, or exit() on another thread) with a
-//!   running keeper, a login going on in the background after its start budget, or a name
-//!   lookup that never answers, ends at once: status 0, nothing on stderr, within
-//!   [`PROMPT`] of its last line.
+//! - Exit: a process that ends with a running keeper, a login going on in the background
+//!   after its start budget, or a name lookup that never answers, ends at once: status 0,
+//!   nothing on stderr, within [`PROMPT`] of its last line. From C (returning from main, or
+//!   exit() on another thread), C++ (a static keeper and client destroyed after main
+//!   returns, `tests/hosts/cpp_lifecycle.cpp`), Python (ctypes; the interpreter's shutdown,
+//!   `tests/hosts/py_lifecycle.py`) and C# on Mono (a keeper with a managed event handler,
+//!   never disposed, `tests/hosts/CsharpLifecycle.cs`).
 //!
-//! Needs `cc` on PATH (`scripts/install-deps.sh gcc`); the lookup case needs root, `unshare`
-//! and `ip` (a mount and network namespace whose name server never answers).
+//! Needs `cc`, `c++`, `python3`, `mcs` and `mono` on PATH (`scripts/install-deps.sh gcc
+//! mono python3`); the lookup cases need root, `unshare` and `ip` (a mount and network
+//! namespace whose name server never answers).
 
 mod common;
 
@@ -21,7 +25,9 @@ use std::process::{Command, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use common::host::{build_host, host_command, run_host, Run, Scratch, C_POSIX_FLAGS};
+use common::host::{
+    build_host, compile_csharp, compile_cxx, host_command, run_host, Run, Scratch, C_POSIX_FLAGS,
+};
 use common::{Program, APP_KEY};
 use serde_json::json;
 use verify_sandbox::{Fault, FaultKind};
@@ -182,28 +188,75 @@ fn run_to_the_end(mut command: Command, mut on_line: impl FnMut(&str) -> String)
     }
 }
 
-/// Runs the exit scenario `work` ended by `how`; checks that it ended cleanly and at once.
-fn ends_promptly(work: &str, how: &str) {
+/// The program that ends with work in flight.
+enum Host {
+    /// `c_lifecycle exit WORK HOW ...`: HOW is "return" or "exit" (on another thread).
+    C(&'static str),
+    /// `cpp_lifecycle ...`: a static keeper and client, destroyed after main returns.
+    Cpp,
+    /// `python3 py_lifecycle.py WORK HOW ...`: HOW is "return" or "exit" (sys.exit).
+    Python(&'static str),
+    /// `mono CsharpLifecycle.exe ...`: a keeper with a managed event handler, never disposed.
+    Csharp,
+}
+
+/// Runs `host` with `work` in flight when it ends; checks that it ended cleanly and at once.
+fn ends_promptly(host: Host, work: &str) {
     let program = Program::fresh();
     let card = program.day_card(&common::unique("EXIT-"), 30);
     let scratch = Scratch::new();
-    let host = build_host("c_lifecycle", &scratch, C_POSIX_FLAGS);
     let state = scratch.0.join("state");
     let base_url = if work == "lookup" {
         "https://never-answers.verify.test".to_owned()
     } else {
         program.sandbox.base_url()
     };
-    let args = [
-        "exit".to_owned(),
-        work.to_owned(),
-        how.to_owned(),
+    let common = [
         base_url,
         program.app_id.clone(),
         APP_KEY.to_owned(),
         card,
         state.display().to_string(),
     ];
+    let (executable, args): (std::path::PathBuf, Vec<String>) = match host {
+        Host::C(how) => {
+            let mut args = vec!["exit".to_owned(), work.to_owned(), how.to_owned()];
+            args.extend(common);
+            (build_host("c_lifecycle", &scratch, C_POSIX_FLAGS), args)
+        }
+        Host::Cpp => {
+            let binary = scratch.0.join("cpp_lifecycle");
+            compile_cxx(
+                &common::host::root().join("tests/hosts/cpp_lifecycle.cpp"),
+                &binary,
+                &["-pthread"],
+            );
+            (binary, common[..4].to_vec())
+        }
+        Host::Csharp => {
+            let exe = scratch.0.join("CsharpLifecycle.exe");
+            compile_csharp(
+                &[
+                    "bindings/csharp/Verify.cs".into(),
+                    "tests/hosts/CsharpLifecycle.cs".into(),
+                ],
+                &exe,
+            );
+            let mut args = vec![exe.display().to_string()];
+            args.extend(common[..4].iter().cloned());
+            ("mono".into(), args)
+        }
+        Host::Python(how) => {
+            let script = common::host::root().join("tests/hosts/py_lifecycle.py");
+            let mut args = vec![
+                script.display().to_string(),
+                work.to_owned(),
+                how.to_owned(),
+            ];
+            args.extend(common);
+            ("python3".into(), args)
+        }
+    };
     let command = if work == "lookup" {
         // Namespaces of its own: a loopback network, and a resolv.conf naming 127.0.0.1,
         // where the host's name server reads queries and never answers.
@@ -218,11 +271,11 @@ fn ends_promptly(work: &str, how: &str) {
             .args(["--mount", "--net", "--", "sh", "-c"])
             .arg("ip link set lo up && mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"")
             .arg(&resolv)
-            .arg(&host)
+            .arg(&executable)
             .args(&args);
         command
     } else {
-        let mut command = host_command(&host);
+        let mut command = host_command(&executable);
         command.args(&args);
         command
     };
@@ -256,30 +309,55 @@ fn ends_promptly(work: &str, how: &str) {
 
 #[test]
 fn returning_from_main_with_a_running_keeper_ends_at_once() {
-    ends_promptly("keeper", "return");
+    ends_promptly(Host::C("return"), "keeper");
 }
 
 #[test]
 fn exit_on_another_thread_with_a_running_keeper_ends_at_once() {
-    ends_promptly("keeper", "exit");
+    ends_promptly(Host::C("exit"), "keeper");
 }
 
 #[test]
 fn returning_from_main_with_a_login_in_the_background_ends_at_once() {
-    ends_promptly("budget", "return");
+    ends_promptly(Host::C("return"), "budget");
 }
 
 #[test]
 fn exit_with_a_login_in_the_background_ends_at_once() {
-    ends_promptly("budget", "exit");
+    ends_promptly(Host::C("exit"), "budget");
 }
 
 #[test]
 fn returning_from_main_with_a_lookup_in_flight_ends_at_once() {
-    ends_promptly("lookup", "return");
+    ends_promptly(Host::C("return"), "lookup");
 }
 
 #[test]
 fn exit_with_a_lookup_in_flight_ends_at_once() {
-    ends_promptly("lookup", "exit");
+    ends_promptly(Host::C("exit"), "lookup");
+}
+
+#[test]
+fn cpp_static_destructors_free_a_running_keeper_and_its_client_at_exit() {
+    ends_promptly(Host::Cpp, "keeper");
+}
+
+#[test]
+fn python_interpreter_shutdown_with_a_running_keeper() {
+    ends_promptly(Host::Python("return"), "keeper");
+}
+
+#[test]
+fn python_sys_exit_with_a_login_in_the_background() {
+    ends_promptly(Host::Python("exit"), "budget");
+}
+
+#[test]
+fn python_interpreter_shutdown_with_a_lookup_in_flight() {
+    ends_promptly(Host::Python("return"), "lookup");
+}
+
+#[test]
+fn mono_ends_with_a_running_keeper_and_a_managed_event_handler() {
+    ends_promptly(Host::Csharp, "keeper");
 }

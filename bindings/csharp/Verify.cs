@@ -4054,6 +4054,10 @@ namespace Verify
                 created.dispatcher = dispatcher;
                 created.client = client;
                 root = default(GCHandle);
+                if (dispatcher != null)
+                {
+                    StopAtExit(created);
+                }
                 return created;
             }
             finally
@@ -4067,6 +4071,48 @@ namespace Verify
                 {
                     root.Free();
                 }
+            }
+        }
+
+        // Keepers whose event thread runs a managed handler. That thread is attached to the
+        // runtime by its first event, and Mono waits at exit for the threads it attached: the
+        // process would never end while such a keeper runs. They are freed when the process
+        // exits (AppDomain.ProcessExit), which joins their threads.
+        private static readonly List<WeakReference> withHandlers = new List<WeakReference>();
+        private static bool exitHooked;
+
+        private static void StopAtExit(KeeperHandle keeper)
+        {
+            lock (withHandlers)
+            {
+                withHandlers.RemoveAll(w => !w.IsAlive);
+                withHandlers.Add(new WeakReference(keeper));
+                if (!exitHooked)
+                {
+                    AppDomain.CurrentDomain.ProcessExit += (sender, e) => FreeAtExit();
+                    exitHooked = true;
+                }
+            }
+        }
+
+        private static void FreeAtExit()
+        {
+            List<KeeperHandle> live = new List<KeeperHandle>();
+            lock (withHandlers)
+            {
+                foreach (WeakReference keeper in withHandlers)
+                {
+                    KeeperHandle target = keeper.Target as KeeperHandle;
+                    if (target != null)
+                    {
+                        live.Add(target);
+                    }
+                }
+                withHandlers.Clear();
+            }
+            foreach (KeeperHandle keeper in live)
+            {
+                keeper.Dispose();
             }
         }
 
