@@ -13,6 +13,9 @@
 //!   `tests/hosts/py_lifecycle.py`) and C# on Mono (a keeper with a managed event handler,
 //!   never disposed, `tests/hosts/CsharpLifecycle.cs`).
 //!
+//! - Unload: 100 cycles of dlopen, a call whose lookup outlives it, and dlclose never crash:
+//!   glibc keeps the library mapped while threads that ran its code live.
+//!
 //! Needs `cc`, `c++`, `python3`, `mcs` and `mono` on PATH (`scripts/install-deps.sh gcc
 //! mono python3`); the lookup cases need root, `unshare` and `ip` (a mount and network
 //! namespace whose name server never answers).
@@ -360,4 +363,47 @@ fn python_interpreter_shutdown_with_a_lookup_in_flight() {
 #[test]
 fn mono_ends_with_a_running_keeper_and_a_managed_event_handler() {
     ends_promptly(Host::Csharp, "keeper");
+}
+
+#[test]
+fn dlclose_right_after_calls_with_lookups_in_flight_never_crashes() {
+    // tests/hosts/c_unload.c, in namespaces where its own name server never answers: 100
+    // cycles of dlopen, a call whose lookup outlives it, and dlclose; then the lookups end.
+    let scratch = Scratch::new();
+    let host = build_host(
+        "c_unload",
+        &scratch,
+        &["-D_POSIX_C_SOURCE=200809L", "-Wl,--as-needed"],
+    );
+    let resolv = scratch.0.join("resolv.conf");
+    std::fs::write(
+        &resolv,
+        "nameserver 127.0.0.1\noptions timeout:2 attempts:1\n",
+    )
+    .expect("resolv.conf");
+    let mut command = host_command("unshare");
+    command
+        .args(["--mount", "--net", "--", "sh", "-c"])
+        .arg("ip link set lo up && mount --bind \"$0\" /etc/resolv.conf && exec \"$@\"")
+        .arg(&resolv)
+        .arg(&host)
+        .arg("100");
+    let ended = run_to_the_end(command, |request| panic!("unexpected request {request}"));
+    let report = format!(
+        "--- stdout ---\n{}--- stderr ---\n{}",
+        ended.stdout, ended.stderr
+    );
+    assert!(ended.status.success(), "{:?}\n{report}", ended.status);
+    assert!(
+        ended.stdout.contains("RESULT: unload: ") && !ended.stdout.contains("FAIL"),
+        "{report}"
+    );
+    // The program never linked the library, yet glibc keeps it mapped after dlclose while
+    // threads that ran its code (with thread-local destructors registered in it) live.
+    assert!(
+        ended.stdout.contains("right after the last dlclose: ")
+            && ended.stdout.contains(" threads, library mapped;"),
+        "{report}"
+    );
+    assert_eq!(ended.stderr, "", "{report}");
 }

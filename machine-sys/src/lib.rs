@@ -9,7 +9,10 @@
 //! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
 //!   such as `IOPlatformSerialNumber`;
 //! - [`fork_generation`]: how many forks separate this process from the one that first
-//!   asked (`pthread_atfork`), so that the core can tell what a forked child inherited.
+//!   asked (`pthread_atfork`), so that the core can tell what a forked child inherited;
+//! - [`hold_module`]: a reference on the library's own module (Windows: `GetModuleHandleExW`)
+//!   for a thread that may outlive the call that started it, released as the thread ends
+//!   (`FreeLibraryAndExitThread`), so that `FreeLibrary` never unmaps code a thread still runs.
 //!
 //! Each function returns `None` where the platform has no such source or the call fails;
 //! none spawns a process, and none calls WMI or PowerShell.
@@ -277,6 +280,90 @@ mod mac {
 /// `__dso_handle`).
 pub fn fork_generation() -> u64 {
     fork::generation()
+}
+
+/// A reference on the module (DLL) this code is in, taken by a thread that may outlive the
+/// call that started it: while it is held, a host's `FreeLibrary` does not unmap the
+/// library. Windows only; elsewhere it holds nothing (on Linux, glibc's `dlclose` leaves a
+/// library mapped while a thread that ran its code lives: its thread-local destructors are
+/// registered there; tests/c_lifecycle.rs). Dropping it releases the reference.
+pub struct ModuleHold(module::Hold);
+
+/// Takes a [`ModuleHold`] on the library, in a call of the host (while the library is surely
+/// loaded), for the thread it is then moved to.
+pub fn hold_module() -> ModuleHold {
+    ModuleHold(module::hold())
+}
+
+impl ModuleHold {
+    /// Ends the calling thread, releasing the reference as it does (Windows:
+    /// `FreeLibraryAndExitThread`, which does not return: whatever the thread still owns is
+    /// not dropped, so drop everything first). Elsewhere it releases the hold and returns,
+    /// and the thread ends as usual.
+    pub fn exit_thread(self) {
+        module::exit_thread(self.0)
+    }
+}
+
+#[cfg(windows)]
+mod module {
+    use windows_sys::Win32::Foundation::{FreeLibrary, HMODULE};
+    use windows_sys::Win32::System::LibraryLoader::{
+        FreeLibraryAndExitThread, GetModuleHandleExW, GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
+    };
+
+    /// The module, with one reference taken by `hold` (null when none could be taken).
+    pub(super) struct Hold(HMODULE);
+
+    // SAFETY: a module handle is a process-wide value, usable from any thread.
+    unsafe impl Send for Hold {}
+
+    pub(super) fn hold() -> Hold {
+        let mut module: HMODULE = std::ptr::null_mut();
+        // Any address inside this library names its module.
+        let inside = hold as *const () as *const u16;
+        // SAFETY: FROM_ADDRESS takes an address of the module instead of a name, and adds a
+        // reference (no UNCHANGED_REFCOUNT flag); `module` is a valid out-pointer.
+        let taken = unsafe {
+            GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS, inside, &mut module)
+        };
+        Hold(if taken != 0 {
+            module
+        } else {
+            std::ptr::null_mut()
+        })
+    }
+
+    impl Drop for Hold {
+        fn drop(&mut self) {
+            if !self.0.is_null() {
+                // SAFETY: releases the one reference `hold` took.
+                unsafe { FreeLibrary(self.0) };
+            }
+        }
+    }
+
+    pub(super) fn exit_thread(hold: Hold) {
+        let module = hold.0;
+        if module.is_null() {
+            return;
+        }
+        std::mem::forget(hold);
+        // SAFETY: releases the reference `hold` took and ends the thread without returning
+        // into the module, which may be unmapped by then (that is the point).
+        unsafe { FreeLibraryAndExitThread(module, 0) }
+    }
+}
+
+#[cfg(not(windows))]
+mod module {
+    pub(super) struct Hold;
+
+    pub(super) fn hold() -> Hold {
+        Hold
+    }
+
+    pub(super) fn exit_thread(_hold: Hold) {}
 }
 
 #[cfg(unix)]
