@@ -38,6 +38,9 @@ pub mod codes;
 mod connect;
 mod deadline;
 pub mod error;
+#[cfg(any(fuzzing, test))]
+#[doc(hidden)]
+pub mod fuzz;
 pub mod keeper;
 mod log;
 mod machine;

@@ -90,7 +90,7 @@ pub struct MachineCheck {
 
 /// The stored record: the code and the hash of each component.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Record {
+pub(crate) struct Record {
     code: String,
     hashes: Vec<(ComponentKind, String)>,
 }
@@ -103,7 +103,7 @@ impl Record {
             .map(|(_, h)| h.as_str())
     }
 
-    fn encode(&self) -> String {
+    pub(crate) fn encode(&self) -> String {
         let mut text = format!("{HEADER}\ncode={}\n", self.code);
         for (kind, hash) in &self.hashes {
             text.push_str(kind.name());
@@ -114,7 +114,7 @@ impl Record {
         text
     }
 
-    fn decode(bytes: &[u8]) -> Option<Record> {
+    pub(crate) fn decode(bytes: &[u8]) -> Option<Record> {
         let text = std::str::from_utf8(bytes).ok()?;
         let mut lines = text.lines();
         if lines.next()? != HEADER {
