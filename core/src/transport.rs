@@ -170,8 +170,9 @@ impl Settings {
                 let label = without_credentials(url);
                 let proxy = ureq::Proxy::new(url).map_err(|err| {
                     Error::invalid_argument(format!(
-                        "proxy {label} is not a proxy URL (http://, https://, socks5://, \
-                         socks5h://): {err}"
+                        "proxy {} is not a proxy URL (http://, https://, socks5://, \
+                         socks5h://): {err}",
+                        crate::error::quoted(&label)
                     ))
                 })?;
                 (Some(proxy), label)

@@ -821,7 +821,8 @@ enum contract_call {
     ADDRESS_IP, /* verify_client_options_add_address(options, "a.example", arg) */
     KEEPER_IP, /* verify_keeper_options_set_ip(options, arg) */
     REPLY_POINTER, /* verify_reply_str(reply, arg, &text) */
-    BASE_URL /* verify_client_new(arg, "app", "key", &client) */
+    BASE_URL, /* verify_client_new(arg, "app", "key", &client) */
+    ROOT_FILE /* verify_client_options_add_root_file(options, arg) */
 };
 
 struct contract {
@@ -869,6 +870,8 @@ static const struct contract contracts_table[] = {
     {REPLY_POINTER, "/data/bulletin", 0, NULL, 0, NULL},
     {REPLY_POINTER, NULL, 65536, "", VERIFY_ERR_INVALID_ARGUMENT, "65536 bytes"},
     {BASE_URL, "http://127.0.0.1:9/api/verify", 0, NULL, VERIFY_ERR_INVALID_ARGUMENT, "base_url"},
+    {ROOT_FILE, NULL, 60000, "", VERIFY_ERR_INVALID_ARGUMENT, "60000 bytes"},
+    {ROOT_FILE, "/no/such/roots.pem", 0, NULL, VERIFY_ERR_INVALID_ARGUMENT, "cannot read"},
 };
 
 static int32_t run_contract(const struct contract *row, const char *arg,
@@ -894,6 +897,9 @@ static int32_t run_contract(const struct contract *row, const char *arg,
         case BASE_URL:
             code = verify_client_new(arg, "app", "key", &client);
             verify_client_free(client);
+            break;
+        case ROOT_FILE:
+            code = verify_client_options_add_root_file(client_options, arg);
             break;
     }
     return code;
