@@ -4054,10 +4054,7 @@ namespace Verify
                 created.dispatcher = dispatcher;
                 created.client = client;
                 root = default(GCHandle);
-                if (dispatcher != null)
-                {
-                    StopAtExit(created);
-                }
+                StopAtExit(created);
                 return created;
             }
             finally
@@ -4074,10 +4071,10 @@ namespace Verify
             }
         }
 
-        // Keepers whose event thread runs a managed handler. That thread is attached to the
-        // runtime by its first event, and Mono waits at exit for the threads it attached: the
-        // process would never end while such a keeper runs. They are freed when the process
-        // exits (AppDomain.ProcessExit), which joins their threads.
+        // Live keepers. Their threads run managed code (the event handler, or the client's
+        // log handler), which attaches them to the runtime, and Mono waits at exit for the
+        // threads it attached: the process would never end while such a keeper runs. They
+        // are freed when the process exits (AppDomain.ProcessExit), which joins their threads.
         private static readonly List<WeakReference> withHandlers = new List<WeakReference>();
         private static bool exitHooked;
 
