@@ -110,22 +110,25 @@ pub fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
     match outcome {
         Ok(value) => value,
         Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            let at = PANIC_AT
-                .take()
-                .map(|at| format!(" at {at}"))
-                .unwrap_or_default();
-            set_last_error(
-                codes::ERR_PANIC,
-                &format!("internal error (panic caught at the boundary{at}): {what}"),
-            );
+            set_last_error(codes::ERR_PANIC, &panic_text(&*payload));
+            PANIC_AT.take();
             fallback
         }
     }
+}
+
+/// What the last error (and a client's log hook) says of a caught panic: its message, and
+/// where it happened.
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned());
+    let at = PANIC_AT
+        .with_borrow(|at| at.as_ref().map(|at| format!(" at {at}")))
+        .unwrap_or_default();
+    format!("internal error (panic caught at the boundary{at}): {what}")
 }
 
 /// Runs a body that returns a code or an error; errors are recorded and become their code.
