@@ -81,14 +81,19 @@ pub(crate) fn session_kind(kind: i32) -> Result<SessionKind, Error> {
     }
 }
 
-/// Records a server refusal as the last error, so that hosts can print one line.
+/// Records a server refusal as the last error, so that hosts can print one line: the
+/// server's message first (what is wrong), its remark, then the code and its generic text.
 fn note_refusal(reply: &Reply) {
     let code = reply.code();
     if code != codes::OK && code != codes::PENDING {
-        let mut text = format!("{} ({code}): {}", codes::describe(code), reply.message());
-        if let Some(remark) = reply.remark() {
-            text.push_str(&format!(" [remark: {remark}]"));
-        }
+        let generic = codes::describe(code);
+        let text = match (reply.message(), reply.remark()) {
+            ("", None) => format!("{generic} ({code})"),
+            (message, None) => format!("{message} ({code}: {generic})"),
+            (message, Some(remark)) => {
+                format!("{message} [remark: {remark}] ({code}: {generic})")
+            }
+        };
         set_last_error(code, &text);
     }
 }
