@@ -178,9 +178,9 @@ impl fmt::Debug for Error {
 impl std::error::Error for Error {}
 
 /// How many characters of an argument a message shows.
-const QUOTED_CHARS: usize = 40;
+const QUOTED_CHARS: usize = 64;
 
-/// A caller's argument as a message shows it: its first 40 characters in quotes, control
+/// A caller's argument as a message shows it: its first 64 characters in quotes, control
 /// characters, quotes and backslashes escaped, and when it is longer, "..." and its length.
 /// A message never copies a whole argument (a 64 KiB path would make a 64 KiB message).
 pub fn quoted(value: &str) -> String {
@@ -206,7 +206,7 @@ mod tests {
         assert_eq!(quoted("a\tb\u{1}\"c"), "\"a\\tb\\u{1}\\\"c\"");
         let long = "x".repeat(65536);
         let shown = quoted(&long);
-        assert!(shown.len() < 70, "{shown}");
+        assert!(shown.len() < 100, "{shown}");
         assert!(shown.ends_with("... (65536 bytes)"), "{shown}");
     }
 
