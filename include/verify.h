@@ -1429,8 +1429,9 @@ int32_t VERIFY_CALL verify_keeper_options_set_interval(struct verify_keeper_opti
 int32_t VERIFY_CALL verify_keeper_options_set_grace(struct verify_keeper_options *options, uint32_t grace_ms);
 
 /**
- * Sets the client IP reported with each heartbeat (`IP`); NULL or empty: none (the
- * default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`.
+ * Sets the client IP reported with each heartbeat (`IP`): an IPv4 or IPv6 address; NULL or
+ * empty: none (the default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (not an IP
+ * address) or `VERIFY_ERR_INVALID_UTF8`.
  * Thread-safety: one thread at a time.
  */
 int32_t VERIFY_CALL verify_keeper_options_set_ip(struct verify_keeper_options *options, const char *ip);

@@ -4,7 +4,6 @@
 use std::fmt;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
@@ -18,6 +17,7 @@ use crate::log::{log, LogHook, LogLevel};
 use crate::offline::{heartbeat_kind, is_local, session_of, Login, Offline, Pending};
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
+use crate::process::Thread;
 use crate::reply::Reply;
 pub use crate::request::ActionRequest;
 use crate::session::SessionKind;
@@ -120,7 +120,7 @@ pub(crate) struct Shared {
     /// The offline verdicts, when the host opted in (a state folder and an offline grace).
     offline: Option<Offline>,
     /// Exchanges going on in the background, stopped and joined when the client is dropped.
-    background: Mutex<Vec<(Arc<Pending>, JoinHandle<()>)>>,
+    background: Mutex<Vec<(Arc<Pending>, Thread)>>,
     log: Option<LogHook>,
 }
 
@@ -425,7 +425,7 @@ impl Shared {
                 finished.finish(outcome);
             })
             .map_err(|err| Error::system(format!("cannot start the login's thread: {err}")))?;
-        self.keep_in_background(Arc::clone(&pending), started);
+        self.keep_in_background(Arc::clone(&pending), Thread::new(started));
         if let Some(outcome) = pending.wait_until(Instant::now() + budget) {
             return match outcome {
                 Err(failure) if is_local(&failure) && failure.reply().is_none() => {
@@ -446,7 +446,7 @@ impl Shared {
     }
 
     /// Keeps a background exchange, to stop and join it when the client is dropped.
-    fn keep_in_background(&self, pending: Arc<Pending>, thread: JoinHandle<()>) {
+    fn keep_in_background(&self, pending: Arc<Pending>, thread: Thread) {
         let mut background = self
             .background
             .lock()
@@ -456,7 +456,8 @@ impl Shared {
     }
 
     /// Stops the exchanges going on in the background (their connections are shut down) and
-    /// joins their threads.
+    /// joins their threads. A forked child leaves its parent's alone: their sockets are the
+    /// parent's too, and their threads run in the parent only.
     fn stop_background(&self) {
         let background = std::mem::take(
             &mut *self
@@ -464,11 +465,13 @@ impl Shared {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner),
         );
-        for (pending, _) in &background {
-            pending.cancel.cancel();
+        for (pending, thread) in &background {
+            if thread.is_here() {
+                pending.cancel.cancel();
+            }
         }
         for (_, thread) in background {
-            let _ = thread.join();
+            thread.join();
         }
     }
 

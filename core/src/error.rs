@@ -204,9 +204,38 @@ impl fmt::Debug for Error {
 
 impl std::error::Error for Error {}
 
+/// How many characters of an argument a message shows.
+const QUOTED_CHARS: usize = 64;
+
+/// A caller's argument as a message shows it: its first 64 characters in quotes, control
+/// characters, quotes and backslashes escaped, and when it is longer, "..." and its length.
+/// A message never copies a whole argument (a 64 KiB path would make a 64 KiB message).
+pub fn quoted(value: &str) -> String {
+    let mut out = String::from("\"");
+    let mut chars = value.chars();
+    for c in chars.by_ref().take(QUOTED_CHARS) {
+        out.extend(c.escape_debug());
+    }
+    out.push('"');
+    if chars.next().is_some() {
+        out.push_str(&format!("... ({} bytes)", value.len()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_arguments_are_short_and_escaped() {
+        assert_eq!(quoted("a.example"), "\"a.example\"");
+        assert_eq!(quoted("a\tb\u{1}\"c"), "\"a\\tb\\u{1}\\\"c\"");
+        let long = "x".repeat(65536);
+        let shown = quoted(&long);
+        assert!(shown.len() < 100, "{shown}");
+        assert!(shown.ends_with("... (65536 bytes)"), "{shown}");
+    }
 
     #[test]
     fn local_kinds_have_distinct_codes_of_the_table() {

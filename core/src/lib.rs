@@ -43,6 +43,9 @@ mod connect;
 mod deadline;
 pub mod diagnose;
 pub mod error;
+#[cfg(any(fuzzing, test))]
+#[doc(hidden)]
+pub mod fuzz;
 pub mod keeper;
 pub mod language;
 mod log;
@@ -50,6 +53,7 @@ mod machine;
 pub mod offline;
 pub mod options;
 mod password_hash;
+mod process;
 mod race;
 mod reply;
 mod request;

@@ -213,7 +213,7 @@ impl Pending {
 
 /// The stored verdict.
 #[derive(Debug, Clone, PartialEq)]
-struct Verdict {
+pub(crate) struct Verdict {
     kind: SessionKind,
     /// A keyed hash of the card key or username.
     identity: String,
@@ -230,7 +230,7 @@ struct Verdict {
 }
 
 impl Verdict {
-    fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         json!({
             "format": FORMAT,
             "mode": self.kind.as_str(),
@@ -249,7 +249,7 @@ impl Verdict {
         .into_bytes()
     }
 
-    fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
         let value: Value = serde_json::from_slice(bytes).ok()?;
         if !(1..=FORMAT).contains(&value.get("format")?.as_i64()?) {
             return None;
@@ -278,7 +278,7 @@ impl Verdict {
     }
 
     /// The licence's expiry, from the service's `expire_at`.
-    fn expiry(&self) -> Option<i64> {
+    pub(crate) fn expiry(&self) -> Option<i64> {
         self.data
             .get("expire_at")
             .and_then(Value::as_str)

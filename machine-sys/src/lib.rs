@@ -9,7 +9,12 @@
 //! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
 //!   such as `IOPlatformSerialNumber`;
 //! - [`user_registry_value`], [`set_user_registry_value`]: a binary value under Windows'
-//!   `HKEY_CURRENT_USER` (the offline store's second place for its time mark).
+//!   `HKEY_CURRENT_USER` (the offline store's second place for its time mark);
+//! - [`fork_generation`]: how many forks separate this process from the one that first
+//!   asked (`pthread_atfork`), so that the core can tell what a forked child inherited;
+//! - [`hold_module`]: a reference on the library's own module (Windows: `GetModuleHandleExW`)
+//!   for a thread that may outlive the call that started it, released as the thread ends
+//!   (`FreeLibraryAndExitThread`), so that `FreeLibrary` never unmaps code a thread still runs.
 //!
 //! Each function returns `None` where the platform has no such source or the call fails;
 //! none spawns a process, and none calls WMI or PowerShell.
@@ -361,8 +366,164 @@ mod mac {
     }
 }
 
+/// How many `fork`s separate the calling process from the process that first called this
+/// function: 0 there, one more in each child forked after that (a `pthread_atfork` child
+/// handler counts them; no system call here, one atomic load). Always 0 where there is no
+/// fork (Windows).
+///
+/// The handler is registered by the first call: only forks after it are counted, so a caller
+/// asks once before it makes what a child must not inherit. On glibc the handler goes away
+/// when the library is unloaded (`pthread_atfork` registers it under the library's
+/// `__dso_handle`).
+pub fn fork_generation() -> u64 {
+    fork::generation()
+}
+
+/// A reference on the module (DLL) this code is in, taken by a thread that may outlive the
+/// call that started it: while it is held, a host's `FreeLibrary` does not unmap the
+/// library. Windows only; elsewhere it holds nothing (on Linux, glibc's `dlclose` leaves a
+/// library mapped while a thread that ran its code lives: its thread-local destructors are
+/// registered there; tests/c_lifecycle.rs). Dropping it releases the reference.
+pub struct ModuleHold(module::Hold);
+
+/// Takes a [`ModuleHold`] on the library, in a call of the host (while the library is surely
+/// loaded), for the thread it is then moved to.
+pub fn hold_module() -> ModuleHold {
+    ModuleHold(module::hold())
+}
+
+impl ModuleHold {
+    /// Ends the calling thread, releasing the reference as it does (Windows:
+    /// `FreeLibraryAndExitThread`, which does not return: whatever the thread still owns is
+    /// not dropped, so drop everything first). Elsewhere it releases the hold and returns,
+    /// and the thread ends as usual.
+    pub fn exit_thread(self) {
+        module::exit_thread(self.0)
+    }
+}
+
+#[cfg(windows)]
+mod module {
+    use windows_sys::Win32::Foundation::{FreeLibrary, HMODULE};
+    use windows_sys::Win32::System::LibraryLoader::{
+        FreeLibraryAndExitThread, GetModuleHandleExW, GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
+    };
+
+    /// The module, with one reference taken by `hold` (null when none could be taken).
+    pub(super) struct Hold(HMODULE);
+
+    // SAFETY: a module handle is a process-wide value, usable from any thread.
+    unsafe impl Send for Hold {}
+
+    pub(super) fn hold() -> Hold {
+        let mut module: HMODULE = std::ptr::null_mut();
+        // Any address inside this library names its module.
+        let inside = hold as *const () as *const u16;
+        // SAFETY: FROM_ADDRESS takes an address of the module instead of a name, and adds a
+        // reference (no UNCHANGED_REFCOUNT flag); `module` is a valid out-pointer.
+        let taken = unsafe {
+            GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS, inside, &mut module)
+        };
+        Hold(if taken != 0 {
+            module
+        } else {
+            std::ptr::null_mut()
+        })
+    }
+
+    impl Drop for Hold {
+        fn drop(&mut self) {
+            if !self.0.is_null() {
+                // SAFETY: releases the one reference `hold` took.
+                unsafe { FreeLibrary(self.0) };
+            }
+        }
+    }
+
+    pub(super) fn exit_thread(hold: Hold) {
+        let module = hold.0;
+        if module.is_null() {
+            return;
+        }
+        std::mem::forget(hold);
+        // SAFETY: releases the reference `hold` took and ends the thread without returning
+        // into the module, which may be unmapped by then (that is the point).
+        unsafe { FreeLibraryAndExitThread(module, 0) }
+    }
+}
+
+#[cfg(not(windows))]
+mod module {
+    pub(super) struct Hold;
+
+    pub(super) fn hold() -> Hold {
+        Hold
+    }
+
+    pub(super) fn exit_thread(_hold: Hold) {}
+}
+
+#[cfg(unix)]
+mod fork {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Once;
+
+    static GENERATION: AtomicU64 = AtomicU64::new(0);
+    static REGISTER: Once = Once::new();
+
+    /// Runs in the child of every `fork`, on its only thread: one atomic add, which is
+    /// async-signal-safe.
+    extern "C" fn in_child() {
+        GENERATION.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(super) fn generation() -> u64 {
+        REGISTER.call_once(|| {
+            // SAFETY: pthread_atfork only records the three handlers (two absent); the child
+            // handler is a plain function of this library that touches one static atomic.
+            // Its one failure (ENOMEM) leaves forks uncounted: nothing to undo.
+            let _ = unsafe { libc::pthread_atfork(None, None, Some(in_child)) };
+        });
+        GENERATION.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(unix))]
+mod fork {
+    pub(super) fn generation() -> u64 {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn a_forked_child_counts_one_fork_more_and_the_parent_none() {
+        let before = super::fork_generation();
+        // SAFETY: the child only loads an atomic and calls _exit (async-signal-safe).
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let code = i32::from(super::fork_generation() != before + 1);
+            // SAFETY: ends the child at once, without running the parent's exit handlers.
+            unsafe { libc::_exit(code) };
+        }
+        assert!(pid > 0, "fork failed");
+        let mut status = 0;
+        // SAFETY: waits for the child just made; `status` is a valid out-pointer.
+        let waited = unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert_eq!(waited, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child saw no fork"
+        );
+        assert_eq!(
+            super::fork_generation(),
+            before,
+            "the parent counts no fork"
+        );
+    }
+
     use super::*;
 
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]

@@ -1,4 +1,5 @@
 using System;
+using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -75,6 +76,7 @@ namespace Verify
                 created.dispatcher = dispatcher;
                 created.client = client;
                 root = default(GCHandle);
+                StopAtExit(created);
                 return created;
             }
             finally
@@ -88,6 +90,48 @@ namespace Verify
                 {
                     root.Free();
                 }
+            }
+        }
+
+        // Live keepers. Their threads run managed code (the event handler, or the client's
+        // log handler), which attaches them to the runtime, and Mono waits at exit for the
+        // threads it attached: the process would never end while such a keeper runs. They
+        // are freed when the process exits (AppDomain.ProcessExit), which joins their threads.
+        private static readonly List<WeakReference> withHandlers = new List<WeakReference>();
+        private static bool exitHooked;
+
+        private static void StopAtExit(KeeperHandle keeper)
+        {
+            lock (withHandlers)
+            {
+                withHandlers.RemoveAll(w => !w.IsAlive);
+                withHandlers.Add(new WeakReference(keeper));
+                if (!exitHooked)
+                {
+                    AppDomain.CurrentDomain.ProcessExit += (sender, e) => FreeAtExit();
+                    exitHooked = true;
+                }
+            }
+        }
+
+        private static void FreeAtExit()
+        {
+            List<KeeperHandle> live = new List<KeeperHandle>();
+            lock (withHandlers)
+            {
+                foreach (WeakReference keeper in withHandlers)
+                {
+                    KeeperHandle target = keeper.Target as KeeperHandle;
+                    if (target != null)
+                    {
+                        live.Add(target);
+                    }
+                }
+                withHandlers.Clear();
+            }
+            foreach (KeeperHandle keeper in live)
+            {
+                keeper.Dispose();
             }
         }
 
