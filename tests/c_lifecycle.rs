@@ -240,7 +240,7 @@ fn ends_promptly(host: Host, work: &str) {
             let exe = scratch.0.join("CsharpLifecycle.exe");
             compile_csharp(
                 &[
-                    "bindings/csharp/Verify.cs".into(),
+                    common::host::CSHARP_BINDING.into(),
                     "tests/hosts/CsharpLifecycle.cs".into(),
                 ],
                 &exe,
