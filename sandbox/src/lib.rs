@@ -16,20 +16,12 @@
 
 #![forbid(unsafe_code)]
 
-mod actions;
-mod console;
-mod control;
-mod diagnose;
-mod dialect;
-mod door;
-mod faults;
 mod fixtures;
+mod http;
 mod inspect;
-mod server;
 mod service;
-mod state;
+mod store;
 mod time;
-mod tls;
 mod wire;
 
 use std::net::SocketAddr;
@@ -40,11 +32,11 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
-pub use faults::{Fault, FaultKind};
 pub use fixtures::{
     Account, Blacklist, Card, Config, Fixtures, Limits, Program, Tls, VersionInfo, DEFAULT_LOG_SIZE,
 };
-pub use state::{LogEntry, VerificationStats};
+pub use store::faults::{Fault, FaultKind};
+pub use store::{LogEntry, VerificationStats};
 
 /// The request decoding of `wire.rs` (`Data` and the plaintext pairs), for the cargo-fuzz
 /// targets of `fuzz/` only: not part of the crate's API.
@@ -53,7 +45,8 @@ pub mod fuzzing {
     pub use crate::wire::{decrypt_data, key_len_ok, Params};
 }
 
-use state::Shared;
+use http::{door, server, tls};
+use store::Shared;
 
 /// A running sandbox. Stops on [`Sandbox::stop`] or on drop.
 pub struct Sandbox {
@@ -197,7 +190,7 @@ impl Sandbox {
     /// Saves the state file now (when one is set), atomically.
     pub fn save_state(&self) -> std::io::Result<()> {
         match &self.shared.persist {
-            Some(p) => state::Persist::write_atomically(&p.path, &self.shared.snapshot()),
+            Some(p) => store::Persist::write_atomically(&p.path, &self.shared.snapshot()),
             None => Ok(()),
         }
     }
@@ -414,19 +407,19 @@ impl Sandbox {
 
 /// The locked state; the state file is saved after it is released.
 struct Edit<'a> {
-    guard: std::sync::MutexGuard<'a, state::State>,
+    guard: std::sync::MutexGuard<'a, store::State>,
     shared: &'a Shared,
 }
 
 impl std::ops::Deref for Edit<'_> {
-    type Target = state::State;
-    fn deref(&self) -> &state::State {
+    type Target = store::State;
+    fn deref(&self) -> &store::State {
         &self.guard
     }
 }
 
 impl std::ops::DerefMut for Edit<'_> {
-    fn deref_mut(&mut self) -> &mut state::State {
+    fn deref_mut(&mut self) -> &mut store::State {
         &mut self.guard
     }
 }

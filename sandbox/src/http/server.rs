@@ -20,11 +20,11 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
-use crate::diagnose;
-use crate::door::{Arrival, Pass, Refusal};
+use crate::http::door::{Arrival, Pass, Refusal};
+use crate::inspect::diagnose;
 use crate::inspect::{Connection, Meta};
 use crate::service::{self, Fate, Reply, Route};
-use crate::state::Shared;
+use crate::store::Shared;
 use crate::time;
 
 /// A reply body: whole, or the stream of the console's server-sent events.
@@ -270,9 +270,9 @@ impl From<Dropped> for Routed {
 
 /// A request the door turned away: JSON for programs, a page for the console's own paths.
 fn refused(shared: &Shared, path: &str, r: Refusal) -> Response<Full<Bytes>> {
-    let page = crate::console::asset(path).is_some();
+    let page = crate::http::console::asset(path).is_some();
     let mut resp = if page {
-        let body = crate::console::refusal_page(r.status, &r.error);
+        let body = crate::http::console::refusal_page(r.status, &r.error);
         response(shared, r.status, HTML, body.into_bytes())
     } else {
         let body = serde_json::json!({"ok": false, "error": r.error});
@@ -382,7 +382,7 @@ async fn back_office(
         if path == "/_sandbox/events" {
             return Err(Routed::Events(events(shared)));
         }
-        if let Some((content_type, page)) = crate::console::asset(&path) {
+        if let Some((content_type, page)) = crate::http::console::asset(&path) {
             return Ok(response(
                 shared,
                 200,
@@ -400,7 +400,8 @@ async fn back_office(
         ReadBody::Broken => return Err(Dropped.into()),
         ReadBody::TimedOut => return Ok(timed_out(shared)),
     };
-    let (status, value) = crate::control::handle(shared, &method, &path, query.as_deref(), &body);
+    let (status, value) =
+        crate::http::control::handle(shared, &method, &path, query.as_deref(), &body);
     if method == "POST" {
         shared.changed();
     }

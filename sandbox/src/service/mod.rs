@@ -3,17 +3,20 @@
 //! applied, the action runs, and the request is logged. Synchronous: the caller holds no
 //! lock and does the I/O.
 
+pub mod actions;
+pub mod dialect;
+
 use std::time::Instant;
 
 use bytes::Bytes;
 use serde_json::json;
 
-use crate::actions::{self, Ctx, Envelope, ACTIONS};
-use crate::diagnose::{self, Seen};
-use crate::faults::FaultKind;
+use crate::inspect::diagnose::{self, Seen};
 use crate::inspect::{self, Answered, Meta};
-use crate::state::{gen_api_password, Shared, State};
+use crate::store::faults::FaultKind;
+use crate::store::{gen_api_password, Shared, State};
 use crate::wire::{self, api_password, Form, Params};
+use actions::{Ctx, Envelope, ACTIONS};
 
 /// Which entry point a request is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -310,7 +313,7 @@ pub fn serve(
                 .get(app_id)
                 .is_some_and(|p| p.dialect == "alternate");
             if alternate && envelope.code == 200 {
-                crate::dialect::alternate(action, &mut envelope.data);
+                dialect::alternate(action, &mut envelope.data);
             }
             envelope
         }

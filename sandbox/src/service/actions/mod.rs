@@ -9,7 +9,7 @@ mod info;
 use serde_json::{json, Value};
 
 use crate::fixtures::Program;
-use crate::state::{CardRec, CardState, State};
+use crate::store::{CardRec, CardState, State};
 use crate::wire::Params;
 
 /// The reply envelope of the service.

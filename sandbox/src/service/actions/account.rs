@@ -6,7 +6,7 @@ use serde_json::json;
 use super::{
     check_account_card, Ctx, Envelope, CARD, CHANGE_BIND_MAC, MAC, NEW_PASSWORD, PASSWORD, USERNAME,
 };
-use crate::state::{
+use crate::store::{
     gen_token, AccountRec, Activation, CardState, Session, SessionKind, SocialKind, SocialPending,
 };
 use crate::time;

@@ -3,7 +3,7 @@
 use serde_json::{json, Value};
 
 use super::{Ctx, Envelope, CARD, DEVICE_NAME, MAC};
-use crate::state::{CardState, Session, SessionKind};
+use crate::store::{CardState, Session, SessionKind};
 use crate::time;
 
 /// Spec 4.3.

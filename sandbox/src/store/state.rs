@@ -11,10 +11,10 @@ use rand::Rng;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use crate::door::Door;
-use crate::faults::{Fault, Faults};
 use crate::fixtures::{Account, Card, Fixtures, Program};
+use crate::http::door::Door;
 use crate::inspect::{mask_path, mask_secret, Detail, DETAILS_KEPT};
+use crate::store::faults::{Fault, Faults};
 use crate::time;
 
 /// One request to a service path, as recorded in the request log.

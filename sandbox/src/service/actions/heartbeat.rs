@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{Ctx, Envelope, TOKEN};
-use crate::state::{CardState, SessionKind};
+use crate::store::{CardState, SessionKind};
 use crate::time;
 
 fn invalid_token() -> Envelope {

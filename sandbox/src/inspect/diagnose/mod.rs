@@ -13,9 +13,9 @@ use bytes::Bytes;
 use md5::{Digest, Md5};
 use serde_json::json;
 
-use crate::actions::{Read, ACTIONS};
 use crate::inspect::{self, cut, mask_secret, Answered, Detail, Diagnosis, Meta, Severity, Signed};
-use crate::state::State;
+use crate::service::actions::{Read, ACTIONS};
+use crate::store::State;
 use crate::wire::{self, api_password, Form, Params};
 
 fn error(kind: &'static str, title: String, detail: String) -> Diagnosis {

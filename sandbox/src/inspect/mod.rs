@@ -1,0 +1,6 @@
+//! The inspector.
+
+pub mod detail;
+pub mod diagnose;
+
+pub use detail::*;

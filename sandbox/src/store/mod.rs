@@ -1,0 +1,6 @@
+//! The store.
+
+pub mod faults;
+pub mod state;
+
+pub use state::*;
