@@ -131,6 +131,22 @@ impl Params {
     }
 }
 
+/// The names of the 12 actions.
+pub const ACTIONS: [&str; 12] = [
+    "SingleLogin",
+    "UserLogin",
+    "UserRegin",
+    "UpdatePwd",
+    "ChangeBind",
+    "UserHeartbeat",
+    "GetLatestVersion",
+    "GetBulletin",
+    "GetVariable",
+    "GetUserInfo",
+    "GetCardInfo",
+    "UserRecharge",
+];
+
 /// Parameter names and their aliases.
 pub const MAC: &[&str] = &["Mac", "mac", "DeviceId"];
 pub const DEVICE_NAME: &[&str] = &["DeviceName", "Device"];

@@ -1,5 +1,5 @@
 //! The back-office control API under `/_sandbox/`: JSON in, JSON out. Every operation calls
-//! the same `State` function as the matching `Sandbox` method.
+//! the same `State` function (`store/back_office.rs`) as the matching `Sandbox` method.
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;

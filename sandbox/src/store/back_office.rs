@@ -3,9 +3,10 @@
 //! sign-ins, the clock and faults.
 
 use super::faults::Fault;
-use super::{
-    duration_secs, key, AccountRec, Activation, CardRec, CardState, SessionKind, SocialKind, State,
+use super::records::{
+    duration_secs, AccountRec, Activation, CardRec, CardState, SessionKind, SocialKind,
 };
+use super::state::{key, State};
 use crate::fixtures::{Account, Card, Fixtures, Program};
 use crate::time;
 

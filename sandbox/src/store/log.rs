@@ -1,30 +1,11 @@
 //! The request log: one entry per request to a service path (a ring of `log_size`
 //! entries), and the inspector's details of the newest of them.
 
-use serde::Serialize;
 use serde_json::Value;
 
-use super::State;
+use super::records::LogEntry;
+use super::state::State;
 use crate::inspect::{mask_path, Detail, DETAILS_KEPT};
-
-/// One request to a service path, as recorded in the request log.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct LogEntry {
-    pub seq: u64,
-    /// Number of the TCP connection (1 for the first accepted).
-    pub conn: u64,
-    pub path: String,
-    pub app_id: Option<String>,
-    pub action: Option<String>,
-    /// The envelope code; the HTTP status for 404/405/413 and the `http_5xx` faults; 0 for
-    /// the `non_json` and `captive_portal` faults.
-    pub code: i64,
-    /// When it arrived: Unix seconds of the sandbox clock.
-    pub at: i64,
-    /// The title of the first diagnosis of the inspector, if it found something
-    /// (`GET /_sandbox/log/{seq}` has them all).
-    pub diagnosis: Option<String>,
-}
 
 impl State {
     /// The newest `limit` entries (all when `None`) of one program or of all, oldest first.

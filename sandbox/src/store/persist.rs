@@ -7,7 +7,8 @@ use std::sync::{Condvar, Mutex};
 
 use serde::{Deserialize, Serialize};
 
-use super::{key, AccountRec, CardRec, Session, SocialPending, State, VerificationStats};
+use super::records::{AccountRec, CardRec, Session, SocialPending, VerificationStats};
+use super::state::{key, State};
 use crate::fixtures::Program;
 
 /// The state file: everything but the request log, the faults and the statistics of

@@ -1,12 +1,31 @@
-//! The records the store keeps: cards, accounts and their activations, login sessions,
+//! The records the store keeps: request log entries, cards, accounts and their activations, login sessions,
 //! pending social sign-ins and verification statistics, with their JSON shapes.
 
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
-use super::gen_card_key;
+use super::keys::gen_card_key;
 use crate::fixtures::{Account, Card};
 use crate::time;
+
+/// One request to a service path, as recorded in the request log.
+#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
+pub struct LogEntry {
+    pub seq: u64,
+    /// Number of the TCP connection (1 for the first accepted).
+    pub conn: u64,
+    pub path: String,
+    pub app_id: Option<String>,
+    pub action: Option<String>,
+    /// The envelope code; the HTTP status for 404/405/413 and the `http_5xx` faults; 0 for
+    /// the `non_json` and `captive_portal` faults.
+    pub code: i64,
+    /// When it arrived: Unix seconds of the sandbox clock.
+    pub at: i64,
+    /// The title of the first diagnosis of the inspector, if it found something
+    /// (`GET /_sandbox/log/{seq}` has them all).
+    pub diagnosis: Option<String>,
+}
 
 /// Verification statistics of one program: requests that reached these actions.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -4,8 +4,8 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 
-use super::{Persist, Saved, State};
-use crate::http::door::Door;
+use super::persist::{Persist, Saved};
+use super::state::State;
 
 /// The shared part of a running sandbox.
 #[derive(Debug)]
@@ -20,8 +20,6 @@ pub struct Shared {
     pub inspect: bool,
     pub limits: crate::fixtures::Limits,
     pub persist: Option<Persist>,
-    /// Who may use the control API and the console.
-    pub door: Door,
     /// Bumped at every change: the console's server-sent events wait on it.
     pub events: tokio::sync::watch::Sender<u64>,
     /// Requests to the control API and the console that the door let in.
@@ -36,7 +34,6 @@ impl Shared {
         log_size: usize,
         limits: crate::fixtures::Limits,
         state_file: Option<std::path::PathBuf>,
-        door: Door,
     ) -> Shared {
         let state = State {
             log_size,
@@ -55,7 +52,6 @@ impl Shared {
                 dirty: Mutex::new((false, false)),
                 wake: Condvar::new(),
             }),
-            door,
             events: tokio::sync::watch::Sender::new(0),
             control_requests: AtomicU64::new(0),
             event_streams: std::sync::atomic::AtomicUsize::new(0),

@@ -5,12 +5,11 @@
 
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
-use rand::Rng;
-
 use super::faults::Faults;
-use super::{AccountRec, CardRec, LogEntry, Session, SocialPending, VerificationStats};
+use super::keys::gen_token;
+use super::records::{AccountRec, CardRec, LogEntry, Session, SocialPending, VerificationStats};
 use crate::fixtures::Program;
-use crate::inspect::Detail;
+use crate::inspect::{Detail, Known, Retired};
 use crate::time;
 
 /// Everything behind the mutex.
@@ -43,15 +42,6 @@ pub struct State {
     /// Session secrets no longer valid, for the inspector (at most [`RETIRED_KEPT`]).
     pub retired: HashMap<String, Retired>,
     pub retired_order: VecDeque<String>,
-}
-
-/// A session secret that was valid once.
-#[derive(Debug, Clone)]
-pub struct Retired {
-    pub app_id: String,
-    /// When it was retired (sandbox clock).
-    pub at: i64,
-    pub why: String,
 }
 
 /// Retired session secrets remembered for the inspector.
@@ -87,33 +77,18 @@ pub(super) fn key(app_id: &str, k: &str) -> (String, String) {
     (app_id.to_string(), k.to_string())
 }
 
-fn random_from(charset: &[u8], len: usize) -> String {
-    let mut rng = rand::thread_rng();
-    (0..len)
-        .map(|_| char::from(charset[rng.gen_range(0..charset.len())]))
-        .collect()
-}
-
-const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
-const LOWER_ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyz0123456789";
-const UPPER_ALNUM: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-
-pub fn gen_api_password() -> String {
-    random_from(ALNUM, 32)
-}
-
-pub fn gen_token() -> String {
-    random_from(LOWER_ALNUM, 40)
-}
-
-pub fn gen_card_key() -> String {
-    (0..4)
-        .map(|_| random_from(UPPER_ALNUM, 4))
-        .collect::<Vec<_>>()
-        .join("-")
-}
-
 impl State {
+    /// What the inspector's diagnoses read of the state.
+    pub fn known(&self) -> Known<'_> {
+        Known {
+            clock_offset: self.clock_offset,
+            programs: &self.programs,
+            api_passwords: &self.api_passwords,
+            api_password_order: &self.api_password_order,
+            retired: &self.retired,
+        }
+    }
+
     pub fn now(&self) -> i64 {
         time::system_now().saturating_add(self.clock_offset)
     }
@@ -199,25 +174,5 @@ impl State {
         }
         self.sessions.insert(token.clone(), session);
         token
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn generated_secrets_have_their_shapes() {
-        let pw = gen_api_password();
-        assert_eq!(pw.len(), 32);
-        assert!(pw.chars().all(|c| c.is_ascii_alphanumeric()));
-        let t = gen_token();
-        assert_eq!(t.len(), 40);
-        assert!(t
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit()));
-        let k = gen_card_key();
-        assert_eq!(k.len(), 19);
-        assert_eq!(k.split('-').count(), 4);
     }
 }

@@ -3,7 +3,8 @@
 
 use serde_json::{json, Value};
 
-use super::{key, AccountRec, CardRec, SessionKind, SocialKind, State, VerificationStats};
+use super::records::{AccountRec, CardRec, SessionKind, SocialKind, VerificationStats};
+use super::state::{key, State};
 use crate::inspect::mask_secret;
 use crate::time;
 

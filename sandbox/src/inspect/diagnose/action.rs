@@ -1,8 +1,9 @@
 //! An unknown action: the nearest of the 12 by edit distance.
 
-use super::error;
-use crate::inspect::{cut, Diagnosis};
-use crate::service::actions::ACTIONS;
+use super::seen::error;
+use crate::inspect::detail::Diagnosis;
+use crate::inspect::mask::cut;
+use crate::wire::ACTIONS;
 
 fn levenshtein(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();

@@ -1,8 +1,9 @@
 //! RC4 decoding: `Data` that the service could not read (1013 after the Sign was right),
 //! decrypted with the ApiPassword and with the other keys a client may have taken.
 
-use super::{error, norm, Seen};
-use crate::inspect::{mask_secret, Diagnosis};
+use super::seen::{error, norm, Seen};
+use crate::inspect::detail::Diagnosis;
+use crate::inspect::mask::mask_secret;
 use crate::wire::{self, Params};
 
 /// Whether decrypted bytes read as a plaintext parameter string.

@@ -2,8 +2,8 @@
 
 use std::collections::HashSet;
 
-use super::{error, warning};
-use crate::inspect::Diagnosis;
+use super::seen::{error, warning};
+use crate::inspect::detail::Diagnosis;
 use crate::wire;
 
 /// Characters of the plaintext that should have been percent-escaped: the first of each
@@ -44,7 +44,7 @@ pub(super) fn escaping(plain: &str, blame: bool) -> Vec<Diagnosis> {
             continue;
         };
         let key = wire::form_decode_lossy(k);
-        let secret = crate::inspect::secret_param(&key);
+        let secret = crate::inspect::mask::secret_param(&key);
         let bytes = v.as_bytes();
         for (i, (at, c)) in v.char_indices().enumerate() {
             match c {

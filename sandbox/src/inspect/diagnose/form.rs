@@ -2,9 +2,9 @@
 //! the `TimeStamp`, the program's status, the `AppKey`, and an `ApiPassword` that is not
 //! known (stale, never issued, or the AppKey in its place).
 
-use super::{error, norm, Seen};
-use crate::inspect::{cut, mask_secret, Diagnosis};
-use crate::store::State;
+use super::seen::{error, norm, Known, Seen};
+use crate::inspect::detail::Diagnosis;
+use crate::inspect::mask::{cut, mask_secret};
 use crate::wire::api_password;
 
 /// Fields missing from the form, with near misses (another case, a JSON body).
@@ -114,7 +114,7 @@ pub(super) fn timestamp(seen: &Seen) -> Option<Diagnosis> {
     ))
 }
 
-pub(super) fn program_not_approved(st: &State, app_id: Option<&str>) -> Option<Diagnosis> {
+pub(super) fn program_not_approved(st: Known, app_id: Option<&str>) -> Option<Diagnosis> {
     let p = st.programs.get(app_id?)?;
     Some(error(
         "program_not_approved",

@@ -4,12 +4,13 @@
 use bytes::Bytes;
 use serde_json::json;
 
-use super::error;
-use crate::inspect::{self, Answered, Detail, Diagnosis, Meta};
+use super::seen::error;
+use crate::inspect::detail::{detail, Answered, Detail, Diagnosis, Meta};
+use crate::inspect::mask::mask_path;
 
 /// An unknown path, another method, a body too large or too slow.
 fn http(meta: &Meta, path: &str, status: u16) -> Vec<Diagnosis> {
-    let shown = inspect::mask_path(path);
+    let shown = mask_path(path);
     let d = match status {
         404 => {
             let near = path.to_ascii_lowercase().starts_with("/api/verify")
@@ -55,7 +56,7 @@ fn http(meta: &Meta, path: &str, status: u16) -> Vec<Diagnosis> {
 pub fn http_detail(meta: &Meta, path: &str, now: i64, status: u16, message: &str) -> Detail {
     let diagnoses = http(meta, path, status);
     let reply = json!({"code": status, "message": message, "data": null}).to_string();
-    inspect::detail(Answered {
+    detail(Answered {
         meta,
         now,
         form: Vec::new(),

@@ -3,8 +3,8 @@
 //! sent and say what differs. Each diagnosis names the first difference it finds; secrets in
 //! its text are masked as everywhere else.
 //!
-//! The checks of the service (`service/mod.rs`) decide the reply; nothing here changes it. These functions
-//! run after the reply is known and explain it (`Severity::Error`), or point at something
+//! The checks of the service (`service/mod.rs`) decide the reply; nothing here changes
+//! it. These functions run after the reply is known and explain it (`Severity::Error`), or point at something
 //! this server accepted that a client should still fix (`Severity::Warning`).
 
 mod action;
@@ -13,9 +13,11 @@ mod escaping;
 mod form;
 mod http;
 mod params;
+mod seen;
 mod sign;
 
 pub use http::http_detail;
+pub use seen::{Known, Retired, Seen};
 
 use action::unknown_action;
 use data::data_diagnosis;
@@ -24,61 +26,10 @@ use form::{app_key, missing_fields, program_not_approved, stale, timestamp};
 use params::parameter_names;
 use sign::{handle_sign, init_sign};
 
-use crate::inspect::{cut, Diagnosis, Severity};
-use crate::service::actions::Read;
-use crate::store::State;
-use crate::wire::{api_password, Form, Params};
-
-fn error(kind: &'static str, title: String, detail: String) -> Diagnosis {
-    Diagnosis {
-        kind,
-        severity: Severity::Error,
-        title,
-        detail,
-        signed: None,
-    }
-}
-
-fn warning(kind: &'static str, title: String, detail: String) -> Diagnosis {
-    Diagnosis {
-        severity: Severity::Warning,
-        ..error(kind, title, detail)
-    }
-}
-
-/// Everything a diagnosis may look at.
-pub struct Seen<'a> {
-    pub st: &'a State,
-    pub now: i64,
-    pub body: &'a [u8],
-    pub content_type: Option<&'a str>,
-    pub form: &'a Form,
-    pub header_password: Option<&'a str>,
-    pub segment: &'a str,
-    pub code: i64,
-    /// The plaintext's bytes, when `Data` decoded with the request's ApiPassword.
-    pub plaintext: Option<&'a [u8]>,
-    pub params: Option<&'a Params>,
-    pub action: Option<&'a str>,
-    /// The parameters the action looked up.
-    pub reads: &'a [Read],
-}
-
-/// Lowercase, without `_`, `-` and spaces: how names are compared for near misses.
-fn norm(s: &str) -> String {
-    s.chars()
-        .filter(|c| !matches!(c, '_' | '-' | ' '))
-        .flat_map(char::to_lowercase)
-        .collect()
-}
-
-fn list(names: &[&str]) -> String {
-    match names {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [init @ .., last] => format!("{} or {last}", init.join(", ")),
-    }
-}
+use crate::inspect::detail::Diagnosis;
+use crate::inspect::mask::cut;
+use crate::wire::api_password;
+use seen::error;
 
 // ---------------------------------------------------------------------------------------
 // Init

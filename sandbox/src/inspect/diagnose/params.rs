@@ -3,9 +3,8 @@
 
 use std::collections::HashSet;
 
-use super::{error, list, norm, warning};
-use crate::inspect::Diagnosis;
-use crate::service::actions::Read;
+use super::seen::{error, list, norm, warning};
+use crate::inspect::detail::{Diagnosis, Read};
 use crate::wire::Params;
 
 /// Names the machine code goes by in clients (compared after [`norm`]).

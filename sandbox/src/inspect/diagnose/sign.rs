@@ -2,8 +2,9 @@
 //! then over the usual mistakes (another order, a piece left out, another secret, another
 //! second, Data in the other case, UTF-16 bytes) until one gives the client's `Sign`.
 
-use super::{error, Seen};
-use crate::inspect::{cut, mask_secret, Diagnosis, Signed};
+use super::seen::{error, Seen};
+use crate::inspect::detail::{Diagnosis, Signed};
+use crate::inspect::mask::{cut, mask_secret};
 use crate::wire::{api_password, md5_hex};
 
 /// Longest signed string for which the usual mistakes are tried (each try hashes it once,
