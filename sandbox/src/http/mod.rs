@@ -3,8 +3,8 @@
 //! office (`door.rs`), the control API (`control.rs`), the console's files (`console.rs` and
 //! `console/`) and the https listener's certificates (`tls.rs`).
 
-pub mod console;
-pub mod control;
+mod console;
+mod control;
 pub mod door;
 pub mod server;
 pub mod tls;

@@ -7,8 +7,8 @@
 //! fault does to a reply in `faults.rs`, the reply itself in `reply.rs`. Above the store and
 //! the inspector, below the HTTP side.
 
-pub mod actions;
-pub mod dialect;
+mod actions;
+mod dialect;
 mod faults;
 mod reply;
 
