@@ -13,23 +13,36 @@
 //! println!("{}", sandbox.base_url());
 //! sandbox.stop();
 //! ```
+//!
+//! # Layout
+//!
+//! One folder per part of the server. Each part imports only from the parts listed above
+//! it, never from one below (no circle, no import back up a layer):
+//!
+//! 1. `wire.rs`, `time.rs`, `fixtures.rs`: the ground. Request decoding, the signatures and
+//!    the sandbox's one `md5_hex`, the names of the actions and of their parameters; the
+//!    sandbox clock's formats; the fixtures and configuration types.
+//! 2. `inspect/`: the protocol inspector. What the log keeps of a request (`detail.rs`), how
+//!    secrets are shown (`mask.rs`), and `diagnose/`, one file per thing it checks (HTTP,
+//!    form fields, the signature search, RC4 decoding, the action's name, escaping, parameter
+//!    names). It reads the store through the view the store lends it (`Known`).
+//! 3. `store/`: everything the sandbox remembers. The state (`state.rs`) and its records,
+//!    the lock and its save loop (`shared.rs`), the back office, the console's JSON views,
+//!    the request log, the fault table and the state file (`persist.rs`).
+//! 4. `service/`: the service's dispatch (`mod.rs`: the entry checks, then the action), the
+//!    12 actions (`actions/`), the alternate dialect, and what a fault does to a reply.
+//! 5. `http/`: the server (accept loop, routing, body cap), the door, the control API, the
+//!    console's files and TLS.
+//! 6. `lib.rs` (`Sandbox`, this crate's API) and `main.rs` (the command line).
 
 #![forbid(unsafe_code)]
 
-mod actions;
-mod console;
-mod control;
-mod diagnose;
-mod dialect;
-mod door;
-mod faults;
 mod fixtures;
+mod http;
 mod inspect;
-mod server;
 mod service;
-mod state;
+mod store;
 mod time;
-mod tls;
 mod wire;
 
 use std::net::SocketAddr;
@@ -40,11 +53,11 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
-pub use faults::{Fault, FaultKind};
 pub use fixtures::{
     Account, Blacklist, Card, Config, Fixtures, Limits, Program, Tls, VersionInfo, DEFAULT_LOG_SIZE,
 };
-pub use state::{LogEntry, VerificationStats};
+pub use store::faults::{Fault, FaultKind};
+pub use store::{LogEntry, VerificationStats};
 
 /// The request decoding of `wire.rs` (`Data` and the plaintext pairs), for the cargo-fuzz
 /// targets of `fuzz/` only: not part of the crate's API.
@@ -53,11 +66,14 @@ pub mod fuzzing {
     pub use crate::wire::{decrypt_data, key_len_ok, Params};
 }
 
-use state::Shared;
+use http::{door, server, tls};
+use store::Shared;
 
 /// A running sandbox. Stops on [`Sandbox::stop`] or on drop.
 pub struct Sandbox {
     shared: Arc<Shared>,
+    /// Who may use the control API and the console.
+    door: Arc<door::Door>,
     addr: SocketAddr,
     https_addr: Option<SocketAddr>,
     tls: Option<TlsAcceptor>,
@@ -113,11 +129,11 @@ impl Sandbox {
             config.log_size,
             config.limits.clone(),
             config.state_file.clone(),
-            door::Door {
-                token,
-                allowed_hosts: config.allowed_hosts.clone(),
-            },
         ));
+        let door = Arc::new(door::Door {
+            token,
+            allowed_hosts: config.allowed_hosts.clone(),
+        });
         let restored = shared.load_state_file().map_err(invalid)?;
         if !restored {
             if let Some(f) = config.fixtures {
@@ -130,8 +146,13 @@ impl Sandbox {
             None => (None, None),
         };
         let https = tls.clone().map(|t| (t, config.https_port));
-        let (addr, https_addr, stop, thread) =
-            serve_in_background(Arc::clone(&shared), config.host, config.port, https)?;
+        let (addr, https_addr, stop, thread) = serve_in_background(
+            Arc::clone(&shared),
+            Arc::clone(&door),
+            config.host,
+            config.port,
+            https,
+        )?;
         let persist = if shared.persist.is_some() {
             shared.changed();
             let s = Arc::clone(&shared);
@@ -145,6 +166,7 @@ impl Sandbox {
         };
         Ok(Sandbox {
             shared,
+            door,
             addr,
             https_addr,
             tls,
@@ -173,6 +195,7 @@ impl Sandbox {
         };
         let (addr, https_addr, stop, thread) = serve_in_background(
             Arc::clone(&self.shared),
+            Arc::clone(&self.door),
             self.addr.ip().to_string(),
             self.addr.port(),
             https,
@@ -197,7 +220,7 @@ impl Sandbox {
     /// Saves the state file now (when one is set), atomically.
     pub fn save_state(&self) -> std::io::Result<()> {
         match &self.shared.persist {
-            Some(p) => state::Persist::write_atomically(&p.path, &self.shared.snapshot()),
+            Some(p) => store::Persist::write_atomically(&p.path, &self.shared.snapshot()),
             None => Ok(()),
         }
     }
@@ -216,7 +239,7 @@ impl Sandbox {
     /// in [`Config::token`], or a random one when bound to anything but loopback; `None`
     /// on loopback without one.
     pub fn token(&self) -> Option<String> {
-        self.shared.door.token.clone()
+        self.door.token.clone()
     }
 
     /// Whether the bound address is reachable from the network (not loopback).
@@ -235,7 +258,7 @@ impl Sandbox {
                 SocketAddr::V6(_) => std::net::Ipv6Addr::LOCALHOST.into(),
             });
         }
-        match &self.shared.door.token {
+        match &self.door.token {
             Some(t) => format!("http://{addr}/_sandbox/?token={t}"),
             None => format!("http://{addr}/_sandbox/"),
         }
@@ -414,19 +437,19 @@ impl Sandbox {
 
 /// The locked state; the state file is saved after it is released.
 struct Edit<'a> {
-    guard: std::sync::MutexGuard<'a, state::State>,
+    guard: std::sync::MutexGuard<'a, store::State>,
     shared: &'a Shared,
 }
 
 impl std::ops::Deref for Edit<'_> {
-    type Target = state::State;
-    fn deref(&self) -> &state::State {
+    type Target = store::State;
+    fn deref(&self) -> &store::State {
         &self.guard
     }
 }
 
 impl std::ops::DerefMut for Edit<'_> {
-    fn deref_mut(&mut self) -> &mut state::State {
+    fn deref_mut(&mut self) -> &mut store::State {
         &mut self.guard
     }
 }
@@ -465,6 +488,7 @@ type Served = (
 /// listeners are bound.
 fn serve_in_background(
     shared: Arc<Shared>,
+    door: Arc<door::Door>,
     host: String,
     port: u16,
     https: Option<(TlsAcceptor, u16)>,
@@ -510,11 +534,16 @@ fn serve_in_background(
                     }
                 };
                 let _ = bound_tx.send(Ok((addr, secure.as_ref().map(|s| s.2))));
-                let plain =
-                    server::serve(listener, None, Arc::clone(&server_shared), stop_rx.clone());
+                let plain = server::serve(
+                    listener,
+                    None,
+                    Arc::clone(&server_shared),
+                    Arc::clone(&door),
+                    stop_rx.clone(),
+                );
                 match secure {
                     Some((l, acceptor, _)) => {
-                        let tls = server::serve(l, Some(acceptor), server_shared, stop_rx);
+                        let tls = server::serve(l, Some(acceptor), server_shared, door, stop_rx);
                         tokio::join!(plain, tls);
                     }
                     None => plain.await,

@@ -4,19 +4,20 @@
 use md5::{Digest, Md5};
 use rc4::{consts, KeyInit, Rc4, StreamCipher};
 
-/// Lowercase hex MD5 of the UTF-8 bytes of `s`.
-pub fn md5_hex(s: &str) -> String {
-    hex::encode(Md5::digest(s.as_bytes()))
+/// Lowercase hex MD5 of `bytes` (a string's UTF-8 bytes): the one MD5 of the sandbox, for
+/// the service's checks and the inspector's signature search alike.
+pub fn md5_hex(bytes: impl AsRef<[u8]>) -> String {
+    hex::encode(Md5::digest(bytes.as_ref()))
 }
 
 /// The Init signature: `MD5(AppId + AppKey + TimeStamp + AppKey)`.
 pub fn init_sign(app_id: &str, app_key: &str, timestamp: &str) -> String {
-    md5_hex(&format!("{app_id}{app_key}{timestamp}{app_key}"))
+    md5_hex(format!("{app_id}{app_key}{timestamp}{app_key}"))
 }
 
 /// The Handle signature: `MD5(ApiPassword + TimeStamp + Data)`.
 pub fn handle_sign(api_password: &str, timestamp: &str, data: &str) -> String {
-    md5_hex(&format!("{api_password}{timestamp}{data}"))
+    md5_hex(format!("{api_password}{timestamp}{data}"))
 }
 
 fn rc4_with<N>(key: &[u8], data: &mut [u8]) -> Result<(), String>
@@ -129,6 +130,22 @@ impl Params {
         })
     }
 }
+
+/// The names of the 12 actions.
+pub const ACTIONS: [&str; 12] = [
+    "SingleLogin",
+    "UserLogin",
+    "UserRegin",
+    "UpdatePwd",
+    "ChangeBind",
+    "UserHeartbeat",
+    "GetLatestVersion",
+    "GetBulletin",
+    "GetVariable",
+    "GetUserInfo",
+    "GetCardInfo",
+    "UserRecharge",
+];
 
 /// Parameter names and their aliases.
 pub const MAC: &[&str] = &["Mac", "mac", "DeviceId"];

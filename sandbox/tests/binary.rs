@@ -6,8 +6,9 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use md5::{Digest, Md5};
 use serde_json::Value;
+
+mod common;
 
 const BIN: &str = env!("CARGO_BIN_EXE_verify-sandbox");
 const DEMO: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/demo.json");
@@ -94,12 +95,6 @@ fn signal(child: &Child, sig: &str) {
     assert!(st.success());
 }
 
-fn md5_hex(s: &str) -> String {
-    let mut h = Md5::new();
-    h.update(s.as_bytes());
-    hex::encode(h.finalize())
-}
-
 fn agent() -> ureq::Agent {
     ureq::Agent::config_builder()
         .http_status_as_error(false)
@@ -114,7 +109,7 @@ fn init(url: &str, app_id: &str, app_key: &str) -> Value {
         .unwrap()
         .as_secs()
         .to_string();
-    let sign = md5_hex(&format!("{app_id}{app_key}{ts}{app_key}"));
+    let sign = common::init_sign(app_id, app_key, &ts);
     let body = format!("AppId={app_id}&AppKey={app_key}&TimeStamp={ts}&Sign={sign}");
     let mut r = agent()
         .post(format!("{url}/api/verify"))

@@ -15,6 +15,8 @@ use std::time::Duration;
 use serde_json::Value;
 use verify_sandbox::{Config, Fixtures, Sandbox};
 
+mod common;
+
 const CARD: &str = "DOOR-TEST-CARD-0001";
 
 /// A sandbox with one program and one card, started with `config`.
@@ -535,10 +537,7 @@ fn the_service_stays_open_to_any_host_origin_and_no_token() {
     });
     let ts = sb.now().to_string();
     let key = "DOORKEY0000000000000000000000001";
-    let sign = {
-        use md5::{Digest, Md5};
-        hex::encode(Md5::digest(format!("door{key}{ts}{key}").as_bytes()))
-    };
+    let sign = common::init_sign("door", key, &ts);
     let r = send(
         &sb,
         "POST",

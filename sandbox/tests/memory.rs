@@ -11,8 +11,9 @@ use std::net::TcpStream;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use md5::{Digest, Md5};
 use rc4::{KeyInit, Rc4, StreamCipher};
+
+mod common;
 
 const BIN: &str = env!("CARGO_BIN_EXE_verify-sandbox");
 const PW: &str = "BENCHpw0123456789abcdefghijklmno";
@@ -32,7 +33,7 @@ fn request(ts: i64) -> Vec<u8> {
     let mut c = Rc4::<rc4::consts::U32>::new_from_slice(PW.as_bytes()).expect("key");
     c.apply_keystream(&mut data);
     let data = hex::encode_upper(data);
-    let sign = hex::encode(Md5::digest(format!("{PW}{ts}{data}").as_bytes()));
+    let sign = common::handle_sign(PW, &ts.to_string(), &data);
     let body = format!("TimeStamp={ts}&Data={data}&Sign={sign}");
     format!(
         "POST /api/verify/{PW} HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: {}\r\n\r\n{body}",

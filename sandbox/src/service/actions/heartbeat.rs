@@ -2,9 +2,10 @@
 
 use serde_json::json;
 
-use super::{Ctx, Envelope, TOKEN};
-use crate::state::{CardState, SessionKind};
+use super::ctx::{Ctx, Envelope};
+use crate::store::{CardState, SessionKind};
 use crate::time;
+use crate::wire::TOKEN;
 
 fn invalid_token() -> Envelope {
     Envelope::err(1007, "Token无效，请重新登录")

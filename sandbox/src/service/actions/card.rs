@@ -2,9 +2,10 @@
 
 use serde_json::{json, Value};
 
-use super::{Ctx, Envelope, CARD, DEVICE_NAME, MAC};
-use crate::state::{CardState, Session, SessionKind};
+use super::ctx::{Ctx, Envelope};
+use crate::store::{CardState, Session, SessionKind};
 use crate::time;
+use crate::wire::{CARD, DEVICE_NAME, MAC};
 
 /// Spec 4.3.
 pub fn single_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {

@@ -2,7 +2,7 @@
 
 use serde_json::json;
 
-use super::{Ctx, Envelope};
+use super::ctx::{Ctx, Envelope};
 
 /// Compares dotted version numbers: `Greater` when `a` is newer than `b`.
 /// Each part counts by its leading digits; missing parts are 0.

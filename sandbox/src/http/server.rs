@@ -20,11 +20,11 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tokio_rustls::TlsAcceptor;
 
-use crate::diagnose;
-use crate::door::{Arrival, Pass, Refusal};
+use crate::http::door::{Arrival, Door, Pass, Refusal};
+use crate::inspect::diagnose;
 use crate::inspect::{Connection, Meta};
 use crate::service::{self, Fate, Reply, Route};
-use crate::state::Shared;
+use crate::store::Shared;
 use crate::time;
 
 /// A reply body: whole, or the stream of the console's server-sent events.
@@ -63,6 +63,7 @@ pub async fn serve(
     listener: TcpListener,
     tls: Option<TlsAcceptor>,
     shared: Arc<Shared>,
+    door: Arc<Door>,
     mut stop: watch::Receiver<bool>,
 ) {
     loop {
@@ -70,6 +71,7 @@ pub async fn serve(
             accepted = listener.accept() => match accepted {
                 Ok((stream, peer)) => {
                     let shared = Arc::clone(&shared);
+                    let door = Arc::clone(&door);
                     let stop = stop.clone();
                     let tls = tls.clone();
                     tokio::spawn(async move {
@@ -80,14 +82,14 @@ pub async fn serve(
                         let Ok(local) = stream.local_addr() else { return };
                         let at = Arrival { local, tls: tls.is_some() };
                         match tls {
-                            None => connection(stream, peer, at, &shared, stop, refuse).await,
+                            None => connection(stream, peer, at, &shared, &door, stop, refuse).await,
                             Some(acceptor) => {
                                 let handshake = tokio::time::timeout(
                                     shared.limits.header_timeout,
                                     acceptor.accept(stream),
                                 );
                                 if let Ok(Ok(s)) = handshake.await {
-                                    connection(s, peer, at, &shared, stop, refuse).await;
+                                    connection(s, peer, at, &shared, &door, stop, refuse).await;
                                 }
                             }
                         }
@@ -108,6 +110,7 @@ async fn connection<I>(
     peer: SocketAddr,
     at: Arrival,
     shared: &Arc<Shared>,
+    door: &Arc<Door>,
     mut stop: watch::Receiver<bool>,
     refuse: bool,
 ) where
@@ -156,12 +159,14 @@ async fn connection<I>(
     };
     let requests = Arc::new(std::sync::atomic::AtomicU64::new(0));
     let svc_shared = Arc::clone(shared);
+    let svc_door = Arc::clone(door);
     let svc = service_fn(move |req| {
         let shared = Arc::clone(&svc_shared);
+        let door = Arc::clone(&svc_door);
         let conn = conn.clone();
         let nth = requests.fetch_add(1, Ordering::Relaxed) + 1;
         async move {
-            route(&shared, &conn, nth, at, req)
+            route(&shared, &door, &conn, nth, at, req)
                 .await
                 .map(|r| r.map(Either::Left))
                 .or_else(|e| match e {
@@ -270,9 +275,9 @@ impl From<Dropped> for Routed {
 
 /// A request the door turned away: JSON for programs, a page for the console's own paths.
 fn refused(shared: &Shared, path: &str, r: Refusal) -> Response<Full<Bytes>> {
-    let page = crate::console::asset(path).is_some();
+    let page = crate::http::console::asset(path).is_some();
     let mut resp = if page {
-        let body = crate::console::refusal_page(r.status, &r.error);
+        let body = crate::http::console::refusal_page(r.status, &r.error);
         response(shared, r.status, HTML, body.into_bytes())
     } else {
         let body = serde_json::json!({"ok": false, "error": r.error});
@@ -344,6 +349,7 @@ fn events(shared: &Arc<Shared>) -> Response<Out> {
 /// The back office: the door, then the console, the event stream and the control API.
 async fn back_office(
     shared: &Arc<Shared>,
+    door: &Door,
     at: Arrival,
     path: String,
     req: Request<Incoming>,
@@ -352,10 +358,7 @@ async fn back_office(
         let r = Reply::http_error(404, "未找到");
         return Ok(response(shared, r.status, JSON, r.body));
     }
-    let pass = match shared
-        .door
-        .check(req.method(), req.uri(), req.headers(), at)
-    {
+    let pass = match door.check(req.method(), req.uri(), req.headers(), at) {
         Ok(p) => p,
         Err(r) => return Ok(refused(shared, &path, r)),
     };
@@ -382,7 +385,7 @@ async fn back_office(
         if path == "/_sandbox/events" {
             return Err(Routed::Events(events(shared)));
         }
-        if let Some((content_type, page)) = crate::console::asset(&path) {
+        if let Some((content_type, page)) = crate::http::console::asset(&path) {
             return Ok(response(
                 shared,
                 200,
@@ -400,7 +403,8 @@ async fn back_office(
         ReadBody::Broken => return Err(Dropped.into()),
         ReadBody::TimedOut => return Ok(timed_out(shared)),
     };
-    let (status, value) = crate::control::handle(shared, &method, &path, query.as_deref(), &body);
+    let (status, value) =
+        crate::http::control::handle(shared, &method, &path, query.as_deref(), &body);
     if method == "POST" {
         shared.changed();
     }
@@ -414,6 +418,7 @@ async fn back_office(
 
 async fn route(
     shared: &Arc<Shared>,
+    door: &Door,
     conn: &Connection,
     nth: u64,
     at: Arrival,
@@ -422,7 +427,7 @@ async fn route(
     let started = std::time::Instant::now();
     let path = req.uri().path().to_string();
     if path == "/_sandbox" || path.starts_with("/_sandbox/") {
-        return back_office(shared, at, path, req).await;
+        return back_office(shared, door, at, path, req).await;
     }
 
     let mut meta = Meta {

@@ -2,18 +2,28 @@
 //! (`POST /api/verify/{ApiPassword}`). Checks run in the README's order, faults are
 //! applied, the action runs, and the request is logged. Synchronous: the caller holds no
 //! lock and does the I/O.
+//!
+//! The 12 actions are in `actions/`, the alternate dialect's replies in `dialect.rs`, what a
+//! fault does to a reply in `faults.rs`, the reply itself in `reply.rs`. Above the store and
+//! the inspector, below the HTTP side.
+
+mod actions;
+mod dialect;
+mod faults;
+mod reply;
+
+pub use reply::{Fate, Reply};
 
 use std::time::Instant;
 
 use bytes::Bytes;
 use serde_json::json;
 
-use crate::actions::{self, Ctx, Envelope, ACTIONS};
-use crate::diagnose::{self, Seen};
-use crate::faults::FaultKind;
+use crate::inspect::diagnose::{self, Seen};
 use crate::inspect::{self, Answered, Meta};
-use crate::state::{gen_api_password, Shared, State};
-use crate::wire::{self, api_password, Form, Params};
+use crate::store::{gen_api_password, Shared, State};
+use crate::wire::{self, api_password, Form, Params, ACTIONS};
+use actions::{Ctx, Envelope};
 
 /// Which entry point a request is for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,38 +34,6 @@ pub enum Route {
     Verify,
     /// `/api/verify/{segment}`: Handle, with the path segment (may be empty).
     Handle(String),
-}
-
-/// What happens to a reply on its way out (faults).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fate {
-    Normal,
-    Delay(u64),
-    Drop,
-    Truncate,
-}
-
-/// A reply ready to be written.
-#[derive(Debug, Clone)]
-pub struct Reply {
-    pub status: u16,
-    /// `true` for the HTML page of the `http_502` fault.
-    pub html: bool,
-    pub body: Bytes,
-    pub fate: Fate,
-}
-
-impl Reply {
-    /// A JSON envelope with an HTTP status (404, 405, 413).
-    pub fn http_error(status: u16, message: &str) -> Reply {
-        let body = json!({"code": status, "message": message, "data": null});
-        Reply {
-            status,
-            html: false,
-            body: Bytes::from(body.to_string()),
-            fate: Fate::Normal,
-        }
-    }
 }
 
 /// A request that passed the entry checks.
@@ -217,37 +195,6 @@ fn check_handle(
     checked
 }
 
-const BAD_GATEWAY_PAGE: &str = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
-
-const UNAVAILABLE_PAGE: &str = "<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
-
-const ORIGIN_TIMEOUT_PAGE: &str = "<!DOCTYPE html>\n<html lang=\"en-US\"><head><title>verify.example | 522: Connection timed out</title></head><body><h1>Connection timed out</h1><span>Error code 522</span><p>The initial connection between the CDN's network and the origin web server timed out.</p></body></html>\n";
-
-const CAPTIVE_PORTAL_PAGE: &str = "<!DOCTYPE html>\n<html><head><title>Hotel Wi-Fi</title></head><body><h1>Welcome to the hotel's Wi-Fi</h1><form method=\"post\" action=\"/login\"><label>Room number <input name=\"room\"></label><label>Last name <input name=\"name\"></label><button>Connect</button></form></body></html>\n";
-
-/// The reply of a fault that stands in for the service's: (the code logged, the reply).
-fn stand_in(kind: FaultKind) -> Option<(i64, Reply)> {
-    let (status, html, body): (u16, bool, &'static [u8]) = match kind {
-        FaultKind::NonJson => (200, false, b"this is not json"),
-        FaultKind::Http502 => (502, true, BAD_GATEWAY_PAGE.as_bytes()),
-        FaultKind::Http503 => (503, true, UNAVAILABLE_PAGE.as_bytes()),
-        FaultKind::Http504 => (504, false, b""),
-        FaultKind::Http522 => (522, true, ORIGIN_TIMEOUT_PAGE.as_bytes()),
-        FaultKind::CaptivePortal => (200, true, CAPTIVE_PORTAL_PAGE.as_bytes()),
-        FaultKind::Delay | FaultKind::Drop | FaultKind::TruncatedJson => return None,
-    };
-    let logged = if status == 200 { 0 } else { i64::from(status) };
-    Some((
-        logged,
-        Reply {
-            status,
-            html,
-            body: Bytes::from_static(body),
-            fate: Fate::Normal,
-        },
-    ))
-}
-
 /// Serves one service request (Init or Handle) whose body has been read, and logs it (with
 /// the inspector's detail when the control API is on).
 pub fn serve(
@@ -279,7 +226,7 @@ pub fn serve(
     let app_id = checked.app_id.as_deref();
     let action = checked.action.as_deref();
     let fault = st.faults.take(app_id, action);
-    let cut_off = fault.as_ref().and_then(|f| stand_in(f.kind));
+    let cut_off = fault.as_ref().and_then(|f| faults::stand_in(f.kind));
     let mut reads = Vec::new();
     let envelope = match (&cut_off, &checked.job) {
         (Some(_), _) => Envelope::err(0, "the fault replaced the reply before the action ran"),
@@ -310,7 +257,7 @@ pub fn serve(
                 .get(app_id)
                 .is_some_and(|p| p.dialect == "alternate");
             if alternate && envelope.code == 200 {
-                crate::dialect::alternate(action, &mut envelope.data);
+                dialect::alternate(action, &mut envelope.data);
             }
             envelope
         }
@@ -319,12 +266,7 @@ pub fn serve(
         Some((logged, _)) => *logged,
         None => envelope.code,
     };
-    let fate = match fault.as_ref().map(|f| f.kind) {
-        Some(FaultKind::Delay) => Fate::Delay(fault.as_ref().map_or(0, |f| f.delay_ms)),
-        Some(FaultKind::Drop) => Fate::Drop,
-        Some(FaultKind::TruncatedJson) => Fate::Truncate,
-        _ => Fate::Normal,
-    };
+    let fate = faults::fate(fault.as_ref());
     let reply = match cut_off {
         Some((_, reply)) => reply,
         None => Reply {
@@ -336,7 +278,7 @@ pub fn serve(
     };
     let detail = shared.inspect.then(|| {
         let seen = Seen {
-            st: &st,
+            st: st.known(),
             now,
             body,
             content_type: meta.content_type.as_deref(),

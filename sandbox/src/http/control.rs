@@ -1,13 +1,13 @@
 //! The back-office control API under `/_sandbox/`: JSON in, JSON out. Every operation calls
-//! the same `State` function as the matching `Sandbox` method.
+//! the same `State` function (`store/back_office.rs`) as the matching `Sandbox` method.
 
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use crate::faults::Fault;
 use crate::fixtures::{Account, Card, Fixtures, Program};
-use crate::state::Shared;
+use crate::store::faults::Fault;
+use crate::store::Shared;
 
 #[derive(Deserialize)]
 struct StatusBody {
@@ -295,9 +295,9 @@ fn post(shared: &Shared, path: &str, body: &[u8]) -> (u16, Value) {
             let mut st = shared.lock();
             let mut keys = Vec::new();
             for _ in 0..b.count {
-                let mut key = crate::state::gen_card_key();
+                let mut key = crate::store::gen_card_key();
                 while st.card_json(&b.card.app_id, &key).is_some() {
-                    key = crate::state::gen_card_key();
+                    key = crate::store::gen_card_key();
                 }
                 let c = Card {
                     card: key,

@@ -1,15 +1,11 @@
-//! The 12 business actions. Each is a function over the state: parameters in, an envelope
-//! `{code, message, data}` out. No I/O.
-
-mod account;
-mod card;
-mod heartbeat;
-mod info;
+//! What every action works with: the context (the locked state, the request's parameters,
+//! the peer, the clock), the reply envelope, and the checks several actions share.
 
 use serde_json::{json, Value};
 
 use crate::fixtures::Program;
-use crate::state::{CardRec, CardState, State};
+use crate::inspect::Read;
+use crate::store::{CardRec, CardState, State};
 use crate::wire::Params;
 
 /// The reply envelope of the service.
@@ -49,36 +45,6 @@ impl Envelope {
     pub fn to_json(&self) -> Value {
         json!({"code": self.code, "message": self.message, "data": self.data})
     }
-}
-
-/// The names of the 12 actions.
-pub const ACTIONS: [&str; 12] = [
-    "SingleLogin",
-    "UserLogin",
-    "UserRegin",
-    "UpdatePwd",
-    "ChangeBind",
-    "UserHeartbeat",
-    "GetLatestVersion",
-    "GetBulletin",
-    "GetVariable",
-    "GetUserInfo",
-    "GetCardInfo",
-    "UserRecharge",
-];
-
-/// Parameter names and their aliases (`wire.rs`, beside the parameters they name).
-pub use crate::wire::{
-    CARD, CHANGE_BIND_MAC, DEVICE_NAME, MAC, NEW_PASSWORD, PASSWORD, TOKEN, USERNAME,
-};
-
-/// One parameter an action looked up (for the inspector: which names it reads).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Read {
-    /// The name and its aliases, in the order they are tried.
-    pub names: &'static [&'static str],
-    pub required: bool,
-    pub found: bool,
 }
 
 /// What an action works on.
@@ -181,24 +147,4 @@ pub fn check_account_card(card: Option<&CardRec>) -> Result<(), Envelope> {
         CardState::Expired => Err(Envelope::err(1005, "卡密已过期")),
         CardState::Unused => Ok(()),
     }
-}
-
-/// Runs a known action. Unknown names give 1015.
-pub fn run(action: &str, cx: &mut Ctx) -> Envelope {
-    let result = match action {
-        "SingleLogin" => card::single_login(cx),
-        "GetCardInfo" => card::get_card_info(cx),
-        "UserLogin" => account::user_login(cx),
-        "UserRegin" => account::user_regin(cx),
-        "UpdatePwd" => account::update_pwd(cx),
-        "ChangeBind" => account::change_bind(cx),
-        "UserRecharge" => account::user_recharge(cx),
-        "GetUserInfo" => account::get_user_info(cx),
-        "UserHeartbeat" => heartbeat::user_heartbeat(cx),
-        "GetLatestVersion" => info::get_latest_version(cx),
-        "GetBulletin" => info::get_bulletin(cx),
-        "GetVariable" => info::get_variable(cx),
-        _ => Err(Envelope::err(1015, format!("未知的action：{action}"))),
-    };
-    result.unwrap_or_else(|e| e)
 }

@@ -3,13 +3,12 @@
 
 use serde_json::json;
 
-use super::{
-    check_account_card, Ctx, Envelope, CARD, CHANGE_BIND_MAC, MAC, NEW_PASSWORD, PASSWORD, USERNAME,
-};
-use crate::state::{
+use super::ctx::{check_account_card, Ctx, Envelope};
+use crate::store::{
     gen_token, AccountRec, Activation, CardState, Session, SessionKind, SocialKind, SocialPending,
 };
 use crate::time;
+use crate::wire::{CARD, CHANGE_BIND_MAC, MAC, NEW_PASSWORD, PASSWORD, USERNAME};
 
 fn social_url(state: &str) -> String {
     format!("https://social.example.invalid/oauth/authorize?state={state}")
