@@ -34,6 +34,7 @@ mod proxy;
 mod report;
 mod service;
 mod store;
+pub mod words;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
