@@ -54,6 +54,10 @@ fn a_wrong_app_key_fails_with_its_code_in_the_report() {
         "被拒绝（1011）：程序",
         "被拒絕（1011）：程式",
     ] {
-        assert!(output.stdout.contains(words), "{words}: {}", output.report());
+        assert!(
+            output.stdout.contains(words),
+            "{words}: {}",
+            output.report()
+        );
     }
 }

@@ -54,9 +54,9 @@ step_words! {
         zh_tw: "狀態資料夾無法寫入，程式關閉後不會保留任何資料。",
     };
     "lookup.ok" => {
-        en: "The server's name was found.",
-        zh_cn: "已解析服务器域名。",
-        zh_tw: "已解析伺服器網域名稱。",
+        en: "The server's address was found.",
+        zh_cn: "已取得服务器地址。",
+        zh_tw: "已取得伺服器位址。",
     };
     "lookup.slow" => {
         en: "The server's name was found, but the name server is slow.",
