@@ -860,6 +860,20 @@ fn run_row(ctx: &Ctx, row: &Row) {
         1,
         "the next call sent once"
     );
+
+    // The doctor against a server that answers every Init with the same fault: its report
+    // goes through the secrets scan with the case's messages.
+    if row.target == Target::Init {
+        let fault = row.fault;
+        let faulty = FakeServer::start(move |request| {
+            if request.is_init() {
+                fault(&init_body())
+            } else {
+                healthy(request)
+            }
+        });
+        ctx.diagnose(faulty.url(), &ctx.options());
+    }
 }
 
 /// The secrets of the run are real: the server saw the AppKey in Init and the call's
