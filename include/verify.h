@@ -970,11 +970,28 @@ int32_t VERIFY_CALL verify_diagnosis_verdict(const struct verify_diagnosis *diag
 int32_t VERIFY_CALL verify_diagnosis_json(const struct verify_diagnosis *diagnosis, const char **out);
 
 /**
- * The report as a short English text, one line a step, to paste into a chat, into `*out`;
- * returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
+ * The report as a short text, one line a step, to paste into a chat, into `*out`, in the
+ * process's language: the one set with `verify_set_language` when this is called, by
+ * default the user's UI language (Simplified Chinese, Traditional Chinese or English; each
+ * line gives the step's verdict and name, `FAIL init`, the line and address, and the step's
+ * sentence in that language). `verify_diagnosis_text_in` gives it in a language asked for.
+ * Returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
  * is freed. Thread-safety: any thread.
  */
 int32_t VERIFY_CALL verify_diagnosis_text(const struct verify_diagnosis *diagnosis, const char **out);
+
+/**
+ * The report's text (`verify_diagnosis_text`) in `lang` into `*out`: `"zh-CN"`, `"zh-TW"`,
+ * `"en"`, or any BCP 47 tag or POSIX locale, mapped as `verify_set_language` maps it; NULL or
+ * empty for the process's language. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
+ * `diagnosis` or `out` or a tag that is not well formed (ASCII letters, digits, `-`, `_`,
+ * `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
+ * Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.
+ * Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_text_in(const struct verify_diagnosis *diagnosis,
+                                             const char *lang,
+                                             const char **out);
 
 /**
  * How many steps the report lists into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.

@@ -5,7 +5,7 @@ use std::ffi::{c_char, CString};
 use std::time::Duration;
 
 use verify_core::diagnose::{Report, DEFAULT_DIAGNOSE_DEADLINE};
-use verify_core::{codes, diagnose_with, DiagnoseOptions, Error, ErrorKind};
+use verify_core::{codes, diagnose_with, DiagnoseOptions, Error, ErrorKind, Language};
 
 use crate::guard::{clear_out, free_handle, give_handle, guard, guard_code, required_str};
 use crate::options::{options_or_default, verify_client_options};
@@ -46,7 +46,8 @@ pub const VERIFY_STEP_MACHINE: i32 = 9;
 pub struct verify_diagnosis {
     verdict: i32,
     json: CString,
-    text: CString,
+    /// The text in each language, in the order of `Language::ALL`.
+    texts: Vec<CString>,
     /// Per step: its number, verdict, key and sentence.
     steps: Vec<(i32, i32, CString, CString)>,
 }
@@ -57,7 +58,10 @@ impl verify_diagnosis {
         verify_diagnosis {
             verdict: report.verdict() as i32,
             json: c_text(&report.to_json().to_string()),
-            text: c_text(&report.to_text()),
+            texts: Language::ALL
+                .iter()
+                .map(|language| c_text(&report.text_in(*language)))
+                .collect(),
             steps: report
                 .steps
                 .iter()
@@ -71,6 +75,15 @@ impl verify_diagnosis {
                 })
                 .collect(),
         }
+    }
+
+    /// The text in `language`.
+    fn text(&self, language: Language) -> *const c_char {
+        Language::ALL
+            .iter()
+            .position(|l| *l == language)
+            .and_then(|index| self.texts.get(index))
+            .map_or(c"".as_ptr(), |text| text.as_ptr())
     }
 }
 
@@ -202,16 +215,47 @@ pub extern "system" fn verify_diagnosis_json(
     unsafe { read(diagnosis, out, |d| d.json.as_ptr()) }
 }
 
-/// The report as a short English text, one line a step, to paste into a chat, into `*out`;
-/// returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
+/// The report as a short text, one line a step, to paste into a chat, into `*out`, in the
+/// process's language: the one set with `verify_set_language` when this is called, by
+/// default the user's UI language (Simplified Chinese, Traditional Chinese or English; each
+/// line gives the step's verdict and name, `FAIL init`, the line and address, and the step's
+/// sentence in that language). `verify_diagnosis_text_in` gives it in a language asked for.
+/// Returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
 /// is freed. Thread-safety: any thread.
 #[no_mangle]
 pub extern "system" fn verify_diagnosis_text(
     diagnosis: *const verify_diagnosis,
     out: *mut *const c_char,
 ) -> i32 {
+    let language = crate::language::current();
     // SAFETY: the caller's contract.
-    unsafe { read(diagnosis, out, |d| d.text.as_ptr()) }
+    unsafe { read(diagnosis, out, |d| d.text(language)) }
+}
+
+/// The report's text (`verify_diagnosis_text`) in `lang` into `*out`: `"zh-CN"`, `"zh-TW"`,
+/// `"en"`, or any BCP 47 tag or POSIX locale, mapped as `verify_set_language` maps it; NULL or
+/// empty for the process's language. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
+/// `diagnosis` or `out` or a tag that is not well formed (ASCII letters, digits, `-`, `_`,
+/// `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
+/// Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.
+/// Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_diagnosis_text_in(
+    diagnosis: *const verify_diagnosis,
+    lang: *const c_char,
+    out: *mut *const c_char,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let diagnosis = unsafe { diagnosis.as_ref() }
+            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "diagnosis is NULL"))?;
+        // SAFETY: the caller's contract on `lang`.
+        let language = unsafe { crate::language::language_arg(lang) }?
+            .unwrap_or_else(crate::language::current);
+        // SAFETY: the caller's contract.
+        unsafe { crate::guard::write_out(out, "out", diagnosis.text(language))? };
+        Ok(0)
+    })
 }
 
 /// How many steps the report lists into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
@@ -337,6 +381,32 @@ mod tests {
         );
         assert_eq!(
             verify_diagnosis_text(out, ptr::null_mut()),
+            codes::ERR_INVALID_ARGUMENT
+        );
+        // The text in each language asked for; a malformed tag is refused.
+        let text_in = |lang: &std::ffi::CStr| {
+            let mut text: *const c_char = ptr::null();
+            assert_eq!(verify_diagnosis_text_in(out, lang.as_ptr(), &mut text), 0);
+            // SAFETY: a NUL-terminated string owned by the report.
+            unsafe { std::ffi::CStr::from_ptr(text) }
+                .to_string_lossy()
+                .into_owned()
+        };
+        assert!(text_in(c"zh-CN").starts_with("verify 诊断"));
+        assert!(text_in(c"zh_TW.UTF-8").starts_with("verify 診斷"));
+        assert!(text_in(c"en-US").starts_with("verify doctor"));
+        let mut text: *const c_char = ptr::null();
+        assert_eq!(
+            verify_diagnosis_text_in(out, c"zh CN".as_ptr(), &mut text),
+            codes::ERR_INVALID_ARGUMENT
+        );
+        assert!(text.is_null());
+        assert_eq!(
+            verify_diagnosis_text_in(ptr::null(), c"en".as_ptr(), &mut text),
+            codes::ERR_INVALID_ARGUMENT
+        );
+        assert_eq!(
+            verify_diagnosis_text_in(out, ptr::null(), ptr::null_mut()),
             codes::ERR_INVALID_ARGUMENT
         );
         verify_diagnosis_free(out);

@@ -60,7 +60,7 @@ pub(crate) fn current() -> Language {
 ///
 /// # Safety
 /// `lang` is NULL or a NUL-terminated string valid during the call.
-unsafe fn language_arg(lang: *const c_char) -> Result<Option<Language>, Error> {
+pub(crate) unsafe fn language_arg(lang: *const c_char) -> Result<Option<Language>, Error> {
     // SAFETY: the caller's contract.
     let Some(tag) = (unsafe { optional_str(lang, "lang") })? else {
         return Ok(None);

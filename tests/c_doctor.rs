@@ -48,9 +48,16 @@ fn a_wrong_app_key_fails_with_its_code_in_the_report() {
         ],
         Run::Native,
     );
-    assert!(
-        output.stdout.contains("refused with 1011"),
-        "{}",
-        output.report()
-    );
+    // The cause in each language: zh-CN and en asked for, zh-TW set for the process.
+    for words in [
+        "Refused with 1011: the AppKey is wrong",
+        "被拒绝（1011）：程序",
+        "被拒絕（1011）：程式",
+    ] {
+        assert!(
+            output.stdout.contains(words),
+            "{words}: {}",
+            output.report()
+        );
+    }
 }

@@ -381,7 +381,7 @@ pub const UNKNOWN_LOCAL_CODE_USER: UserMessage = UserMessage {
 };
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     #[test]
@@ -499,6 +499,27 @@ mod tests {
         ('钥', '鑰'),
         ('许', '許'),
         ('阅', '閱'),
+        ('选', '選'),
+        ('项', '項'),
+        ('详', '詳'),
+        ('远', '遠'),
+        ('较', '較'),
+        ('墙', '牆'),
+        ('断', '斷'),
+        ('没', '沒'),
+        ('称', '稱'),
+        ('签', '簽'),
+        ('构', '構'),
+        ('区', '區'),
+        ('审', '審'),
+        ('复', '複'),
+        ('计', '計'),
+        ('变', '變'),
+        ('将', '將'),
+        ('内', '內'),
+        ('响', '響'),
+        ('报', '報'),
+        ('产', '產'),
     ];
 
     fn has_cjk(text: &str) -> bool {
@@ -529,7 +550,11 @@ mod tests {
         "sdk",
     ];
 
-    fn check_user_message(what: &str, user: &UserMessage) {
+    /// The checks every text written in every language passes (the end-user messages here,
+    /// the doctor's sentences in `diagnose::words`): none empty or padded; English a sentence
+    /// in ASCII; each Chinese text in Chinese, ending with 。, not the English text; each
+    /// script in its own characters, so that the two are equal only where no word differs.
+    pub(crate) fn check_languages(what: &str, user: &UserMessage) {
         for language in Language::ALL {
             let text = user.get(language);
             assert!(
@@ -543,19 +568,44 @@ mod tests {
                 "{what}: {} has spaces around",
                 language.tag()
             );
-            assert!(
-                text.chars().count() <= 160,
-                "{what}: {} is long",
-                language.tag()
-            );
         }
-        // English: plain ASCII sentences, ending with a full stop.
         assert!(user.en.is_ascii(), "{what}: en is not ASCII");
         assert!(
             user.en.starts_with(|c: char| c.is_ascii_uppercase()) && user.en.ends_with('.'),
             "{what}: en is not a sentence: {}",
             user.en
         );
+        for (tag, text) in [("zh-CN", user.zh_cn), ("zh-TW", user.zh_tw)] {
+            assert!(has_cjk(text), "{what}: {tag} has no Chinese: {text}");
+            assert!(
+                text.ends_with('。'),
+                "{what}: {tag} does not end with 。: {text}"
+            );
+            assert_ne!(text, user.en, "{what}: {tag} is the English text");
+        }
+        for (simplified, traditional) in SCRIPT_PAIRS {
+            assert!(
+                !user.zh_tw.contains(*simplified),
+                "{what}: zh-TW has the simplified {simplified} (write {traditional}): {}",
+                user.zh_tw
+            );
+            assert!(
+                !user.zh_cn.contains(*traditional),
+                "{what}: zh-CN has the traditional {traditional} (write {simplified}): {}",
+                user.zh_cn
+            );
+        }
+    }
+
+    fn check_user_message(what: &str, user: &UserMessage) {
+        check_languages(what, user);
+        for language in Language::ALL {
+            assert!(
+                user.get(language).chars().count() <= 160,
+                "{what}: {} is long",
+                language.tag()
+            );
+        }
         let lower = user.en.to_ascii_lowercase();
         let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric()).collect();
         for word in DEVELOPER_WORDS {
@@ -567,30 +617,11 @@ mod tests {
             };
             assert!(!named, "{what}: en names `{word}`: {}", user.en);
         }
-        // Chinese: Chinese characters, no Latin letters (no developer's names), a full stop.
+        // Chinese for end users: no Latin letters (no developer's names).
         for (tag, text) in [("zh-CN", user.zh_cn), ("zh-TW", user.zh_tw)] {
-            assert!(has_cjk(text), "{what}: {tag} has no Chinese: {text}");
             assert!(
                 !text.chars().any(|c| c.is_ascii_alphabetic()),
                 "{what}: {tag} has Latin letters: {text}"
-            );
-            assert!(
-                text.ends_with('。'),
-                "{what}: {tag} does not end with 。: {text}"
-            );
-            assert_ne!(text, user.en, "{what}: {tag} is the English text");
-        }
-        // Each script in its own characters; the two are equal only where no word differs.
-        for (simplified, traditional) in SCRIPT_PAIRS {
-            assert!(
-                !user.zh_tw.contains(*simplified),
-                "{what}: zh-TW has the simplified {simplified} (write {traditional}): {}",
-                user.zh_tw
-            );
-            assert!(
-                !user.zh_cn.contains(*traditional),
-                "{what}: zh-CN has the traditional {traditional} (write {simplified}): {}",
-                user.zh_cn
             );
         }
     }

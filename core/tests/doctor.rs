@@ -14,13 +14,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use common::net::BlackHole;
+use common::secrets::{leaks, report_texts};
 use common::tls::{certs, pin_of, Certs};
 use common::{unique, APP_KEY};
 use serde_json::json;
 use verify_core::diagnose::{StepKind, Verdict};
 use verify_core::{
-    diagnose_with, Client, DiagnoseOptions, LogLevel, Options, ProxyChoice, Report, StateFolder,
-    Trust,
+    diagnose_with, Client, DiagnoseOptions, Language, LogLevel, Options, ProxyChoice, Report,
+    StateFolder, Trust,
 };
 use verify_sandbox::{Config, Fixtures, Sandbox, Tls};
 
@@ -65,16 +66,14 @@ fn run(url: &str, app_id: &str, options: &Options, secrets: &[&str]) -> Report {
     report
 }
 
-/// No 8 characters in a row of a secret in the report's JSON or text.
+/// No 8 characters in a row of a secret in the report's JSON or its text in any language
+/// (the secrets scan of the fault suite).
 fn assert_no_secret(report: &Report, secrets: &[&str]) {
-    let text = format!("{}\n{}", report.to_json(), report.to_text());
-    for secret in secrets {
-        let chars: Vec<char> = secret.chars().collect();
-        for window in chars.windows(8.min(chars.len())) {
-            let piece: String = window.iter().collect();
+    for text in report_texts(report) {
+        for secret in secrets {
             assert!(
-                !text.contains(&piece),
-                "{piece:?} of a secret in a report:\n{text}"
+                leaks(&text, secret).is_none(),
+                "a piece of a secret in a report:\n{text}"
             );
         }
     }
@@ -178,6 +177,34 @@ fn a_wrong_app_key_is_1011_and_a_program_not_approved_is_1012() {
     let init = report.steps_of(StepKind::Init).next().expect("init");
     assert!(init.message.contains("AppKey is wrong"), "{}", init.message);
     assert!(report.failed());
+    // The text names the cause in the language asked for, with the AppId; the JSON stays
+    // English.
+    for (language, words) in [
+        (
+            Language::En,
+            "Refused with 1011: the AppKey is wrong for the program",
+        ),
+        (Language::ZhCn, "被拒绝（1011）：程序"),
+        (Language::ZhTw, "被拒絕（1011）：程式"),
+    ] {
+        let text = report.text_in(language);
+        let line = text
+            .lines()
+            .find(|line| line.starts_with("FAIL init"))
+            .unwrap_or_else(|| panic!("no failed init line:\n{text}"));
+        assert!(line.contains(words), "{}: {line}", language.tag());
+        assert!(line.contains(&app_id), "{}: {line}", language.tag());
+        assert!(text.lines().count() < 40, "{text}");
+    }
+    assert!(report.text_in(Language::ZhCn).contains("AppKey 错误"));
+    assert!(report.text_in(Language::ZhTw).contains("AppKey 錯誤"));
+    assert!(report.text_in(Language::ZhCn).contains("（1 项失败）"));
+    assert_eq!(report.to_text(), report.text_in(Language::En));
+    assert!(report.to_json()["steps"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .all(|step| step["message"].as_str().is_some_and(str::is_ascii)));
 
     let pending = program_on(sandbox, "pending");
     let report = run(&sandbox.base_url(), &pending, &options(), &[]);
@@ -424,7 +451,11 @@ fn a_refusing_or_absent_proxy_is_named_as_the_proxy() {
         "{}",
         report.to_text()
     );
-    assert!(report.to_text().contains("403"), "{}", report.to_text());
+    let proxy = report
+        .steps_of(StepKind::Proxy)
+        .next()
+        .expect("a proxy step");
+    assert!(proxy.message.contains("403"), "{}", proxy.message);
 
     let closed = {
         let gone = TcpListener::bind("127.0.0.1:0").expect("bind");

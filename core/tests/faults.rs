@@ -40,6 +40,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant, SystemTime};
 
+use common::secrets::{leaks, report_texts};
 use common::tls::certs;
 use common::unique;
 use fake::{FakeServer, Request, Response, Setup, Then};
@@ -673,6 +674,20 @@ impl Ctx {
         }
     }
 
+    /// Runs the doctor against a server of the case with `options` and keeps its report's
+    /// texts (the JSON and the text in every language) for the secrets scan.
+    fn diagnose(&self, url: &str, options: &Options) {
+        let settings = verify_core::DiagnoseOptions {
+            deadline: Duration::from_secs(3),
+            ..verify_core::DiagnoseOptions::default()
+        };
+        let report = verify_core::diagnose_with(url, APP_ID, APP_KEY, options, &settings);
+        self.messages
+            .lock()
+            .expect("messages")
+            .extend(report_texts(&report));
+    }
+
     fn secret(&self, secret: String) {
         self.secrets.lock().expect("secrets").push(secret);
     }
@@ -845,6 +860,20 @@ fn run_row(ctx: &Ctx, row: &Row) {
         1,
         "the next call sent once"
     );
+
+    // The doctor against a server that answers every Init with the same fault: its report
+    // goes through the secrets scan with the case's messages.
+    if row.target == Target::Init {
+        let fault = row.fault;
+        let faulty = FakeServer::start(move |request| {
+            if request.is_init() {
+                fault(&init_body())
+            } else {
+                healthy(request)
+            }
+        });
+        ctx.diagnose(faulty.url(), &ctx.options());
+    }
 }
 
 /// The secrets of the run are real: the server saw the AppKey in Init and the call's
@@ -1549,6 +1578,16 @@ fn assert_tls_failure(ctx: &Ctx, sandbox: &Sandbox, kind: ErrorKind, says: &[&st
         sandbox.request_log(None).is_empty(),
         "no request got through"
     );
+    // The doctor's report of the refused certificate goes through the secrets scan.
+    let doctor_options = if says.contains(&"unknown issuer") {
+        ctx.options()
+    } else {
+        Options {
+            trust: trust.clone(),
+            ..ctx.options()
+        }
+    };
+    ctx.diagnose(&url, &doctor_options);
     if says.contains(&"unknown issuer") {
         let trusting = ctx.client_with(
             &url,
@@ -1886,15 +1925,6 @@ fn every_case_has_its_test() {
     let mut tested = case::TESTED.to_vec();
     tested.sort_unstable();
     assert_eq!(sorted, tested, "every case has a test, every test a case");
-}
-
-/// Fails when `text` holds `secret` or any 8 characters in a row of it.
-fn leaks(text: &str, secret: &str) -> Option<String> {
-    let chars: Vec<char> = secret.chars().collect();
-    chars
-        .windows(8.min(chars.len()))
-        .map(|window| window.iter().collect::<String>())
-        .find(|piece| text.contains(piece.as_str()))
 }
 
 #[test]

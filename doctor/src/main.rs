@@ -1,6 +1,6 @@
 //! `verify-doctor`: the doctor of `verify-core` on the command line (`verify-doctor --help`
-//! lists every flag). It prints the report (text, or JSON with `--json`) and exits 0 when no
-//! step failed, 1 when one did, 2 when the arguments are refused.
+//! lists every flag). It prints the report (text in the user's language or `--lang`, or JSON
+//! with `--json`) and exits 0 when no step failed, 1 when one did, 2 when the arguments are refused.
 
 #![forbid(unsafe_code)]
 
@@ -9,7 +9,9 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
-use verify_core::{diagnose_with, DiagnoseOptions, Options, ProxyChoice, StateFolder, Trust};
+use verify_core::{
+    diagnose_with, DiagnoseOptions, Language, Options, ProxyChoice, StateFolder, Trust,
+};
 
 /// Why can't a program log in? Runs every step a login depends on, with the program's URL,
 /// AppId, AppKey and client options: the options, each line's name lookup, TCP connect,
@@ -84,9 +86,21 @@ struct Args {
     #[arg(long, value_name = "SECONDS", default_value_t = 10)]
     deadline: u64,
 
-    /// Print the report as JSON (docs/doctor.md) instead of text.
+    /// Print the report as JSON (docs/doctor.md, English and step keys) instead of text.
     #[arg(long)]
     json: bool,
+
+    /// The language of the text report: zh-CN, zh-TW or en (any language tag or POSIX
+    /// locale maps to one) [default: the environment's, from LC_ALL, LC_MESSAGES or LANG].
+    #[arg(long, value_name = "LANG", value_parser = language)]
+    lang: Option<Language>,
+}
+
+/// A `--lang` value.
+fn language(tag: &str) -> Result<Language, String> {
+    Language::from_tag(tag).ok_or_else(|| {
+        format!("{tag:?} is not a language tag such as zh-CN, zh-TW or en, nor a POSIX locale")
+    })
 }
 
 /// The client options of the arguments, or why they are refused.
@@ -148,7 +162,8 @@ fn main() -> ExitCode {
         let text = serde_json::to_string_pretty(&json).unwrap_or_else(|_| json.to_string());
         println!("{text}");
     } else {
-        print!("{}", report.to_text());
+        let language = args.lang.unwrap_or_else(Language::from_environment);
+        print!("{}", report.text_in(language));
     }
     if report.failed() {
         ExitCode::from(1)

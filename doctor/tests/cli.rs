@@ -24,9 +24,17 @@ fn sandbox_with_program() -> (Sandbox, String) {
 }
 
 fn doctor(args: &[&str], key: &str) -> Output {
+    doctor_in(args, key, "C.UTF-8")
+}
+
+/// `verify-doctor` with `LANG` set to `lang` (and no other locale variable).
+fn doctor_in(args: &[&str], key: &str, lang: &str) -> Output {
     Command::new(env!("CARGO_BIN_EXE_verify-doctor"))
         .args(args)
         .env("VERIFY_APP_KEY", key)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", lang)
         .env_remove("HTTP_PROXY")
         .env_remove("HTTPS_PROXY")
         .env_remove("ALL_PROXY")
@@ -64,6 +72,65 @@ fn a_healthy_program_exits_0_and_a_wrong_key_exits_1_naming_init() {
     assert_eq!(failed.len(), 1, "{text}");
     assert_eq!(failed[0]["key"], "init.1011");
     assert!(!text.contains(wrong_key), "{text}");
+}
+
+#[test]
+fn the_text_is_in_the_language_asked_for_or_the_environments() {
+    let (sandbox, app_id) = sandbox_with_program();
+    let url = sandbox.base_url();
+    let wrong_key = "WRONGKEY0123456789ABCDEFGHIJKLMN";
+    let init_line = |output: &Output| {
+        let text = stdout(output);
+        assert_eq!(output.status.code(), Some(1), "{text}");
+        assert!(!text.contains(wrong_key), "{text}");
+        text.lines()
+            .find(|line| line.starts_with("FAIL init"))
+            .unwrap_or_else(|| panic!("no failed init line:\n{text}"))
+            .to_owned()
+    };
+    let args = [url.as_str(), app_id.as_str(), "--proxy", "none"];
+    let asked = doctor(&[&args[..], &["--lang", "zh-CN"]].concat(), wrong_key);
+    let line = init_line(&asked);
+    assert!(line.contains("被拒绝（1011）"), "{line}");
+    assert!(line.contains("AppKey 错误"), "{line}");
+    assert!(
+        stdout(&asked).starts_with("verify 诊断"),
+        "{}",
+        stdout(&asked)
+    );
+
+    let from_environment = doctor_in(&args, wrong_key, "zh_TW.UTF-8");
+    let line = init_line(&from_environment);
+    assert!(line.contains("被拒絕（1011）"), "{line}");
+
+    let english = doctor_in(
+        &[&args[..], &["--lang", "en"]].concat(),
+        wrong_key,
+        "zh_CN.UTF-8",
+    );
+    let line = init_line(&english);
+    assert!(line.contains("Refused with 1011"), "{line}");
+
+    // The JSON stays English whatever the language.
+    let json = doctor(
+        &[&args[..], &["--lang", "zh-CN", "--json"]].concat(),
+        wrong_key,
+    );
+    let report: Value = serde_json::from_str(&stdout(&json)).expect("JSON");
+    let init = report["steps"]
+        .as_array()
+        .expect("steps")
+        .iter()
+        .find(|s| s["key"] == "init.1011")
+        .expect("the init step");
+    assert!(
+        init["message"].as_str().is_some_and(str::is_ascii),
+        "{init}"
+    );
+
+    let bad = doctor(&[&args[..], &["--lang", "zh CN"]].concat(), APP_KEY);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--lang"));
 }
 
 #[test]

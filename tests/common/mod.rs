@@ -5,6 +5,7 @@
 pub mod events;
 pub mod host;
 pub mod net;
+pub mod secrets;
 pub mod tls;
 
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -4,7 +4,9 @@
  *
  *   c_doctor report BASE_URL APP_ID APP_KEY VERDICT KEY  the report's verdict is VERDICT
  *                  (pass, warn or fail) and one of its steps has the key KEY; prints
- *                  "step NUMBER VERDICT KEY" for each step and the text form
+ *                  "step NUMBER VERDICT KEY" for each step and the text form: in the
+ *                  process's language, in zh-CN and en asked for, and in the process's
+ *                  language once set to zh-TW
  *   c_doctor misuse BASE_URL APP_ID APP_KEY              NULL and out-of-range arguments
  */
 
@@ -67,6 +69,23 @@ static int report(const char *base_url, const char *app_id, const char *app_key,
     if (text != NULL) {
         printf("%s", text);
     }
+    CHECK_INT(verify_diagnosis_text_in(diagnosis, "zh-CN", &text), 0);
+    CHECK(text != NULL && strstr(text, app_key) == NULL);
+    if (text != NULL) {
+        printf("%s", text);
+    }
+    CHECK_INT(verify_diagnosis_text_in(diagnosis, "en", &text), 0);
+    if (text != NULL) {
+        printf("%s", text);
+    }
+    /* The process's language, read when the text is asked for. */
+    CHECK_INT(verify_set_language("zh-TW"), VERIFY_OK);
+    CHECK_INT(verify_diagnosis_text(diagnosis, &text), 0);
+    CHECK(text != NULL && strncmp(text, "verify \xE8\xA8\xBA\xE6\x96\xB7", 13) == 0);
+    if (text != NULL) {
+        printf("%s", text);
+    }
+    CHECK_INT(verify_set_language(NULL), VERIFY_OK);
     verify_diagnosis_free(diagnosis);
     return host_finish("report");
 }
@@ -92,6 +111,7 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     CHECK_INT(verify_diagnosis_verdict(NULL, &number), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_json(NULL, &text), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_text(NULL, &text), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_diagnosis_text_in(NULL, "en", &text), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_count(NULL, &count), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_step(NULL, 0, &number, NULL, NULL, NULL),
               VERIFY_ERR_INVALID_ARGUMENT);
@@ -106,6 +126,12 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     CHECK_INT(verify_diagnosis_verdict(diagnosis, NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_json(diagnosis, NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_text(diagnosis, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_diagnosis_text_in(diagnosis, "en", NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    text = NULL;
+    CHECK_INT(verify_diagnosis_text_in(diagnosis, "zh CN", &text), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK(text == NULL);
+    CHECK_INT(verify_diagnosis_text_in(diagnosis, NULL, &text), 0);
+    CHECK(text != NULL && strncmp(text, "verify ", 7) == 0);
     CHECK_INT(verify_diagnosis_count(diagnosis, NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_step(diagnosis, 0, NULL, NULL, NULL, NULL), 0);
     verify_diagnosis_free(diagnosis);

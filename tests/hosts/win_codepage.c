@@ -12,8 +12,8 @@
  * back in GBK; a variable's name, a JSON Pointer and values in GBK both ways, JSON texts
  * converted, a character GBK cannot hold as `?`; bytes that are not GBK are refused; the
  * end user's message is Chinese by default (GetUserDefaultUILanguage) and comes out in GBK,
- * Simplified and Traditional, while the developer's last error stays English; 65001 goes back
- * to UTF-8.
+ * Simplified and Traditional, while the developer's last error stays English; the doctor's
+ * text is Chinese by default and in GBK; 65001 goes back to UTF-8.
  */
 
 #include <windows.h>
@@ -29,6 +29,11 @@ static const char name_gbk[] = "\xC3\xFB\xD7\xD6";
 static const char value_gbk[] = "\xD6\xB5";
 static const char name_utf8[] = "\xE5\x90\x8D\xE5\xAD\x97";
 static const char value_utf8[] = "\xE5\x80\xBC";
+/* The doctor's sentence for a wrong AppKey, 被拒绝（1011） and 被拒絕（1011）, in GBK. */
+static const char refused_1011_gbk[] = "\xB1\xBB\xBE\xDC\xBE\xF8\xA3\xA8"
+                                       "1011\xA3\xA9";
+static const char refused_1011_tw_gbk[] = "\xB1\xBB\xBE\xDC\xBD\x5E\xA3\xA8"
+                                          "1011\xA3\xA9";
 /* The end user's message of VERIFY_ERR_NETWORK: 无法连接验证服务器，请检查网络后重试。 in GBK
  * and in UTF-8, and its Traditional 無法連線驗證伺服器，請檢查網路後重試。 in GBK. */
 static const char network_gbk[] =
@@ -106,6 +111,30 @@ int main(int argc, char **argv)
     /* the developer's words stay English */
     CHECK(strcmp(verify_code_describe(VERIFY_ERR_NETWORK),
                  "network error: server unreachable or connection broken") == 0);
+
+    /* The doctor's text of a wrong AppKey: in the user's language (zh-CN), or the one asked
+     * for, in GBK. */
+    {
+        verify_client_options *options = NULL;
+        verify_diagnosis *diagnosis = NULL;
+        CHECK_INT(verify_client_options_new(&options), VERIFY_OK);
+        CHECK_INT(verify_client_options_set_proxy(options, VERIFY_PROXY_NONE, NULL), VERIFY_OK);
+        CHECK_INT(verify_diagnose(argv[1], argv[2], "WRONGKEY0123456789ABCDEFGHIJKLMN", options,
+                                  8000, &diagnosis),
+                  VERIFY_OK);
+        verify_client_options_free(options);
+        text = NULL;
+        CHECK_INT(verify_diagnosis_text(diagnosis, &text), 0);
+        CHECK(text != NULL && strstr(text, refused_1011_gbk) != NULL);
+        CHECK(text != NULL && valid_in(936, text) && !valid_in(CP_UTF8, text));
+        text = NULL;
+        CHECK_INT(verify_diagnosis_text_in(diagnosis, "zh-TW", &text), 0);
+        CHECK(text != NULL && strstr(text, refused_1011_tw_gbk) != NULL);
+        text = NULL;
+        CHECK_INT(verify_diagnosis_text_in(diagnosis, "en", &text), 0);
+        CHECK(text != NULL && strstr(text, "Refused with 1011") != NULL);
+        verify_diagnosis_free(diagnosis);
+    }
 
     CHECK_INT(verify_user_login(client, user_gbk, argv[4], "WIN-CODEPAGE", &reply), VERIFY_OK);
     text = NULL;

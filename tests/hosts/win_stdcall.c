@@ -259,6 +259,8 @@ static void every_function(const char *base_url, const char *app_id, const char 
         CHECK_INT(verify_diagnosis_json(diagnosis, &text), 0);
         CHECK(strstr(text, "\"version\":1") != NULL);
         CHECK_INT(verify_diagnosis_text(diagnosis, &text), 0);
+        CHECK_INT(verify_diagnosis_text_in(diagnosis, "zh-CN", &text), 0);
+        CHECK(strncmp(text, "verify ", 7) == 0);
         CHECK_INT(verify_diagnosis_count(diagnosis, &count), 0);
         CHECK(count > 0);
         CHECK_INT(verify_diagnosis_step(diagnosis, 0, &step, &verdict, &text, NULL), 0);

@@ -21,9 +21,10 @@
 //! lookup still under way then ends on its own thread.
 //!
 //! The [`Report`] is redacted (no AppKey, api password, card, password or token; host names
-//! and addresses stay) and serializes to JSON (docs/doctor.md) and to a short text. Each
-//! step has a stable key (`tls.pin_mismatch`, `init.1011`...) for messages in other
-//! languages.
+//! and addresses stay) and serializes to JSON (docs/doctor.md, English) and to a short text
+//! in the end user's language ([`Report::text_in`]). Each step has a stable key
+//! (`tls.pin_mismatch`, `init.1011`...), by which its sentence in each language is found
+//! ([`words`]).
 
 mod cert;
 mod handshake;
@@ -34,6 +35,7 @@ mod proxy;
 mod report;
 mod service;
 mod store;
+pub mod words;
 
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 

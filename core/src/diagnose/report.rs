@@ -8,6 +8,9 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Map, Value};
 
+use super::words;
+use crate::language::Language;
+
 /// The version of the report's JSON schema (docs/doctor.md). It grows by fields; a change
 /// that renames or removes one bumps it.
 pub const REPORT_VERSION: u32 = 1;
@@ -222,27 +225,36 @@ impl Report {
         })
     }
 
-    /// The report as a short English text, one line a step, to paste into a chat.
+    /// The report as a short English text, one line a step, to paste into a chat:
+    /// [`Report::text_in`] English.
     pub fn to_text(&self) -> String {
+        self.text_in(Language::En)
+    }
+
+    /// The report as a short text in `language`, one line a step, to paste into a chat: a
+    /// summary line, then per step its verdict and step name (`FAIL init`, the same tokens in
+    /// every language, for support), the line and address it concerns, its sentence in
+    /// `language` (the doctor's table, `diagnose::words`) and how long it took. The JSON
+    /// keeps each step's English sentence and facts.
+    pub fn text_in(&self, language: Language) -> String {
         let failed = self
             .steps
             .iter()
             .filter(|s| s.verdict == Verdict::Fail)
             .count();
-        let mut text = format!(
-            "verify doctor ({}) for {} (AppId {}): {}{} in {} ms, {}\n",
-            env!("CARGO_PKG_VERSION"),
-            self.url,
-            self.app_id,
-            self.verdict().name().to_ascii_uppercase(),
-            match failed {
-                0 => String::new(),
-                1 => " (1 step failed)".to_owned(),
-                n => format!(" ({n} steps failed)"),
+        let mut text = words::summary(
+            language,
+            &words::Summary {
+                version: env!("CARGO_PKG_VERSION"),
+                url: &self.url,
+                app_id: &self.app_id,
+                verdict: &self.verdict().name().to_ascii_uppercase(),
+                failed,
+                elapsed_ms: millis(self.elapsed),
+                started_at: &rfc3339(self.started_at),
             },
-            millis(self.elapsed),
-            rfc3339(self.started_at),
         );
+        text.push('\n');
         for step in &self.steps {
             let place = match (&step.line, &step.address) {
                 (Some(line), Some(address)) => format!(" {line} {address}:"),
@@ -257,10 +269,31 @@ impl Report {
                 "{:<4} {:<7}{place} {}{took}\n",
                 step.verdict.name().to_ascii_uppercase(),
                 step.kind.name(),
-                step.message
+                self.sentence(step, language)
             ));
         }
         text
+    }
+
+    /// A step's sentence in `language`: the table's, with `{app_id}` and `{detail}` filled
+    /// in; the step's English sentence when the table lacks its key.
+    fn sentence(&self, step: &Step, language: Language) -> String {
+        let Some(template) = words::words(step.key, language) else {
+            return step.message.clone();
+        };
+        let mut sentence = template.to_owned();
+        for name in words::placeholders(template) {
+            let value = match name {
+                "app_id" => self.app_id.clone(),
+                _ => match step.details.get(name) {
+                    Some(Value::String(text)) => text.clone(),
+                    Some(Value::Number(number)) => number.to_string(),
+                    _ => "?".to_owned(),
+                },
+            };
+            sentence = sentence.replace(&format!("{{{name}}}"), &value);
+        }
+        sentence
     }
 
     /// Replaces every occurrence of each secret (at least 4 bytes long) in the report's

@@ -258,6 +258,7 @@ fn clock_step(reply: &Reply) -> Step {
     };
     Step::new(StepKind::Clock, verdict, key, words)
         .detail("offset_s", offset)
+        .detail("off_by_s", offset.unsigned_abs())
         .detail("server_time", rfc3339(server))
         .detail("local_time", rfc3339(local))
         .detail("tolerance_s", Value::from(CLOCK_FAIL))
