@@ -1,6 +1,7 @@
 using System;
 using System.Runtime.InteropServices;
 using System.Threading;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -14,6 +15,7 @@ namespace Verify
     /// with a wait using the token: the SafeHandle defers verify_cancel_free until the wait
     /// returns; later calls throw <see cref="ObjectDisposedException"/>.
     /// </remarks>
+    [NullableContext(1)]
     public sealed class CancelToken : IDisposable
     {
         private readonly CancelHandle handle;

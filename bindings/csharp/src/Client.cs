@@ -23,6 +23,7 @@ using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -62,6 +63,7 @@ namespace Verify
     /// <see cref="SocialLoginWaitAsync"/> is interrupted by its token, through the library's
     /// cancel token, within milliseconds.</para>
     /// </remarks>
+    [NullableContext(1)]
     public sealed partial class Client : IDisposable
     {
         private readonly ClientHandle handle;
@@ -95,7 +97,7 @@ namespace Verify
         /// that trust nothing (the message says which and why).
         /// </exception>
         /// <exception cref="DllNotFoundException">The native library is missing (the message says where to put it).</exception>
-        public Client(string baseUrl, string appId, string appKey, ClientOptions options)
+        public Client(string baseUrl, string appId, string appKey, [Nullable(2)] ClientOptions options)
         {
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");
@@ -179,7 +181,7 @@ namespace Verify
         /// Any action with any parameters (at most 256; values may be empty, never null), in
         /// the order given. Never sent twice once it may have reached the server.
         /// </summary>
-        public Reply Call(string action, IEnumerable<KeyValuePair<string, string>> parameters)
+        public Reply Call(string action, [Nullable(new byte[] { 2, 0, 1, 1 })] IEnumerable<KeyValuePair<string, string>> parameters)
         {
             Args.Required(action, "action");
             List<string> keys = new List<string>();
@@ -212,7 +214,7 @@ namespace Verify
         /// Runs <see cref="Call(string, IEnumerable{KeyValuePair{string, string}})"/> on the
         /// thread pool (cancellation: see <see cref="Client"/>). The parameters are copied first.
         /// </summary>
-        public Task<Reply> CallAsync(string action, IEnumerable<KeyValuePair<string, string>> parameters,
+        public Task<Reply> CallAsync(string action, [Nullable(new byte[] { 2, 0, 1, 1 })] IEnumerable<KeyValuePair<string, string>> parameters,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             Args.Required(action, "action");
@@ -242,8 +244,8 @@ namespace Verify
         /// <see cref="ResultCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
         /// reply in either case), or another local failure.
         /// </exception>
-        public UserSessionReply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
-            CancelToken cancel = null)
+        public UserSessionReply SocialLoginWait(string state, [Nullable(2)] string mac, TimeSpan interval, TimeSpan timeout,
+            [Nullable(2)] CancelToken cancel = null)
         {
             Args.Required(state, "state");
             Args.Optional(mac, "mac");
@@ -290,7 +292,7 @@ namespace Verify
         /// (From the task) <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/>
         /// passed, or another local failure.
         /// </exception>
-        public Task<UserSessionReply> SocialLoginWaitAsync(string state, string mac, TimeSpan interval, TimeSpan timeout,
+        public Task<UserSessionReply> SocialLoginWaitAsync(string state, [Nullable(2)] string mac, TimeSpan interval, TimeSpan timeout,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             Args.Required(state, "state");
@@ -339,7 +341,7 @@ namespace Verify
         /// <exception cref="ArgumentNullException"><paramref name="token"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
         /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
-        public Keeper StartKeeper(string token, SessionKind kind, KeeperOptions options = null)
+        public Keeper StartKeeper(string token, SessionKind kind, [Nullable(2)] KeeperOptions options = null)
         {
             Keeper keeper = new Keeper(this, token, kind, options);
             keeper.Start();
@@ -359,7 +361,7 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="login"/> is null.</exception>
         /// <exception cref="ArgumentException">The reply is neither a login's success nor an offline verdict.</exception>
-        public Keeper StartKeeper(Reply login, KeeperOptions options = null)
+        public Keeper StartKeeper(Reply login, [Nullable(2)] KeeperOptions options = null)
         {
             Keeper keeper = new Keeper(this, login, options);
             keeper.Start();

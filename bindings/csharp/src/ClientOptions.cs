@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -25,6 +26,7 @@ namespace Verify
     /// options.Mirrors.Add("https://backup.example.com");
     /// </code>
     /// </example>
+    [NullableContext(1)]
     public sealed class ClientOptions
     {
         /// <summary>
@@ -86,6 +88,7 @@ namespace Verify
         public ProxyMode Proxy { get; set; }
 
         /// <summary>For <see cref="ProxyMode.Url"/>: http://, https:// (CONNECT), socks5:// or socks5h://, with an optional user:password@.</summary>
+        [Nullable(2)]
         public string ProxyUrl { get; set; }
 
         /// <summary>
@@ -152,6 +155,7 @@ namespace Verify
         /// former spelling of <see cref="UseDefaultStateFolder"/> and still means the per-user
         /// default.
         /// </summary>
+        [Nullable(2)]
         public string StateFolder { get; set; }
 
         /// <summary>
@@ -229,6 +233,7 @@ namespace Verify
         /// Exceptions it throws are caught and dropped. A client made with these options keeps
         /// the handler alive until it is freed.
         /// </remarks>
+        [Nullable(2)]
         public Action<LogLevel, string> OnLog { get; set; }
 
         /// <summary>

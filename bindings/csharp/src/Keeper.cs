@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -40,6 +41,7 @@ namespace Verify
     /// inside a handler (the free then completes on a thread-pool thread once the handler
     /// returned). After Dispose, the members throw <see cref="ObjectDisposedException"/>.</para>
     /// </remarks>
+    [NullableContext(1)]
     public sealed class Keeper : IDisposable
     {
         private readonly object gate = new object();
@@ -59,7 +61,7 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="token"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
-        public Keeper(Client client, string token, SessionKind kind, KeeperOptions options = null)
+        public Keeper(Client client, string token, SessionKind kind, [Nullable(2)] KeeperOptions options = null)
         {
             if (client == null)
             {
@@ -85,7 +87,7 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="login"/> is null.</exception>
         /// <exception cref="ArgumentException">The reply is neither a login's success (200) nor an offline verdict (202).</exception>
-        public Keeper(Client client, Reply login, KeeperOptions options = null)
+        public Keeper(Client client, Reply login, [Nullable(2)] KeeperOptions options = null)
         {
             if (client == null)
             {
@@ -162,6 +164,7 @@ namespace Verify
         public event EventHandler<KeeperEventArgs> EventReceived;
 
         /// <summary>The underlying handle, for calls this class does not wrap; null before <see cref="Start"/>.</summary>
+        [Nullable(2)]
         public KeeperHandle Handle
         {
             get { return handle; }

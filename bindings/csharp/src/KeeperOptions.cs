@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -7,6 +8,7 @@ namespace Verify
     /// (a heartbeat every 5 minutes, 15 minutes of grace, no IP). A keeper reads them when it
     /// starts. No Dispose.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperOptions
     {
         private TimeSpan interval = TimeSpan.FromMinutes(5);
@@ -54,6 +56,7 @@ namespace Verify
         }
 
         /// <summary>The client IP reported with each heartbeat; null or "" for none (the default).</summary>
+        [Nullable(2)]
         public string Ip { get; set; }
 
         /// <summary>

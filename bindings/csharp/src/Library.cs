@@ -3,10 +3,12 @@ using System.Collections.Generic;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>Library-wide functions: versions, code descriptions, the thread's last error, the machine code.</summary>
+    [NullableContext(1)]
     public static class Library
     {
         /// <summary>The ABI version this binding was written for (VERIFY_ABI_VERSION of verify.h).</summary>
@@ -63,13 +65,13 @@ namespace Verify
         /// language). Show it for local results and for refusals whose server message is empty;
         /// <see cref="Describe(ResultCode)"/> stays the developer's English. Any thread.
         /// </summary>
-        public static string UserMessage(ResultCode code, string language = null)
+        public static string UserMessage(ResultCode code, [Nullable(2)] string language = null)
         {
             return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_code_user_message((int)code, language)));
         }
 
         /// <summary>The message for the end user of any result code: see <see cref="UserMessage(ResultCode, string)"/>.</summary>
-        public static string UserMessage(int code, string language = null)
+        public static string UserMessage(int code, [Nullable(2)] string language = null)
         {
             return UserMessage((ResultCode)code, language);
         }
@@ -123,7 +125,7 @@ namespace Verify
         /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
         /// <exception cref="ArgumentException">A version that is neither V1 nor V2, or a NUL character.</exception>
         /// <exception cref="VerifyException">The OS failed.</exception>
-        public static string MachineCode(string salt, MachineVersion version, string stateFolder)
+        public static string MachineCode(string salt, MachineVersion version, [Nullable(2)] string stateFolder)
         {
             Args.NotNull(salt, "salt");
             Args.Optional(stateFolder, "stateFolder");
@@ -146,7 +148,7 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
         /// <exception cref="VerifyException">The OS failed.</exception>
-        public static MachineCheck CheckMachine(string salt, string stateFolder)
+        public static MachineCheck CheckMachine(string salt, [Nullable(2)] string stateFolder)
         {
             Args.NotNull(salt, "salt");
             Args.Optional(stateFolder, "stateFolder");
@@ -200,7 +202,7 @@ namespace Verify
         /// <exception cref="ArgumentException">An option the library refuses (a pin that does not parse...).</exception>
         /// <exception cref="ArgumentOutOfRangeException">A deadline under 1 ms or over UInt32.MaxValue ms.</exception>
         public static Diagnosis Diagnose(string baseUrl, string appId, string appKey,
-            ClientOptions options = null, TimeSpan? deadline = null)
+            [Nullable(2)] ClientOptions options = null, TimeSpan? deadline = null)
         {
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");

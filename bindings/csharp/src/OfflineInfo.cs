@@ -1,8 +1,10 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>What an offline verdict knows besides its fields (<see cref="Reply.Offline"/>).</summary>
+    [NullableContext(1)]
     public sealed class OfflineInfo
     {
         /// <summary>An offline verdict's info as given.</summary>

@@ -3,6 +3,7 @@ using System.Collections.Generic;
 using System.Collections.ObjectModel;
 using System.Text;
 using System.Threading;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -24,6 +25,7 @@ namespace Verify
     /// <see cref="ResultCode.InvalidArgument"/>. Thread-safety: several threads may read one
     /// reply at once.
     /// </remarks>
+    [NullableContext(1)]
     public class Reply
     {
         private readonly ReplyHandle handle;
@@ -101,6 +103,7 @@ namespace Verify
         }
 
         /// <summary>What an offline verdict knows besides its fields (verify_reply_offline); null for the server's own reply.</summary>
+        [Nullable(2)]
         public OfflineInfo Offline
         {
             get
@@ -131,6 +134,7 @@ namespace Verify
         /// <c>/data/remark</c>, or null: on 1006 the reason, on 1022 the previously bound
         /// machine code, on a login the account's remark.
         /// </summary>
+        [Nullable(2)]
         public string Remark
         {
             get { return GetString("/data/remark"); }
@@ -183,6 +187,7 @@ namespace Verify
         /// The value at <paramref name="pointer"/> as text (a string as it is, a number or
         /// boolean in JSON notation), or null when it is absent, null, an object or an array.
         /// </summary>
+        [return: Nullable(2)]
         public string GetString(string pointer)
         {
             Args.NotNull(pointer, "pointer");
@@ -230,6 +235,7 @@ namespace Verify
         /// and booleans in JSON notation; null, objects and arrays left out), or null when
         /// absent or not an object.
         /// </summary>
+        [return: Nullable(new byte[] { 2, 1, 1 })]
         public IReadOnlyDictionary<string, string> GetStringMap(string pointer)
         {
             Args.NotNull(pointer, "pointer");
@@ -263,7 +269,8 @@ namespace Verify
         /// The value at <paramref name="pointer"/> as JSON text, of any type (an object lists
         /// its keys); "" is the whole reply. Null when absent.
         /// </summary>
-        public string GetJson(string pointer)
+        [return: Nullable(2)]
+        public string GetJson([Nullable(2)] string pointer)
         {
             Args.Optional(pointer, "pointer");
             return handle.With(p =>

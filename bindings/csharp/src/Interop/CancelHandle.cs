@@ -1,9 +1,11 @@
 using System;
 using System.Runtime.InteropServices;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>Owns a <c>verify_cancel *</c>; released with verify_cancel_free.</summary>
+    [NullableContext(1)]
     public sealed class CancelHandle : SafeHandle
     {
         /// <summary>An empty handle; the marshaller fills it from verify_cancel_new.</summary>

@@ -1,9 +1,11 @@
 using System;
 using System.Runtime.InteropServices;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>Owns a <c>verify_client *</c>; released with verify_client_free.</summary>
+    [NullableContext(1)]
     public sealed class ClientHandle : SafeHandle
     {
         private GCHandle logRoot;
@@ -27,7 +29,7 @@ namespace Verify
         /// owns it: dispose it, or hand it to a <see cref="Client"/> that does.
         /// </summary>
         public static ClientHandle Create(string baseUrl, string appId, string appKey,
-            ClientOptionsHandle options = null)
+            [Nullable(2)] ClientOptionsHandle options = null)
         {
             Library.CheckAbi();
             Args.Required(baseUrl, "baseUrl");

@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.InteropServices;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -7,6 +8,7 @@ namespace Verify
     /// Owns a <c>verify_client_options *</c>; released with verify_client_options_free. It
     /// also holds the log handler set on it, whose native callback the library stores.
     /// </summary>
+    [NullableContext(1)]
     public sealed class ClientOptionsHandle : SafeHandle
     {
         private LogDispatcher log;

@@ -1,6 +1,7 @@
 using System;
 using System.Runtime.InteropServices;
 using System.Threading;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -10,6 +11,7 @@ namespace Verify
     /// client is not collected (and its finalizer does not stop the keeper) while the keeper is
     /// reachable; disposing the client still stops the keeper.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperHandle : SafeHandle
     {
         private GCHandle callbackRoot;
@@ -34,7 +36,7 @@ namespace Verify
         /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>. The caller owns the result.
         /// </summary>
         public static KeeperHandle Start(ClientHandle client, string token, SessionKind kind,
-            KeeperOptionsHandle options)
+            [Nullable(2)] KeeperOptionsHandle options)
         {
             Args.Required(token, "token");
             return Start(client, options, (c, nativeOptions) =>

@@ -1,5 +1,6 @@
 using System;
 using System.Runtime.InteropServices;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -7,6 +8,7 @@ namespace Verify
     /// Owns a <c>verify_keeper_options *</c>; released with verify_keeper_options_free. It also
     /// holds the event handler set on it, whose native callback the library stores.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperOptionsHandle : SafeHandle
     {
         private EventDispatcher dispatcher;
@@ -53,7 +55,7 @@ namespace Verify
         /// the keeper's event thread; exceptions it throws are caught and dropped. A keeper started
         /// with the options keeps the function alive until it is freed.
         /// </summary>
-        public void SetEventHandler(Action<KeeperEventArgs> onEvent)
+        public void SetEventHandler([Nullable(2)] Action<KeeperEventArgs> onEvent)
         {
             EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);
             With(p => Args.Ok(NativeMethods.verify_keeper_options_set_callback(p,

@@ -1,9 +1,11 @@
 using System;
 using System.Runtime.InteropServices;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>Owns a <c>verify_keeper_status *</c> snapshot; released with verify_keeper_status_free.</summary>
+    [NullableContext(1)]
     public sealed class KeeperStatusHandle : SafeHandle
     {
         /// <summary>An empty handle; the marshaller fills it from verify_keeper_get_status.</summary>
