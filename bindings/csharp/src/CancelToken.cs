@@ -1,7 +1,7 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
-using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -21,12 +21,17 @@ namespace Verify
         private readonly CancelHandle handle;
 
         /// <summary>A new token, not cancelled (verify_cancel_new).</summary>
+        /// <exception cref="VerifyException">The library could not make the token.</exception>
         public CancelToken()
             : this(CancelHandle.Create())
         {
         }
 
         /// <summary>A token over a handle; disposing either frees it.</summary>
+        /// <param name="handle">A cancel token's handle; the token owns it from now on.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public CancelToken(CancelHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -44,6 +49,8 @@ namespace Verify
         /// <see cref="VerifyException"/> with <see cref="ResultCode.Cancelled"/> within
         /// milliseconds, and later waits with it throw at once. Any thread.
         /// </summary>
+        /// <exception cref="VerifyException">The library refused the call.</exception>
+        /// <exception cref="ObjectDisposedException">The token was disposed.</exception>
         public void Cancel()
         {
             Args.Ok(NativeMethods.verify_cancel_cancel(handle));

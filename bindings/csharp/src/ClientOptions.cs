@@ -245,6 +245,9 @@ namespace Verify
         public bool ThrowOnRefusal { get; set; }
 
         /// <summary>Adds a mirror (<see cref="Mirrors"/>).</summary>
+        /// <param name="baseUrl">Another base URL of the service, http:// or https://.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="baseUrl"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="baseUrl"/> is empty or contains a NUL character.</exception>
         public void AddMirror(string baseUrl)
         {
             Args.Required(baseUrl, "baseUrl");
@@ -252,6 +255,10 @@ namespace Verify
         }
 
         /// <summary>Adds a fixed address for a host name (<see cref="Addresses"/>).</summary>
+        /// <param name="host">The host name.</param>
+        /// <param name="ip">Its IPv4 or IPv6 address.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="host"/> or <paramref name="ip"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="host"/> or <paramref name="ip"/> is empty or contains a NUL character.</exception>
         public void AddAddress(string host, string ip)
         {
             Args.Required(host, "host");
@@ -264,6 +271,7 @@ namespace Verify
         /// <see cref="ClientHandle.Create"/>. The caller owns it.
         /// </summary>
         /// <exception cref="ArgumentException">A setting the library refuses (the message says which and why).</exception>
+        /// <exception cref="VerifyException">The library could not make the options or refused one (<see cref="ResultCode.InvalidArgument"/>: the message says which).</exception>
         public ClientOptionsHandle ToHandle()
         {
             ClientOptionsHandle handle = ClientOptionsHandle.Create();

@@ -1,9 +1,9 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
-using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -61,6 +61,10 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="token"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
+        /// <param name="client">The client whose session it keeps; disposing it stops the keeper.</param>
+        /// <param name="token">The session token of the login.</param>
+        /// <param name="kind">Whose session: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
         public Keeper(Client client, string token, SessionKind kind, [Nullable(2)] KeeperOptions options = null)
         {
             if (client == null)
@@ -87,6 +91,9 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="login"/> is null.</exception>
         /// <exception cref="ArgumentException">The reply is neither a login's success (200) nor an offline verdict (202).</exception>
+        /// <param name="client">The client whose session it keeps; disposing it stops the keeper.</param>
+        /// <param name="login">The reply of a login (typed or not), or an offline verdict.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
         public Keeper(Client client, Reply login, [Nullable(2)] KeeperOptions options = null)
         {
             if (client == null)
@@ -119,6 +126,10 @@ namespace Verify
         /// disposing either frees it. Its events are those of the handle's own options, so this
         /// object raises none; its <see cref="Completion"/> completes on Stop or Dispose.
         /// </summary>
+        /// <param name="handle">A started keeper's handle; the keeper owns it from now on.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public Keeper(KeeperHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -187,6 +198,7 @@ namespace Verify
         /// returned as its number. Any thread.
         /// </summary>
         /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library could not read the state.</exception>
         public KeeperState State
         {
             get
@@ -204,6 +216,8 @@ namespace Verify
         /// Whether the session is usable: <see cref="KeeperState.Alive"/> or
         /// <see cref="KeeperState.Grace"/>; false for Ended and for states this binding does not know.
         /// </summary>
+        /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library could not read the state.</exception>
         public bool IsAlive
         {
             get { return KeeperStatus.IsAliveState(State); }
@@ -253,6 +267,7 @@ namespace Verify
         /// since the previous snapshot (each returned once). Any thread.
         /// </summary>
         /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library could not take the snapshot.</exception>
         public KeeperStatus Status()
         {
             KeeperStatus status;
@@ -280,6 +295,8 @@ namespace Verify
         /// Idempotent; the state becomes <see cref="KeeperState.Ended"/> and
         /// <see cref="Completion"/> completes. Any thread.
         /// </summary>
+        /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library refused the call.</exception>
         public void Stop()
         {
             Args.Ok(NativeMethods.verify_keeper_stop(Started()));

@@ -1,6 +1,6 @@
 using System;
-using System.Runtime.InteropServices;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Verify
 {
@@ -12,6 +12,13 @@ namespace Verify
     public sealed class KeeperEventArgs : EventArgs
     {
         /// <summary>An event as given (for hosts that test their handlers); <paramref name="expireAt"/> is the service's text.</summary>
+        /// <param name="kind">What happened.</param>
+        /// <param name="code">The heartbeat's code.</param>
+        /// <param name="message">The server's message or the local failure's explanation (null is taken as "").</param>
+        /// <param name="remark">The remark of a refusal, or null.</param>
+        /// <param name="expireAt">The session's expiry as the server wrote it, or null.</param>
+        /// <param name="text">The back-office message's text of a Message event, or null.</param>
+        /// <param name="graceEnd">When the grace period ends, or null.</param>
         public KeeperEventArgs(EventKind kind, ResultCode code, string message, [Nullable(2)] string remark,
             [Nullable(2)] string expireAt, [Nullable(2)] string text, DateTimeOffset? graceEnd = null)
         {

@@ -14,6 +14,11 @@ namespace Verify
         private TimeSpan interval = TimeSpan.FromMinutes(5);
         private TimeSpan grace = TimeSpan.FromMinutes(15);
 
+        /// <summary>The defaults: a heartbeat every 5 minutes, 15 minutes of grace, no IP.</summary>
+        public KeeperOptions()
+        {
+        }
+
         /// <summary>
         /// Time between heartbeats: at least 1 s (default 5 minutes, the spec's). A small random
         /// jitter is added. The first heartbeat of <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>
@@ -64,6 +69,8 @@ namespace Verify
         /// <see cref="KeeperHandle.Start(ClientHandle, string, SessionKind, KeeperOptionsHandle)"/>.
         /// The caller owns it.
         /// </summary>
+        /// <exception cref="ArgumentException"><see cref="Ip"/> contains a NUL character.</exception>
+        /// <exception cref="VerifyException">The library could not make the options or refused one.</exception>
         public KeeperOptionsHandle ToHandle()
         {
             Args.Optional(Ip, "Ip");

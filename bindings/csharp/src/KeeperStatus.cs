@@ -12,6 +12,10 @@ namespace Verify
     public sealed class KeeperStatus
     {
         /// <summary>Reads every accessor of a snapshot handle (which the caller still owns).</summary>
+        /// <param name="handle">A snapshot handle (<see cref="KeeperStatusHandle.Take"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public KeeperStatus(KeeperStatusHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -122,6 +126,7 @@ namespace Verify
         }
 
         /// <summary>True for Alive and Grace; false for Ended and for any state this binding does not know.</summary>
+        /// <param name="state">A keeper's state.</param>
         public static bool IsAliveState(KeeperState state)
         {
             return state == KeeperState.Alive || state == KeeperState.Grace;

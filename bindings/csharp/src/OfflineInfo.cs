@@ -8,6 +8,9 @@ namespace Verify
     public sealed class OfflineInfo
     {
         /// <summary>An offline verdict's info as given.</summary>
+        /// <param name="confirmedAt">When the server last confirmed the licence.</param>
+        /// <param name="graceEnd">When the offline grace ends.</param>
+        /// <param name="reason">The local failure that made the verdict offline.</param>
         public OfflineInfo(DateTimeOffset confirmedAt, DateTimeOffset graceEnd, ResultCode reason)
         {
             ConfirmedAt = confirmedAt;

@@ -18,6 +18,7 @@ namespace Verify
         /// <paramref name="text"/> (<c>YYYY-MM-DD HH:mm:ss</c>) as a time with the +08:00 offset,
         /// or null for null, "" or any other form.
         /// </summary>
+        /// <param name="text">The service's text of a time, or null.</param>
         public static DateTimeOffset? Parse([Nullable(2)] string text)
         {
             DateTime local;
@@ -38,6 +39,7 @@ namespace Verify
         }
 
         /// <summary><paramref name="time"/> as the service writes it: <c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00.</summary>
+        /// <param name="time">Any time; it is converted to UTC+08:00.</param>
         public static string Format(DateTimeOffset time)
         {
             return time.ToOffset(Offset).ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture);

@@ -15,6 +15,9 @@ namespace Verify
     public class VerifyException : Exception
     {
         /// <summary>A failure with its code and the library's message.</summary>
+        /// <param name="code">The result code.</param>
+        /// <param name="message">What went wrong.</param>
+        /// <param name="replyJson">The whole reply as JSON when the server answered, or null.</param>
         public VerifyException(ResultCode code, string message, [Nullable(2)] string replyJson = null)
             : base(message)
         {
@@ -23,6 +26,9 @@ namespace Verify
         }
 
         /// <summary>A failure with its code, message and cause.</summary>
+        /// <param name="code">The result code.</param>
+        /// <param name="message">What went wrong.</param>
+        /// <param name="innerException">The exception that caused it, or null.</param>
         public VerifyException(ResultCode code, string message, [Nullable(2)] Exception innerException)
             : base(message, innerException)
         {

@@ -15,6 +15,10 @@ namespace Verify
     public class VerifyRefusedException : VerifyException
     {
         /// <summary>A refusal with its code, the server's message, remark and reply.</summary>
+        /// <param name="code">The server's code.</param>
+        /// <param name="serverMessage">The server's message, as it sent it.</param>
+        /// <param name="remark"><c>/data/remark</c> of the refusal, or null.</param>
+        /// <param name="replyJson">The whole reply as JSON, or null.</param>
         public VerifyRefusedException(ResultCode code, string serverMessage, [Nullable(2)] string remark, [Nullable(2)] string replyJson)
             : base(code, Describe(code, serverMessage), replyJson)
         {

@@ -1,6 +1,6 @@
 using System;
-using System.Runtime.InteropServices;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Verify
 {
@@ -21,6 +21,7 @@ namespace Verify
         }
 
         /// <summary>A new token (verify_cancel_new); the caller owns it.</summary>
+        /// <exception cref="VerifyException">The library could not make the token.</exception>
         public static CancelHandle Create()
         {
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do

@@ -1,6 +1,6 @@
 using System;
-using System.Runtime.InteropServices;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Verify
 {
@@ -36,6 +36,7 @@ namespace Verify
         }
 
         /// <summary>New options with the defaults (verify_client_options_new); the caller owns them.</summary>
+        /// <exception cref="VerifyException">The library could not make the options.</exception>
         public static ClientOptionsHandle Create()
         {
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do

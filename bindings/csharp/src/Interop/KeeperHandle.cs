@@ -1,7 +1,7 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
-using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -35,6 +35,13 @@ namespace Verify
         /// <paramref name="token"/>, with <paramref name="options"/> (null: the defaults); see
         /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>. The caller owns the result.
         /// </summary>
+        /// <param name="client">The client's handle.</param>
+        /// <param name="token">The session token of the login.</param>
+        /// <param name="kind">Whose session: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>.</param>
+        /// <param name="options">The keeper's options, or null for the defaults.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="token"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="token"/> is empty or contains a NUL character, or a handle is invalid.</exception>
+        /// <exception cref="VerifyException">The library refused the session or could not start the keeper.</exception>
         public static KeeperHandle Start(ClientHandle client, string token, SessionKind kind,
             [Nullable(2)] KeeperOptionsHandle options)
         {

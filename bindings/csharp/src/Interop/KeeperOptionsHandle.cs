@@ -1,6 +1,6 @@
 using System;
-using System.Runtime.InteropServices;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Verify
 {
@@ -36,6 +36,7 @@ namespace Verify
         }
 
         /// <summary>New options with the defaults (verify_keeper_options_new); the caller owns them.</summary>
+        /// <exception cref="VerifyException">The library could not make the options.</exception>
         public static KeeperOptionsHandle Create()
         {
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
@@ -55,6 +56,8 @@ namespace Verify
         /// the keeper's event thread; exceptions it throws are caught and dropped. A keeper started
         /// with the options keeps the function alive until it is freed.
         /// </summary>
+        /// <param name="onEvent">The handler, or null for none.</param>
+        /// <exception cref="VerifyException">The library refused the handler.</exception>
         public void SetEventHandler([Nullable(2)] Action<KeeperEventArgs> onEvent)
         {
             EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);

@@ -1,6 +1,6 @@
 using System;
-using System.Runtime.InteropServices;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace Verify
 {
@@ -25,6 +25,9 @@ namespace Verify
         /// back-office messages queued since the previous one. The caller owns it; read it with
         /// the <see cref="KeeperStatus"/> constructor.
         /// </summary>
+        /// <param name="keeper">A started keeper's handle.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="keeper"/> is null.</exception>
+        /// <exception cref="VerifyException">The library could not take the snapshot.</exception>
         public static KeeperStatusHandle Take(KeeperHandle keeper)
         {
             if (keeper == null)
