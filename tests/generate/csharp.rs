@@ -373,7 +373,7 @@ fn exceptions_doc(action: &ActionSpec, out: &mut String, from_task: bool) {
          cref=\"VerifyConfigurationException\"/> for 1001, 1010, 1011 and 1012).</exception>\n        \
          /// <exception cref=\"VerifyException\">{task}A local failure (network, timeout, TLS, a reply \
          that is not the protocol's): <see cref=\"VerifyException.Code\"/> says which.</exception>\n        \
-         /// <exception cref=\"ObjectDisposedException\">The client was disposed.</exception>\n"
+         /// <exception cref=\"ObjectDisposedException\">{task}The client was disposed.</exception>\n"
     ));
 }
 

@@ -59,7 +59,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="card"/> or <paramref name="mac"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<CardLoginReply> SingleLoginAsync(string card, string mac, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(card, "card");
@@ -113,7 +113,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<UserSessionReply> UserLoginAsync(string username, string password, [Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -170,7 +170,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<RenewalReply> UserLoginWithCardAsync(string username, string password, string card, [Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -233,7 +233,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<RegistrationReply> UserRegisterAsync(string username, string password, [Nullable(2)] string card = null, [Nullable(2)] string mac = null, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -289,7 +289,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="oldPassword"/> or <paramref name="newPassword"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<PasswordChangedReply> UpdatePasswordAsync(string username, string oldPassword, string newPassword, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -341,7 +341,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="newMac"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<RebindReply> ChangeBindAsync(string username, string password, string newMac, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -395,7 +395,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or a string contains a NUL character, or <paramref name="kind"/> is neither Card nor User.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<HeartbeatReply> HeartbeatAsync(string token, SessionKind kind, [Nullable(2)] string ip = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(token, "token");
@@ -446,7 +446,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<RechargeReply> UserRechargeAsync(string username, string card, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -489,7 +489,7 @@ namespace Verify
         /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<LatestVersionReply> GetLatestVersionAsync([Nullable(2)] string currentVersion = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Optional(currentVersion, "currentVersion");
@@ -526,7 +526,7 @@ namespace Verify
         /// <param name="cancellationToken">Cancels the call only before it starts.</param>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<BulletinReply> GetBulletinAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => GetBulletin(), cancellationToken);
@@ -569,7 +569,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<VariableReply> GetVariableAsync(string name, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(name, "name");
@@ -606,7 +606,7 @@ namespace Verify
         /// <param name="cancellationToken">Cancels the call only before it starts.</param>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<VariablesReply> GetVariablesAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => GetVariables(), cancellationToken);
@@ -652,7 +652,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<UserInfoReply> GetUserInfoAsync(string username, string password, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -697,7 +697,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="card"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<CardInfoReply> GetCardInfoAsync(string card, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(card, "card");
@@ -739,7 +739,7 @@ namespace Verify
         /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<SocialStartReply> SocialLoginStartAsync([Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Optional(mac, "mac");
@@ -790,7 +790,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<UserSessionReply> SocialLoginPollAsync(string state, [Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(state, "state");
@@ -843,7 +843,7 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="username"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
-        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<SocialRegistrationReply> SocialRegisterStartAsync(string username, [Nullable(2)] string mac = null, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
