@@ -150,8 +150,8 @@ fn typed_reply(reply: &ReplySpec) -> String {
         out.push_str(&format!(
             "    public sealed class {name} : Reply\n    {{\n        /// <summary>The typed reply \
              over a native reply (see <see cref=\"Reply\"/>); the fields are read \
-             now.</summary>\n        /// <param name=\"handle\">The native reply; the typed reply owns it \
-             from now on.</param>\n        /// <exception cref=\"ArgumentNullException\"><paramref \
+             now.</summary>\n        /// <param name=\"handle\">The native reply, kept by the typed reply \
+             (see <see cref=\"Reply\"/>).</param>\n        /// <exception cref=\"ArgumentNullException\"><paramref \
              name=\"handle\"/> is null.</exception>\n        /// <exception \
              cref=\"ArgumentException\"><paramref name=\"handle\"/> is invalid (NULL).</exception>\n        \
              /// <exception cref=\"ObjectDisposedException\"><paramref name=\"handle\"/> was \

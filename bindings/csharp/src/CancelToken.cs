@@ -28,7 +28,7 @@ namespace Verify
         }
 
         /// <summary>A token over a handle; disposing either frees it.</summary>
-        /// <param name="handle">A cancel token's handle; the token owns it from now on.</param>
+        /// <param name="handle">A cancel token's handle, shared with the token: disposing either frees it.</param>
         /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
         /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>

@@ -140,7 +140,7 @@ namespace Verify
         /// client's <see cref="Handle"/>). The client and the handle share the native object:
         /// disposing either frees it.
         /// </summary>
-        /// <param name="handle">A client handle; the client owns it from now on.</param>
+        /// <param name="handle">A client handle, shared with the client: disposing either frees it.</param>
         /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
         /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>

@@ -126,7 +126,7 @@ namespace Verify
         /// disposing either frees it. Its events are those of the handle's own options, so this
         /// object raises none; its <see cref="Completion"/> completes on Stop or Dispose.
         /// </summary>
-        /// <param name="handle">A started keeper's handle; the keeper owns it from now on.</param>
+        /// <param name="handle">A started keeper's handle, shared with the keeper: disposing either frees it.</param>
         /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
         /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>

@@ -38,7 +38,7 @@ namespace Verify
         /// when neither is reachable any more (or disposing the handle frees it at once: the
         /// reply's getters then throw <see cref="ObjectDisposedException"/>).
         /// </summary>
-        /// <param name="handle">The native reply; the reply owns it from now on.</param>
+        /// <param name="handle">The native reply, kept by the reply (see above).</param>
         /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
         /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>

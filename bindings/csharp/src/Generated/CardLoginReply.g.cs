@@ -18,7 +18,7 @@ namespace Verify
     public sealed class CardLoginReply : Reply
     {
         /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
-        /// <param name="handle">The native reply; the typed reply owns it from now on.</param>
+        /// <param name="handle">The native reply, kept by the typed reply (see <see cref="Reply"/>).</param>
         /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
         /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
