@@ -10,7 +10,10 @@
 #   <out>/Verify.dll.mdb    its symbols, in Mono's format (mcs writes no portable PDB)
 #   <out>/Verify.cs         the same sources as one file, to add to a project by hand: the
 #                           `using`s of every file first, then each file's namespace block; made
-#                           here, never edited, not committed (the packages ship it)
+#                           here, never edited, not committed (the packages ship it). Without the
+#                           nullability metadata (Interop/Nullable*Attribute.cs and the
+#                           [Nullable...] attributes): Roslyn refuses them in source (CS8335), so
+#                           a project that compiles the drop-in declares its own nullability
 #
 # Usage: scripts/build-csharp.sh [--out DIR] [--drop-in-only]
 #   default DIR: ${CARGO_TARGET_DIR:-target}/csharp
@@ -35,6 +38,11 @@ done
 mapfile -t sources < <(find bindings/csharp/src -name '*.cs' -type f | LC_ALL=C sort)
 mkdir -p "$out"
 
+# The nullability attributes, which only a compiler may write (Roslyn: CS8335), as the drop-in
+# leaves them out: whole lines, and those in front of a parameter.
+flag='(new byte\[\] \{[0-9, ]*\}|[0-9])'
+strip_nullable=(-E -e "/^ *\[(return: )?Nullable(Context)?\($flag\)\]$/d" -e "s/\[Nullable\($flag\)\] //g")
+
 # The drop-in: written beside and renamed over, so a reader never sees half a file.
 {
     echo "// Verify.cs: the C# binding of the verify licensing client (libverify.so / verify.dll), ABI 2."
@@ -44,9 +52,10 @@ mkdir -p "$out"
     echo
     grep -h '^using [A-Za-z.]*;$' "${sources[@]}" | LC_ALL=C sort -u
     for file in "${sources[@]}"; do
+        case "$file" in */Nullable*Attribute.cs) continue ;; esac
         echo
         echo "// ---- ${file#bindings/csharp/}"
-        grep -v '^using [A-Za-z.]*;$' "$file" | sed '/./,$!d'
+        grep -v '^using [A-Za-z.]*;$' "$file" | sed "${strip_nullable[@]}" | sed '/./,$!d'
     done
 } > "$out/Verify.cs.part"
 mv -f "$out/Verify.cs.part" "$out/Verify.cs"

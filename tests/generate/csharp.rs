@@ -39,7 +39,12 @@ pub fn files() -> Vec<(String, String)> {
             "Client.Actions.g.cs".to_owned(),
             file(
                 "the action table (core/src/actions/)",
-                &["System.Threading", "System.Threading.Tasks"],
+                &[
+                    "System",
+                    "System.Runtime.CompilerServices",
+                    "System.Threading",
+                    "System.Threading.Tasks",
+                ],
                 &format!(
                     "    public sealed partial class Client\n    {{\n{}    }}\n",
                     methods().trim_end_matches('\n').to_owned() + "\n"
@@ -52,7 +57,11 @@ pub fn files() -> Vec<(String, String)> {
             format!("{}.g.cs", class(reply.name)),
             file(
                 "the action table (core/src/actions/)",
-                &["System", "System.Collections.Generic"],
+                &[
+                    "System",
+                    "System.Collections.Generic",
+                    "System.Runtime.CompilerServices",
+                ],
                 &typed_reply(reply),
             ),
         ));
@@ -102,6 +111,17 @@ fn own_fields(reply: &ReplySpec) -> impl Iterator<Item = &'static FieldSpec> {
         .filter(|field| !BASE_MEMBERS.contains(&pascal(field.name).as_str()))
 }
 
+/// The nullability attribute of a typed field's property (Roslyn reads it; the class says not
+/// null by default): a string or a map may be absent (null), its keys and values never are;
+/// `long?`, `bool?` and `DateTimeOffset?` say it in their type.
+fn nullable(field: &FieldSpec) -> &'static str {
+    match field.ty {
+        FieldType::Str => "        [Nullable(2)]\n",
+        FieldType::Map => "        [Nullable(new byte[] { 2, 1, 1 })]\n",
+        FieldType::Time | FieldType::Int | FieldType::Bool => "",
+    }
+}
+
 /// The C# type of a typed field, and the getter that reads it.
 fn property(field: &FieldSpec) -> (&'static str, &'static str) {
     match field.ty {
@@ -125,12 +145,17 @@ fn typed_reply(reply: &ReplySpec) -> String {
         out.push_str(
             "    /// The fields of the spec are properties, each null when the server left it out or \
              sent\n    /// another type; every field is also readable by JSON Pointer (<see \
-             cref=\"Reply\"/>).\n    /// </summary>\n",
+             cref=\"Reply\"/>).\n    /// </summary>\n    [NullableContext(1)]\n",
         );
         out.push_str(&format!(
             "    public sealed class {name} : Reply\n    {{\n        /// <summary>The typed reply \
              over a native reply (see <see cref=\"Reply\"/>); the fields are read \
-             now.</summary>\n        public {name}(ReplyHandle handle)\n            : \
+             now.</summary>\n        /// <param name=\"handle\">The native reply, kept by the typed reply \
+             (see <see cref=\"Reply\"/>).</param>\n        /// <exception cref=\"ArgumentNullException\"><paramref \
+             name=\"handle\"/> is null.</exception>\n        /// <exception \
+             cref=\"ArgumentException\"><paramref name=\"handle\"/> is invalid (NULL).</exception>\n        \
+             /// <exception cref=\"ObjectDisposedException\"><paramref name=\"handle\"/> was \
+             disposed.</exception>\n        public {name}(ReplyHandle handle)\n            : \
              base(handle)\n        {{\n"
         ));
         for field in own_fields(reply) {
@@ -149,10 +174,11 @@ fn typed_reply(reply: &ReplySpec) -> String {
                 ""
             };
             out.push_str(&format!(
-                "        /// <summary><c>{}</c>: {}.{unit} Null when absent.</summary>\n        \
+                "        /// <summary><c>{}</c>: {}.{unit} Null when absent.</summary>\n{}        \
                  public {} {} {{ get; private set; }}\n\n",
                 field.name,
                 xml(field.doc),
+                nullable(field),
                 property(field).0,
                 pascal(field.name)
             ));
@@ -262,6 +288,95 @@ fn doc(action: &ActionSpec, out: &mut String, extra: &[&str]) {
     }
 }
 
+/// What a parameter of the action table holds, by its name: the table names the wire key and
+/// whether it is required; the meaning is said once here for every action that takes it.
+fn param_meaning(name: &str) -> &'static str {
+    match name {
+        "card" => "The card key.",
+        "mac" => "The machine code (<see cref=\"Library.MachineCode(string)\"/>).",
+        "device_name" => "A display name for the machine.",
+        "username" => "The account's username.",
+        "password" => "The account's password.",
+        "old_password" => "The account's current password.",
+        "new_password" => "The password to set.",
+        "new_mac" => "The machine code to bind the account to.",
+        "token" => "The session token of a card or account login.",
+        "kind" => "Whose session the token is: <see cref=\"SessionKind.Card\"/> or <see cref=\"SessionKind.User\"/>.",
+        "ip" => "The client's IP address, for the server's records.",
+        "current_version" => "The program's current version.",
+        "name" => "The variable's name.",
+        "state" => "The state of <see cref=\"SocialLoginStart\"/> (<c>/data/state</c>).",
+        other => panic!(
+            "tests/generate/csharp.rs: the parameter `{other}` of the action table has no \
+             meaning in param_meaning; add one"
+        ),
+    }
+}
+
+/// The `<param>` of every parameter of an action: its meaning, its wire key, and whether it
+/// may be left out.
+fn params_doc(action: &ActionSpec, out: &mut String) {
+    for param in action.params {
+        let presence = match param.kind {
+            ParamKind::Required => "Required: neither null nor empty",
+            ParamKind::Optional => "Optional: null or empty is not sent",
+            ParamKind::Session => "Sent as <c>card</c> or <c>user</c>",
+        };
+        out.push_str(&format!(
+            "        /// <param name=\"{}\">{} <c>{}</c> on the wire. {presence}.</param>\n",
+            camel(param.name),
+            param_meaning(param.name),
+            param.wire
+        ));
+    }
+}
+
+/// The `<exception>`s of an action's method, as `Client.Finish` and `Args` throw them: the
+/// argument checks at once (also for the `...Async` twin), the refusal and local failures
+/// from the call (from the task for the twin).
+fn exceptions_doc(action: &ActionSpec, out: &mut String, from_task: bool) {
+    let required: Vec<String> = action
+        .params
+        .iter()
+        .filter(|p| p.kind == ParamKind::Required)
+        .map(|p| format!("<paramref name=\"{}\"/>", camel(p.name)))
+        .collect();
+    if !required.is_empty() {
+        out.push_str(&format!(
+            "        /// <exception cref=\"ArgumentNullException\">{} is null.</exception>\n",
+            required.join(" or ")
+        ));
+    }
+    let mut bad = Vec::new();
+    if !required.is_empty() {
+        bad.push(format!("{} is empty", required.join(" or ")));
+    }
+    if action.params.iter().any(|p| p.kind != ParamKind::Session) {
+        bad.push("a string contains a NUL character".to_owned());
+    }
+    if let Some(kind) = action.params.iter().find(|p| p.kind == ParamKind::Session) {
+        bad.push(format!(
+            "<paramref name=\"{}\"/> is neither Card nor User",
+            camel(kind.name)
+        ));
+    }
+    if !bad.is_empty() {
+        out.push_str(&format!(
+            "        /// <exception cref=\"ArgumentException\">{}.</exception>\n",
+            bad.join(", or ")
+        ));
+    }
+    let task = if from_task { "(From the task) " } else { "" };
+    out.push_str(&format!(
+        "        /// <exception cref=\"VerifyRefusedException\">{task}The server refused the call and \
+         <see cref=\"ClientOptions.ThrowOnRefusal\"/> is set (<see \
+         cref=\"VerifyConfigurationException\"/> for 1001, 1010, 1011 and 1012).</exception>\n        \
+         /// <exception cref=\"VerifyException\">{task}A local failure (network, timeout, TLS, a reply \
+         that is not the protocol's): <see cref=\"VerifyException.Code\"/> says which.</exception>\n        \
+         /// <exception cref=\"ObjectDisposedException\">{task}The client was disposed.</exception>\n"
+    ));
+}
+
 fn methods() -> String {
     let mut out = String::new();
     for action in actions() {
@@ -273,9 +388,9 @@ fn methods() -> String {
                 ParamKind::Required => format!("string {}", camel(param.name)),
                 ParamKind::Session => format!("SessionKind {}", camel(param.name)),
                 ParamKind::Optional if trailing_optional(action, index) => {
-                    format!("string {} = null", camel(param.name))
+                    format!("[Nullable(2)] string {} = null", camel(param.name))
                 }
-                ParamKind::Optional => format!("string {}", camel(param.name)),
+                ParamKind::Optional => format!("[Nullable(2)] string {}", camel(param.name)),
             })
             .collect();
         let checks: String = action
@@ -312,6 +427,8 @@ fn methods() -> String {
         let reply = class(action.reply);
 
         doc(action, &mut out, &[]);
+        params_doc(action, &mut out);
+        exceptions_doc(action, &mut out, false);
         out.push_str(&format!(
             "        public {reply} {name}({})\n        {{\n{checks}            ReplyHandle \
              reply;\n            int code = NativeMethods.verify_{}({});\n            return \
@@ -331,6 +448,11 @@ fn methods() -> String {
                 "(see <see cref=\"Client\"/>).",
             ],
         );
+        params_doc(action, &mut out);
+        out.push_str(
+            "        /// <param name=\"cancellationToken\">Cancels the call only before it starts.</param>\n",
+        );
+        exceptions_doc(action, &mut out, true);
         let mut async_params = params.clone();
         async_params
             .push("CancellationToken cancellationToken = default(CancellationToken)".to_owned());

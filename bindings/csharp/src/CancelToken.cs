@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -14,17 +15,23 @@ namespace Verify
     /// with a wait using the token: the SafeHandle defers verify_cancel_free until the wait
     /// returns; later calls throw <see cref="ObjectDisposedException"/>.
     /// </remarks>
+    [NullableContext(1)]
     public sealed class CancelToken : IDisposable
     {
         private readonly CancelHandle handle;
 
         /// <summary>A new token, not cancelled (verify_cancel_new).</summary>
+        /// <exception cref="VerifyException">The library could not make the token.</exception>
         public CancelToken()
             : this(CancelHandle.Create())
         {
         }
 
         /// <summary>A token over a handle; disposing either frees it.</summary>
+        /// <param name="handle">A cancel token's handle, shared with the token: disposing either frees it.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public CancelToken(CancelHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -42,6 +49,8 @@ namespace Verify
         /// <see cref="VerifyException"/> with <see cref="ResultCode.Cancelled"/> within
         /// milliseconds, and later waits with it throw at once. Any thread.
         /// </summary>
+        /// <exception cref="VerifyException">The library refused the call.</exception>
+        /// <exception cref="ObjectDisposedException">The token was disposed.</exception>
         public void Cancel()
         {
             Args.Ok(NativeMethods.verify_cancel_cancel(handle));

@@ -20,6 +20,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
@@ -62,6 +63,7 @@ namespace Verify
     /// <see cref="SocialLoginWaitAsync"/> is interrupted by its token, through the library's
     /// cancel token, within milliseconds.</para>
     /// </remarks>
+    [NullableContext(1)]
     public sealed partial class Client : IDisposable
     {
         private readonly ClientHandle handle;
@@ -78,6 +80,10 @@ namespace Verify
         /// <exception cref="ArgumentException">An argument is empty, or the URL is not one the library takes (the message says what to pass instead).</exception>
         /// <exception cref="DllNotFoundException">The native library is missing (the message says where to put it).</exception>
         /// <exception cref="NotSupportedException">The loaded library has another ABI version.</exception>
+        /// <param name="baseUrl">The service's address, http:// or https://, without <c>/api/verify</c>.</param>
+        /// <param name="appId">The program's id.</param>
+        /// <param name="appKey">The program's secret (AppKey); wiped from memory when the client is freed.</param>
+        /// <exception cref="VerifyException">The library could not make the client (<see cref="VerifyException.Code"/> says why).</exception>
         public Client(string baseUrl, string appId, string appKey)
             : this(baseUrl, appId, appKey, null)
         {
@@ -95,7 +101,12 @@ namespace Verify
         /// that trust nothing (the message says which and why).
         /// </exception>
         /// <exception cref="DllNotFoundException">The native library is missing (the message says where to put it).</exception>
-        public Client(string baseUrl, string appId, string appKey, ClientOptions options)
+        /// <param name="baseUrl">The service's address, http:// or https://, without <c>/api/verify</c>.</param>
+        /// <param name="appId">The program's id.</param>
+        /// <param name="appKey">The program's secret (AppKey); wiped from memory when the client is freed.</param>
+        /// <param name="options">The settings, or null for the defaults.</param>
+        /// <exception cref="VerifyException">The library could not make the client or its options (<see cref="VerifyException.Code"/> says why).</exception>
+        public Client(string baseUrl, string appId, string appKey, [Nullable(2)] ClientOptions options)
         {
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");
@@ -129,6 +140,10 @@ namespace Verify
         /// client's <see cref="Handle"/>). The client and the handle share the native object:
         /// disposing either frees it.
         /// </summary>
+        /// <param name="handle">A client handle, shared with the client: disposing either frees it.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public Client(ClientHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -154,6 +169,10 @@ namespace Verify
         /// call does (a lazy Init, a re-Init, connects, a resend). Any thread, at any time.
         /// </summary>
         /// <exception cref="ArgumentOutOfRangeException">A timeout under 1 ms or over 4294967295 ms.</exception>
+        /// <param name="connect">The connect timeout, at least 1 ms.</param>
+        /// <param name="call">The whole-call timeout, at least 1 ms.</param>
+        /// <exception cref="VerifyException">The library refused the timeouts.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public void SetTimeouts(TimeSpan connect, TimeSpan call)
         {
             uint connectMs = Args.Milliseconds(connect, "connect");
@@ -162,6 +181,9 @@ namespace Verify
         }
 
         /// <summary>Runs the Init handshake now (otherwise it runs on the first action).</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public Reply Init()
         {
             ReplyHandle reply;
@@ -170,6 +192,7 @@ namespace Verify
         }
 
         /// <summary>Runs <see cref="Init"/> on the thread pool (cancellation: see <see cref="Client"/>).</summary>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
         public Task<Reply> InitAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => Init(), cancellationToken);
@@ -179,7 +202,14 @@ namespace Verify
         /// Any action with any parameters (at most 256; values may be empty, never null), in
         /// the order given. Never sent twice once it may have reached the server.
         /// </summary>
-        public Reply Call(string action, IEnumerable<KeyValuePair<string, string>> parameters)
+        /// <param name="action">The action's wire name (<c>SingleLogin</c>, ...).</param>
+        /// <param name="parameters">The parameters as wire key and value, or null for none.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="action"/> is null, or a key or value of <paramref name="parameters"/> is.</exception>
+        /// <exception cref="ArgumentException"><paramref name="action"/> or a key is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public Reply Call(string action, [Nullable(new byte[] { 2, 0, 1, 1 })] IEnumerable<KeyValuePair<string, string>> parameters)
         {
             Args.Required(action, "action");
             List<string> keys = new List<string>();
@@ -203,6 +233,13 @@ namespace Verify
         }
 
         /// <summary>Any action with any parameters, given as pairs (see the other overload).</summary>
+        /// <param name="action">The action's wire name (<c>SingleLogin</c>, ...).</param>
+        /// <param name="parameters">The parameters as wire key and value.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="action"/> is null, or a key or value of <paramref name="parameters"/> is.</exception>
+        /// <exception cref="ArgumentException"><paramref name="action"/> or a key is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public Reply Call(string action, params KeyValuePair<string, string>[] parameters)
         {
             return Call(action, (IEnumerable<KeyValuePair<string, string>>)parameters);
@@ -212,7 +249,12 @@ namespace Verify
         /// Runs <see cref="Call(string, IEnumerable{KeyValuePair{string, string}})"/> on the
         /// thread pool (cancellation: see <see cref="Client"/>). The parameters are copied first.
         /// </summary>
-        public Task<Reply> CallAsync(string action, IEnumerable<KeyValuePair<string, string>> parameters,
+        /// <param name="action">The action's wire name (<c>SingleLogin</c>, ...).</param>
+        /// <param name="parameters">The parameters as wire key and value, or null for none.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="action"/> is null (the parameters are checked by the task).</exception>
+        /// <exception cref="ArgumentException"><paramref name="action"/> is empty or contains a NUL character.</exception>
+        public Task<Reply> CallAsync(string action, [Nullable(new byte[] { 2, 0, 1, 1 })] IEnumerable<KeyValuePair<string, string>> parameters,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             Args.Required(action, "action");
@@ -242,8 +284,12 @@ namespace Verify
         /// <see cref="ResultCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
         /// reply in either case), or another local failure.
         /// </exception>
-        public UserSessionReply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
-            CancelToken cancel = null)
+        /// <exception cref="ArgumentNullException"><paramref name="state"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> or <paramref name="timeout"/> is under 1 ms or over 4294967295 ms.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        public UserSessionReply SocialLoginWait(string state, [Nullable(2)] string mac, TimeSpan interval, TimeSpan timeout,
+            [Nullable(2)] CancelToken cancel = null)
         {
             Args.Required(state, "state");
             Args.Optional(mac, "mac");
@@ -290,7 +336,15 @@ namespace Verify
         /// (From the task) <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/>
         /// passed, or another local failure.
         /// </exception>
-        public Task<UserSessionReply> SocialLoginWaitAsync(string state, string mac, TimeSpan interval, TimeSpan timeout,
+        /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>).</param>
+        /// <param name="mac">The machine code, or null.</param>
+        /// <param name="interval">Time between polls, at least 1 ms (rounded up to whole ms).</param>
+        /// <param name="timeout">How long to wait in all, at least 1 ms.</param>
+        /// <param name="cancellationToken">Ends the wait within milliseconds; the task is then cancelled.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="state"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> or <paramref name="timeout"/> is under 1 ms or over 4294967295 ms.</exception>
+        public Task<UserSessionReply> SocialLoginWaitAsync(string state, [Nullable(2)] string mac, TimeSpan interval, TimeSpan timeout,
             CancellationToken cancellationToken = default(CancellationToken))
         {
             Args.Required(state, "state");
@@ -339,7 +393,10 @@ namespace Verify
         /// <exception cref="ArgumentNullException"><paramref name="token"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
         /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
-        public Keeper StartKeeper(string token, SessionKind kind, KeeperOptions options = null)
+        /// <param name="token">The session token of the login.</param>
+        /// <param name="kind">Whose session: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        public Keeper StartKeeper(string token, SessionKind kind, [Nullable(2)] KeeperOptions options = null)
         {
             Keeper keeper = new Keeper(this, token, kind, options);
             keeper.Start();
@@ -359,7 +416,10 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="login"/> is null.</exception>
         /// <exception cref="ArgumentException">The reply is neither a login's success nor an offline verdict.</exception>
-        public Keeper StartKeeper(Reply login, KeeperOptions options = null)
+        /// <param name="login">The reply of a login (typed or not), or an offline verdict.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
+        public Keeper StartKeeper(Reply login, [Nullable(2)] KeeperOptions options = null)
         {
             Keeper keeper = new Keeper(this, login, options);
             keeper.Start();

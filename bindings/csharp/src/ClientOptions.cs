@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -25,6 +26,7 @@ namespace Verify
     /// options.Mirrors.Add("https://backup.example.com");
     /// </code>
     /// </example>
+    [NullableContext(1)]
     public sealed class ClientOptions
     {
         /// <summary>
@@ -86,6 +88,7 @@ namespace Verify
         public ProxyMode Proxy { get; set; }
 
         /// <summary>For <see cref="ProxyMode.Url"/>: http://, https:// (CONNECT), socks5:// or socks5h://, with an optional user:password@.</summary>
+        [Nullable(2)]
         public string ProxyUrl { get; set; }
 
         /// <summary>
@@ -152,6 +155,7 @@ namespace Verify
         /// former spelling of <see cref="UseDefaultStateFolder"/> and still means the per-user
         /// default.
         /// </summary>
+        [Nullable(2)]
         public string StateFolder { get; set; }
 
         /// <summary>
@@ -229,6 +233,7 @@ namespace Verify
         /// Exceptions it throws are caught and dropped. A client made with these options keeps
         /// the handler alive until it is freed.
         /// </remarks>
+        [Nullable(2)]
         public Action<LogLevel, string> OnLog { get; set; }
 
         /// <summary>
@@ -240,6 +245,9 @@ namespace Verify
         public bool ThrowOnRefusal { get; set; }
 
         /// <summary>Adds a mirror (<see cref="Mirrors"/>).</summary>
+        /// <param name="baseUrl">Another base URL of the service, http:// or https://.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="baseUrl"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="baseUrl"/> is empty or contains a NUL character.</exception>
         public void AddMirror(string baseUrl)
         {
             Args.Required(baseUrl, "baseUrl");
@@ -247,6 +255,10 @@ namespace Verify
         }
 
         /// <summary>Adds a fixed address for a host name (<see cref="Addresses"/>).</summary>
+        /// <param name="host">The host name.</param>
+        /// <param name="ip">Its IPv4 or IPv6 address.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="host"/> or <paramref name="ip"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="host"/> or <paramref name="ip"/> is empty or contains a NUL character.</exception>
         public void AddAddress(string host, string ip)
         {
             Args.Required(host, "host");
@@ -259,6 +271,7 @@ namespace Verify
         /// <see cref="ClientHandle.Create"/>. The caller owns it.
         /// </summary>
         /// <exception cref="ArgumentException">A setting the library refuses (the message says which and why).</exception>
+        /// <exception cref="VerifyException">The library could not make the options or refused one (<see cref="ResultCode.InvalidArgument"/>: the message says which).</exception>
         public ClientOptionsHandle ToHandle()
         {
             ClientOptionsHandle handle = ClientOptionsHandle.Create();

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 using System.Threading.Tasks;
@@ -40,6 +41,7 @@ namespace Verify
     /// inside a handler (the free then completes on a thread-pool thread once the handler
     /// returned). After Dispose, the members throw <see cref="ObjectDisposedException"/>.</para>
     /// </remarks>
+    [NullableContext(1)]
     public sealed class Keeper : IDisposable
     {
         private readonly object gate = new object();
@@ -59,7 +61,11 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="token"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
-        public Keeper(Client client, string token, SessionKind kind, KeeperOptions options = null)
+        /// <param name="client">The client whose session it keeps; disposing it stops the keeper.</param>
+        /// <param name="token">The session token of the login.</param>
+        /// <param name="kind">Whose session: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        public Keeper(Client client, string token, SessionKind kind, [Nullable(2)] KeeperOptions options = null)
         {
             if (client == null)
             {
@@ -85,7 +91,10 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="login"/> is null.</exception>
         /// <exception cref="ArgumentException">The reply is neither a login's success (200) nor an offline verdict (202).</exception>
-        public Keeper(Client client, Reply login, KeeperOptions options = null)
+        /// <param name="client">The client whose session it keeps; disposing it stops the keeper.</param>
+        /// <param name="login">The reply of a login (typed or not), or an offline verdict.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        public Keeper(Client client, Reply login, [Nullable(2)] KeeperOptions options = null)
         {
             if (client == null)
             {
@@ -117,6 +126,10 @@ namespace Verify
         /// disposing either frees it. Its events are those of the handle's own options, so this
         /// object raises none; its <see cref="Completion"/> completes on Stop or Dispose.
         /// </summary>
+        /// <param name="handle">A started keeper's handle, shared with the keeper: disposing either frees it.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public Keeper(KeeperHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -162,6 +175,7 @@ namespace Verify
         public event EventHandler<KeeperEventArgs> EventReceived;
 
         /// <summary>The underlying handle, for calls this class does not wrap; null before <see cref="Start"/>.</summary>
+        [Nullable(2)]
         public KeeperHandle Handle
         {
             get { return handle; }
@@ -184,6 +198,7 @@ namespace Verify
         /// returned as its number. Any thread.
         /// </summary>
         /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library could not read the state.</exception>
         public KeeperState State
         {
             get
@@ -201,6 +216,8 @@ namespace Verify
         /// Whether the session is usable: <see cref="KeeperState.Alive"/> or
         /// <see cref="KeeperState.Grace"/>; false for Ended and for states this binding does not know.
         /// </summary>
+        /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library could not read the state.</exception>
         public bool IsAlive
         {
             get { return KeeperStatus.IsAliveState(State); }
@@ -250,6 +267,7 @@ namespace Verify
         /// since the previous snapshot (each returned once). Any thread.
         /// </summary>
         /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library could not take the snapshot.</exception>
         public KeeperStatus Status()
         {
             KeeperStatus status;
@@ -277,6 +295,8 @@ namespace Verify
         /// Idempotent; the state becomes <see cref="KeeperState.Ended"/> and
         /// <see cref="Completion"/> completes. Any thread.
         /// </summary>
+        /// <exception cref="InvalidOperationException">The keeper has not started.</exception>
+        /// <exception cref="VerifyException">The library refused the call.</exception>
         public void Stop()
         {
             Args.Ok(NativeMethods.verify_keeper_stop(Started()));

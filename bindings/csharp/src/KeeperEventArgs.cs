@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Verify
@@ -7,11 +8,19 @@ namespace Verify
     /// One event of a <see cref="Keeper"/>, copied out of the library's <c>verify_event</c>:
     /// it stays valid after the handler returns.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperEventArgs : EventArgs
     {
         /// <summary>An event as given (for hosts that test their handlers); <paramref name="expireAt"/> is the service's text.</summary>
-        public KeeperEventArgs(EventKind kind, ResultCode code, string message, string remark,
-            string expireAt, string text, DateTimeOffset? graceEnd = null)
+        /// <param name="kind">What happened.</param>
+        /// <param name="code">The heartbeat's code.</param>
+        /// <param name="message">The server's message or the local failure's explanation (null is taken as "").</param>
+        /// <param name="remark">The remark of a refusal, or null.</param>
+        /// <param name="expireAt">The session's expiry as the server wrote it, or null.</param>
+        /// <param name="text">The back-office message's text of a Message event, or null.</param>
+        /// <param name="graceEnd">When the grace period ends, or null.</param>
+        public KeeperEventArgs(EventKind kind, ResultCode code, string message, [Nullable(2)] string remark,
+            [Nullable(2)] string expireAt, [Nullable(2)] string text, DateTimeOffset? graceEnd = null)
         {
             Kind = kind;
             Code = code;
@@ -33,22 +42,26 @@ namespace Verify
         public string Message { get; private set; }
 
         /// <summary>The remark of a refusal (the reason of a 1006), or null.</summary>
+        [Nullable(2)]
         public string Remark { get; private set; }
 
         /// <summary>The session's expiry on <see cref="EventKind.Alive"/> and <see cref="EventKind.Online"/> (the service's time, UTC+08:00), else null.</summary>
         public DateTimeOffset? ExpireAt { get; private set; }
 
         /// <summary>The session's expiry as the server wrote it (<c>YYYY-MM-DD HH:mm:ss</c>, UTC+08:00), else null.</summary>
+        [Nullable(2)]
         public string ExpireAtText { get; private set; }
 
         /// <summary>
         /// The back-office message's text on a <see cref="EventKind.Message"/> event, else null.
         /// (<see cref="Message"/> is the heartbeat's own message, as on a reply.)
         /// </summary>
+        [Nullable(2)]
         public string MessageText { get; private set; }
 
         /// <summary>The former name of <see cref="MessageText"/>: the same value.</summary>
         [Obsolete("Use MessageText: the back-office message's text of a Message event.")]
+        [Nullable(2)]
         public string Text
         {
             get { return MessageText; }

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -7,10 +8,16 @@ namespace Verify
     /// (a heartbeat every 5 minutes, 15 minutes of grace, no IP). A keeper reads them when it
     /// starts. No Dispose.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperOptions
     {
         private TimeSpan interval = TimeSpan.FromMinutes(5);
         private TimeSpan grace = TimeSpan.FromMinutes(15);
+
+        /// <summary>The defaults: a heartbeat every 5 minutes, 15 minutes of grace, no IP.</summary>
+        public KeeperOptions()
+        {
+        }
 
         /// <summary>
         /// Time between heartbeats: at least 1 s (default 5 minutes, the spec's). A small random
@@ -54,6 +61,7 @@ namespace Verify
         }
 
         /// <summary>The client IP reported with each heartbeat; null or "" for none (the default).</summary>
+        [Nullable(2)]
         public string Ip { get; set; }
 
         /// <summary>
@@ -61,6 +69,8 @@ namespace Verify
         /// <see cref="KeeperHandle.Start(ClientHandle, string, SessionKind, KeeperOptionsHandle)"/>.
         /// The caller owns it.
         /// </summary>
+        /// <exception cref="ArgumentException"><see cref="Ip"/> contains a NUL character.</exception>
+        /// <exception cref="VerifyException">The library could not make the options or refused one.</exception>
         public KeeperOptionsHandle ToHandle()
         {
             Args.Optional(Ip, "Ip");

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -7,9 +8,14 @@ namespace Verify
     /// A snapshot of a keeper (verify_keeper_get_status and its accessors), copied: it stays valid
     /// and never changes. From <see cref="Keeper.Status"/>.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperStatus
     {
         /// <summary>Reads every accessor of a snapshot handle (which the caller still owns).</summary>
+        /// <param name="handle">A snapshot handle (<see cref="KeeperStatusHandle.Take"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public KeeperStatus(KeeperStatusHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -72,12 +78,14 @@ namespace Verify
         public string LastMessage { get; private set; }
 
         /// <summary>The remark of the last refusal (the reason of a 1006), or null.</summary>
+        [Nullable(2)]
         public string Remark { get; private set; }
 
         /// <summary>The session's expiry from the last successful heartbeat (the service's time, UTC+08:00), or null before the first.</summary>
         public DateTimeOffset? ExpireAt { get; private set; }
 
         /// <summary>The session's expiry as the server wrote it (<c>YYYY-MM-DD HH:mm:ss</c>, UTC+08:00), or null.</summary>
+        [Nullable(2)]
         public string ExpireAtText { get; private set; }
 
         /// <summary>When the last heartbeat succeeded (whole seconds, UTC), or null before the first success.</summary>
@@ -118,6 +126,7 @@ namespace Verify
         }
 
         /// <summary>True for Alive and Grace; false for Ended and for any state this binding does not know.</summary>
+        /// <param name="state">A keeper's state.</param>
         public static bool IsAliveState(KeeperState state)
         {
             return state == KeeperState.Alive || state == KeeperState.Grace;

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
@@ -7,6 +8,7 @@ using System.Threading;
 namespace Verify
 {
     /// <summary>Library-wide functions: versions, code descriptions, the thread's last error, the machine code.</summary>
+    [NullableContext(1)]
     public static class Library
     {
         /// <summary>The ABI version this binding was written for (VERIFY_ABI_VERSION of verify.h).</summary>
@@ -45,12 +47,14 @@ namespace Verify
         }
 
         /// <summary>A static English description of any result code. Any thread.</summary>
+        /// <param name="code">Any result code.</param>
         public static string Describe(ResultCode code)
         {
             return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_code_describe((int)code)));
         }
 
         /// <summary>A static English description of any result code. Any thread.</summary>
+        /// <param name="code">Any result code, as a number.</param>
         public static string Describe(int code)
         {
             return Describe((ResultCode)code);
@@ -63,13 +67,17 @@ namespace Verify
         /// language). Show it for local results and for refusals whose server message is empty;
         /// <see cref="Describe(ResultCode)"/> stays the developer's English. Any thread.
         /// </summary>
-        public static string UserMessage(ResultCode code, string language = null)
+        /// <param name="code">Any result code.</param>
+        /// <param name="language">A language tag ("zh-CN", "zh-TW", "en", ...), or null or empty for <see cref="Language"/>.</param>
+        public static string UserMessage(ResultCode code, [Nullable(2)] string language = null)
         {
             return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_code_user_message((int)code, language)));
         }
 
         /// <summary>The message for the end user of any result code: see <see cref="UserMessage(ResultCode, string)"/>.</summary>
-        public static string UserMessage(int code, string language = null)
+        /// <param name="code">Any result code, as a number.</param>
+        /// <param name="language">A language tag ("zh-CN", "zh-TW", "en", ...), or null or empty for <see cref="Language"/>.</param>
+        public static string UserMessage(int code, [Nullable(2)] string language = null)
         {
             return UserMessage((ResultCode)code, language);
         }
@@ -81,6 +89,7 @@ namespace Verify
         /// null or empty to go back to the user's. Setting a tag that is not well formed throws
         /// <see cref="VerifyException"/> (InvalidArgument). Any thread.
         /// </summary>
+        /// <exception cref="VerifyException">Setting a tag that is not well formed (<see cref="ResultCode.InvalidArgument"/>).</exception>
         public static string Language
         {
             get { return Loader.Call(() => Utf8.FromNative(NativeMethods.verify_language())); }
@@ -102,6 +111,8 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
         /// <exception cref="VerifyException">The machine identity could not be read or created (<see cref="ResultCode.System"/>).</exception>
+        /// <param name="salt">One salt per program, such as its AppId; may be empty.</param>
+        /// <exception cref="ArgumentException"><paramref name="salt"/> contains a NUL character.</exception>
         public static string MachineCode(string salt)
         {
             if (salt == null)
@@ -123,7 +134,10 @@ namespace Verify
         /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
         /// <exception cref="ArgumentException">A version that is neither V1 nor V2, or a NUL character.</exception>
         /// <exception cref="VerifyException">The OS failed.</exception>
-        public static string MachineCode(string salt, MachineVersion version, string stateFolder)
+        /// <param name="salt">One salt per program, such as its AppId; may be empty.</param>
+        /// <param name="version"><see cref="MachineVersion.V1"/> or <see cref="MachineVersion.V2"/>.</param>
+        /// <param name="stateFolder">The folder of the stored v2 code, or null or empty for the default.</param>
+        public static string MachineCode(string salt, MachineVersion version, [Nullable(2)] string stateFolder)
         {
             Args.NotNull(salt, "salt");
             Args.Optional(stateFolder, "stateFolder");
@@ -146,7 +160,10 @@ namespace Verify
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="salt"/> is null.</exception>
         /// <exception cref="VerifyException">The OS failed.</exception>
-        public static MachineCheck CheckMachine(string salt, string stateFolder)
+        /// <param name="salt">One salt per program, such as its AppId; may be empty.</param>
+        /// <param name="stateFolder">The folder of the stored code, or null or empty for the default.</param>
+        /// <exception cref="ArgumentException">A string contains a NUL character.</exception>
+        public static MachineCheck CheckMachine(string salt, [Nullable(2)] string stateFolder)
         {
             Args.NotNull(salt, "salt");
             Args.Optional(stateFolder, "stateFolder");
@@ -199,8 +216,14 @@ namespace Verify
         /// <exception cref="ArgumentNullException">An argument but <paramref name="options"/> is null.</exception>
         /// <exception cref="ArgumentException">An option the library refuses (a pin that does not parse...).</exception>
         /// <exception cref="ArgumentOutOfRangeException">A deadline under 1 ms or over UInt32.MaxValue ms.</exception>
+        /// <param name="baseUrl">The service's address, as for <see cref="Client"/>.</param>
+        /// <param name="appId">The program's id.</param>
+        /// <param name="appKey">The program's secret (AppKey).</param>
+        /// <param name="options">The client's settings, or null for the defaults.</param>
+        /// <param name="deadline">The time for every step in all, or null for 10 s.</param>
+        /// <exception cref="VerifyException">The library could not run the doctor (not a failed step: those are in the report).</exception>
         public static Diagnosis Diagnose(string baseUrl, string appId, string appKey,
-            ClientOptions options = null, TimeSpan? deadline = null)
+            [Nullable(2)] ClientOptions options = null, TimeSpan? deadline = null)
         {
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");
@@ -272,6 +295,7 @@ namespace Verify
         /// hypervisor bit, firmware strings of virtual machines, container markers
         /// (verify_machine_virtual_new). It only reports. Any thread.
         /// </summary>
+        /// <exception cref="VerifyException">The OS failed.</exception>
         public static MachineVirtual Virtualization()
         {
             IntPtr report;

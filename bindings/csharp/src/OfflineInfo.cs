@@ -1,11 +1,16 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>What an offline verdict knows besides its fields (<see cref="Reply.Offline"/>).</summary>
+    [NullableContext(1)]
     public sealed class OfflineInfo
     {
         /// <summary>An offline verdict's info as given.</summary>
+        /// <param name="confirmedAt">When the server last confirmed the licence.</param>
+        /// <param name="graceEnd">When the offline grace ends.</param>
+        /// <param name="reason">The local failure that made the verdict offline.</param>
         public OfflineInfo(DateTimeOffset confirmedAt, DateTimeOffset graceEnd, ResultCode reason)
         {
             ConfirmedAt = confirmedAt;

@@ -1,6 +1,7 @@
 using System;
 using System.Collections.Generic;
 using System.Collections.ObjectModel;
+using System.Runtime.CompilerServices;
 using System.Text;
 using System.Threading;
 
@@ -24,6 +25,7 @@ namespace Verify
     /// <see cref="ResultCode.InvalidArgument"/>. Thread-safety: several threads may read one
     /// reply at once.
     /// </remarks>
+    [NullableContext(1)]
     public class Reply
     {
         private readonly ReplyHandle handle;
@@ -36,6 +38,10 @@ namespace Verify
         /// when neither is reachable any more (or disposing the handle frees it at once: the
         /// reply's getters then throw <see cref="ObjectDisposedException"/>).
         /// </summary>
+        /// <param name="handle">The native reply, kept by the reply (see above).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public Reply(ReplyHandle handle)
         {
             Args.Usable(handle, "handle");
@@ -101,6 +107,7 @@ namespace Verify
         }
 
         /// <summary>What an offline verdict knows besides its fields (verify_reply_offline); null for the server's own reply.</summary>
+        [Nullable(2)]
         public OfflineInfo Offline
         {
             get
@@ -131,6 +138,7 @@ namespace Verify
         /// <c>/data/remark</c>, or null: on 1006 the reason, on 1022 the previously bound
         /// machine code, on a login the account's remark.
         /// </summary>
+        [Nullable(2)]
         public string Remark
         {
             get { return GetString("/data/remark"); }
@@ -161,6 +169,8 @@ namespace Verify
         /// <c>~1</c>) and prefixed with <c>/</c>. <c>Pointer("data", "variables", "a/b")</c> is
         /// <c>"/data/variables/a~1b"</c>.
         /// </summary>
+        /// <param name="keys">The object keys and array indexes, outermost first.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="keys"/> or one of them is null.</exception>
         public static string Pointer(params string[] keys)
         {
             if (keys == null)
@@ -183,6 +193,10 @@ namespace Verify
         /// The value at <paramref name="pointer"/> as text (a string as it is, a number or
         /// boolean in JSON notation), or null when it is absent, null, an object or an array.
         /// </summary>
+        /// <param name="pointer">A JSON Pointer (<c>/data/token</c>; <see cref="Pointer"/> builds one).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="pointer"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
+        [return: Nullable(2)]
         public string GetString(string pointer)
         {
             Args.NotNull(pointer, "pointer");
@@ -194,6 +208,9 @@ namespace Verify
         }
 
         /// <summary>The value at <paramref name="pointer"/> as an integer, or null when absent or not an integer (strings are not parsed).</summary>
+        /// <param name="pointer">A JSON Pointer (<c>/data/token</c>; <see cref="Pointer"/> builds one).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="pointer"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
         public long? GetInt64(string pointer)
         {
             Args.NotNull(pointer, "pointer");
@@ -205,6 +222,9 @@ namespace Verify
         }
 
         /// <summary>The value at <paramref name="pointer"/> as a boolean, or null when absent or not a boolean.</summary>
+        /// <param name="pointer">A JSON Pointer (<c>/data/token</c>; <see cref="Pointer"/> builds one).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="pointer"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
         public bool? GetBool(string pointer)
         {
             Args.NotNull(pointer, "pointer");
@@ -220,6 +240,9 @@ namespace Verify
         /// (<c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00) with that offset, or null when absent, empty
         /// or in another form (<see cref="GetString"/> still gives the text).
         /// </summary>
+        /// <param name="pointer">A JSON Pointer (<c>/data/token</c>; <see cref="Pointer"/> builds one).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="pointer"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
         public DateTimeOffset? GetTime(string pointer)
         {
             return ServiceTime.Parse(GetString(pointer));
@@ -230,6 +253,10 @@ namespace Verify
         /// and booleans in JSON notation; null, objects and arrays left out), or null when
         /// absent or not an object.
         /// </summary>
+        /// <param name="pointer">A JSON Pointer (<c>/data/token</c>; <see cref="Pointer"/> builds one).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="pointer"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
+        [return: Nullable(new byte[] { 2, 1, 1 })]
         public IReadOnlyDictionary<string, string> GetStringMap(string pointer)
         {
             Args.NotNull(pointer, "pointer");
@@ -263,7 +290,10 @@ namespace Verify
         /// The value at <paramref name="pointer"/> as JSON text, of any type (an object lists
         /// its keys); "" is the whole reply. Null when absent.
         /// </summary>
-        public string GetJson(string pointer)
+        /// <param name="pointer">A JSON Pointer, or null or "" for the whole reply.</param>
+        /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
+        [return: Nullable(2)]
+        public string GetJson([Nullable(2)] string pointer)
         {
             Args.Optional(pointer, "pointer");
             return handle.With(p =>
@@ -281,6 +311,7 @@ namespace Verify
         }
 
         /// <summary>Whether <paramref name="code"/> is 1001, 1010, 1011 or 1012 (a refusal of the program's configuration).</summary>
+        /// <param name="code">A result code.</param>
         public static bool IsConfigurationCode(ResultCode code)
         {
             return code == ResultCode.ProgramNotFound || code == ResultCode.SignatureError
@@ -288,6 +319,7 @@ namespace Verify
         }
 
         /// <summary>Throws the refusal of this reply, if it is one.</summary>
+        /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
         protected void Check()
         {
             if (IsRefusal)

@@ -1,5 +1,6 @@
 using System;
 using System.Globalization;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -7,6 +8,7 @@ namespace Verify
     /// The service's times: <c>YYYY-MM-DD HH:mm:ss</c> in Beijing time, UTC+08:00, written
     /// without an offset; read as a <see cref="DateTimeOffset"/> with that offset.
     /// </summary>
+    [NullableContext(1)]
     public static class ServiceTime
     {
         /// <summary>The offset of every time the service writes: UTC+08:00 (no daylight saving).</summary>
@@ -16,7 +18,8 @@ namespace Verify
         /// <paramref name="text"/> (<c>YYYY-MM-DD HH:mm:ss</c>) as a time with the +08:00 offset,
         /// or null for null, "" or any other form.
         /// </summary>
-        public static DateTimeOffset? Parse(string text)
+        /// <param name="text">The service's text of a time, or null.</param>
+        public static DateTimeOffset? Parse([Nullable(2)] string text)
         {
             DateTime local;
             if (string.IsNullOrEmpty(text) || !DateTime.TryParseExact(text, "yyyy-MM-dd HH:mm:ss",
@@ -36,6 +39,7 @@ namespace Verify
         }
 
         /// <summary><paramref name="time"/> as the service writes it: <c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00.</summary>
+        /// <param name="time">Any time; it is converted to UTC+08:00.</param>
         public static string Format(DateTimeOffset time)
         {
             return time.ToOffset(Offset).ToString("yyyy-MM-dd HH:mm:ss", CultureInfo.InvariantCulture);

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -8,6 +9,7 @@ namespace Verify
     /// verdict, every step, the JSON (schema version 1, docs/doctor.md) and the short text to
     /// paste into a chat. It holds no secret.
     /// </summary>
+    [NullableContext(1)]
     public sealed class Diagnosis
     {
         internal Diagnosis(Verdict verdict, IList<DiagnosisStep> steps, string json, string text)

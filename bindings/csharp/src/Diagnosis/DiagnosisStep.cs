@@ -1,8 +1,10 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>One step of a <see cref="Diagnosis"/>.</summary>
+    [NullableContext(1)]
     public sealed class DiagnosisStep
     {
         internal DiagnosisStep(DiagnosisStepKind kind, Verdict verdict, string key, string message)

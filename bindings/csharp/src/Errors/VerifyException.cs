@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -10,10 +11,14 @@ namespace Verify
     /// <see cref="ClientOptions.ThrowOnRefusal"/>), so one <c>catch (VerifyException)</c>
     /// handles both.
     /// </summary>
+    [NullableContext(1)]
     public class VerifyException : Exception
     {
         /// <summary>A failure with its code and the library's message.</summary>
-        public VerifyException(ResultCode code, string message, string replyJson = null)
+        /// <param name="code">The result code.</param>
+        /// <param name="message">What went wrong.</param>
+        /// <param name="replyJson">The whole reply as JSON when the server answered, or null.</param>
+        public VerifyException(ResultCode code, string message, [Nullable(2)] string replyJson = null)
             : base(message)
         {
             Code = code;
@@ -21,7 +26,10 @@ namespace Verify
         }
 
         /// <summary>A failure with its code, message and cause.</summary>
-        public VerifyException(ResultCode code, string message, Exception innerException)
+        /// <param name="code">The result code.</param>
+        /// <param name="message">What went wrong.</param>
+        /// <param name="innerException">The exception that caused it, or null.</param>
+        public VerifyException(ResultCode code, string message, [Nullable(2)] Exception innerException)
             : base(message, innerException)
         {
             Code = code;
@@ -34,6 +42,7 @@ namespace Verify
         /// The whole reply as JSON when the server did answer (a refusal, or a
         /// <see cref="ResultCode.Protocol"/> failure); else null.
         /// </summary>
+        [Nullable(2)]
         public string ReplyJson { get; private set; }
 
         /// <summary>The failure of the calling thread's last call, as the library recorded it.</summary>

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -10,10 +11,15 @@ namespace Verify
     /// <see cref="ClientOptions.ThrowOnRefusal"/>. A refusal of the program's configuration
     /// (1001, 1010, 1011, 1012) is the subclass <see cref="VerifyConfigurationException"/>.
     /// </summary>
+    [NullableContext(1)]
     public class VerifyRefusedException : VerifyException
     {
         /// <summary>A refusal with its code, the server's message, remark and reply.</summary>
-        public VerifyRefusedException(ResultCode code, string serverMessage, string remark, string replyJson)
+        /// <param name="code">The server's code.</param>
+        /// <param name="serverMessage">The server's message, as it sent it.</param>
+        /// <param name="remark"><c>/data/remark</c> of the refusal, or null.</param>
+        /// <param name="replyJson">The whole reply as JSON, or null.</param>
+        public VerifyRefusedException(ResultCode code, string serverMessage, [Nullable(2)] string remark, [Nullable(2)] string replyJson)
             : base(code, Describe(code, serverMessage), replyJson)
         {
             ServerMessage = serverMessage ?? string.Empty;
@@ -24,6 +30,7 @@ namespace Verify
         public string ServerMessage { get; private set; }
 
         /// <summary><c>/data/remark</c> of the refusal: the reason of a ban (1006), the previously bound machine code (1022); or null.</summary>
+        [Nullable(2)]
         public string Remark { get; private set; }
 
         /// <summary>Whether the program's configuration was refused (1001, 1010, 1011, 1012) rather than a licence.</summary>

@@ -5,6 +5,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -13,9 +14,14 @@ namespace Verify
     /// The fields of the spec are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
+    [NullableContext(1)]
     public sealed class BulletinReply : Reply
     {
         /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        /// <param name="handle">The native reply, kept by the typed reply (see <see cref="Reply"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public BulletinReply(ReplyHandle handle)
             : base(handle)
         {
@@ -24,6 +30,7 @@ namespace Verify
         }
 
         /// <summary><c>bulletin</c>: the bulletin text. Null when absent.</summary>
+        [Nullable(2)]
         public string Bulletin { get; private set; }
 
         /// <summary><c>updated_at</c>: when it was last changed. The service's time, with its offset (+08:00). Null when absent.</summary>

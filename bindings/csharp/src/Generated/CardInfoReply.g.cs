@@ -5,6 +5,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -13,9 +14,14 @@ namespace Verify
     /// The fields of the spec are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
+    [NullableContext(1)]
     public sealed class CardInfoReply : Reply
     {
         /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        /// <param name="handle">The native reply, kept by the typed reply (see <see cref="Reply"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public CardInfoReply(ReplyHandle handle)
             : base(handle)
         {
@@ -34,18 +40,22 @@ namespace Verify
         }
 
         /// <summary><c>card</c>: the card key. Null when absent.</summary>
+        [Nullable(2)]
         public string Card { get; private set; }
 
         /// <summary><c>card_type</c>: the card type's display name. Null when absent.</summary>
+        [Nullable(2)]
         public string CardType { get; private set; }
 
         /// <summary><c>status</c>: <c>unused</c>, <c>active</c>, <c>expired</c>, <c>exhausted</c>, <c>used</c>, <c>disabled</c> or <c>refunded</c>. Null when absent.</summary>
+        [Nullable(2)]
         public string Status { get; private set; }
 
         /// <summary><c>is_times</c>: true for a count card. Null when absent.</summary>
         public bool? IsTimes { get; private set; }
 
         /// <summary><c>device_id</c>: the bound machine code; empty when not bound. Null when absent.</summary>
+        [Nullable(2)]
         public string DeviceId { get; private set; }
 
         /// <summary><c>activated_at</c>: first use; empty when unused. The service's time, with its offset (+08:00). Null when absent.</summary>
@@ -58,6 +68,7 @@ namespace Verify
         public long? Duration { get; private set; }
 
         /// <summary><c>duration_type</c>: <c>day</c> or <c>hour</c>. Null when absent.</summary>
+        [Nullable(2)]
         public string DurationType { get; private set; }
 
         /// <summary><c>total</c>: uses the count card was sold with (count cards only). Null when absent.</summary>

@@ -5,6 +5,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -13,9 +14,14 @@ namespace Verify
     /// The fields of the spec are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
+    [NullableContext(1)]
     public sealed class CardLoginReply : Reply
     {
         /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        /// <param name="handle">The native reply, kept by the typed reply (see <see cref="Reply"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public CardLoginReply(ReplyHandle handle)
             : base(handle)
         {
@@ -30,15 +36,18 @@ namespace Verify
         }
 
         /// <summary><c>token</c>: the session token (40 characters) for a card heartbeat. Null when absent.</summary>
+        [Nullable(2)]
         public string Token { get; private set; }
 
         /// <summary><c>status</c>: <c>active</c>. Null when absent.</summary>
+        [Nullable(2)]
         public string Status { get; private set; }
 
         /// <summary><c>is_times</c>: true for a count card. Null when absent.</summary>
         public bool? IsTimes { get; private set; }
 
         /// <summary><c>card_type</c>: the card type's display name. Null when absent.</summary>
+        [Nullable(2)]
         public string CardType { get; private set; }
 
         /// <summary><c>expire_at</c>: <c>YYYY-MM-DD HH:mm:ss</c>; far future for a count card. The service's time, with its offset (+08:00). Null when absent.</summary>

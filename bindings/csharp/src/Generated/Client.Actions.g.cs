@@ -3,6 +3,8 @@
 // Regenerate with `VERIFY_BLESS=1 cargo test --test generated`.
 // </auto-generated>
 
+using System;
+using System.Runtime.CompilerServices;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -19,7 +21,15 @@ namespace Verify
         /// Success of <c>SingleLogin</c> (card mode).
         /// </remarks>
         /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
-        public CardLoginReply SingleLogin(string card, string mac, string deviceName = null)
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="card"/> or <paramref name="mac"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="card"/> or <paramref name="mac"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public CardLoginReply SingleLogin(string card, string mac, [Nullable(2)] string deviceName = null)
         {
             Required(card, "card");
             Required(mac, "mac");
@@ -41,7 +51,16 @@ namespace Verify
         /// Success of <c>SingleLogin</c> (card mode).
         /// </remarks>
         /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
-        public Task<CardLoginReply> SingleLoginAsync(string card, string mac, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="card"/> or <paramref name="mac"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="card"/> or <paramref name="mac"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<CardLoginReply> SingleLoginAsync(string card, string mac, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(card, "card");
             Required(mac, "mac");
@@ -57,7 +76,15 @@ namespace Verify
         /// Success of a password <c>UserLogin</c> without a card, or of a social login.
         /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
-        public UserSessionReply UserLogin(string username, string password, string mac = null)
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public UserSessionReply UserLogin(string username, string password, [Nullable(2)] string mac = null)
         {
             Required(username, "username");
             Required(password, "password");
@@ -78,7 +105,16 @@ namespace Verify
         /// Success of a password <c>UserLogin</c> without a card, or of a social login.
         /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
-        public Task<UserSessionReply> UserLoginAsync(string username, string password, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<UserSessionReply> UserLoginAsync(string username, string password, [Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -94,7 +130,16 @@ namespace Verify
         /// Success of <c>UserLogin</c> with a card (the renewal branch): no token.
         /// </remarks>
         /// <returns>A <see cref="RenewalReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
-        public RenewalReply UserLoginWithCard(string username, string password, string card, string mac = null)
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="card"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public RenewalReply UserLoginWithCard(string username, string password, string card, [Nullable(2)] string mac = null)
         {
             Required(username, "username");
             Required(password, "password");
@@ -116,7 +161,17 @@ namespace Verify
         /// Success of <c>UserLogin</c> with a card (the renewal branch): no token.
         /// </remarks>
         /// <returns>A <see cref="RenewalReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
-        public Task<RenewalReply> UserLoginWithCardAsync(string username, string password, string card, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="card"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<RenewalReply> UserLoginWithCardAsync(string username, string password, string card, [Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -134,7 +189,17 @@ namespace Verify
         /// no token is returned; with a duration card it is active and has a token.
         /// </remarks>
         /// <returns>A <see cref="RegistrationReply"/>: <c>Username</c>, <c>UserId</c>, <c>ExpireAt</c>, <c>Token</c>, <c>Status</c>.</returns>
-        public RegistrationReply UserRegister(string username, string password, string card = null, string mac = null, string deviceName = null)
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public RegistrationReply UserRegister(string username, string password, [Nullable(2)] string card = null, [Nullable(2)] string mac = null, [Nullable(2)] string deviceName = null)
         {
             Required(username, "username");
             Required(password, "password");
@@ -158,7 +223,18 @@ namespace Verify
         /// no token is returned; with a duration card it is active and has a token.
         /// </remarks>
         /// <returns>A <see cref="RegistrationReply"/>: <c>Username</c>, <c>UserId</c>, <c>ExpireAt</c>, <c>Token</c>, <c>Status</c>.</returns>
-        public Task<RegistrationReply> UserRegisterAsync(string username, string password, string card = null, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<RegistrationReply> UserRegisterAsync(string username, string password, [Nullable(2)] string card = null, [Nullable(2)] string mac = null, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Required(password, "password");
@@ -176,6 +252,14 @@ namespace Verify
         /// Success of <c>UpdatePwd</c>.
         /// </remarks>
         /// <returns>A <see cref="PasswordChangedReply"/>: <c>Username</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="oldPassword">The account's current password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="newPassword">The password to set. <c>NewPassword</c> on the wire. Required: neither null nor empty.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="oldPassword"/> or <paramref name="newPassword"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="oldPassword"/> or <paramref name="newPassword"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public PasswordChangedReply UpdatePassword(string username, string oldPassword, string newPassword)
         {
             Required(username, "username");
@@ -197,6 +281,15 @@ namespace Verify
         /// Success of <c>UpdatePwd</c>.
         /// </remarks>
         /// <returns>A <see cref="PasswordChangedReply"/>: <c>Username</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="oldPassword">The account's current password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="newPassword">The password to set. <c>NewPassword</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="oldPassword"/> or <paramref name="newPassword"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="oldPassword"/> or <paramref name="newPassword"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<PasswordChangedReply> UpdatePasswordAsync(string username, string oldPassword, string newPassword, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -212,6 +305,14 @@ namespace Verify
         /// Success of <c>ChangeBind</c>.
         /// </remarks>
         /// <returns>A <see cref="RebindReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>BindCount</c>, <c>BindLimit</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="newMac">The machine code to bind the account to. <c>Mac</c> on the wire. Required: neither null nor empty.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="newMac"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="newMac"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public RebindReply ChangeBind(string username, string password, string newMac)
         {
             Required(username, "username");
@@ -232,6 +333,15 @@ namespace Verify
         /// Success of <c>ChangeBind</c>.
         /// </remarks>
         /// <returns>A <see cref="RebindReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>BindCount</c>, <c>BindLimit</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="newMac">The machine code to bind the account to. <c>Mac</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="newMac"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="newMac"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<RebindReply> ChangeBindAsync(string username, string password, string newMac, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -248,7 +358,15 @@ namespace Verify
         /// Success of <c>UserHeartbeat</c>.
         /// </remarks>
         /// <returns>A <see cref="HeartbeatReply"/>: <c>ExpireAt</c>, <c>Status</c>, <c>Msg</c>.</returns>
-        public HeartbeatReply Heartbeat(string token, SessionKind kind, string ip = null)
+        /// <param name="token">The session token of a card or account login. <c>Token</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="kind">Whose session the token is: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>. <c>Type</c> on the wire. Sent as <c>card</c> or <c>user</c>.</param>
+        /// <param name="ip">The client's IP address, for the server's records. <c>IP</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="token"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or a string contains a NUL character, or <paramref name="kind"/> is neither Card nor User.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public HeartbeatReply Heartbeat(string token, SessionKind kind, [Nullable(2)] string ip = null)
         {
             Required(token, "token");
             Args.Session(kind, "kind");
@@ -269,7 +387,16 @@ namespace Verify
         /// Success of <c>UserHeartbeat</c>.
         /// </remarks>
         /// <returns>A <see cref="HeartbeatReply"/>: <c>ExpireAt</c>, <c>Status</c>, <c>Msg</c>.</returns>
-        public Task<HeartbeatReply> HeartbeatAsync(string token, SessionKind kind, string ip = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="token">The session token of a card or account login. <c>Token</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="kind">Whose session the token is: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>. <c>Type</c> on the wire. Sent as <c>card</c> or <c>user</c>.</param>
+        /// <param name="ip">The client's IP address, for the server's records. <c>IP</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="token"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or a string contains a NUL character, or <paramref name="kind"/> is neither Card nor User.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<HeartbeatReply> HeartbeatAsync(string token, SessionKind kind, [Nullable(2)] string ip = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(token, "token");
             Args.Session(kind, "kind");
@@ -285,6 +412,13 @@ namespace Verify
         /// Success of <c>UserRecharge</c>.
         /// </remarks>
         /// <returns>A <see cref="RechargeReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="card"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public RechargeReply UserRecharge(string username, string card)
         {
             Required(username, "username");
@@ -305,6 +439,14 @@ namespace Verify
         /// Success of <c>UserRecharge</c>.
         /// </remarks>
         /// <returns>A <see cref="RechargeReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="card"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<RechargeReply> UserRechargeAsync(string username, string card, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -319,7 +461,12 @@ namespace Verify
         /// Success of <c>GetLatestVersion</c>.
         /// </remarks>
         /// <returns>A <see cref="LatestVersionReply"/>: <c>Version</c>, <c>Changelog</c>, <c>DownloadUrl</c>, <c>ForceUpdate</c>, <c>HasUpdate</c>.</returns>
-        public LatestVersionReply GetLatestVersion(string currentVersion = null)
+        /// <param name="currentVersion">The program's current version. <c>Version</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public LatestVersionReply GetLatestVersion([Nullable(2)] string currentVersion = null)
         {
             Optional(currentVersion, "currentVersion");
             ReplyHandle reply;
@@ -337,7 +484,13 @@ namespace Verify
         /// Success of <c>GetLatestVersion</c>.
         /// </remarks>
         /// <returns>A <see cref="LatestVersionReply"/>: <c>Version</c>, <c>Changelog</c>, <c>DownloadUrl</c>, <c>ForceUpdate</c>, <c>HasUpdate</c>.</returns>
-        public Task<LatestVersionReply> GetLatestVersionAsync(string currentVersion = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="currentVersion">The program's current version. <c>Version</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<LatestVersionReply> GetLatestVersionAsync([Nullable(2)] string currentVersion = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Optional(currentVersion, "currentVersion");
             return Run(() => GetLatestVersion(currentVersion), cancellationToken);
@@ -350,6 +503,9 @@ namespace Verify
         /// Success of <c>GetBulletin</c>.
         /// </remarks>
         /// <returns>A <see cref="BulletinReply"/>: <c>Bulletin</c>, <c>UpdatedAt</c>.</returns>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public BulletinReply GetBulletin()
         {
             ReplyHandle reply;
@@ -367,6 +523,10 @@ namespace Verify
         /// Success of <c>GetBulletin</c>.
         /// </remarks>
         /// <returns>A <see cref="BulletinReply"/>: <c>Bulletin</c>, <c>UpdatedAt</c>.</returns>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<BulletinReply> GetBulletinAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => GetBulletin(), cancellationToken);
@@ -379,6 +539,12 @@ namespace Verify
         /// Success of <c>GetVariable</c> with a name.
         /// </remarks>
         /// <returns>A <see cref="VariableReply"/>: <c>Name</c>, <c>Value</c>.</returns>
+        /// <param name="name">The variable's name. <c>Name</c> on the wire. Required: neither null nor empty.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="name"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public VariableReply GetVariable(string name)
         {
             Required(name, "name");
@@ -397,6 +563,13 @@ namespace Verify
         /// Success of <c>GetVariable</c> with a name.
         /// </remarks>
         /// <returns>A <see cref="VariableReply"/>: <c>Name</c>, <c>Value</c>.</returns>
+        /// <param name="name">The variable's name. <c>Name</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="name"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<VariableReply> GetVariableAsync(string name, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(name, "name");
@@ -410,6 +583,9 @@ namespace Verify
         /// Success of <c>GetVariable</c> without a name: every variable.
         /// </remarks>
         /// <returns>A <see cref="VariablesReply"/>: <c>Variables</c>.</returns>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public VariablesReply GetVariables()
         {
             ReplyHandle reply;
@@ -427,6 +603,10 @@ namespace Verify
         /// Success of <c>GetVariable</c> without a name: every variable.
         /// </remarks>
         /// <returns>A <see cref="VariablesReply"/>: <c>Variables</c>.</returns>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<VariablesReply> GetVariablesAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => GetVariables(), cancellationToken);
@@ -439,6 +619,13 @@ namespace Verify
         /// Success of <c>GetUserInfo</c>.
         /// </remarks>
         /// <returns>A <see cref="UserInfoReply"/>: <c>Username</c>, <c>UserId</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>BindCount</c>, <c>BindLimit</c>, <c>Remark</c>, <c>CreatedAt</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public UserInfoReply GetUserInfo(string username, string password)
         {
             Required(username, "username");
@@ -458,6 +645,14 @@ namespace Verify
         /// Success of <c>GetUserInfo</c>.
         /// </remarks>
         /// <returns>A <see cref="UserInfoReply"/>: <c>Username</c>, <c>UserId</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>BindCount</c>, <c>BindLimit</c>, <c>Remark</c>, <c>CreatedAt</c>.</returns>
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<UserInfoReply> GetUserInfoAsync(string username, string password, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
@@ -472,6 +667,12 @@ namespace Verify
         /// Success of <c>GetCardInfo</c>: the card's state, consuming nothing.
         /// </remarks>
         /// <returns>A <see cref="CardInfoReply"/>: <c>Card</c>, <c>CardType</c>, <c>Status</c>, <c>IsTimes</c>, <c>DeviceId</c>, <c>ActivatedAt</c>, <c>ExpireAt</c>, <c>Duration</c>, <c>DurationType</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="card"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="card"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public CardInfoReply GetCardInfo(string card)
         {
             Required(card, "card");
@@ -490,6 +691,13 @@ namespace Verify
         /// Success of <c>GetCardInfo</c>: the card's state, consuming nothing.
         /// </remarks>
         /// <returns>A <see cref="CardInfoReply"/>: <c>Card</c>, <c>CardType</c>, <c>Status</c>, <c>IsTimes</c>, <c>DeviceId</c>, <c>ActivatedAt</c>, <c>ExpireAt</c>, <c>Duration</c>, <c>DurationType</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="card"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="card"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
         public Task<CardInfoReply> GetCardInfoAsync(string card, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(card, "card");
@@ -503,7 +711,12 @@ namespace Verify
         /// Step 1 of a social login: the authorization URL to show, and the state to poll with.
         /// </remarks>
         /// <returns>A <see cref="SocialStartReply"/>: <c>Url</c>, <c>State</c>.</returns>
-        public SocialStartReply SocialLoginStart(string mac = null)
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public SocialStartReply SocialLoginStart([Nullable(2)] string mac = null)
         {
             Optional(mac, "mac");
             ReplyHandle reply;
@@ -521,7 +734,13 @@ namespace Verify
         /// Step 1 of a social login: the authorization URL to show, and the state to poll with.
         /// </remarks>
         /// <returns>A <see cref="SocialStartReply"/>: <c>Url</c>, <c>State</c>.</returns>
-        public Task<SocialStartReply> SocialLoginStartAsync(string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<SocialStartReply> SocialLoginStartAsync([Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Optional(mac, "mac");
             return Run(() => SocialLoginStart(mac), cancellationToken);
@@ -536,7 +755,14 @@ namespace Verify
         /// Success of a password <c>UserLogin</c> without a card, or of a social login.
         /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
-        public UserSessionReply SocialLoginPoll(string state, string mac = null)
+        /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>). <c>State</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="state"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public UserSessionReply SocialLoginPoll(string state, [Nullable(2)] string mac = null)
         {
             Required(state, "state");
             Optional(mac, "mac");
@@ -557,7 +783,15 @@ namespace Verify
         /// Success of a password <c>UserLogin</c> without a card, or of a social login.
         /// </remarks>
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
-        public Task<UserSessionReply> SocialLoginPollAsync(string state, string mac = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>). <c>State</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="state"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<UserSessionReply> SocialLoginPollAsync(string state, [Nullable(2)] string mac = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(state, "state");
             Optional(mac, "mac");
@@ -572,7 +806,15 @@ namespace Verify
         /// the user completes the authorization.
         /// </remarks>
         /// <returns>A <see cref="SocialRegistrationReply"/>: <c>Url</c>.</returns>
-        public SocialRegistrationReply SocialRegisterStart(string username, string mac = null, string deviceName = null)
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        public SocialRegistrationReply SocialRegisterStart(string username, [Nullable(2)] string mac = null, [Nullable(2)] string deviceName = null)
         {
             Required(username, "username");
             Optional(mac, "mac");
@@ -593,7 +835,16 @@ namespace Verify
         /// the user completes the authorization.
         /// </remarks>
         /// <returns>A <see cref="SocialRegistrationReply"/>: <c>Url</c>.</returns>
-        public Task<SocialRegistrationReply> SocialRegisterStartAsync(string username, string mac = null, string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="username"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="username"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        public Task<SocialRegistrationReply> SocialRegisterStartAsync(string username, [Nullable(2)] string mac = null, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(username, "username");
             Optional(mac, "mac");

@@ -5,6 +5,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -13,9 +14,14 @@ namespace Verify
     /// The fields of the spec are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
+    [NullableContext(1)]
     public sealed class LatestVersionReply : Reply
     {
         /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        /// <param name="handle">The native reply, kept by the typed reply (see <see cref="Reply"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public LatestVersionReply(ReplyHandle handle)
             : base(handle)
         {
@@ -27,12 +33,15 @@ namespace Verify
         }
 
         /// <summary><c>version</c>: the latest version number. Null when absent.</summary>
+        [Nullable(2)]
         public string Version { get; private set; }
 
         /// <summary><c>changelog</c>: its change log. Null when absent.</summary>
+        [Nullable(2)]
         public string Changelog { get; private set; }
 
         /// <summary><c>download_url</c>: where to download it. Null when absent.</summary>
+        [Nullable(2)]
         public string DownloadUrl { get; private set; }
 
         /// <summary><c>force_update</c>: whether the back office requires the update. Null when absent.</summary>

@@ -5,6 +5,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -13,9 +14,14 @@ namespace Verify
     /// The fields of the spec are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
+    [NullableContext(1)]
     public sealed class RechargeReply : Reply
     {
         /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        /// <param name="handle">The native reply, kept by the typed reply (see <see cref="Reply"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public RechargeReply(ReplyHandle handle)
             : base(handle)
         {
@@ -26,15 +32,18 @@ namespace Verify
         }
 
         /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        [Nullable(2)]
         public string Username { get; private set; }
 
         /// <summary><c>expire_at</c>: the new expiry. The service's time, with its offset (+08:00). Null when absent.</summary>
         public DateTimeOffset? ExpireAt { get; private set; }
 
         /// <summary><c>added_days</c>: the amount added with its unit (a string in this action). Null when absent.</summary>
+        [Nullable(2)]
         public string AddedDays { get; private set; }
 
         /// <summary><c>status</c>: <c>active</c>. Null when absent.</summary>
+        [Nullable(2)]
         public string Status { get; private set; }
 
         /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>

@@ -5,6 +5,7 @@
 
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
@@ -14,9 +15,14 @@ namespace Verify
     /// The fields of the spec are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
+    [NullableContext(1)]
     public sealed class RegistrationReply : Reply
     {
         /// <summary>The typed reply over a native reply (see <see cref="Reply"/>); the fields are read now.</summary>
+        /// <param name="handle">The native reply, kept by the typed reply (see <see cref="Reply"/>).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="handle"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="handle"/> is invalid (NULL).</exception>
+        /// <exception cref="ObjectDisposedException"><paramref name="handle"/> was disposed.</exception>
         public RegistrationReply(ReplyHandle handle)
             : base(handle)
         {
@@ -28,6 +34,7 @@ namespace Verify
         }
 
         /// <summary><c>username</c>: the account's username. Null when absent.</summary>
+        [Nullable(2)]
         public string Username { get; private set; }
 
         /// <summary><c>user_id</c>: the account identifier. Null when absent.</summary>
@@ -37,9 +44,11 @@ namespace Verify
         public DateTimeOffset? ExpireAt { get; private set; }
 
         /// <summary><c>token</c>: the session token, when registered with a card. Null when absent.</summary>
+        [Nullable(2)]
         public string Token { get; private set; }
 
         /// <summary><c>status</c>: <c>active</c>, when registered with a card. Null when absent.</summary>
+        [Nullable(2)]
         public string Status { get; private set; }
 
         /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>

@@ -1,9 +1,11 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Verify
 {
     /// <summary>Owns a <c>verify_cancel *</c>; released with verify_cancel_free.</summary>
+    [NullableContext(1)]
     public sealed class CancelHandle : SafeHandle
     {
         /// <summary>An empty handle; the marshaller fills it from verify_cancel_new.</summary>
@@ -19,6 +21,7 @@ namespace Verify
         }
 
         /// <summary>A new token (verify_cancel_new); the caller owns it.</summary>
+        /// <exception cref="VerifyException">The library could not make the token.</exception>
         public static CancelHandle Create()
         {
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do

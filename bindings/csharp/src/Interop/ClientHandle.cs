@@ -1,9 +1,11 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Verify
 {
     /// <summary>Owns a <c>verify_client *</c>; released with verify_client_free.</summary>
+    [NullableContext(1)]
     public sealed class ClientHandle : SafeHandle
     {
         private GCHandle logRoot;
@@ -26,8 +28,15 @@ namespace Verify
         /// defaults); see the <see cref="Client"/> constructor with options. The caller
         /// owns it: dispose it, or hand it to a <see cref="Client"/> that does.
         /// </summary>
+        /// <param name="baseUrl">The service's address, as for <see cref="Client"/>.</param>
+        /// <param name="appId">The program's id.</param>
+        /// <param name="appKey">The program's secret (AppKey).</param>
+        /// <param name="options">The options, or null for the defaults.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="baseUrl"/>, <paramref name="appId"/> or <paramref name="appKey"/> is null.</exception>
+        /// <exception cref="ArgumentException">An argument is empty or contains a NUL character.</exception>
+        /// <exception cref="VerifyException">The library refused to make the client (<see cref="ResultCode.InvalidArgument"/>: the message says why).</exception>
         public static ClientHandle Create(string baseUrl, string appId, string appKey,
-            ClientOptionsHandle options = null)
+            [Nullable(2)] ClientOptionsHandle options = null)
         {
             Library.CheckAbi();
             Args.Required(baseUrl, "baseUrl");

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Verify
@@ -7,6 +8,7 @@ namespace Verify
     /// Owns a <c>verify_client_options *</c>; released with verify_client_options_free. It
     /// also holds the log handler set on it, whose native callback the library stores.
     /// </summary>
+    [NullableContext(1)]
     public sealed class ClientOptionsHandle : SafeHandle
     {
         private LogDispatcher log;
@@ -34,6 +36,7 @@ namespace Verify
         }
 
         /// <summary>New options with the defaults (verify_client_options_new); the caller owns them.</summary>
+        /// <exception cref="VerifyException">The library could not make the options.</exception>
         public static ClientOptionsHandle Create()
         {
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Threading;
 
@@ -11,6 +12,7 @@ namespace Verify
     /// client is not collected (and its finalizer does not stop the keeper) while the keeper is
     /// reachable; disposing the client still stops the keeper.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperHandle : SafeHandle
     {
         private GCHandle callbackRoot;
@@ -34,8 +36,15 @@ namespace Verify
         /// <paramref name="token"/>, with <paramref name="options"/> (null: the defaults); see
         /// <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>. The caller owns the result.
         /// </summary>
+        /// <param name="client">The client's handle.</param>
+        /// <param name="token">The session token of the login.</param>
+        /// <param name="kind">Whose session: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>.</param>
+        /// <param name="options">The keeper's options, or null for the defaults.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="token"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="token"/> is empty or contains a NUL character, or a handle is invalid.</exception>
+        /// <exception cref="VerifyException">The library refused the session or could not start the keeper.</exception>
         public static KeeperHandle Start(ClientHandle client, string token, SessionKind kind,
-            KeeperOptionsHandle options)
+            [Nullable(2)] KeeperOptionsHandle options)
         {
             Args.Required(token, "token");
             return Start(client, options, (c, nativeOptions) =>

@@ -1,4 +1,5 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Verify
@@ -7,6 +8,7 @@ namespace Verify
     /// Owns a <c>verify_keeper_options *</c>; released with verify_keeper_options_free. It also
     /// holds the event handler set on it, whose native callback the library stores.
     /// </summary>
+    [NullableContext(1)]
     public sealed class KeeperOptionsHandle : SafeHandle
     {
         private EventDispatcher dispatcher;
@@ -34,6 +36,7 @@ namespace Verify
         }
 
         /// <summary>New options with the defaults (verify_keeper_options_new); the caller owns them.</summary>
+        /// <exception cref="VerifyException">The library could not make the options.</exception>
         public static KeeperOptionsHandle Create()
         {
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
@@ -53,7 +56,9 @@ namespace Verify
         /// the keeper's event thread; exceptions it throws are caught and dropped. A keeper started
         /// with the options keeps the function alive until it is freed.
         /// </summary>
-        public void SetEventHandler(Action<KeeperEventArgs> onEvent)
+        /// <param name="onEvent">The handler, or null for none.</param>
+        /// <exception cref="VerifyException">The library refused the handler.</exception>
+        public void SetEventHandler([Nullable(2)] Action<KeeperEventArgs> onEvent)
         {
             EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);
             With(p => Args.Ok(NativeMethods.verify_keeper_options_set_callback(p,

@@ -1,9 +1,11 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Verify
 {
     /// <summary>Owns a <c>verify_keeper_status *</c> snapshot; released with verify_keeper_status_free.</summary>
+    [NullableContext(1)]
     public sealed class KeeperStatusHandle : SafeHandle
     {
         /// <summary>An empty handle; the marshaller fills it from verify_keeper_get_status.</summary>
@@ -23,6 +25,9 @@ namespace Verify
         /// back-office messages queued since the previous one. The caller owns it; read it with
         /// the <see cref="KeeperStatus"/> constructor.
         /// </summary>
+        /// <param name="keeper">A started keeper's handle.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="keeper"/> is null.</exception>
+        /// <exception cref="VerifyException">The library could not take the snapshot.</exception>
         public static KeeperStatusHandle Take(KeeperHandle keeper)
         {
             if (keeper == null)

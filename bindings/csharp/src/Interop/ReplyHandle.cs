@@ -1,9 +1,11 @@
 using System;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 
 namespace Verify
 {
     /// <summary>Owns a <c>verify_reply *</c>; released with verify_reply_free.</summary>
+    [NullableContext(1)]
     public sealed class ReplyHandle : SafeHandle
     {
         /// <summary>An empty handle; the marshaller fills it from a call's <c>out</c>.</summary>

@@ -1,9 +1,11 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>Machine code v2 and why it is what it is (<see cref="Library.CheckMachine"/>).</summary>
+    [NullableContext(1)]
     public sealed class MachineCheck
     {
         internal MachineCheck(string code, MachineOutcome outcome, int score, IList<MachineComponent> components, string note)
@@ -24,6 +26,7 @@ namespace Verify
         /// <summary>Every component, the heaviest first.</summary>
         public IList<MachineComponent> Components { get; private set; }
         /// <summary>What went wrong with the store, or null.</summary>
+        [Nullable(2)]
         public string Note { get; private set; }
     }
 }

@@ -1,8 +1,10 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>One component of a <see cref="MachineCheck"/>: never its value.</summary>
+    [NullableContext(1)]
     public sealed class MachineComponent
     {
         internal MachineComponent(MachineComponentKind kind, string name, ComponentState state, string stateName, int weight)

@@ -1,9 +1,11 @@
 using System;
 using System.Collections.Generic;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>What <see cref="Library.Virtualization"/> saw. It only reports.</summary>
+    [NullableContext(1)]
     public sealed class MachineVirtual
     {
         internal MachineVirtual(IList<VirtualSign> signs)

@@ -1,8 +1,10 @@
 using System;
+using System.Runtime.CompilerServices;
 
 namespace Verify
 {
     /// <summary>One sign of virtualisation.</summary>
+    [NullableContext(1)]
     public sealed class VirtualSign
     {
         internal VirtualSign(VirtualSignKind kind, string detail)
