@@ -65,6 +65,10 @@ pub const MAX_ATTEMPT_DELAY: Duration = Duration::from_secs(10);
 /// [`Options::remembered_addresses_max_age`]): a day.
 pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = crate::addresses::DEFAULT_MAX_AGE;
 
+/// Default tolerance of the clock: a local clock earlier than the latest time seen (of the
+/// server, or of this machine) by more than this refuses offline verdicts.
+pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
+
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]
 pub struct Options {
@@ -207,7 +211,7 @@ impl Default for Options {
             remembered_addresses_max_age: DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
             offline_grace: None,
             start_budget: None,
-            clock_tolerance: crate::offline::DEFAULT_CLOCK_TOLERANCE,
+            clock_tolerance: DEFAULT_CLOCK_TOLERANCE,
             machine_identity: None,
             clock_mark_folder: None,
             clock_shift: 0,

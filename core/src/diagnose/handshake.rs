@@ -12,7 +12,7 @@ use rustls::ClientConnection;
 use serde_json::{json, Value};
 
 use super::cert;
-use super::lines::Line;
+use super::reach::Line;
 use super::report::{rfc3339_of, span, Step, StepKind, Verdict};
 use crate::deadline::Deadline;
 use crate::tls::{PinMismatch, Seen, SelfSigned, Trust};

@@ -32,6 +32,7 @@ mod lines;
 mod machine;
 mod options;
 mod proxy;
+mod reach;
 mod report;
 mod service;
 mod store;
@@ -169,7 +170,7 @@ pub fn diagnose_with(
 /// The lines of the service: the base URL and each mirror that the client would use (the
 /// options step reports the others: a URL that does not parse, plain http off loopback
 /// without the opt-in).
-fn lines_of(base_url: &str, options: &Options) -> Vec<lines::Line> {
+fn lines_of(base_url: &str, options: &Options) -> Vec<reach::Line> {
     std::iter::once(base_url)
         .chain(options.mirrors.iter().map(String::as_str))
         .filter_map(|url| {
@@ -179,7 +180,7 @@ fn lines_of(base_url: &str, options: &Options) -> Vec<lines::Line> {
             }
             let uri = Uri::try_from(format!("{}/api/verify", base.as_str())).ok()?;
             let origin = Origin::of(&uri)?;
-            Some(lines::Line {
+            Some(reach::Line {
                 label: origin.label(),
                 host: origin.host.clone(),
                 port: origin.port,

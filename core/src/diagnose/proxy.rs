@@ -7,7 +7,7 @@ use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use super::handshake::handshake;
-use super::lines::{connect, look_up, Line};
+use super::reach::{connect, look_up, Line};
 use super::report::{Step, StepKind, Verdict};
 use crate::deadline::Deadline;
 use crate::options::{without_credentials, Options, ProxyChoice};
