@@ -1,4 +1,4 @@
-//! Secrets left in memory (issue 13 item 3, SECURITY.md): `tests/hosts/c_memscan.c` makes a
+//! Secrets left in memory (SECURITY.md): `tests/hosts/c_memscan.c` makes a
 //! client, runs Init, a card login, an account login, their heartbeats and GetUserInfo,
 //! frees everything, then reads its own heap and anonymous mappings for the AppKey, the
 //! card, the password, the two tokens and the session secret the sandbox issued (read from

@@ -16,7 +16,7 @@
 //!   `_verify_abi_version@0`) and runs.
 //! - `examples-c/demo.c` (mingw gcc) and `examples-c/demo.cpp` (mingw g++, `verify.hpp`)
 //!   pass every step, as on Linux.
-//! - `tests/hosts/cpp_typed.cpp`, the program of issue 25 on the typed C++ API (C++17, and
+//! - `tests/hosts/cpp_typed.cpp`, the typed program (card and account login, the keeper seeing a ban, refusals, an offline start) on the typed C++ API (C++17, and
 //!   C++23 with `std::expected` on x64), passes as on Linux (`tests/cpp_typed.rs`), the test
 //!   banning its card when it asks.
 //! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range

@@ -1,4 +1,4 @@
-//! What the reshaped API promises (issue 11, issue 13): reply views whose fields say
+//! What the API promises: reply views whose fields say
 //! "absent" instead of failing a call, base URLs parsed in full by `Client::new`, empty
 //! optional strings never sent, and `Ok` for codes 200 and 201 only.
 

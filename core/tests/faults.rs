@@ -1,5 +1,5 @@
-//! The fault suite (issue 13 item 4): every way a network or a server can misbehave, each
-//! against a client with a 1 s call timeout (1 s connect), and the secrets check of item 2
+//! The fault suite: every way a network or a server can misbehave, each
+//! against a client with a 1 s call timeout (1 s connect), and the secrets check
 //! over every message the suite produced.
 //!
 //! Each case asserts:

@@ -316,7 +316,7 @@ fn replies_over_one_mebibyte_are_refused() {
 
 // ---------------------------------------------------------------------------------------
 // One deadline per host call: the call timeout bounds the lazy Init, a re-Init, connects and
-// the resend together (issue 13 item 1).
+// the resend together.
 
 /// The call timeout of the deadline tests.
 const CALL_TIMEOUT: Duration = Duration::from_millis(1000);
@@ -445,7 +445,7 @@ fn the_call_timeout_bounds_a_black_hole_server() {
 }
 
 // ---------------------------------------------------------------------------------------
-// No secret in any message (issue 13 item 2)
+// No secret in any message
 
 /// The texts a host may print or log of an error.
 fn texts_of(err: &verify_core::Error) -> [String; 3] {
@@ -651,7 +651,7 @@ fn malformed_replies_carrying_secrets_are_described_not_quoted() {
 }
 
 // ---------------------------------------------------------------------------------------
-// Redirects are reported with their status, never followed (issue 13, "smaller")
+// Redirects are reported with their status, never followed
 
 #[test]
 fn a_redirect_is_reported_naming_its_status_and_target() {

@@ -150,7 +150,7 @@ pub fn start_case(slot: &Slot, program: &LabProgram, case: Case, client: Client)
                 ms: f64::NAN,
                 stdout: String::new(),
                 stderr: "the library has no state folder setting \
-                         (verify_client_options_set_state_folder, issue 20 item 1)"
+                         (verify_client_options_set_state_folder)"
                     .to_owned(),
             };
         }
@@ -275,7 +275,7 @@ fn cell_text(starts: &[Start], zero_ms: Option<f64>, rtt_ms: u64, wait_ms: f64) 
     text
 }
 
-/// The Markdown table of the cells, with the targets of issue 20 and whether each is met.
+/// The Markdown table of the cells, with their targets and whether each is met.
 fn table(cells: &[Cell], runs: usize, netns_exec_ms: f64) -> String {
     let find = |case: Case, rtt: u64| {
         cells
@@ -491,7 +491,7 @@ fn figures() {
     for cell in &cells {
         for (client, starts) in [("verify", &cell.verify), ("libcurl", &cell.curl)] {
             for start in starts.iter().filter(|s| s.code != 200) {
-                // The remembered winner needs the library's state folder (issue 20 item 1):
+                // The remembered winner needs the library's state folder:
                 // the racing tests fail for it; here it is only a cell of the table.
                 if cell.case.remembers() && start.code == i32::MIN {
                     continue;

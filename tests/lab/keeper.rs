@@ -1,4 +1,4 @@
-//! The keeper over a bad link (issue 20 item 4), through the C ABI (`lab_client keeper`, its
+//! The keeper over a bad link, through the C ABI (`lab_client keeper`, its
 //! events printed as they come) in a slot with a 50 ms round trip: the link stalls for 30 s
 //! and comes back, or the round trip jumps to 3 s while a heartbeat is under way. Neither
 //! ends the session: no ENDED event, the grace period covers the gap, and the next heartbeat

@@ -1,4 +1,4 @@
-//! The network lab (issue 20; docs/network-lab.md): real TCP, DNS and TLS between network
+//! The network lab (docs/network-lab.md): real TCP, DNS and TLS between network
 //! namespaces, through a user-space packet relay that adds latency, bandwidth limits,
 //! stalls, black holes and resets, with dnsmasq as the name server and the sandbox behind
 //! it. One lab per test binary (`lab::lab()`), a slot per test.
@@ -6,7 +6,7 @@
 //! - `selftest`: the lab does what it says (a configured round trip is what a connect and a
 //!   DNS query measure; a black hole drops SYNs while ARP answers; a stall holds traffic and
 //!   lets it go; a reset resets; a slow name server answers late; a rate limits).
-//! - `racing`: the goals of issue 20 for a licensed program's start (round trips of a cold
+//! - `racing`: the bounds of a licensed program's start (round trips of a cold
 //!   start, a black-holed primary with a mirror, a dual-stack name with IPv6 black-holed, the
 //!   remembered winner, a slow name server within the deadline).
 //! - `keeper`: the keeper through a 30 s stall and a 3 s round-trip spike.

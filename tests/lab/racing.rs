@@ -1,4 +1,4 @@
-//! The goals of issue 20 for a licensed program's start, through the C ABI (`lab_client`)
+//! A licensed program's start over bad networks, through the C ABI (`lab_client`)
 //! in the lab, at 0, 50 and 200 ms round trip. Each compares the best of up to three starts
 //! with a bound computed from three no-fault starts in the same slot (their median, the
 //! no-fault time as BENCHMARKS.md gives it), plus [`JITTER_MS`]: at 0 ms round trip a start
@@ -122,7 +122,7 @@ fn within_attempt_delay(case: Case, what: fn(&Slot) -> String) {
 }
 
 /// Black-holed primary, healthy mirror: the first reply within the attempt delay plus
-/// 1.2 times the no-fault start. Needs the racing of issue 20 item 1.
+/// 1.2 times the no-fault start: new connections are raced.
 #[test]
 fn a_black_holed_primary_with_a_mirror_costs_at_most_the_attempt_delay() {
     within_attempt_delay(Case::PrimaryBlackHoled, |slot| {
@@ -130,8 +130,8 @@ fn a_black_holed_primary_with_a_mirror_costs_at_most_the_attempt_delay() {
     });
 }
 
-/// A dual-stack name whose IPv6 address is black-holed: the same bound. Needs the racing of
-/// issue 20 item 1.
+/// A dual-stack name whose IPv6 address is black-holed: the same bound (racing every
+/// address of a name).
 #[test]
 fn a_black_holed_ipv6_address_costs_at_most_the_attempt_delay() {
     within_attempt_delay(Case::Ipv6BlackHoled, |slot| {
@@ -140,13 +140,13 @@ fn a_black_holed_ipv6_address_costs_at_most_the_attempt_delay() {
 }
 
 /// The second start with the primary still black-holed and the winning line remembered in
-/// the state folder: the no-fault time (1.2 ×). Needs the state folder of issue 20 item 1.
+/// the state folder: the no-fault time (1.2 ×).
 #[test]
 fn the_remembered_winner_makes_the_next_start_as_fast_as_no_fault() {
     assert!(
         lab().programs().has_state_folder(),
         "verify.h has no verify_client_options_set_state_folder: the winner cannot be \
-         remembered across starts yet (issue 20 item 1)"
+         remembered across starts"
     );
     at_every_rtt(|slot, program, rtt| {
         let bound = 1.2 * no_fault_median(slot, program) + JITTER_MS;
@@ -314,9 +314,8 @@ fn a_cold_start_takes_the_protocols_round_trips_and_no_more_than_libcurl() {
 }
 
 /// A name server answering after 2 s counts against the call's deadline: with a 1 s call
-/// timeout the start ends with VERIFY_ERR_TIMEOUT at 1 s, not when the answer comes. Needs
-/// issue 20 item 1 ("a slow resolver counts against the call's deadline, and nothing blocks
-/// past it").
+/// timeout the start ends with VERIFY_ERR_TIMEOUT at 1 s, not when the answer comes: a slow
+/// resolver counts against the call's deadline, and nothing blocks past it.
 #[test]
 fn a_slow_name_server_counts_against_the_call_deadline() {
     let slot = lab().slot();
