@@ -16,9 +16,10 @@
 //!   `_verify_abi_version@0`) and runs.
 //! - `examples-c/demo.c` (mingw gcc) and `examples-c/demo.cpp` (mingw g++, `verify.hpp`)
 //!   pass every step, as on Linux.
-//! - `tests/hosts/cpp_typed.cpp`, the typed program (card and account login, the keeper seeing a ban, refusals, an offline start) on the typed C++ API (C++17, and
-//!   C++23 with `std::expected` on x64), passes as on Linux (`tests/cpp_typed.rs`), the test
-//!   banning its card when it asks.
+//! - `tests/hosts/cpp_typed.cpp`, the typed program (card and account login, the keeper
+//!   seeing a ban, refusals, an offline start) on the typed C++ API (C++17, and C++23 with
+//!   `std::expected` on x64), passes as on Linux (`tests/cpp_typed.rs`), the test banning its
+//!   card when it asks.
 //! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range
 //!   integers through every kind of export give their negative codes.
 //! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
