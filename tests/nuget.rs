@@ -16,8 +16,8 @@
 //!   typed program: card and account login, the keeper seeing a ban, refusals) restores the
 //!   package from a local folder with `nuget restore`, compiles with `mcs -warnaserror`
 //!   against the package's `Verify.dll`, and runs on Mono: first without the native library
-//!   (a `DllNotFoundException` that names `libverify.so`, where it was looked for and how to fix it), then with the package's
-//!   `runtimes/linux-x64/native/libverify.so` next to it (loaded from there), against the
+//!   (a `DllNotFoundException` that names `libverify.so`, where it was looked for and how to
+//!   fix it), then with the package's `runtimes/linux-x64/native/libverify.so` next to it (loaded from there), against the
 //!   sandbox, while the test bans its card when it asks.
 //!
 //! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first), the
