@@ -17,8 +17,8 @@
 //!   package from a local folder with `nuget restore`, compiles with `mcs -warnaserror`
 //!   against the package's `Verify.dll`, and runs on Mono: first without the native library
 //!   (a `DllNotFoundException` that names `libverify.so`, where it was looked for and how to
-//!   fix it), then with the package's `runtimes/linux-x64/native/libverify.so` next to it (loaded from there), against the
-//!   sandbox, while the test bans its card when it asks.
+//!   fix it), then with the package's `runtimes/linux-x64/native/libverify.so` next to it
+//!   (loaded from there), against the sandbox, while the test bans its card when it asks.
 //!
 //! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first), the
 //! `libverify.so` of this test run and the ARM64 one of `scripts/build-arm64.sh`. Needs `nuget`, `zip`, `unzip`, Mono and its reference
