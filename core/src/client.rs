@@ -10,10 +10,14 @@ use serde_json::Value;
 
 use crate::clock_mark::ClockMark;
 use crate::codes;
-use crate::connect::Origin;
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
+use crate::net::connect::Origin;
+use crate::net::transport::{
+    none_reachable, wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri,
+};
+use crate::net::url::BaseUrl;
 use crate::offline::{heartbeat_kind, is_local, session_of, Login, Offline, Pending};
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
@@ -22,10 +26,6 @@ use crate::reply::Reply;
 pub use crate::request::ActionRequest;
 use crate::session::SessionKind;
 use crate::state::Sealed;
-use crate::transport::{
-    none_reachable, wiped_shared, HeaderValue, HttpReply, SendError, Settings, Transport, Uri,
-};
-use crate::url::BaseUrl;
 use crate::wiped::{Wipe, Wiped};
 use crate::wire;
 

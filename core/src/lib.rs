@@ -33,13 +33,10 @@
 #![forbid(unsafe_code)]
 
 pub mod actions;
-mod addresses;
-mod buffers;
 mod cancel;
 mod client;
 mod clock_mark;
 pub mod codes;
-mod connect;
 mod deadline;
 pub mod diagnose;
 pub mod error;
@@ -50,20 +47,15 @@ pub mod keeper;
 pub mod language;
 mod log;
 mod machine;
+mod net;
 pub mod offline;
 pub mod options;
 mod password_hash;
 mod process;
-mod race;
 mod reply;
 mod request;
-mod resolve;
 mod session;
 mod state;
-mod tcp;
-pub mod tls;
-pub mod transport;
-pub mod url;
 pub mod wiped;
 pub mod wire;
 
@@ -84,6 +76,7 @@ pub use machine::{
     ComponentCheck, ComponentKind, ComponentState, Components, MachineCheck, MachineOptions,
     MachineVersion, Outcome, Sign, SignKind, Virtualization, MACHINE_CODE_LEN,
 };
+pub use net::{tls, transport, url};
 pub use options::{LogHook, LogLevel, Options, ProxyChoice, StateFolder};
 pub use reply::{type_name, OfflineInfo, Reply};
 pub use request::ActionRequest;

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use crate::error::{quoted, Error};
 pub use crate::log::{LogHook, LogLevel};
+use crate::net::tls::Trust;
 pub use crate::state::StateFolder;
-use crate::tls::Trust;
 
 /// How requests reach the service.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -63,7 +63,7 @@ pub const MAX_ATTEMPT_DELAY: Duration = Duration::from_secs(10);
 
 /// Default bound on the age of remembered addresses (see
 /// [`Options::remembered_addresses_max_age`]): a day.
-pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = crate::addresses::DEFAULT_MAX_AGE;
+pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = crate::net::addresses::DEFAULT_MAX_AGE;
 
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]

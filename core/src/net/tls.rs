@@ -26,9 +26,9 @@ use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Connector, Either, NextTimeout, Transport, TransportAdapter,
 };
 
-use crate::buffers::WipedBuffers;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
+use crate::net::buffers::WipedBuffers;
 
 /// The length of a SHA-256 pin.
 const PIN_LEN: usize = 32;

@@ -1,11 +1,11 @@
 //! Remembered addresses: the addresses of the winning line's host name, kept across starts in
 //! the state folder, so that a start does not wait for the name server.
 //!
-//! When a line wins a race ([`crate::connect`]), the addresses its name had (the fresh
+//! When a line wins a race ([`crate::net::connect`]), the addresses its name had (the fresh
 //! lookup's answer when there was one, else those remembered before; the winning address
 //! first) are kept with the time they were seen connecting, and the name's TTL where it is
 //! known (the system resolver does not tell it: today it is never known). A later start races
-//! a connection to them at once beside a fresh lookup of the name ([`crate::race`]): the
+//! a connection to them at once beside a fresh lookup of the name ([`crate::net::race`]): the
 //! fresh answer joins the race when it comes, and a remembered address that no longer answers
 //! holds the next attempt off for no more than the attempt delay. TLS checks the name as it
 //! always does; fixed addresses ([`crate::Options::add_address`]) and IP literals are never
