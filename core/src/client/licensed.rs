@@ -13,7 +13,7 @@ use crate::error::{Error, ErrorKind};
 use crate::offline::{heartbeat_kind, is_local, Login, Offline, Pending};
 use crate::process::Thread;
 use crate::reply::Reply;
-use crate::request::ActionRequest;
+use crate::request::{ActionRequest, Purpose};
 
 impl Shared {
     /// [`Client::exchange`]: a login with offline verdicts goes through [`Shared::licensed`].
@@ -25,7 +25,7 @@ impl Shared {
         if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
             offline.observe_heartbeat(kind, &outcome);
         }
-        if let (Some(offline), "UpdatePwd") = (&shared.offline, request.action.as_str()) {
+        if let (Some(offline), Purpose::PasswordChange) = (&shared.offline, request.purpose()) {
             offline.observe_password_change(request, &outcome);
         }
         shared.logged(request, outcome)
