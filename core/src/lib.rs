@@ -19,7 +19,9 @@
 //!
 //! The layers, each depending only on those below it:
 //! - [`wire`]: plaintext codec, RC4 + hex, MD5 signatures (pure functions);
-//! - [`transport`]: one form POST with timeouts, a body cap and kept-alive connections;
+//! - [`transport`]: one form POST with timeouts, a body cap and kept-alive connections,
+//!   over the rest of the connection code ([`tls`], [`url`], and the private racing, name
+//!   resolution and TCP of `core/src/net/`);
 //! - [`Client`]: Init, Handle, the session secret, re-init, the clock offset, one deadline
 //!   per host call;
 //! - [`actions`]: the action table with its typed calls and reply views, the generic

@@ -53,9 +53,7 @@ const FORMAT: i64 = 2;
 /// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
 const SERVICE_OFFSET: i64 = 8 * 3600;
 
-/// Default tolerance of the clock: a local clock earlier than the latest server time seen
-/// by more than this refuses offline verdicts.
-pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
+pub use crate::options::DEFAULT_CLOCK_TOLERANCE;
 
 /// A login that the store answers for: its mode, identity, machine code and, in account
 /// mode, password.

@@ -61,6 +61,10 @@ pub const DEFAULT_ATTEMPT_DELAY: Duration = Duration::from_millis(250);
 /// The longest attempt delay accepted: 10 seconds.
 pub const MAX_ATTEMPT_DELAY: Duration = Duration::from_secs(10);
 
+/// Default tolerance of the clock (see [`Options::clock_tolerance`]): a local clock earlier
+/// than the latest server time seen by more than this refuses offline verdicts.
+pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
+
 /// Default bound on the age of remembered addresses (see
 /// [`Options::remembered_addresses_max_age`]): a day.
 pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = crate::net::addresses::DEFAULT_MAX_AGE;
@@ -207,7 +211,7 @@ impl Default for Options {
             remembered_addresses_max_age: DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
             offline_grace: None,
             start_budget: None,
-            clock_tolerance: crate::offline::DEFAULT_CLOCK_TOLERANCE,
+            clock_tolerance: DEFAULT_CLOCK_TOLERANCE,
             machine_identity: None,
             clock_mark_folder: None,
             clock_shift: 0,

@@ -9,7 +9,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
-use super::exchange::parse;
+use super::body::parse;
 use super::Shared;
 use crate::codes;
 use crate::deadline::Deadline;

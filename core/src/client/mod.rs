@@ -1,16 +1,18 @@
 //! `Client`: one program's client of the service, what its calls share, and its public
-//! methods. What the calls do is in the files beside this one:
+//! methods. What the calls do is in the files beside this one, each using only those
+//! listed before it:
+//! - [`body`]: how a reply body is read (the service's envelope, or not the service's);
 //! - [`init`]: the Init handshake, the session secret (held, replaced by a re-Init, owned by
 //!   the base URL that issued it), failing over between base URLs, the clock offset learned
 //!   from a 1014 refusal;
 //! - [`exchange`]: one business request on the session (the Handle entry point), its size
 //!   check, when it is sent again (once, for a failure on the way; to another base URL when
-//!   this one cannot be reached; after a re-Init on 1001 or a clock correction on 1014), and
-//!   how a reply body is read;
+//!   this one cannot be reached; after a re-Init on 1001 or a clock correction on 1014);
 //! - [`licensed`]: the offline verdicts around an exchange (a login's verdict stored or
 //!   answered from the store, a heartbeat or a password change observed) and the start
 //!   budget, with the logins that go on in the background.
 
+mod body;
 mod exchange;
 mod init;
 mod licensed;
