@@ -58,6 +58,7 @@ mod reply;
 mod request;
 mod session;
 mod state;
+mod trust;
 pub mod wiped;
 pub mod wire;
 

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use crate::error::{quoted, Error};
 pub use crate::log::{LogHook, LogLevel};
-use crate::net::tls::Trust;
 pub use crate::state::StateFolder;
+use crate::trust::Trust;
 
 /// How requests reach the service.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -67,7 +67,7 @@ pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
 
 /// Default bound on the age of remembered addresses (see
 /// [`Options::remembered_addresses_max_age`]): a day.
-pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = crate::net::addresses::DEFAULT_MAX_AGE;
+pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]

@@ -6,7 +6,8 @@
 //! - [`url`]: base URLs of the service, parsed in full when a client is made;
 //! - [`resolve`]: name resolution (IP literals, fixed addresses, a cache of recent lookups,
 //!   lookups on threads of their own);
-//! - [`tls`]: what a client trusts, certificate pinning, the TLS step of a connection;
+//! - [`tls`]: the TLS step of a connection and certificate pinning, applying what a client
+//!   trusts ([`crate::Trust`], a setting of the client defined outside this folder);
 //! - [`tcp`]: the TCP transport under every connection (the request in one write, the
 //!   socket's options);
 //! - [`addresses`]: the addresses of the winning line's name, remembered across starts in
