@@ -53,6 +53,7 @@ const FORMAT: i64 = 2;
 /// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
 const SERVICE_OFFSET: i64 = 8 * 3600;
 
+#[doc(inline)]
 pub use crate::options::DEFAULT_CLOCK_TOLERANCE;
 
 /// A login that the store answers for: its mode, identity, machine code and, in account
