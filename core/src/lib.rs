@@ -19,7 +19,9 @@
 //!
 //! The layers, each depending only on those below it:
 //! - [`wire`]: plaintext codec, RC4 + hex, MD5 signatures (pure functions);
-//! - [`transport`]: one form POST with timeouts, a body cap and kept-alive connections;
+//! - [`transport`]: one form POST with timeouts, a body cap and kept-alive connections,
+//!   over the rest of the connection code ([`tls`], [`url`], and the private racing, name
+//!   resolution and TCP of `core/src/net/`);
 //! - [`Client`]: Init, Handle, the session secret, re-init, the clock offset, one deadline
 //!   per host call;
 //! - [`actions`]: the action table with its typed calls and reply views, the generic
@@ -33,13 +35,10 @@
 #![forbid(unsafe_code)]
 
 pub mod actions;
-mod addresses;
-mod buffers;
 mod cancel;
 mod client;
 mod clock_mark;
 pub mod codes;
-mod connect;
 mod deadline;
 pub mod diagnose;
 pub mod error;
@@ -50,20 +49,16 @@ pub mod keeper;
 pub mod language;
 mod log;
 mod machine;
+mod net;
 pub mod offline;
 pub mod options;
 mod password_hash;
 mod process;
-mod race;
 mod reply;
 mod request;
-mod resolve;
 mod session;
 mod state;
-mod tcp;
-pub mod tls;
-pub mod transport;
-pub mod url;
+mod trust;
 pub mod wiped;
 pub mod wire;
 
@@ -84,6 +79,7 @@ pub use machine::{
     ComponentCheck, ComponentKind, ComponentState, Components, MachineCheck, MachineOptions,
     MachineVersion, Outcome, Sign, SignKind, Virtualization, MACHINE_CODE_LEN,
 };
+pub use net::{tls, transport, url};
 pub use options::{LogHook, LogLevel, Options, ProxyChoice, StateFolder};
 pub use reply::{type_name, OfflineInfo, Reply};
 pub use request::ActionRequest;

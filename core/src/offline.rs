@@ -1,5 +1,6 @@
 //! Offline-first: the sealed store of the last good verdict, the offline verdict that a
-//! login may give when the server cannot be reached, and trusted time (DESIGN section 4).
+//! login may give when the server cannot be reached, and trusted time (docs/architecture.md,
+//! "New connections, and what outlives the process").
 //!
 //! Opt-in: a client keeps a verdict only when the host gave a state folder and an offline
 //! grace period. Then:
@@ -38,7 +39,7 @@ use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::password_hash::PasswordHash;
 use crate::reply::{OfflineInfo, Reply};
-use crate::request::ActionRequest;
+use crate::request::{ActionRequest, Purpose};
 use crate::session::SessionKind;
 use crate::state::Sealed;
 
@@ -53,6 +54,7 @@ const FORMAT: i64 = 2;
 /// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
 const SERVICE_OFFSET: i64 = 8 * 3600;
 
+#[doc(inline)]
 pub use crate::options::DEFAULT_CLOCK_TOLERANCE;
 
 /// A login that the store answers for: its mode, identity, machine code and, in account
@@ -75,48 +77,40 @@ impl std::fmt::Debug for Login<'_> {
 }
 
 impl<'a> Login<'a> {
-    /// The login of `request`: `SingleLogin` (card mode), or a password `UserLogin` without
-    /// a card (account mode); `None` for anything else.
+    /// The login of `request`: a card login (card mode), or a password login without a card
+    /// (account mode), by its purpose; `None` for anything else (a renewal, a social login,
+    /// other actions) and for a login without its identity (`Card` or `UserName`).
     pub(crate) fn of(request: &'a ActionRequest) -> Option<Login<'a>> {
-        match request.action.as_str() {
-            "SingleLogin" => Some(Login {
+        match request.purpose() {
+            Purpose::CardLogin => Some(Login {
                 kind: SessionKind::Card,
                 identity: request.value("Card")?,
                 machine: request.value("Mac").unwrap_or(""),
                 password: None,
             }),
-            "UserLogin"
-                if request.value("Card").is_none() && request.value("LoginType").is_none() =>
-            {
-                Some(Login {
-                    kind: SessionKind::User,
-                    identity: request.value("UserName")?,
-                    machine: request.value("Mac").unwrap_or(""),
-                    password: Some(request.value("Password").unwrap_or("")),
-                })
-            }
+            Purpose::AccountLogin => Some(Login {
+                kind: SessionKind::User,
+                identity: request.value("UserName")?,
+                machine: request.value("Mac").unwrap_or(""),
+                password: Some(request.value("Password").unwrap_or("")),
+            }),
             _ => None,
         }
     }
 }
 
-/// The session kind of a heartbeat request (`Type`).
+/// The session kind of a heartbeat request.
 pub(crate) fn heartbeat_kind(request: &ActionRequest) -> Option<SessionKind> {
-    match (request.action.as_str(), request.value("Type")) {
-        ("UserHeartbeat", Some("card")) => Some(SessionKind::Card),
-        ("UserHeartbeat", Some("user")) => Some(SessionKind::User),
+    match request.purpose() {
+        Purpose::Heartbeat(kind) => Some(kind),
         _ => None,
     }
 }
 
-/// The session kind of a login request's reply: card for `SingleLogin`, user for every
-/// `UserLogin` that returns a token (password or social); `None` for other actions.
+/// The session kind of a login request's reply: card for a card login, user for an account
+/// login that returns a token (password or social); `None` for other requests.
 pub(crate) fn session_of(request: &ActionRequest) -> Option<SessionKind> {
-    match request.action.as_str() {
-        "SingleLogin" => Some(SessionKind::Card),
-        "UserLogin" if request.value("Card").is_none() => Some(SessionKind::User),
-        _ => None,
-    }
+    request.purpose().session()
 }
 
 /// What an offline verdict needs to go on: the login to send again once the server can be

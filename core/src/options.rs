@@ -11,7 +11,7 @@ use std::time::Duration;
 use crate::error::{quoted, Error};
 pub use crate::log::{LogHook, LogLevel};
 pub use crate::state::StateFolder;
-use crate::tls::Trust;
+use crate::trust::Trust;
 
 /// How requests reach the service.
 #[derive(Clone, PartialEq, Eq, Default)]
@@ -61,13 +61,14 @@ pub const DEFAULT_ATTEMPT_DELAY: Duration = Duration::from_millis(250);
 /// The longest attempt delay accepted: 10 seconds.
 pub const MAX_ATTEMPT_DELAY: Duration = Duration::from_secs(10);
 
+/// Default tolerance of the clock (see [`Options::clock_tolerance`]): a local clock earlier
+/// than the latest time seen (of the server, or of this machine) by more than this refuses
+/// offline verdicts.
+pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
+
 /// Default bound on the age of remembered addresses (see
 /// [`Options::remembered_addresses_max_age`]): a day.
-pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = crate::addresses::DEFAULT_MAX_AGE;
-
-/// Default tolerance of the clock: a local clock earlier than the latest time seen (of the
-/// server, or of this machine) by more than this refuses offline verdicts.
-pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
+pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]

@@ -1,11 +1,70 @@
-//! One business request: an action and its plaintext parameters, whose values (cards,
-//! passwords, tokens) are wiped from memory when the request is dropped. Built by the action
-//! table's request builders, sent by the client (which checks its size), kept by a keeper or
-//! an offline verdict to send again.
+//! One business request: an action, its plaintext parameters, whose values (cards,
+//! passwords, tokens) are wiped from memory when the request is dropped, and its purpose
+//! ([`Purpose`]: a card login, an account login, a heartbeat ...). Built by the action
+//! table's request builders, which give the purpose, sent by the client (which checks its
+//! size), kept by a keeper or an offline verdict to send again.
 
 use std::fmt;
 
+use crate::session::SessionKind;
 use crate::wiped::Wiped;
+
+/// What a request is for, as far as the offline verdicts and the reply's session kind are
+/// concerned. The action table's request builders give it; a request built without the
+/// table ([`ActionRequest::new`], the generic call) has the purpose of its action and
+/// parameters ([`Purpose::of_wire`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Purpose {
+    /// `SingleLogin`: a card-mode login.
+    CardLogin,
+    /// A password `UserLogin` without a card: an account-mode login.
+    AccountLogin,
+    /// A social `UserLogin` (step 1 or 2, `LoginType`): an account-mode session, never
+    /// answered by a stored verdict (it has no password to check).
+    SocialLogin,
+    /// `UserLogin` with a card: renews the account and returns no session.
+    Renewal,
+    /// `UserHeartbeat` of a card or an account session.
+    Heartbeat(SessionKind),
+    /// `UpdatePwd`: an account's password change.
+    PasswordChange,
+    /// Anything else.
+    Other,
+}
+
+impl Purpose {
+    /// The purpose of a request built without the action table, from its action and its
+    /// parameter keys, as the table would have built it: `SingleLogin` is a card login;
+    /// `UserLogin` with a `Card` is a renewal, else with a `LoginType` a social login, else
+    /// an account login; `UserHeartbeat` with `Type` `card` or `user` is a heartbeat of that
+    /// kind; `UpdatePwd` is a password change.
+    pub(crate) fn of_wire(request: &ActionRequest) -> Purpose {
+        let value = |key| request.value(key);
+        match request.action.as_str() {
+            "SingleLogin" => Purpose::CardLogin,
+            "UserLogin" if value("Card").is_some() => Purpose::Renewal,
+            "UserLogin" if value("LoginType").is_some() => Purpose::SocialLogin,
+            "UserLogin" => Purpose::AccountLogin,
+            "UserHeartbeat" => match value("Type") {
+                Some("card") => Purpose::Heartbeat(SessionKind::Card),
+                Some("user") => Purpose::Heartbeat(SessionKind::User),
+                _ => Purpose::Other,
+            },
+            "UpdatePwd" => Purpose::PasswordChange,
+            _ => Purpose::Other,
+        }
+    }
+
+    /// The kind of session the reply of a login opens: card for a card login, account for a
+    /// password or social login; `None` for anything else.
+    pub(crate) fn session(self) -> Option<SessionKind> {
+        match self {
+            Purpose::CardLogin => Some(SessionKind::Card),
+            Purpose::AccountLogin | Purpose::SocialLogin => Some(SessionKind::User),
+            _ => None,
+        }
+    }
+}
 
 /// One business request: the action and its plaintext parameters, in order.
 #[derive(Clone)]
@@ -19,6 +78,8 @@ pub struct ActionRequest {
     /// server (read timeout, connection reset after sending) is sent again only when this is
     /// true; requests that surely did not reach it are always sent again once.
     pub repeatable: bool,
+    /// The purpose the action table gave; `None` for a request built without it.
+    purpose: Option<Purpose>,
 }
 
 impl ActionRequest {
@@ -28,7 +89,20 @@ impl ActionRequest {
             action: action.to_owned(),
             params: Vec::new(),
             repeatable,
+            purpose: None,
         }
+    }
+
+    /// The request with the purpose the action table gives it.
+    pub(crate) fn with_purpose(mut self, purpose: Purpose) -> ActionRequest {
+        self.purpose = Some(purpose);
+        self
+    }
+
+    /// What the request is for: the action table's purpose, or for a request built without
+    /// the table, that of its action and parameters ([`Purpose::of_wire`]).
+    pub(crate) fn purpose(&self) -> Purpose {
+        self.purpose.unwrap_or_else(|| Purpose::of_wire(self))
     }
 
     /// Adds a parameter.

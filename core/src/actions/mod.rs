@@ -18,7 +18,7 @@ use crate::codes;
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::reply::Reply;
-use crate::request::ActionRequest;
+use crate::request::{ActionRequest, Purpose};
 
 /// How a parameter of an action is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -142,6 +142,32 @@ macro_rules! param_kind {
     };
 }
 
+/// The purpose of an action's requests ([`Purpose`]); a heartbeat's names its session kind
+/// argument.
+macro_rules! purpose {
+    (card_login) => {
+        Purpose::CardLogin
+    };
+    (account_login) => {
+        Purpose::AccountLogin
+    };
+    (social_login) => {
+        Purpose::SocialLogin
+    };
+    (renewal) => {
+        Purpose::Renewal
+    };
+    (heartbeat, $kind:ident) => {
+        Purpose::Heartbeat($kind)
+    };
+    (password_change) => {
+        Purpose::PasswordChange
+    };
+    (other) => {
+        Purpose::Other
+    };
+}
+
 macro_rules! changes_state {
     (changes_state) => {
         true
@@ -259,7 +285,7 @@ macro_rules! replies {
 macro_rules! actions {
     ($(
         $(#[doc = $doc:literal])*
-        $method:ident : $wire:literal, $effect:ident, $reply:ident
+        $method:ident : $wire:literal, $effect:ident, $purpose:ident $(($pkind:ident))?, $reply:ident
         $([ $($fkey:literal = $fvalue:literal),* $(,)? ])? {
             $($param:ident : $kind:ident $pwire:literal),* $(,)?
         }
@@ -273,7 +299,8 @@ macro_rules! actions {
                 $(#[doc = $doc])*
                 pub fn $method($($param: param_type!($kind)),*) -> Result<ActionRequest, Error> {
                     #[allow(unused_mut)]
-                    let mut request = ActionRequest::new($wire, !changes_state!($effect));
+                    let mut request = ActionRequest::new($wire, !changes_state!($effect))
+                        .with_purpose(purpose!($purpose $(, $pkind)?));
                     $($( request = request.param($fkey, $fvalue); )*)?
                     $( add_param!(request, $kind, $param, $pwire); )*
                     Ok(request)
@@ -444,6 +471,7 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::offline::{heartbeat_kind, session_of};
 
     #[test]
     fn required_arguments_are_checked_before_sending() {
@@ -463,6 +491,122 @@ mod tests {
         let request = request::social_login_poll("S", None).expect("valid");
         let keys: Vec<&str> = request.keys().collect();
         assert_eq!(keys, ["LoginType", "State"]);
+    }
+
+    /// The purpose the table gives `request`, checked against that of the same action and
+    /// parameters built without the table (the generic call): both paths behave the same.
+    fn purpose_of(request: &ActionRequest) -> Purpose {
+        let generic = Purpose::of_wire(request);
+        assert_eq!(request.purpose(), generic, "{}", request.action);
+        request.purpose()
+    }
+
+    fn login_kind(request: &ActionRequest) -> Option<SessionKind> {
+        crate::offline::Login::of(request).map(|login| login.kind)
+    }
+
+    #[test]
+    fn a_card_login_is_answered_offline_in_card_mode() {
+        let request = request::single_login("CARD", "MAC", None).expect("valid");
+        assert_eq!(purpose_of(&request), Purpose::CardLogin);
+        assert_eq!(login_kind(&request), Some(SessionKind::Card));
+        assert_eq!(session_of(&request), Some(SessionKind::Card));
+        assert_eq!(heartbeat_kind(&request), None);
+        // Without its card (only the generic call can send that), no stored verdict answers.
+        let generic = generic_request("SingleLogin", &[("Mac", "MAC")]).expect("valid");
+        assert_eq!(generic.purpose(), Purpose::CardLogin);
+        assert_eq!(login_kind(&generic), None);
+        assert_eq!(session_of(&generic), Some(SessionKind::Card));
+    }
+
+    #[test]
+    fn a_password_login_without_a_card_is_an_account_login() {
+        let request = request::user_login("USER", "PASS", Some("MAC")).expect("valid");
+        assert_eq!(purpose_of(&request), Purpose::AccountLogin);
+        assert_eq!(login_kind(&request), Some(SessionKind::User));
+        assert_eq!(session_of(&request), Some(SessionKind::User));
+        let generic = generic_request("UserLogin", &[("UserName", "U")]).expect("valid");
+        assert_eq!(generic.purpose(), Purpose::AccountLogin);
+        assert_eq!(login_kind(&generic), Some(SessionKind::User));
+    }
+
+    #[test]
+    fn an_account_login_with_a_card_is_a_renewal_not_a_login() {
+        let request = request::user_login_with_card("USER", "PASS", "CARD", None).expect("valid");
+        assert_eq!(purpose_of(&request), Purpose::Renewal);
+        assert_eq!(login_kind(&request), None);
+        assert_eq!(session_of(&request), None);
+        // A card makes a renewal whatever else is sent, an empty card included.
+        for params in [
+            &[("UserName", "U"), ("Card", "")][..],
+            &[("LoginType", "social"), ("Card", "C")][..],
+        ] {
+            let generic = generic_request("UserLogin", params).expect("valid");
+            assert_eq!(generic.purpose(), Purpose::Renewal);
+            assert_eq!(session_of(&generic), None);
+        }
+    }
+
+    #[test]
+    fn a_social_login_opens_an_account_session_but_is_no_password_login() {
+        for request in [
+            request::social_login_start(Some("MAC")).expect("valid"),
+            request::social_login_poll("STATE", None).expect("valid"),
+        ] {
+            assert_eq!(purpose_of(&request), Purpose::SocialLogin);
+            assert_eq!(login_kind(&request), None);
+            assert_eq!(session_of(&request), Some(SessionKind::User));
+        }
+        // Any `LoginType` makes it one.
+        let generic =
+            generic_request("UserLogin", &[("UserName", "U"), ("LoginType", "qq")]).expect("valid");
+        assert_eq!(generic.purpose(), Purpose::SocialLogin);
+        assert_eq!(login_kind(&generic), None);
+    }
+
+    #[test]
+    fn a_heartbeat_names_its_session_kind() {
+        for kind in [SessionKind::Card, SessionKind::User] {
+            let request = request::heartbeat("TOKEN", kind, None).expect("valid");
+            assert_eq!(purpose_of(&request), Purpose::Heartbeat(kind));
+            assert_eq!(heartbeat_kind(&request), Some(kind));
+            assert_eq!(login_kind(&request), None);
+            assert_eq!(session_of(&request), None);
+        }
+        let generic =
+            generic_request("UserHeartbeat", &[("Token", "T"), ("Type", "other")]).expect("valid");
+        assert_eq!(generic.purpose(), Purpose::Other);
+        assert_eq!(heartbeat_kind(&generic), None);
+    }
+
+    #[test]
+    fn a_password_change_is_observed_as_one() {
+        let request = request::update_password("USER", "OLD", "NEW").expect("valid");
+        assert_eq!(purpose_of(&request), Purpose::PasswordChange);
+        assert_eq!(login_kind(&request), None);
+        assert_eq!(session_of(&request), None);
+    }
+
+    #[test]
+    fn other_actions_are_neither_logins_nor_heartbeats() {
+        for request in [
+            request::user_register("USER", "PASS", Some("CARD"), None, None).expect("valid"),
+            request::change_bind("USER", "PASS", "MAC").expect("valid"),
+            request::user_recharge("USER", "CARD").expect("valid"),
+            request::get_latest_version(None).expect("valid"),
+            request::get_bulletin().expect("valid"),
+            request::get_variable("NAME").expect("valid"),
+            request::get_variables().expect("valid"),
+            request::get_user_info("USER", "PASS").expect("valid"),
+            request::get_card_info("CARD").expect("valid"),
+            request::social_register_start("USER", None, None).expect("valid"),
+            generic_request("GetBulletin", &[]).expect("valid"),
+        ] {
+            assert_eq!(purpose_of(&request), Purpose::Other, "{}", request.action);
+            assert_eq!(login_kind(&request), None);
+            assert_eq!(session_of(&request), None);
+            assert_eq!(heartbeat_kind(&request), None);
+        }
     }
 
     #[test]

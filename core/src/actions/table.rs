@@ -2,9 +2,12 @@
 //
 // Each entry is one typed call: its method name (the C function is `verify_` + the same
 // name), the wire name of the action, whether it changes state on the server (then it is
-// never sent twice once it may have reached the server), its parameters (name, wire key,
-// and whether it is required, optional, or the session kind), fixed parameters in brackets
-// (sent first), and its reply view. Each reply view lists its typed fields.
+// never sent twice once it may have reached the server), its purpose (a card login, an
+// account login, a social login, a renewal, a heartbeat of the session kind argument, a
+// password change, or other: what the offline verdicts and a reply's session kind go by),
+// its parameters (name, wire key, and whether it is required, optional, or the session
+// kind), fixed parameters in brackets (sent first), and its reply view. Each reply view
+// lists its typed fields.
 //
 // From this table come: the request builders ([`super::request`]), the reply views, the
 // `Client` methods, and [`super::ACTIONS`] / [`super::REPLIES`], from which the repository's
@@ -143,21 +146,21 @@ actions! {
     /// `SingleLogin` (card mode): activates the card on first use and binds it to `mac`;
     /// later logins from the same machine refresh it (a count card spends one use). Never
     /// sent twice by a retry.
-    single_login: "SingleLogin", changes_state, CardLogin {
+    single_login: "SingleLogin", changes_state, card_login, CardLogin {
         card: required "Card",
         mac: required "Mac",
         device_name: optional "DeviceName",
     }
     /// `UserLogin` with username and password (account mode). `mac` is strongly
     /// recommended (rebind detection).
-    user_login: "UserLogin", read_only, UserSession {
+    user_login: "UserLogin", read_only, account_login, UserSession {
         username: required "UserName",
         password: required "Password",
         mac: optional "Mac",
     }
     /// `UserLogin` with a recharge card: renews the account and returns no token (log in
     /// again without a card for one). Never sent twice by a retry.
-    user_login_with_card: "UserLogin", changes_state, Renewal {
+    user_login_with_card: "UserLogin", changes_state, renewal, Renewal {
         username: required "UserName",
         password: required "Password",
         card: required "Card",
@@ -165,7 +168,7 @@ actions! {
     }
     /// `UserRegin`: registers an account, activated when a duration card is given. Never
     /// sent twice by a retry.
-    user_register: "UserRegin", changes_state, Registration {
+    user_register: "UserRegin", changes_state, other, Registration {
         username: required "UserName",
         password: required "Password",
         card: optional "Card",
@@ -174,64 +177,64 @@ actions! {
     }
     /// `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
     /// retry.
-    update_password: "UpdatePwd", changes_state, PasswordChanged {
+    update_password: "UpdatePwd", changes_state, password_change, PasswordChanged {
         username: required "UserName",
         old_password: required "Password",
         new_password: required "NewPassword",
     }
     /// `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
-    change_bind: "ChangeBind", changes_state, Rebind {
+    change_bind: "ChangeBind", changes_state, other, Rebind {
         username: required "UserName",
         password: required "Password",
         new_mac: required "Mac",
     }
     /// `UserHeartbeat`: keeps a card or account session alive and collects a back-office
     /// message (delivered once).
-    heartbeat: "UserHeartbeat", read_only, Heartbeat {
+    heartbeat: "UserHeartbeat", read_only, heartbeat(kind), Heartbeat {
         token: required "Token",
         kind: session "Type",
         ip: optional "IP",
     }
     /// `UserRecharge`: adds a duration card's time to an account (no password). Never sent
     /// twice by a retry.
-    user_recharge: "UserRecharge", changes_state, Recharge {
+    user_recharge: "UserRecharge", changes_state, other, Recharge {
         username: required "UserName",
         card: required "Card",
     }
     /// `GetLatestVersion`, optionally with the program's current version.
-    get_latest_version: "GetLatestVersion", read_only, LatestVersion {
+    get_latest_version: "GetLatestVersion", read_only, other, LatestVersion {
         current_version: optional "Version",
     }
     /// `GetBulletin`: the program's bulletin.
-    get_bulletin: "GetBulletin", read_only, Bulletin {}
+    get_bulletin: "GetBulletin", read_only, other, Bulletin {}
     /// `GetVariable` for one variable.
-    get_variable: "GetVariable", read_only, Variable {
+    get_variable: "GetVariable", read_only, other, Variable {
         name: required "Name",
     }
     /// `GetVariable` for every variable.
-    get_variables: "GetVariable", read_only, Variables {}
+    get_variables: "GetVariable", read_only, other, Variables {}
     /// `GetUserInfo`: the account's details.
-    get_user_info: "GetUserInfo", read_only, UserInfo {
+    get_user_info: "GetUserInfo", read_only, other, UserInfo {
         username: required "UserName",
         password: required "Password",
     }
     /// `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
-    get_card_info: "GetCardInfo", read_only, CardInfo {
+    get_card_info: "GetCardInfo", read_only, other, CardInfo {
         card: required "Card",
     }
     /// Social login step 1: the URL to show the user, and the state to poll with.
-    social_login_start: "UserLogin", read_only, SocialStart ["LoginType" = "social"] {
+    social_login_start: "UserLogin", read_only, social_login, SocialStart ["LoginType" = "social"] {
         mac: optional "Mac",
     }
     /// Social login step 2, once: code 201 (pending) while the user has not authorized;
     /// 200 with the login payload (`remark` is the social display name); 1016 when the
     /// identity is not bound. Its success consumes the state, so it is never sent twice.
-    social_login_poll: "UserLogin", changes_state, UserSession ["LoginType" = "social"] {
+    social_login_poll: "UserLogin", changes_state, social_login, UserSession ["LoginType" = "social"] {
         state: required "State",
         mac: optional "Mac",
     }
     /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
-    social_register_start: "UserRegin", changes_state, SocialRegistration ["BindSocial" = "1"] {
+    social_register_start: "UserRegin", changes_state, other, SocialRegistration ["BindSocial" = "1"] {
         username: required "UserName",
         mac: optional "Mac",
         device_name: optional "DeviceName",

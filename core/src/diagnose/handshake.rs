@@ -15,7 +15,7 @@ use super::cert;
 use super::reach::Line;
 use super::report::{rfc3339_of, span, Step, StepKind, Verdict};
 use crate::deadline::Deadline;
-use crate::tls::{PinMismatch, Seen, SelfSigned, Trust};
+use crate::net::tls::{PinMismatch, Seen, SelfSigned, Trust};
 
 /// A certificate that ends within this is reported.
 const EXPIRES_SOON: i64 = 14 * 86_400;
@@ -43,7 +43,7 @@ pub(crate) fn handshake(
     };
     let mut connection = match ClientConnection::new(config, name) {
         Ok(connection) => connection,
-        Err(err) => return fail("tls.refused", crate::tls::refusal(&err).1),
+        Err(err) => return fail("tls.refused", crate::net::tls::refusal(&err).1),
     };
     let outcome = drive(&mut connection, &mut stream, deadline);
     let took = started.elapsed();
@@ -59,7 +59,7 @@ pub(crate) fn handshake(
     let mut step = match outcome {
         Ok(()) => passed(&connection, &chain, pinned, trust.pin_count()),
         Err(Shake::Tls(err)) => {
-            let (_, words) = crate::tls::refusal(&err);
+            let (_, words) = crate::net::tls::refusal(&err);
             fail(tls_key(&err), words)
         }
         Err(Shake::TimedOut) => fail(

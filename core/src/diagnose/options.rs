@@ -5,9 +5,9 @@
 use std::path::Path;
 
 use super::report::{millis, Step, StepKind, Verdict};
+use crate::client::Client;
+use crate::net::url::BaseUrl;
 use crate::options::{without_credentials, Options, ProxyChoice};
-use crate::url::BaseUrl;
-use crate::Client;
 
 /// The options step(s): what the client would refuse, and what it would accept but the
 /// developer should know.

@@ -11,8 +11,8 @@ use serde_json::{json, Value};
 
 use super::report::{Step, StepKind, Verdict};
 use crate::deadline::Deadline;
+use crate::net::race::interleave;
 use crate::options::Options;
-use crate::race::interleave;
 
 /// At most this many addresses of one name are tried.
 const MAX_ADDRESSES: usize = 4;

@@ -1,11 +1,11 @@
 //! Remembered addresses: the addresses of the winning line's host name, kept across starts in
 //! the state folder, so that a start does not wait for the name server.
 //!
-//! When a line wins a race ([`crate::connect`]), the addresses its name had (the fresh
+//! When a line wins a race ([`crate::net::connect`]), the addresses its name had (the fresh
 //! lookup's answer when there was one, else those remembered before; the winning address
 //! first) are kept with the time they were seen connecting, and the name's TTL where it is
 //! known (the system resolver does not tell it: today it is never known). A later start races
-//! a connection to them at once beside a fresh lookup of the name ([`crate::race`]): the
+//! a connection to them at once beside a fresh lookup of the name ([`crate::net::race`]): the
 //! fresh answer joins the race when it comes, and a remembered address that no longer answers
 //! holds the next attempt off for no more than the attempt delay. TLS checks the name as it
 //! always does; fixed addresses ([`crate::Options::add_address`]) and IP literals are never
@@ -37,9 +37,6 @@ const ADDRESSES: usize = 16;
 /// How far in the future a time seen may be (clocks of one machine that NTP steps) before the
 /// entry is taken for a clock moved back and not used.
 const FUTURE_SLACK: Duration = Duration::from_secs(60);
-
-/// The default bound on the age of remembered addresses: a day.
-pub const DEFAULT_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The addresses of one name, as kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -277,6 +274,7 @@ impl Remembered {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE;
     use std::path::{Path, PathBuf};
 
     fn scratch(name: &str) -> PathBuf {
@@ -299,12 +297,20 @@ mod tests {
     #[test]
     fn addresses_are_kept_sealed_across_starts_the_winner_first() {
         let dir = scratch("kept");
-        let first = Remembered::new(Some(sealed(&dir)), DEFAULT_MAX_AGE, None);
+        let first = Remembered::new(
+            Some(sealed(&dir)),
+            DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
+            None,
+        );
         assert!(first.addresses("licensing.example.test", 443).is_empty());
         let (a, b) = (addr("192.0.2.1:443"), addr("[2001:db8::1]:443"));
         first.keep("Licensing.Example.Test", 443, b, Some(vec![a, b]));
         // Another start reads them: the winner first, the name's case does not matter.
-        let second = Remembered::new(Some(sealed(&dir)), DEFAULT_MAX_AGE, None);
+        let second = Remembered::new(
+            Some(sealed(&dir)),
+            DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
+            None,
+        );
         assert_eq!(second.addresses("licensing.example.test", 443), vec![b, a]);
         assert!(second.addresses("licensing.example.test", 8443).is_empty());
         // Nothing of it in clear.
@@ -316,14 +322,18 @@ mod tests {
         );
         // A win without a fresh lookup keeps the remembered ones, the new winner first.
         second.keep("licensing.example.test", 443, a, None);
-        let third = Remembered::new(Some(sealed(&dir)), DEFAULT_MAX_AGE, None);
+        let third = Remembered::new(
+            Some(sealed(&dir)),
+            DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
+            None,
+        );
         assert_eq!(third.addresses("licensing.example.test", 443), vec![a, b]);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
     fn without_a_state_folder_or_with_no_age_nothing_is_written() {
-        let none = Remembered::new(None, DEFAULT_MAX_AGE, None);
+        let none = Remembered::new(None, DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE, None);
         none.keep("licensing.example.test", 443, addr("192.0.2.1:443"), None);
         assert!(none.addresses("licensing.example.test", 443).is_empty());
         let dir = scratch("off");
@@ -350,7 +360,11 @@ mod tests {
             (now + 2 * hour, false),
         ] {
             store.write(FILE, file(seen).as_bytes()).expect("write");
-            let remembered = Remembered::new(Some(Arc::clone(&store)), DEFAULT_MAX_AGE, None);
+            let remembered = Remembered::new(
+                Some(Arc::clone(&store)),
+                DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
+                None,
+            );
             assert_eq!(
                 remembered.addresses("old.example.test", 443).len(),
                 if used { 2 } else { 0 },
@@ -371,7 +385,11 @@ mod tests {
         let dir = scratch("quiet");
         let store = sealed(&dir);
         let a = addr("192.0.2.1:443");
-        let remembered = Remembered::new(Some(Arc::clone(&store)), DEFAULT_MAX_AGE, None);
+        let remembered = Remembered::new(
+            Some(Arc::clone(&store)),
+            DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE,
+            None,
+        );
         remembered.keep("one.example.test", 443, a, Some(vec![a]));
         let path = store.path(FILE);
         let written = std::fs::metadata(&path)
@@ -393,7 +411,7 @@ mod tests {
             now_secs()
         );
         store.write(FILE, text.as_bytes()).expect("write");
-        let read = Remembered::new(Some(store), DEFAULT_MAX_AGE, None);
+        let read = Remembered::new(Some(store), DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE, None);
         assert_eq!(
             read.addresses("ok.example.test", 443),
             vec![addr("192.0.2.9:443")]

@@ -6,7 +6,7 @@
 //!   never looked up in DNS); the addresses of a recent lookup (kept 15 minutes, longer than
 //!   the 5-minute heartbeat); or a new lookup of every address of the name (IPv6 and IPv4),
 //!   through the system's resolver.
-//! - A new connection that races its attempts ([`crate::race`]) looks names up on threads of
+//! - A new connection that races its attempts ([`crate::net::race`]) looks names up on threads of
 //!   their own ([`Names::lookup_in_background`]), so that the call's deadline bounds the wait
 //!   and a slow name does not hold up a mirror's attempt.
 //! - ureq asks for addresses before every request, kept-alive connection or not: a direct

@@ -16,7 +16,7 @@
 //! - names are looked up on threads of their own, all at once; a target whose name is still
 //!   being looked up holds later targets off for one delay, so that a mirror known at once
 //!   does not win over a primary that needs a lookup;
-//! - a target with addresses remembered from an earlier start ([`crate::addresses`]) tries
+//! - a target with addresses remembered from an earlier start ([`crate::net::addresses`]) tries
 //!   them at once while its name is looked up again: the fresh answer's new addresses join
 //!   the race when it comes (after the remembered ones), and a remembered address that no
 //!   longer answers holds the next attempt off for one delay, like any other;
@@ -42,7 +42,7 @@ use ureq::unversioned::transport::ShutdownHandle;
 use crate::cancel::CancelToken;
 use crate::deadline::Deadline;
 use crate::log::{log, LogHook, LogLevel};
-use crate::resolve::Names;
+use crate::net::resolve::Names;
 
 /// The token of the waker (lookups done, or the race cancelled).
 const WAKE: Token = Token(usize::MAX);
@@ -734,7 +734,7 @@ fn describe(failure: &Failure) -> String {
         Failure::NotFound => "the name was not found".to_owned(),
         Failure::Connect(err) => err.to_string(),
         // The words of the call's own refusal (tls.rs), not rustls's debug forms.
-        Failure::Tls(err) => crate::tls::refusal(err).1,
+        Failure::Tls(err) => crate::net::tls::refusal(err).1,
         Failure::Closed(err) => format!("closed during the TLS handshake: {err}"),
     }
 }

@@ -1,5 +1,5 @@
 //! New direct connections of a client (not through a proxy): raced across every address of
-//! every base URL ([`crate::race`]), with the winning line remembered.
+//! every base URL ([`crate::net::race`]), with the winning line remembered.
 //!
 //! ureq asks its connector for a connection to one URL. [`RaceConnector`] races that URL's
 //! addresses and, after the attempt delay, the other base URLs of the service (mirrors).
@@ -11,7 +11,7 @@
 //! The winning line (base URL and address) is kept for later connections, and across starts
 //! in the state folder when the host gave one, so that a primary blocked for weeks costs
 //! nothing after the first start; racing still runs when the remembered line fails. The
-//! addresses of the winning line's name are kept there too ([`crate::addresses`]): a later
+//! addresses of the winning line's name are kept there too ([`crate::net::addresses`]): a later
 //! start connects to them at once, beside a fresh lookup, instead of waiting for the name
 //! server.
 
@@ -24,16 +24,16 @@ use ureq::unversioned::transport::{
     ConnectionDetails, Connector, Either, ShutdownHandle, Transport, TransportAdapter,
 };
 
-use crate::addresses::Remembered;
-use crate::buffers::WipedBuffers;
 use crate::deadline::Deadline;
 use crate::log::{log, LogHook, LogLevel};
+use crate::net::addresses::Remembered;
+use crate::net::buffers::WipedBuffers;
+use crate::net::race::{self, Failure, Lost, Target};
+use crate::net::resolve::{host_port, Names};
+use crate::net::tcp::{prepare, Tcp};
+use crate::net::tls::{TlsConnector, TlsTransport, HANDSHAKE_CLOSED};
 use crate::process::Born;
-use crate::race::{self, Failure, Lost, Target};
-use crate::resolve::{host_port, Names};
 use crate::state::Sealed;
-use crate::tcp::{prepare, Tcp};
-use crate::tls::{TlsConnector, TlsTransport, HANDSHAKE_CLOSED};
 
 /// How long a connection won for a mirror waits for its request (normally it is taken at
 /// once, by the Init that follows on the same thread).

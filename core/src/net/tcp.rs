@@ -26,8 +26,8 @@ use ureq::unversioned::transport::{
 };
 use ureq::Timeout;
 
-use crate::buffers::WipedBuffers;
 use crate::deadline::Deadline;
+use crate::net::buffers::WipedBuffers;
 
 /// A request head of at most this many bytes is held back to go out with the body.
 const HOLD_AT_MOST: usize = 4096;

@@ -14,16 +14,16 @@ use ureq::unversioned::transport::{
     SocksConnector,
 };
 
-use crate::connect::{ConnectedElsewhere, Lines, NoneConnected, Origin, RaceConnector};
 use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
+use crate::net::connect::{ConnectedElsewhere, Lines, NoneConnected, Origin, RaceConnector};
+use crate::net::resolve::{CachingResolver, Names};
+use crate::net::tls::TlsConnector;
 use crate::options::{without_credentials, Options, ProxyChoice};
 pub use crate::options::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
 use crate::process::Born;
-use crate::resolve::{CachingResolver, Names};
 use crate::state::Sealed;
-use crate::tls::TlsConnector;
 use crate::wiped::Wiped;
 
 pub use ureq::http::{HeaderValue, Uri};
@@ -239,7 +239,7 @@ impl Settings {
             ().chain(SocksConnector::default())
                 .chain(ConnectProxyConnector::default())
                 .chain(LazyTcp(
-                    crate::tcp::TcpConnector,
+                    crate::net::tcp::TcpConnector,
                     CachingResolver::new(Arc::clone(&self.names)),
                 ))
                 .chain(LogConnector(self.log.clone()))
@@ -671,7 +671,7 @@ fn tls_cause(err: &ureq::Error) -> Option<(ErrorKind, String)> {
             _ => None,
         };
     };
-    Some(crate::tls::refusal(rustls_error))
+    Some(crate::net::tls::refusal(rustls_error))
 }
 
 /// Logs every new connection (connectors run only for connections not taken from the pool).
