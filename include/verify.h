@@ -2102,6 +2102,46 @@ int32_t VERIFY_CALL verify_reply_bool(const struct verify_reply *reply, const ch
 int32_t VERIFY_CALL verify_reply_json(const struct verify_reply *reply, const char *pointer, const char **out);
 
 /**
+ * How many members the object at `pointer` has (`"/data/variables"`; `""` is the whole
+ * reply): writes `*out` and returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` (`*out` and the last
+ * error untouched) when the value is absent or not an object. Read their names with
+ * `verify_reply_member_name`. `VERIFY_ERR_INVALID_ARGUMENT` when `reply`, `pointer` or
+ * `out` is NULL or `pointer` does not start with `/` (nor is empty).
+ * Thread-safety: any thread, concurrently with other reads of the same reply.
+ */
+int32_t VERIFY_CALL verify_reply_member_count(const struct verify_reply *reply,
+                                              const char *pointer,
+                                              size_t *out);
+
+/**
+ * The name of member number `index` (from 0, in the order of their UTF-8 bytes) of the
+ * object at `pointer`: writes `*out` and returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` (`*out`
+ * and the last error untouched) when the value is absent or not an object, when `index` is
+ * past its last member, or when the name holds a NUL character. Its value is at the
+ * pointer followed by `/` and the name, in which `~` is written `~0` and `/` `~1`.
+ * Ownership: `*out` is borrowed, valid until `reply` is freed; the caller must not free it;
+ * in the code page of `verify_set_code_page`, as every string of a reply.
+ * `VERIFY_ERR_INVALID_ARGUMENT` when `reply`, `pointer` or `out` is NULL or `pointer` does
+ * not start with `/` (nor is empty). Thread-safety: any thread, concurrently with other
+ * reads of the same reply.
+ */
+int32_t VERIFY_CALL verify_reply_member_name(const struct verify_reply *reply,
+                                             const char *pointer,
+                                             size_t index,
+                                             const char **out);
+
+/**
+ * How many items the array at `pointer` holds (`"/data/list"`): writes `*out` and returns
+ * 0, or `VERIFY_ERR_NO_SUCH_FIELD` (`*out` and the last error untouched) when the value is
+ * absent or not an array. Item `i` is at `pointer` + `/i`. Arguments as for
+ * `verify_reply_member_count`. Thread-safety: any thread, concurrently with other reads of
+ * the same reply.
+ */
+int32_t VERIFY_CALL verify_reply_array_length(const struct verify_reply *reply,
+                                              const char *pointer,
+                                              size_t *out);
+
+/**
  * Whether `reply` is an offline verdict (code `VERIFY_OFFLINE`: the server could not be
  * reached and the stored verdict answered), and what it knows besides its fields: when the
  * server last confirmed the licence (`*confirmed_at`, Unix seconds), when the offline

@@ -234,6 +234,77 @@ pub extern "system" fn verify_reply_json(
     })
 }
 
+/// How many members the object at `pointer` has (`"/data/variables"`; `""` is the whole
+/// reply): writes `*out` and returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` (`*out` and the last
+/// error untouched) when the value is absent or not an object. Read their names with
+/// `verify_reply_member_name`. `VERIFY_ERR_INVALID_ARGUMENT` when `reply`, `pointer` or
+/// `out` is NULL or `pointer` does not start with `/` (nor is empty).
+/// Thread-safety: any thread, concurrently with other reads of the same reply.
+#[no_mangle]
+pub extern "system" fn verify_reply_member_count(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut usize,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        access(reply, pointer, out, |_, _, value| {
+            value.as_object().map(serde_json::Map::len)
+        })
+    }
+}
+
+/// The name of member number `index` (from 0, in the order of their UTF-8 bytes) of the
+/// object at `pointer`: writes `*out` and returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` (`*out`
+/// and the last error untouched) when the value is absent or not an object, when `index` is
+/// past its last member, or when the name holds a NUL character. Its value is at the
+/// pointer followed by `/` and the name, in which `~` is written `~0` and `/` `~1`.
+/// Ownership: `*out` is borrowed, valid until `reply` is freed; the caller must not free it;
+/// in the code page of `verify_set_code_page`, as every string of a reply.
+/// `VERIFY_ERR_INVALID_ARGUMENT` when `reply`, `pointer` or `out` is NULL or `pointer` does
+/// not start with `/` (nor is empty). Thread-safety: any thread, concurrently with other
+/// reads of the same reply.
+#[no_mangle]
+pub extern "system" fn verify_reply_member_name(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    index: usize,
+    out: *mut *const c_char,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        access(reply, pointer, out, |reply, pointer, value| {
+            let name = value.as_object()?.keys().nth(index)?;
+            if name.contains('\0') {
+                return None;
+            }
+            // A key no other accessor uses: pointers start with `/` or are empty.
+            reply.text(&format!("\0member\0{index}\0{pointer}"), || {
+                Some(name.clone())
+            })
+        })
+    }
+}
+
+/// How many items the array at `pointer` holds (`"/data/list"`): writes `*out` and returns
+/// 0, or `VERIFY_ERR_NO_SUCH_FIELD` (`*out` and the last error untouched) when the value is
+/// absent or not an array. Item `i` is at `pointer` + `/i`. Arguments as for
+/// `verify_reply_member_count`. Thread-safety: any thread, concurrently with other reads of
+/// the same reply.
+#[no_mangle]
+pub extern "system" fn verify_reply_array_length(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut usize,
+) -> i32 {
+    // SAFETY: the caller's contract on every pointer.
+    unsafe {
+        access(reply, pointer, out, |_, _, value| {
+            value.as_array().map(Vec::len)
+        })
+    }
+}
+
 /// Whether `reply` is an offline verdict (code `VERIFY_OFFLINE`: the server could not be
 /// reached and the stored verdict answered), and what it knows besides its fields: when the
 /// server last confirmed the licence (`*confirmed_at`, Unix seconds), when the offline
@@ -286,4 +357,175 @@ pub extern "system" fn verify_reply_offline(
 pub extern "system" fn verify_reply_free(reply: *mut verify_reply) {
     // SAFETY: NULL or a pointer from `give`, freed once (caller's contract).
     guard((), || unsafe { free_handle(reply) })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::ffi::CStr;
+
+    fn reply(body: &str) -> *mut verify_reply {
+        let reply = Reply::from_body(body.as_bytes()).expect("a reply");
+        Box::into_raw(Box::new(verify_reply::new(reply)))
+    }
+
+    fn text(pointer: *const c_char) -> String {
+        // SAFETY: a NUL-terminated string borrowed from a live reply.
+        unsafe { CStr::from_ptr(pointer) }
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    #[test]
+    fn member_names_and_array_lengths_are_listed() {
+        let reply = reply(
+            r#"{"code":200,"message":"ok","data":{"variables":{"b":"2","a.x":"1","c/d":"3"},
+                "list":[1,2,3,4],"empty":{},"none":[],"text":"t"}}"#,
+        );
+        let mut count = 99usize;
+        assert_eq!(
+            verify_reply_member_count(reply, c"/data/variables".as_ptr(), &mut count),
+            0
+        );
+        assert_eq!(count, 3);
+        let mut names = Vec::new();
+        for index in 0..count {
+            let mut name: *const c_char = ptr::null();
+            assert_eq!(
+                verify_reply_member_name(reply, c"/data/variables".as_ptr(), index, &mut name),
+                0
+            );
+            names.push(text(name));
+            // The same borrowed string again, valid until the reply is freed.
+            let mut again: *const c_char = ptr::null();
+            verify_reply_member_name(reply, c"/data/variables".as_ptr(), index, &mut again);
+            assert_eq!(name, again);
+        }
+        assert_eq!(names, ["a.x", "b", "c/d"]);
+        // The whole reply is an object too.
+        assert_eq!(
+            verify_reply_member_count(reply, c"".as_ptr(), &mut count),
+            0
+        );
+        assert_eq!(count, 3);
+        assert_eq!(
+            verify_reply_member_count(reply, c"/data/empty".as_ptr(), &mut count),
+            0
+        );
+        assert_eq!(count, 0);
+        let mut length = 99usize;
+        assert_eq!(
+            verify_reply_array_length(reply, c"/data/list".as_ptr(), &mut length),
+            0
+        );
+        assert_eq!(length, 4);
+        assert_eq!(
+            verify_reply_array_length(reply, c"/data/none".as_ptr(), &mut length),
+            0
+        );
+        assert_eq!(length, 0);
+
+        // Absent, of another type, or past the last: no such field, outs untouched.
+        count = 7;
+        length = 7;
+        let untouched = c"untouched".as_ptr();
+        let mut name = untouched;
+        for pointer in [c"/data/list", c"/data/text", c"/data/nope", c"/code"] {
+            assert_eq!(
+                verify_reply_member_count(reply, pointer.as_ptr(), &mut count),
+                codes::ERR_NO_SUCH_FIELD
+            );
+            assert_eq!(
+                verify_reply_member_name(reply, pointer.as_ptr(), 0, &mut name),
+                codes::ERR_NO_SUCH_FIELD
+            );
+        }
+        assert_eq!(
+            verify_reply_member_name(reply, c"/data/variables".as_ptr(), 3, &mut name),
+            codes::ERR_NO_SUCH_FIELD
+        );
+        assert_eq!(
+            verify_reply_member_name(reply, c"/data/variables".as_ptr(), usize::MAX, &mut name),
+            codes::ERR_NO_SUCH_FIELD
+        );
+        for pointer in [c"/data/variables", c"/data/text", c"/data/nope", c""] {
+            assert_eq!(
+                verify_reply_array_length(reply, pointer.as_ptr(), &mut length),
+                codes::ERR_NO_SUCH_FIELD
+            );
+        }
+        assert_eq!((count, length, name), (7, 7, untouched));
+
+        // NULL arguments and a pointer without its `/`: invalid arguments.
+        let invalid = codes::ERR_INVALID_ARGUMENT;
+        let data = c"/data".as_ptr();
+        assert_eq!(
+            verify_reply_member_count(ptr::null(), data, &mut count),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_member_count(reply, ptr::null(), &mut count),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_member_count(reply, data, ptr::null_mut()),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_member_count(reply, c"data".as_ptr(), &mut count),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_member_name(ptr::null(), data, 0, &mut name),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_member_name(reply, ptr::null(), 0, &mut name),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_member_name(reply, data, 0, ptr::null_mut()),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_member_name(reply, c"data".as_ptr(), 0, &mut name),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_array_length(ptr::null(), data, &mut length),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_array_length(reply, ptr::null(), &mut length),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_array_length(reply, data, ptr::null_mut()),
+            invalid
+        );
+        assert_eq!(
+            verify_reply_array_length(reply, c"data".as_ptr(), &mut length),
+            invalid
+        );
+        assert_eq!((count, length, name), (7, 7, untouched));
+        verify_reply_free(reply);
+    }
+
+    #[test]
+    fn a_member_name_with_a_nul_is_not_handed_out() {
+        let reply = reply(r#"{"code":200,"data":{"a\u0000b":1}}"#);
+        let mut count = 0usize;
+        assert_eq!(
+            verify_reply_member_count(reply, c"/data".as_ptr(), &mut count),
+            0
+        );
+        assert_eq!(count, 1);
+        let mut name: *const c_char = ptr::null();
+        assert_eq!(
+            verify_reply_member_name(reply, c"/data".as_ptr(), 0, &mut name),
+            codes::ERR_NO_SUCH_FIELD
+        );
+        assert!(name.is_null());
+        verify_reply_free(reply);
+    }
 }

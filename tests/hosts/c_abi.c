@@ -286,6 +286,7 @@ static int accessors(const char *base_url, const char *app_id, const char *app_k
     const char *again = NULL;
     const char *untouched = "untouched";
     int64_t number = 0;
+    size_t count = 0;
     int32_t flag = -1;
     int32_t before_code;
     char *before_message;
@@ -355,6 +356,13 @@ static int accessors(const char *base_url, const char *app_id, const char *app_k
     CHECK_INT(flag, 5);
     CHECK_INT(verify_reply_json(reply, "/data/nope", &text), VERIFY_ERR_NO_SUCH_FIELD);
     CHECK(text == untouched);
+    count = 77;
+    CHECK_INT(verify_reply_member_count(reply, "/data/nope", &count), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_member_count(reply, "/data/token", &count), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_array_length(reply, "/data", &count), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_member_name(reply, "/data/token", 0, &text), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(count, 77);
+    CHECK(text == untouched);
     CHECK_INT(verify_last_error_code(), before_code);
     CHECK_STR(verify_last_error_message(), before_message);
     free(before_message);
@@ -376,6 +384,19 @@ static int accessors(const char *base_url, const char *app_id, const char *app_k
     CHECK_INT(verify_reply_json(reply, "/data", NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_reply_json(reply, "data", &text), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_reply_json(reply, "\xff", &text), VERIFY_ERR_INVALID_UTF8);
+    CHECK_INT(verify_reply_member_count(reply, NULL, &count), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_count(reply, "/data", NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_count(reply, "data", &count), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_count(NULL, "/data", &count), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_name(reply, NULL, 0, &text), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_name(reply, "/data", 0, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_name(reply, "data", 0, &text), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_name(NULL, "/data", 0, &text), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_member_name(reply, "\xff", 0, &text), VERIFY_ERR_INVALID_UTF8);
+    CHECK_INT(verify_reply_array_length(reply, NULL, &count), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_array_length(reply, "/data", NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_array_length(reply, "data", &count), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_reply_array_length(NULL, "/data", &count), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_reply_code(NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK(verify_reply_message(NULL) == NULL);
     CHECK_INT(verify_last_error_code(), VERIFY_ERR_INVALID_ARGUMENT);
@@ -414,6 +435,10 @@ static int variables(const char *base_url, const char *app_id, const char *app_k
     const char *keys[1];
     const char *values[1];
     const char *text = NULL;
+    const char *untouched = "untouched";
+    static const char *const names[] = {"a.b", "greeting", "limit", "t~z", "x/y"};
+    size_t count = 0;
+    size_t index;
     char *state;
 
     keys[0] = "Name";
@@ -454,6 +479,26 @@ static int variables(const char *base_url, const char *app_id, const char *app_k
           strstr(text, "\"limit\":\"5\"") != NULL);
     CHECK_INT(verify_reply_json(reply, "/data/variables/a.b", &text), 0);
     CHECK_STR(text, "\"dotted\"");
+    /* The object's member names, in the order of their bytes, borrowed from the reply. */
+    CHECK_INT(verify_reply_member_count(reply, "/data/variables", &count), 0);
+    CHECK_INT(count, 5);
+    for (index = 0; index < count && index < 5; index++) {
+        text = NULL;
+        CHECK_INT(verify_reply_member_name(reply, "/data/variables", index, &text), 0);
+        CHECK_STR(text, names[index]);
+    }
+    text = untouched;
+    CHECK_INT(verify_reply_member_name(reply, "/data/variables", 5, &text),
+              VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_member_name(reply, "/data/variables/limit", 0, &text),
+              VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK(text == untouched);
+    CHECK_INT(verify_reply_member_count(reply, "", &count), 0);
+    CHECK(count >= 3); /* code, message, data */
+    CHECK_INT(verify_reply_array_length(reply, "/data/variables", &count),
+              VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_member_count(reply, "/data/variables/limit", &count),
+              VERIFY_ERR_NO_SUCH_FIELD);
     verify_reply_free(reply);
 
     CHECK_INT(verify_social_login_start(client, NULL, &reply), VERIFY_OK);

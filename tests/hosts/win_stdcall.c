@@ -338,6 +338,17 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_get_variable(client, "greeting", &reply), VERIFY_OK);
     verify_reply_free(reply);
     CHECK_INT(verify_get_variables(client, &reply), VERIFY_OK);
+    count = 0;
+    CHECK_INT(verify_reply_member_count(reply, "/data/variables", &count), 0);
+    CHECK(count > 0);
+    text = NULL;
+    CHECK_INT(verify_reply_member_name(reply, "/data/variables", 0, &text), 0);
+    CHECK(text != NULL && text[0] != '\0');
+    CHECK_INT(verify_reply_member_name(reply, "/data/variables", count, &text),
+              VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_array_length(reply, "/data/variables", &count),
+              VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_array_length(reply, "/data", NULL), VERIFY_ERR_INVALID_ARGUMENT);
     verify_reply_free(reply);
     CHECK_INT(verify_social_login_start(client, "STDCALL-MACHINE", &reply), VERIFY_OK);
     text = NULL;
