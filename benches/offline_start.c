@@ -5,6 +5,7 @@
  *   offline_start down      APP_ID APP_KEY CARD STATE_DIR N
  *   offline_start blackhole APP_ID APP_KEY CARD STATE_DIR N BUDGET_MS
  *   offline_start refusals  BASE_URL APP_ID APP_KEY STATE_DIR COUNT_CARD USER PASSWORD
+ *   offline_start password  BASE_URL APP_ID APP_KEY STATE_DIR USER PASSWORD N
  *
  * A "start" is what a licensed program does first: verify_client_new_with_options (offline
  * verdicts on: STATE_DIR, 7 days of grace) and verify_single_login; its time runs from
@@ -16,6 +17,14 @@
  * (C: the last start's code). `refusals` stores a verdict, gets a refusal of that identity
  * (a count card used up: 1005; an account from another machine: 1022; a wrong password:
  * 1003), then starts with the network down, and prints `refusals=3 offline_verdicts=K`.
+ * `password` prices the account password's hash (rows 15e, 15f): N online account logins
+ * (client made to the answer) with offline verdicts on and N without, in turn, then, with
+ * the network down, N logins with a wrong password and N with the right one; it prints
+ * `mode=password runs=N on_us=.. off_us=.. extra_us=.. on_cpu_us=.. off_cpu_us=..
+ * extra_cpu_us=.. guess_us=.. guess_min_us=.. guess_cpu_us=.. guess_cpu_min_us=..
+ * guess_code=.. offline_us=.. offline_cpu_us=.. offline_code=..` (medians unless _min;
+ * extra: on minus off; _cpu: the process's CPU time, which a loaded machine does not
+ * inflate).
  */
 
 #define _POSIX_C_SOURCE 200809L
@@ -37,6 +46,14 @@ static long long now_us(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000000LL + t.tv_nsec / 1000;
+}
+
+/* CPU time of the process (every thread), in microseconds. */
+static long long cpu_us(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return (long long)t.tv_sec * 1000000LL + t.tv_nsec / 1000;
 }
 
@@ -197,6 +214,89 @@ static int32_t user_login_wrong(verify_client *client, const char *user)
     return code;
 }
 
+/* One account login on a new client (offline verdicts on when `state` is not NULL): its wall
+ * time and the process's CPU time meanwhile (on a loaded machine the wall time of a hash
+ * grows with the wait for a CPU; its CPU time does not). */
+static int32_t account_start(const char *url, const char *app_id, const char *app_key,
+                             const char *state, const char *user, const char *password,
+                             long long *took_us, long long *cpu_took_us)
+{
+    verify_client_options *options = NULL;
+    verify_client *client = NULL;
+    verify_reply *reply = NULL;
+    long long began = now_us(), cpu_began = cpu_us();
+    int32_t code = verify_client_options_new(&options);
+    if (code == VERIFY_OK && state != NULL) {
+        code = verify_client_options_set_state_folder(options, state);
+        if (code == VERIFY_OK) {
+            code = verify_client_options_set_offline_grace(options, 7 * 24 * 3600);
+        }
+    }
+    if (code == VERIFY_OK) {
+        code = verify_client_new_with_options(url, app_id, app_key, options, &client);
+    }
+    verify_client_options_free(options);
+    if (code == VERIFY_OK) {
+        code = verify_user_login(client, user, password, "BENCH-MACHINE-A", &reply);
+    }
+    *took_us = now_us() - began;
+    *cpu_took_us = cpu_us() - cpu_began;
+    verify_reply_free(reply);
+    verify_client_free(client);
+    return code;
+}
+
+static long long median(long long *took, int runs)
+{
+    qsort(took, (size_t)runs, sizeof took[0], compare);
+    return took[runs / 2];
+}
+
+static int password_cost(const char *url, const char *down, char **argv, int runs)
+{
+    static long long on[MAX_RUNS], off[MAX_RUNS], guess[MAX_RUNS], right[MAX_RUNS];
+    static long long on_cpu[MAX_RUNS], off_cpu[MAX_RUNS], guess_cpu[MAX_RUNS];
+    static long long right_cpu[MAX_RUNS];
+    const char *app_id = argv[0], *app_key = argv[1], *state = argv[2], *user = argv[3];
+    const char *password = argv[4];
+    int32_t guess_code = 0, offline_code = 0;
+    long long on_us, off_us, on_cpu_us, off_cpu_us, guess_us, guess_cpu_us;
+    int i;
+    if (runs < 1 || runs > MAX_RUNS) {
+        fprintf(stderr, "offline_start: N must be 1..%d\n", MAX_RUNS);
+        return 2;
+    }
+    for (i = 0; i < runs; i++) {
+        if (account_start(url, app_id, app_key, state, user, password, &on[i], &on_cpu[i]) !=
+                VERIFY_OK ||
+            account_start(url, app_id, app_key, NULL, user, password, &off[i], &off_cpu[i]) !=
+                VERIFY_OK) {
+            fprintf(stderr, "offline_start: the account login failed\n");
+            return 1;
+        }
+    }
+    for (i = 0; i < runs; i++) {
+        guess_code = account_start(down, app_id, app_key, state, user, "not-the-password",
+                                   &guess[i], &guess_cpu[i]);
+        offline_code =
+            account_start(down, app_id, app_key, state, user, password, &right[i], &right_cpu[i]);
+    }
+    on_us = median(on, runs);
+    off_us = median(off, runs);
+    on_cpu_us = median(on_cpu, runs);
+    off_cpu_us = median(off_cpu, runs);
+    guess_us = median(guess, runs); /* sorted: [0] is the fastest */
+    guess_cpu_us = median(guess_cpu, runs);
+    printf("mode=password runs=%d on_us=%lld off_us=%lld extra_us=%lld on_cpu_us=%lld "
+           "off_cpu_us=%lld extra_cpu_us=%lld guess_us=%lld guess_min_us=%lld "
+           "guess_cpu_us=%lld guess_cpu_min_us=%lld guess_code=%d offline_us=%lld "
+           "offline_cpu_us=%lld offline_code=%d\n",
+           runs, on_us, off_us, on_us - off_us, on_cpu_us, off_cpu_us, on_cpu_us - off_cpu_us,
+           guess_us, guess[0], guess_cpu_us, guess_cpu[0], (int)guess_code, median(right, runs),
+           median(right_cpu, runs), (int)offline_code);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     char url[64];
@@ -225,6 +325,10 @@ int main(int argc, char **argv)
                             VERIFY_WRONG_PASSWORD, user_login_a, user_login_wrong, argv[7]);
         printf("refusals=3 offline_verdicts=%d\n", verdicts);
         return 0;
+    }
+    if (strcmp(mode, "password") == 0 && argc == 9) {
+        snprintf(url, sizeof url, "http://127.0.0.1:%d", loopback_port(0, fds));
+        return password_cost(argv[2], url, argv + 3, atoi(argv[8]));
     }
     fprintf(stderr, "usage: see the comment at the top of benches/offline_start.c\n");
     return 2;

@@ -53,7 +53,7 @@ if [ "$check" -eq 1 ]; then
     lat_n=200; cg_n1=10; cg_n2=30; tp_seconds=0.3; rss_n=1500; conn_n=100
     cold_runs=3; cold_warmup=1
     fit_n1=5; fit_n2=15; keeper_beats=2; keeper_ms=1000; idle_beats=1; idle_ms=1000
-    offline_n=3; offline_hole_n=1
+    offline_n=3; offline_hole_n=1; offline_pw_n=2
 else
     lat_n=${BENCH_LATENCY_CALLS:-20000}
     cg_n1=${BENCH_CG_CALLS_1:-200}
@@ -71,6 +71,7 @@ else
     idle_ms=${BENCH_IDLE_INTERVAL_MS:-3000}
     offline_n=${BENCH_OFFLINE_STARTS:-50}
     offline_hole_n=${BENCH_OFFLINE_HOLE_STARTS:-10}
+    offline_pw_n=${BENCH_OFFLINE_PASSWORD_RUNS:-20}
 fi
 
 app_id=90001
@@ -126,6 +127,8 @@ codec=target/release/examples/codec_cost
 
 mkdir -p target/bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-bench.XXXXXX")
+# The offline store's time mark: its second place in the bench's folder, not the user's.
+export VERIFY_CLOCK_MARK_FOLDER="$work/clock-mark"
 vb=target/bench/verify_bench
 bl=target/bench/baseline
 cs=target/bench/coldstart
@@ -441,7 +444,9 @@ off_down=$("$os" down 90006 "$app_key" BENC-HOFF-0000-0001 "$offline_state" "$of
 off_hole=$("$os" blackhole 90006 "$app_key" BENC-HOFF-0000-0001 "$offline_state" "$offline_hole_n" 300)
 off_refusals=$("$os" refusals "$base_url" 90006 "$app_key" "$work/offline-refusals" BENC-HCNT-0000-0001 \
     benchoffline bench-pw | tail -n 1)
-printf '%s\n' "$off_online" "$off_down" "$off_hole" "$off_refusals" >&2
+off_password=$("$os" password "$base_url" 90006 "$app_key" "$work/offline-password" benchoffline \
+    bench-pw "$offline_pw_n")
+printf '%s\n' "$off_online" "$off_down" "$off_hole" "$off_refusals" "$off_password" >&2
 
 step "16. machine code v1 and v2, cold and warm (benches/machine.sh)"
 mapfile -t machine_rows < <(benches/machine.sh "$work" $([ "$check" -eq 1 ] && echo 2 5))
@@ -512,6 +517,8 @@ off_online_us=$(field median_us "$off_online")
 verdict v_off_down "$(le "$off_down_us" 5000)"
 verdict v_off_hole "$(le "$off_hole_us" 310000)"
 verdict v_off_refusals "$(le "$(field offline_verdicts "$off_refusals")" 0)"
+verdict v_off_pw_extra "$(le "$(field extra_us "$off_password")" 30000)"
+verdict v_off_pw_guess "$(le 20000 "$(field guess_min_us "$off_password")")"
 off_ms() { awk -v us="$1" 'BEGIN { printf "%.2f ms", us / 1000 }'; }
 off_cell() { printf '%s (%s–%s), code %s' "$(off_ms "$(field median_us "$1")")" \
     "$(off_ms "$(field min_us "$1")")" "$(off_ms "$(field max_us "$1")")" "$(field code "$1")"; }
@@ -556,6 +563,8 @@ rows=(
     "15b. start with the network down (refused at once): the stored verdict, median|$(off_cell "$off_down")||$(ratio "$off_down_us" "$off_online_us") of 15a|≤ 5 ms|$v_off_down"
     "15c. start against a black-holed server, start budget 300 ms: the stored verdict, median ($offline_hole_n starts)|$(off_cell "$off_hole")|||≤ 310 ms|$v_off_hole"
     "15d. offline verdicts after a server refusal (count card used up, another machine, wrong password)|$(field offline_verdicts "$off_refusals") of $(field refusals "$off_refusals")|||0|$v_off_refusals"
+    "15e. account mode, the password's hash (PBKDF2-HMAC-SHA256): an online login's extra cost, offline verdicts on minus off (medians of $offline_pw_n logins: $(off_ms "$(field on_us "$off_password")") and $(off_ms "$(field off_us "$off_password")"); CPU time $(off_ms "$(field extra_cpu_us "$off_password")"))|$(off_ms "$(field extra_us "$off_password")")|||≤ 30 ms|$v_off_pw_extra"
+    "15f. account mode: a wrong password offline, the fastest of $offline_pw_n guesses (median $(off_ms "$(field guess_us "$off_password")"), code $(field guess_code "$off_password"); CPU time $(off_ms "$(field guess_cpu_min_us "$off_password")"); the right password: $(off_ms "$(field offline_us "$off_password")"), code $(field offline_code "$off_password"))|$(off_ms "$(field guess_min_us "$off_password")")|||≥ 20 ms|$v_off_pw_guess"
 )
 
 rows+=("${machine_rows[@]}")

@@ -5,8 +5,46 @@
 import hashlib, json, os, socket, subprocess, sys, time, urllib.parse, re
 ROOT=os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C=ROOT+'/fuzz/corpus'
-for t in ['reply','wire','abi_http','sandbox_decode','sandbox_request']:
+for t in ['reply','wire','abi_http','sandbox_decode','sandbox_request','smbios','unsealed']:
     os.makedirs(f'{C}/{t}', exist_ok=True)
+# smbios and unsealed: made up here, no sandbox needed.
+def smbios_table(uuid, system, board, version=(3, 2)):
+    def strings(items):
+        out = b''.join(s.encode() + b'\0' for s in items)
+        return (out or b'\0') + b'\0'
+    body = bytes([0, 0x12, 0, 0, 1]) + bytes(0x12 - 5) + strings(['American Megatrends'])
+    body += bytes([1, 0x1b, 1, 0, 1, 2, 0, 3]) + uuid + bytes([6, 0, 0]) + strings(system)
+    body += bytes([2, 0x08, 2, 0, 1, 2, 0, 3]) + strings(board)
+    body += bytes([127, 4, 3, 0]) + strings([])
+    return bytes([0, version[0], version[1], 0]) + len(body).to_bytes(4, 'little') + body
+uuid = bytes(range(0x10, 0x20))
+full = smbios_table(uuid, ['Dell Inc.', 'OptiPlex 7090', 'SERIAL-1'], ['Dell Inc.', '0ABC12', 'BOARD-9'])
+for name, data in {
+    'table-3.2': full,
+    'table-2.5': smbios_table(uuid, ['QEMU', 'Standard PC', ''], ['', '', ''], (2, 5)),
+    'placeholder-uuid': smbios_table(bytes([0xff] * 16), ['To be filled by O.E.M.'] * 3, ['Default string'] * 3),
+    'cut-short': full[:40],
+    'length-too-large': full[:4] + (10 ** 6).to_bytes(4, 'little') + full[8:],
+    'structure-length-2': full[:8] + bytes([1, 2, 0, 0]) + full[12:],
+    'no-terminator': full[:-2],
+    'header-only': full[:8],
+}.items():
+    save_seed = open(f'{C}/smbios/{name}', 'wb'); save_seed.write(data); save_seed.close()
+verdict = {'format': 1, 'mode': 'card', 'identity': 'a' * 64, 'machine': 'B' * 32,
+           'data': {'expire_at': '2099-12-31 23:59:59', 'card_type': '月卡'},
+           'confirmed_at': 1764000000, 'server_time': 1764000100}
+record = 'verify machine code v2\ncode=' + '0123456789ABCDEF' * 2 + '\nboard_uuid=' + 'ab' * 16 + '\ncpu=' + 'cd' * 16 + '\n'
+for name, data in {
+    'verdict-card': json.dumps(verdict, ensure_ascii=False).encode(),
+    'verdict-user': json.dumps(dict(verdict, mode='user', data={})).encode(),
+    'verdict-bad-expiry': json.dumps(dict(verdict, data={'expire_at': '2099-13-40 25:61'})).encode(),
+    'record-v2': record.encode(),
+    'record-unknown-key': (record + 'gpu=ef\n').encode(),
+    'record-crlf': record.replace('\n', '\r\n').encode(),
+}.items():
+    save_seed = open(f'{C}/unsealed/{name}', 'wb'); save_seed.write(data); save_seed.close()
+if os.environ.get('SEEDS_OFFLINE_ONLY'):
+    sys.exit(0)
 p=subprocess.Popen([ROOT+'/target/debug/verify-sandbox','--fixtures',ROOT+'/sandbox/fixtures/demo.json'],stdout=subprocess.PIPE,stderr=subprocess.STDOUT,text=True)
 port=None
 for line in p.stdout:

@@ -452,6 +452,22 @@
 #define VERIFY_ERR_OFFLINE_EXPIRED -16
 
 /**
+ * Offline verdict refused: wrong password.
+ *
+ * End user (`verify_code_user_message`, en): "The password does not match the one saved for
+ * offline use. Please check it, or connect to the internet and try again."
+ */
+#define VERIFY_ERR_OFFLINE_PASSWORD -17
+
+/**
+ * The state folder cannot be created or written.
+ *
+ * End user (`verify_code_user_message`, en): "The program cannot save its licence data on this
+ * computer. Please check that its folder can be written and that the disk is not full."
+ */
+#define VERIFY_ERR_STATE_FOLDER -18
+
+/**
  * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1
@@ -1413,8 +1429,9 @@ int32_t VERIFY_CALL verify_keeper_options_set_interval(struct verify_keeper_opti
 int32_t VERIFY_CALL verify_keeper_options_set_grace(struct verify_keeper_options *options, uint32_t grace_ms);
 
 /**
- * Sets the client IP reported with each heartbeat (`IP`); NULL or empty: none (the
- * default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`.
+ * Sets the client IP reported with each heartbeat (`IP`): an IPv4 or IPv6 address; NULL or
+ * empty: none (the default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (not an IP
+ * address) or `VERIFY_ERR_INVALID_UTF8`.
  * Thread-safety: one thread at a time.
  */
 int32_t VERIFY_CALL verify_keeper_options_set_ip(struct verify_keeper_options *options, const char *ip);
@@ -1452,7 +1469,8 @@ int32_t VERIFY_CALL verify_keeper_start(const struct verify_client *client,
  * session kind are used, as `verify_keeper_start` would) or an offline verdict (code
  * `VERIFY_OFFLINE`). From an offline verdict the keeper reports `VERIFY_EVENT_OFFLINE`,
  * waits for the login still going on after a start budget or sends the login again (with
- * backoff), and reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
+ * backoff; keepers started from one offline verdict share that login, sent once), and
+ * reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
  * or `VERIFY_EVENT_ENDED` with the server's code and remark when it refuses (the stored
  * verdict is cleared), or with `VERIFY_ERR_GRACE_OVER` when the offline grace runs out
  * first. `options` as for `verify_keeper_start`. The reply is only read: the caller still
@@ -1965,7 +1983,8 @@ int32_t VERIFY_CALL verify_client_options_add_address(struct verify_client_optio
  * for a slow name server: `verify_client_options_set_remembered_addresses_max_age`), and the
  * last good verdict when offline verdicts are on
  * (`verify_client_options_set_offline_grace`). `path` is a folder (created when
- * first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
+ * first written; with offline verdicts on, checked and created when the client is made),
+ * or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
  * `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
  * `%LOCALAPPDATA%\verify\state` on Windows. Without this call nothing is written.
  * Several programs may share a folder: each file is one program's, sealed under a key of
@@ -1993,14 +2012,25 @@ int32_t VERIFY_CALL verify_client_options_set_remembered_addresses_max_age(struc
 /**
  * Turns offline verdicts on (a state folder is needed: `verify_client_options_set_state_folder`):
  * after every successful login (`verify_single_login`, `verify_user_login`) and heartbeat
- * the client keeps the verdict, sealed, in the state folder; a login that cannot reach the
- * server (DNS, connect, timeout, TLS handshake, proxy) then answers from it with
- * `VERIFY_OFFLINE` (202) when it is for the same program, identity and machine code, the
- * server confirmed it less than `grace_seconds` ago, it has not expired and the clock was
- * not moved back (else `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
- * `VERIFY_ERR_CLOCK_BACK`). A refusal by the server never gives an offline verdict and
- * clears the stored one. 0 turns them off (the default: nothing changes for the host).
- * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+ * the client keeps the verdict, sealed, in the state folder (in account mode with a slow
+ * salted hash of the password, never the password); a login that cannot reach the service
+ * then answers from it with `VERIFY_OFFLINE` (202) when it is for the same program,
+ * identity and machine code (and password), the server confirmed it less than
+ * `grace_seconds` ago, it has not expired and the clock was not moved back (else
+ * `VERIFY_ERR_OFFLINE_PASSWORD`, `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
+ * `VERIFY_ERR_CLOCK_BACK`: the clock is judged against a high-water mark of the time kept
+ * in the state folder and in the user's configuration folder, on Windows in
+ * `HKEY_CURRENT_USER\Software\verify`, or in the folder named by the environment variable
+ * `VERIFY_CLOCK_MARK_FOLDER`). The service was not reached when
+ * DNS, connect, the TLS handshake or the proxy failed, a timeout ran out, or the reply is
+ * not the service's: an HTTP 5xx (502, 503, 504, 522), HTML, an empty or cut body, a
+ * captive portal's page or redirect (without offline verdicts these stay
+ * `VERIFY_ERR_PROTOCOL`); a reply of the service (JSON with a `code`) never is. A refusal
+ * by the server never gives an offline verdict and clears the stored verdict of that card
+ * or account (1001 and 1012: every verdict of the program). The state folder must be
+ * writable: `verify_client_new_with_options` refuses one that is not
+ * (`VERIFY_ERR_STATE_FOLDER`). 0 turns them off (the default: nothing changes for the
+ * host). Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
  */
 int32_t VERIFY_CALL verify_client_options_set_offline_grace(struct verify_client_options *options,
                                                             uint32_t grace_seconds);
@@ -2042,8 +2072,10 @@ int32_t VERIFY_CALL verify_client_options_set_log(struct verify_client_options *
  * `verify_client_options_new` (copied: it may be freed or reused afterwards). Besides the
  * checks of `verify_client_new`, plain `http://` to a host that is not loopback is
  * `VERIFY_ERR_INVALID_ARGUMENT` unless allowed, and so are mirrors that do not parse and a
- * trust setting that trusts nothing. Ownership: on success `*out` is a new client the
- * caller frees with `verify_client_free`. Thread-safety: any thread.
+ * trust setting that trusts nothing; with offline verdicts on, a state folder that cannot
+ * be created or written is `VERIFY_ERR_STATE_FOLDER` (`verify_last_error_message` names the
+ * folder and why). Ownership: on success `*out` is a new client the caller frees with
+ * `verify_client_free`. Thread-safety: any thread.
  */
 int32_t VERIFY_CALL verify_client_new_with_options(const char *base_url,
                                                    const char *app_id,

@@ -8,7 +8,7 @@
 #     windows-x64/lib/verify.def            the exports
 #     windows-x64/include/verify.h, verify.hpp, verify/ (the C++ headers)
 #     windows-x86/...                       the same for 32-bit Windows (stdcall)
-#     bindings/csharp/Verify.cs
+#     bindings/csharp/Verify.cs             the C# binding as one file (scripts/build-csharp.sh)
 #     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
 #                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64,
@@ -77,7 +77,7 @@ for arch in x64 x86; do
     cp -R include/verify "$dir/include/"
 done
 mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
-cp bindings/csharp/Verify.cs "$pkg/bindings/csharp/"
+scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
 cp docs/windows.md docs/windows.zh-CN.md "$pkg/docs/"
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 

@@ -12,7 +12,7 @@
 #   bin/verify-sandbox                          the sandbox, with its web console inside (when
 #                                               built for the package's target: not in a
 #                                               cross-built package)
-#   bindings/csharp/Verify.cs
+#   bindings/csharp/Verify.cs                   the C# binding as one file (scripts/build-csharp.sh)
 #   README.md, README.zh-CN.md, LICENSE-MIT, LICENSE-APACHE
 #
 # The CMake and pkg-config files are written by CMake's own CMakePackageConfigHelpers from
@@ -120,7 +120,7 @@ if [ -n "$sandbox_bin" ]; then
 else
     rmdir "$pkg/bin"
 fi
-cp bindings/csharp/Verify.cs "$pkg/bindings/csharp/"
+scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 
 # CMake and pkg-config files, from CMake's helpers (a configure run; nothing is built).

@@ -9,17 +9,19 @@
 //! the caller owns that reply and frees it with `verify_reply_free`.
 
 use std::ffi::c_char;
+use std::panic::{catch_unwind, resume_unwind, AssertUnwindSafe};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use verify_core::{
-    codes, ActionRequest, Client, Error, ErrorKind, Keeper, Options, Reply, SessionKind,
+    codes, ActionRequest, Client, Error, ErrorKind, Keeper, LogHook, LogLevel, Options, Reply,
+    SessionKind,
 };
 
 use crate::cancel::verify_cancel;
 use crate::guard::{
-    clear_out, free_handle, give_handle, guard, guard_code, optional_str, record, required_str,
-    set_last_error,
+    clear_out, free_handle, give_handle, guard, guard_code, optional_str, panic_text, record,
+    required_str, set_last_error,
 };
 use crate::reply::{give, verify_reply};
 
@@ -39,6 +41,8 @@ pub const VERIFY_SESSION_USER: i32 = 2;
 #[allow(non_camel_case_types)]
 pub struct verify_client {
     pub(crate) client: Arc<Client>,
+    /// The client's log hook, which also hears of a panic caught in one of its calls.
+    pub(crate) log: Option<LogHook>,
     /// Keepers started on this client, stopped when it is freed.
     pub(crate) keepers: Mutex<Vec<Weak<Keeper>>>,
 }
@@ -77,14 +81,19 @@ pub(crate) fn session_kind(kind: i32) -> Result<SessionKind, Error> {
     }
 }
 
-/// Records a server refusal as the last error, so that hosts can print one line.
+/// Records a server refusal as the last error, so that hosts can print one line: the
+/// server's message first (what is wrong), its remark, then the code and its generic text.
 fn note_refusal(reply: &Reply) {
     let code = reply.code();
     if code != codes::OK && code != codes::PENDING {
-        let mut text = format!("{} ({code}): {}", codes::describe(code), reply.message());
-        if let Some(remark) = reply.remark() {
-            text.push_str(&format!(" [remark: {remark}]"));
-        }
+        let generic = codes::describe(code);
+        let text = match (reply.message(), reply.remark()) {
+            ("", None) => format!("{generic} ({code})"),
+            (message, None) => format!("{message} ({code}: {generic})"),
+            (message, Some(remark)) => {
+                format!("{message} [remark: {remark}] ({code}: {generic})")
+            }
+        };
         set_last_error(code, &text);
     }
 }
@@ -129,8 +138,17 @@ pub(crate) unsafe fn answer(
         unsafe { clear_out(out, "out")? };
         // SAFETY: the caller's contract.
         let client = unsafe { borrow_handle(client)? };
-        let request = build()?;
-        let outcome = client.client.exchange(&request);
+        let exchange = || -> Result<_, Error> { Ok(client.client.exchange(&build()?)) };
+        let outcome = match catch_unwind(AssertUnwindSafe(exchange)) {
+            Ok(outcome) => outcome?,
+            Err(payload) => {
+                // The client's log hears of it too; the guard records it and returns its code.
+                if let Some(log) = &client.log {
+                    log(LogLevel::Error, &panic_text(&*payload));
+                }
+                resume_unwind(payload)
+            }
+        };
         // SAFETY: `out` was checked above.
         Ok(unsafe { deliver(out, outcome) })
     })
@@ -179,6 +197,7 @@ pub(crate) unsafe fn new_client(
     // SAFETY: the caller's contract.
     unsafe {
         clear_out(out, "out")?;
+        let log = options.log.clone();
         let client = Client::with_options(
             &required_str(base_url, "base_url")?,
             &required_str(app_id, "app_id")?,
@@ -189,6 +208,7 @@ pub(crate) unsafe fn new_client(
             out,
             verify_client {
                 client: Arc::new(client),
+                log,
                 keepers: Mutex::new(Vec::new()),
             },
         );
@@ -334,4 +354,71 @@ pub extern "system" fn verify_social_login_wait(
         // SAFETY: `out` was checked above.
         Ok(unsafe { deliver(out, outcome) })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::ffi::{c_void, CStr};
+    use std::ptr;
+
+    use super::*;
+    use crate::options::{
+        verify_client_new_with_options, verify_client_options_free, verify_client_options_new,
+        verify_client_options_set_log,
+    };
+
+    static HEARD: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    unsafe extern "system" fn hear(_user_data: *mut c_void, _level: i32, message: *const c_char) {
+        // SAFETY: the library passes a NUL-terminated message valid for the call.
+        let text = unsafe { CStr::from_ptr(message) }
+            .to_string_lossy()
+            .into_owned();
+        HEARD
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(text);
+    }
+
+    #[test]
+    fn a_panic_in_a_call_is_its_code_its_last_error_and_a_log_line() {
+        let mut options = ptr::null_mut();
+        assert_eq!(verify_client_options_new(&mut options), codes::OK);
+        assert_eq!(
+            verify_client_options_set_log(options, Some(hear), ptr::null_mut()),
+            codes::OK
+        );
+        let mut client = ptr::null_mut();
+        let code = verify_client_new_with_options(
+            c"http://127.0.0.1:9".as_ptr(),
+            c"app".as_ptr(),
+            c"key".as_ptr(),
+            options,
+            &mut client,
+        );
+        verify_client_options_free(options);
+        assert_eq!(code, codes::OK);
+        let mut out = ptr::null_mut();
+        // SAFETY: a live client of this test and a writable out-pointer.
+        let code = unsafe {
+            answer(client, &mut out, || -> Result<ActionRequest, Error> {
+                panic!("boom in a call")
+            })
+        };
+        assert_eq!(code, codes::ERR_PANIC);
+        assert!(out.is_null());
+        // SAFETY: the thread's last-error string, valid until its next failing call.
+        let last = unsafe { CStr::from_ptr(crate::guard::last_error_message()) };
+        let last = last.to_string_lossy();
+        assert!(
+            last.contains("boom in a call") && last.contains("src/client.rs:"),
+            "{last}"
+        );
+        let heard = HEARD.lock().unwrap_or_else(PoisonError::into_inner);
+        assert!(
+            heard.iter().any(|line| *line == *last),
+            "the log heard {heard:?}"
+        );
+        verify_client_free(client);
+    }
 }

@@ -1,9 +1,10 @@
 //! Guards of the C boundary: panics caught, arguments checked, the last error recorded.
 
 use std::borrow::Cow;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::ffi::{c_char, CStr, CString};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::panic::{catch_unwind, AssertUnwindSafe, PanicHookInfo};
+use std::sync::Once;
 
 use verify_core::codes;
 use verify_core::{Error, ErrorKind};
@@ -29,10 +30,19 @@ pub fn set_last_error(code: i32, message: &str) {
     LAST_ERROR.with(|last| *last.borrow_mut() = LastError { code, message });
 }
 
-/// Records `error` as the last error and returns its code.
+/// Records `error` as the last error and returns its code. The message leads with what is
+/// wrong (the error's own message, and the server's remark), then the code and its generic
+/// text: "host \"-a.example\" is not a host name: ... (-1: invalid argument: ...)".
 pub fn record(error: &Error) -> i32 {
-    set_last_error(error.code(), &error.to_string());
-    error.code()
+    let code = error.code();
+    let generic = codes::describe(code);
+    let message = match (error.message(), error.remark()) {
+        ("", None) => format!("{generic} ({code})"),
+        (message, None) => format!("{message} ({code}: {generic})"),
+        (message, Some(remark)) => format!("{message} [remark: {remark}] ({code}: {generic})"),
+    };
+    set_last_error(code, &message);
+    code
 }
 
 /// The code of the calling thread's last error (0 when none).
@@ -46,24 +56,79 @@ pub fn last_error_message() -> *const c_char {
     LAST_ERROR.with(|last| last.borrow().message.as_ptr())
 }
 
+thread_local! {
+    /// Where the calling thread's last panic happened (`file:line`), for the guard's message.
+    static PANIC_AT: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+static QUIET_PANICS: Once = Once::new();
+
+/// Replaces the panic hook of this library's copy of the standard library (a C host's own
+/// code, and another Rust library in the process, have hooks of their own): a panic prints
+/// nothing on the host's stderr, on any thread of the library. Its place is kept for
+/// [`guard`], which reports it by code and by `verify_last_error_message`; a panic on a
+/// keeper's thread ends the keeper with `VERIFY_ERR_PANIC` in its status and its last
+/// event. The library's own unit tests keep the default hook outside a guard and the
+/// library's threads, so that a failing test still says why.
+fn quiet_panics() {
+    QUIET_PANICS.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info: &PanicHookInfo<'_>| {
+            let at = info
+                .location()
+                .map(|at| format!("{}:{}", at.file(), at.line()));
+            let _ = PANIC_AT.try_with(|cell| cell.replace(at));
+            if cfg!(test) && IN_GUARD.try_with(Cell::get) != Ok(true) && !on_library_thread() {
+                previous(info);
+            }
+        }));
+    });
+}
+
+/// Whether the calling thread is one the library started (all named `verify-...`).
+fn on_library_thread() -> bool {
+    std::thread::current()
+        .name()
+        .is_some_and(|name| name.starts_with("verify-"))
+}
+
+thread_local! {
+    /// Whether the calling thread runs a guarded body (only the unit tests ask).
+    static IN_GUARD: Cell<bool> = const { Cell::new(false) };
+}
+
 /// Runs `body`, turning a panic into `fallback` with the panic recorded as the last error.
-/// Every exported function runs its body through this, so no panic crosses the boundary.
+/// Every exported function runs its body through this, so no panic crosses the boundary,
+/// and none is printed ([`quiet_panics`]).
 pub fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
-    match catch_unwind(AssertUnwindSafe(body)) {
+    quiet_panics();
+    let outer = cfg!(test) && !IN_GUARD.replace(true);
+    let outcome = catch_unwind(AssertUnwindSafe(body));
+    if outer {
+        IN_GUARD.set(false);
+    }
+    match outcome {
         Ok(value) => value,
         Err(payload) => {
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_owned());
-            set_last_error(
-                codes::ERR_PANIC,
-                &format!("internal error (panic caught at the boundary): {what}"),
-            );
+            set_last_error(codes::ERR_PANIC, &panic_text(&*payload));
+            PANIC_AT.take();
             fallback
         }
     }
+}
+
+/// What the last error (and a client's log hook) says of a caught panic: its message, and
+/// where it happened.
+pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    let what = payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_owned());
+    let at = PANIC_AT
+        .with_borrow(|at| at.as_ref().map(|at| format!(" at {at}")))
+        .unwrap_or_default();
+    format!("internal error (panic caught at the boundary{at}): {what}")
 }
 
 /// Runs a body that returns a code or an error; errors are recorded and become their code.
@@ -172,7 +237,49 @@ mod tests {
         // SAFETY: the pointer is the thread's last-error string, valid until the next error.
         let message = unsafe { CStr::from_ptr(last_error_message()) };
         assert!(message.to_string_lossy().contains("boom in the body"));
+        assert!(message.to_string_lossy().contains("src/guard.rs:"));
         assert_eq!(guard(7, || 3), 3);
+    }
+
+    /// Run by the test below in a process of its own, with its output not captured.
+    #[test]
+    #[ignore = "run by a_caught_panic_prints_nothing"]
+    fn panics_in_a_guard_and_on_a_thread() {
+        assert_eq!(
+            guard_code(|| panic!("boom at the boundary")),
+            codes::ERR_PANIC
+        );
+        guard((), || {
+            let thread = std::thread::Builder::new()
+                .name("verify-test".into())
+                .spawn(|| panic!("boom on a library thread"))
+                .expect("a thread");
+            assert!(thread.join().is_err());
+        });
+    }
+
+    #[test]
+    fn a_caught_panic_prints_nothing() {
+        // This test binary again, running the test above alone with its output not captured:
+        // the default hook would print both panics on stderr.
+        let output = std::process::Command::new(std::env::current_exe().expect("test binary"))
+            .args([
+                "--exact",
+                "guard::tests::panics_in_a_guard_and_on_a_thread",
+                "--ignored",
+                "--nocapture",
+                "--test-threads=1",
+            ])
+            .output()
+            .expect("run the test binary");
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "{stdout}{stderr}");
+        assert!(stdout.contains("1 passed"), "{stdout}");
+        assert!(
+            !stderr.contains("boom") && !stdout.contains("boom"),
+            "panic text printed:\n{stdout}{stderr}"
+        );
     }
 
     #[test]

@@ -7,6 +7,7 @@ use std::ptr;
 use std::sync::{Arc, PoisonError};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
+use verify_core::error::quoted;
 use verify_core::{codes, Error, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState};
 
 use crate::client::{borrow_handle, session_kind, verify_client};
@@ -257,8 +258,9 @@ pub extern "system" fn verify_keeper_options_set_grace(
     })
 }
 
-/// Sets the client IP reported with each heartbeat (`IP`); NULL or empty: none (the
-/// default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`.
+/// Sets the client IP reported with each heartbeat (`IP`): an IPv4 or IPv6 address; NULL or
+/// empty: none (the default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (not an IP
+/// address) or `VERIFY_ERR_INVALID_UTF8`.
 /// Thread-safety: one thread at a time.
 #[no_mangle]
 pub extern "system" fn verify_keeper_options_set_ip(
@@ -268,7 +270,16 @@ pub extern "system" fn verify_keeper_options_set_ip(
     guard_code(|| {
         // SAFETY: the caller's contract.
         let (options, ip) = unsafe { (options_mut(options)?, optional_str(ip, "ip")?) };
-        options.options.ip = ip.filter(|ip| !ip.is_empty()).map(Cow::into_owned);
+        let ip = ip.filter(|ip| !ip.is_empty());
+        if let Some(ip) = &ip {
+            if ip.parse::<std::net::IpAddr>().is_err() {
+                return Err(Error::local(
+                    ErrorKind::InvalidArgument,
+                    format!("ip {} is not an IPv4 or IPv6 address", quoted(ip)),
+                ));
+            }
+        }
+        options.options.ip = ip.map(Cow::into_owned);
         Ok(codes::OK)
     })
 }
@@ -374,7 +385,8 @@ pub extern "system" fn verify_keeper_start(
 /// session kind are used, as `verify_keeper_start` would) or an offline verdict (code
 /// `VERIFY_OFFLINE`). From an offline verdict the keeper reports `VERIFY_EVENT_OFFLINE`,
 /// waits for the login still going on after a start budget or sends the login again (with
-/// backoff), and reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
+/// backoff; keepers started from one offline verdict share that login, sent once), and
+/// reports `VERIFY_EVENT_ONLINE` once the server takes it (heartbeats follow),
 /// or `VERIFY_EVENT_ENDED` with the server's code and remark when it refuses (the stored
 /// verdict is cleared), or with `VERIFY_ERR_GRACE_OVER` when the offline grace runs out
 /// first. `options` as for `verify_keeper_start`. The reply is only read: the caller still
@@ -631,6 +643,12 @@ pub extern "system" fn verify_keeper_status_counts(
     failed: *mut u64,
 ) -> i32 {
     guard_code(|| {
+        if status.is_null() {
+            return Err(Error::local(ErrorKind::InvalidArgument, "status is NULL"));
+        }
+        if ok.is_null() {
+            return Err(Error::local(ErrorKind::InvalidArgument, "ok is NULL"));
+        }
         if failed.is_null() {
             return Err(Error::local(ErrorKind::InvalidArgument, "failed is NULL"));
         }

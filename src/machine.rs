@@ -201,10 +201,15 @@ pub extern "system" fn verify_machine_code_ex(
             }
         };
         check_buffer(out, out_len)?;
+        let state_folder = match version {
+            // v1 keeps nothing: its state folder is not even read.
+            MachineVersion::V1 => None,
+            // SAFETY: the caller's contract.
+            _ => Some(unsafe { folder_of(state_folder)? }),
+        };
         let options = MachineOptions {
             version,
-            // SAFETY: the caller's contract.
-            state_folder: Some(unsafe { folder_of(state_folder)? }),
+            state_folder,
             log: None,
         };
         let code = machine_code_with(&salt, &options)?;
@@ -273,13 +278,14 @@ pub extern "system" fn verify_machine_check_free(check: *mut verify_machine_chec
 /// `handle` NULL or live; `out` NULL or writable.
 unsafe fn read_value<H, T>(
     handle: *const H,
+    name: &str,
     out: *mut T,
     read: impl FnOnce(&H) -> Option<T>,
 ) -> i32 {
     guard_code(|| {
         // SAFETY: the caller's contract.
         let handle = unsafe { handle.as_ref() }
-            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "the handle is NULL"))?;
+            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, format!("{name} is NULL")))?;
         if out.is_null() {
             return Err(Error::local(ErrorKind::InvalidArgument, "out is NULL"));
         }
@@ -302,7 +308,7 @@ pub extern "system" fn verify_machine_check_code(
     out: *mut *const c_char,
 ) -> i32 {
     // SAFETY: the caller's contract.
-    unsafe { read_value(check, out, |c| Some(c.code.as_ptr())) }
+    unsafe { read_value(check, "check", out, |c| Some(c.code.as_ptr())) }
 }
 
 /// The outcome (`VERIFY_MACHINE_ISSUED`, `_KEPT`, `_REISSUED`, `_STORE_UNREADABLE`; later
@@ -313,7 +319,7 @@ pub extern "system" fn verify_machine_check_outcome(
     out: *mut i32,
 ) -> i32 {
     // SAFETY: the caller's contract.
-    unsafe { read_value(check, out, |c| Some(c.outcome)) }
+    unsafe { read_value(check, "check", out, |c| Some(c.outcome)) }
 }
 
 /// The rule's sum (matching components add their weight, differing ones take it away)
@@ -324,7 +330,7 @@ pub extern "system" fn verify_machine_check_score(
     out: *mut i32,
 ) -> i32 {
     // SAFETY: the caller's contract.
-    unsafe { read_value(check, out, |c| Some(c.score)) }
+    unsafe { read_value(check, "check", out, |c| Some(c.score)) }
 }
 
 /// What went wrong with the store (it did not open, or could not be written) into `*out`;
@@ -336,7 +342,7 @@ pub extern "system" fn verify_machine_check_note(
     out: *mut *const c_char,
 ) -> i32 {
     // SAFETY: the caller's contract.
-    unsafe { read_value(check, out, |c| c.note.as_ref().map(|n| n.as_ptr())) }
+    unsafe { read_value(check, "check", out, |c| c.note.as_ref().map(|n| n.as_ptr())) }
 }
 
 /// How many components the check lists (6 in this version) into `*out`; returns 0 or
@@ -347,7 +353,7 @@ pub extern "system" fn verify_machine_check_count(
     out: *mut usize,
 ) -> i32 {
     // SAFETY: the caller's contract.
-    unsafe { read_value(check, out, |c| Some(c.components.len())) }
+    unsafe { read_value(check, "check", out, |c| Some(c.components.len())) }
 }
 
 /// Component number `index` (0 = heaviest): its kind (`VERIFY_MACHINE_BOARD_UUID`...) into
@@ -480,7 +486,11 @@ pub extern "system" fn verify_machine_virtual_looks_virtual(
     out: *mut i32,
 ) -> i32 {
     // SAFETY: the caller's contract.
-    unsafe { read_value(report, out, |r| Some(i32::from(!r.signs.is_empty()))) }
+    unsafe {
+        read_value(report, "report", out, |r| {
+            Some(i32::from(!r.signs.is_empty()))
+        })
+    }
 }
 
 /// How many signs were seen into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
@@ -490,7 +500,7 @@ pub extern "system" fn verify_machine_virtual_count(
     out: *mut usize,
 ) -> i32 {
     // SAFETY: the caller's contract.
-    unsafe { read_value(report, out, |r| Some(r.signs.len())) }
+    unsafe { read_value(report, "report", out, |r| Some(r.signs.len())) }
 }
 
 /// Sign number `index`: its kind (`VERIFY_VIRTUAL_*`; later versions may add kinds) into

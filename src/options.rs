@@ -399,7 +399,8 @@ pub extern "system" fn verify_client_options_add_address(
 /// for a slow name server: `verify_client_options_set_remembered_addresses_max_age`), and the
 /// last good verdict when offline verdicts are on
 /// (`verify_client_options_set_offline_grace`). `path` is a folder (created when
-/// first written), or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
+/// first written; with offline verdicts on, checked and created when the client is made),
+/// or NULL (or empty) for the per-user default: `$XDG_STATE_HOME/verify` or
 /// `~/.local/state/verify` on Linux, `~/Library/Application Support/verify/state` on macOS,
 /// `%LOCALAPPDATA%\verify\state` on Windows. Without this call nothing is written.
 /// Several programs may share a folder: each file is one program's, sealed under a key of
@@ -450,14 +451,25 @@ pub extern "system" fn verify_client_options_set_remembered_addresses_max_age(
 
 /// Turns offline verdicts on (a state folder is needed: `verify_client_options_set_state_folder`):
 /// after every successful login (`verify_single_login`, `verify_user_login`) and heartbeat
-/// the client keeps the verdict, sealed, in the state folder; a login that cannot reach the
-/// server (DNS, connect, timeout, TLS handshake, proxy) then answers from it with
-/// `VERIFY_OFFLINE` (202) when it is for the same program, identity and machine code, the
-/// server confirmed it less than `grace_seconds` ago, it has not expired and the clock was
-/// not moved back (else `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
-/// `VERIFY_ERR_CLOCK_BACK`). A refusal by the server never gives an offline verdict and
-/// clears the stored one. 0 turns them off (the default: nothing changes for the host).
-/// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// the client keeps the verdict, sealed, in the state folder (in account mode with a slow
+/// salted hash of the password, never the password); a login that cannot reach the service
+/// then answers from it with `VERIFY_OFFLINE` (202) when it is for the same program,
+/// identity and machine code (and password), the server confirmed it less than
+/// `grace_seconds` ago, it has not expired and the clock was not moved back (else
+/// `VERIFY_ERR_OFFLINE_PASSWORD`, `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
+/// `VERIFY_ERR_CLOCK_BACK`: the clock is judged against a high-water mark of the time kept
+/// in the state folder and in the user's configuration folder, on Windows in
+/// `HKEY_CURRENT_USER\Software\verify`, or in the folder named by the environment variable
+/// `VERIFY_CLOCK_MARK_FOLDER`). The service was not reached when
+/// DNS, connect, the TLS handshake or the proxy failed, a timeout ran out, or the reply is
+/// not the service's: an HTTP 5xx (502, 503, 504, 522), HTML, an empty or cut body, a
+/// captive portal's page or redirect (without offline verdicts these stay
+/// `VERIFY_ERR_PROTOCOL`); a reply of the service (JSON with a `code`) never is. A refusal
+/// by the server never gives an offline verdict and clears the stored verdict of that card
+/// or account (1001 and 1012: every verdict of the program). The state folder must be
+/// writable: `verify_client_new_with_options` refuses one that is not
+/// (`VERIFY_ERR_STATE_FOLDER`). 0 turns them off (the default: nothing changes for the
+/// host). Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_offline_grace(
     options: *mut verify_client_options,
@@ -550,8 +562,10 @@ pub extern "system" fn verify_client_options_set_log(
 /// `verify_client_options_new` (copied: it may be freed or reused afterwards). Besides the
 /// checks of `verify_client_new`, plain `http://` to a host that is not loopback is
 /// `VERIFY_ERR_INVALID_ARGUMENT` unless allowed, and so are mirrors that do not parse and a
-/// trust setting that trusts nothing. Ownership: on success `*out` is a new client the
-/// caller frees with `verify_client_free`. Thread-safety: any thread.
+/// trust setting that trusts nothing; with offline verdicts on, a state folder that cannot
+/// be created or written is `VERIFY_ERR_STATE_FOLDER` (`verify_last_error_message` names the
+/// folder and why). Ownership: on success `*out` is a new client the caller frees with
+/// `verify_client_free`. Thread-safety: any thread.
 #[no_mangle]
 pub extern "system" fn verify_client_new_with_options(
     base_url: *const c_char,

@@ -12,6 +12,7 @@ use std::ptr;
 use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
+use verify_core::error::quoted;
 use verify_core::{codes, Error, ErrorKind, Reply};
 
 use crate::guard::{
@@ -101,8 +102,24 @@ unsafe fn access<T>(
             return Err(Error::local(
                 ErrorKind::InvalidArgument,
                 format!(
-                    "`{pointer}` is not a JSON Pointer: write /data/{pointer} (paths start at the \
-                     reply's top level)"
+                    "pointer {} is not a JSON Pointer: write {} (paths start at the reply's top \
+                     level)",
+                    quoted(&pointer),
+                    quoted(&format!("/data/{pointer}"))
+                ),
+            ));
+        }
+        if pointer
+            .split('~')
+            .skip(1)
+            .any(|after| !after.starts_with(['0', '1']))
+        {
+            return Err(Error::local(
+                ErrorKind::InvalidArgument,
+                format!(
+                    "pointer {} is not a JSON Pointer: a ~ must be followed by 0 (for ~) or 1 \
+                     (for /)",
+                    quoted(&pointer)
                 ),
             ));
         }

@@ -223,6 +223,31 @@ fn client_options_mirrors_and_the_log_callback() {
 }
 
 #[test]
+fn every_argument_is_checked_as_its_doc_says() {
+    // A table of bad values per function (host names, IPs, JSON Pointers, a base URL): each
+    // refused with a message that leads with what is wrong, quotes a short prefix of the
+    // argument, and names what it refuses; NULL messages name the parameter; a state folder
+    // that is a file issues a code (not STORE_UNREADABLE); v1 ignores the state folder.
+    let program = Program::fresh();
+    let card = program.day_card(&common::unique("CONTRACT-"), 30);
+    let base_url = program.sandbox.base_url();
+    let scratch = Scratch::new();
+    let file = scratch.0.join("a-file");
+    std::fs::write(&file, b"not a folder").expect("a regular file");
+    run(
+        &args(&[
+            "contracts",
+            &base_url,
+            &program.app_id,
+            APP_KEY,
+            &card,
+            file.to_str().expect("a UTF-8 path"),
+        ]),
+        no_requests,
+    );
+}
+
+#[test]
 fn only_utf8_outside_windows_other_code_pages_refused() {
     // The Linux library is built without the code-page tables (they are in the Windows
     // build: tests/windows.rs runs GBK both ways): verify_set_code_page accepts 65001 and

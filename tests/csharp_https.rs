@@ -1,4 +1,4 @@
-//! https through the C# binding: `tests/hosts/CsharpHttps.cs` with `bindings/csharp/Verify.cs`,
+//! https through the C# binding: `tests/hosts/CsharpHttps.cs` with `bindings/csharp/src/`,
 //! compiled with `mcs -warnaserror` and run with `mono` against the library under test, runs
 //! the six https cases of issue 10 against sandboxes of its own (see `HttpsCases` in
 //! tests/common/host.rs): a custom CA succeeds; Mozilla's roots alone fail with
@@ -20,7 +20,7 @@ fn csharp_https_cases_get_their_codes() {
     let exe = cases.scratch.0.join("CsharpHttps.exe");
     compile_csharp(
         &[
-            PathBuf::from("bindings/csharp/Verify.cs"),
+            PathBuf::from("bindings/csharp/src"),
             PathBuf::from("tests/hosts/CsharpHttps.cs"),
         ],
         &exe,

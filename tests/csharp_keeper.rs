@@ -1,5 +1,5 @@
 //! The keeper, the cancellable social wait, the machine code, the `Task` wrappers and the
-//! SafeHandle types through the C# binding: `bindings/csharp/Verify.cs` is compiled with Mono's
+//! SafeHandle types through the C# binding: `bindings/csharp/src/` is compiled with Mono's
 //! `mcs` (warnings as errors) together with a host program of `tests/hosts/` and run with
 //! `mono` against the freshly built `libverify.so` and this binary's in-process sandbox.
 //!
@@ -35,7 +35,7 @@ use common::{eventually, unique, Program, APP_KEY};
 /// How long any one step may take.
 const PATIENCE: Duration = Duration::from_secs(60);
 
-/// Compiles `bindings/csharp/Verify.cs` with `tests/hosts/<name>.cs` (`mcs -warnaserror`)
+/// Compiles the C# binding (`bindings/csharp/src/`, as its assembly) with `tests/hosts/<name>.cs` (`mcs -warnaserror`)
 /// once per test binary; returns the `.exe`. The output lives next to the library under test
 /// (a build product, rewritten every run).
 fn host_exe(name: &str) -> PathBuf {
@@ -53,7 +53,7 @@ fn host_exe(name: &str) -> PathBuf {
     let exe = dir.join(format!("{name}.exe"));
     compile_csharp(
         &[
-            PathBuf::from("bindings/csharp/Verify.cs"),
+            PathBuf::from("bindings/csharp/src"),
             PathBuf::from(format!("tests/hosts/{name}.cs")),
         ],
         &exe,

@@ -30,13 +30,13 @@ fn blocks(file: &str) -> Vec<String> {
     out
 }
 
-/// Compiles `source` (with `bindings/csharp/Verify.cs` as the packaged assembly) into
+/// Compiles `source` (with the binding, `bindings/csharp/src/`, as the packaged assembly) into
 /// `name.exe` in `scratch`.
 fn compile(scratch: &Scratch, name: &str, source: &str) -> PathBuf {
     let file = scratch.0.join(format!("{name}.cs"));
     std::fs::write(&file, source).expect("write the example");
     let exe = scratch.0.join(format!("{name}.exe"));
-    compile_csharp(&[PathBuf::from("bindings/csharp/Verify.cs"), file], &exe);
+    compile_csharp(&[PathBuf::from("bindings/csharp/src"), file], &exe);
     exe
 }
 
@@ -104,4 +104,33 @@ fn the_csharp_readme_examples_compile_and_the_first_runs() {
          = args[2], card = args[3];\n{snippet}    }}\n}}\n"
     );
     compile(&scratch, "ReadmeChinese", &wrapped);
+}
+
+/// The README's `SandboxControl` block bans a card through the sandbox's control API: a login
+/// with that card is then refused with 1006 and the ban's reason as the remark.
+#[test]
+fn the_csharp_readme_ban_example_bans_a_card() {
+    let block = blocks("bindings/csharp/README.md")
+        .into_iter()
+        .find(|block| block.contains("class SandboxControl"))
+        .expect("the README's SandboxControl block");
+    let program = format!(
+        "{block}\npublic static class BanCheck\n{{\n    public static int Main(string[] args)\n    \
+         {{\n        SandboxControl.BanCard(args[0], args[1], \"DEMO-CARD-0000-0003\", \"refund \
+         requested\");\n        using (var client = new Verify.Client(args[0], args[1], args[2]))\n        \
+         {{\n            var login = client.SingleLogin(\"DEMO-CARD-0000-0003\", \"BAN-CHECK-MAC\");\n            \
+         System.Console.WriteLine((int)login.Code + \" \" + login.Remark);\n        }}\n        \
+         return 0;\n    }}\n}}\n"
+    );
+    let scratch = Scratch::new();
+    let exe = compile(&scratch, "BanCheck", &program);
+    let (sandbox, app_id, app_key) = demo_sandbox();
+    let output = run_mono(&exe, &[&sandbox.base_url(), &app_id, &app_key]);
+    sandbox.stop();
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success() && stdout.trim_end() == "1006 refund requested",
+        "the banned card is refused with its reason\n--- stdout ---\n{stdout}\n--- stderr \
+         ---\n{stderr}"
+    );
 }

@@ -22,6 +22,9 @@
 //! - `tests/hosts/win_misuse.c`: NULLs, bad UTF-8, too long strings and out-of-range
 //!   integers through every kind of export give their negative codes.
 //! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
+//! - `tests/hosts/win_unload.c`: 100 cycles of LoadLibrary, a call whose name lookup a name
+//!   server never answers (the test's namespaces), and FreeLibrary: no crash; the lookups
+//!   hold the DLL until they end, and the last one unloads it.
 //! - `tests/hosts/win_codepage.c`: under a Chinese locale (ANSI code page 936, UI language
 //!   Chinese: the end user's messages in GBK),
 //!   `verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM)` follows `GetACP()`: names, pointers and
@@ -870,6 +873,45 @@ fn c_demo_passes_under_wine_x64() {
     c_demo(Arch::X64);
 }
 
+/// The offline store's time mark keeps its second place in the user's registry: after the
+/// demo's run with a state folder (offline verdicts on), `HKEY_CURRENT_USER\Software\verify`
+/// holds the program's sealed mark (a binary value `clock-...`), and nothing of it in
+/// `%APPDATA%`.
+#[test]
+fn the_time_mark_is_kept_in_the_registry_under_wine_x64() {
+    let exe = compile(Arch::X64, &root().join("examples-c/demo.c"), "demo");
+    let loader = loader(Arch::X64);
+    let mut clear = wine_command(&loader, "reg".as_ref());
+    clear.args(["delete", r"HKCU\Software\verify", "/f"]);
+    let _ = clear.output();
+    let (sandbox, app_id, app_key) = demo_sandbox();
+    let output = run(
+        &loader,
+        &exe,
+        &[
+            &sandbox.base_url(),
+            &app_id,
+            &app_key,
+            "--state",
+            "mark-state",
+        ],
+    );
+    sandbox.stop();
+    let report = format!("demo.exe --state under Wine\n{}", show(&output));
+    assert!(output.status.success(), "{report}");
+    let mut query = wine_command(&loader, "reg".as_ref());
+    query.args(["query", r"HKCU\Software\verify"]);
+    let listed = query.output().expect("run wine reg query");
+    let (stdout, _) = text(&listed);
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.contains("clock-") && l.contains("REG_BINARY")),
+        "no time mark in the registry\n{}\n{report}",
+        show(&listed)
+    );
+}
+
 #[test]
 fn c_demo_passes_under_wine_x86() {
     c_demo(Arch::X86);
@@ -987,6 +1029,76 @@ fn misuse_gives_codes_under_wine_x64() {
 #[test]
 fn misuse_gives_codes_under_wine_x86() {
     misuse(Arch::X86);
+}
+
+/// Runs `win_unload.exe 100` for `arch` in mount and network namespaces of the test's own:
+/// a loopback network whose name server (127.0.0.1:53, a UDP socket of the test's that reads
+/// nothing and never answers) is the one `resolv.conf` names, for Wine (x64) or in the chroot
+/// of 32-bit Wine (x86). Every cycle unloads verify.dll with a lookup still running.
+fn unload(arch: Arch) {
+    let exe = compile(arch, &root().join("tests/hosts/win_unload.c"), "win_unload");
+    let dir = exe.parent().expect("the program folder");
+    let resolv = dir.join("resolv.conf");
+    fs::write(
+        &resolv,
+        "nameserver 127.0.0.1\noptions timeout:3 attempts:1\n",
+    )
+    .expect("write resolv.conf");
+    let win = windows();
+    let etc = match arch {
+        Arch::X64 => PathBuf::from("/etc/resolv.conf"),
+        Arch::X86 => win.wine32_root.join("etc/resolv.conf"),
+    };
+    // The name server is bound before the program starts; it ends with the namespace's shell.
+    let script = r#"set -e
+ip link set lo up
+mount --bind "$RESOLV" "$ETC"
+python3 -c 'import socket, sys, time
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.bind(("127.0.0.1", 53))
+print("ready", flush=True)
+time.sleep(600)' > "$READY" &
+server=$!
+tries=0
+until [ -s "$READY" ] || [ "$tries" -ge 200 ]; do sleep 0.05; tries=$((tries + 1)); done
+status=0
+"$@" || status=$?
+kill "$server"
+exit "$status""#;
+    let mut command = Command::new("unshare");
+    command
+        .args(["--mount", "--net", "--", "sh", "-c", script, "sh"])
+        .env("RESOLV", &resolv)
+        .env("ETC", &etc)
+        .env("READY", dir.join("name-server-ready"));
+    match arch {
+        Arch::X64 => {
+            command.arg(&win.wine64);
+            wine_env(&mut command, &win.prefix);
+        }
+        Arch::X86 => {
+            command.arg(root().join("scripts/wine32.sh")).arg("exec");
+        }
+    }
+    command.arg(&exe).arg("100").current_dir(dir);
+    let started = Instant::now();
+    let output = command.output().expect("run unshare");
+    let stdout = assert_host_passes(&output, &format!("{arch:?} win_unload.exe"));
+    notice(&format!(
+        "{arch:?}: 100 FreeLibrary cycles with lookups in flight in {:.1} s: {}",
+        started.elapsed().as_secs_f64(),
+        stdout.lines().find(|l| l.contains("cycles")).unwrap_or("")
+    ));
+}
+
+#[test]
+fn free_library_with_lookups_in_flight_under_wine_x64() {
+    unload(Arch::X64);
+}
+
+#[test]
+fn free_library_with_lookups_in_flight_under_wine_x86() {
+    unload(Arch::X86);
 }
 
 /// The MachineGuid of the Wine prefixes: `machine_code_comes_from_the_registry_under_wine`

@@ -17,9 +17,11 @@
 // DEMO-REGN-0000-0001 and DEMO-RECH-0000-0001, so run it against a freshly started sandbox.
 // Exit status: 0 when every step got its expected code, 1 otherwise, 2 on a usage error.
 //
-// Build and run (from the repository root, after `cargo build`):
-//   mcs -warnaserror -out:Demo.exe bindings/csharp/Verify.cs bindings/csharp/Demo.cs
-//   LD_LIBRARY_PATH=target/debug mono Demo.exe http://127.0.0.1:PORT
+// Build and run (from the repository root; as bindings/csharp/README.md shows):
+//   cargo build --release -p verify -p verify-sandbox
+//   scripts/build-csharp.sh        # target/csharp/Verify.dll, from bindings/csharp/src/
+//   mcs -warnaserror -r:target/csharp/Verify.dll -out:target/csharp/Demo.exe bindings/csharp/Demo.cs
+//   LD_LIBRARY_PATH=target/release mono target/csharp/Demo.exe http://127.0.0.1:PORT
 
 using System;
 using System.Collections.Generic;

@@ -4,11 +4,11 @@
 use std::fmt;
 use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde_json::Value;
 
+use crate::clock_mark::ClockMark;
 use crate::codes;
 use crate::connect::Origin;
 use crate::deadline::Deadline;
@@ -17,6 +17,7 @@ use crate::log::{log, LogHook, LogLevel};
 use crate::offline::{heartbeat_kind, is_local, session_of, Login, Offline, Pending};
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
+use crate::process::Thread;
 use crate::reply::Reply;
 pub use crate::request::ActionRequest;
 use crate::session::SessionKind;
@@ -119,7 +120,7 @@ pub(crate) struct Shared {
     /// The offline verdicts, when the host opted in (a state folder and an offline grace).
     offline: Option<Offline>,
     /// Exchanges going on in the background, stopped and joined when the client is dropped.
-    background: Mutex<Vec<(Arc<Pending>, JoinHandle<()>)>>,
+    background: Mutex<Vec<(Arc<Pending>, Thread)>>,
     log: Option<LogHook>,
 }
 
@@ -216,22 +217,40 @@ impl Client {
                  verdict answers",
             ));
         }
+        let mut mark = None;
         let state = match &options.state_folder {
             Some(folder) => {
                 let identity = match &options.machine_identity {
                     Some(identity) => identity.clone(),
                     None => crate::machine::identity()?,
                 };
-                Some(Arc::new(Sealed::new(
-                    folder.path()?,
+                let folder = folder.path()?;
+                let store = Arc::new(Sealed::new(
+                    folder.clone(),
                     app_id,
                     app_key.as_bytes(),
                     identity.as_bytes(),
                     options.log.clone(),
-                )?))
+                )?);
+                if options.offline_grace.is_some() {
+                    mark = Some(ClockMark::open(
+                        Arc::clone(&store),
+                        &folder,
+                        app_id,
+                        app_key.as_bytes(),
+                        identity.as_bytes(),
+                        &options,
+                    )?);
+                }
+                Some(store)
             }
             None => None,
         };
+        // With offline verdicts on, a store that cannot be written is refused now, never
+        // discovered at the first outage.
+        if let (Some(store), Some(_)) = (&state, options.offline_grace) {
+            store.check_writable()?;
+        }
         let settings = Arc::new(Settings::new(&options, &service, state.clone())?);
         // Calls start at the remembered winning line's base URL.
         let current = settings
@@ -239,9 +258,10 @@ impl Client {
             .remembered()
             .and_then(|line| endpoints.iter().position(|e| e.line == line.label()))
             .unwrap_or(0);
-        let offline = match (&state, options.offline_grace) {
-            (Some(store), Some(grace)) => Some(Offline::new(
+        let offline = match (&state, mark, options.offline_grace) {
+            (Some(store), Some(mark), Some(grace)) => Some(Offline::new(
                 Arc::clone(store),
+                mark,
                 grace,
                 options.clock_tolerance,
                 options.start_budget,
@@ -323,7 +343,7 @@ impl Client {
     /// success and is cleared by a refusal.
     pub(crate) fn exchange_online(&self, request: &ActionRequest) -> Result<Reply, Error> {
         let shared = &self.shared;
-        let outcome = shared.exchange_within(&shared.transport, request);
+        let outcome = shared.exchange_within(&shared.transport, request, true);
         if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
             offline.observe_login(&login, &outcome);
         }
@@ -341,7 +361,7 @@ impl Shared {
         let generation = self.lock_session().as_ref().map(|s| s.generation);
         let deadline = self.call_deadline();
         let start = self.current.load(Ordering::Relaxed);
-        self.init_failover(&self.transport, generation, deadline, start)
+        self.init_failover(&self.transport, generation, deadline, start, true)
             .map(|(reply, _)| reply)
     }
 
@@ -355,9 +375,12 @@ impl Shared {
         if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
             return shared.licensed(shared, offline, login, request);
         }
-        let outcome = shared.exchange_within(&shared.transport, request);
+        let outcome = shared.exchange_within(&shared.transport, request, true);
         if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
             offline.observe_heartbeat(kind, &outcome);
+        }
+        if let (Some(offline), "UpdatePwd") = (&shared.offline, request.action.as_str()) {
+            offline.observe_password_change(request, &outcome);
         }
         shared.logged(request, outcome)
     }
@@ -373,9 +396,11 @@ impl Shared {
         login: Login,
         request: &ActionRequest,
     ) -> Result<Reply, Error> {
-        let budget = offline.budget().filter(|_| offline.could_answer(&login));
-        let Some(budget) = budget else {
-            let outcome = self.exchange_within(&self.transport, request);
+        let answers = offline.could_answer(&login);
+        let Some(budget) = offline.budget().filter(|_| answers) else {
+            // A stored verdict that may answer waits for one connect timeout at most: a
+            // request that timed out or could not connect is not sent again.
+            let outcome = self.exchange_within(&self.transport, request, !answers);
             offline.observe_login(&login, &outcome);
             return match outcome {
                 Err(failure) if is_local(&failure) && failure.reply().is_none() => {
@@ -392,7 +417,7 @@ impl Shared {
             .name("verify-login".into())
             .spawn(move || {
                 let _watch = finished.cancel.watch();
-                let outcome = worker.exchange_within(&worker.transport, &owned);
+                let outcome = worker.exchange_within(&worker.transport, &owned, true);
                 if let (Some(offline), Some(login)) = (&worker.offline, Login::of(&owned)) {
                     offline.observe_login(&login, &outcome);
                 }
@@ -400,7 +425,7 @@ impl Shared {
                 finished.finish(outcome);
             })
             .map_err(|err| Error::system(format!("cannot start the login's thread: {err}")))?;
-        self.keep_in_background(Arc::clone(&pending), started);
+        self.keep_in_background(Arc::clone(&pending), Thread::new(started));
         if let Some(outcome) = pending.wait_until(Instant::now() + budget) {
             return match outcome {
                 Err(failure) if is_local(&failure) && failure.reply().is_none() => {
@@ -421,7 +446,7 @@ impl Shared {
     }
 
     /// Keeps a background exchange, to stop and join it when the client is dropped.
-    fn keep_in_background(&self, pending: Arc<Pending>, thread: JoinHandle<()>) {
+    fn keep_in_background(&self, pending: Arc<Pending>, thread: Thread) {
         let mut background = self
             .background
             .lock()
@@ -431,7 +456,8 @@ impl Shared {
     }
 
     /// Stops the exchanges going on in the background (their connections are shut down) and
-    /// joins their threads.
+    /// joins their threads. A forked child leaves its parent's alone: their sockets are the
+    /// parent's too, and their threads run in the parent only.
     fn stop_background(&self) {
         let background = std::mem::take(
             &mut *self
@@ -439,11 +465,13 @@ impl Shared {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner),
         );
-        for (pending, _) in &background {
-            pending.cancel.cancel();
+        for (pending, thread) in &background {
+            if thread.is_here() {
+                pending.cancel.cancel();
+            }
         }
         for (_, thread) in background {
-            let _ = thread.join();
+            thread.join();
         }
     }
 
@@ -466,17 +494,21 @@ impl Shared {
         outcome
     }
 
+    /// Sends `request` on the current session (a lazy Init first); `resend`: whether a
+    /// request that failed on the way (a timeout, a broken connection) may be sent again
+    /// once.
     fn exchange_within(
         &self,
         transport: &Transport,
         request: &ActionRequest,
+        resend: bool,
     ) -> Result<Reply, Error> {
         request.check_size()?;
         let deadline = self.call_deadline();
-        let mut session = self.current_session(transport, deadline)?;
+        let mut session = self.current_session(transport, deadline, resend)?;
         let mut reinit_done = false;
         let mut clock_done = false;
-        let mut resend_done = false;
+        let mut resend_done = !resend;
         let mut failovers = 0;
         let mut moves = 0;
         loop {
@@ -500,7 +532,13 @@ impl Shared {
                             )
                         });
                         session = self
-                            .init_failover(transport, Some(session.generation), deadline, winner)?
+                            .init_failover(
+                                transport,
+                                Some(session.generation),
+                                deadline,
+                                winner,
+                                resend,
+                            )?
                             .1;
                         continue;
                     }
@@ -518,7 +556,13 @@ impl Shared {
                             )
                         });
                         session = self
-                            .init_failover(transport, Some(session.generation), deadline, next)?
+                            .init_failover(
+                                transport,
+                                Some(session.generation),
+                                deadline,
+                                next,
+                                resend,
+                            )?
                             .1;
                         continue;
                     }
@@ -559,6 +603,7 @@ impl Shared {
                             Some(session.generation),
                             deadline,
                             session.endpoint,
+                            resend,
                         )
                         .map_err(|failure| failure.error)?
                         .1;
@@ -572,12 +617,17 @@ impl Shared {
     }
 
     /// The held session, or a new one from a lazy Init.
-    fn current_session(&self, transport: &Transport, deadline: Deadline) -> Result<Session, Error> {
+    fn current_session(
+        &self,
+        transport: &Transport,
+        deadline: Deadline,
+        resend: bool,
+    ) -> Result<Session, Error> {
         if let Some(session) = self.lock_session().clone() {
             return Ok(session);
         }
         let start = self.current.load(Ordering::Relaxed);
-        self.init_failover(transport, None, deadline, start)
+        self.init_failover(transport, None, deadline, start, resend)
             .map(|(_, session)| session)
     }
 
@@ -590,13 +640,14 @@ impl Shared {
         stale: Option<u64>,
         deadline: Deadline,
         start: usize,
+        resend: bool,
     ) -> Result<(Reply, Session), Error> {
         let count = self.endpoints.len();
         let mut failures: Vec<(String, Error)> = Vec::new();
         let mut index = start % count.max(1);
         let mut moves = 0;
         loop {
-            let failure = match self.run_init(transport, stale, deadline, index) {
+            let failure = match self.run_init(transport, stale, deadline, index, resend) {
                 Ok(done) => {
                     self.current.store(index, Ordering::Relaxed);
                     return Ok(done);
@@ -652,11 +703,12 @@ impl Shared {
         stale: Option<u64>,
         deadline: Deadline,
         endpoint: usize,
+        resend: bool,
     ) -> Result<(Reply, Session), SendError> {
         let here = &self.endpoints[endpoint];
         let fail = |error: Error| SendError::new(error, true, false);
         let mut clock_done = false;
-        let mut resend_done = false;
+        let mut resend_done = !resend;
         loop {
             let timestamp = self.timestamp();
             let sign = wire::init_sign(&self.app_id, &self.app_key, &timestamp);
@@ -830,11 +882,14 @@ fn origin_of(base: &str) -> String {
 
 /// Parses a reply body; a body that is not the service's envelope is a protocol error that
 /// names the HTTP status. A redirect (3xx) is never taken as the service's answer, whatever
-/// its body: it names its status and the origin of its `Location`.
+/// its body: it names its status and the origin of its `Location`. A reply that is not the
+/// service's at all (a redirect, or a body that is no JSON object with a `code`: an HTTP
+/// error page, HTML, empty, cut short) is marked as such: for an offline verdict it is an
+/// outage (the service was not reached); a JSON object with a `code` never is.
 fn parse(http: &HttpReply) -> Result<Reply, Error> {
     if (300..400).contains(&http.status) {
         let target = http.location.as_deref().unwrap_or("no Location");
-        return Err(Error::protocol(format!(
+        return Err(Error::not_the_service(format!(
             "HTTP {} redirect to {target} (redirects are not followed): the base URL should be \
              the service itself",
             http.status
@@ -845,8 +900,19 @@ fn parse(http: &HttpReply) -> Result<Reply, Error> {
             200 => String::new(),
             status => format!("HTTP {status}: "),
         };
-        Error::protocol(format!("{status}{detail}"))
+        if has_code(&http.body) {
+            Error::protocol(format!("{status}{detail}"))
+        } else {
+            Error::not_the_service(format!("{status}{detail}"))
+        }
     })
+}
+
+/// Whether `body` is a JSON object with a `code` member (the service's, whatever else is
+/// wrong with it).
+fn has_code(body: &[u8]) -> bool {
+    serde_json::from_slice::<serde_json::Map<String, Value>>(body)
+        .is_ok_and(|object| object.contains_key("code"))
 }
 
 fn unix_seconds(time: SystemTime) -> i64 {

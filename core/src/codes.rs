@@ -314,6 +314,20 @@ code_table! {
         zh_cn: "授权已过期，无法离线使用，请连接网络后重试。",
         zh_tw: "授權已過期，無法離線使用，請連線網路後重試。",
     };
+    /// Offline verdict refused: the password does not match the one of the last online
+    /// login of the account (the store keeps a slow salted hash of it, never the password).
+    ERR_OFFLINE_PASSWORD = -17, "offline verdict refused: wrong password", {
+        en: "The password does not match the one saved for offline use. Please check it, or connect to the internet and try again.",
+        zh_cn: "密码与离线保存的不一致，请检查密码或连接网络后重试。",
+        zh_tw: "密碼與離線儲存的不一致，請檢查密碼或連線網路後重試。",
+    };
+    /// Offline verdicts are on but the state folder cannot be created or written (a file, a
+    /// read-only or system path, a name too long, no permission): the client is not made.
+    ERR_STATE_FOLDER = -18, "the state folder cannot be created or written", {
+        en: "The program cannot save its licence data on this computer. Please check that its folder can be written and that the disk is not full.",
+        zh_cn: "无法在本机保存授权数据，请检查文件夹权限和磁盘空间。",
+        zh_tw: "無法在本機儲存授權資料，請檢查資料夾權限和磁碟空間。",
+    };
 }
 
 /// The table row of `code`, when the code is in the table.

@@ -28,6 +28,7 @@ use crate::addresses::Remembered;
 use crate::buffers::WipedBuffers;
 use crate::deadline::Deadline;
 use crate::log::{log, LogHook, LogLevel};
+use crate::process::Born;
 use crate::race::{self, Failure, Lost, Target};
 use crate::resolve::{host_port, Names};
 use crate::state::Sealed;
@@ -78,6 +79,8 @@ type Connection = Either<Tcp, TlsTransport>;
 struct Spare {
     origin: usize,
     at: Instant,
+    /// The process that connected it: a forked child drops its parent's spares unused.
+    born: Born,
     socket: Weak<dyn ShutdownHandle>,
     transport: Connection,
 }
@@ -185,7 +188,7 @@ impl Lines {
 
     fn take_spare(&self, origin: usize) -> Option<Spare> {
         let mut spares = locked(&self.spares);
-        spares.retain(|spare| spare.at.elapsed() < SPARE_AGE);
+        spares.retain(|spare| spare.at.elapsed() < SPARE_AGE && spare.born.is_here());
         let index = spares.iter().position(|spare| spare.origin == origin)?;
         // Not probed like an idle connection: over TLS 1.3 the server's session tickets wait
         // unread on a fresh one.
@@ -300,6 +303,7 @@ impl Connector<()> for RaceConnector {
                 locked(&lines.spares).push(Spare {
                     origin,
                     at: Instant::now(),
+                    born: Born::here(),
                     socket,
                     transport,
                 });

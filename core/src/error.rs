@@ -47,6 +47,11 @@ pub enum ErrorKind {
     GraceOver,
     /// An offline verdict was refused: the stored licence has expired.
     OfflineExpired,
+    /// An offline verdict was refused: the password does not match the one of the last
+    /// online login of the account.
+    OfflinePassword,
+    /// Offline verdicts are on but the state folder cannot be created or written.
+    StateFolder,
 }
 
 impl ErrorKind {
@@ -70,6 +75,8 @@ impl ErrorKind {
             ErrorKind::ClockBack => codes::ERR_CLOCK_BACK,
             ErrorKind::GraceOver => codes::ERR_GRACE_OVER,
             ErrorKind::OfflineExpired => codes::ERR_OFFLINE_EXPIRED,
+            ErrorKind::OfflinePassword => codes::ERR_OFFLINE_PASSWORD,
+            ErrorKind::StateFolder => codes::ERR_STATE_FOLDER,
         }
     }
 }
@@ -83,6 +90,9 @@ pub struct Error {
     kind: ErrorKind,
     detail: String,
     reply: Option<Box<Reply>>,
+    /// A reply came, but not the service's: an HTTP error page, HTML, an empty or cut body
+    /// (a reverse proxy, a CDN, a captive portal answered instead of the service).
+    not_the_service: bool,
 }
 
 impl Error {
@@ -92,6 +102,7 @@ impl Error {
             kind,
             detail: detail.into(),
             reply: None,
+            not_the_service: false,
         }
     }
 
@@ -101,6 +112,7 @@ impl Error {
             kind: ErrorKind::Server(reply.code()),
             detail: String::new(),
             reply: Some(Box::new(reply)),
+            not_the_service: false,
         }
     }
 
@@ -110,6 +122,21 @@ impl Error {
 
     pub(crate) fn protocol(detail: impl Into<String>) -> Error {
         Error::local(ErrorKind::Protocol, detail)
+    }
+
+    /// A protocol error for a reply that is not the service's (no JSON object with a
+    /// `code`): something else answered in its place, so the service was not reached.
+    pub(crate) fn not_the_service(detail: impl Into<String>) -> Error {
+        Error {
+            not_the_service: true,
+            ..Error::protocol(detail)
+        }
+    }
+
+    /// Whether this is a reply that was not the service's (an HTTP 5xx or other error page,
+    /// HTML, an empty or cut body, a redirect): an outage, as a failed connection is.
+    pub(crate) fn is_not_the_service(&self) -> bool {
+        self.not_the_service
     }
 
     pub(crate) fn system(detail: impl Into<String>) -> Error {
@@ -177,9 +204,38 @@ impl fmt::Debug for Error {
 
 impl std::error::Error for Error {}
 
+/// How many characters of an argument a message shows.
+const QUOTED_CHARS: usize = 64;
+
+/// A caller's argument as a message shows it: its first 64 characters in quotes, control
+/// characters, quotes and backslashes escaped, and when it is longer, "..." and its length.
+/// A message never copies a whole argument (a 64 KiB path would make a 64 KiB message).
+pub fn quoted(value: &str) -> String {
+    let mut out = String::from("\"");
+    let mut chars = value.chars();
+    for c in chars.by_ref().take(QUOTED_CHARS) {
+        out.extend(c.escape_debug());
+    }
+    out.push('"');
+    if chars.next().is_some() {
+        out.push_str(&format!("... ({} bytes)", value.len()));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quoted_arguments_are_short_and_escaped() {
+        assert_eq!(quoted("a.example"), "\"a.example\"");
+        assert_eq!(quoted("a\tb\u{1}\"c"), "\"a\\tb\\u{1}\\\"c\"");
+        let long = "x".repeat(65536);
+        let shown = quoted(&long);
+        assert!(shown.len() < 100, "{shown}");
+        assert!(shown.ends_with("... (65536 bytes)"), "{shown}");
+    }
 
     #[test]
     fn local_kinds_have_distinct_codes_of_the_table() {
@@ -200,6 +256,8 @@ mod tests {
             ErrorKind::ClockBack,
             ErrorKind::GraceOver,
             ErrorKind::OfflineExpired,
+            ErrorKind::OfflinePassword,
+            ErrorKind::StateFolder,
         ];
         let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
         assert_eq!(codes.len(), kinds.len());

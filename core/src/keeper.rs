@@ -20,7 +20,8 @@
 //! verdict too: it sends the login again (or waits for the one still going on after a start
 //! budget) until the server answers: `Online` with the session then, or `Ended` with the
 //! server's code and remark (which clears the stored verdict), or `Ended` when the offline
-//! grace runs out.
+//! grace runs out. Keepers started from one offline verdict share that login: it is sent
+//! once (a count card never loses two uses to one start).
 //!
 //! Events go to an optional callback, which runs on the keeper's event thread (not the
 //! heartbeat thread), so a slow callback delays only the events after it. Without a
@@ -33,13 +34,17 @@
 //! heartbeat in flight (it shuts down the one socket that heartbeat is blocked on; the
 //! host's calls on other connections go on), and joins the threads. It waits for a callback
 //! that is running to return.
+//!
+//! In a process forked from the one that started it, a keeper's threads do not exist: there
+//! it reads `Ended` ([`codes::ERR_SYSTEM`], a message saying the process forked), and stop
+//! and drop return at once without touching the parent's heartbeat (`process.rs`).
 
 use std::collections::hash_map::RandomState;
 use std::collections::VecDeque;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::thread::{JoinHandle, ThreadId};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError};
+use std::thread::ThreadId;
 use std::time::{Duration, Instant, SystemTime};
 
 use crate::actions::{request, Heartbeat};
@@ -47,11 +52,17 @@ use crate::cancel::CancelToken;
 use crate::client::Client;
 use crate::codes;
 use crate::deadline::Deadline;
-use crate::error::Error;
+use crate::error::{Error, ErrorKind};
 use crate::offline::{Pending, Resume};
+use crate::process::{Born, Thread};
 use crate::reply::Reply;
 use crate::request::ActionRequest;
 use crate::session::SessionKind;
+
+/// The last message of a keeper read in a process forked from the one that started it.
+const FORKED: &str = "the process forked: the keeper's threads run in the parent process \
+                      only, where the session goes on; start a keeper in this process to keep \
+                      one here";
 
 /// Longest pause between retries while in trouble.
 const MAX_BACKOFF: Duration = Duration::from_secs(60);
@@ -196,9 +207,11 @@ impl Shared {
 /// A running session keeper. Stops on drop.
 pub struct Keeper {
     shared: Arc<Shared>,
-    heartbeat: Mutex<Option<JoinHandle<()>>>,
-    events: Mutex<Option<JoinHandle<()>>>,
+    heartbeat: Mutex<Option<Thread>>,
+    events: Mutex<Option<Thread>>,
     events_thread: Option<ThreadId>,
+    /// The process that started it: in a forked child its threads do not run.
+    born: Born,
 }
 
 impl std::fmt::Debug for Keeper {
@@ -250,9 +263,9 @@ impl Keeper {
                 .downcast::<Resume>()
                 .map_err(|_| Error::invalid_argument("the offline verdict cannot be resumed"))?;
             let mode = Mode::Offline {
-                login: resume.login.clone(),
+                resume,
                 kind: offline.kind,
-                pending: resume.pending.clone(),
+                seen: None,
                 grace_end: offline.grace_end,
             };
             return Keeper::launch(client, mode, options, on_event);
@@ -371,15 +384,44 @@ impl Keeper {
         };
         Ok(Keeper {
             shared,
-            heartbeat: Mutex::new(Some(heartbeat)),
-            events: Mutex::new(events),
+            heartbeat: Mutex::new(Some(Thread::new(heartbeat))),
+            events: Mutex::new(events.map(Thread::new)),
             events_thread,
+            born: Born::here(),
         })
     }
 
-    /// A snapshot of the state.
+    /// A snapshot of the state. In a process forked from the one that started the keeper,
+    /// `Ended` with [`codes::ERR_SYSTEM`] and a message that says why: its threads stayed in
+    /// the parent, where the keeper goes on.
     pub fn status(&self) -> KeeperStatus {
-        self.shared.status().clone()
+        if self.born.is_here() {
+            return self.shared.status().clone();
+        }
+        // The parent's keeper thread may have held the lock when the process forked: then
+        // it stays locked in the child, and the state before the fork is not readable.
+        let mut status = match self.shared.status.try_lock() {
+            Ok(status) => status.clone(),
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner().clone(),
+            Err(TryLockError::WouldBlock) => KeeperStatus {
+                state: KeeperState::Ended,
+                last_code: 0,
+                last_message: String::new(),
+                remark: None,
+                last_success: None,
+                expire_at: None,
+                beats_ok: 0,
+                beats_failed: 0,
+                last_confirmed: None,
+                grace_end: None,
+            },
+        };
+        status.state = KeeperState::Ended;
+        status.last_code = codes::ERR_SYSTEM;
+        status.last_message = FORKED.to_owned();
+        status.remark = None;
+        status.grace_end = None;
+        status
     }
 
     /// Back-office messages received since the last call, oldest first. Filled only when
@@ -398,6 +440,12 @@ impl Keeper {
     /// the keeper's own callback, it joins the heartbeat thread only; the event thread ends
     /// when the callback returns.
     pub fn stop(&self) {
+        if !self.born.is_here() {
+            // A forked child: the threads are the parent's, and cancelling would shut down
+            // the heartbeat's socket, which the parent shares.
+            // Their handles are forgotten when the keeper is dropped (`process.rs`).
+            return;
+        }
         self.shared.cancel.cancel();
         let heartbeat = self
             .heartbeat
@@ -405,7 +453,7 @@ impl Keeper {
             .unwrap_or_else(PoisonError::into_inner)
             .take();
         if let Some(handle) = heartbeat {
-            let _ = handle.join();
+            handle.join();
         }
         if self.events_thread != Some(std::thread::current().id()) {
             let events = self
@@ -414,7 +462,7 @@ impl Keeper {
                 .unwrap_or_else(PoisonError::into_inner)
                 .take();
             if let Some(handle) = events {
-                let _ = handle.join();
+                handle.join();
             }
         }
         let mut status = self.shared.status();
@@ -442,9 +490,10 @@ enum Mode {
     /// An offline verdict: the login to send again (or the one still going on), until the
     /// offline grace ends.
     Offline {
-        login: ActionRequest,
+        resume: Arc<Resume>,
         kind: SessionKind,
-        pending: Option<Arc<Pending>>,
+        /// The last attempt to confirm the verdict this keeper followed.
+        seen: Option<Arc<Pending>>,
         grace_end: SystemTime,
     },
 }
@@ -462,6 +511,22 @@ enum Outcome {
     Alive(Heartbeat),
     Ended(Event),
     Trouble(Event),
+}
+
+/// An attempt to confirm an offline verdict that this keeper runs: should the keeper stop
+/// (or panic) before its outcome, the keepers that follow it see a local failure and try
+/// again.
+struct Unfinished<'a>(&'a Pending);
+
+impl Drop for Unfinished<'_> {
+    fn drop(&mut self) {
+        self.0.finish_if_open(|| {
+            Err(Error::local(
+                ErrorKind::Cancelled,
+                "the keeper that sent the login again stopped before its answer",
+            ))
+        });
+    }
 }
 
 /// What a login sent again after an offline start came to.
@@ -521,18 +586,22 @@ impl Beat {
             let now = Instant::now();
             match &mut mode {
                 Mode::Offline {
-                    login,
+                    resume,
                     kind,
-                    pending,
+                    seen,
                     grace_end,
                 } => {
-                    let outcome = match pending.take() {
-                        Some(pending) => match self.wait_for(&pending) {
-                            Some(outcome) => outcome,
-                            None => return,
-                        },
-                        None => self.client.exchange_online(login),
+                    // One login confirms the verdict, whichever keeper sends it: the others
+                    // follow its outcome.
+                    let (attempt, run) = resume.attempt(seen.as_ref());
+                    if run {
+                        let _open = Unfinished(&attempt);
+                        attempt.finish(self.client.exchange_online(&resume.login));
+                    }
+                    let Some(outcome) = self.wait_for(&attempt) else {
+                        return;
                     };
+                    *seen = Some(attempt);
                     if self.shared.cancel.is_cancelled() {
                         return;
                     }

@@ -37,17 +37,23 @@ mod addresses;
 mod buffers;
 mod cancel;
 mod client;
+mod clock_mark;
 pub mod codes;
 mod connect;
 mod deadline;
 pub mod diagnose;
 pub mod error;
+#[cfg(any(fuzzing, test))]
+#[doc(hidden)]
+pub mod fuzz;
 pub mod keeper;
 pub mod language;
 mod log;
 mod machine;
 pub mod offline;
 pub mod options;
+mod password_hash;
+mod process;
 mod race;
 mod reply;
 mod request;

@@ -8,15 +8,18 @@
 //!   key or the username), the machine code, the server's data of the licence (expiry, card
 //!   type and counts; never the token), when the server last confirmed it, and the latest
 //!   server time seen (the reply's `Date`);
-//! - a login that fails for a local reason (DNS, connect, timeout, TLS handshake, proxy:
-//!   the server was not reached or did not answer) answers from the store when it holds a
-//!   verdict for the same program (the store is sealed per program), identity and machine,
-//!   confirmed within the grace period, not expired, and the local clock was not moved back:
-//!   an offline verdict, code 202, whose reply holds the stored data and says why the server
-//!   could not be reached;
-//! - a refusal by the server never gives an offline verdict, and clears the stored one
-//!   (except the refusals that say nothing of the licence: 1001, 1010 and 1014, which the
-//!   client handles itself);
+//! - a login that fails for an outage (DNS, connect, timeout, TLS handshake, proxy; or a
+//!   reply that is not the service's: an HTTP 5xx or other error page, HTML, an empty or
+//!   cut body, a captive portal's page or redirect: the service was not reached) answers
+//!   from the store when it holds a verdict for the same program (the store is sealed per
+//!   program), identity and machine, confirmed within the grace period, not expired, and the
+//!   local clock was not moved back: an offline verdict, code 202, whose reply holds the
+//!   stored data and says why the server could not be reached;
+//! - a reply of the service (a JSON object with a `code`) is never an outage: a refusal
+//!   never gives an offline verdict, and clears the stored verdict of the identity it
+//!   concerns (another card's or account's stays); a refusal about the program (1001, 1012)
+//!   clears every verdict of the program; the refusals that say nothing of the licence
+//!   (1010, 1011, 1014: the request or this client's key) keep it;
 //! - time offline is judged by the later of the local clock and the latest server time seen.
 //!
 //! The service signs nothing: the store protects against outages, casual edits and copying
@@ -29,9 +32,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Map, Value};
 
 use crate::cancel::CancelToken;
+use crate::clock_mark::ClockMark;
 use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
+use crate::password_hash::PasswordHash;
 use crate::reply::{OfflineInfo, Reply};
 use crate::request::ActionRequest;
 use crate::session::SessionKind;
@@ -42,8 +47,9 @@ use crate::state::Sealed;
 fn verdict_file(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
 }
-/// The format of the verdict file's contents.
-const FORMAT: i64 = 1;
+/// The format of the verdict file's contents (2: with the password's hash in account mode;
+/// a verdict of format 1 still answers in card mode).
+const FORMAT: i64 = 2;
 /// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
 const SERVICE_OFFSET: i64 = 8 * 3600;
 
@@ -51,12 +57,23 @@ const SERVICE_OFFSET: i64 = 8 * 3600;
 /// by more than this refuses offline verdicts.
 pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
 
-/// A login that the store answers for: its mode, identity and machine code.
-#[derive(Debug, Clone, Copy)]
+/// A login that the store answers for: its mode, identity, machine code and, in account
+/// mode, password.
+#[derive(Clone, Copy)]
 pub(crate) struct Login<'a> {
     pub(crate) kind: SessionKind,
     identity: &'a str,
     machine: &'a str,
+    password: Option<&'a str>,
+}
+
+impl std::fmt::Debug for Login<'_> {
+    /// The identity, machine code and password are never printed.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Login")
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
+    }
 }
 
 impl<'a> Login<'a> {
@@ -68,6 +85,7 @@ impl<'a> Login<'a> {
                 kind: SessionKind::Card,
                 identity: request.value("Card")?,
                 machine: request.value("Mac").unwrap_or(""),
+                password: None,
             }),
             "UserLogin"
                 if request.value("Card").is_none() && request.value("LoginType").is_none() =>
@@ -76,6 +94,7 @@ impl<'a> Login<'a> {
                     kind: SessionKind::User,
                     identity: request.value("UserName")?,
                     machine: request.value("Mac").unwrap_or(""),
+                    password: Some(request.value("Password").unwrap_or("")),
                 })
             }
             _ => None,
@@ -103,13 +122,41 @@ pub(crate) fn session_of(request: &ActionRequest) -> Option<SessionKind> {
 }
 
 /// What an offline verdict needs to go on: the login to send again once the server can be
-/// reached (its values are wiped when dropped), and the exchange still going on in the
-/// background after a start budget. Held by the reply ([`OfflineInfo`]), taken by the
-/// keeper.
+/// reached (its values are wiped when dropped), and the attempt to confirm it (at first the
+/// exchange still going on in the background after a start budget). Held by the reply
+/// ([`OfflineInfo`]), shared by every keeper started from it: one offline verdict is
+/// confirmed by one login, however many keepers start from it (a count card never loses
+/// two uses to one start).
 #[derive(Debug)]
 pub(crate) struct Resume {
     pub(crate) login: ActionRequest,
-    pub(crate) pending: Option<Arc<Pending>>,
+    attempt: Mutex<Option<Arc<Pending>>>,
+}
+
+impl Resume {
+    pub(crate) fn new(login: ActionRequest, pending: Option<Arc<Pending>>) -> Resume {
+        Resume {
+            login,
+            attempt: Mutex::new(pending),
+        }
+    }
+
+    /// The attempt to follow, and whether the caller must run it (send the login and
+    /// [`Pending::finish`] it): the attempt going on, or the one the server answered, is
+    /// shared; a new one is made only when there is none, or when the one the caller
+    /// already saw (`seen`) failed locally.
+    pub(crate) fn attempt(&self, seen: Option<&Arc<Pending>>) -> (Arc<Pending>, bool) {
+        let mut slot = self.attempt.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(current) = slot.as_ref() {
+            let unseen = seen.is_none_or(|seen| !Arc::ptr_eq(seen, current));
+            if unseen || !current.failed_locally() {
+                return (Arc::clone(current), false);
+            }
+        }
+        let fresh = Arc::new(Pending::default());
+        *slot = Some(Arc::clone(&fresh));
+        (fresh, true)
+    }
 }
 
 /// The outcome of an exchange that goes on in the background.
@@ -125,6 +172,23 @@ impl Pending {
     pub(crate) fn finish(&self, outcome: Result<Reply, Error>) {
         *self.outcome.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
         self.done.notify_all();
+    }
+
+    /// Finishes it with `outcome` unless it has an outcome already.
+    pub(crate) fn finish_if_open(&self, outcome: impl FnOnce() -> Result<Reply, Error>) {
+        let mut held = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
+        if held.is_none() {
+            *held = Some(outcome());
+            self.done.notify_all();
+        }
+    }
+
+    /// Whether it ended without an answer of the server (a local failure).
+    fn failed_locally(&self) -> bool {
+        matches!(
+            &*self.outcome.lock().unwrap_or_else(PoisonError::into_inner),
+            Some(Err(error)) if error.reply().is_none()
+        )
     }
 
     /// The outcome once there is one, waiting until `until` at most.
@@ -149,7 +213,7 @@ impl Pending {
 
 /// The stored verdict.
 #[derive(Debug, Clone, PartialEq)]
-struct Verdict {
+pub(crate) struct Verdict {
     kind: SessionKind,
     /// A keyed hash of the card key or username.
     identity: String,
@@ -161,10 +225,12 @@ struct Verdict {
     confirmed_at: i64,
     /// Unix seconds of the latest server time seen.
     server_time: i64,
+    /// Account mode: the slow salted hash of the password of the last online login.
+    password: Option<PasswordHash>,
 }
 
 impl Verdict {
-    fn to_bytes(&self) -> Vec<u8> {
+    pub(crate) fn to_bytes(&self) -> Vec<u8> {
         json!({
             "format": FORMAT,
             "mode": self.kind.as_str(),
@@ -173,16 +239,29 @@ impl Verdict {
             "data": self.data,
             "confirmed_at": self.confirmed_at,
             "server_time": self.server_time,
+            "password": self.password.as_ref().map(|hash| json!({
+                "salt": hex::encode(&hash.salt),
+                "hash": hex::encode(&hash.hash),
+                "rounds": hash.rounds,
+            })),
         })
         .to_string()
         .into_bytes()
     }
 
-    fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
+    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
         let value: Value = serde_json::from_slice(bytes).ok()?;
-        if value.get("format")?.as_i64()? != FORMAT {
+        if !(1..=FORMAT).contains(&value.get("format")?.as_i64()?) {
             return None;
         }
+        let password = match value.get("password") {
+            None | Some(Value::Null) => None,
+            Some(hash) => Some(PasswordHash {
+                salt: hex::decode(hash.get("salt")?.as_str()?).ok()?,
+                hash: hex::decode(hash.get("hash")?.as_str()?).ok()?,
+                rounds: u32::try_from(hash.get("rounds")?.as_u64()?).ok()?,
+            }),
+        };
         Some(Verdict {
             kind: match value.get("mode")?.as_str()? {
                 "card" => SessionKind::Card,
@@ -194,11 +273,12 @@ impl Verdict {
             data: value.get("data")?.as_object()?.clone(),
             confirmed_at: value.get("confirmed_at")?.as_i64()?,
             server_time: value.get("server_time")?.as_i64()?,
+            password,
         })
     }
 
     /// The licence's expiry, from the service's `expire_at`.
-    fn expiry(&self) -> Option<i64> {
+    pub(crate) fn expiry(&self) -> Option<i64> {
         self.data
             .get("expire_at")
             .and_then(Value::as_str)
@@ -262,21 +342,25 @@ fn span(seconds: i64) -> String {
     }
 }
 
-/// Whether a failure is local (the server was not reached, or did not answer): only then
-/// may a login answer from the store.
+/// Whether a failure is an outage (the service was not reached, or did not answer): only
+/// then may a login answer from the store. A failed connection, a timeout, a TLS handshake
+/// or a proxy; and a reply that is not the service's (an HTTP 5xx or other error page, HTML,
+/// an empty or cut body, a captive portal's page or redirect). A reply of the service (a
+/// JSON object with a `code`) never is, whatever its code.
 pub(crate) fn is_local(error: &Error) -> bool {
-    matches!(
-        error.kind(),
-        ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Tls | ErrorKind::Proxy
-    )
+    error.reply().is_none()
+        && (matches!(
+            error.kind(),
+            ErrorKind::Network | ErrorKind::Timeout | ErrorKind::Tls | ErrorKind::Proxy
+        ) || error.is_not_the_service())
 }
 
-/// Refusals that say nothing of the licence (the client handles them itself): they keep
-/// the stored verdict.
+/// Refusals that say nothing of the licence (the client handles them itself, or they are
+/// about this client's request or key, not the licence): they keep the stored verdict.
 fn keeps_verdict(code: i32) -> bool {
     matches!(
         code,
-        codes::PROGRAM_NOT_FOUND | codes::SIGNATURE_ERROR | codes::TIMESTAMP_SKEW
+        codes::SIGNATURE_ERROR | codes::APP_KEY_WRONG | codes::TIMESTAMP_SKEW
     )
 }
 
@@ -290,9 +374,25 @@ pub(crate) struct Inspected {
     pub(crate) answers: Result<(), (ErrorKind, String)>,
 }
 
+/// Refusals about the program itself (it is gone, or not approved): they clear the stored
+/// verdicts of every identity of the program.
+fn about_the_program(code: i32) -> bool {
+    matches!(code, codes::PROGRAM_NOT_FOUND | codes::NOT_APPROVED)
+}
+
+/// Compares two hashes in a time that does not depend on where they differ.
+fn constant_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len()
+        && a.bytes()
+            .zip(b.bytes())
+            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
+            == 0
+}
+
 /// The offline settings and store of one client.
 pub(crate) struct Offline {
     store: Arc<Sealed>,
+    mark: ClockMark,
     grace: Duration,
     tolerance: Duration,
     budget: Option<Duration>,
@@ -323,6 +423,7 @@ enum Judged {
 impl Offline {
     pub(crate) fn new(
         store: Arc<Sealed>,
+        mark: ClockMark,
         grace: Duration,
         tolerance: Duration,
         budget: Option<Duration>,
@@ -330,6 +431,7 @@ impl Offline {
     ) -> Offline {
         Offline {
             store,
+            mark,
             grace,
             tolerance,
             budget,
@@ -387,17 +489,29 @@ impl Offline {
         let reply = match outcome {
             Ok(reply) if reply.code() == codes::OK => reply,
             Ok(reply) if reply.offline().is_some() => return,
-            Ok(reply) => return self.refused(login.kind, reply.code()),
+            Ok(reply) => return self.refused_login(login, reply.code()),
             Err(error) => match error.reply() {
-                Some(reply) => return self.refused(login.kind, reply.code()),
+                Some(reply) => return self.refused_login(login, reply.code()),
                 None => return,
             },
         };
-        let now = unix(SystemTime::now());
+        let now = self.mark.local_now();
         let server = reply.date().map(unix);
+        self.confirmed(server, now);
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
         data.remove("token");
         let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
+        let password = match login.password.map(PasswordHash::new) {
+            None => None,
+            Some(Ok(hash)) => Some(hash),
+            Some(Err(err)) => {
+                // Without its hash, an account's verdict could not check the password.
+                log(&self.log, LogLevel::Warn, || {
+                    format!("the verdict is not stored: {}", err.message())
+                });
+                return self.clear(login.kind, "the password could not be hashed");
+            }
+        };
         self.save(&Verdict {
             kind: login.kind,
             identity: self.identity(login),
@@ -405,7 +519,52 @@ impl Offline {
             data,
             confirmed_at: server.unwrap_or(now),
             server_time: server.unwrap_or(i64::MIN).max(previous),
+            password,
         });
+    }
+
+    /// After an `UpdatePwd` (`request`) for an account: accepted, the stored verdict of that
+    /// account keeps the new password's hash; refused for a wrong password (1003), the
+    /// verdict of that account is cleared.
+    pub(crate) fn observe_password_change(
+        &self,
+        request: &ActionRequest,
+        outcome: &Result<Reply, Error>,
+    ) {
+        let (Some(user), Some(new)) = (request.value("UserName"), request.value("NewPassword"))
+        else {
+            return;
+        };
+        let code = match outcome {
+            Ok(reply) => reply.code(),
+            Err(error) => match error.reply() {
+                Some(reply) => reply.code(),
+                None => return,
+            },
+        };
+        let identity = self
+            .store
+            .keyed_hash(SessionKind::User.as_str().as_bytes(), user.as_bytes());
+        let Some(mut verdict) = self
+            .load(SessionKind::User)
+            .filter(|stored| constant_eq(&stored.identity, &identity))
+        else {
+            return;
+        };
+        match code {
+            codes::OK => match PasswordHash::new(new) {
+                Ok(hash) => {
+                    verdict.password = Some(hash);
+                    self.save(&verdict);
+                }
+                Err(_) => self.clear(SessionKind::User, "the new password could not be hashed"),
+            },
+            codes::WRONG_PASSWORD => self.clear(
+                SessionKind::User,
+                "the server refused the account's password (1003)",
+            ),
+            _ => {}
+        }
     }
 
     /// After a heartbeat of a session of `kind`: a success confirms the stored verdict of
@@ -420,11 +579,12 @@ impl Offline {
                 None => return,
             },
         };
+        let now = self.mark.local_now();
+        let server = reply.date().map(unix);
+        self.confirmed(server, now);
         let Some(mut verdict) = self.load(kind) else {
             return;
         };
-        let now = unix(SystemTime::now());
-        let server = reply.date().map(unix);
         verdict.confirmed_at = server.unwrap_or(now);
         if let Some(server) = server {
             verdict.server_time = verdict.server_time.max(server);
@@ -437,30 +597,87 @@ impl Offline {
         self.save(&verdict);
     }
 
+    /// The time mark after a confirmation by the server: its time when its reply said it,
+    /// else the local time `now`.
+    fn confirmed(&self, server: Option<i64>, now: i64) {
+        match server {
+            Some(server) => self.mark.confirm(server),
+            None => self.mark.advance(now),
+        }
+    }
+
+    /// A refusal of a session of `kind` (a heartbeat's): it clears that mode's verdict, or
+    /// every verdict of the program for a refusal about the program.
     fn refused(&self, kind: SessionKind, code: i32) {
-        if !keeps_verdict(code) {
+        if about_the_program(code) {
+            self.clear_all(code);
+        } else if !keeps_verdict(code) {
             self.clear(kind, &format!("the server refused with {code}"));
         }
     }
 
-    /// Judges the stored verdict for `login` at the local time `now`: `None` when the store
-    /// holds none for it.
-    fn judge(&self, login: &Login, now: SystemTime) -> Option<(Verdict, Judged)> {
+    /// A refusal of `login`: it clears the verdict of that identity only (a wrong card typed
+    /// once never costs the good card its verdict), or every verdict of the program for a
+    /// refusal about the program.
+    fn refused_login(&self, login: &Login, code: i32) {
+        if about_the_program(code) {
+            self.clear_all(code);
+        } else if !keeps_verdict(code) {
+            let identity = self.identity(login);
+            if self
+                .load(login.kind)
+                .is_some_and(|stored| constant_eq(&stored.identity, &identity))
+            {
+                self.clear(
+                    login.kind,
+                    &format!("the server refused this identity with {code}"),
+                );
+            }
+        }
+    }
+
+    fn clear_all(&self, code: i32) {
+        for kind in [SessionKind::Card, SessionKind::User] {
+            self.clear(kind, &format!("the server refused the program with {code}"));
+        }
+    }
+
+    /// Judges the stored verdict for `login` at the local time `local` (Unix seconds):
+    /// `None` when the store holds none for it. The clock is judged against the latest time
+    /// seen: the verdict's server times and the time mark. In account mode the password is checked first (the slow hash),
+    /// unless `password` is false (only whether the store may answer is asked).
+    fn judge(&self, login: &Login, local: i64, password: bool) -> Option<(Verdict, Judged)> {
         let verdict = self.load(login.kind)?;
         if verdict.kind != login.kind
-            || verdict.identity != self.identity(login)
+            || !constant_eq(&verdict.identity, &self.identity(login))
             || verdict.machine != login.machine
         {
             return None;
         }
-        Some(self.judge_times(verdict, now))
+        if login.kind == SessionKind::User {
+            let Some(hash) = &verdict.password else {
+                log(&self.log, LogLevel::Warn, || {
+                    "the stored verdict of the account holds no password hash (stored by an \
+                     older version); it is ignored"
+                        .to_owned()
+                });
+                return None;
+            };
+            if password && !hash.matches(login.password.unwrap_or("")) {
+                let why = "the password does not match the one of the last online login".to_owned();
+                return Some((verdict, Judged::Refused(ErrorKind::OfflinePassword, why)));
+            }
+        }
+        Some(self.judge_times(verdict, local))
     }
 
-    /// Judges a stored verdict's times (the clock, the grace, the licence's expiry) at the
-    /// local time `now`.
-    fn judge_times(&self, verdict: Verdict, now: SystemTime) -> (Verdict, Judged) {
-        let local = unix(now);
-        let mark = verdict.server_time.max(verdict.confirmed_at);
+    /// Judges a stored verdict's times (the clock against the latest time seen, the grace,
+    /// the licence's expiry) at the local time `local` (Unix seconds).
+    fn judge_times(&self, verdict: Verdict, local: i64) -> (Verdict, Judged) {
+        let mark = verdict
+            .server_time
+            .max(verdict.confirmed_at)
+            .max(self.mark.read().unwrap_or(i64::MIN));
         let tolerance = i64::try_from(self.tolerance.as_secs()).unwrap_or(i64::MAX);
         let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
         let trusted = local.max(mark);
@@ -469,8 +686,8 @@ impl Offline {
             Judged::Refused(
                 ErrorKind::ClockBack,
                 format!(
-                    "the local clock is {} earlier than the latest server time seen (more than \
-                     the tolerance of {}): it was moved back",
+                    "the local clock is {} earlier than the latest time seen (more than the \
+                     tolerance of {}): it was moved back",
                     span(mark - local),
                     span(tolerance)
                 ),
@@ -502,13 +719,13 @@ impl Offline {
     /// What the doctor reports of the stored verdict of `kind`, without a login to match it
     /// against: `None` when the store holds none; else its last confirmation, the end of its
     /// grace, and whether its times would let it answer now (`Err`: the code and why not).
-    /// Whose verdict it is (card or account, machine) is checked only by a login.
+    /// Whose verdict it is (card or account, machine, password) is checked only by a login.
     pub(crate) fn inspect(&self, kind: SessionKind, now: SystemTime) -> Option<Inspected> {
         let verdict = self.load(kind)?;
         let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
         let confirmed_at = system_time(verdict.confirmed_at);
         let grace_end = system_time(verdict.confirmed_at.saturating_add(grace));
-        let answers = match self.judge_times(verdict, now).1 {
+        let answers = match self.judge_times(verdict, unix(now)).1 {
             Judged::Answers { .. } => Ok(()),
             Judged::Refused(kind, why) => Err((kind, why)),
         };
@@ -522,7 +739,7 @@ impl Offline {
     /// Whether the store may answer `login` now (a start budget applies only then).
     pub(crate) fn could_answer(&self, login: &Login) -> bool {
         matches!(
-            self.judge(login, SystemTime::now()),
+            self.judge(login, self.mark.local_now(), false),
             Some((_, Judged::Answers { .. }))
         )
     }
@@ -549,7 +766,10 @@ impl Offline {
         failure: Error,
         pending: Option<Arc<Pending>>,
     ) -> Result<Reply, Error> {
-        let Some((verdict, judged)) = self.judge(login, SystemTime::now()) else {
+        let local = self.mark.local_now();
+        let judged = self.judge(login, local, true);
+        self.mark.advance(local);
+        let Some((verdict, judged)) = judged else {
             return Err(failure);
         };
         match judged {
@@ -590,10 +810,7 @@ impl Offline {
                         reason_code: failure.code(),
                         reason: failure.message().to_owned(),
                         kind: login.kind,
-                        resume: Arc::new(Resume {
-                            login: request.clone(),
-                            pending,
-                        }),
+                        resume: Arc::new(Resume::new(request.clone(), pending)),
                     },
                 ))
             }
@@ -642,6 +859,11 @@ mod tests {
                 .unwrap_or_default(),
             confirmed_at: 1,
             server_time: 2,
+            password: Some(PasswordHash {
+                salt: vec![1; 16],
+                hash: vec![2; 32],
+                rounds: 30_000,
+            }),
         };
         assert_eq!(
             Verdict::from_bytes(&verdict.to_bytes()),

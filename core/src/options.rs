@@ -5,9 +5,10 @@
 
 use std::fmt;
 use std::net::IpAddr;
+use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::error::Error;
+use crate::error::{quoted, Error};
 pub use crate::log::{LogHook, LogLevel};
 pub use crate::state::StateFolder;
 use crate::tls::Trust;
@@ -118,6 +119,17 @@ pub struct Options {
     /// operating system's (`/etc/machine-id`, `MachineGuid`, `IOPlatformUUID`): for a
     /// program with an identity of its own, and for tests. Default: none (the OS's).
     pub machine_identity: Option<String>,
+    /// With offline verdicts: the folder of the second copy of the time high-water mark
+    /// (outside the state folder, so that an older copy of the state folder put back does
+    /// not roll the mark back). Default: none: the folder named by the environment variable
+    /// `VERIFY_CLOCK_MARK_FOLDER` when set (tests point it at a temporary folder), else the
+    /// user's configuration folder (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`,
+    /// `~/Library/Preferences/verify` on macOS), or on Windows the user's registry
+    /// (`HKEY_CURRENT_USER\Software\verify`, a value per program).
+    pub clock_mark_folder: Option<PathBuf>,
+    /// Seconds added to the local clock where the offline store reads it (its checks and the
+    /// time mark): tests move the clock back or ahead with it. Default 0.
+    pub clock_shift: i64,
     /// The log hook. Default: none.
     pub log: Option<LogHook>,
 }
@@ -126,25 +138,58 @@ impl Options {
     /// Adds a fixed address for a host name (see [`Options::addresses`]); `ip` is an IPv4 or
     /// IPv6 address. Several addresses of one name are all used.
     pub fn add_address(&mut self, host: &str, ip: &str) -> Result<(), Error> {
-        let host = host.trim().trim_end_matches('.').to_ascii_lowercase();
-        if host.is_empty() || !host.is_ascii() || host.contains(['/', ':', '@', ' ']) {
+        let name = host.strip_suffix('.').unwrap_or(host).to_ascii_lowercase();
+        if let Some(why) = not_a_host_name(&name) {
             return Err(Error::invalid_argument(format!(
-                "{host:?} is not a host name (ASCII, an international name in its xn-- form)"
+                "host {} is not a host name: {why}",
+                quoted(host)
             )));
         }
-        let ip: IpAddr = ip
-            .trim()
-            .trim_start_matches('[')
-            .trim_end_matches(']')
-            .parse()
-            .map_err(|_| {
-                Error::invalid_argument(format!("{ip:?} is not an IPv4 or IPv6 address"))
-            })?;
-        if !self.addresses.contains(&(host.clone(), ip)) {
-            self.addresses.push((host, ip));
+        let bare = match (ip.strip_prefix('['), ip.strip_suffix(']')) {
+            (Some(_), Some(_)) if ip.len() >= 2 => &ip[1..ip.len() - 1],
+            (None, None) => ip,
+            _ => "",
+        };
+        let ip: IpAddr = bare.parse().map_err(|_| {
+            Error::invalid_argument(format!("ip {} is not an IPv4 or IPv6 address", quoted(ip)))
+        })?;
+        if !self.addresses.contains(&(name.clone(), ip)) {
+            self.addresses.push((name, ip));
         }
         Ok(())
     }
+}
+
+/// Why `name` (lowercase, without a final dot) is not a host name, if it is not: at most 253
+/// characters in labels of 1 to 63 letters, digits, hyphens (not first or last) and
+/// underscores, joined by dots. An international name is given in its `xn--` form.
+fn not_a_host_name(name: &str) -> Option<&'static str> {
+    if name.is_empty() {
+        return Some("it is empty");
+    }
+    if name.len() > 253 {
+        return Some("it is longer than 253 characters");
+    }
+    for label in name.split('.') {
+        if label.is_empty() {
+            return Some("it has an empty label");
+        }
+        if label.len() > 63 {
+            return Some("it has a label longer than 63 characters");
+        }
+        if label.starts_with('-') || label.ends_with('-') {
+            return Some("a label starts or ends with a hyphen");
+        }
+        if !label
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        {
+            return Some(
+                "only letters, digits, hyphens and dots (an international name in its xn-- form)",
+            );
+        }
+    }
+    None
 }
 
 impl Default for Options {
@@ -164,6 +209,8 @@ impl Default for Options {
             start_budget: None,
             clock_tolerance: crate::offline::DEFAULT_CLOCK_TOLERANCE,
             machine_identity: None,
+            clock_mark_folder: None,
+            clock_shift: 0,
             log: None,
         }
     }
@@ -189,6 +236,8 @@ impl fmt::Debug for Options {
             .field("start_budget", &self.start_budget)
             .field("clock_tolerance", &self.clock_tolerance)
             .field("machine_identity", &self.machine_identity.is_some())
+            .field("clock_mark_folder", &self.clock_mark_folder)
+            .field("clock_shift", &self.clock_shift)
             .field("log", &self.log.is_some())
             .finish()
     }

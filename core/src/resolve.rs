@@ -144,20 +144,28 @@ impl Names {
         });
         let names = Arc::clone(self);
         let host = host.to_owned();
+        // The lookup may outlive the call (a name server that does not answer): it holds the
+        // library loaded until it ends (a host may unload it meanwhile; machine-sys).
+        let hold = verify_machine_sys::hold_module();
         std::thread::Builder::new()
             .name("verify-lookup".into())
             .spawn(move || {
-                let found = (host.as_str(), port)
-                    .to_socket_addrs()
-                    .ok()
-                    .map(Iterator::collect::<Vec<_>>)
-                    .filter(|addrs| !addrs.is_empty());
-                if let Some(addrs) = &found {
-                    names.remember(&host, port, addrs);
-                }
-                // The race may be over: nobody listens then.
-                let _ = done.send((tag, found));
-                wake();
+                // Everything the lookup owns is dropped in here, before the thread ends.
+                let lookup = move || {
+                    let found = (host.as_str(), port)
+                        .to_socket_addrs()
+                        .ok()
+                        .map(Iterator::collect::<Vec<_>>)
+                        .filter(|addrs| !addrs.is_empty());
+                    if let Some(addrs) = &found {
+                        names.remember(&host, port, addrs);
+                    }
+                    // The race may be over: nobody listens then.
+                    let _ = done.send((tag, found));
+                    wake();
+                };
+                lookup();
+                hold.exit_thread();
             })
             .map(|_| ())
     }

@@ -244,6 +244,12 @@ impl Sealed {
             }
             Err(_) => return Err(Unsealed::Unreadable),
         };
+        self.unseal(name, bytes).map(Some)
+    }
+
+    /// The contents of `bytes` sealed for the name `name` (a file's bytes, or a value kept
+    /// elsewhere: the registry), or why they do not open.
+    pub(crate) fn unseal(&self, name: &str, bytes: Vec<u8>) -> Result<Wiped<Vec<u8>>, Unsealed> {
         let mut bytes = Wiped::new(bytes);
         if bytes.len() < HEADER_LEN + CHACHA20_POLY1305.tag_len()
             || &bytes[..MAGIC.len()] != MAGIC
@@ -264,27 +270,17 @@ impl Sealed {
             .key
             .open_in_place(nonce, Aad::from(&aad), sealed)
             .map_err(|_| Unsealed::Damaged)?;
-        Ok(Some(Wiped::new(plain.to_vec())))
+        Ok(Wiped::new(plain.to_vec()))
     }
 
-    /// Seals `plain` into the file `name`, atomically: a temporary file of this process,
-    /// flushed, then renamed over the old file.
-    pub(crate) fn write(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
-        self.write_with(name, plain, true)
+    /// The name `name` with this program's scope, as files and other places name it.
+    pub(crate) fn scoped(&self, name: &str) -> String {
+        format!("{name}-{}", self.scope)
     }
 
-    /// [`Sealed::write`] without flushing to disk (no `fsync`, which takes about 10 ms on
-    /// some disks, on the path of a connection): for what is only a help to a later start
-    /// (the remembered line and addresses). After a power cut the file may hold the previous
-    /// contents, or not open (then it is ignored, as any damaged file is).
-    pub(crate) fn write_unflushed(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
-        self.write_with(name, plain, false)
-    }
-
-    fn write_with(&self, name: &str, plain: &[u8], flush: bool) -> Result<(), Error> {
-        let failed = |what: &str, path: &Path, err: std::io::Error| {
-            Error::system(format!("cannot {what} {}: {err}", path.display()))
-        };
+    /// `plain` sealed for the name `name`: the bytes of its file (or of a value kept
+    /// elsewhere: the registry).
+    pub(crate) fn seal(&self, name: &str, plain: &[u8]) -> Result<Wiped<Vec<u8>>, Error> {
         let mut nonce = [0u8; NONCE_LEN];
         SystemRandom::new()
             .fill(&mut nonce)
@@ -310,7 +306,28 @@ impl Sealed {
             )
             .map_err(|_| Error::system("sealing a state file failed"))?;
         file.extend_from_slice(&sealed);
+        Ok(file)
+    }
 
+    /// Seals `plain` into the file `name`, atomically: a temporary file of this process,
+    /// flushed, then renamed over the old file.
+    pub(crate) fn write(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
+        self.write_with(name, plain, true)
+    }
+
+    /// [`Sealed::write`] without flushing to disk (no `fsync`, which takes about 10 ms on
+    /// some disks, on the path of a connection): for what is only a help to a later start
+    /// (the remembered line and addresses). After a power cut the file may hold the previous
+    /// contents, or not open (then it is ignored, as any damaged file is).
+    pub(crate) fn write_unflushed(&self, name: &str, plain: &[u8]) -> Result<(), Error> {
+        self.write_with(name, plain, false)
+    }
+
+    fn write_with(&self, name: &str, plain: &[u8], flush: bool) -> Result<(), Error> {
+        let failed = |what: &str, path: &Path, err: std::io::Error| {
+            Error::system(format!("cannot {what} {}: {err}", path.display()))
+        };
+        let file = self.seal(name, plain)?;
         create_folder(&self.folder).map_err(|err| failed("create", &self.folder, err))?;
         let target = self.path(name);
         let aside = self.folder.join(format!(
@@ -338,6 +355,32 @@ impl Sealed {
             sync_folder(&self.folder);
         }
         Ok(())
+    }
+
+    /// Whether the folder can be created and written: a file of its own is made there and
+    /// removed (nothing stays). `Err` says why not.
+    pub(crate) fn check_writable(&self) -> Result<(), Error> {
+        let failed = |what: &str, path: &Path, err: std::io::Error| {
+            Error::local(
+                crate::error::ErrorKind::StateFolder,
+                format!(
+                    "the state folder {} cannot be used: cannot {what} it: {err}",
+                    path.display()
+                ),
+            )
+        };
+        create_folder(&self.folder).map_err(|err| failed("create", &self.folder, err))?;
+        let probe = self.folder.join(format!(
+            ".probe-{}.{}.{}.tmp",
+            self.scope,
+            std::process::id(),
+            next_temporary()
+        ));
+        owner_only()
+            .open(&probe)
+            .and_then(|mut out| out.write_all(b"probe"))
+            .map_err(|err| failed("write in", &self.folder, err))?;
+        fs::remove_file(&probe).map_err(|err| failed("remove a file in", &self.folder, err))
     }
 
     /// Removes the file `name`, if it exists.

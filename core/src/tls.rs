@@ -100,7 +100,10 @@ impl Trust {
     /// Adds the certificates of a PEM file as trusted roots.
     pub fn add_roots_file(&mut self, path: &std::path::Path) -> Result<usize, Error> {
         let pem = std::fs::read(path).map_err(|err| {
-            Error::invalid_argument(format!("cannot read {}: {err}", path.display()))
+            Error::invalid_argument(format!(
+                "cannot read {}: {err}",
+                crate::error::quoted(&path.to_string_lossy())
+            ))
         })?;
         self.add_roots_pem(&pem)
     }

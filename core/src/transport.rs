@@ -20,6 +20,7 @@ use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::options::{without_credentials, Options, ProxyChoice};
 pub use crate::options::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
+use crate::process::Born;
 use crate::resolve::{CachingResolver, Names};
 use crate::state::Sealed;
 use crate::tls::TlsConnector;
@@ -169,8 +170,9 @@ impl Settings {
                 let label = without_credentials(url);
                 let proxy = ureq::Proxy::new(url).map_err(|err| {
                     Error::invalid_argument(format!(
-                        "proxy {label} is not a proxy URL (http://, https://, socks5://, \
-                         socks5h://): {err}"
+                        "proxy {} is not a proxy URL (http://, https://, socks5://, \
+                         socks5h://): {err}",
+                        crate::error::quoted(&label)
                     ))
                 })?;
                 (Some(proxy), label)
@@ -404,7 +406,7 @@ fn read_body(
     ));
     let too_large = || {
         SendError::new(
-            Error::protocol(format!("reply body is larger than {MAX_REPLY_BYTES} bytes")),
+            Error::not_the_service(format!("reply body is larger than {MAX_REPLY_BYTES} bytes")),
             true,
             false,
         )
@@ -599,15 +601,14 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
             ),
         },
         (ureq::Error::LargeResponseHeader(..), _) => SendError::new(
-            Error::local(
-                ErrorKind::Protocol,
-                format!("the reply's HTTP head is larger than {MAX_REPLY_HEAD} bytes"),
-            ),
+            Error::not_the_service(format!(
+                "the reply's HTTP head is larger than {MAX_REPLY_HEAD} bytes"
+            )),
             true,
             false,
         ),
         (ureq::Error::Protocol(_), _) => SendError::new(
-            Error::local(ErrorKind::Protocol, format!("HTTP protocol error: {err}")),
+            Error::not_the_service(format!("HTTP protocol error: {err}")),
             true,
             false,
         ),
@@ -744,9 +745,14 @@ impl<C: Connector<()>> Connector<()> for Watchable<C> {
                 register(handle)
             }),
         );
+        let born = Born::here();
         let transport = self.0.connect(&details, None)?;
         let socket = socket.lock().unwrap_or_else(PoisonError::into_inner).take();
-        Ok(transport.map(|inner| Watched { inner, socket }))
+        Ok(transport.map(|inner| Watched {
+            inner,
+            socket,
+            born,
+        }))
     }
 }
 
@@ -774,10 +780,13 @@ fn altered<'a>(
 }
 
 /// A connection whose reads and writes, on a thread a cancel token watches, can be
-/// interrupted by that token (it shuts the socket down). Elsewhere it only forwards.
+/// interrupted by that token (it shuts the socket down). Elsewhere it only forwards. In a
+/// forked child it is closed, never reused (`process.rs`).
 struct Watched<T> {
     inner: T,
     socket: Option<Weak<dyn ShutdownHandle>>,
+    /// The process that connected it.
+    born: Born,
 }
 
 impl<T> std::fmt::Debug for Watched<T> {
@@ -822,8 +831,12 @@ impl<T: ureq::unversioned::transport::Transport> ureq::unversioned::transport::T
         self.watched(|inner| inner.await_input(timeout))
     }
 
+    /// ureq asks before it reuses a pooled connection. One the process inherited from its
+    /// parent is not probed (a probe reads the socket and sets it non-blocking, under the
+    /// parent's feet): it is not open, so ureq drops it (closing this process's file
+    /// descriptor only) and connects again.
     fn is_open(&mut self) -> bool {
-        self.inner.is_open()
+        self.born.is_here() && self.inner.is_open()
     }
 
     fn is_tls(&self) -> bool {

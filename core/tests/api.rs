@@ -660,6 +660,8 @@ fn every_error_kind_has_its_code_in_the_table() {
         (ErrorKind::ClockBack, codes::ERR_CLOCK_BACK),
         (ErrorKind::GraceOver, codes::ERR_GRACE_OVER),
         (ErrorKind::OfflineExpired, codes::ERR_OFFLINE_EXPIRED),
+        (ErrorKind::OfflinePassword, codes::ERR_OFFLINE_PASSWORD),
+        (ErrorKind::StateFolder, codes::ERR_STATE_FOLDER),
     ];
     for (kind, code) in local {
         assert_eq!(kind.code(), code, "{kind:?}");

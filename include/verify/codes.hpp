@@ -132,6 +132,13 @@ inline constexpr std::int32_t err_grace_over = VERIFY_ERR_GRACE_OVER;
 // offline verdict refused: the stored licence has expired. End user: "Your licence has expired and
 // cannot be used offline. Please connect to the internet and try again."
 inline constexpr std::int32_t err_offline_expired = VERIFY_ERR_OFFLINE_EXPIRED;
+// offline verdict refused: wrong password. End user: "The password does not match the one saved for
+// offline use. Please check it, or connect to the internet and try again."
+inline constexpr std::int32_t err_offline_password = VERIFY_ERR_OFFLINE_PASSWORD;
+// the state folder cannot be created or written. End user: "The program cannot save its licence
+// data on this computer. Please check that its folder can be written and that the disk is not
+// full."
+inline constexpr std::int32_t err_state_folder = VERIFY_ERR_STATE_FOLDER;
 }  // namespace codes
 
 /* The same codes as an enum class, each the integer of its codes:: constant: for
@@ -178,6 +185,8 @@ enum class Code : std::int32_t {
     err_clock_back = VERIFY_ERR_CLOCK_BACK,
     err_grace_over = VERIFY_ERR_GRACE_OVER,
     err_offline_expired = VERIFY_ERR_OFFLINE_EXPIRED,
+    err_offline_password = VERIFY_ERR_OFFLINE_PASSWORD,
+    err_state_folder = VERIFY_ERR_STATE_FOLDER,
 };
 
 /* The name of `code` as written in Code and codes:: ("card_invalid"), or "unknown" for a
@@ -223,6 +232,8 @@ enum class Code : std::int32_t {
     case Code::err_clock_back: return "err_clock_back";
     case Code::err_grace_over: return "err_grace_over";
     case Code::err_offline_expired: return "err_offline_expired";
+    case Code::err_offline_password: return "err_offline_password";
+    case Code::err_state_folder: return "err_state_folder";
     }
     return "unknown";
 }

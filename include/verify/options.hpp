@@ -151,9 +151,13 @@ struct ClientOptions {
      * lookup (no wait for a slow name server; TLS still checks the name, fixed addresses
      * still win). 0: neither remembered nor used; unset: a day. */
     std::optional<std::chrono::seconds> remembered_addresses_max_age = std::nullopt;
-    /* Offline verdicts (a state folder needed): a login that cannot reach the server
+    /* Offline verdicts (a state folder needed): a login that cannot reach the service
      * answers from the stored verdict (Reply::offline()) when the server confirmed it less
-     * than this long ago; unset: off. */
+     * than this long ago; unset: off. An outage is a failed connection, a timeout, or a reply
+     * that is not the service's (HTTP 5xx such as 502/503/504/522, HTML, empty, cut short,
+     * a captive portal's page); a reply of the service (JSON with a code) never is. In
+     * account mode a wrong password offline is codes::err_offline_password; a state folder
+     * that cannot be written refuses the client (codes::err_state_folder). */
     std::optional<std::chrono::seconds> offline_grace = std::nullopt;
     /* A start that never waits long (offline verdicts needed): past this budget a login
      * whose stored verdict may answer gets it, and the login goes on in the background

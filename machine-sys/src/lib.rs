@@ -7,7 +7,14 @@
 //!   (`GetVolumeInformationW` on the root of the Windows folder's drive);
 //! - [`file_system_id`]: Linux's `statfs(2)` type and id of a file system;
 //! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
-//!   such as `IOPlatformSerialNumber`.
+//!   such as `IOPlatformSerialNumber`;
+//! - [`user_registry_value`], [`set_user_registry_value`]: a binary value under Windows'
+//!   `HKEY_CURRENT_USER` (the offline store's second place for its time mark);
+//! - [`fork_generation`]: how many forks separate this process from the one that first
+//!   asked (`pthread_atfork`), so that the core can tell what a forked child inherited;
+//! - [`hold_module`]: a reference on the library's own module (Windows: `GetModuleHandleExW`)
+//!   for a thread that may outlive the call that started it, released as the thread ends
+//!   (`FreeLibraryAndExitThread`), so that `FreeLibrary` never unmaps code a thread still runs.
 //!
 //! Each function returns `None` where the platform has no such source or the call fails;
 //! none spawns a process, and none calls WMI or PowerShell.
@@ -71,15 +78,102 @@ pub fn system_volume_serial() -> Option<u32> {
     windows::system_volume_serial()
 }
 
+/// The binary (`REG_BINARY`) value `name` of the key `subkey` under Windows'
+/// `HKEY_CURRENT_USER`, at most 64 KiB. `None` elsewhere, when it is absent, or of another
+/// type.
+pub fn user_registry_value(subkey: &str, name: &str) -> Option<Vec<u8>> {
+    windows::user_registry_value(subkey, name)
+}
+
+/// Sets the binary (`REG_BINARY`) value `name` of the key `subkey` under Windows'
+/// `HKEY_CURRENT_USER` to `data` (the key created if missing). `false` elsewhere, or when the
+/// call fails.
+pub fn set_user_registry_value(subkey: &str, name: &str, data: &[u8]) -> bool {
+    windows::set_user_registry_value(subkey, name, data)
+}
+
 #[cfg(windows)]
 mod windows {
+    use windows_sys::Win32::Foundation::ERROR_SUCCESS;
     use windows_sys::Win32::Storage::FileSystem::GetVolumeInformationW;
+    use windows_sys::Win32::System::Registry::{
+        RegGetValueW, RegSetKeyValueW, HKEY_CURRENT_USER, REG_BINARY, RRF_RT_REG_BINARY,
+    };
     use windows_sys::Win32::System::SystemInformation::{
         GetSystemFirmwareTable, GetSystemWindowsDirectoryW,
     };
 
     /// The largest firmware table read (SMBIOS tables are a few KiB).
     const MAX_TABLE: u32 = 4 * 1024 * 1024;
+    /// The largest registry value read.
+    const MAX_VALUE: u32 = 64 * 1024;
+
+    /// `text` as a NUL-terminated UTF-16 string; `None` when it holds a NUL.
+    fn wide(text: &str) -> Option<Vec<u16>> {
+        if text.contains('\0') {
+            return None;
+        }
+        Some(text.encode_utf16().chain(std::iter::once(0)).collect())
+    }
+
+    pub(super) fn user_registry_value(subkey: &str, name: &str) -> Option<Vec<u8>> {
+        let (subkey, name) = (wide(subkey)?, wide(name)?);
+        let mut size = 0u32;
+        // SAFETY: NUL-terminated strings; a NULL buffer asks for the size only.
+        let status = unsafe {
+            RegGetValueW(
+                HKEY_CURRENT_USER,
+                subkey.as_ptr(),
+                name.as_ptr(),
+                RRF_RT_REG_BINARY,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                &mut size,
+            )
+        };
+        if status != ERROR_SUCCESS || size > MAX_VALUE {
+            return None;
+        }
+        let mut buffer = vec![0u8; size as usize];
+        // SAFETY: `buffer` is writable for `size` bytes, which `size` says.
+        let status = unsafe {
+            RegGetValueW(
+                HKEY_CURRENT_USER,
+                subkey.as_ptr(),
+                name.as_ptr(),
+                RRF_RT_REG_BINARY,
+                std::ptr::null_mut(),
+                buffer.as_mut_ptr().cast(),
+                &mut size,
+            )
+        };
+        if status != ERROR_SUCCESS || size as usize > buffer.len() {
+            return None;
+        }
+        buffer.truncate(size as usize);
+        Some(buffer)
+    }
+
+    pub(super) fn set_user_registry_value(subkey: &str, name: &str, data: &[u8]) -> bool {
+        let (Some(subkey), Some(name)) = (wide(subkey), wide(name)) else {
+            return false;
+        };
+        let Ok(len) = u32::try_from(data.len()) else {
+            return false;
+        };
+        // SAFETY: NUL-terminated strings; `data` is readable for `len` bytes.
+        let status = unsafe {
+            RegSetKeyValueW(
+                HKEY_CURRENT_USER,
+                subkey.as_ptr(),
+                name.as_ptr(),
+                REG_BINARY,
+                data.as_ptr().cast(),
+                len,
+            )
+        };
+        status == ERROR_SUCCESS
+    }
 
     pub(super) fn firmware_table(provider: u32, id: u32) -> Option<Vec<u8>> {
         // SAFETY: a NULL buffer of size 0 asks for the size only.
@@ -134,6 +228,14 @@ mod windows {
 
     pub(super) fn system_volume_serial() -> Option<u32> {
         None
+    }
+
+    pub(super) fn user_registry_value(_subkey: &str, _name: &str) -> Option<Vec<u8>> {
+        None
+    }
+
+    pub(super) fn set_user_registry_value(_subkey: &str, _name: &str, _data: &[u8]) -> bool {
+        false
     }
 }
 
@@ -264,8 +366,164 @@ mod mac {
     }
 }
 
+/// How many `fork`s separate the calling process from the process that first called this
+/// function: 0 there, one more in each child forked after that (a `pthread_atfork` child
+/// handler counts them; no system call here, one atomic load). Always 0 where there is no
+/// fork (Windows).
+///
+/// The handler is registered by the first call: only forks after it are counted, so a caller
+/// asks once before it makes what a child must not inherit. On glibc the handler goes away
+/// when the library is unloaded (`pthread_atfork` registers it under the library's
+/// `__dso_handle`).
+pub fn fork_generation() -> u64 {
+    fork::generation()
+}
+
+/// A reference on the module (DLL) this code is in, taken by a thread that may outlive the
+/// call that started it: while it is held, a host's `FreeLibrary` does not unmap the
+/// library. Windows only; elsewhere it holds nothing (on Linux, glibc's `dlclose` leaves a
+/// library mapped while a thread that ran its code lives: its thread-local destructors are
+/// registered there; tests/c_lifecycle.rs). Dropping it releases the reference.
+pub struct ModuleHold(module::Hold);
+
+/// Takes a [`ModuleHold`] on the library, in a call of the host (while the library is surely
+/// loaded), for the thread it is then moved to.
+pub fn hold_module() -> ModuleHold {
+    ModuleHold(module::hold())
+}
+
+impl ModuleHold {
+    /// Ends the calling thread, releasing the reference as it does (Windows:
+    /// `FreeLibraryAndExitThread`, which does not return: whatever the thread still owns is
+    /// not dropped, so drop everything first). Elsewhere it releases the hold and returns,
+    /// and the thread ends as usual.
+    pub fn exit_thread(self) {
+        module::exit_thread(self.0)
+    }
+}
+
+#[cfg(windows)]
+mod module {
+    use windows_sys::Win32::Foundation::{FreeLibrary, HMODULE};
+    use windows_sys::Win32::System::LibraryLoader::{
+        FreeLibraryAndExitThread, GetModuleHandleExW, GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS,
+    };
+
+    /// The module, with one reference taken by `hold` (null when none could be taken).
+    pub(super) struct Hold(HMODULE);
+
+    // SAFETY: a module handle is a process-wide value, usable from any thread.
+    unsafe impl Send for Hold {}
+
+    pub(super) fn hold() -> Hold {
+        let mut module: HMODULE = std::ptr::null_mut();
+        // Any address inside this library names its module.
+        let inside = hold as *const () as *const u16;
+        // SAFETY: FROM_ADDRESS takes an address of the module instead of a name, and adds a
+        // reference (no UNCHANGED_REFCOUNT flag); `module` is a valid out-pointer.
+        let taken = unsafe {
+            GetModuleHandleExW(GET_MODULE_HANDLE_EX_FLAG_FROM_ADDRESS, inside, &mut module)
+        };
+        Hold(if taken != 0 {
+            module
+        } else {
+            std::ptr::null_mut()
+        })
+    }
+
+    impl Drop for Hold {
+        fn drop(&mut self) {
+            if !self.0.is_null() {
+                // SAFETY: releases the one reference `hold` took.
+                unsafe { FreeLibrary(self.0) };
+            }
+        }
+    }
+
+    pub(super) fn exit_thread(hold: Hold) {
+        let module = hold.0;
+        if module.is_null() {
+            return;
+        }
+        std::mem::forget(hold);
+        // SAFETY: releases the reference `hold` took and ends the thread without returning
+        // into the module, which may be unmapped by then (that is the point).
+        unsafe { FreeLibraryAndExitThread(module, 0) }
+    }
+}
+
+#[cfg(not(windows))]
+mod module {
+    pub(super) struct Hold;
+
+    pub(super) fn hold() -> Hold {
+        Hold
+    }
+
+    pub(super) fn exit_thread(_hold: Hold) {}
+}
+
+#[cfg(unix)]
+mod fork {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::Once;
+
+    static GENERATION: AtomicU64 = AtomicU64::new(0);
+    static REGISTER: Once = Once::new();
+
+    /// Runs in the child of every `fork`, on its only thread: one atomic add, which is
+    /// async-signal-safe.
+    extern "C" fn in_child() {
+        GENERATION.fetch_add(1, Ordering::Relaxed);
+    }
+
+    pub(super) fn generation() -> u64 {
+        REGISTER.call_once(|| {
+            // SAFETY: pthread_atfork only records the three handlers (two absent); the child
+            // handler is a plain function of this library that touches one static atomic.
+            // Its one failure (ENOMEM) leaves forks uncounted: nothing to undo.
+            let _ = unsafe { libc::pthread_atfork(None, None, Some(in_child)) };
+        });
+        GENERATION.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(not(unix))]
+mod fork {
+    pub(super) fn generation() -> u64 {
+        0
+    }
+}
+
 #[cfg(test)]
 mod tests {
+    #[cfg(unix)]
+    #[test]
+    fn a_forked_child_counts_one_fork_more_and_the_parent_none() {
+        let before = super::fork_generation();
+        // SAFETY: the child only loads an atomic and calls _exit (async-signal-safe).
+        let pid = unsafe { libc::fork() };
+        if pid == 0 {
+            let code = i32::from(super::fork_generation() != before + 1);
+            // SAFETY: ends the child at once, without running the parent's exit handlers.
+            unsafe { libc::_exit(code) };
+        }
+        assert!(pid > 0, "fork failed");
+        let mut status = 0;
+        // SAFETY: waits for the child just made; `status` is a valid out-pointer.
+        let waited = unsafe { libc::waitpid(pid, &mut status, 0) };
+        assert_eq!(waited, pid);
+        assert!(
+            libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+            "child saw no fork"
+        );
+        assert_eq!(
+            super::fork_generation(),
+            before,
+            "the parent counts no fork"
+        );
+    }
+
     use super::*;
 
     #[cfg(any(target_arch = "x86", target_arch = "x86_64"))]
@@ -287,5 +545,7 @@ mod tests {
     fn windows_sources_are_absent_elsewhere() {
         assert_eq!(firmware_table(b"RSMB", 0), None);
         assert_eq!(system_volume_serial(), None);
+        assert_eq!(user_registry_value("Software\\verify", "x"), None);
+        assert!(!set_user_registry_value("Software\\verify", "x", b"x"));
     }
 }

@@ -17,6 +17,17 @@ pub enum FaultKind {
     Http502,
     /// The reply is cut in the middle of its JSON, after the action ran.
     TruncatedJson,
+    /// HTTP 503 with a reverse proxy's HTML page; the action does not run.
+    #[serde(rename = "http_503")]
+    Http503,
+    /// HTTP 504 with an empty body; the action does not run.
+    #[serde(rename = "http_504")]
+    Http504,
+    /// HTTP 522 with a CDN's HTML page (the origin did not answer); the action does not run.
+    #[serde(rename = "http_522")]
+    Http522,
+    /// HTTP 200 with a captive portal's HTML login page; the action does not run.
+    CaptivePortal,
 }
 
 impl FaultKind {
@@ -28,6 +39,10 @@ impl FaultKind {
             FaultKind::NonJson => "non_json",
             FaultKind::Http502 => "http_502",
             FaultKind::TruncatedJson => "truncated_json",
+            FaultKind::Http503 => "http_503",
+            FaultKind::Http504 => "http_504",
+            FaultKind::Http522 => "http_522",
+            FaultKind::CaptivePortal => "captive_portal",
         }
     }
 }
@@ -116,6 +131,16 @@ mod tests {
         assert_eq!(f.kind, FaultKind::TruncatedJson);
         let f: Fault = serde_json::from_str(r#"{"kind":"non_json"}"#).unwrap();
         assert_eq!(f.kind, FaultKind::NonJson);
+        for kind in [
+            FaultKind::Http503,
+            FaultKind::Http504,
+            FaultKind::Http522,
+            FaultKind::CaptivePortal,
+        ] {
+            let text = format!(r#"{{"kind":"{}"}}"#, kind.name());
+            let f: Fault = serde_json::from_str(&text).unwrap();
+            assert_eq!(f.kind, kind);
+        }
     }
 
     #[test]

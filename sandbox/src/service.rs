@@ -219,6 +219,35 @@ fn check_handle(
 
 const BAD_GATEWAY_PAGE: &str = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
+const UNAVAILABLE_PAGE: &str = "<html>\r\n<head><title>503 Service Temporarily Unavailable</title></head>\r\n<body>\r\n<center><h1>503 Service Temporarily Unavailable</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+const ORIGIN_TIMEOUT_PAGE: &str = "<!DOCTYPE html>\n<html lang=\"en-US\"><head><title>verify.example | 522: Connection timed out</title></head><body><h1>Connection timed out</h1><span>Error code 522</span><p>The initial connection between the CDN's network and the origin web server timed out.</p></body></html>\n";
+
+const CAPTIVE_PORTAL_PAGE: &str = "<!DOCTYPE html>\n<html><head><title>Hotel Wi-Fi</title></head><body><h1>Welcome to the hotel's Wi-Fi</h1><form method=\"post\" action=\"/login\"><label>Room number <input name=\"room\"></label><label>Last name <input name=\"name\"></label><button>Connect</button></form></body></html>\n";
+
+/// The reply of a fault that stands in for the service's: (the code logged, the reply).
+fn stand_in(kind: FaultKind) -> Option<(i64, Reply)> {
+    let (status, html, body): (u16, bool, &'static [u8]) = match kind {
+        FaultKind::NonJson => (200, false, b"this is not json"),
+        FaultKind::Http502 => (502, true, BAD_GATEWAY_PAGE.as_bytes()),
+        FaultKind::Http503 => (503, true, UNAVAILABLE_PAGE.as_bytes()),
+        FaultKind::Http504 => (504, false, b""),
+        FaultKind::Http522 => (522, true, ORIGIN_TIMEOUT_PAGE.as_bytes()),
+        FaultKind::CaptivePortal => (200, true, CAPTIVE_PORTAL_PAGE.as_bytes()),
+        FaultKind::Delay | FaultKind::Drop | FaultKind::TruncatedJson => return None,
+    };
+    let logged = if status == 200 { 0 } else { i64::from(status) };
+    Some((
+        logged,
+        Reply {
+            status,
+            html,
+            body: Bytes::from_static(body),
+            fate: Fate::Normal,
+        },
+    ))
+}
+
 /// Serves one service request (Init or Handle) whose body has been read, and logs it (with
 /// the inspector's detail when the control API is on).
 pub fn serve(
@@ -250,27 +279,7 @@ pub fn serve(
     let app_id = checked.app_id.as_deref();
     let action = checked.action.as_deref();
     let fault = st.faults.take(app_id, action);
-    let cut_off = match fault.as_ref().map(|f| f.kind) {
-        Some(FaultKind::NonJson) => Some((
-            0,
-            Reply {
-                status: 200,
-                html: false,
-                body: Bytes::from_static(b"this is not json"),
-                fate: Fate::Normal,
-            },
-        )),
-        Some(FaultKind::Http502) => Some((
-            502,
-            Reply {
-                status: 502,
-                html: true,
-                body: Bytes::from_static(BAD_GATEWAY_PAGE.as_bytes()),
-                fate: Fate::Normal,
-            },
-        )),
-        _ => None,
-    };
+    let cut_off = fault.as_ref().and_then(|f| stand_in(f.kind));
     let mut reads = Vec::new();
     let envelope = match (&cut_off, &checked.job) {
         (Some(_), _) => Envelope::err(0, "the fault replaced the reply before the action ran"),

@@ -26,8 +26,8 @@ pub struct LogEntry {
     pub path: String,
     pub app_id: Option<String>,
     pub action: Option<String>,
-    /// The envelope code; the HTTP status for 404/405/413 and the `http_502` fault; 0 for
-    /// the `non_json` fault.
+    /// The envelope code; the HTTP status for 404/405/413 and the `http_5xx` faults; 0 for
+    /// the `non_json` and `captive_portal` faults.
     pub code: i64,
     /// When it arrived: Unix seconds of the sandbox clock.
     pub at: i64,

@@ -585,6 +585,37 @@ fn fault_http_502_html() {
     assert_ok(&app.single_login(&card, &mac));
 }
 
+/// The outages a client meets in the field: a reverse proxy's 503 (HTML) and 504 (empty), a
+/// CDN's 522 (HTML), a captive portal's login page (HTTP 200, HTML). None runs the action.
+#[test]
+fn fault_proxy_cdn_and_captive_portal_pages() {
+    let app = App::new();
+    let card = app.count_card(5, 0);
+    let mac = unique_mac();
+    let cases = [
+        (
+            FaultKind::Http503,
+            503,
+            "503 Service Temporarily Unavailable",
+        ),
+        (FaultKind::Http504, 504, ""),
+        (FaultKind::Http522, 522, "Error code 522"),
+        (FaultKind::CaptivePortal, 200, "<form"),
+    ];
+    for (kind, status, holds) in cases {
+        fault(kind, &app, Some("SingleLogin"), Some(1), 0);
+        let r = login_raw(&app, &card, &mac, agent()).expect("reply");
+        assert_eq!(r.status, status, "{kind:?}");
+        assert!(r.body.contains(holds), "{kind:?}: {:?}", r.body);
+        if holds.is_empty() {
+            assert!(r.body.is_empty(), "{kind:?}: {:?}", r.body);
+        }
+        assert!(serde_json::from_str::<Value>(&r.body).is_err(), "{kind:?}");
+    }
+    assert_eq!(app.card_record(&card)["used"], 0, "the action did not run");
+    assert_ok(&app.single_login(&card, &mac));
+}
+
 #[test]
 fn fault_truncated_json_after_the_action() {
     let app = App::new();

@@ -195,3 +195,13 @@ pub const VERIFY_ERR_GRACE_OVER: i32 = -15;
 /// End user (`verify_code_user_message`, en): "Your licence has expired and cannot be used
 /// offline. Please connect to the internet and try again."
 pub const VERIFY_ERR_OFFLINE_EXPIRED: i32 = -16;
+/// Offline verdict refused: wrong password.
+///
+/// End user (`verify_code_user_message`, en): "The password does not match the one saved for
+/// offline use. Please check it, or connect to the internet and try again."
+pub const VERIFY_ERR_OFFLINE_PASSWORD: i32 = -17;
+/// The state folder cannot be created or written.
+///
+/// End user (`verify_code_user_message`, en): "The program cannot save its licence data on this
+/// computer. Please check that its folder can be written and that the disk is not full."
+pub const VERIFY_ERR_STATE_FOLDER: i32 = -18;

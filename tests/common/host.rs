@@ -163,10 +163,15 @@ pub fn cargo_build(args: &[&str]) {
 /// A command for a host program (or valgrind, mono running one) whose library search path
 /// names only the library under test: `cargo test` puts `target/<profile>` on
 /// `LD_LIBRARY_PATH`, and that wins over a program's rpath, though the copy there may be
-/// older than this build (or absent).
+/// older than this build (or absent). The offline store's second place for its time mark
+/// is a temporary folder of this test process, never the user's configuration folder.
 pub fn host_command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut command = Command::new(program);
     command.env("LD_LIBRARY_PATH", library_dir());
+    command.env(
+        "VERIFY_CLOCK_MARK_FOLDER",
+        std::env::temp_dir().join(format!("verify-clock-mark-{}", std::process::id())),
+    );
     command
 }
 
@@ -778,13 +783,36 @@ fn place(from: &std::path::Path, to: &std::path::Path) {
         .unwrap_or_else(|e| panic!("rename {} to {}: {e}", temporary.display(), to.display()));
 }
 
+/// The folder of the C# binding's sources (one type per file; `Generated/` and `Interop/`
+/// below it), as [`compile_csharp`] takes it.
+pub const CSHARP_BINDING: &str = "bindings/csharp/src";
+
+/// Every `.cs` file of the C# binding, in name order (as `scripts/build-csharp.sh` lists them).
+pub fn csharp_sources() -> Vec<PathBuf> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<PathBuf>) {
+        let entries = std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        for entry in entries {
+            let path = entry.expect("a directory entry").path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|ext| ext == "cs") {
+                out.push(path);
+            }
+        }
+    }
+    let mut sources = Vec::new();
+    walk(&root().join(CSHARP_BINDING), &mut sources);
+    sources.sort();
+    sources
+}
+
 /// Compiles C# `sources` into the program `out` with `mcs -warnaserror`. The binding itself,
-/// `bindings/csharp/Verify.cs` among the sources, is not compiled in: the program references
-/// the packaged assembly ([`csharp_assembly`]), which is copied next to `out`, as a consumer
-/// of the NuGet package builds.
+/// [`CSHARP_BINDING`] among the sources, is not compiled in: the program references the
+/// packaged assembly ([`csharp_assembly`]), which is copied next to `out`, as a consumer of the
+/// NuGet package builds.
 pub fn compile_csharp(sources: &[PathBuf], out: &std::path::Path) {
     require_mono();
-    let binding = PathBuf::from("bindings/csharp/Verify.cs");
+    let binding = PathBuf::from(CSHARP_BINDING);
     let mut args = vec!["-warnaserror".to_owned(), format!("-out:{}", out.display())];
     if sources.contains(&binding) {
         let assembly = csharp_assembly();

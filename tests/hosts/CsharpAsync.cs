@@ -1,6 +1,6 @@
 // CsharpAsync.cs: the Task wrappers and the SafeHandle types of the C# binding used on their
 // own, driven by tests/csharp_keeper.rs. Compiled with `mcs -warnaserror` together with
-// bindings/csharp/Verify.cs.
+// the binding (bindings/csharp/src/).
 //
 //   mono CsharpAsync.exe MODE BASE_URL APP_ID APP_KEY [USERNAME PASSWORD]
 //

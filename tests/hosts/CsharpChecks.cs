@@ -4,7 +4,7 @@
 //
 // The program has an account alice / alice-pass; USERNAME is free. Prints `ok   ...` or
 // `FAIL ...` per check, then `CHECKS PASSED` and exits 0 when all held (1 otherwise).
-// Compiled with `mcs -warnaserror` together with bindings/csharp/Verify.cs.
+// Compiled with `mcs -warnaserror` together with the binding (bindings/csharp/src/).
 
 using System;
 using System.Collections.Generic;
@@ -248,6 +248,20 @@ internal static class CsharpChecks
         ThrowsArgument(() => new Client("http://fixed.verify.test:" + port, app, key, options).Dispose(),
             "an address that is no IP address");
         ThrowsArgument(() => options.AttemptDelay = TimeSpan.FromSeconds(11), "an attempt delay over 10 s");
+        // The per-user default folder, asked for by name rather than by "".
+        options.Addresses.Clear();
+        options.AddAddress("fixed.verify.test", "127.0.0.1");
+        options.StateFolder = null;
+        options.UseDefaultStateFolder = true;
+        using (Client named = new Client("http://fixed.verify.test:" + port, app, key, options))
+        {
+            Expect(named.GetBulletin().IsOk, "UseDefaultStateFolder");
+        }
+#pragma warning disable 618 // Text is the obsolete former name of MessageText
+        KeeperEventArgs said = new KeeperEventArgs(EventKind.Message, ResultCode.Ok, "", null, null, "hello");
+        Expect(said.MessageText == "hello" && said.Text == "hello" && said.Message == string.Empty,
+            "a Message event's text is MessageText (Text its former name)");
+#pragma warning restore 618
         ThrowsArgument(() => options.ConnectTimeout = TimeSpan.Zero, "a zero connect timeout");
         ThrowsArgument(() => options.OfflineGrace = TimeSpan.FromSeconds(-1), "a negative offline grace");
         ThrowsArgument(() => new Client(url, app, key, new ClientOptions { Mirrors = { "not a url" } }).Dispose(),

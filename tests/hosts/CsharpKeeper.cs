@@ -1,6 +1,6 @@
 // CsharpKeeper.cs: the keeper, the cancellable social wait and the machine code through the C#
 // binding, driven by tests/csharp_keeper.rs. Compiled with `mcs -warnaserror` together with
-// bindings/csharp/Verify.cs.
+// the binding (bindings/csharp/src/).
 //
 //   mono CsharpKeeper.exe MODE BASE_URL APP_ID APP_KEY [USERNAME PASSWORD | CARD]
 //
@@ -54,7 +54,7 @@ internal static class CsharpKeeper
 
     private static string Line(KeeperEventArgs e)
     {
-        return "event " + e.Kind + " " + (int)e.Code + " " + (e.Text ?? e.Remark ?? string.Empty);
+        return "event " + e.Kind + " " + (int)e.Code + " " + (e.MessageText ?? e.Remark ?? string.Empty);
     }
 
     private static string Login(Client client, string user, string pass)

@@ -1,6 +1,6 @@
 // CsharpOffline.cs: offline-first through the C# binding, driven by tests/offline_hosts.rs
 // (which plays the back office and the outage with "@@" lines, as tests/hosts/host.h
-// describes). Compiled with `mcs -warnaserror` together with bindings/csharp/Verify.cs.
+// describes). Compiled with `mcs -warnaserror` together with the binding (bindings/csharp/src/).
 //
 //   mono CsharpOffline.exe BASE_URL APP_ID APP_KEY CARD STATE_DIR
 //
@@ -90,6 +90,8 @@ internal static class CsharpOffline
             Expect(info != null && info.Reason == ResultCode.Network, "the reason");
             Expect(info != null && info.GraceEnd - info.ConfirmedAt == TimeSpan.FromDays(7), "the grace");
             Expect(offline.ExpireAt != null && offline.ExpireAt.Value.Offset == TimeSpan.FromHours(8), "the stored expiry");
+            Expect(info != null && info.ConfirmedAt.Offset == ServiceTime.Offset && info.GraceEnd.Offset == ServiceTime.Offset,
+                "one offset for every time of the reply: " + (info == null ? "" : info.ConfirmedAt + " " + info.GraceEnd));
             Expect(offline.Token == null, "no token offline");
 
             // Subscribed before the start: the Offline event of the start is not missed.

@@ -18,6 +18,13 @@
  *   c_keeper writer   BASE_URL APP_ID APP_KEY CARD STATE_DIR N  N logins, each storing the
  *                                                            verdict (run twice at once)
  *   c_keeper reader   BASE_URL APP_ID APP_KEY CARD STATE_DIR a start licensed offline
+ *   c_keeper password BASE_URL APP_ID APP_KEY USER PASSWORD STATE_DIR  account mode offline: a
+ *                                                            wrong password refused, the
+ *                                                            right one licensed
+ *   c_keeper stranger BASE_URL APP_ID APP_KEY CARD STATE_DIR no offline verdict (the store was
+ *                                                            sealed on another machine), and
+ *                                                            a state folder that is a file
+ *                                                            refuses the client
  *
  * Requests to the test ("@@ ..."): "message TEXT" (leave a back-office message for USER),
  * "ban REASON" (ban USER; in the offline scenario: disable CARD), "pause" and "resume" (stop
@@ -997,6 +1004,53 @@ static int reader(const char *base_url, const char *app_id, const char *app_key,
     return host_finish("reader");
 }
 
+/* Account mode: logged in once online; with the server stopped, a wrong password gets
+ * VERIFY_ERR_OFFLINE_PASSWORD (never an offline verdict), the right one VERIFY_OFFLINE. */
+static int password(const char *base_url, const char *app_id, const char *app_key, const char *user,
+                    const char *pass, const char *state_dir)
+{
+    verify_client *client = offline_client(base_url, app_id, app_key, state_dir);
+    verify_reply *reply = NULL;
+    CHECK_INT(verify_user_login(client, user, pass, "C-PASSWORD-MAC", &reply), VERIFY_OK);
+    verify_reply_free(reply);
+    reply = NULL;
+    verify_client_free(client);
+
+    host_ask("pause", NULL, 0);
+    client = offline_client(base_url, app_id, app_key, state_dir);
+    CHECK_INT(verify_user_login(client, user, "any wrong password", "C-PASSWORD-MAC", &reply),
+              VERIFY_ERR_OFFLINE_PASSWORD);
+    CHECK(reply == NULL);
+    CHECK(strstr(verify_last_error_message(), "password") != NULL);
+    CHECK_INT(verify_user_login(client, user, pass, "C-PASSWORD-MAC", &reply), VERIFY_OFFLINE);
+    CHECK_INT(verify_reply_offline(reply, NULL, NULL, NULL), 0);
+    verify_reply_free(reply);
+    verify_client_free(client);
+    return host_finish("password");
+}
+
+/* With the server stopped, on another machine (run in a mount namespace with another
+ * machine-id): the store does not open, so the failure as it is; offline verdicts with a
+ * state folder that is a file: the client is refused at once. */
+static int stranger(const char *base_url, const char *app_id, const char *app_key, const char *card,
+                    const char *state_dir)
+{
+    verify_client *client = offline_client(base_url, app_id, app_key, state_dir);
+    verify_client_options *options = NULL;
+    verify_reply *reply = NULL;
+    CHECK_INT(verify_single_login(client, card, "C-WRITER-MAC", NULL, &reply), VERIFY_ERR_NETWORK);
+    CHECK(reply == NULL);
+    verify_client_free(client);
+
+    client = NULL;
+    options = offline_options("/proc/self/status");
+    CHECK_INT(verify_client_new_with_options(base_url, app_id, app_key, options, &client),
+              VERIFY_ERR_STATE_FOLDER);
+    CHECK(client == NULL);
+    verify_client_options_free(options);
+    return host_finish("stranger");
+}
+
 int main(int argc, char **argv)
 {
     const char *scenario = argc > 1 ? argv[1] : "";
@@ -1032,6 +1086,12 @@ int main(int argc, char **argv)
     }
     if (strcmp(scenario, "reader") == 0 && argc == 7) {
         return reader(argv[2], argv[3], argv[4], argv[5], argv[6]);
+    }
+    if (strcmp(scenario, "password") == 0 && argc == 8) {
+        return password(argv[2], argv[3], argv[4], argv[5], argv[6], argv[7]);
+    }
+    if (strcmp(scenario, "stranger") == 0 && argc == 7) {
+        return stranger(argv[2], argv[3], argv[4], argv[5], argv[6]);
     }
     fprintf(stderr, "usage: %s SCENARIO ARGS... (see the comment at the top of c_keeper.c)\n",
             argv[0]);

@@ -4,6 +4,7 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::report::{rfc3339, Step, StepKind, Verdict};
+use crate::clock_mark::ClockMark;
 use crate::error::ErrorKind;
 use crate::offline::Offline;
 use crate::options::Options;
@@ -32,10 +33,25 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
             Some(identity) => identity.clone(),
             None => crate::machine::identity()?,
         };
-        Sealed::new(path, app_id, app_key.as_bytes(), identity.as_bytes(), None)
+        let store = Arc::new(Sealed::new(
+            path.clone(),
+            app_id,
+            app_key.as_bytes(),
+            identity.as_bytes(),
+            None,
+        )?);
+        let mark = ClockMark::open(
+            Arc::clone(&store),
+            &path,
+            app_id,
+            app_key.as_bytes(),
+            identity.as_bytes(),
+            options,
+        )?;
+        Ok((store, mark))
     });
-    let store = match opened {
-        Ok(store) => store,
+    let (store, mark) = match opened {
+        Ok(opened) => opened,
         Err(err) => {
             return vec![Step::new(
                 StepKind::Offline,
@@ -45,7 +61,7 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
             )]
         }
     };
-    let offline = Offline::new(Arc::new(store), grace, options.clock_tolerance, None, None);
+    let offline = Offline::new(store, mark, grace, options.clock_tolerance, None, None);
     let now = SystemTime::now();
     let mut steps = Vec::new();
     for (kind, mode) in [(SessionKind::Card, "card"), (SessionKind::User, "account")] {

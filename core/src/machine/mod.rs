@@ -38,11 +38,11 @@ mod components;
 mod os;
 mod read;
 mod rule;
-#[cfg(any(windows, test))]
-mod smbios;
+#[cfg(any(windows, test, fuzzing))]
+pub(crate) mod smbios;
 #[cfg(test)]
 mod table;
-mod v2;
+pub(crate) mod v2;
 mod virt;
 
 pub use components::{ComponentKind, Components};

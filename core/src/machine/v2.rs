@@ -90,7 +90,7 @@ pub struct MachineCheck {
 
 /// The stored record: the code and the hash of each component.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Record {
+pub(crate) struct Record {
     code: String,
     hashes: Vec<(ComponentKind, String)>,
 }
@@ -103,7 +103,7 @@ impl Record {
             .map(|(_, h)| h.as_str())
     }
 
-    fn encode(&self) -> String {
+    pub(crate) fn encode(&self) -> String {
         let mut text = format!("{HEADER}\ncode={}\n", self.code);
         for (kind, hash) in &self.hashes {
             text.push_str(kind.name());
@@ -114,7 +114,7 @@ impl Record {
         text
     }
 
-    fn decode(bytes: &[u8]) -> Option<Record> {
+    pub(crate) fn decode(bytes: &[u8]) -> Option<Record> {
         let text = std::str::from_utf8(bytes).ok()?;
         let mut lines = text.lines();
         if lines.next()? != HEADER {
@@ -208,6 +208,15 @@ fn check_stored(
 ) -> Result<MachineCheck, Error> {
     let mut note = None;
     let sealed = match folder {
+        // Nothing was ever stored in a file that is not a folder, and nothing can be: a new
+        // code is issued (not "unreadable", which says a stored code did not open).
+        Some(folder) if folder.exists() && !folder.is_dir() => {
+            note = Some(format!(
+                "the state folder {} is not a folder: the machine code is not stored",
+                crate::error::quoted(&folder.to_string_lossy())
+            ));
+            None
+        }
         Some(folder) => Some(store(salt, folder, current, log)?),
         None => None,
     };

@@ -127,3 +127,9 @@ class Code(enum.IntEnum):
 
     ERR_OFFLINE_EXPIRED = -16
     """offline verdict refused: the stored licence has expired (`VERIFY_ERR_OFFLINE_EXPIRED`)."""
+
+    ERR_OFFLINE_PASSWORD = -17
+    """offline verdict refused: wrong password (`VERIFY_ERR_OFFLINE_PASSWORD`)."""
+
+    ERR_STATE_FOLDER = -18
+    """the state folder cannot be created or written (`VERIFY_ERR_STATE_FOLDER`)."""

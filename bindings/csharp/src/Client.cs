@@ -1,0 +1,475 @@
+// Client.cs: the client of the service, the entry point of the C# binding of verify (ABI 2).
+//
+// The API (namespace Verify):
+// - Every action returns its typed reply (CardLoginReply, UserSessionReply, ..., generated
+//   from the action table): the fields of the spec as properties (strings, long?, bool?, and
+//   the service's times as DateTimeOffset? with its UTC+08:00 offset), plus the raw reply
+//   (GetString("/data/..."), Json) for fields the spec does not show. A reply is a plain
+//   immutable object: no Dispose.
+// - One error path, chosen by the host: `client.SingleLogin(card, mac).EnsureOk()` (or
+//   ClientOptions.ThrowOnRefusal for every call) throws VerifyRefusedException with Code,
+//   Message and Remark (VerifyConfigurationException for 1001, 1010, 1011, 1012); without it a
+//   refusal is a reply whose Code says so. Local failures (network, timeout, TLS, ...) throw
+//   VerifyException, the base class of both. Bad arguments throw ArgumentException and
+//   ArgumentNullException.
+// - The keeper raises .NET events (Alive, Message, Trouble, Ended, Offline, Online) and has a
+//   Task, Completion, that completes when the session ends.
+// - Options are plain classes with properties (ClientOptions, KeeperOptions).
+// - The SafeHandle layer (ClientHandle, ReplyHandle, KeeperHandle, ...) stays public for calls
+//   this API does not wrap.
+
+using System;
+using System.Collections.Generic;
+using System.Runtime.InteropServices;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace Verify
+{
+    /// <summary>
+    /// A client of the service for one program: <c>verify_client</c>. Create one per program
+    /// and keep it: it holds the session secret and reuses connections.
+    /// </summary>
+    /// <example>
+    /// <code>
+    /// using (var client = new Client("https://verify.example.com", appId, appKey))
+    /// {
+    ///     CardLoginReply login = client.SingleLogin(card, Library.MachineCode(appId)).EnsureOk();
+    ///     Console.WriteLine("licensed until " + login.ExpireAt);      // DateTimeOffset, +08:00
+    /// }
+    /// </code>
+    /// </example>
+    /// <remarks>
+    /// <para>Thread-safety: every method may be called from several threads at once on one
+    /// client; the library holds no lock across network I/O. <see cref="Dispose"/> may race with
+    /// calls: the SafeHandle defers verify_client_free until calls in progress return, and calls
+    /// that start afterwards throw <see cref="ObjectDisposedException"/>.</para>
+    /// <para>Every action returns its typed reply when the server answered (success, pending or
+    /// refusal: <see cref="Reply.Code"/>, or <see cref="Reply.EnsureOk"/> to throw
+    /// <see cref="VerifyRefusedException"/> for a refusal; with
+    /// <see cref="ClientOptions.ThrowOnRefusal"/> every call throws it itself) and throws
+    /// <see cref="VerifyException"/> on a local failure. Replies need no Dispose.
+    /// Required string arguments must not be null (<see cref="ArgumentNullException"/>), empty
+    /// or contain NUL characters (<see cref="ArgumentException"/>).</para>
+    /// <para>Each action has an <c>...Async</c> twin returning a <see cref="Task{T}"/>: it
+    /// checks the arguments at once, then runs the blocking call on a thread-pool thread, so the
+    /// calling thread (a UI thread) is free. Its <see cref="CancellationToken"/> is honest about
+    /// what the library can do: cancelled before the call started, the task is cancelled
+    /// (awaiting it throws <see cref="OperationCanceledException"/>) and nothing is sent; once
+    /// the call runs it is not interrupted: it ends as the blocking call would (at the latest
+    /// after the call timeout, <see cref="ClientOptions.CallTimeout"/>) and the task completes
+    /// with its reply, because the server may already have acted on it (a card spent). Only
+    /// <see cref="SocialLoginWaitAsync"/> is interrupted by its token, through the library's
+    /// cancel token, within milliseconds.</para>
+    /// </remarks>
+    public sealed partial class Client : IDisposable
+    {
+        private readonly ClientHandle handle;
+        private readonly bool throwOnRefusal;
+        private readonly List<WeakReference<Keeper>> keepers = new List<WeakReference<Keeper>>();
+
+        /// <summary>
+        /// A client of the service at <paramref name="baseUrl"/> (http:// or https://, without
+        /// <c>/api/verify</c>) for the program <paramref name="appId"/> with its secret
+        /// <paramref name="appKey"/>, with the default settings. Nothing is sent yet: the Init
+        /// handshake runs on the first action unless <see cref="Init"/> is called.
+        /// </summary>
+        /// <exception cref="ArgumentNullException">An argument is null.</exception>
+        /// <exception cref="ArgumentException">An argument is empty, or the URL is not one the library takes (the message says what to pass instead).</exception>
+        /// <exception cref="DllNotFoundException">The native library is missing (the message says where to put it).</exception>
+        /// <exception cref="NotSupportedException">The loaded library has another ABI version.</exception>
+        public Client(string baseUrl, string appId, string appKey)
+            : this(baseUrl, appId, appKey, null)
+        {
+        }
+
+        /// <summary>
+        /// A client with settings: mirrors, trust, pins, proxy, timeouts, racing, the state
+        /// folder and offline verdicts, a log handler, <see cref="ClientOptions.ThrowOnRefusal"/>.
+        /// The options are read now: changing them afterwards changes nothing for this client.
+        /// </summary>
+        /// <exception cref="ArgumentNullException">An argument is null.</exception>
+        /// <exception cref="ArgumentException">
+        /// An argument or option the library refuses: a bad URL or mirror, plain http:// to a host
+        /// that is not loopback unless allowed, a root or pin that does not parse, trust settings
+        /// that trust nothing (the message says which and why).
+        /// </exception>
+        /// <exception cref="DllNotFoundException">The native library is missing (the message says where to put it).</exception>
+        public Client(string baseUrl, string appId, string appKey, ClientOptions options)
+        {
+            Args.Required(baseUrl, "baseUrl");
+            Args.Required(appId, "appId");
+            Args.Required(appKey, "appKey");
+            Library.CheckAbi();
+            ClientOptionsHandle native = options == null ? null : options.ToHandle();
+            try
+            {
+                handle = ClientHandle.Create(baseUrl, appId, appKey, native);
+            }
+            catch (VerifyException e)
+            {
+                if (e.Code == ResultCode.InvalidArgument)
+                {
+                    throw new ArgumentException(e.Message, options == null ? "baseUrl" : null, e);
+                }
+                throw;
+            }
+            finally
+            {
+                if (native != null)
+                {
+                    native.Dispose();
+                }
+            }
+            throwOnRefusal = options != null && options.ThrowOnRefusal;
+        }
+
+        /// <summary>
+        /// A client over an existing handle (from <see cref="ClientHandle.Create"/> or another
+        /// client's <see cref="Handle"/>). The client and the handle share the native object:
+        /// disposing either frees it.
+        /// </summary>
+        public Client(ClientHandle handle)
+        {
+            Args.Usable(handle, "handle");
+            this.handle = handle;
+        }
+
+        /// <summary>The underlying handle, for calls this class does not wrap.</summary>
+        public ClientHandle Handle
+        {
+            get { return handle; }
+        }
+
+        /// <summary>Whether every call throws <see cref="VerifyRefusedException"/> for a refusal (<see cref="ClientOptions.ThrowOnRefusal"/>).</summary>
+        public bool ThrowOnRefusal
+        {
+            get { return throwOnRefusal; }
+        }
+
+        /// <summary>
+        /// Sets the connect timeout and the whole-call timeout for calls that start afterwards
+        /// (defaults 10 s and 30 s, or those of <see cref="ClientOptions"/>). Each is rounded up
+        /// to whole milliseconds and must be at least 1 ms. The call timeout bounds everything one
+        /// call does (a lazy Init, a re-Init, connects, a resend). Any thread, at any time.
+        /// </summary>
+        /// <exception cref="ArgumentOutOfRangeException">A timeout under 1 ms or over 4294967295 ms.</exception>
+        public void SetTimeouts(TimeSpan connect, TimeSpan call)
+        {
+            uint connectMs = Args.Milliseconds(connect, "connect");
+            uint callMs = Args.Milliseconds(call, "call");
+            Args.Ok(NativeMethods.verify_client_set_timeouts(handle, connectMs, callMs));
+        }
+
+        /// <summary>Runs the Init handshake now (otherwise it runs on the first action).</summary>
+        public Reply Init()
+        {
+            ReplyHandle reply;
+            int code = NativeMethods.verify_init(handle, out reply);
+            return Finish(code, reply, h => new Reply(h));
+        }
+
+        /// <summary>Runs <see cref="Init"/> on the thread pool (cancellation: see <see cref="Client"/>).</summary>
+        public Task<Reply> InitAsync(CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return Run(() => Init(), cancellationToken);
+        }
+
+        /// <summary>
+        /// Any action with any parameters (at most 256; values may be empty, never null), in
+        /// the order given. Never sent twice once it may have reached the server.
+        /// </summary>
+        public Reply Call(string action, IEnumerable<KeyValuePair<string, string>> parameters)
+        {
+            Args.Required(action, "action");
+            List<string> keys = new List<string>();
+            List<string> values = new List<string>();
+            if (parameters != null)
+            {
+                foreach (KeyValuePair<string, string> pair in parameters)
+                {
+                    Args.Required(pair.Key, "parameters");
+                    Args.NotNull(pair.Value, "parameters");
+                    keys.Add(pair.Key);
+                    values.Add(pair.Value);
+                }
+            }
+            string[] keyArray = keys.Count == 0 ? null : keys.ToArray();
+            string[] valueArray = values.Count == 0 ? null : values.ToArray();
+            ReplyHandle reply;
+            int code = NativeMethods.verify_call(handle, action, keyArray, valueArray,
+                new UIntPtr((uint)keys.Count), out reply);
+            return Finish(code, reply, h => new Reply(h));
+        }
+
+        /// <summary>Any action with any parameters, given as pairs (see the other overload).</summary>
+        public Reply Call(string action, params KeyValuePair<string, string>[] parameters)
+        {
+            return Call(action, (IEnumerable<KeyValuePair<string, string>>)parameters);
+        }
+
+        /// <summary>
+        /// Runs <see cref="Call(string, IEnumerable{KeyValuePair{string, string}})"/> on the
+        /// thread pool (cancellation: see <see cref="Client"/>). The parameters are copied first.
+        /// </summary>
+        public Task<Reply> CallAsync(string action, IEnumerable<KeyValuePair<string, string>> parameters,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Args.Required(action, "action");
+            List<KeyValuePair<string, string>> copied = parameters == null
+                ? new List<KeyValuePair<string, string>>()
+                : new List<KeyValuePair<string, string>>(parameters);
+            return Run(() => Call(action, copied), cancellationToken);
+        }
+
+        /// <summary>
+        /// Social login step 2, repeated every <paramref name="interval"/> until the user
+        /// authorizes (a reply with code 200 and the login fields; <see cref="Reply.Remark"/>
+        /// is the social display name) or the server refuses (a reply with its code, e.g. 1016
+        /// when the identity is not bound). Blocks the calling thread; <paramref name="mac"/> is optional.
+        /// </summary>
+        /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>).</param>
+        /// <param name="mac">The machine code, or null.</param>
+        /// <param name="interval">Time between polls, at least 1 ms (rounded up to whole ms).</param>
+        /// <param name="timeout">How long to wait in all, at least 1 ms.</param>
+        /// <param name="cancel">
+        /// Optional: <see cref="CancelToken.Cancel"/> from another thread ends the wait within
+        /// milliseconds (a poll in flight is interrupted). Disposing it while a wait uses it is
+        /// safe: it is freed when the wait returns.
+        /// </param>
+        /// <exception cref="VerifyException">
+        /// <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/> passed,
+        /// <see cref="ResultCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
+        /// reply in either case), or another local failure.
+        /// </exception>
+        public UserSessionReply SocialLoginWait(string state, string mac, TimeSpan interval, TimeSpan timeout,
+            CancelToken cancel = null)
+        {
+            Args.Required(state, "state");
+            Args.Optional(mac, "mac");
+            uint intervalMs = Args.Milliseconds(interval, "interval");
+            uint timeoutMs = Args.Milliseconds(timeout, "timeout");
+            ReplyHandle reply;
+            int code;
+            if (cancel == null)
+            {
+                code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs, timeoutMs,
+                    IntPtr.Zero, out reply);
+            }
+            else
+            {
+                // The token is optional (NULL), so it crosses as IntPtr while a reference is
+                // held on its handle: it cannot be freed while the wait uses it.
+                CancelHandle token = cancel.Handle;
+                bool added = false;
+                try
+                {
+                    token.DangerousAddRef(ref added);
+                    code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs,
+                        timeoutMs, token.DangerousGetHandle(), out reply);
+                }
+                finally
+                {
+                    if (added)
+                    {
+                        token.DangerousRelease();
+                    }
+                }
+            }
+            return Finish(code, reply, h => new UserSessionReply(h));
+        }
+
+        /// <summary>
+        /// <see cref="SocialLoginWait"/> on a thread of its own, cancelled through
+        /// <paramref name="cancellationToken"/>: cancelling it cancels the library's token of the
+        /// wait, which returns within milliseconds (a poll in flight is interrupted), and the
+        /// task is cancelled (awaiting it throws <see cref="OperationCanceledException"/>).
+        /// A token cancelled before the call gives a cancelled task and sends nothing.
+        /// </summary>
+        /// <exception cref="VerifyException">
+        /// (From the task) <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/>
+        /// passed, or another local failure.
+        /// </exception>
+        public Task<UserSessionReply> SocialLoginWaitAsync(string state, string mac, TimeSpan interval, TimeSpan timeout,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Args.Required(state, "state");
+            Args.Optional(mac, "mac");
+            Args.Milliseconds(interval, "interval");
+            Args.Milliseconds(timeout, "timeout");
+            return Task.Factory.StartNew(() =>
+            {
+                using (CancelToken cancel = new CancelToken())
+                {
+                    // Disposed before the token: Dispose waits for a callback that is running.
+                    using (cancellationToken.Register(CancelQuietly, cancel))
+                    {
+                        try
+                        {
+                            return SocialLoginWait(state, mac, interval, timeout, cancel);
+                        }
+                        catch (VerifyException error)
+                        {
+                            if (error.Code == ResultCode.Cancelled && cancellationToken.IsCancellationRequested)
+                            {
+                                // With the same token: the task ends Canceled, not Faulted.
+                                throw new OperationCanceledException(error.Message, error, cancellationToken);
+                            }
+                            throw;
+                        }
+                    }
+                }
+            }, cancellationToken, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+                TaskScheduler.Default);
+        }
+
+        /// <summary>
+        /// Starts keeping a session alive in the background (verify_keeper_start) for the token
+        /// of <see cref="SingleLogin"/> (<see cref="SessionKind.Card"/>) or
+        /// <see cref="UserLogin"/> (<see cref="SessionKind.User"/>), with
+        /// <paramref name="options"/> (null: the defaults, a heartbeat every 5 minutes and 15
+        /// minutes of grace). The first heartbeat is sent at once, so a token the server does not
+        /// know ends the keeper with 1007 at once instead of looking alive for an interval; the
+        /// next ones every interval. Subscribe to the keeper's events afterwards (an event raised
+        /// before has no subscriber; <see cref="Keeper.Completion"/> and <see cref="Keeper.State"/>
+        /// still tell the end), or make it with the <see cref="Keeper"/> constructor,
+        /// subscribe, then <see cref="Keeper.Start"/>. Keep the returned keeper (a field) and
+        /// dispose it when the session should no longer be kept.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="token"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or <paramref name="kind"/> is not Card or User.</exception>
+        /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
+        public Keeper StartKeeper(string token, SessionKind kind, KeeperOptions options = null)
+        {
+            Keeper keeper = new Keeper(this, token, kind, options);
+            keeper.Start();
+            return keeper;
+        }
+
+        /// <summary>
+        /// Starts keeping the session of a login's reply (verify_keeper_start_from_reply): the
+        /// server's own (<see cref="Reply.IsOk"/>: its token and session kind; the first
+        /// heartbeat one interval after the start, since the token is fresh) or an offline
+        /// verdict (<see cref="Reply.IsOffline"/>). From an offline verdict the keeper raises
+        /// <see cref="Keeper.Offline"/>, waits for the login still going on after a start budget
+        /// or sends it again, and raises <see cref="Keeper.Online"/> once the server takes it, or
+        /// <see cref="Keeper.Ended"/> with the server's refusal (the stored verdict is cleared) or
+        /// <see cref="ResultCode.GraceOver"/>. See <see cref="StartKeeper(string, SessionKind, KeeperOptions)"/>
+        /// for subscribing.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="login"/> is null.</exception>
+        /// <exception cref="ArgumentException">The reply is neither a login's success nor an offline verdict.</exception>
+        public Keeper StartKeeper(Reply login, KeeperOptions options = null)
+        {
+            Keeper keeper = new Keeper(this, login, options);
+            keeper.Start();
+            return keeper;
+        }
+
+        /// <summary>
+        /// Frees the client (verify_client_free: the session secret and AppKey are wiped, the
+        /// connections closed) once no call is using it any more. Replies stay valid. Keepers
+        /// started on it are stopped (within 100 ms; a running event handler is waited for):
+        /// their <see cref="Keeper.Completion"/> completes and their state is
+        /// <see cref="KeeperState.Ended"/>; they still need their own Dispose.
+        /// </summary>
+        public void Dispose()
+        {
+            handle.Dispose();
+            List<Keeper> live = new List<Keeper>();
+            lock (keepers)
+            {
+                foreach (WeakReference<Keeper> entry in keepers)
+                {
+                    Keeper keeper;
+                    if (entry.TryGetTarget(out keeper))
+                    {
+                        live.Add(keeper);
+                    }
+                }
+                keepers.Clear();
+            }
+            foreach (Keeper keeper in live)
+            {
+                keeper.Complete(ResultCode.Cancelled, "the client was disposed");
+            }
+        }
+
+        /// <summary>Remembers a keeper started on this client, so that Dispose completes it.</summary>
+        internal void Track(Keeper keeper)
+        {
+            lock (keepers)
+            {
+                keepers.RemoveAll(entry =>
+                {
+                    Keeper alive;
+                    return !entry.TryGetTarget(out alive);
+                });
+                keepers.Add(new WeakReference<Keeper>(keeper));
+            }
+        }
+
+        /// <summary>
+        /// Turns a call's code and reply into the result: the typed reply whenever the server
+        /// answered with a non-negative code (a <see cref="VerifyRefusedException"/> instead for
+        /// a refusal when <see cref="ThrowOnRefusal"/>), else a VerifyException with the thread's
+        /// last error (read right away, before anything else can replace it).
+        /// </summary>
+        internal T Finish<T>(int code, ReplyHandle reply, Func<ReplyHandle, T> make)
+            where T : Reply
+        {
+            bool answered = reply != null && !reply.IsInvalid;
+            if (code >= 0 && answered)
+            {
+                T result = make(reply);
+                if (throwOnRefusal && result.IsRefusal)
+                {
+                    throw VerifyRefusedException.Of(result);
+                }
+                return result;
+            }
+            VerifyException error = VerifyException.FromLastError((ResultCode)code);
+            if (answered)
+            {
+                // The server answered but the call failed (a protocol failure): keep the
+                // reply's JSON for diagnosis and free it.
+                error = new VerifyException(error.Code, error.Message, new Reply(reply).Json);
+                reply.Dispose();
+            }
+            else if (reply != null)
+            {
+                reply.Dispose();
+            }
+            throw error;
+        }
+
+        /// <summary>Runs a blocking call on the thread pool unless the token is already cancelled.</summary>
+        private static Task<T> Run<T>(Func<T> call, CancellationToken cancellationToken)
+        {
+            return Task.Factory.StartNew(call, cancellationToken, TaskCreationOptions.DenyChildAttach,
+                TaskScheduler.Default);
+        }
+
+        private static void Required(string value, string name)
+        {
+            Args.Required(value, name);
+        }
+
+        private static void Optional(string value, string name)
+        {
+            Args.Optional(value, name);
+        }
+
+        private static void CancelQuietly(object cancel)
+        {
+            try
+            {
+                ((CancelToken)cancel).Cancel();
+            }
+            catch (Exception)
+            {
+                // Never into CancellationTokenSource.Cancel's caller: the wait ends by its timeout.
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+using System;
+using System.Runtime.InteropServices;
+
+namespace Verify
+{
+    /// <summary>
+    /// Owns a <c>verify_keeper_options *</c>; released with verify_keeper_options_free. It also
+    /// holds the event handler set on it, whose native callback the library stores.
+    /// </summary>
+    public sealed class KeeperOptionsHandle : SafeHandle
+    {
+        private EventDispatcher dispatcher;
+
+        /// <summary>An empty handle; the marshaller fills it from verify_keeper_options_new.</summary>
+        public KeeperOptionsHandle()
+            : base(IntPtr.Zero, true)
+        {
+        }
+
+        /// <summary>True for NULL.</summary>
+        public override bool IsInvalid
+        {
+            get { return handle == IntPtr.Zero; }
+        }
+
+        internal Action<KeeperEventArgs> OnEvent
+        {
+            get { return dispatcher == null ? null : dispatcher.Handler; }
+        }
+
+        internal EventDispatcher Dispatcher
+        {
+            get { return dispatcher; }
+        }
+
+        /// <summary>New options with the defaults (verify_keeper_options_new); the caller owns them.</summary>
+        public static KeeperOptionsHandle Create()
+        {
+            Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
+            KeeperOptionsHandle created;
+            int code = NativeMethods.verify_keeper_options_new(out created);
+            return Args.Created(code, created);
+        }
+
+        internal T With<T>(Func<IntPtr, T> use)
+        {
+            return Hold.With(this, use);
+        }
+
+        /// <summary>
+        /// Sets the function receiving the events of keepers started with these options
+        /// (verify_keeper_options_set_callback through a dispatcher of its own; null: none), on
+        /// the keeper's event thread; exceptions it throws are caught and dropped. A keeper started
+        /// with the options keeps the function alive until it is freed.
+        /// </summary>
+        public void SetEventHandler(Action<KeeperEventArgs> onEvent)
+        {
+            EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);
+            With(p => Args.Ok(NativeMethods.verify_keeper_options_set_callback(p,
+                next == null ? null : next.Callback, IntPtr.Zero)));
+            // Kept while the options live: the library holds the delegate's function pointer.
+            dispatcher = next;
+        }
+
+        /// <summary>Frees the options; keepers started with them keep their own copy (and root their callback).</summary>
+        protected override bool ReleaseHandle()
+        {
+            NativeMethods.verify_keeper_options_free(handle);
+            return true;
+        }
+    }
+}
