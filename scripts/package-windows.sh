@@ -6,7 +6,7 @@
 #     windows-x64/lib/libverify.dll.a       import library for mingw-w64 (gcc, clang)
 #     windows-x64/lib/verify.lib            import library for MSVC (link.exe, lld-link)
 #     windows-x64/lib/verify.def            the exports
-#     windows-x64/include/verify.h, verify.hpp
+#     windows-x64/include/verify.h, verify.hpp, verify/ (the C++ headers)
 #     windows-x86/...                       the same for 32-bit Windows (stdcall)
 #     bindings/csharp/Verify.cs             the C# binding as one file (scripts/build-csharp.sh)
 #     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
@@ -74,6 +74,7 @@ for arch in x64 x86; do
         cp "$windows/$arch/verify.lib" "$dir/lib/"
     fi
     cp include/verify.h include/verify.hpp "$dir/include/"
+    cp -R include/verify "$dir/include/"
 done
 mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
 scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null

@@ -2,7 +2,7 @@
 # package.sh: assemble dist/verify-<version>-<target>/, a folder a C, C++ or C# project can
 # consume without the source tree:
 #
-#   include/verify.h, include/verify.hpp
+#   include/verify.h, include/verify.hpp, include/verify/ (the C++ headers it includes)
 #   lib/libverify.so, lib/libverify.a           (libverify.dylib on macOS; Windows:
 #                                               scripts/package-windows.sh)
 #   lib/pkgconfig/verify.pc                     pkg-config --cflags --libs verify          (shared)
@@ -113,6 +113,7 @@ fi
 rm -rf "$pkg"
 mkdir -p "$pkg/include" "$pkg/lib/pkgconfig" "$pkg/lib/cmake/verify" "$pkg/bindings/csharp" "$pkg/bin"
 cp include/verify.h include/verify.hpp "$pkg/include/"
+cp -R include/verify "$pkg/include/"
 cp "$target_dir/$shared" "$target_dir/libverify.a" "$pkg/lib/"
 if [ -n "$sandbox_bin" ]; then
     cp "$sandbox_bin" "$pkg/bin/verify-sandbox"

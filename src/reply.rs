@@ -6,6 +6,7 @@
 //! `VERIFY_ERR_NO_SUCH_FIELD` when the value is absent or of another type, without touching
 //! the last error (so reading an optional field never hides why a call failed).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::ffi::{c_char, CString};
 use std::ptr;
@@ -86,6 +87,52 @@ pub(crate) unsafe fn borrow_reply<'a>(reply: *const verify_reply) -> Result<&'a 
 ///
 /// # Safety
 /// `reply` and `pointer` as documented on the accessors; `out` NULL or writable.
+/// The reply and the pointer of an accessor's arguments, checked: the reply and the pointer
+/// not NULL, `out` not NULL (`out_is_null`), the pointer empty or starting with `/`, every `~`
+/// followed by `0` or `1`. One function for every accessor, so that its checks and messages
+/// exist once in the library.
+///
+/// # Safety
+/// `reply` NULL or a live reply of this library; `pointer` NULL or NUL-terminated.
+#[inline(never)]
+unsafe fn target<'a>(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out_is_null: bool,
+) -> Result<(&'a verify_reply, Cow<'a, str>), Error> {
+    // SAFETY: the caller's contract.
+    let (reply, pointer) = unsafe { (borrow(reply)?, required_str(pointer, "pointer")?) };
+    if out_is_null {
+        return Err(Error::local(ErrorKind::InvalidArgument, "out is NULL"));
+    }
+    if !(pointer.is_empty() || pointer.starts_with('/')) {
+        return Err(Error::local(
+            ErrorKind::InvalidArgument,
+            format!(
+                "pointer {} is not a JSON Pointer: write {} (paths start at the reply's top \
+                 level)",
+                quoted(&pointer),
+                quoted(&format!("/data/{pointer}"))
+            ),
+        ));
+    }
+    if pointer
+        .split('~')
+        .skip(1)
+        .any(|after| !after.starts_with(['0', '1']))
+    {
+        return Err(Error::local(
+            ErrorKind::InvalidArgument,
+            format!(
+                "pointer {} is not a JSON Pointer: a ~ must be followed by 0 (for ~) or 1 \
+                 (for /)",
+                quoted(&pointer)
+            ),
+        ));
+    }
+    Ok((reply, pointer))
+}
+
 unsafe fn access<T>(
     reply: *const verify_reply,
     pointer: *const c_char,
@@ -94,35 +141,7 @@ unsafe fn access<T>(
 ) -> i32 {
     guard_code(|| {
         // SAFETY: the caller's contract.
-        let (reply, pointer) = unsafe { (borrow(reply)?, required_str(pointer, "pointer")?) };
-        if out.is_null() {
-            return Err(Error::local(ErrorKind::InvalidArgument, "out is NULL"));
-        }
-        if !(pointer.is_empty() || pointer.starts_with('/')) {
-            return Err(Error::local(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "pointer {} is not a JSON Pointer: write {} (paths start at the reply's top \
-                     level)",
-                    quoted(&pointer),
-                    quoted(&format!("/data/{pointer}"))
-                ),
-            ));
-        }
-        if pointer
-            .split('~')
-            .skip(1)
-            .any(|after| !after.starts_with(['0', '1']))
-        {
-            return Err(Error::local(
-                ErrorKind::InvalidArgument,
-                format!(
-                    "pointer {} is not a JSON Pointer: a ~ must be followed by 0 (for ~) or 1 \
-                     (for /)",
-                    quoted(&pointer)
-                ),
-            ));
-        }
+        let (reply, pointer) = unsafe { target(reply, pointer, out.is_null())? };
         match reply
             .reply
             .pointer(&pointer)
@@ -264,11 +283,7 @@ pub extern "system" fn verify_reply_member_count(
     out: *mut usize,
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
-    unsafe {
-        access(reply, pointer, out, |_, _, value| {
-            value.as_object().map(serde_json::Map::len)
-        })
-    }
+    unsafe { length(reply, pointer, out, true) }
 }
 
 /// The name of member number `index` (from 0, in the order of their UTF-8 bytes) of the
@@ -315,9 +330,26 @@ pub extern "system" fn verify_reply_array_length(
     out: *mut usize,
 ) -> i32 {
     // SAFETY: the caller's contract on every pointer.
+    unsafe { length(reply, pointer, out, false) }
+}
+
+/// The member count of an object (`object`) or the length of an array at `pointer`: one
+/// instance of `access` for both accessors.
+///
+/// # Safety
+/// As documented on `access`.
+unsafe fn length(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    out: *mut usize,
+    object: bool,
+) -> i32 {
+    // SAFETY: forwarded from the caller.
     unsafe {
-        access(reply, pointer, out, |_, _, value| {
-            value.as_array().map(Vec::len)
+        access(reply, pointer, out, |_, _, value| match value {
+            Value::Object(members) if object => Some(members.len()),
+            Value::Array(items) if !object => Some(items.len()),
+            _ => None,
         })
     }
 }

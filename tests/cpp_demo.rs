@@ -14,6 +14,7 @@
 //! - `tests/hosts/cpp_client_options.cpp` makes clients with `verify::ClientOptions` against
 //!   a sandbox serving http and https (mirror failover with the log function, the sandbox's
 //!   CA given as file or text, refused settings), also under valgrind;
+//! - every header of `include/verify/` compiles alone (`verify.hpp` is an umbrella over them);
 //! - the demo runs clean under valgrind (valgrind is required).
 //!
 //! The compiler is `c++`, or `$CXX` when set.
@@ -25,7 +26,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use common::host::{
-    compile_cxx, demo_fixtures, host_command, require_tool, root, CXX_FLAGS, CXX_STRICT_FLAGS,
+    compile_cxx, demo_fixtures, host_command, require_tool, root, Scratch, CXX_FLAGS,
+    CXX_STRICT_FLAGS,
 };
 use serde_json::{json, Value};
 use verify_sandbox::{Config, Fixtures, Sandbox, Tls};
@@ -389,6 +391,45 @@ fn header_compiles_under_strict_warnings() {
         }
     }
     compile_only(&flags);
+}
+
+/// Every header of `include/verify/` compiles alone, first in its translation unit, under the
+/// contract and strict flags: each includes what it uses (by relative paths, so nothing but
+/// `include/` is on the include path), and none needs the umbrella before it.
+#[test]
+fn every_topic_header_compiles_alone() {
+    let cxx = std::env::var("CXX").unwrap_or_else(|_| "c++".to_owned());
+    let scratch = Scratch::new();
+    let mut headers = Vec::new();
+    let mut folders = vec![root().join("include/verify")];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).expect("include/verify") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "hpp") {
+                headers.push(path);
+            }
+        }
+    }
+    assert!(headers.len() > 10, "the topic headers: {headers:?}");
+    for header in headers {
+        let source = scratch.0.join("alone.cpp");
+        fs::write(&source, format!("#include \"{}\"\n", header.display())).expect("write");
+        let output = Command::new(&cxx)
+            .args(CXX_FLAGS)
+            .args(CXX_STRICT_FLAGS)
+            .arg("-fsyntax-only")
+            .arg(&source)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run the C++ compiler `{cxx}`: {e}"));
+        assert!(
+            output.status.success(),
+            "{} does not compile alone\n{}",
+            header.display(),
+            show(&output)
+        );
+    }
 }
 
 /// 32-bit Windows, where `VERIFY_CALL` is `__stdcall`: the header (its callbacks included)

@@ -43,7 +43,8 @@ fn typed_program_cpp23_with_std_expected() {
 
 /// The first ```cpp block of README.md (the C++ section's example, the typed throwing form)
 /// compiles as C++17 and C++23 with the strict flags and, with the sandbox's address and
-/// program id, logs in and prints the expiry.
+/// program id, logs in, prints the expiry and keeps the session from the typed login
+/// (`-Wall -Wextra -Werror -pedantic` and the strict flags: a C++ program from the README alone).
 #[test]
 fn the_readme_cpp_example_compiles_and_runs() {
     readme_cpp_example_runs("README.md", "valid until 20", "(UTC+08:00)");
@@ -94,5 +95,10 @@ fn readme_cpp_example_runs(file: &str, expected_start: &str, expected_offset: &s
     assert!(
         output.stdout.starts_with(expected_start) && output.stdout.contains(expected_offset),
         "the example logs in and prints the expiry\n{report}"
+    );
+    // keep_alive takes the typed login, and the keeper it gives is kept ([[nodiscard]]).
+    assert!(
+        output.stdout.contains("\nkeeper Alive\n"),
+        "the example keeps the session alive from its typed login\n{report}"
     );
 }

@@ -11,7 +11,7 @@
 //! | `src/generated/codes.rs`: the `VERIFY_*` code constants | `generate::rust::codes` |
 //! | `src/generated/actions.rs`: one `extern` function per action | `generate::rust::actions` |
 //! | `include/verify.h` | cbindgen over `src/`, then `VERIFY_CALL` added (`generate::header`) |
-//! | `include/verify.hpp`: the `codes`, typed `results` and `Client` action sections | `generate::cpp` |
+//! | `include/verify/codes.hpp`, `results.hpp`, `actions.hpp`: the codes, typed results and `Client`'s action methods | `generate::cpp` |
 //! | `bindings/csharp/src/Generated/*.g.cs`: `ResultCode`, the native declarations, the typed replies and the `Client` actions, whole files | `generate::csharp` |
 //! | `README.md`: the result code table and the retry table | `generate::docs` |
 //! | `README.zh-CN.md`: the result code table with the Chinese messages | `generate::docs` |
@@ -53,6 +53,9 @@ fn generated_files_are_fresh() {
     check("src/generated/actions.rs", generate::rust::actions());
     // The header comes from the sources on disk, so it is made after them.
     check("include/verify.h", generate::header::verify_h());
+    for (path, content) in generate::cpp::files() {
+        check(&path, content);
+    }
 
     let mut sections = |path: &str, parts: Vec<(&str, String)>| {
         let file = root().join(path);
@@ -63,7 +66,6 @@ fn generated_files_are_fresh() {
         }
         check(path, text);
     };
-    sections("include/verify.hpp", generate::cpp::sections());
     sections("README.md", generate::docs::sections());
     sections("README.zh-CN.md", generate::docs::sections_zh_cn());
     for (path, content) in generate::python::files() {
@@ -83,20 +85,40 @@ fn generated_files_are_fresh() {
     );
 }
 
-/// `verify.h` and `verify.hpp` are ASCII: MSVC reads a header without a byte-order mark in the
-/// system's code page (936 on Chinese Windows) and warns (C4819) at a character it cannot
-/// hold, which `/WX` turns into an error. The Chinese messages live in README.zh-CN.md and the
-/// C# binding.
+/// `verify.h` and the C++ headers (`verify.hpp`, `verify/**/*.hpp`) are ASCII: MSVC reads a
+/// header without a byte-order mark in the system's code page (936 on Chinese Windows) and
+/// warns (C4819) at a character it cannot hold, which `/WX` turns into an error. The Chinese
+/// messages live in README.zh-CN.md and the C# binding.
 #[test]
 fn the_c_and_cpp_headers_are_ascii() {
-    for path in ["include/verify.h", "include/verify.hpp"] {
-        let text = std::fs::read_to_string(root().join(path)).expect("a header");
+    let mut paths = vec![
+        root().join("include/verify.h"),
+        root().join("include/verify.hpp"),
+    ];
+    let mut folders = vec![root().join("include/verify")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("include/verify") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                paths.push(path);
+            }
+        }
+    }
+    assert!(paths.len() > 10, "the C++ headers: {paths:?}");
+    for path in paths {
+        let text = std::fs::read_to_string(&path).expect("a header");
         let bad: Vec<(usize, &str)> = text
             .lines()
             .enumerate()
             .filter(|(_, line)| !line.is_ascii())
             .map(|(at, line)| (at + 1, line))
             .collect();
-        assert!(bad.is_empty(), "{path}: lines that are not ASCII: {bad:?}");
+        assert!(
+            bad.is_empty(),
+            "{}: lines that are not ASCII: {bad:?}",
+            path.display()
+        );
     }
 }

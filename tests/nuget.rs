@@ -156,6 +156,19 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
             &part.join("include/verify.hpp"),
             &root().join("include/verify.hpp"),
         );
+        // The C++ headers verify.hpp includes: the folder, as in the repository.
+        let headers = files_under(&root().join("include/verify"));
+        assert_eq!(
+            files_under(&part.join("include/verify")),
+            headers,
+            "{arch}: include/verify"
+        );
+        for header in &headers {
+            same_file(
+                &part.join("include/verify").join(header),
+                &root().join("include/verify").join(header),
+            );
+        }
         let def = fs::read_to_string(part.join("lib/verify.def")).expect("verify.def");
         assert!(def.contains("LIBRARY verify.dll"), "{arch}: {def}");
     }

@@ -61,6 +61,26 @@ fn package(scratch: &Scratch) -> PathBuf {
             "the package's {file} is the repository's"
         );
     }
+    // The C++ headers verify.hpp includes, the whole folder as in the repository.
+    let mut folders = vec![PathBuf::from("include/verify")];
+    let mut headers = 0;
+    while let Some(relative) = folders.pop() {
+        for entry in std::fs::read_dir(root().join(&relative)).expect("include/verify") {
+            let name = relative.join(entry.expect("an entry").file_name());
+            if root().join(&name).is_dir() {
+                folders.push(name);
+                continue;
+            }
+            headers += 1;
+            assert_eq!(
+                std::fs::read(folder.join(&name)).ok(),
+                std::fs::read(root().join(&name)).ok(),
+                "the package's {} is the repository's",
+                name.display()
+            );
+        }
+    }
+    assert!(headers > 10, "the C++ headers: {headers}");
     // The C# binding as one file, concatenated from bindings/csharp/src by build-csharp.sh.
     let binding = std::fs::read_to_string(folder.join("bindings/csharp/Verify.cs"))
         .expect("the package's Verify.cs");
@@ -120,6 +140,9 @@ fn cmake_find_package_builds_the_demo_from_the_package_alone() {
     );
     let stdout = run_demo(&build.join("demo"));
     assert!(stdout.contains("PASSED"), "{stdout}");
+    // The C++ demo, `#include "verify.hpp"` from the package's include folder.
+    let stdout = run_demo(&build.join("demo_cpp"));
+    assert!(stdout.contains("PASSED"), "{stdout}");
 }
 
 #[test]
@@ -145,6 +168,19 @@ fn pkg_config_gives_the_flags_to_build_the_demo() {
         "cc with pkg-config flags",
     );
     let stdout = run_demo(&demo);
+    assert!(stdout.contains("PASSED"), "{stdout}");
+    // The C++ demo with the same flags: verify.hpp and the folder of headers it includes.
+    let demo_cpp = scratch.0.join("demo_cpp_pc");
+    run_ok(
+        Command::new("c++")
+            .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic"])
+            .arg(root().join("examples-c/demo.cpp"))
+            .args(flags.split_whitespace())
+            .arg("-o")
+            .arg(&demo_cpp),
+        "c++ with pkg-config flags",
+    );
+    let stdout = run_demo(&demo_cpp);
     assert!(stdout.contains("PASSED"), "{stdout}");
 }
 

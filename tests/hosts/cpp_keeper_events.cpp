@@ -135,30 +135,31 @@ int main(int argc, char **argv)
         // library's check; a grace of 0 and a NUL are refused by the binding).
         const verify::KeeperOptions fast{seconds(1), minutes(1), std::nullopt};
         CHECK(thrown([&] {
-                  client.keep_alive(
+                  (void)client.keep_alive(
                       token, verify::SessionKind::User,
                       verify::KeeperOptions{milliseconds(999), minutes(1), std::nullopt});
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(
+                  (void)client.keep_alive(
                       token, verify::SessionKind::User,
                       verify::KeeperOptions{seconds(1), milliseconds(0), std::nullopt});
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(
+                  (void)client.keep_alive(
                       token, verify::SessionKind::User,
                       verify::KeeperOptions{milliseconds(-1), std::nullopt, std::nullopt});
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(token, static_cast<verify::SessionKind>(7), fast);
+                  (void)client.keep_alive(token, static_cast<verify::SessionKind>(7), fast);
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(token + std::string(1, '\0'), verify::SessionKind::User, fast);
+                  (void)client.keep_alive(token + std::string(1, '\0'), verify::SessionKind::User,
+                                          fast);
               }) == err_invalid_argument);
-        CHECK(thrown([&] { client.keep_alive("", verify::SessionKind::User, fast); }) ==
+        CHECK(thrown([&] { (void)client.keep_alive("", verify::SessionKind::User, fast); }) ==
               err_invalid_argument);
         CHECK(thrown([&] {
-                  client.keep_alive(
+                  (void)client.keep_alive(
                       token, verify::SessionKind::User,
                       verify::KeeperOptions{seconds(1), minutes(1), std::string("1.2\0.3", 6)});
               }) == err_invalid_argument);

@@ -119,7 +119,7 @@ int main(int argc, char **argv)
         verify::Reply bulletin = client.get_bulletin();
         bool refused = false;
         try {
-            client.keep_alive(bulletin);
+            (void)client.keep_alive(bulletin);
         } catch (const verify::Error &e) {
             refused = e.code() == verify::codes::err_invalid_argument;
         }

@@ -60,7 +60,8 @@ int main(int argc, char **argv)
         CHECK(verify::machine_code(std::string("x")) == code);
         CHECK(verify::machine_code("y") != code);
         CHECK(verify::machine_code("").size() == VERIFY_MACHINE_CODE_LEN);
-        CHECK(thrown([] { verify::machine_code(std::string("x\0y", 3)); }) == err_invalid_argument);
+        CHECK(thrown([] { (void)verify::machine_code(std::string("x\0y", 3)); }) ==
+              err_invalid_argument);
         std::printf("machine_code %s\n", code.c_str());
 
         // Machine code v2, kept in a folder of this run: issued, then kept; every component
@@ -82,8 +83,9 @@ int main(int argc, char **argv)
         CHECK(second.components.front().name == "board_uuid");
         CHECK(verify::machine_code("x", verify::MachineVersion::V2, folder) == first.code);
         CHECK(verify::machine_code("x", verify::MachineVersion::V1) == code);
-        CHECK(thrown([] { verify::machine_code("x", static_cast<verify::MachineVersion>(9)); }) ==
-              err_invalid_argument);
+        CHECK(thrown([] {
+                  (void)verify::machine_code("x", static_cast<verify::MachineVersion>(9));
+              }) == err_invalid_argument);
         const verify::MachineVirtual seen = verify::machine_virtual();
         CHECK(seen.looks_virtual == !seen.signs.empty());
         std::printf("machine_v2 %s\nvirtual %d\n", first.code.c_str(), seen.looks_virtual ? 1 : 0);
@@ -96,14 +98,15 @@ int main(int argc, char **argv)
 
         // Bad arguments throw before anything is sent.
         CHECK(thrown([&] {
-                  client.social_login_wait(state, std::nullopt, milliseconds(0), seconds(1));
+                  (void)client.social_login_wait(state, std::nullopt, milliseconds(0), seconds(1));
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.social_login_wait(state, std::nullopt, milliseconds(10), milliseconds(-1));
+                  (void)client.social_login_wait(state, std::nullopt, milliseconds(10),
+                                                 milliseconds(-1));
               }) == err_invalid_argument);
         CHECK(thrown([&] {
-                  client.social_login_wait(std::string("s\0t", 3), std::nullopt, milliseconds(10),
-                                           seconds(1));
+                  (void)client.social_login_wait(std::string("s\0t", 3), std::nullopt,
+                                                 milliseconds(10), seconds(1));
               }) == err_invalid_argument);
         {
             verify::CancelToken source;
@@ -111,8 +114,8 @@ int main(int argc, char **argv)
             CHECK(!source && static_cast<bool>(target)); // NOLINT: moved-from on purpose
             CHECK(thrown([&] { source.cancel(); }) == err_invalid_argument);
             CHECK(thrown([&] {
-                      client.social_login_wait(state, std::nullopt, milliseconds(10), seconds(1),
-                                               &source);
+                      (void)client.social_login_wait(state, std::nullopt, milliseconds(10),
+                                                     seconds(1), &source);
                   }) == err_invalid_argument);
         }
 
@@ -154,14 +157,16 @@ int main(int argc, char **argv)
         // A cancelled token stays cancelled: a later wait with it throws at once.
         const steady::time_point again = steady::now();
         const std::int32_t again_code = thrown([&] {
-            client.social_login_wait(state, std::nullopt, milliseconds(10), seconds(60), &token);
+            (void)client.social_login_wait(state, std::nullopt, milliseconds(10), seconds(60),
+                                           &token);
         });
         std::printf("cancelled again code %d elapsed_ms %lld\n", again_code,
                     millis(steady::now() - again));
 
         // Nobody authorizes: the timeout throws.
         const std::int32_t timeout_code = thrown([&] {
-            client.social_login_wait(state, std::nullopt, milliseconds(20), milliseconds(200));
+            (void)client.social_login_wait(state, std::nullopt, milliseconds(20),
+                                           milliseconds(200));
         });
         std::printf("timeout code %d\n", timeout_code);
         std::fflush(stdout);

@@ -23,6 +23,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <system_error>
 
 #if defined(_WIN32)
 #include <windows.h>
@@ -162,6 +163,42 @@ int main(int argc, char **argv)
             } catch (const verify::Refused &refused) {
                 CHECK(refused.configuration());
                 std::printf("wrong key %d configuration\n", static_cast<int>(refused.code()));
+            }
+        }
+
+        // Codes as an enum class with a std::error_category, and the enums' names.
+        CHECK(bad.error().code == verify::Code::card_invalid);
+        const std::error_code card_invalid = verify::Code::card_invalid;
+        CHECK(card_invalid.category() == verify::category());
+        CHECK(card_invalid.value() == verify::codes::card_invalid);
+        CHECK(card_invalid.message() == std::string(verify::describe(verify::codes::card_invalid)));
+        CHECK(verify::to_string(verify::Code::card_invalid) == "card_invalid");
+        CHECK(verify::to_string(verify::EventKind::Ended) == "Ended");
+        CHECK(verify::to_string(verify::KeeperState::Grace) == "Grace");
+        CHECK(verify::to_string(static_cast<verify::EventKind>(99)) == "unknown");
+        try {
+            (void)client.heartbeat(std::string("t\0k", 3), verify::SessionKind::Card);
+            CHECK(false && "a NUL in an argument throws");
+        } catch (const verify::Error &error) {
+            CHECK(error.error_code() == verify::Code::err_invalid_argument);
+            CHECK(error.error_code() ==
+                  std::error_code(verify::codes::err_invalid_argument, verify::category()));
+            std::printf("error_code %s %s\n", error.error_code().category().name(),
+                        std::string(verify::to_string(verify::Code::err_invalid_argument)).c_str());
+        }
+
+        // The typed account login keeps its session (its token, SessionKind::User); a typed
+        // login without a token (an offline verdict's) is refused with a message saying what
+        // to pass instead.
+        {
+            verify::Keeper account = client.keep_alive(session);
+            CHECK(verify::session_usable(account.state()));
+            try {
+                verify::Keeper none = client.keep_alive(verify::CardLogin{});
+                CHECK(false && "a login without a token throws");
+            } catch (const verify::Error &error) {
+                CHECK(error.code() == verify::codes::err_invalid_argument);
+                CHECK(std::string(error.what()).find("keep_alive") != std::string::npos);
             }
         }
 

@@ -23,6 +23,7 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -205,9 +206,9 @@ int main(int argc, char **argv)
     const std::string session = token.value_or("");
     CHECK(client.heartbeat(session, verify::SessionKind::Card).ok());
     CHECK(thrown([&] {
-              client.heartbeat(session + std::string(1, '\0'), verify::SessionKind::Card);
+              (void)client.heartbeat(session + std::string(1, '\0'), verify::SessionKind::Card);
           }) == err_invalid_argument);
-    CHECK(thrown([&] { client.heartbeat(session, static_cast<verify::SessionKind>(7)); }) ==
+    CHECK(thrown([&] { (void)client.heartbeat(session, static_cast<verify::SessionKind>(7)); }) ==
           err_invalid_argument);
 
     // integer() tells a present 0 from an absent field.
@@ -227,7 +228,7 @@ int main(int argc, char **argv)
         CHECK(renewed.integer("/data/added_days") == std::optional<std::int64_t>(30));
         CHECK(renewed.str("/data/expire_at").has_value());
         CHECK(!renewed.str("/data/token").has_value());
-        CHECK(thrown([&] { client.user_login_with_card(user, password, ""); }) ==
+        CHECK(thrown([&] { (void)client.user_login_with_card(user, password, ""); }) ==
               err_invalid_argument);
     }
 
@@ -235,7 +236,7 @@ int main(int argc, char **argv)
     {
         verify::Reply one = client.get_variable("greeting");
         CHECK(one.ok() && one.str("/data/value") == std::optional<std::string>("你好 & welcome"));
-        CHECK(thrown([&] { client.get_variable(""); }) == err_invalid_argument);
+        CHECK(thrown([&] { (void)client.get_variable(""); }) == err_invalid_argument);
         verify::Reply all = client.get_variables();
         CHECK(all.ok());
         CHECK(all.str("/data/variables/limit") == std::optional<std::string>("5"));
@@ -247,6 +248,16 @@ int main(int argc, char **argv)
         std::optional<std::string> names = all.json("/data/variables");
         CHECK(names && names->find("\"greeting\"") != std::string::npos &&
               names->find("\"x/y~z\"") != std::string::npos);
+        // The typed map: every name the library lists (a dot, a slash, a tilde), its value.
+        verify::Result<verify::Variables> typed = client.get_variables();
+        CHECK(typed && typed->variables.has_value());
+        if (typed && typed->variables) {
+            const std::map<std::string, std::string> expected{{"a.b", "dotted"},
+                                                              {"greeting", "你好 & welcome"},
+                                                              {"limit", "5"},
+                                                              {"x/y~z", "slashed"}};
+            CHECK(*typed->variables == expected);
+        }
     }
 
     // The generic call, and a string_view that is not NUL-terminated.
@@ -256,7 +267,7 @@ int main(int argc, char **argv)
         verify::Reply unknown = client.call("NoSuchAction", {{"Key", "value"}});
         CHECK(unknown.code() == verify::codes::unknown_action);
         CHECK(thrown([&] {
-                  client.call("GetBulletin", {{std::string("K\0", 2), "v"}});
+                  (void)client.call("GetBulletin", {{std::string("K\0", 2), "v"}});
               }) == err_invalid_argument);
         // A request body over 1 MiB is refused before anything is sent (each string may have
         // 65536 bytes: twenty of 60000 make one).
@@ -264,9 +275,10 @@ int main(int argc, char **argv)
         for (int index = 0; index < 20; ++index) {
             large.emplace_back("K" + std::to_string(index), std::string(60000, 'x'));
         }
-        CHECK(thrown([&] { client.call("GetBulletin", large); }) == verify::codes::err_too_large);
+        CHECK(thrown([&] { (void)client.call("GetBulletin", large); }) ==
+              verify::codes::err_too_large);
         CHECK(thrown([&] {
-                  client.call("GetBulletin", {{"Key", std::string(65537, 'x')}});
+                  (void)client.call("GetBulletin", {{"Key", std::string(65537, 'x')}});
               }) == err_invalid_argument);
         CHECK(client.get_latest_version(std::nullopt).boolean("/data/has_update") ==
               std::optional<bool>(true));
@@ -306,7 +318,7 @@ int main(int argc, char **argv)
     // A moved-from client refuses calls (the library sees NULL); the target works.
     verify::Client second = std::move(client);
     CHECK(!client); // NOLINT: testing the moved-from state on purpose
-    CHECK(thrown([&] { client.get_bulletin(); }) == err_invalid_argument);
+    CHECK(thrown([&] { (void)client.get_bulletin(); }) == err_invalid_argument);
     CHECK(second.get_bulletin().ok());
     client = std::move(second);
     CHECK(client.get_bulletin().ok());
@@ -317,7 +329,7 @@ int main(int argc, char **argv)
         dead.set_timeouts(std::chrono::milliseconds(500), std::chrono::milliseconds(1000));
         bool threw = false;
         try {
-            dead.init();
+            (void)dead.init();
         } catch (const verify::Error &e) {
             threw = true;
             verify::Error copy = e;

@@ -1,0 +1,142 @@
+/*
+ * verify/diagnose.hpp: the doctor, verify::diagnose(): every step a login depends on, checked
+ * with the program's settings, and its report.
+ */
+
+#ifndef VERIFY_DIAGNOSE_HPP
+#define VERIFY_DIAGNOSE_HPP
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+#include "../verify.h"
+#include "detail/call.hpp"
+#include "options.hpp"
+
+namespace verify {
+
+/* What a step of the doctor checked (VERIFY_STEP_*); later values are kept as their numbers. */
+enum class DiagnosisStepKind : std::int32_t {
+    Options = VERIFY_STEP_OPTIONS,
+    Lookup = VERIFY_STEP_LOOKUP,
+    Tcp = VERIFY_STEP_TCP,
+    Proxy = VERIFY_STEP_PROXY,
+    Tls = VERIFY_STEP_TLS,
+    Clock = VERIFY_STEP_CLOCK,
+    Init = VERIFY_STEP_INIT,
+    Offline = VERIFY_STEP_OFFLINE,
+    Machine = VERIFY_STEP_MACHINE,
+};
+
+/* The name of `value` as written in DiagnosisStepKind ("Options"), or "unknown" for a value this
+ * header does not name. */
+[[nodiscard]] constexpr std::string_view to_string(DiagnosisStepKind value) noexcept {
+    switch (value) {
+    case DiagnosisStepKind::Options: return "Options";
+    case DiagnosisStepKind::Lookup: return "Lookup";
+    case DiagnosisStepKind::Tcp: return "Tcp";
+    case DiagnosisStepKind::Proxy: return "Proxy";
+    case DiagnosisStepKind::Tls: return "Tls";
+    case DiagnosisStepKind::Clock: return "Clock";
+    case DiagnosisStepKind::Init: return "Init";
+    case DiagnosisStepKind::Offline: return "Offline";
+    case DiagnosisStepKind::Machine: return "Machine";
+    }
+    return "unknown";
+}
+
+/* How a step of the doctor went (VERIFY_VERDICT_*), from best to worst. */
+enum class Verdict : std::int32_t {
+    Pass = VERIFY_VERDICT_PASS,
+    Skip = VERIFY_VERDICT_SKIP,
+    Warn = VERIFY_VERDICT_WARN,
+    Fail = VERIFY_VERDICT_FAIL,
+};
+
+/* The name of `value` as written in Verdict ("Pass"), or "unknown" for a value this
+ * header does not name. */
+[[nodiscard]] constexpr std::string_view to_string(Verdict value) noexcept {
+    switch (value) {
+    case Verdict::Pass: return "Pass";
+    case Verdict::Skip: return "Skip";
+    case Verdict::Warn: return "Warn";
+    case Verdict::Fail: return "Fail";
+    }
+    return "unknown";
+}
+
+/* One step of the doctor's report: what it checked, how it went, its stable key (such as
+ * "tls.pin_mismatch" or "init.1011", for messages in another language) and its sentence. */
+struct DiagnosisStep {
+    DiagnosisStepKind kind = DiagnosisStepKind::Options;
+    Verdict verdict = Verdict::Pass;
+    std::string key;
+    std::string message;
+};
+
+/* The doctor's report, copied out of the library: the worst verdict, every step, the JSON
+ * (schema version 1, docs/doctor.md) and the short text to paste into a chat. It holds no
+ * secret. */
+struct Diagnosis {
+    Verdict verdict = Verdict::Pass;
+    std::vector<DiagnosisStep> steps;
+    std::string json;
+    std::string text;
+
+    /* Whether a step failed. */
+    [[nodiscard]] bool failed() const noexcept { return verdict == Verdict::Fail; }
+};
+
+/* The doctor (verify_diagnose): runs every step a login depends on with the same URL, AppId,
+ * AppKey and options as the program's Client, within `deadline` (default 10 s), and returns
+ * the report. It never logs in and changes nothing on the server (Init is its only request).
+ * A report is returned whatever its steps say; throws verify::Error only for arguments the
+ * library refuses (options that do not map, such as a pin that is not base64). */
+[[nodiscard]] inline Diagnosis diagnose(std::string_view base_url, std::string_view app_id, std::string_view app_key,
+                          const ClientOptions &options = {},
+                          std::chrono::milliseconds deadline = std::chrono::seconds(10)) {
+    std::string url = detail::arg(base_url, "base_url");
+    std::string id = detail::arg(app_id, "app_id");
+    std::string key = detail::arg(app_key, "app_key");
+    // The log function, if any, is used during the call only.
+    LogHandler on_log = options.on_log;
+    detail::ClientOptionsPtr settings = detail::client_options(options, &on_log);
+    verify_diagnosis *raw = nullptr;
+    detail::check_ok(verify_diagnose(url.c_str(), id.c_str(), key.c_str(), settings.get(),
+                                     detail::to_ms(deadline, "deadline"), &raw));
+    std::unique_ptr<verify_diagnosis, void (*)(verify_diagnosis *)> owned(raw, [](verify_diagnosis *d) {
+        verify_diagnosis_free(d);
+    });
+    Diagnosis report;
+    std::int32_t verdict = 0;
+    verify_diagnosis_verdict(raw, &verdict);
+    report.verdict = static_cast<Verdict>(verdict);
+    const char *text = nullptr;
+    if (verify_diagnosis_json(raw, &text) == 0) {
+        report.json = detail::copy(text);
+    }
+    if (verify_diagnosis_text(raw, &text) == 0) {
+        report.text = detail::copy(text);
+    }
+    std::size_t count = 0;
+    verify_diagnosis_count(raw, &count);
+    for (std::size_t i = 0; i < count; ++i) {
+        std::int32_t kind = 0;
+        std::int32_t step_verdict = 0;
+        const char *step_key = nullptr;
+        const char *message = nullptr;
+        if (verify_diagnosis_step(raw, i, &kind, &step_verdict, &step_key, &message) != 0) {
+            break;
+        }
+        report.steps.push_back(DiagnosisStep{static_cast<DiagnosisStepKind>(kind), static_cast<Verdict>(step_verdict),
+                                             detail::copy(step_key), detail::copy(message)});
+    }
+    return report;
+}
+
+}  // namespace verify
+
+#endif /* VERIFY_DIAGNOSE_HPP */
