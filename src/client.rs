@@ -81,19 +81,16 @@ pub(crate) fn session_kind(kind: i32) -> Result<SessionKind, Error> {
     }
 }
 
-/// Records a server refusal as the last error, so that hosts can print one line: the
-/// server's message first (what is wrong), its remark, then the code and its generic text.
+/// Records a server refusal as the last error, so that hosts can print one line: the code's
+/// text, the code, then the server's message and its remark. The line stays the developer's
+/// English first; the server's own message follows as it came.
 fn note_refusal(reply: &Reply) {
     let code = reply.code();
     if code != codes::OK && code != codes::PENDING {
-        let generic = codes::describe(code);
-        let text = match (reply.message(), reply.remark()) {
-            ("", None) => format!("{generic} ({code})"),
-            (message, None) => format!("{message} ({code}: {generic})"),
-            (message, Some(remark)) => {
-                format!("{message} [remark: {remark}] ({code}: {generic})")
-            }
-        };
+        let mut text = format!("{} ({code}): {}", codes::describe(code), reply.message());
+        if let Some(remark) = reply.remark() {
+            text.push_str(&format!(" [remark: {remark}]"));
+        }
         set_last_error(code, &text);
     }
 }

@@ -857,7 +857,7 @@ pub fn run_mono<S: AsRef<std::ffi::OsStr>>(exe: &std::path::Path, args: &[S]) ->
 /// The card of the program of [`HttpsCases`], for the login over https with the custom CA.
 pub const HTTPS_CARD: &str = "HTTP-SCAS-0000-0001";
 
-/// The six https cases of issue 10 for a host program (C++, C#), against sandboxes of their
+/// The six https cases for a host program (C++, C#), against sandboxes of their
 /// own: one serving a chain for 127.0.0.1 signed by a CA of its own, one for another name,
 /// one expired. Its [`args`](HttpsCases::args) are the host's command line:
 ///
@@ -974,7 +974,7 @@ pub fn assert_https_cases(stdout: &str, report: &str) {
     }
 }
 
-/// The sandbox side of the program of issue 25 (`tests/hosts/cpp_typed.cpp`,
+/// The sandbox side of the typed program (`tests/hosts/cpp_typed.cpp`,
 /// `bindings/nuget/consumer/Consumer.cs`): a fresh program with a 30-day card and the account
 /// `typed-user` / `typed-pass` expiring 2099-03-04 05:06:07 (UTC+08:00); it answers the
 /// program's `@@ ban REASON` by banning the card, and checks what the program printed.
