@@ -40,6 +40,7 @@ mod client;
 mod clock_mark;
 pub mod codes;
 mod deadline;
+mod der;
 pub mod diagnose;
 pub mod error;
 #[cfg(any(fuzzing, test))]

@@ -1,5 +1,7 @@
 //! What the doctor shows of a certificate: its subject, its issuer and its validity, read
-//! from the DER by hand (the fields only; the chain's checks are rustls's and webpki's).
+//! from the DER (`der.rs`: the fields only; the chain's checks are rustls's and webpki's).
+
+use crate::der::element;
 
 /// The names and dates of one certificate.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,44 +16,26 @@ pub(crate) struct CertFacts {
     pub(crate) not_after: i64,
 }
 
-/// One DER element: its tag, its contents, and what follows it.
-fn element(der: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let (&tag, rest) = der.split_first()?;
-    let (&first, rest) = rest.split_first()?;
-    let (length, rest) = if first < 0x80 {
-        (usize::from(first), rest)
-    } else {
-        let count = usize::from(first & 0x7f);
-        if count == 0 || count > 4 || rest.len() < count {
-            return None;
-        }
-        let length = rest[..count]
-            .iter()
-            .fold(0usize, |n, &b| (n << 8) | usize::from(b));
-        (length, &rest[count..])
-    };
-    if rest.len() < length {
-        return None;
-    }
-    let (contents, after) = rest.split_at(length);
-    Some((tag, contents, after))
-}
-
 /// Reads a certificate's subject, issuer and validity; `None` when it does not parse.
 pub(crate) fn facts(der: &[u8]) -> Option<CertFacts> {
-    let (_, certificate, _) = element(der)?;
-    let (_, tbs, _) = element(certificate)?;
-    let (tag, _, mut rest) = element(tbs)?;
+    let certificate = element(der)?.content;
+    let tbs = element(certificate)?.content;
+    let first = element(tbs)?;
+    let (tag, mut rest) = (first.tag, first.rest);
     // [0] version, then the serial; without a version the serial came first.
     if tag == 0xa0 {
-        rest = element(rest)?.2;
+        rest = element(rest)?.rest;
     }
-    let rest = element(rest)?.2; // signature algorithm
-    let (_, issuer, rest) = element(rest)?;
-    let (_, validity, rest) = element(rest)?;
-    let (_, subject, _) = element(rest)?;
-    let (before_tag, before, rest) = element(validity)?;
-    let (after_tag, after, _) = element(rest)?;
+    let rest = element(rest)?.rest; // signature algorithm
+    let issuer = element(rest)?;
+    let (issuer, rest) = (issuer.content, issuer.rest);
+    let validity = element(rest)?;
+    let (validity, rest) = (validity.content, validity.rest);
+    let subject = element(rest)?.content;
+    let before = element(validity)?;
+    let (before_tag, before, rest) = (before.tag, before.content, before.rest);
+    let after = element(rest)?;
+    let (after_tag, after) = (after.tag, after.content);
     Some(CertFacts {
         subject: name(subject),
         issuer: name(issuer),
@@ -63,14 +47,17 @@ pub(crate) fn facts(der: &[u8]) -> Option<CertFacts> {
 /// `CN=..., O=...` of a Name's contents (the attributes the doctor knows, in order).
 fn name(mut rdns: &[u8]) -> String {
     let mut parts = Vec::new();
-    while let Some((_, set, rest)) = element(rdns) {
+    while let Some(set) = element(rdns) {
+        let (set, rest) = (set.content, set.rest);
         rdns = rest;
         let mut attributes = set;
-        while let Some((_, pair, rest)) = element(attributes) {
+        while let Some(pair) = element(attributes) {
+            let (pair, rest) = (pair.content, pair.rest);
             attributes = rest;
-            let Some((_, oid, value)) = element(pair) else {
+            let Some(oid) = element(pair) else {
                 continue;
             };
+            let (oid, value) = (oid.content, oid.rest);
             let label = match oid {
                 [0x55, 0x04, 0x03] => "CN",
                 [0x55, 0x04, 0x06] => "C",
@@ -80,7 +67,7 @@ fn name(mut rdns: &[u8]) -> String {
                 [0x55, 0x04, 0x0b] => "OU",
                 _ => continue,
             };
-            if let Some((_, text, _)) = element(value) {
+            if let Some(text) = element(value).map(|e| e.content) {
                 parts.push(format!("{label}={}", String::from_utf8_lossy(text)));
             }
         }

@@ -26,6 +26,7 @@ use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Connector, Either, NextTimeout, Transport, TransportAdapter,
 };
 
+use crate::der::element;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::buffers::WipedBuffers;
@@ -303,40 +304,6 @@ fn signs_itself(cert: &CertificateDer<'_>, provider: &CryptoProvider, now: UnixT
         None,
     )
     .is_ok()
-}
-
-/// One DER element: its tag, all of its bytes, and what follows it.
-struct Element<'a> {
-    tag: u8,
-    content: &'a [u8],
-    whole: &'a [u8],
-    rest: &'a [u8],
-}
-
-/// The DER element at the start of `der`.
-fn element(der: &[u8]) -> Option<Element<'_>> {
-    let (&tag, rest) = der.split_first()?;
-    let (&first, rest) = rest.split_first()?;
-    let (length, rest) = if first < 0x80 {
-        (usize::from(first), rest)
-    } else {
-        let count = usize::from(first & 0x7f);
-        if count == 0 || count > 4 || rest.len() < count {
-            return None;
-        }
-        let (bytes, rest) = rest.split_at(count);
-        let length = bytes
-            .iter()
-            .fold(0usize, |acc, &b| (acc << 8) | usize::from(b));
-        (length, rest)
-    };
-    let header = der.len() - rest.len();
-    Some(Element {
-        tag,
-        content: rest.get(..length)?,
-        whole: der.get(..header.checked_add(length)?)?,
-        rest: rest.get(length..)?,
-    })
 }
 
 /// Whether a DER certificate names itself as its issuer (issuer equals subject).
