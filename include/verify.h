@@ -1645,9 +1645,10 @@ const char *VERIFY_CALL verify_code_user_message(int32_t code,
  * (`"zh-CN"`, `"zh-TW"`, `"en"`, `"zh-Hant-HK"`) or a POSIX locale (`"zh_CN.UTF-8"`);
  * languages other than Chinese are English. NULL or empty goes back to the default, the
  * user's UI language: `GetUserDefaultUILanguage()` on Windows; `LC_ALL`, `LC_MESSAGES` or
- * `LANG` (the first set) on Linux and macOS (a macOS program started from the Finder has no
- * `LANG`: it passes its own preferred language here), read once, at the first call that
- * needs it, without starting a process. Nothing else changes: replies,
+ * `LANG` (the first set) on Linux; on macOS the same variables when one is set (a terminal's
+ * choice), else the first of the user's preferred languages (`CFLocaleCopyPreferredLanguages`:
+ * `zh-Hans-CN` is zh-CN, `zh-Hant-TW` and `zh-Hant-HK` zh-TW), read once, at the first call
+ * that needs it, without starting a process. Nothing else changes: replies,
  * `verify_code_describe` and `verify_last_error_message` keep their words.
  *
  * `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well

@@ -8,6 +8,9 @@
 //! - it exports exactly the functions of `include/verify.h`, nothing else;
 //! - it is a Mach-O dylib of its architecture that needs libSystem, libiconv, and the
 //!   Security, IOKit and CoreFoundation frameworks, nothing else.
+//! - it imports the system reads that only macOS compiles from the framework that has
+//!   them: the platform serial (IOKit's `IOServiceMatching`) and the default language
+//!   (CoreFoundation's `CFLocaleCopyPreferredLanguages`), so neither is compiled out.
 //!
 //! What this proves and what it does not: docs/platforms.md (nothing runs on a Mac; the
 //! frameworks' symbols are not checked against Apple's SDK). The Mach-O files are read with
@@ -189,4 +192,34 @@ fn macos_package_holds_the_dylib_and_its_static_flags() {
         ),
         "{static_pc}"
     );
+}
+
+/// The native reads that only macOS compiles are in the linked library, each imported from
+/// its framework (two-level namespace): the machine code's platform serial and the default
+/// language of the end-user messages (the user's first preferred language).
+#[test]
+fn macos_dylibs_import_the_platform_serial_and_the_preferred_language() {
+    let tool = rust_tool("llvm-nm");
+    for (triple, dylib) in dylibs() {
+        let output = Command::new(&tool)
+            .args(["-m", "--undefined-only"])
+            .arg(dylib)
+            .output()
+            .unwrap_or_else(|e| panic!("run {}: {e}", tool.display()));
+        let (stdout, stderr) = text(&output);
+        assert!(output.status.success(), "llvm-nm: {stderr}");
+        for (symbol, framework) in [
+            ("_IOServiceMatching", "IOKit"),
+            ("_CFLocaleCopyPreferredLanguages", "CoreFoundation"),
+            ("_CFArrayGetValueAtIndex", "CoreFoundation"),
+        ] {
+            assert!(
+                stdout.lines().any(|l| {
+                    let words: Vec<&str> = l.split_whitespace().collect();
+                    words.contains(&symbol) && l.ends_with(&format!("(from {framework})"))
+                }),
+                "{triple}: {symbol} is not imported from {framework}\n{stdout}"
+            );
+        }
+    }
 }

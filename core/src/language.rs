@@ -73,23 +73,38 @@ impl Language {
 
     /// The language of the POSIX locale variables, in their order of precedence: the first
     /// of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set and not empty names it (`C` and
-    /// `POSIX` are English); English when none is set. `lookup` reads a variable (the
-    /// process environment: [`Language::from_environment`]).
+    /// `POSIX` are English); English when none is set. `lookup` reads a variable.
     pub fn from_locale_variables(lookup: impl Fn(&str) -> Option<String>) -> Language {
-        ["LC_ALL", "LC_MESSAGES", "LANG"]
-            .into_iter()
-            .filter_map(|name| lookup(name).filter(|value| !value.is_empty()))
-            .map(|value| Language::from_tag(&value).unwrap_or(Language::En))
-            .next()
-            .unwrap_or(Language::En)
+        Language::from_locale_variables_or(lookup, || None)
     }
 
-    /// [`Language::from_locale_variables`] of this process's environment: the user's
-    /// language on Linux, the BSDs and macOS (where a terminal sets `LANG` from the system's
-    /// preferred language; a program started from the Finder has none, and gets English
-    /// unless it sets the language itself).
+    /// [`Language::from_locale_variables`] when one of them is set (a terminal's explicit
+    /// choice); else the language of the tag `preferred` gives (macOS's first preferred
+    /// language, such as `zh-Hans-CN`), asked only then; English when it gives none or text
+    /// that is not a tag.
+    pub fn from_locale_variables_or(
+        lookup: impl Fn(&str) -> Option<String>,
+        preferred: impl FnOnce() -> Option<String>,
+    ) -> Language {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .into_iter()
+            .find_map(|name| lookup(name).filter(|value| !value.is_empty()))
+            .or_else(preferred)
+            .map_or(Language::En, |value| {
+                Language::from_tag(&value).unwrap_or(Language::En)
+            })
+    }
+
+    /// The user's language, read from this process's environment and, on macOS, the system:
+    /// the first of `LC_ALL`, `LC_MESSAGES` and `LANG` that is set (Linux, the BSDs, and a
+    /// macOS terminal); else, on macOS, the first of the user's preferred languages
+    /// (`CFLocaleCopyPreferredLanguages`, through `verify-machine-sys`: a program started
+    /// from the Finder has no `LANG`); else English. No process is started.
     pub fn from_environment() -> Language {
-        Language::from_locale_variables(|name| std::env::var(name).ok())
+        Language::from_locale_variables_or(
+            |name| std::env::var(name).ok(),
+            verify_machine_sys::preferred_language,
+        )
     }
 }
 
@@ -121,6 +136,19 @@ mod tests {
             ("POSIX", Language::En),
             ("fr_FR@euro", Language::En),
             ("zhx", Language::En),
+            // macOS's preferred languages (CFLocaleCopyPreferredLanguages): language,
+            // script, region.
+            ("zh-Hans-CN", Language::ZhCn),
+            ("zh-Hans-SG", Language::ZhCn),
+            ("zh-Hans-TW", Language::ZhCn),
+            ("zh-Hant-TW", Language::ZhTw),
+            ("zh-Hant-HK", Language::ZhTw),
+            ("zh-Hant-MO", Language::ZhTw),
+            ("zh-HK", Language::ZhTw),
+            ("yue-Hant-HK", Language::En),
+            ("en-US", Language::En),
+            ("en-GB", Language::En),
+            ("ja-JP", Language::En),
         ] {
             assert_eq!(Language::from_tag(tag), Some(language), "{tag}");
         }
@@ -178,5 +206,37 @@ mod tests {
             Language::from_locale_variables(env(&[("LANG", "中文")])),
             Language::En
         );
+
+        // macOS: a set variable wins over the preferred language, which is asked only when
+        // none is set.
+        let unasked = || -> Option<String> { panic!("the preferred language was asked") };
+        assert_eq!(
+            Language::from_locale_variables_or(env(&[("LANG", "en_US.UTF-8")]), unasked),
+            Language::En
+        );
+        assert_eq!(
+            Language::from_locale_variables_or(env(&[("LC_ALL", "zh_TW.UTF-8")]), unasked),
+            Language::ZhTw
+        );
+        for (preferred, language) in [
+            (Some("zh-Hans-CN"), Language::ZhCn),
+            (Some("zh-Hant-TW"), Language::ZhTw),
+            (Some("zh-Hant-HK"), Language::ZhTw),
+            (Some("en-US"), Language::En),
+            (Some("中文"), Language::En),
+            (None, Language::En),
+        ] {
+            let read = || preferred.map(str::to_owned);
+            assert_eq!(
+                Language::from_locale_variables_or(env(&[]), read),
+                language,
+                "{preferred:?}"
+            );
+            assert_eq!(
+                Language::from_locale_variables_or(env(&[("LANG", "")]), read),
+                language,
+                "an empty LANG is not set: {preferred:?}"
+            );
+        }
     }
 }

@@ -91,7 +91,8 @@ struct Args {
     json: bool,
 
     /// The language of the text report: zh-CN, zh-TW or en (any language tag or POSIX
-    /// locale maps to one) [default: the environment's, from LC_ALL, LC_MESSAGES or LANG].
+    /// locale maps to one) [default: the environment's, from LC_ALL, LC_MESSAGES or LANG;
+    /// on macOS, when none is set, the first preferred language].
     #[arg(long, value_name = "LANG", value_parser = language)]
     lang: Option<Language>,
 }

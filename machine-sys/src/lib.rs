@@ -8,6 +8,8 @@
 //! - [`file_system_id`]: Linux's `statfs(2)` type and id of a file system;
 //! - [`platform_property`]: a string property of macOS's `IOPlatformExpertDevice` (IOKit),
 //!   such as `IOPlatformSerialNumber`;
+//! - [`preferred_language`]: the first of macOS's preferred languages
+//!   (`CFLocaleCopyPreferredLanguages`, CoreFoundation), such as `zh-Hans-CN`;
 //! - [`user_registry_value`], [`set_user_registry_value`]: a binary value under Windows'
 //!   `HKEY_CURRENT_USER` (the offline store's second place for its time mark);
 //! - [`fork_generation`]: how many forks separate this process from the one that first
@@ -280,14 +282,25 @@ pub fn platform_property(key: &str) -> Option<String> {
     mac::platform_property(key)
 }
 
+/// The user's first preferred language on macOS, as a BCP 47 tag (`"zh-Hans-CN"`,
+/// `"zh-Hant-TW"`, `"en-US"`): the first of CoreFoundation's
+/// `CFLocaleCopyPreferredLanguages()`, the list of System Settings' "Preferred languages",
+/// read in the process, without starting one. `None` elsewhere, or when the list is empty
+/// or its first entry is not a string.
+pub fn preferred_language() -> Option<String> {
+    mac::preferred_language()
+}
+
 #[cfg(target_os = "macos")]
 mod mac {
     use std::ffi::{c_char, CString};
 
+    use core_foundation_sys::array::{CFArrayGetCount, CFArrayGetValueAtIndex};
     use core_foundation_sys::base::{
         kCFAllocatorDefault, CFAllocatorRef, CFGetTypeID, CFRelease, CFTypeRef,
     };
     use core_foundation_sys::dictionary::CFMutableDictionaryRef;
+    use core_foundation_sys::locale::CFLocaleCopyPreferredLanguages;
     use core_foundation_sys::string::{
         kCFStringEncodingUTF8, CFStringCreateWithCString, CFStringGetCString, CFStringGetTypeID,
         CFStringRef,
@@ -337,24 +350,59 @@ mod mac {
             if value.is_null() {
                 return None;
             }
-            let mut text = None;
-            if CFGetTypeID(value) == CFStringGetTypeID() {
-                let mut buffer = [0 as c_char; 256];
-                if CFStringGetCString(
-                    value as CFStringRef,
-                    buffer.as_mut_ptr(),
-                    buffer.len() as _,
-                    kCFStringEncodingUTF8,
-                ) != 0
-                {
-                    text = std::ffi::CStr::from_ptr(buffer.as_ptr())
-                        .to_str()
-                        .ok()
-                        .map(str::to_owned);
-                }
-            }
+            let text = string_of(value);
             CFRelease(value);
             text
+        }
+    }
+
+    pub(super) fn preferred_language() -> Option<String> {
+        // SAFETY: `CFLocaleCopyPreferredLanguages` returns an array this code owns (the Copy
+        // rule), released once here; the entry read from it is borrowed (the Get rule), read
+        // while the array holds it and not released.
+        unsafe {
+            let languages = CFLocaleCopyPreferredLanguages();
+            if languages.is_null() {
+                return None;
+            }
+            let mut text = None;
+            if CFArrayGetCount(languages) > 0 {
+                let first = CFArrayGetValueAtIndex(languages, 0) as CFTypeRef;
+                if !first.is_null() {
+                    text = string_of(first);
+                }
+            }
+            CFRelease(languages as CFTypeRef);
+            text
+        }
+    }
+
+    /// The text of `value` when it is a CFString of at most 255 bytes in UTF-8; `None` for
+    /// another type or a longer string.
+    ///
+    /// # Safety
+    /// `value` is a valid, non-NULL CoreFoundation object; it is not released here.
+    unsafe fn string_of(value: CFTypeRef) -> Option<String> {
+        // SAFETY: the caller's contract; the buffer outlives the calls that write and read it,
+        // and `CFStringGetCString` NUL-terminates what it writes when it succeeds.
+        unsafe {
+            if CFGetTypeID(value) != CFStringGetTypeID() {
+                return None;
+            }
+            let mut buffer = [0 as c_char; 256];
+            if CFStringGetCString(
+                value as CFStringRef,
+                buffer.as_mut_ptr(),
+                buffer.len() as _,
+                kCFStringEncodingUTF8,
+            ) == 0
+            {
+                return None;
+            }
+            std::ffi::CStr::from_ptr(buffer.as_ptr())
+                .to_str()
+                .ok()
+                .map(str::to_owned)
         }
     }
 }
@@ -362,6 +410,10 @@ mod mac {
 #[cfg(not(target_os = "macos"))]
 mod mac {
     pub(super) fn platform_property(_key: &str) -> Option<String> {
+        None
+    }
+
+    pub(super) fn preferred_language() -> Option<String> {
         None
     }
 }
@@ -547,5 +599,12 @@ mod tests {
         assert_eq!(system_volume_serial(), None);
         assert_eq!(user_registry_value("Software\\verify", "x"), None);
         assert!(!set_user_registry_value("Software\\verify", "x", b"x"));
+    }
+
+    #[cfg(not(target_os = "macos"))]
+    #[test]
+    fn macos_sources_are_absent_elsewhere() {
+        assert_eq!(platform_property("IOPlatformSerialNumber"), None);
+        assert_eq!(preferred_language(), None);
     }
 }
