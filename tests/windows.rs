@@ -25,7 +25,9 @@
 //! - `tests/hosts/win_threads.c`: eight Windows threads × 25 rounds of calls on one client.
 //! - `tests/hosts/win_unload.c`: 100 cycles of LoadLibrary, a call whose name lookup a name
 //!   server never answers (the test's namespaces), and FreeLibrary: no crash; the lookups
-//!   hold the DLL until they end, and the last one unloads it.
+//!   hold the DLL until they end, and the last one unloads it. And 100 cycles of
+//!   LoadLibrary, a card login, a keeper that has beaten, `verify_keeper_stop` and
+//!   FreeLibrary: no crash, and each FreeLibrary unloads the DLL.
 //! - `tests/hosts/win_codepage.c`: under a Chinese locale (ANSI code page 936, UI language
 //!   Chinese: the end user's messages in GBK),
 //!   `verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM)` follows `GetACP()`: names, pointers and
@@ -1100,6 +1102,49 @@ fn free_library_with_lookups_in_flight_under_wine_x64() {
 #[test]
 fn free_library_with_lookups_in_flight_under_wine_x86() {
     unload(Arch::X86);
+}
+
+/// Runs `win_unload.exe 100 BASE_URL APP_ID APP_KEY CARD` for `arch` against this binary's
+/// sandbox: 100 cycles of LoadLibrary, a card login, a keeper that has beaten at least once,
+/// `verify_keeper_stop` and free, the client freed, and FreeLibrary, each of which unloads
+/// verify.dll (the program polls `GetModuleHandle` for it).
+fn unload_after_keepers(arch: Arch) {
+    // A name of its own: the lookup test of the same arch may compile and run at once.
+    let exe = compile(
+        arch,
+        &root().join("tests/hosts/win_unload.c"),
+        "win_unload_keepers",
+    );
+    let program = common::Program::fresh();
+    let card = program.day_card(&common::unique("UNLOAD-"), 30);
+    let started = Instant::now();
+    let output = run(
+        &loader(arch),
+        &exe,
+        &[
+            "100",
+            &program.sandbox.base_url(),
+            &program.app_id,
+            common::APP_KEY,
+            &card,
+        ],
+    );
+    let stdout = assert_host_passes(&output, &format!("{arch:?} win_unload.exe (keepers)"));
+    notice(&format!(
+        "{arch:?}: 100 FreeLibrary cycles after stopped keepers in {:.1} s: {}",
+        started.elapsed().as_secs_f64(),
+        stdout.lines().find(|l| l.contains("cycles")).unwrap_or("")
+    ));
+}
+
+#[test]
+fn free_library_after_a_stopped_keeper_under_wine_x64() {
+    unload_after_keepers(Arch::X64);
+}
+
+#[test]
+fn free_library_after_a_stopped_keeper_under_wine_x86() {
+    unload_after_keepers(Arch::X86);
 }
 
 /// The MachineGuid of the Wine prefixes: `machine_code_comes_from_the_registry_under_wine`
