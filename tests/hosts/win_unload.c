@@ -1,6 +1,6 @@
 /*
  * win_unload.c: verify.dll loaded and unloaded CYCLES times (LoadLibrary, FreeLibrary), each
- * time right after a call whose name lookup is still running (run by tests/windows.rs under
+ * time right after a call whose name lookup is still running (run by tests/windows/unload.rs under
  * Wine, x64 and x86, in namespaces of the test's own where the name server never answers).
  *
  *   win_unload CYCLES
