@@ -7,7 +7,7 @@
 #   scripts/reliability.sh --fuzz SECONDS  run scripts/fuzz.sh SECONDS first
 #   scripts/reliability.sh --tsan          run scripts/tsan.sh first
 #
-# What it runs itself (a few minutes): the fault suite (core/tests/faults.rs) and
+# What it runs itself (a few minutes): the fault suite (core/tests/faults/) and
 # core/tests/reliability.rs, the C misuse host (tests/hosts/c_abi.c misuse: its check count),
 # the ASan/UBSan host tests (tests/c_sanitizers.rs and the sanitizer test of tests/c_abi.rs),
 # the valgrind host tests, and the memory scan (tests/c_memscan.rs). What it reads: the
@@ -44,7 +44,7 @@ passed() { awk '/^test result:/ { p += $4; f += $6 } END { printf "%d passed, %d
 echo "== fault suite and reliability tests"
 cargo test --locked -p verify-core --test faults --test reliability >"$out/faults.log" 2>&1 ||
     { tail -40 "$out/faults.log"; exit 1; }
-fault_cases=$(grep -cE '^\s*(row|special)\("' core/tests/faults.rs)
+fault_cases=$(grep -cE '^\s*(row|special)\("' core/tests/faults/table.rs)
 fault_tests=$(passed "$out/faults.log")
 
 echo "== misuse: tests/hosts/c_abi.c misuse"
@@ -122,7 +122,7 @@ SECURITY.md the handling of secrets in memory.
 
 | What | Where | Today |
 | --- | --- | --- |
-| Fault cases (refused, reset, black hole, slow drip, truncated, bad framing, non-JSON, HTML 502, 100 MB, deep nesting, redirects, 1014, 1001, stale connection, DNS, TLS, failover) | core/tests/faults.rs | $fault_cases cases; each asserts the code, the time against the deadline, the requests the server saw and that the next call works; no secret in any message |
+| Fault cases (refused, reset, black hole, slow drip, truncated, bad framing, non-JSON, HTML 502, 100 MB, deep nesting, redirects, 1014, 1001, stale connection, DNS, TLS, failover) | core/tests/faults/ | $fault_cases cases; each asserts the code, the time against the deadline, the requests the server saw and that the next call works; no secret in any message |
 | Deadlines, resends, re-init, body cap | core/tests/reliability.rs | with the fault suite: $fault_tests |
 | Misuse of every export (NULL, invalid UTF-8 incl. overlong and surrogate forms, empty, over-limit) | tests/hosts/c_abi.c \`misuse\` | $misuse_checks checks over the $table_calls calls of the CALLS table, 0 failed; all $exports functions of verify.h called with NULL by a C host or in the table (tests/c_sanitizers.rs) |
 | Fuzzing | fuzz/, scripts/fuzz.sh | $(ls fuzz/fuzz_targets | wc -l) targets, $fuzz_total executions recorded on this machine, 0 crashes |

@@ -36,7 +36,7 @@ scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium c
     test-hosts mingw wine debootstrap arm64 venv nuget zip unzip clang-format strace python3 \
     iproute2 dnsmasq ethtool libcurl-dev
 
-echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86, 32-bit Wine; tests/windows.rs, tests/nuget.rs)"
+echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86, 32-bit Wine; tests/windows/, tests/nuget.rs)"
 scripts/build-windows.sh --wine
 
 echo "== scripts/build-arm64.sh (libverify.so for Linux ARM64; tests/linux_arm64.rs, tests/nuget.rs)"

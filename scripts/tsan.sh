@@ -41,7 +41,7 @@ export RUSTFLAGS="-Zsanitizer=thread"
 export RUSTDOCFLAGS="-Zsanitizer=thread"
 export CARGO_TARGET_DIR="$PWD/target/tsan"
 # Read by every cargo of the run, including the `cargo build -p verify` that the host tests
-# make (tests/common/host.rs): the same target, the same instrumented std.
+# make (tests/common/host/paths.rs): the same target, the same instrumented std.
 export CARGO_BUILD_TARGET="$target"
 export CARGO_UNSTABLE_BUILD_STD="std,panic_abort"
 export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/tests/sanitizers/tsan.supp"

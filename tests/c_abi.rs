@@ -250,9 +250,9 @@ fn every_argument_is_checked_as_its_doc_says() {
 #[test]
 fn only_utf8_outside_windows_other_code_pages_refused() {
     // The Linux library is built without the code-page tables (they are in the Windows
-    // build: tests/windows.rs runs GBK both ways): verify_set_code_page accepts 65001 and
-    // VERIFY_CODE_PAGE_SYSTEM, refuses 936 and every other page with a message saying why,
-    // and strings stay UTF-8.
+    // build: tests/windows/code_page.rs runs GBK both ways): verify_set_code_page accepts
+    // 65001 and VERIFY_CODE_PAGE_SYSTEM, refuses 936 and every other page with a message
+    // saying why, and strings stay UTF-8.
     let program = Program::new(common::sandbox(), json!({"variables": {"名字": "值"}}));
     let base_url = program.sandbox.base_url();
     run(

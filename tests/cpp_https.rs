@@ -1,7 +1,7 @@
 //! https through the C++ binding: `tests/hosts/cpp_https.cpp`, compiled with the flags of
 //! every C++ host (`CXX_FLAGS` and `CXX_STRICT_FLAGS`) against the library under test, runs
 //! the six https cases against sandboxes of its own (see `HttpsCases` in
-//! tests/common/host.rs): a custom CA succeeds; Mozilla's roots alone fail with
+//! tests/common/host/https.rs): a custom CA succeeds; Mozilla's roots alone fail with
 //! `VERIFY_ERR_TLS` "unknown issuer"; the right pin without a CA succeeds; a wrong pin fails
 //! with `VERIFY_ERR_PIN`; a certificate for another name and an expired one fail with
 //! `VERIFY_ERR_TLS` and their causes. Needs `c++` (`scripts/install-deps.sh gcc`).

@@ -4,8 +4,8 @@
 //! C++17 (the throwing form) and C++23 (`Result::expected()`, an `std::expected`) with the
 //! contract flags and the strict ones, run against a sandbox while the test bans the card when
 //! the program asks. The times it prints are checked against the sandbox's own text, read as
-//! UTC+08:00 by `verify_core::offline::service_time`. `tests/windows.rs` runs the same program
-//! built with mingw under Wine.
+//! UTC+08:00 by `verify_core::offline::service_time`. `tests/windows/demos.rs` runs the same
+//! program built with mingw under Wine.
 
 mod common;
 

@@ -1,7 +1,7 @@
 //! https through the C# binding: `tests/hosts/CsharpHttps.cs` with `bindings/csharp/src/`,
 //! compiled with `mcs -warnaserror` and run with `mono` against the library under test, runs
 //! the six https cases against sandboxes of its own (see `HttpsCases` in
-//! tests/common/host.rs): a custom CA succeeds; Mozilla's roots alone fail with
+//! tests/common/host/https.rs): a custom CA succeeds; Mozilla's roots alone fail with
 //! `ResultCode.Tls` "unknown issuer"; the right pin without a CA succeeds; a wrong pin fails
 //! with `ResultCode.Pin`; a certificate for another name and an expired one fail with
 //! `ResultCode.Tls` and their causes. Needs `mcs` and `mono` (`scripts/install-deps.sh

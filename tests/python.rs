@@ -424,7 +424,7 @@ fn arm64_wheel_library_runs_the_c_demo_under_qemu() {
 /// The wheels and the sdist of a release, as `scripts/build-python.sh` builds them (it fails
 /// when auditwheel does not find a Linux wheel manylinux_2_17): each carries its library,
 /// the Linux x86-64 one installs and runs against the sandbox, the Windows ones carry the
-/// very DLLs that tests/windows.rs checks under Wine, and the sdist carries none and loads
+/// very DLLs that tests/windows/ checks under Wine, and the sdist carries none and loads
 /// the one `VERIFY_LIBRARY` names.
 #[test]
 fn release_wheels_and_sdist() {

@@ -1,6 +1,6 @@
 // CsharpHttps.cs: https through the C# binding (ClientOptions) against the sandbox, the six
 // cases of issue 10. Driven by tests/csharp_https.rs (see HttpsCases in
-// tests/common/host.rs), with three https sandboxes: a chain for 127.0.0.1 signed by a CA of
+// tests/common/host/https.rs), with three https sandboxes: a chain for 127.0.0.1 signed by a CA of
 // its own, a chain for another name, an expired chain.
 //
 //   CsharpHttps.exe GOOD_URL WRONG_NAME_URL EXPIRED_URL APP_ID APP_KEY CA_FILE

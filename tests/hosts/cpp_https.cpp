@@ -1,7 +1,7 @@
 /*
  * cpp_https.cpp: https through verify.hpp (verify::ClientOptions) against the sandbox, the
  * six cases of issue 10. Driven by tests/cpp_https.rs (see HttpsCases in
- * tests/common/host.rs), with three https sandboxes: a chain for 127.0.0.1 signed by a CA
+ * tests/common/host/https.rs), with three https sandboxes: a chain for 127.0.0.1 signed by a CA
  * of its own, a chain for another name, an expired chain.
  *
  *   cpp_https GOOD_URL WRONG_NAME_URL EXPIRED_URL APP_ID APP_KEY CA_FILE WRONG_NAME_CA_FILE

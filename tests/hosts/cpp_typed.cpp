@@ -8,7 +8,7 @@
  *
  * Built as C++17 (the throwing form: Result::value()) and as C++23 (Result::expected(), an
  * std::expected), on Linux and with mingw-w64 for Windows (run under Wine). Driven by
- * tests/cpp_typed.rs and tests/windows.rs, which answer its "@@ ban REASON" request by banning
+ * tests/cpp_typed.rs and tests/windows/demos.rs, which answer its "@@ ban REASON" request by banning
  * CARD in the sandbox ("go"). Prints what it saw ("card expire_at TEXT SECONDS", ...), then
  * "RESULT: N checks, M failed"; exits 0 when every check held.
  */

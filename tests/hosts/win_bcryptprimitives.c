@@ -3,7 +3,7 @@
  *
  * Rust's standard library imports ProcessPrng from bcryptprimitives.dll, which every Windows
  * since 8 has but Debian's Wine 8 lacks. This DLL exports ProcessPrng and forwards it to
- * advapi32's SystemFunction036 (RtlGenRandom). tests/windows.rs builds it with mingw-w64 next
+ * advapi32's SystemFunction036 (RtlGenRandom). tests/windows/wine.rs builds it with mingw-w64 next
  * to the Windows test programs; it is never shipped.
  *
  *   x86_64-w64-mingw32-gcc -shared -O2 -Wall -Wextra -Werror -o bcryptprimitives.dll \

@@ -1,6 +1,6 @@
 /*
  * win_codepage.c: strings in the system's ANSI code page, as VB6 and 易语言 programs pass
- * them, on Windows (tests/windows.rs runs it under Wine with a Chinese locale, where GetACP()
+ * them, on Windows (tests/windows/code_page.rs runs it under Wine with a Chinese locale, where GetACP()
  * is 936, GBK). The code pages are built into the Windows library only (elsewhere it speaks
  * UTF-8). On the sandbox: the account 张三 (password given), the variables "greeting" = "你好
  * & welcome", "名字" = "值" and "emoji" = "😀", the bulletin "公告 bulletin".

@@ -1,5 +1,5 @@
 /*
- * win_host.h: what the Windows test hosts share (tests/hosts/win_*.c), for tests/windows.rs,
+ * win_host.h: what the Windows test hosts share (tests/hosts/win_*.c), for tests/windows/,
  * which cross-compiles them with mingw-w64 and runs them under Wine.
  *
  * Each check that fails prints a line starting with "FAIL file:line:" and is counted; a host

@@ -1,5 +1,5 @@
 /*
- * win_machine.c: the Windows machine code, run by tests/windows.rs under Wine.
+ * win_machine.c: the Windows machine code, run by tests/windows/machine.rs under Wine.
  *
  *   win_machine SALT...            v1 (MachineGuid from the registry): prints
  *                                  "machine_code SALT CODE" for each salt given, after checking

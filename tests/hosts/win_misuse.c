@@ -1,5 +1,5 @@
 /*
- * win_misuse.c: the C ABI's guards as a Windows program sees them (tests/windows.rs runs it
+ * win_misuse.c: the C ABI's guards as a Windows program sees them (tests/windows/misuse.rs runs it
  * under Wine, x64 and x86). Every kind of export gets what a careless host passes: NULL
  * handles and out-pointers, strings that are not UTF-8 or too long, integers out of range,
  * free(NULL); each must return its negative code (never crash, never write the out-pointer

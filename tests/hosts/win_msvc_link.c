@@ -1,5 +1,5 @@
 /*
- * win_msvc_link.c: a caller linked the MSVC way, by tests/windows.rs: compiled to an object
+ * win_msvc_link.c: a caller linked the MSVC way, by tests/windows/exports.rs: compiled to an object
  * without any C runtime, linked by Rust's lld-link against target/windows/<arch>/verify.lib
  * (no mingw import library involved). On x86 the object refers to the stdcall symbols
  * _verify_abi_version@0 and _verify_version@0; the program must import the undecorated

@@ -1,5 +1,5 @@
 /*
- * win_stdcall.c: the 32-bit Windows calling convention of verify.dll, at run time (tests/windows.rs
+ * win_stdcall.c: the 32-bit Windows calling convention of verify.dll, at run time (tests/windows/exports.rs
  * builds it for x86 only, links it by the x86 import library and runs it under 32-bit Wine).
  * VB6, 易语言 and Delphi declare every function stdcall: the callee pops its arguments.
  *
@@ -8,11 +8,11 @@
  * 1. A thunk in assembly pushes the arguments, calls a function and measures the bytes the
  *    callee popped. Controls first: a stdcall function of this program pops 4 bytes per
  *    argument, a cdecl one none (so a convention mismatch cannot go unseen); then one export
- *    of each arity, 0 to 7 arguments, pops 4 bytes per argument. (tests/windows.rs checks
+ *    of each arity, 0 to 7 arguments, pops 4 bytes per argument. (tests/windows/exports.rs checks
  *    every export statically: its `ret` pops 4 bytes per parameter of the header.)
  * 2. Every function of verify.h is called through the header, with arguments that make sense:
  *    a login, the keeper with its callback, the options with the log callback, every accessor.
- *    tests/windows.rs checks that the program imports every function the header declares.
+ *    tests/windows/exports.rs checks that the program imports every function the header declares.
  * 3. The stack pointer is the same before and after 100,000 rounds of five calls and 200 logins.
  *
  * The card and the account exist on the sandbox; the card logs in 200 times on one machine.

@@ -1,6 +1,6 @@
 /*
  * win_threads.c: one verify_client shared by several Windows threads (_beginthreadex), run
- * by tests/windows.rs under Wine. The main thread logs in with a card; then THREADS threads
+ * by tests/windows/threads.rs under Wine. The main thread logs in with a card; then THREADS threads
  * each make CALLS rounds on the shared client: a heartbeat of that session, a bulletin read
  * through its reply, a machine code, and a bad call whose last error must be the thread's
  * own (the last error is per thread). Every call must succeed; the host prints one line per

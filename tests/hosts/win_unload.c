@@ -1,7 +1,7 @@
 /*
  * win_unload.c: verify.dll loaded and unloaded CYCLES times (LoadLibrary, FreeLibrary), each
  * time right after a call whose name lookup is still running, or right after a keeper was
- * stopped (run by tests/windows.rs under Wine, x64 and x86).
+ * stopped (run by tests/windows/unload.rs under Wine, x64 and x86).
  *
  *   win_unload CYCLES
  *   win_unload CYCLES BASE_URL APP_ID APP_KEY CARD

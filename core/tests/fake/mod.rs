@@ -5,7 +5,7 @@
 //! script says otherwise, decodes Handle requests (RC4 with that secret, then the plaintext)
 //! and records every request. It implements no more of the service than a test asks for.
 //!
-//! Faults of the connection (core/tests/faults.rs): a reply can be written as raw bytes
+//! Faults of the connection (core/tests/faults/): a reply can be written as raw bytes
 //! ([`Response::raw_http`]), cut short ([`Response::cut`]), dripped a few bytes at a time
 //! ([`Response::drip`]), followed by a huge body ([`Response::huge`]), and the connection
 //! then kept, closed, reset or held open ([`Then`]). A request is read with `peek` and

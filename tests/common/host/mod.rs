@@ -1,0 +1,25 @@
+//! Support of the host tests (C, C++, C#, package): where the library and repository are,
+//! tools that must be installed, scratch directories, and the demo fixtures under a fresh
+//! program id. One file per part: `paths`, `demo`, `compile`, `run`, `sanitizers`, `csharp`,
+//! `https` and `typed_program`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use verify_sandbox::{Config, Fixtures, Sandbox};
+
+mod compile;
+mod csharp;
+mod demo;
+mod https;
+mod paths;
+mod run;
+mod sanitizers;
+mod typed_program;
+
+// Every item stays at `common::host::NAME`; a test binary uses only some of them.
+#[allow(unused_imports)]
+pub use {
+    compile::*, csharp::*, demo::*, https::*, paths::*, run::*, sanitizers::*, typed_program::*,
+};
