@@ -46,9 +46,14 @@ class VerifyError(Exception):
         self.remark = remark
         self.reply = reply
         description = describe(self.code)
+        # The library's last error ends a local failure's message with the code and its
+        # description, "what is wrong (-1: invalid argument: ...)", and begins a refusal's
+        # with them, "wrong password (1003): ...": either way they are said once.
+        suffix = f" ({self.code}: {description})"
         if message.startswith(description):
-            # A local failure's message already begins with the description.
             text = f"{self.code} {message}"
+        elif message.endswith(suffix):
+            text = f"{self.code} {description}: {message[: -len(suffix)]}"
         else:
             text = f"{self.code} {description}" + (f": {message}" if message else "")
         super().__init__(text)
