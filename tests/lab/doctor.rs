@@ -1,7 +1,13 @@
 //! The doctor (`verify-doctor`, docs/doctor.md) on the lab's networks: each cause is named by
 //! its step, in words, and none is reported as another. A black-holed primary beside a
 //! healthy mirror is the primary's connect timing out while the mirror's line is good; a
-//! slow name server is a slow lookup; a name that does not resolve is a lookup not found.
+//! slow name server is a slow lookup; a name that does not resolve is a lookup not found; a
+//! wrong AppKey is Init's 1011 and a program not approved its 1012; a pin of another key is
+//! the TLS step's pin mismatch and the lab's private CA not given an unknown issuer; a proxy
+//! nothing listens on is the proxy unreachable. Each failing cause fails the run (exit 1)
+//! with no other step warning or failing, and past the proxy the lookup and TCP connect
+//! pass. The clock an hour off is tested on loopback only (`core/tests/doctor.rs`): the
+//! lab's sandbox, and its clock, are shared by the lab's tests running at the same time.
 //! The doctor runs inside the slot's namespace, so it resolves through the lab's name server
 //! like any program there.
 
@@ -9,10 +15,11 @@ use std::path::PathBuf;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::common::host::{cargo_build, profile_dir};
-use crate::common::APP_KEY;
+use crate::common::tls::pin_of;
+use crate::common::{unique, APP_KEY};
 use crate::figures::Case;
 use crate::lab::{busy, lab, quiet, Slot};
 
@@ -29,27 +36,40 @@ fn doctor_binary() -> PathBuf {
         .clone()
 }
 
-/// Runs the doctor in `slot` on `url` (and `mirror`) with the lab's CA; its JSON report,
-/// exit code and how long it took.
+/// Runs the doctor in `slot` on `url` (and `mirror`) with the lab's CA, for a new program of
+/// the lab's sandbox; its JSON report, exit code and how long it took.
 fn doctor(slot: &Slot, url: &str, mirror: Option<&str>) -> (Value, Option<i32>, Duration) {
     let program = lab().sandbox().program();
+    let mut args = lab_ca();
+    args.extend(["--proxy".to_owned(), "none".to_owned()]);
+    if let Some(mirror) = mirror {
+        args.extend(["--mirror".to_owned(), mirror.to_owned()]);
+    }
+    doctor_as(slot, url, &program.app_id, APP_KEY, &args)
+}
+
+/// `--ca` with the lab's CA.
+fn lab_ca() -> Vec<String> {
     let ca = lab().sandbox().ca_file.display().to_string();
+    vec!["--ca".to_owned(), ca]
+}
+
+/// Runs the doctor in `slot` on `url` for `app_id` with `app_key` (through
+/// `VERIFY_APP_KEY`) and `args` (its trust, proxy and mirrors); its JSON report, exit code
+/// and how long it took. The AppKey is never in the report.
+fn doctor_as(
+    slot: &Slot,
+    url: &str,
+    app_id: &str,
+    app_key: &str,
+    args: &[String],
+) -> (Value, Option<i32>, Duration) {
     let mut command = slot.command(&doctor_binary());
     command
-        .args([
-            url,
-            &program.app_id,
-            "--ca",
-            &ca,
-            "--proxy",
-            "none",
-            "--json",
-        ])
+        .args([url, app_id, "--json"])
+        .args(args)
         .args(["--deadline", "10", "--connect-timeout", "3000"])
-        .env("VERIFY_APP_KEY", APP_KEY);
-    if let Some(mirror) = mirror {
-        command.args(["--mirror", mirror]);
-    }
+        .env("VERIFY_APP_KEY", app_key);
     let started = Instant::now();
     let output = command.output().expect("verify-doctor runs in the slot");
     let took = started.elapsed();
@@ -60,7 +80,7 @@ fn doctor(slot: &Slot, url: &str, mirror: Option<&str>) -> (Value, Option<i32>, 
             String::from_utf8_lossy(&output.stderr)
         )
     });
-    assert!(!text.contains(APP_KEY), "the AppKey in the report:\n{text}");
+    assert!(!text.contains(app_key), "the AppKey in the report:\n{text}");
     (report, output.status.code(), took)
 }
 
@@ -75,6 +95,20 @@ fn steps<'a>(report: &'a Value, kind: &str, line: Option<&str>) -> Vec<&'a Value
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// `verdict:key` of every step that warned or failed, in the report's order.
+fn problems(report: &Value) -> Vec<String> {
+    let all: Vec<&Value> = report["steps"]
+        .as_array()
+        .map(|steps| {
+            steps
+                .iter()
+                .filter(|s| s["verdict"] == "warn" || s["verdict"] == "fail")
+                .collect()
+        })
+        .unwrap_or_default();
+    keys(&all)
 }
 
 fn keys(steps: &[&Value]) -> Vec<String> {
@@ -201,4 +235,115 @@ fn a_healthy_report_takes_the_connection_and_one_init_round_trip() {
         "{RTT} ms RTT: the report took {slow:.0} ms, {round_trips:.1} round trips over the \
          {zero:.0} ms of no round trip; DNS, TCP, TLS 1.3 and Init are {ROUND_TRIPS:.0}"
     );
+}
+
+/// The lookup and TCP connect of `line` passed: the cause is past the network.
+fn assert_network_passes(report: &Value, line: &str) {
+    let pretty = serde_json::to_string_pretty(report).unwrap_or_default();
+    assert_eq!(
+        keys(&steps(report, "lookup", Some(line))),
+        ["pass:lookup.ok"],
+        "{pretty}"
+    );
+    assert_eq!(
+        keys(&steps(report, "tcp", Some(line))),
+        ["pass:tcp.ok"],
+        "{pretty}"
+    );
+}
+
+#[test]
+fn the_doctor_names_a_wrong_app_key_and_a_program_not_approved() {
+    const WRONG_KEY: &str = "WRONGKEY0123456789ABCDEFGHIJKLMN";
+    let slot = lab().slot();
+    let primary = slot.url(&slot.primary);
+    let line = format!("{primary}:443");
+    let mut args = lab_ca();
+    args.extend(["--proxy".to_owned(), "none".to_owned()]);
+
+    let program = lab().sandbox().program();
+    let (report, code, _) = doctor_as(&slot, &primary, &program.app_id, WRONG_KEY, &args);
+    let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
+    assert_eq!(code, Some(1), "{pretty}");
+    assert_eq!(problems(&report), ["fail:init.1011"], "{pretty}");
+    assert_eq!(
+        keys(&steps(&report, "tls", Some(&line))),
+        ["pass:tls.ok"],
+        "{pretty}"
+    );
+    assert_network_passes(&report, &line);
+
+    // A program of its own, so that no other test's program changes.
+    let pending = unique("labpending");
+    lab().sandbox().control(
+        "POST",
+        "/_sandbox/fixtures",
+        Some(&json!({
+            "programs": [{"app_id": pending, "app_key": APP_KEY, "status": "pending"}],
+        })),
+    );
+    let (report, code, _) = doctor_as(&slot, &primary, &pending, APP_KEY, &args);
+    let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
+    assert_eq!(code, Some(1), "{pretty}");
+    assert_eq!(problems(&report), ["fail:init.1012"], "{pretty}");
+    assert_network_passes(&report, &line);
+}
+
+#[test]
+fn the_doctor_names_a_wrong_pin_and_a_server_it_does_not_trust() {
+    let slot = lab().slot();
+    let primary = slot.url(&slot.primary);
+    let line = format!("{primary}:443");
+    let program = lab().sandbox().program();
+
+    // The SHA-256 of another key than the server's.
+    let other = pin_of(&rcgen::KeyPair::generate().expect("a key"));
+    let mut args = lab_ca();
+    args.extend(["--pin", &other, "--proxy", "none"].map(str::to_owned));
+    let (report, code, _) = doctor_as(&slot, &primary, &program.app_id, APP_KEY, &args);
+    let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
+    assert_eq!(code, Some(1), "{pretty}");
+    assert_eq!(
+        problems(&report),
+        ["fail:tls.pin_mismatch", "fail:init.pin"],
+        "{pretty}"
+    );
+    assert_network_passes(&report, &line);
+
+    // Without --ca: the lab's CA is its own, Mozilla's roots do not know it.
+    let args = ["--proxy", "none"].map(str::to_owned);
+    let (report, code, _) = doctor_as(&slot, &primary, &program.app_id, APP_KEY, &args);
+    let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
+    assert_eq!(code, Some(1), "{pretty}");
+    assert_eq!(
+        problems(&report),
+        ["fail:tls.unknown_issuer", "fail:init.tls"],
+        "{pretty}"
+    );
+    assert_network_passes(&report, &line);
+}
+
+#[test]
+fn the_doctor_names_a_proxy_nothing_listens_on() {
+    let slot = lab().slot();
+    let primary = slot.url(&slot.primary);
+    let program = lab().sandbox().program();
+    // Nothing listens in the slot's own namespace.
+    let mut args = lab_ca();
+    args.extend(["--proxy", "http://127.0.0.1:9"].map(str::to_owned));
+    let (report, code, _) = doctor_as(&slot, &primary, &program.app_id, APP_KEY, &args);
+    let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
+    assert_eq!(code, Some(1), "{pretty}");
+    assert_eq!(
+        problems(&report),
+        ["fail:proxy.unreachable", "fail:init.proxy"],
+        "{pretty}"
+    );
+    // The proxy would look the service's name up: the doctor does not, nor connects to it.
+    assert_eq!(
+        keys(&steps(&report, "lookup", None)),
+        ["skip:lookup.by_proxy"],
+        "{pretty}"
+    );
+    assert!(steps(&report, "tcp", None).is_empty(), "{pretty}");
 }
