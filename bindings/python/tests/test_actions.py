@@ -293,6 +293,9 @@ def test_init_and_any_action(client: verify.Client) -> None:
     assert reply.get_json("")["code"] == 200
     assert reply.get_int("/code") == 200 and reply.get_bool("/code") is None
     assert reply.get_str("/data/absent") is None
+    # A pointer that is neither empty nor starts with "/" is the caller's mistake.
+    with pytest.raises(ValueError, match="pointer"):
+        reply.get_str("data/value")
     with pytest.raises(verify.VerifyError) as unknown:
         client.call("NoSuchAction")
     assert unknown.value.code == verify.Code.UNKNOWN_ACTION

@@ -36,7 +36,8 @@ from ._enums import (
     Trust,
     VirtualSign,
 )
-from ._errors import Attempt, VerifyError, attempt, describe
+from ._errors import Attempt, VerifyError, attempt
+from ._native import describe
 from ._generated.codes import Code
 from ._generated.results import (
     Bulletin,

@@ -9,7 +9,8 @@ import functools
 from typing import Any, Callable, Optional, TypeVar
 
 from . import _native
-from ._errors import VerifyError, describe
+from ._errors import VerifyError
+from ._native import describe
 from ._reply import Reply
 
 T = TypeVar("T")

@@ -7,17 +7,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generic, Optional, TypeVar
 
 from . import _native
+from ._native import describe
 
 if TYPE_CHECKING:
     from ._reply import Reply
 
 #: 1001, 1010, 1011, 1012: refusals of the program's configuration, not of a licence.
 CONFIGURATION_CODES = frozenset({1001, 1010, 1011, 1012})
-
-
-def describe(code: int) -> str:
-    """A static English description of any result code (``verify_code_describe``)."""
-    return _native.text(_native.lib.verify_code_describe(int(code)))
 
 
 class VerifyError(Exception):

@@ -175,3 +175,8 @@ def arg(value: str, name: str) -> bytes:
 def optional_arg(value: Optional[str], name: str) -> Optional[bytes]:
     """An optional string argument: None (or empty) is not sent."""
     return None if value is None else arg(value, name)
+
+
+def describe(code: int) -> str:
+    """A static English description of any result code (``verify_code_describe``)."""
+    return text(lib.verify_code_describe(int(code)))

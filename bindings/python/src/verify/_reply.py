@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any, Dict, Optional
 
 from . import _native
-from ._errors import describe
+from ._native import describe
 from ._time import from_unix, parse_service_time
 
 _NO_SUCH_FIELD = -9
@@ -37,7 +37,10 @@ class OfflineVerdict:
 
 class Reply:
     """A native reply: the server's answer to one call, refusals included. Owns its handle
-    (freed by :meth:`close`, or when collected). Any thread may read it."""
+    (freed by :meth:`close`, or when collected). Any thread may read it.
+
+    The ``get_*`` readers take a JSON Pointer: empty (the whole reply) or starting with
+    ``/``; any other raises ValueError, as a NUL in it does."""
 
     __slots__ = ("_handle", "_lock", "_code", "__weakref__")
 
@@ -177,10 +180,9 @@ class Reply:
             return True
         if code == _NO_SUCH_FIELD:
             return False
-        from ._errors import check
-
-        check(code)
-        return False
+        # The only other failure is the caller's pointer (neither empty nor starting with
+        # "/"): a bad argument, as a NUL in a string is (ValueError, not VerifyError).
+        raise ValueError(f"pointer: {_native.text(_native.lib.verify_last_error_message())}")
 
     def __repr__(self) -> str:
         if self._handle is None:
