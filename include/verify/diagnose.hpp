@@ -78,8 +78,9 @@ struct DiagnosisStep {
 };
 
 /* The doctor's report, copied out of the library: the worst verdict, every step, the JSON
- * (schema version 1, docs/doctor.md) and the short text to paste into a chat. It holds no
- * secret. */
+ * (schema version 1, docs/doctor.md) and the short text to paste into a chat, in the
+ * process's language. It holds no secret. Copies share the library's report, which any
+ * thread may read. */
 struct Diagnosis {
     Verdict verdict = Verdict::Pass;
     std::vector<DiagnosisStep> steps;
@@ -88,6 +89,25 @@ struct Diagnosis {
 
     /* Whether a step failed. */
     [[nodiscard]] bool failed() const noexcept { return verdict == Verdict::Fail; }
+
+    /* The text in `language` (verify_diagnosis_text_in): "zh-CN", "zh-TW", "en", or any BCP 47
+     * tag or POSIX locale, mapped as verify::set_language maps it; empty for the process's
+     * language. Throws verify::Error (invalid argument) for a tag that is not well formed, or
+     * for a Diagnosis that verify::diagnose did not make. */
+    [[nodiscard]] std::string text_in(std::string_view language) const {
+        std::string tag = detail::arg(language, "language");
+        const char *out = nullptr;
+        // An accessor: 0 on success, a negative code otherwise.
+        if (std::int32_t code = verify_diagnosis_text_in(report_.get(), tag.c_str(), &out); code != 0) {
+            detail::raise(code);
+        }
+        return detail::copy(out);
+    }
+
+  private:
+    friend Diagnosis diagnose(std::string_view, std::string_view, std::string_view, const ClientOptions &,
+                              std::chrono::milliseconds);
+    std::shared_ptr<const verify_diagnosis> report_;
 };
 
 /* The doctor (verify_diagnose): runs every step a login depends on with the same URL, AppId,
@@ -107,10 +127,9 @@ struct Diagnosis {
     verify_diagnosis *raw = nullptr;
     detail::check_ok(verify_diagnose(url.c_str(), id.c_str(), key.c_str(), settings.get(),
                                      detail::to_ms(deadline, "deadline"), &raw));
-    std::unique_ptr<verify_diagnosis, void (*)(verify_diagnosis *)> owned(raw, [](verify_diagnosis *d) {
-        verify_diagnosis_free(d);
-    });
     Diagnosis report;
+    report.report_ = std::shared_ptr<const verify_diagnosis>(
+        raw, [](const verify_diagnosis *d) { verify_diagnosis_free(const_cast<verify_diagnosis *>(d)); });
     std::int32_t verdict = 0;
     verify_diagnosis_verdict(raw, &verdict);
     report.verdict = static_cast<Verdict>(verdict);

@@ -211,6 +211,27 @@ int main(int argc, char **argv)
             CHECK(report.json.find("\"version\":1") != std::string::npos);
             CHECK(report.json.find(key) == std::string::npos);
             CHECK(report.text.find("PASS init") != std::string::npos);
+            // The text in a language asked for: Chinese and English differ, neither holds the
+            // AppKey, and a tag that is not well formed is refused.
+            std::string chinese = report.text_in("zh-CN");
+            std::string english = report.text_in("en");
+            CHECK(!chinese.empty() && chinese != english);
+            CHECK(english.find("PASS init") != std::string::npos);
+            CHECK(chinese.find(key) == std::string::npos);
+            try {
+                (void)report.text_in("zh CN");
+                CHECK(false);
+            } catch (const verify::Error &e) {
+                CHECK(e.code() == err_invalid_argument);
+            }
+            verify::Diagnosis copy = report;
+            CHECK(copy.text_in("en") == english);
+            try {
+                (void)verify::Diagnosis{}.text_in("en");
+                CHECK(false);
+            } catch (const verify::Error &e) {
+                CHECK(e.code() == err_invalid_argument);
+            }
             verify::Diagnosis wrong =
                 verify::diagnose(http, app, "WRONGKEY0123456789ABCDEFGHIJKLMN", options);
             CHECK(wrong.failed());
