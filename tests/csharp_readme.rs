@@ -9,7 +9,8 @@
 //! - the C# block of the top README, and that of README.zh-CN.md, inside a method;
 //! - its SDK-style project: the project file read as XML (package id and version as
 //!   `scripts/package-nuget.sh` makes them, `Nullable`, `TreatWarningsAsErrors`), its
-//!   `Program.cs` compiled (the .NET SDK itself is not on this machine);
+//!   `Program.cs` compiled (the .NET SDK itself is not on this machine) and run against the
+//!   demo sandbox;
 //! - its `SandboxControl` block, against a sandbox that has a control token: refused without
 //!   the token, then banning a card and an account with it.
 //!
@@ -251,7 +252,8 @@ fn nuget_package() -> (String, String) {
 /// The README's SDK-style project (the .NET SDK is not on this machine, so it is not built
 /// with `dotnet build`): its project file is well-formed XML that references the package id
 /// and version `scripts/package-nuget.sh` produces, with nullable references and warnings as
-/// errors on; its `Program.cs` compiles with `mcs -warnaserror` against the packaged assembly.
+/// errors on; its `Program.cs` compiles with `mcs -warnaserror` against the packaged assembly
+/// and runs on Mono against the demo sandbox.
 #[test]
 fn the_csharp_readme_sdk_project_names_the_package_and_its_program_compiles() {
     let readme = "bindings/csharp/README.md";
@@ -298,5 +300,27 @@ fn the_csharp_readme_sdk_project_names_the_package_and_its_program_compiles() {
         "one package reference:\n{stdout}"
     );
 
-    compile(&scratch, "Program", &program);
+    // Run as written, with the sandbox's address as its argument and the sandbox's program
+    // id in place of "10001" (the demo's AppKey is the README's): it logs in with a card and
+    // prints the expiry and the token's length.
+    assert!(
+        program.matches("\"10001\"").count() == 2,
+        "Program.cs no longer names the program \"10001\" (client and machine code):\n{program}"
+    );
+    let (sandbox, app_id, _app_key) = demo_sandbox();
+    let exe = compile(
+        &scratch,
+        "Program",
+        &program.replace("\"10001\"", &format!("\"{app_id}\"")),
+    );
+    let output = run_mono(&exe, &[&sandbox.base_url()]);
+    sandbox.stop();
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success()
+            && stdout.starts_with("licensed until ")
+            && stdout.contains("+08:00, token of "),
+        "Program.cs logs in and prints the expiry and the token\n--- stdout ---\n{stdout}\n--- \
+         stderr ---\n{stderr}"
+    );
 }
