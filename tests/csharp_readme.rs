@@ -9,7 +9,10 @@
 //! - the C# block of the top README, and that of README.zh-CN.md, inside a method;
 //! - its SDK-style project: the project file read as XML (package id and version as
 //!   `scripts/package-nuget.sh` makes them, `Nullable`, `TreatWarningsAsErrors`), its
-//!   `Program.cs` compiled (the .NET SDK itself is not on this machine).
+//!   `Program.cs` compiled (the .NET SDK itself is not on this machine) and run against the
+//!   demo sandbox;
+//! - its `SandboxControl` block, against a sandbox that has a control token: refused without
+//!   the token, then banning a card and an account with it.
 //!
 //! Needs `mcs` and `mono` (`scripts/install-deps.sh mono mono-devel`).
 
@@ -17,7 +20,10 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::host::{compile_csharp, demo_sandbox, root, run_mono, text, Scratch};
+use common::host::{
+    compile_csharp, demo_sandbox, demo_sandbox_with, host_command, root, run_mono, text, Scratch,
+};
+use verify_sandbox::Config;
 
 /// The ```csharp blocks of a Markdown file, in order.
 fn blocks(file: &str) -> Vec<String> {
@@ -100,10 +106,15 @@ fn the_csharp_readme_examples_compile_and_the_first_runs() {
     compile(&scratch, "ReadmeChinese", &wrapped);
 }
 
-/// The README's `SandboxControl` block bans a card through the sandbox's control API: a login
-/// with that card is then refused with 1006 and the ban's reason as the remark.
+/// The control token of the sandbox of [`the_csharp_readme_ban_example_bans_a_card_and_an_account`].
+const SANDBOX_TOKEN: &str = "csharp-readme-ban-token.0123456789";
+
+/// The README's `SandboxControl` block, against a sandbox that has a control token: without
+/// the token in `VERIFY_SANDBOX_TOKEN` the sandbox refuses it (a `WebException`, the card and
+/// the account stay as they were); with it, it disables a card and bans an account, whose
+/// logins are then refused with 1006 and the ban's reason as the remark.
 #[test]
-fn the_csharp_readme_ban_example_bans_a_card() {
+fn the_csharp_readme_ban_example_bans_a_card_and_an_account() {
     let block = blocks("bindings/csharp/README.md")
         .into_iter()
         .find(|block| block.contains("class SandboxControl"))
@@ -111,21 +122,61 @@ fn the_csharp_readme_ban_example_bans_a_card() {
     let program = format!(
         "{block}\npublic static class BanCheck\n{{\n    public static int Main(string[] args)\n    \
          {{\n        SandboxControl.BanCard(args[0], args[1], \"DEMO-CARD-0000-0003\", \"refund \
-         requested\");\n        using (var client = new Verify.Client(args[0], args[1], args[2]))\n        \
-         {{\n            var login = client.SingleLogin(\"DEMO-CARD-0000-0003\", \"BAN-CHECK-MAC\");\n            \
-         System.Console.WriteLine((int)login.Code + \" \" + login.Remark);\n        }}\n        \
-         return 0;\n    }}\n}}\n"
+         requested\");\n        SandboxControl.BanAccount(args[0], args[1], \"alice\", \
+         \"chargeback\");\n        using (var client = new Verify.Client(args[0], args[1], \
+         args[2]))\n        {{\n            var login = client.SingleLogin(\"DEMO-CARD-0000-0003\", \
+         \"BAN-CHECK-MAC\");\n            Console.WriteLine((int)login.Code + \" \" + \
+         login.Remark);\n            var user = client.UserLogin(\"alice\", \"alice-pass\", \
+         \"BAN-CHECK-MAC\");\n            Console.WriteLine((int)user.Code + \" \" + \
+         user.Remark);\n        }}\n        return 0;\n    }}\n}}\n"
     );
     let scratch = Scratch::new();
     let exe = compile(&scratch, "BanCheck", &program);
-    let (sandbox, app_id, app_key) = demo_sandbox();
-    let output = run_mono(&exe, &[&sandbox.base_url(), &app_id, &app_key]);
-    sandbox.stop();
-    let (stdout, stderr) = text(&output);
+    let (sandbox, app_id, app_key) = demo_sandbox_with(Config {
+        token: Some(SANDBOX_TOKEN.to_owned()),
+        ..Config::default()
+    });
+    let records = || {
+        (
+            sandbox.card(&app_id, "DEMO-CARD-0000-0003"),
+            sandbox.account(&app_id, "alice"),
+        )
+    };
+    let before = records();
     assert!(
-        output.status.success() && stdout.trim_end() == "1006 refund requested",
-        "the banned card is refused with its reason\n--- stdout ---\n{stdout}\n--- stderr \
-         ---\n{stderr}"
+        before.0.is_some() && before.1.is_some(),
+        "the demo's card and account"
+    );
+    let args = [&sandbox.base_url(), &app_id, &app_key];
+    let run = |token: Option<&str>| {
+        let mut command = host_command("mono");
+        command
+            .arg("--debug")
+            .arg(&exe)
+            .args(args)
+            .current_dir(root());
+        match token {
+            Some(token) => command.env("VERIFY_SANDBOX_TOKEN", token),
+            None => command.env_remove("VERIFY_SANDBOX_TOKEN"),
+        };
+        let output = command.output().expect("run mono");
+        let (stdout, stderr) = text(&output);
+        let report = format!("--- stdout ---\n{stdout}\n--- stderr ---\n{stderr}");
+        (output.status.success(), stdout, stderr, report)
+    };
+
+    let (refused_ok, _, refused_err, report) = run(None);
+    assert!(
+        !refused_ok && refused_err.contains("WebException") && refused_err.contains("401"),
+        "without the token the sandbox refuses the ban with 401\n{report}"
+    );
+    assert_eq!(records(), before, "a refused ban changes nothing");
+
+    let (ok, stdout, _, report) = run(Some(SANDBOX_TOKEN));
+    sandbox.stop();
+    assert!(
+        ok && stdout == "1006 refund requested\n1006 chargeback\n",
+        "with the token the card and the account are refused with their reasons\n{report}"
     );
 }
 
@@ -201,9 +252,10 @@ fn nuget_package() -> (String, String) {
 /// The README's SDK-style project (the .NET SDK is not on this machine, so it is not built
 /// with `dotnet build`): its project file is well-formed XML that references the package id
 /// and version `scripts/package-nuget.sh` produces, with nullable references and warnings as
-/// errors on; its `Program.cs` compiles with `mcs -warnaserror` against the packaged assembly.
+/// errors on; its `Program.cs` compiles with `mcs -warnaserror` against the packaged assembly
+/// and runs on Mono against the demo sandbox.
 #[test]
-fn the_csharp_readme_sdk_project_names_the_package_and_its_program_compiles() {
+fn the_csharp_readme_sdk_project_names_the_package_and_its_program_runs() {
     let readme = "bindings/csharp/README.md";
     let project = fenced(readme, "xml")
         .into_iter()
@@ -248,5 +300,27 @@ fn the_csharp_readme_sdk_project_names_the_package_and_its_program_compiles() {
         "one package reference:\n{stdout}"
     );
 
-    compile(&scratch, "Program", &program);
+    // Run as written, with the sandbox's address as its argument and the sandbox's program
+    // id in place of "10001" (the demo's AppKey is the README's): it logs in with a card and
+    // prints the expiry and the token's length.
+    assert!(
+        program.matches("\"10001\"").count() == 2,
+        "Program.cs no longer names the program \"10001\" (client and machine code):\n{program}"
+    );
+    let (sandbox, app_id, _app_key) = demo_sandbox();
+    let exe = compile(
+        &scratch,
+        "Program",
+        &program.replace("\"10001\"", &format!("\"{app_id}\"")),
+    );
+    let output = run_mono(&exe, &[&sandbox.base_url()]);
+    sandbox.stop();
+    let (stdout, stderr) = text(&output);
+    assert!(
+        output.status.success()
+            && stdout.starts_with("licensed until ")
+            && stdout.contains("+08:00, token of "),
+        "Program.cs logs in and prints the expiry and the token\n--- stdout ---\n{stdout}\n--- \
+         stderr ---\n{stderr}"
+    );
 }

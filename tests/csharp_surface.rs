@@ -9,7 +9,8 @@
 //! - every position of reference type (return, parameter, property, field, event) has the
 //!   nullability Roslyn reads from `NullableAttribute` / `NullableContextAttribute`, explicit
 //!   or from its method or type: none is oblivious; the members documented as possibly null
-//!   carry 2 and the rest 1;
+//!   carry 2 and the rest 1; inside a type (type arguments, array elements, in the order of
+//!   the byte[] form of `NullableAttribute`), every position reads 1;
 //! - the single-file drop-in `Verify.cs` carries none of those attributes (Roslyn refuses them
 //!   in source, CS8335) and still compiles.
 //!
@@ -71,6 +72,7 @@ namespace System.Runtime.CompilerServices
     internal sealed class NullableAttribute : Attribute
     {
         public NullableAttribute(byte value) { }
+        public NullableAttribute(byte[] value) { }
     }
     internal sealed class NullableContextAttribute : Attribute
     {
@@ -87,6 +89,22 @@ namespace Fixture
         /// <summary>Documents one parameter of two.</summary>
         /// <param name="first">Documented.</param>
         public void TwoParameters(string first, [Nullable(2)] string second) { }
+
+        /// <summary>May be null, and so may its argument (one byte: every position).</summary>
+        [Nullable(2)]
+        public Action<string> AllNullable { get; set; }
+
+        /// <summary>May be null; its argument not.</summary>
+        [Nullable(new byte[] { 2, 1 })]
+        public Action<string> OnlyOuter { get; set; }
+
+        /// <summary>A generic value type inside takes a byte (0), a non-generic one none.</summary>
+        [Nullable(new byte[] { 2, 0, 1, 1 })]
+        public System.Collections.Generic.IEnumerable<System.Collections.Generic.KeyValuePair<string, string>> Pairs { get; set; }
+
+        /// <summary>A byte[] of the wrong length: Roslyn ignores it.</summary>
+        [Nullable(new byte[] { 2, 1 })]
+        public Func<int, string, string> WrongLength { get; set; }
 
         /// <summary>Throws without saying so.</summary>
         public void Throws(string value)
@@ -124,8 +142,9 @@ namespace Fixture
 "#;
 
 /// The reader finds what it looks for: a missing `<param>`, an undocumented throw through a
-/// private callee (not one reached only with a constant), an oblivious position and an
-/// explicit `Nullable(2)`.
+/// private callee (not one reached only with a constant), an oblivious position, an explicit
+/// `Nullable(2)`, and in a generic type what a single byte, a byte per position (a generic
+/// value type inside taking one, an `int` none) and a byte[] of the wrong length say.
 #[test]
 fn the_surface_reader_finds_each_fault_in_a_fixture() {
     require_mono();
@@ -152,6 +171,14 @@ fn the_surface_reader_finds_each_fault_in_a_fixture() {
         "NULLABLE Fixture.Annotated.TwoParameters(first) 1",
         "NULLABLE Fixture.Annotated.TwoParameters(second) 2",
         "NULLABLE Fixture.Oblivious.Text 0",
+        "NULLABLE Fixture.Annotated.AllNullable 2",
+        "NESTED Fixture.Annotated.AllNullable 2",
+        "NULLABLE Fixture.Annotated.OnlyOuter 2",
+        "NESTED Fixture.Annotated.OnlyOuter 1",
+        "NULLABLE Fixture.Annotated.Pairs 2",
+        "NESTED Fixture.Annotated.Pairs 1,1",
+        "NULLABLE Fixture.Annotated.WrongLength 0",
+        "NESTED Fixture.Annotated.WrongLength 0,0",
     ] {
         assert!(
             lines.iter().any(|line| line == expected),
@@ -282,7 +309,8 @@ const NOT_NULL: &[&str] = &[
 ];
 
 /// Every position of reference type in `Verify.dll` carries a nullability a C# 8+ compiler
-/// reads (none oblivious), and the known ones carry the right one.
+/// reads (none oblivious), the known ones carry the right one, and no type argument or array
+/// element is nullable or oblivious.
 #[test]
 fn every_public_csharp_reference_type_has_its_nullability() {
     let assembly = csharp_assembly();
@@ -307,6 +335,24 @@ fn every_public_csharp_reference_type_has_its_nullability() {
         oblivious.is_empty(),
         "positions without a nullability (add [NullableContext(1)] to the type, [Nullable(2)] \
          where null is allowed):\n{oblivious:#?}"
+    );
+    // No type argument or array element of the binding may be null (a dictionary's values,
+    // a handler's arguments, a task's result): `[Nullable(2)]` on `Action<LogLevel, string>`
+    // would say `Action<LogLevel, string?>?`; it needs `new byte[] { 2, 1 }`.
+    let nested: Vec<&str> = of_kind(&lines, "NESTED")
+        .into_iter()
+        .filter(|line| {
+            let (_, flags) = line.rsplit_once(' ').expect("a position and its flags");
+            flags.split(',').any(|flag| flag != "1")
+        })
+        .collect();
+    assert!(
+        nested.is_empty(),
+        "type arguments or array elements that are not `1` (not null), Roslyn's order:\n{nested:#?}"
+    );
+    assert!(
+        of_kind(&lines, "NESTED").contains(&"Verify.ClientOptions.OnLog 1"),
+        "the reader sees the handler's string"
     );
     for (list, flag) in [(MAY_BE_NULL, 2u8), (NOT_NULL, 1u8)] {
         for position in list {

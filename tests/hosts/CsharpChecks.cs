@@ -148,6 +148,31 @@ internal static class CsharpChecks
             named = named || (step.Kind == DiagnosisStepKind.Init && step.Verdict == Verdict.Fail && step.Key == "init.1011");
         }
         Expect(wrong.Failed && named, "doctor: a wrong AppKey is init.1011" + (named ? "" : " (no such step)"));
+        // The text in a language asked for, read after every native string of the report was
+        // copied and the garbage collector ran: the Diagnosis keeps its native report.
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        // (A report's text is printed only when a check of it fails: it holds "FAIL init".)
+        string zhCn = wrong.TextIn("zh-CN"), zhTw = wrong.TextIn("zh_TW.UTF-8"), en = wrong.TextIn("en-US");
+        bool chinese = zhCn.StartsWith("verify 诊断") && zhCn.Contains("FAIL init");
+        Expect(chinese, "doctor: TextIn zh-CN" + (chinese ? "" : ": " + zhCn));
+        Expect(zhTw.StartsWith("verify 診斷"), "doctor: TextIn zh_TW.UTF-8" + (zhTw.StartsWith("verify 診斷") ? "" : ": " + zhTw));
+        bool english = en.StartsWith("verify doctor") && en == wrong.TextIn("fr");
+        Expect(english, "doctor: TextIn en-US, and fr is English" + (english ? "" : ": " + en));
+        string previous = Library.Language;
+        Library.Language = "zh-TW";
+        Expect(wrong.TextIn(null) == wrong.TextIn("zh-TW") && wrong.TextIn("") == wrong.TextIn("zh-TW"),
+            "doctor: TextIn null or empty is the process's language now");
+        Library.Language = previous;
+        try
+        {
+            wrong.TextIn("zh CN");
+            Expect(false, "doctor: TextIn with a malformed tag throws");
+        }
+        catch (VerifyException e)
+        {
+            Expect(e.Code == ResultCode.InvalidArgument, "doctor: TextIn with a malformed tag: " + e.Code);
+        }
         ThrowsArgument(() => Library.Diagnose(url, app, key, null, TimeSpan.Zero), "doctor: a zero deadline");
         ThrowsArgument(() => Library.Diagnose(null, app, key), "doctor: a null URL");
     }

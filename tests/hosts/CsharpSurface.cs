@@ -10,6 +10,10 @@
 //                                    arguments) that no <exception cref> names (it or a base)
 //   NULLABLE <position> <flag>       the nullability Roslyn reads for a position of reference
 //                                    type: 0 oblivious, 1 not null, 2 may be null
+//   NESTED <position> <flags>        for a position whose type has type arguments or array
+//                                    elements of reference type: the flag Roslyn reads for each
+//                                    of those, in its order (`Action<LogLevel, string>`: the
+//                                    `string`), comma-separated
 //
 // Positions: `Type.Member` (a property, field or event), `Type.Method:return`,
 // `Type.Method(parameter)`. Usage: mono CsharpSurface.exe Verify.dll Verify.xml
@@ -223,21 +227,15 @@ internal static class CsharpSurface
     /// <summary>
     /// Prints the nullability Roslyn reads for a position of reference type: the first byte of
     /// its [Nullable], else the [NullableContext] of its method, else of its type and the types
-    /// around it; 0 (oblivious) when none says.
+    /// around it; 0 (oblivious) when none says. Then, when its type has nested positions of
+    /// reference type, what Roslyn reads for each of those (see <see cref="Slots"/>).
     /// </summary>
     private static void Nullability(StringBuilder out_, string position, Type type,
         IList<CustomAttributeData> attributes, MethodBase method)
     {
         Type bare = type.IsByRef ? type.GetElementType() : type;
-        if (bare.IsValueType && !bare.IsGenericType)
-        {
-            return;
-        }
-        if (bare.IsValueType && bare.GetGenericTypeDefinition() == typeof(Nullable<>))
-        {
-            return;
-        }
-        int flag = Flag(attributes, "NullableAttribute");
+        byte[] explicit_ = Bytes(attributes, "NullableAttribute");
+        int flag = explicit_ == null ? -1 : explicit_[0];
         if (flag < 0 && method != null)
         {
             flag = Flag(method.GetCustomAttributesData(), "NullableContextAttribute");
@@ -255,7 +253,104 @@ internal static class CsharpSurface
                 flag = Flag(owner.GetCustomAttributesData(), "NullableContextAttribute");
             }
         }
-        out_.AppendLine("NULLABLE " + position + " " + (flag < 0 ? 0 : flag));
+        List<bool> slots = new List<bool>();
+        Slots(bare, slots);
+        if (slots.Count == 0)
+        {
+            return; // a value type without type arguments of reference type
+        }
+        // One byte, or the context: every position; a byte[]: one byte per slot, else Roslyn
+        // ignores the attribute (every position oblivious).
+        Func<int, int> at = i => explicit_ == null ? Math.Max(flag, 0)
+            : explicit_.Length == 1 ? explicit_[0]
+            : explicit_.Length == slots.Count ? explicit_[i] : 0;
+        if (slots[0])
+        {
+            out_.AppendLine("NULLABLE " + position + " " + at(0));
+        }
+        // (At the top, a generic value type's slot is not a reference type: nothing is lost.)
+        List<string> nested = new List<string>();
+        for (int i = 1; i < slots.Count; i++)
+        {
+            if (slots[i])
+            {
+                nested.Add(at(i).ToString());
+            }
+        }
+        if (nested.Count > 0)
+        {
+            out_.AppendLine("NESTED " + position + " " + string.Join(",", nested));
+        }
+    }
+
+    /// <summary>
+    /// The positions of <paramref name="type"/> that take a byte of a [Nullable] byte[], in
+    /// Roslyn's order (its docs/features/nullable-metadata.md): true for a reference type (then
+    /// its type arguments), an array (then its element) or a type parameter; false for a
+    /// generic value type (then its type arguments); a non-generic value type takes none, and
+    /// <c>Nullable&lt;T&gt;</c> only those of T.
+    /// </summary>
+    private static void Slots(Type type, List<bool> slots)
+    {
+        if (type.IsByRef)
+        {
+            Slots(type.GetElementType(), slots);
+        }
+        else if (type.IsArray)
+        {
+            slots.Add(true);
+            Slots(type.GetElementType(), slots);
+        }
+        else if (type.IsGenericParameter)
+        {
+            slots.Add(true);
+        }
+        else if (type.IsValueType)
+        {
+            if (!type.IsGenericType)
+            {
+                return;
+            }
+            if (type.GetGenericTypeDefinition() != typeof(Nullable<>))
+            {
+                slots.Add(false);
+            }
+            foreach (Type argument in type.GetGenericArguments())
+            {
+                Slots(argument, slots);
+            }
+        }
+        else
+        {
+            slots.Add(true);
+            foreach (Type argument in type.IsGenericType ? type.GetGenericArguments() : Type.EmptyTypes)
+            {
+                Slots(argument, slots);
+            }
+        }
+    }
+
+    /// <summary>The bytes of the named attribute (a byte or a byte[] argument), or null.</summary>
+    private static byte[] Bytes(IList<CustomAttributeData> attributes, string name)
+    {
+        foreach (CustomAttributeData data in attributes)
+        {
+            if (data.AttributeType.FullName != "System.Runtime.CompilerServices." + name)
+            {
+                continue;
+            }
+            object value = data.ConstructorArguments[0].Value;
+            if (value is byte)
+            {
+                return new[] { (byte)value };
+            }
+            IList<CustomAttributeTypedArgument> bytes = value as IList<CustomAttributeTypedArgument>;
+            if (bytes != null && bytes.Count > 0)
+            {
+                return bytes.Select(b => (byte)b.Value).ToArray();
+            }
+        }
+        return null;
     }
 
     private static Type FindType(string name)

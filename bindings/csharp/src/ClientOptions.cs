@@ -233,7 +233,8 @@ namespace Verify
         /// Exceptions it throws are caught and dropped. A client made with these options keeps
         /// the handler alive until it is freed.
         /// </remarks>
-        [Nullable(2)]
+        // Action<LogLevel, string>?: the handler may be null, the message it gets never is.
+        [Nullable(new byte[] { 2, 1 })]
         public Action<LogLevel, string> OnLog { get; set; }
 
         /// <summary>

@@ -240,8 +240,9 @@ namespace Verify
             }
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             ClientOptionsHandle native = options == null ? null : options.ToHandle();
-            IntPtr report = IntPtr.Zero;
+            DiagnosisHandle report = null;
             bool added = false;
+            bool kept = false;
             try
             {
                 IntPtr nativeOptions = IntPtr.Zero;
@@ -255,30 +256,18 @@ namespace Verify
                 {
                     throw VerifyException.FromLastError((ResultCode)code);
                 }
-                int verdict;
-                NativeMethods.verify_diagnosis_verdict(report, out verdict);
-                IntPtr text;
-                string json = NativeMethods.verify_diagnosis_json(report, out text) == 0 ? Utf8.FromNative(text) : null;
-                string plain = NativeMethods.verify_diagnosis_text(report, out text) == 0 ? Utf8.FromNative(text) : null;
-                UIntPtr count;
-                NativeMethods.verify_diagnosis_count(report, out count);
-                List<DiagnosisStep> steps = new List<DiagnosisStep>();
-                for (ulong i = 0; i < count.ToUInt64(); i++)
-                {
-                    int kind, stepVerdict;
-                    IntPtr key, message;
-                    if (NativeMethods.verify_diagnosis_step(report, new UIntPtr(i), out kind, out stepVerdict, out key, out message) != 0)
-                    {
-                        break;
-                    }
-                    steps.Add(new DiagnosisStep((DiagnosisStepKind)kind, (Verdict)stepVerdict,
-                        Utf8.FromNative(key), Utf8.FromNative(message)));
-                }
-                return new Diagnosis((Verdict)verdict, steps.AsReadOnly(), json, plain);
+                DiagnosisHandle held = report;
+                Diagnosis diagnosis = held.With(p => ReadDiagnosis(p, held));
+                kept = true;
+                return diagnosis;
             }
             finally
             {
-                NativeMethods.verify_diagnosis_free(report);
+                // The report lives on in the Diagnosis (its TextIn); freed here only on a failure.
+                if (report != null && !kept)
+                {
+                    report.Dispose();
+                }
                 if (added)
                 {
                     native.DangerousRelease();
@@ -288,6 +277,31 @@ namespace Verify
                     native.Dispose();
                 }
             }
+        }
+
+        /// <summary>Copies the report at <paramref name="report"/> out of the library; the Diagnosis keeps <paramref name="handle"/>.</summary>
+        private static Diagnosis ReadDiagnosis(IntPtr report, DiagnosisHandle handle)
+        {
+            int verdict;
+            NativeMethods.verify_diagnosis_verdict(report, out verdict);
+            IntPtr text;
+            string json = NativeMethods.verify_diagnosis_json(report, out text) == 0 ? Utf8.FromNative(text) : null;
+            string plain = NativeMethods.verify_diagnosis_text(report, out text) == 0 ? Utf8.FromNative(text) : null;
+            UIntPtr count;
+            NativeMethods.verify_diagnosis_count(report, out count);
+            List<DiagnosisStep> steps = new List<DiagnosisStep>();
+            for (ulong i = 0; i < count.ToUInt64(); i++)
+            {
+                int kind, stepVerdict;
+                IntPtr key, message;
+                if (NativeMethods.verify_diagnosis_step(report, new UIntPtr(i), out kind, out stepVerdict, out key, out message) != 0)
+                {
+                    break;
+                }
+                steps.Add(new DiagnosisStep((DiagnosisStepKind)kind, (Verdict)stepVerdict,
+                    Utf8.FromNative(key), Utf8.FromNative(message)));
+            }
+            return new Diagnosis((Verdict)verdict, steps.AsReadOnly(), json, plain, handle);
         }
 
         /// <summary>

@@ -58,7 +58,7 @@ namespace Verify
         /// </summary>
         /// <param name="onEvent">The handler, or null for none.</param>
         /// <exception cref="VerifyException">The library refused the handler.</exception>
-        public void SetEventHandler([Nullable(2)] Action<KeeperEventArgs> onEvent)
+        public void SetEventHandler([Nullable(new byte[] { 2, 1 })] Action<KeeperEventArgs> onEvent)
         {
             EventDispatcher next = onEvent == null ? null : new EventDispatcher(onEvent);
             With(p => Args.Ok(NativeMethods.verify_keeper_options_set_callback(p,

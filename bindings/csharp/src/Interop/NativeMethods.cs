@@ -232,7 +232,7 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string baseUrl,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string appId,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string appKey,
-            IntPtr options, uint deadlineMs, out IntPtr diagnosis);
+            IntPtr options, uint deadlineMs, out DiagnosisHandle diagnosis);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern void verify_diagnosis_free(IntPtr diagnosis);
@@ -245,6 +245,10 @@ namespace Verify
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnosis_text(IntPtr diagnosis, out IntPtr text);
+
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_text_in(IntPtr diagnosis,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string lang, out IntPtr text);
 
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnosis_count(IntPtr diagnosis, out UIntPtr count);
