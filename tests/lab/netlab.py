@@ -32,7 +32,7 @@ server address of every slot, and whatever the test runs there (the sandbox, on 
     {"op":"clear","name":N} / {"op":"clear","prefix":P}    removes rules (held frames go on)
     {"op":"stats"}                    the rules and their counters
     {"op":"connect"|"dns"|"open"|"send"|"recv"|"exchange"|"close", ...}   probes, run inside
-                                      a slot's client namespace (see Lab.probe)
+                                      a slot's client namespace (see netlab/probes.py)
 
 A rule matches an IP packet when one of its `hosts` is its source or destination, its `port`
 is the source or destination port, and its protocol is `proto` (absent fields match all).
