@@ -1,10 +1,11 @@
 //! The network lab of this test binary: one lab (namespaces, relay, name server) and one
 //! sandbox in it, shared by every test, and a slot (a client namespace with its own server
 //! addresses and names) per test or per measurement, so that tests run in parallel without
-//! disturbing each other. The lab itself is `tests/lab/netlab.py` (see its header and
-//! docs/network-lab.md); this module starts it, talks to its control socket, starts the
-//! sandbox inside it and runs the client programs (`tests/hosts/lab_client.c`, and the
-//! libcurl baseline `benches/baseline/baseline.c`) inside a slot.
+//! disturbing each other. The lab itself is `tests/lab/netlab.py` (see its header, its parts
+//! in `tests/lab/netlab/` and docs/network-lab.md); this module starts it, talks to its
+//! control socket, starts the sandbox inside it and runs the client programs
+//! (`tests/hosts/lab_client.c`, and the libcurl baseline `benches/baseline/baseline.c`)
+//! inside a slot.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
@@ -262,7 +263,7 @@ impl Slot {
     }
 
     /// A probe run by the lab inside this slot's namespace (`connect`, `dns`, `open`,
-    /// `send`, `recv`, `exchange`, `close`; see netlab.py).
+    /// `send`, `recv`, `exchange`, `close`; see netlab/probes.py).
     pub fn probe(&self, op: &str, mut request: Value) -> Value {
         request["op"] = json!(op);
         request["slot"] = json!(self.k);
