@@ -63,8 +63,8 @@
 #                libssl1.1 1.1.1w-0+deb11u1 (pinned by sha256), unpacked with `dpkg-deb -x`
 #                into that folder, never installed system-wide. The `dotnet` there is a wrapper
 #                that puts OpenSSL 1.1 on LD_LIBRARY_PATH for dotnet only and turns off
-#                telemetry, the first-run text and ICU (invariant globalization: Debian's ICU
-#                is newer than this SDK knows). Callers set HOME (or DOTNET_CLI_HOME and
+#                telemetry and ICU (invariant globalization: Debian's ICU is newer than this
+#                SDK knows). Callers set HOME (or DOTNET_CLI_HOME and
 #                NUGET_PACKAGES) and a NuGet.config of their own (tests/nuget.rs: a local
 #                folder only, so a restore never reaches the network)
 #   anything else: the command of that name, from the package of that name
