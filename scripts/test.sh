@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, from a fresh clone: installs what the tests need (a C and C++
 # compiler, valgrind, cmake and pkg-config for the host and package tests, Mono with its
-# reference assemblies, nuget and zip for the C# binding and its NuGet package, mingw-w64 and Wine for the Windows DLLs, debootstrap for 32-bit Wine's i386
+# reference assemblies, nuget and zip for the C# binding and its NuGet package, the .NET Core
+# 3.1 SDK (from npm, with OpenSSL 1.1, into the tools folder) that builds and runs the C#
+# README's SDK-style project, mingw-w64 and Wine for the Windows DLLs, debootstrap for 32-bit Wine's i386
 # chroot, the ARM64 cross compilers and qemu-user, python3's venv for zig, nginx, tinyproxy
 # and microsocks for the network tests, iproute2, dnsmasq, ethtool and libcurl's headers for
 # the network lab, Chromium for the console, strace for the machine code's no-process check),
@@ -34,7 +36,7 @@ esac
 
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium cjk-font nginx tinyproxy microsocks \
     test-hosts mingw wine debootstrap arm64 venv nuget zip unzip clang-format strace python3 \
-    iproute2 dnsmasq ethtool libcurl-dev
+    iproute2 dnsmasq ethtool libcurl-dev dotnet
 
 echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86, 32-bit Wine; tests/windows/, tests/nuget.rs)"
 scripts/build-windows.sh --wine

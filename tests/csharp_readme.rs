@@ -9,8 +9,9 @@
 //! - the C# block of the top README, and that of README.zh-CN.md, inside a method;
 //! - its SDK-style project: the project file read as XML (package id and version as
 //!   `scripts/package-nuget.sh` makes them, `Nullable`, `TreatWarningsAsErrors`), its
-//!   `Program.cs` compiled (the .NET SDK itself is not on this machine) and run against the
-//!   demo sandbox;
+//!   `Program.cs` compiled with `mcs` and run on Mono against the demo sandbox (the project
+//!   itself is built with `dotnet build` and run on .NET Core 3.1 by `tests/nuget.rs`, which
+//!   makes the package it restores);
 //! - its `SandboxControl` block, against a sandbox that has a control token: refused without
 //!   the token, then banning a card and an account with it.
 //!
@@ -249,8 +250,8 @@ fn nuget_package() -> (String, String) {
     (id, version)
 }
 
-/// The README's SDK-style project (the .NET SDK is not on this machine, so it is not built
-/// with `dotnet build`): its project file is well-formed XML that references the package id
+/// The README's SDK-style project (built with `dotnet build` and run on .NET Core 3.1 by
+/// `tests/nuget.rs`, next to the package it needs): its project file is well-formed XML that references the package id
 /// and version `scripts/package-nuget.sh` produces, with nullable references and warnings as
 /// errors on; its `Program.cs` compiles with `mcs -warnaserror` against the packaged assembly
 /// and runs on Mono against the demo sandbox.

