@@ -3,7 +3,7 @@
 //! addresses and names) per test or per measurement, so that tests run in parallel without
 //! disturbing each other. The lab itself is `tests/lab/netlab.py` (see its header and
 //! docs/network-lab.md); this module starts it, talks to its control socket, starts the
-//! sandbox inside it and runs the client programs (`tests/hosts/lab_client.c`, and the
+//! sandbox inside it and runs the client programs (`tests/lab/lab_client.c`, and the
 //! libcurl baseline `benches/baseline/baseline.c`) inside a slot.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -473,7 +473,7 @@ fn newest_change(path: &Path) -> Option<SystemTime> {
 /// The client programs of the lab, built into the lab's folder on first use.
 pub struct Programs {
     bin: PathBuf,
-    /// `tests/hosts/lab_client.c` against the library under test.
+    /// `tests/lab/lab_client.c` against the library under test.
     pub lab_client: PathBuf,
     /// The racing settings of the library that lab_client was built with (verify.h
     /// declares them): `verify_client_options_set_attempt_delay`, `_add_address`,
@@ -518,7 +518,7 @@ impl Programs {
         );
         let lab_client = bin.join("lab_client");
         compile_c(
-            &root().join("tests/hosts/lab_client.c"),
+            &root().join("tests/lab/lab_client.c"),
             &lab_client,
             &flags,
         );
