@@ -78,7 +78,7 @@ WRAPPER
     chmod +x "$wrapper"
     export CC="$wrapper"
     run cargo +nightly test --locked -p verify --test c_threads
-    # The tests of c_keeper.rs that run their host under valgrind cannot run under TSan
+    # The tests of tests/c/keeper.rs that run their host under valgrind cannot run under TSan
     # (valgrind and TSan exclude each other); the same scenarios (callback, status, grace)
     # run natively in tests/c/sanitizers.rs, below.
     run cargo +nightly test --locked -p verify --test c_keeper -- \

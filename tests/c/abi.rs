@@ -1,5 +1,6 @@
-//! The C ABI as a C host calls it: `tests/c/c_abi.c`, compiled with warnings as errors
-//! against the library of this build and run under valgrind against the sandbox. Bad input
+//! The C ABI as a C host calls it: `tests/c/c_abi.c` (with its part `c_abi_contracts.c`),
+//! compiled with warnings as errors against the library of this build and run under
+//! valgrind against the sandbox. Bad input
 //! of every kind gives a negative code and a last-error message, never a crash; real calls
 //! give replies whose fields are readable through JSON Pointers without a JSON library.
 //!

@@ -1,5 +1,6 @@
-//! Offline-first from C, C++ and C# hosts (`tests/c/c_keeper.c`, scenarios `offline`,
-//! `writer` and `reader`; `cpp_offline.cpp`; `CsharpOffline.cs`): a start with the server
+//! Offline-first from C, C++ and C# hosts (the c_keeper host's scenarios `offline`,
+//! `writer` and `reader`, in `c_keeper_offline.c`; `tests/cpp/cpp_offline.cpp`;
+//! `tests/csharp/CsharpOffline.cs`): a start with the server
 //! stopped is licensed from the store (`VERIFY_OFFLINE`, `verify_reply_offline`;
 //! `Reply::offline()`; `Reply.IsOffline`), a keeper started from that reply reports the
 //! offline event at once, and a card banned while offline ends the session on reconnect with

@@ -517,11 +517,7 @@ impl Programs {
                 .map(|((_, flag), _)| *flag),
         );
         let lab_client = bin.join("lab_client");
-        compile_c(
-            &root().join("tests/lab/lab_client.c"),
-            &lab_client,
-            &flags,
-        );
+        compile_c(&root().join("tests/lab/lab_client.c"), &lab_client, &flags);
         Programs {
             bin,
             lab_client,

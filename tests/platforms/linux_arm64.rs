@@ -24,8 +24,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use common::host::{
-    assert_demo_output, demo_sandbox_with, host_sources, root, run_script, show, text, Scratch, C_FLAGS,
-    C_POSIX_FLAGS, DEMO_STEPS,
+    assert_demo_output, demo_sandbox_with, host_sources, root, run_script, show, text, Scratch,
+    C_FLAGS, C_POSIX_FLAGS, DEMO_STEPS,
 };
 use common::{Program, APP_KEY};
 use verify_sandbox::{Config, Sandbox, Tls};
@@ -186,11 +186,7 @@ fn arm64_misuse_of_every_call_gives_its_code_under_qemu() {
 
 fn threads(https: bool) {
     let scratch = Scratch::new();
-    let host = compile(
-        &root().join("tests/c/c_threads.c"),
-        &scratch,
-        C_POSIX_FLAGS,
-    );
+    let host = compile(&root().join("tests/c/c_threads.c"), &scratch, C_POSIX_FLAGS);
     let (sandbox, ca) = https_sandbox(&scratch);
     let program = Program::new(&sandbox, serde_json::json!({}));
     let url = if https {

@@ -75,7 +75,10 @@ pub fn host_sources(source: &std::path::Path) -> Vec<PathBuf> {
         .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
         .map(|entry| entry.expect("a directory entry").path())
         .filter(|path| {
-            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
             name.starts_with(&prefix) && name.ends_with(".c")
         })
         .collect();

@@ -105,12 +105,7 @@ pub(crate) fn cpp_typed(arch: Arch, std: &str) {
     if std == "-std=c++23" {
         flags.push("-Wl,--allow-multiple-definition");
     }
-    let exe = compile_with(
-        arch,
-        &root().join("tests/cpp/cpp_typed.cpp"),
-        &name,
-        &flags,
-    );
+    let exe = compile_with(arch, &root().join("tests/cpp/cpp_typed.cpp"), &name, &flags);
     let loader = loader(arch);
     let issue = common::host::IssueProgram::new("WTYP-CARD-0000-0001");
     let mut command = wine_command(&loader, exe.as_os_str());

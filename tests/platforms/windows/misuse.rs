@@ -4,7 +4,11 @@
 use super::*;
 
 pub(crate) fn misuse(arch: Arch) {
-    let exe = compile(arch, &root().join("tests/platforms/windows/win_misuse.c"), "win_misuse");
+    let exe = compile(
+        arch,
+        &root().join("tests/platforms/windows/win_misuse.c"),
+        "win_misuse",
+    );
     let loader = loader(arch);
     let program = common::Program::fresh();
     let output = run(

@@ -8,7 +8,11 @@ use super::*;
 /// nothing and never answers) is the one `resolv.conf` names, for Wine (x64) or in the chroot
 /// of 32-bit Wine (x86). Every cycle unloads verify.dll with a lookup still running.
 pub(crate) fn unload(arch: Arch) {
-    let exe = compile(arch, &root().join("tests/platforms/windows/win_unload.c"), "win_unload");
+    let exe = compile(
+        arch,
+        &root().join("tests/platforms/windows/win_unload.c"),
+        "win_unload",
+    );
     let dir = exe.parent().expect("the program folder");
     let resolv = dir.join("resolv.conf");
     fs::write(
