@@ -41,20 +41,10 @@
  * they share.
  */
 
-#include <time.h>
-
 #include "c_keeper.h"
 
 /* The snapshot type of verify_keeper_get_status. */
 typedef verify_keeper_status keeper_status;
-
-static void sleep_ms(long ms)
-{
-    struct timespec pause;
-    pause.tv_sec = ms / 1000;
-    pause.tv_nsec = (ms % 1000) * 1000000L;
-    nanosleep(&pause, NULL);
-}
 
 /* Logs USER in; returns a heap copy of the token (or exits). */
 static char *login(const verify_client *client, const char *user, const char *password)
@@ -69,56 +59,6 @@ static char *login(const verify_client *client, const char *user, const char *pa
         exit(3);
     }
     return token;
-}
-
-void VERIFY_CALL record(void *user_data, const verify_event *event)
-{
-    struct recorder *recorder = (struct recorder *)user_data;
-    const char *detail = event->text != NULL ? event->text : event->remark;
-    pthread_mutex_lock(&recorder->lock);
-    if (pthread_equal(pthread_self(), recorder->starter)) {
-        recorder->on_starter = 1;
-    }
-    if (recorder->count < MAX_EVENTS) {
-        struct recorded *slot = &recorder->events[recorder->count++];
-        slot->kind = event->kind;
-        slot->code = event->code;
-        slot->grace_end = event->grace_end;
-        slot->had_message = event->message != NULL;
-        strncpy(slot->detail, detail != NULL ? detail : "", sizeof slot->detail - 1);
-        slot->detail[sizeof slot->detail - 1] = '\0';
-    }
-    pthread_mutex_unlock(&recorder->lock);
-}
-
-/* How many events of `kind` were recorded; the last one is copied to `last`. */
-int count_kind(struct recorder *recorder, int32_t kind, struct recorded *last)
-{
-    int i, n = 0;
-    pthread_mutex_lock(&recorder->lock);
-    for (i = 0; i < recorder->count; i++) {
-        if (recorder->events[i].kind == kind) {
-            n++;
-            if (last != NULL) {
-                *last = recorder->events[i];
-            }
-        }
-    }
-    pthread_mutex_unlock(&recorder->lock);
-    return n;
-}
-
-/* Waits until an event of `kind` was recorded; returns whether one was. */
-int wait_kind(struct recorder *recorder, int32_t kind)
-{
-    long deadline = host_now_ms() + PATIENCE_MS * host_slack();
-    while (count_kind(recorder, kind, NULL) == 0) {
-        if (host_now_ms() > deadline) {
-            return 0;
-        }
-        sleep_ms(10);
-    }
-    return 1;
 }
 
 static int callback(const char *base_url, const char *app_id, const char *app_key, const char *user,

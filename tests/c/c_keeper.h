@@ -1,19 +1,30 @@
 /*
- * c_keeper.h: what the files of the c_keeper host share. c_keeper.c holds main() and the
- * keeper, social, machine and misuse scenarios; c_keeper_offline.c the offline-first ones.
- * Both are compiled into one program (tests/common/host/compile.rs: a host's parts are the
- * files named after it).
+ * c_keeper.h: what the files of the c_keeper host share: the patience, and the recorder of
+ * keeper events (static inline, as in host.h, so that c_keeper_offline.c needs nothing of
+ * c_keeper.c). c_keeper.c holds main() and the keeper, social, machine and misuse scenarios;
+ * c_keeper_offline.c the offline-first ones. Both are compiled into one program
+ * (tests/common/host/compile.rs: a host's parts are the files named after it).
  */
 
 #ifndef VERIFY_TEST_C_KEEPER_H
 #define VERIFY_TEST_C_KEEPER_H
 
 #include <pthread.h>
+#include <time.h>
 
 #include "host.h"
 
 /* How long a host waits for something the sandbox does, in ms (times the slack). */
 #define PATIENCE_MS 20000L
+
+/* Sleeps `ms` milliseconds (between polls of a state, each poll with a deadline). */
+static inline void sleep_ms(long ms)
+{
+    struct timespec pause;
+    pause.tv_sec = ms / 1000;
+    pause.tv_nsec = (ms % 1000) * 1000000L;
+    nanosleep(&pause, NULL);
+}
 
 /* What the C callback records, guarded by a mutex: it runs on the keeper's event thread. */
 #define MAX_EVENTS 64
@@ -33,13 +44,55 @@ struct recorder {
 };
 
 /* The keeper callback that records each event into the `struct recorder` of user_data. */
-void VERIFY_CALL record(void *user_data, const verify_event *event);
+static inline void VERIFY_CALL record(void *user_data, const verify_event *event)
+{
+    struct recorder *recorder = (struct recorder *)user_data;
+    const char *detail = event->text != NULL ? event->text : event->remark;
+    pthread_mutex_lock(&recorder->lock);
+    if (pthread_equal(pthread_self(), recorder->starter)) {
+        recorder->on_starter = 1;
+    }
+    if (recorder->count < MAX_EVENTS) {
+        struct recorded *slot = &recorder->events[recorder->count++];
+        slot->kind = event->kind;
+        slot->code = event->code;
+        slot->grace_end = event->grace_end;
+        slot->had_message = event->message != NULL;
+        strncpy(slot->detail, detail != NULL ? detail : "", sizeof slot->detail - 1);
+        slot->detail[sizeof slot->detail - 1] = '\0';
+    }
+    pthread_mutex_unlock(&recorder->lock);
+}
 
 /* How many events of `kind` were recorded; the last one is copied to `last`. */
-int count_kind(struct recorder *recorder, int32_t kind, struct recorded *last);
+static inline int count_kind(struct recorder *recorder, int32_t kind, struct recorded *last)
+{
+    int i, n = 0;
+    pthread_mutex_lock(&recorder->lock);
+    for (i = 0; i < recorder->count; i++) {
+        if (recorder->events[i].kind == kind) {
+            n++;
+            if (last != NULL) {
+                *last = recorder->events[i];
+            }
+        }
+    }
+    pthread_mutex_unlock(&recorder->lock);
+    return n;
+}
 
 /* Waits until an event of `kind` was recorded; returns whether one was. */
-int wait_kind(struct recorder *recorder, int32_t kind);
+static inline int wait_kind(struct recorder *recorder, int32_t kind)
+{
+    long deadline = host_now_ms() + PATIENCE_MS * host_slack();
+    while (count_kind(recorder, kind, NULL) == 0) {
+        if (host_now_ms() > deadline) {
+            return 0;
+        }
+        sleep_ms(10);
+    }
+    return 1;
+}
 
 /* The offline-first scenarios (c_keeper_offline.c); the arguments as c_keeper.c lists them. */
 int offline(const char *base_url, const char *app_id, const char *app_key, const char *card,
