@@ -66,8 +66,8 @@ VERIFY_LIBRARY_DIR="$root/target/release" VERIFY_LAB_SANDBOX="$root/target/relea
     cargo test -p verify --test lab -- --exact figures::figures --nocapture >&2
 
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
-dirty=$(git status --porcelain -- Cargo.toml Cargo.lock build.rs src core include sandbox benches tests/lab \
-    tests/hosts/lab_client.c 2>/dev/null | awk '{ print $2 }' | tr '\n' ' ' | sed 's/ $//' || true)
+dirty=$(git status --porcelain -- Cargo.toml Cargo.lock build.rs src core include sandbox benches \
+    tests/lab 2>/dev/null | awk '{ print $2 }' | tr '\n' ' ' | sed 's/ $//' || true)
 cpu_model=$(sed -n 's/^model name[[:space:]]*: *//p' /proc/cpuinfo | head -n 1)
 curl_v=$(pkg-config --modversion libcurl); ssl_v=$(pkg-config --modversion libcrypto)
 {

@@ -12,7 +12,7 @@
 #
 # with the cross gcc as linker and as the C compiler of ring's build script, into
 # target/aarch64-unknown-linux-gnu/release/ (CARGO_TARGET_DIR is honoured). The release build
-# (not debug) is the one tests/linux_arm64.rs runs under qemu-aarch64, scripts/package.sh
+# (not debug) is the one tests/platforms/linux_arm64.rs runs under qemu-aarch64, scripts/package.sh
 # --target aarch64-unknown-linux-gnu packages and benches/run.sh measures: one build for all
 # three. It checks that the library is an ARM64 ELF shared object named libverify.so
 # (SONAME) that exports exactly the functions of include/verify.h.

@@ -6,7 +6,7 @@
 #   scripts/build-python.sh TARGET...        some of them (the names below)
 #   scripts/build-python.sh --library FILE --platform TAG
 #                                            one wheel of a library built elsewhere, tagged
-#                                            py3-none-TAG (tests/python.rs: the debug build,
+#                                            py3-none-TAG (tests/python/python.rs: the debug build,
 #                                            as linux_x86_64: a tag that claims no manylinux)
 #
 # Targets:

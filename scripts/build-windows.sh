@@ -3,7 +3,7 @@
 # mingw-w64 targets of Rust, and check its exports.
 #
 #   scripts/build-windows.sh            install what is missing, build, check
-#   scripts/build-windows.sh --wine     also install Wine for tests/windows/: wine64 on the
+#   scripts/build-windows.sh --wine     also install Wine for tests/platforms/windows/: wine64 on the
 #                                       host, 32-bit Wine in an i386 chroot (scripts/wine32.sh)
 #   scripts/build-windows.sh --no-build only install and check
 #
@@ -85,7 +85,7 @@ lld=$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bi
 # the symbol right from a .def entry `_verify_init@8=verify_init` but marks its import name
 # "no prefix" (verify_init@8); the name type of each such entry is set to "undecorate" (3:
 # drop the leading _ and the @8), as in Windows SDK import libraries such as kernel32.lib.
-# tests/windows/exports.rs links a stdcall caller with it and checks the imported names.
+# tests/platforms/windows/exports.rs links a stdcall caller with it and checks the imported names.
 msvc_import_library() {
     local arch=$1 dir=$2
     if [ "$arch" = x64 ]; then

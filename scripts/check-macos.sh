@@ -36,7 +36,7 @@
 #      linker ignores the list, and would export every Rust symbol)
 # build.rs gives the dylib its install name (@rpath/libverify.dylib) and its minimum macOS
 # version (11.0 on arm64, 10.12 on x86-64, unless MACOSX_DEPLOYMENT_TARGET says otherwise);
-# tests/macos.rs checks both and the exports on the linked dylibs.
+# tests/platforms/macos.rs checks both and the exports on the linked dylibs.
 #
 # What this proves and what it does not: docs/platforms.md. In short, the code compiles for
 # macOS and links into a dylib whose every undefined symbol is one of libSystem (zig's stub)

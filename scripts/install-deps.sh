@@ -12,7 +12,7 @@
 #   cmake     -> cmake                        package: cmake
 #   mono      -> mono and mcs                 packages: mono-mcs mono-runtime
 #   chromium  -> chromium and chromedriver    packages: chromium chromium-driver
-#                (the headless browser of the console test, tests/console.rs)
+#                (the headless browser of the console test, tests/console/console.rs)
 #   cjk-font  -> a font for Chinese that fontconfig knows (`fc-list :lang=zh`)   package:
 #                fonts-wqy-microhei (the console test checks that Chinese is drawn with
 #                glyphs, not empty boxes)
@@ -29,7 +29,7 @@
 #                user-mode emulation)
 #   venv      -> python3 with its venv module and pip  packages: python3-venv python3-pip
 #                (scripts/check-macos.sh installs zig from PyPI into a venv)
-#                (scripts/build-python.sh and tests/python.rs: the Python package's build
+#                (scripts/build-python.sh and tests/python/python.rs: the Python package's build
 #                tools, pytest, mypy, vermin and PyInstaller from PyPI into venvs under target/python)
 #   mono-devel -> Mono's reference assemblies (/usr/lib/mono/4.7-api/mscorlib.dll), for
 #                scripts/build-csharp.sh (mcs -sdk:4.7)   package: mono-devel
@@ -65,7 +65,7 @@
 #                that puts OpenSSL 1.1 on LD_LIBRARY_PATH for dotnet only and turns off
 #                telemetry and ICU (invariant globalization: Debian's ICU is newer than this
 #                SDK knows). Callers set HOME (or DOTNET_CLI_HOME and
-#                NUGET_PACKAGES) and a NuGet.config of their own (tests/nuget.rs: a local
+#                NUGET_PACKAGES) and a NuGet.config of their own (tests/package/nuget.rs: a local
 #                folder only, so a restore never reaches the network)
 #   anything else: the command of that name, from the package of that name
 #

@@ -8,9 +8,9 @@
 #   scripts/reliability.sh --tsan          run scripts/tsan.sh first
 #
 # What it runs itself (a few minutes): the fault suite (core/tests/faults/) and
-# core/tests/reliability.rs, the C misuse host (tests/hosts/c_abi.c misuse: its check count),
-# the ASan/UBSan host tests (tests/c_sanitizers.rs and the sanitizer test of tests/c_abi.rs),
-# the valgrind host tests, and the memory scan (tests/c_memscan.rs). What it reads: the
+# core/tests/reliability.rs, the C misuse host (tests/c/c_abi.c misuse: its check count),
+# the ASan/UBSan host tests (tests/c/sanitizers.rs and the sanitizer test of tests/c/abi.rs),
+# the valgrind host tests, and the memory scan (tests/c/memscan.rs). What it reads: the
 # fuzzing log target/reliability/fuzz.tsv (scripts/fuzz.sh) and the ThreadSanitizer logs
 # target/reliability/tsan-*.log (scripts/tsan.sh); a part never run is reported as such.
 # Fails when a run it makes fails (RELIABILITY.md is then not rewritten).
@@ -47,11 +47,12 @@ cargo test --locked -p verify-core --test faults --test reliability >"$out/fault
 fault_cases=$(grep -cE '^\s*(row|special)\("' core/tests/faults/table.rs)
 fault_tests=$(passed "$out/faults.log")
 
-echo "== misuse: tests/hosts/c_abi.c misuse"
+echo "== misuse: tests/c/c_abi.c misuse"
 cargo build --locked -p verify --lib >"$out/build.log" 2>&1 || { tail -20 "$out/build.log"; exit 1; }
 host="$out/c_abi"
-cc -std=c99 -Wall -Wextra -Werror -pedantic -I include tests/hosts/c_abi.c -L target/debug \
-    -lverify -Wl,-rpath,"$PWD/target/debug" -o "$host"
+# The host and its parts (the files named after it: tests/common/host/compile.rs).
+cc -std=c99 -Wall -Wextra -Werror -pedantic -I include tests/c/c_abi.c tests/c/c_abi_*.c \
+    -L target/debug -lverify -Wl,-rpath,"$PWD/target/debug" -o "$host"
 LD_LIBRARY_PATH=target/debug "$host" misuse >"$out/misuse.log" 2>&1 ||
     { tail -20 "$out/misuse.log"; exit 1; }
 misuse_checks=$(sed -n 's/^RESULT: misuse: \([0-9]*\) checks, 0 failed$/\1/p' "$out/misuse.log")
@@ -63,9 +64,11 @@ cargo test --locked --test c_sanitizers >"$out/asan.log" 2>&1 || { tail -40 "$ou
 cargo test --locked --test c_abi misuse_under_address_and_undefined_behavior_sanitizers \
     >>"$out/asan.log" 2>&1 || { tail -40 "$out/asan.log"; exit 1; }
 asan_tests=$(passed "$out/asan.log")
-valgrind_files=$(grep -lE 'Run::Valgrind|VALGRIND_ARGS' tests/*.rs | xargs -n1 basename | sed 's/\.rs$//' | paste -sd ' ' -)
-# shellcheck disable=SC2086
-valgrind_targets=$(for t in $valgrind_files; do printf -- '--test %s ' "$t"; done)
+# The test targets (Cargo.toml's [[test]] names) whose driver runs a host under valgrind.
+valgrind_files=$(grep -rlE --include='*.rs' 'Run::Valgrind|VALGRIND_ARGS' tests | sort)
+valgrind_targets=$(for f in $valgrind_files; do
+    awk -v path="path = \"$f\"" '/^name = / { name = $3 } $0 == path { gsub(/"/, "", name); printf "--test %s ", name }' Cargo.toml
+done)
 # shellcheck disable=SC2086
 cargo test --locked $valgrind_targets >"$out/valgrind.log" 2>&1 ||
     { tail -40 "$out/valgrind.log"; exit 1; }
@@ -124,13 +127,13 @@ SECURITY.md the handling of secrets in memory.
 | --- | --- | --- |
 | Fault cases (refused, reset, black hole, slow drip, truncated, bad framing, non-JSON, HTML 502, 100 MB, deep nesting, redirects, 1014, 1001, stale connection, DNS, TLS, failover) | core/tests/faults/ | $fault_cases cases; each asserts the code, the time against the deadline, the requests the server saw and that the next call works; no secret in any message |
 | Deadlines, resends, re-init, body cap | core/tests/reliability.rs | with the fault suite: $fault_tests |
-| Misuse of every export (NULL, invalid UTF-8 incl. overlong and surrogate forms, empty, over-limit) | tests/hosts/c_abi.c \`misuse\` | $misuse_checks checks over the $table_calls calls of the CALLS table, 0 failed; all $exports functions of verify.h called with NULL by a C host or in the table (tests/c_sanitizers.rs) |
+| Misuse of every export (NULL, invalid UTF-8 incl. overlong and surrogate forms, empty, over-limit) | tests/c/c_abi.c \`misuse\` | $misuse_checks checks over the $table_calls calls of the CALLS table, 0 failed; all $exports functions of verify.h called with NULL by a C host or in the table (tests/c/sanitizers.rs) |
 | Fuzzing | fuzz/, scripts/fuzz.sh | $(ls fuzz/fuzz_targets | wc -l) targets, $fuzz_total executions recorded on this machine, 0 crashes |
-| AddressSanitizer + LeakSanitizer + UBSan on the C hosts | tests/c_sanitizers.rs, tests/c_abi.rs | $asan_tests (c_abi.c in every scenario, the C demo, c_threads, c_keeper) |
+| AddressSanitizer + LeakSanitizer + UBSan on the C hosts | tests/c/sanitizers.rs, tests/c/abi.rs | $asan_tests (c_abi.c in every scenario, the C demo, c_threads, c_keeper) |
 | valgrind (memcheck, full leak check) on the C hosts and the C demo | tests/: $valgrind_files | $valgrind_tests |
 | ThreadSanitizer, core (keeper, reliability) | scripts/tsan.sh core | $tsan_core |
 | ThreadSanitizer, C ABI (c_threads, c_keeper, the hosts of c_sanitizers) | scripts/tsan.sh c | $tsan_c |
-| Secrets in memory after verify_client_free (AppKey, session secret, card, password, 2 tokens) | tests/c_memscan.rs | scanned $memscan_bytes; copies found: ${memscan_copies:-0} (the test fails on any; SECURITY.md) |
+| Secrets in memory after verify_client_free (AppKey, session secret, card, password, 2 tokens) | tests/c/memscan.rs | scanned $memscan_bytes; copies found: ${memscan_copies:-0} (the test fails on any; SECURITY.md) |
 
 ## Fuzz targets
 

@@ -14,13 +14,14 @@
 # the cargo feature code-pages), builds the docs (warnings denied), then runs every test of
 # the workspace: the sandbox's black-box HTTP tests, the core's tests against the sandbox
 # (Rust API, wire vectors, reliability, keeper, racing, offline), the generated-files check
-# (header, C++/C#/README sections), and the C, C++ and C# host programs of tests/hosts/ and
+# (header, C++/C#/README sections), and the C, C++, C# and Python host programs (tests/c/,
+# tests/cpp/, tests/csharp/, tests/python/, tests/platforms/...: each beside its driver) and
 # the demos (under valgrind, ASan and UBSan where noted) against the library that the run
 # builds, the package built with CMake and pkg-config, the Windows programs under Wine (x64
 # and x86), the ARM64 programs under qemu-aarch64, the macOS dylibs' install name, minimum
 # version and exports, the network lab (tests/lab: namespaces, so it needs root;
 # docs/network-lab.md); then every fuzz target for a short budget (scripts/fuzz.sh).
-# The Python package's tests (tests/python.rs) run scripts/build-python.sh themselves: wheels
+# The Python package's tests (tests/python/python.rs) run scripts/build-python.sh themselves: wheels
 # for Linux (cargo-zigbuild, glibc 2.17) and Windows, and pytest, mypy, vermin and PyInstaller
 # from PyPI.
 # ThreadSanitizer runs by its own command, scripts/tsan.sh (about 13 minutes). The README's
@@ -38,21 +39,24 @@ scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium c
     test-hosts mingw wine debootstrap arm64 venv nuget zip unzip clang-format strace python3 \
     iproute2 dnsmasq ethtool libcurl-dev dotnet
 
-echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86, 32-bit Wine; tests/windows/, tests/nuget.rs)"
+echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86, 32-bit Wine; tests/platforms/windows/, tests/package/nuget.rs)"
 scripts/build-windows.sh --wine
 
-echo "== scripts/build-arm64.sh (libverify.so for Linux ARM64; tests/linux_arm64.rs, tests/nuget.rs)"
+echo "== scripts/build-arm64.sh (libverify.so for Linux ARM64; tests/platforms/linux_arm64.rs, tests/package/nuget.rs)"
 scripts/build-arm64.sh
 
-echo "== scripts/check-macos.sh (cargo-zigbuild check and the dylib's link, both Apple targets; tests/macos.rs)"
+echo "== scripts/check-macos.sh (cargo-zigbuild check and the dylib's link, both Apple targets; tests/platforms/macos.rs)"
 scripts/check-macos.sh
 
 echo "== cargo fmt --all --check"
 cargo fmt --all --check
 
 echo "== clang-format --dry-run --Werror (C and C++ test hosts and examples; .clang-format)"
-clang-format --dry-run --Werror tests/hosts/*.c tests/hosts/*.h tests/hosts/*.cpp \
-    tests/hosts/*.hpp examples-c/*.c examples-c/*.cpp
+# Every C and C++ file under tests/ (each host sits beside its driver: tests/c/, tests/cpp/,
+# tests/platforms/windows/, tests/console/, tests/lab/).
+# shellcheck disable=SC2046
+clang-format --dry-run --Werror $(find tests -name '*.[ch]' -o -name '*.[ch]pp' | sort) \
+    examples-c/*.c examples-c/*.cpp
 
 echo "== cargo clippy --workspace --all-targets -- -D warnings"
 cargo clippy --workspace --all-targets --locked -- -D warnings

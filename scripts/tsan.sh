@@ -5,10 +5,10 @@
 #   core:  core/tests/keeper.rs (the keeper's thread, events, stop) and
 #          core/tests/reliability.rs (deadlines, resends, re-init, the client shared by the
 #          calls of a test and the in-process sandbox's threads), every test of both;
-#   C ABI: tests/c_threads.rs (8 POSIX threads on one client, one reply read by 8 threads
-#          at once, concurrent slow calls), tests/c_keeper.rs (freeing a client mid-request,
+#   C ABI: tests/c/threads.rs (8 POSIX threads on one client, one reply read by 8 threads
+#          at once, concurrent slow calls), tests/c/keeper.rs (freeing a client mid-request,
 #          the cancellable social wait; its tests that run under valgrind cannot run under
-#          TSan) and tests/c_sanitizers.rs built for TSan (VERIFY_C_SANITIZER=thread: every
+#          TSan) and tests/c/sanitizers.rs built for TSan (VERIFY_C_SANITIZER=thread: every
 #          c_abi.c scenario with a server, the demo, c_threads, and c_keeper's callback,
 #          status and grace scenarios natively), with libverify.so and its std instrumented
 #          and the C hosts linked with rustc's TSan runtime.
@@ -78,15 +78,15 @@ WRAPPER
     chmod +x "$wrapper"
     export CC="$wrapper"
     run cargo +nightly test --locked -p verify --test c_threads
-    # The tests of c_keeper.rs that run their host under valgrind cannot run under TSan
+    # The tests of tests/c/keeper.rs that run their host under valgrind cannot run under TSan
     # (valgrind and TSan exclude each other); the same scenarios (callback, status, grace)
-    # run natively in tests/c_sanitizers.rs, below.
+    # run natively in tests/c/sanitizers.rs, below.
     run cargo +nightly test --locked -p verify --test c_keeper -- \
         --skip keeper_events_reach_a_c_callback --skip the_typed_status_snapshot \
         --skip an_outage_gives_the_grace_state_then_alive_again \
         --skip machine_code_through_the_c_abi --skip keeper_options_cancel_and_status_bad_arguments
     # c_abi.c's scenarios, the demo, c_threads and c_keeper (callback, status, grace) as
-    # tests/c_sanitizers.rs runs them, built for TSan instead of ASan.
+    # tests/c/sanitizers.rs runs them, built for TSan instead of ASan.
     VERIFY_C_SANITIZER=thread run cargo +nightly test --locked -p verify --test c_sanitizers
 fi
 

@@ -16,6 +16,9 @@
 //! | `README.md`: the result code table and the retry table | `generate::docs` |
 //! | `README.zh-CN.md`: the result code table with the Chinese messages | `generate::docs` |
 //! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the action prototypes, typed results and `Client` methods | `generate::python` |
+//!
+//! Two checks of the tree beside them: the C and C++ headers are ASCII, and every test driver
+//! under `tests/` is a `[[test]]` of Cargo.toml.
 
 mod generate;
 
@@ -121,4 +124,55 @@ fn the_c_and_cpp_headers_are_ascii() {
             path.display()
         );
     }
+}
+
+/// Every test driver under `tests/` (a file that declares `mod common;`) is a test target of
+/// the root Cargo.toml, and every `[[test]]` path there exists: the root crate does not
+/// discover its tests (`autotests = false`, the drivers live in folders by host and
+/// platform), so a driver left out would never run.
+#[test]
+fn every_test_driver_is_a_declared_target() {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).expect("Cargo.toml");
+    let declared: Vec<&str> = manifest
+        .lines()
+        .filter_map(|line| line.strip_prefix("path = \"tests/"))
+        .filter_map(|rest| rest.strip_suffix('"'))
+        .collect();
+    assert!(
+        declared.len() > 20,
+        "[[test]] paths of Cargo.toml: {declared:?}"
+    );
+    for path in &declared {
+        assert!(
+            root().join("tests").join(path).is_file(),
+            "Cargo.toml declares tests/{path}, which does not exist"
+        );
+    }
+    let mut folders = vec![root().join("tests")];
+    let mut undeclared = Vec::new();
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).expect("a folder of tests/") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap_or_default();
+            let relative = path
+                .strip_prefix(root().join("tests"))
+                .expect("under tests/");
+            let relative = relative.to_string_lossy().replace('\\', "/");
+            if relative.ends_with(".rs")
+                && text.lines().any(|line| line == "mod common;")
+                && !declared.contains(&relative.as_str())
+            {
+                undeclared.push(relative);
+            }
+        }
+    }
+    assert!(
+        undeclared.is_empty(),
+        "test drivers that no [[test]] of Cargo.toml declares (they would never run): \
+         {undeclared:?}"
+    );
 }

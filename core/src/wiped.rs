@@ -140,7 +140,7 @@ mod tests {
         assert_eq!(vec.capacity(), 100);
         assert_eq!(vec.as_ptr(), block, "wiped where it was, not reallocated");
         // What the block holds past the length is not readable without `unsafe`: the memory
-        // scan of the C tests (tests/c_memscan.rs) checks it in the whole process.
+        // scan of the C tests (tests/c/memscan.rs) checks it in the whole process.
     }
 
     #[test]

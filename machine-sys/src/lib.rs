@@ -435,7 +435,7 @@ pub fn fork_generation() -> u64 {
 /// call that started it: while it is held, a host's `FreeLibrary` does not unmap the
 /// library. Windows only; elsewhere it holds nothing (on Linux, glibc's `dlclose` leaves a
 /// library mapped while a thread that ran its code lives: its thread-local destructors are
-/// registered there; tests/c_lifecycle.rs). Dropping it releases the reference.
+/// registered there; tests/c/lifecycle.rs). Dropping it releases the reference.
 pub struct ModuleHold(module::Hold);
 
 /// Takes a [`ModuleHold`] on the library, in a call of the host (while the library is surely

@@ -1,7 +1,7 @@
 //! The package's CMake and pkg-config files (scripts/package/, written by scripts/package.sh
 //! with CMake's CMakePackageConfigHelpers): relocatable pkg-config files, a static variant
 //! that names libverify.a, and a version file that refuses a consumer of another pointer
-//! size. Needs cmake (`scripts/install-deps.sh cmake`); tests/package.rs builds and runs
+//! size. Needs cmake (`scripts/install-deps.sh cmake`); tests/package/package.rs builds and runs
 //! programs against the whole package.
 
 use std::path::{Path, PathBuf};

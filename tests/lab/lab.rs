@@ -4,7 +4,7 @@
 //! disturbing each other. The lab itself is `tests/lab/netlab.py` (see its header, its parts
 //! in `tests/lab/netlab/` and docs/network-lab.md); this module starts it, talks to its
 //! control socket, starts the sandbox inside it and runs the client programs
-//! (`tests/hosts/lab_client.c`, and the libcurl baseline `benches/baseline/baseline.c`)
+//! (`tests/lab/lab_client.c`, and the libcurl baseline `benches/baseline/baseline.c`)
 //! inside a slot.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -474,7 +474,7 @@ fn newest_change(path: &Path) -> Option<SystemTime> {
 /// The client programs of the lab, built into the lab's folder on first use.
 pub struct Programs {
     bin: PathBuf,
-    /// `tests/hosts/lab_client.c` against the library under test.
+    /// `tests/lab/lab_client.c` against the library under test.
     pub lab_client: PathBuf,
     /// The racing settings of the library that lab_client was built with (verify.h
     /// declares them): `verify_client_options_set_attempt_delay`, `_add_address`,
@@ -518,11 +518,7 @@ impl Programs {
                 .map(|((_, flag), _)| *flag),
         );
         let lab_client = bin.join("lab_client");
-        compile_c(
-            &root().join("tests/hosts/lab_client.c"),
-            &lab_client,
-            &flags,
-        );
+        compile_c(&root().join("tests/lab/lab_client.c"), &lab_client, &flags);
         Programs {
             bin,
             lab_client,

@@ -1,7 +1,7 @@
 //! The table, row by row, with injected component values: each row is a test of
 //! the rule, the anchor and the store together (`check_with` with a made-up machine and a
-//! scratch state folder). The real sources are read by `tests/c_keeper.rs` (Linux, under
-//! strace) and `tests/windows/` (Windows programs under Wine).
+//! scratch state folder). The real sources are read by `tests/c/keeper.rs` (Linux, under
+//! strace) and `tests/platforms/windows/` (Windows programs under Wine).
 
 use std::fs;
 use std::path::PathBuf;

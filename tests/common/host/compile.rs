@@ -1,6 +1,6 @@
 //! Compiling C and C++ hosts against the library under test: the flags of the contract of
-//! `verify.h` and `verify.hpp`, the hosts of `tests/hosts/`, and the functions the header
-//! declares.
+//! `verify.h` and `verify.hpp`, the C hosts of `tests/c/` (each with its parts), and the
+//! functions the header declares.
 
 use super::*;
 
@@ -58,8 +58,37 @@ pub fn include_dir() -> PathBuf {
         .unwrap_or_else(|| root().join("include"))
 }
 
-/// Compiles and links the C `source` (C hosts include `host.h` from their own folder) against
-/// the library under test into `output`, with [`C_FLAGS`] and `extra`; panics with the
+/// The files of the C host whose main file is `source`: `source` itself, then the files beside
+/// it named after it (`c_abi.c`: `c_abi_contracts.c`; `c_keeper.c`: `c_keeper_offline.c`),
+/// in name order. A host's headers (`host.h`, `c_abi.h`) sit beside it and are found by their
+/// quoted includes, with no `-I`.
+pub fn host_sources(source: &std::path::Path) -> Vec<PathBuf> {
+    let mut sources = vec![source.to_path_buf()];
+    let (Some(folder), Some(stem)) = (
+        source.parent(),
+        source.file_stem().and_then(|stem| stem.to_str()),
+    ) else {
+        return sources;
+    };
+    let prefix = format!("{stem}_");
+    let mut parts: Vec<PathBuf> = std::fs::read_dir(folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| {
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            name.starts_with(&prefix) && name.ends_with(".c")
+        })
+        .collect();
+    parts.sort();
+    sources.extend(parts);
+    sources
+}
+
+/// Compiles and links the C host `source` with its parts ([`host_sources`]) against the
+/// library under test into `output`, with [`C_FLAGS`] and `extra`; panics with the
 /// compiler's output on failure. `$CC` or `cc`.
 pub fn compile_c(source: &std::path::Path, output: &std::path::Path, extra: &[&str]) {
     let lib = library_dir();
@@ -69,7 +98,7 @@ pub fn compile_c(source: &std::path::Path, output: &std::path::Path, extra: &[&s
         .args(extra)
         .arg("-I")
         .arg(include_dir())
-        .arg(source)
+        .args(host_sources(source))
         .arg("-L")
         .arg(&lib)
         .arg("-lverify")
@@ -87,11 +116,11 @@ pub fn compile_c(source: &std::path::Path, output: &std::path::Path, extra: &[&s
     );
 }
 
-/// Compiles the C host `tests/hosts/<name>.c` into `scratch` (with `extra` flags); returns
-/// the program's path.
+/// Compiles the C host `tests/c/<name>.c` (with its parts) into `scratch` (with `extra`
+/// flags); returns the program's path.
 pub fn build_host(name: &str, scratch: &Scratch, extra: &[&str]) -> PathBuf {
     build_host_from(
-        &root().join("tests/hosts").join(format!("{name}.c")),
+        &root().join("tests/c").join(format!("{name}.c")),
         scratch,
         extra,
     )

@@ -13,7 +13,7 @@ pub const VALGRIND_ARGS: &[&str] = &[
 ];
 
 /// How much slower than native a host runs under valgrind, for its time limits
-/// (`VERIFY_HOST_SLACK` of tests/hosts/host.h).
+/// (`VERIFY_HOST_SLACK` of tests/c/host.h).
 pub const VALGRIND_SLACK: u32 = 25;
 
 /// Fails unless valgrind's report (its stderr) shows no error and no definite or indirect
@@ -55,7 +55,7 @@ impl HostOutput {
         )
     }
 
-    /// Fails unless the host passed every check (tests/hosts/host.h: exit 0 and a RESULT line
+    /// Fails unless the host passed every check (tests/c/host.h: exit 0 and a RESULT line
     /// with 0 failed), and, under valgrind, valgrind found nothing.
     pub fn assert_passed(&self, run: Run) {
         let report = self.report();

@@ -19,7 +19,7 @@ pub fn lsan_suppressions() -> PathBuf {
 }
 
 /// How much slower than native a host built with [`SANITIZER_FLAGS`] runs, for its time
-/// limits (`VERIFY_HOST_SLACK` of tests/hosts/host.h).
+/// limits (`VERIFY_HOST_SLACK` of tests/c/host.h).
 pub const SANITIZER_SLACK: u32 = 3;
 
 /// Runs a C host built with [`SANITIZER_FLAGS`] like [`run_host`] (natively), with
@@ -54,7 +54,7 @@ pub fn run_sanitized_host(
     run_host(std::path::Path::new("env"), &all, Run::Native, on_line)
 }
 
-/// Fails unless a host run by [`run_sanitized_host`] passed every check (tests/hosts/host.h)
+/// Fails unless a host run by [`run_sanitized_host`] passed every check (tests/c/host.h)
 /// and no sanitizer reported anything.
 pub fn assert_sanitizers_clean(output: &HostOutput) {
     output.assert_passed(Run::Native);
@@ -88,7 +88,7 @@ pub fn assert_no_sanitizer_report(output: &HostOutput) {
 /// of scripts/tsan.sh links rustc's TSan runtime (the library is what is instrumented).
 pub const TSAN_FLAGS: &[&str] = &["-fno-omit-frame-pointer", "-g"];
 
-/// The sanitizer flags of the hosts of tests/c_sanitizers.rs: [`SANITIZER_FLAGS`] (ASan
+/// The sanitizer flags of the hosts of tests/c/sanitizers.rs: [`SANITIZER_FLAGS`] (ASan
 /// and UBSan), or [`TSAN_FLAGS`] when `VERIFY_C_SANITIZER=thread` (scripts/tsan.sh runs
 /// those tests so, against an instrumented library).
 pub fn host_sanitizer_flags() -> &'static [&'static str] {

@@ -3,7 +3,7 @@
 
 use super::*;
 
-/// The sandbox side of the typed program (`tests/hosts/cpp_typed.cpp`,
+/// The sandbox side of the typed program (`tests/cpp/cpp_typed.cpp`,
 /// `bindings/nuget/consumer/Consumer.cs`): a fresh program with a 30-day card and the account
 /// `typed-user` / `typed-pass` expiring 2099-03-04 05:06:07 (UTC+08:00); it answers the
 /// program's `@@ ban REASON` by banning the card, and checks what the program printed.
