@@ -9,7 +9,8 @@
 mod common;
 
 use common::host::{
-    build_host_from, demo_sandbox, header_functions, require_tool, root, run_host, Run, Scratch,
+    build_host_from, demo_sandbox, first_fenced, header_functions, require_tool, root, run_host,
+    Run, Scratch,
 };
 
 const README_URL: &str = "\"http://127.0.0.1:8080\"";
@@ -17,10 +18,7 @@ const README_APP_ID: &str = "\"10001\"";
 
 /// The first ```c block of `file`.
 fn quickstart(file: &str) -> String {
-    let readme = std::fs::read_to_string(root().join(file)).expect("the README");
-    let start = readme.find("```c\n").expect("the README has a ```c block") + "```c\n".len();
-    let end = readme[start..].find("```").expect("the ```c block ends") + start;
-    readme[start..end].to_owned()
+    first_fenced(file, "c")
 }
 
 #[test]

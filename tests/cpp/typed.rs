@@ -10,7 +10,9 @@
 #[path = "../common/mod.rs"]
 mod common;
 
-use common::host::{compile_cxx, root, run_host, IssueProgram, Run, Scratch, CXX_STRICT_FLAGS};
+use common::host::{
+    compile_cxx, first_fenced, root, run_host, IssueProgram, Run, Scratch, CXX_STRICT_FLAGS,
+};
 
 /// Builds `cpp_typed.cpp` with `std` (`-std=c++17`, `-std=c++23`), runs it against a fresh
 /// program and returns its output.
@@ -58,13 +60,7 @@ fn the_chinese_readme_cpp_example_compiles_and_runs() {
 }
 
 fn readme_cpp_example_runs(file: &str, expected_start: &str, expected_offset: &str) {
-    let readme = std::fs::read_to_string(root().join(file)).expect("the README");
-    let start = readme
-        .find("```cpp\n")
-        .expect("the README has a ```cpp block")
-        + "```cpp\n".len();
-    let end = readme[start..].find("```").expect("the block ends") + start;
-    let source = &readme[start..end];
+    let source = &first_fenced(file, "cpp");
     for part in ["\"http://127.0.0.1:8080\"", "\"10001\""] {
         assert!(
             source.contains(part),

@@ -23,7 +23,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::host::{
-    compile_csharp, demo_sandbox, demo_sandbox_with, host_command, root, run_mono, text, Scratch,
+    compile_csharp, demo_sandbox, demo_sandbox_with, fenced, host_command, root, run_mono, text,
+    Scratch,
 };
 use verify_sandbox::Config;
 
@@ -180,21 +181,6 @@ fn the_csharp_readme_ban_example_bans_a_card_and_an_account() {
         ok && stdout == "1006 refund requested\n1006 chargeback\n",
         "with the token the card and the account are refused with their reasons\n{report}"
     );
-}
-
-/// The fenced blocks of `lang` in a Markdown file, in order.
-fn fenced(file: &str, lang: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(root().join(file)).expect("read the README");
-    let fence = format!("```{lang}\n");
-    let mut out = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find(&fence) {
-        let body = &rest[at + fence.len()..];
-        let end = body.find("```").expect("the block ends");
-        out.push(body[..end].to_owned());
-        rest = &body[end..];
-    }
-    out
 }
 
 /// Reads a project file with .NET's own XML parser (`XmlDocument.Load` throws on XML that

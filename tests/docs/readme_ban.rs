@@ -21,7 +21,7 @@ mod common;
 use std::process::Command;
 
 use common::host::{
-    build_host_from, demo_sandbox_with, require_tool, root, run_host, show, Run, Scratch,
+    build_host_from, demo_sandbox_with, fenced, require_tool, run_host, show, Run, Scratch,
 };
 use verify_core::Client;
 use verify_sandbox::{Config, Sandbox};
@@ -31,21 +31,6 @@ const TOKEN: &str = "readme-ban-token.0123456789";
 const README_URL: &str = "http://127.0.0.1:8080";
 const CARD_REASON: &str = "refund requested";
 const ACCOUNT_REASON: &str = "chargeback";
-
-/// The fenced blocks of `lang` in a Markdown file, in order.
-fn fenced(file: &str, lang: &str) -> Vec<String> {
-    let text = std::fs::read_to_string(root().join(file)).expect("read the README");
-    let fence = format!("```{lang}\n");
-    let mut out = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find(&fence) {
-        let body = &rest[at + fence.len()..];
-        let end = body.find("```").expect("the block ends");
-        out.push(body[..end].to_owned());
-        rest = &body[end + 3..];
-    }
-    out
-}
 
 /// The ```sh block of `file` that bans an account too (the C section's), or that disables a
 /// card only (the C++ section's).

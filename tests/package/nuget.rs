@@ -40,7 +40,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::host::{library_dir, root, run_ok, run_script, show, target_dir, text};
+use common::host::{fenced, library_dir, root, run_ok, run_script, show, target_dir, text};
 
 fn version() -> String {
     let manifest = fs::read_to_string(root().join("Cargo.toml")).expect("read Cargo.toml");
@@ -406,21 +406,6 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
         fs::canonicalize(bin.join("libverify.so")).ok(),
         "libverify.so came from the package\n{report}"
     );
-}
-
-/// The fenced blocks of `lang` in a Markdown file of the repository, in order.
-fn fenced(file: &str, lang: &str) -> Vec<String> {
-    let text = fs::read_to_string(root().join(file)).expect("read the README");
-    let fence = format!("```{lang}\n");
-    let mut out = Vec::new();
-    let mut rest = text.as_str();
-    while let Some(at) = rest.find(&fence) {
-        let body = &rest[at + fence.len()..];
-        let end = body.find("```").expect("the block ends");
-        out.push(body[..end].to_owned());
-        rest = &body[end..];
-    }
-    out
 }
 
 /// The .NET Core 3.1 SDK of `scripts/install-deps.sh dotnet` (installed when missing): the

@@ -26,8 +26,8 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use common::host::{
-    library_dir, require_tool, root, run_host_command, run_script, show, target_dir, text,
-    IssueProgram, Scratch,
+    first_fenced, library_dir, require_tool, root, run_host_command, run_script, show, target_dir,
+    text, IssueProgram, Scratch,
 };
 use common::APP_KEY;
 use verify_sandbox::{Fault, FaultKind};
@@ -589,11 +589,7 @@ fn release_wheels_and_sdist() {
 /// logs in, prints the expiry in UTC+08:00 and keeps the session.
 #[test]
 fn the_readme_example_runs() {
-    let readme =
-        std::fs::read_to_string(root().join("bindings/python/README.md")).expect("README.md");
-    let start = readme.find("```python\n").expect("a ```python block") + "```python\n".len();
-    let end = readme[start..].find("```").expect("the block ends") + start;
-    let source = &readme[start..end];
+    let source = &first_fenced("bindings/python/README.md", "python");
     for part in ["\"http://127.0.0.1:8080\"", "\"10001\""] {
         assert!(source.contains(part), "the example no longer has {part}");
     }
