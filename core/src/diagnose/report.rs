@@ -144,8 +144,14 @@ impl Step {
         self
     }
 
-    pub(crate) fn detail(mut self, name: &str, value: impl Into<Value>) -> Step {
-        self.details.insert(name.to_owned(), value.into());
+    pub(crate) fn detail(self, name: &str, value: impl Into<Value>) -> Step {
+        self.with_detail(name, value.into())
+    }
+
+    /// [`Step::detail`] once converted: one copy of the insertion (and of the move of the
+    /// whole step), not one for each type of value.
+    fn with_detail(mut self, name: &str, value: Value) -> Step {
+        self.details.insert(name.to_owned(), value);
         self
     }
 
