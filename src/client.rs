@@ -101,7 +101,6 @@ fn note_refusal(reply: &Reply) {
 /// # Safety
 /// `out` was checked by `clear_out`.
 #[inline(never)] // one copy for the calls and the social login's poll and wait
-
 pub(crate) unsafe fn deliver(out: *mut *mut verify_reply, outcome: Result<Reply, Error>) -> i32 {
     match outcome {
         Ok(reply) => {
