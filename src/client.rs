@@ -100,6 +100,7 @@ fn note_refusal(reply: &Reply) {
 ///
 /// # Safety
 /// `out` was checked by `clear_out`.
+#[inline(never)] // one copy for the calls and the social login's poll and wait
 pub(crate) unsafe fn deliver(out: *mut *mut verify_reply, outcome: Result<Reply, Error>) -> i32 {
     match outcome {
         Ok(reply) => {
@@ -128,7 +129,23 @@ pub(crate) unsafe fn deliver(out: *mut *mut verify_reply, outcome: Result<Reply,
 pub(crate) unsafe fn answer(
     client: *const verify_client,
     out: *mut *mut verify_reply,
-    build: impl FnOnce() -> Result<ActionRequest, Error>,
+    build: impl Fn() -> Result<ActionRequest, Error>,
+) -> i32 {
+    // SAFETY: forwarded from the caller.
+    unsafe { answer_with(client, out, &build) }
+}
+
+/// The body of [`answer`], one copy for every call: only the request's building differs
+/// between them, behind `build`'s `dyn` call (a generic body would be copied into each of
+/// the action table's functions, about 1 KB each).
+///
+/// # Safety
+/// As for [`answer`].
+#[inline(never)]
+unsafe fn answer_with(
+    client: *const verify_client,
+    out: *mut *mut verify_reply,
+    build: &dyn Fn() -> Result<ActionRequest, Error>,
 ) -> i32 {
     guard_code(|| {
         // SAFETY: the caller's contract.

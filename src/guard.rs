@@ -110,11 +110,19 @@ pub fn guard<T>(fallback: T, body: impl FnOnce() -> T) -> T {
     match outcome {
         Ok(value) => value,
         Err(payload) => {
-            set_last_error(codes::ERR_PANIC, &panic_text(&*payload));
-            PANIC_AT.take();
+            caught(payload);
             fallback
         }
     }
+}
+
+/// Records a panic caught by [`guard`] as the last error. Out of line: one copy, not one in
+/// each exported function.
+#[cold]
+#[inline(never)]
+fn caught(payload: Box<dyn std::any::Any + Send>) {
+    set_last_error(codes::ERR_PANIC, &panic_text(&*payload));
+    PANIC_AT.take();
 }
 
 /// What the last error (and a client's log hook) says of a caught panic: its message, and
@@ -135,8 +143,24 @@ pub(crate) fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 pub fn guard_code(body: impl FnOnce() -> Result<i32, Error>) -> i32 {
     guard(codes::ERR_PANIC, || match body() {
         Ok(code) => code,
-        Err(error) => record(&error),
+        Err(error) => record_owned(error),
     })
+}
+
+/// [`record`] of an error that is dropped afterwards. Out of line: one copy, not one in each
+/// exported function.
+#[cold]
+#[inline(never)]
+fn record_owned(error: Error) -> i32 {
+    record(&error)
+}
+
+/// The error of a NULL argument `name`. Out of line: one copy of the formatting, not one in
+/// each caller.
+#[cold]
+#[inline(never)]
+pub(crate) fn null_argument(name: &str) -> Error {
+    Error::local(ErrorKind::InvalidArgument, format!("{name} is NULL"))
 }
 
 /// A required UTF-8 string argument.
@@ -144,8 +168,7 @@ pub fn guard_code(body: impl FnOnce() -> Result<i32, Error>) -> i32 {
 /// # Safety
 /// `ptr` is NULL or points to a NUL-terminated string that stays valid during the call.
 pub unsafe fn required_str<'a>(ptr: *const c_char, name: &str) -> Result<Cow<'a, str>, Error> {
-    optional_str(ptr, name)?
-        .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, format!("{name} is NULL")))
+    optional_str(ptr, name)?.ok_or_else(|| null_argument(name))
 }
 
 /// An optional string argument: NULL is `None`. The bytes are UTF-8, or in the code page
@@ -177,10 +200,7 @@ pub unsafe fn optional_str<'a>(
 /// `out` is NULL or valid for writing one `T`.
 pub unsafe fn write_out<T>(out: *mut T, name: &str, value: T) -> Result<(), Error> {
     if out.is_null() {
-        return Err(Error::local(
-            ErrorKind::InvalidArgument,
-            format!("{name} is NULL"),
-        ));
+        return Err(null_argument(name));
     }
     // SAFETY: checked non-NULL; the caller guarantees it is writable.
     unsafe { out.write(value) };
@@ -215,10 +235,7 @@ pub unsafe fn free_handle<T>(handle: *mut T) {
 /// `out` is NULL or valid for writing one pointer.
 pub unsafe fn clear_out<T>(out: *mut *mut T, name: &str) -> Result<(), Error> {
     if out.is_null() {
-        return Err(Error::local(
-            ErrorKind::InvalidArgument,
-            format!("{name} is NULL"),
-        ));
+        return Err(null_argument(name));
     }
     // SAFETY: checked non-NULL; the caller guarantees it is writable.
     unsafe { *out = std::ptr::null_mut() };

@@ -88,10 +88,10 @@ type Made = HashMap<(i32, Language, i32), Box<CStr>>;
 fn encoded(code_page: i32, language: Language, code: i32) -> *const c_char {
     static MADE: OnceLock<Mutex<Made>> = OnceLock::new();
     // Codes outside the table share their generic message.
-    let key_code = match codes::info(code) {
-        Some(row) => row.code,
-        None if code > 0 => i32::MAX,
-        None => i32::MIN,
+    let key_code = match code {
+        code if codes::in_table(code) => code,
+        code if code > 0 => i32::MAX,
+        _ => i32::MIN,
     };
     let mut made = MADE
         .get_or_init(Mutex::default)

@@ -12,7 +12,8 @@ use verify_core::{
 };
 
 use crate::guard::{
-    clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str, write_out,
+    clear_out, free_handle, give_handle, guard, guard_code, null_argument, optional_str,
+    required_str, write_out,
 };
 
 /// Length of a machine code from `verify_machine_code`, without the terminating NUL.
@@ -284,8 +285,7 @@ unsafe fn read_value<H, T>(
 ) -> i32 {
     guard_code(|| {
         // SAFETY: the caller's contract.
-        let handle = unsafe { handle.as_ref() }
-            .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, format!("{name} is NULL")))?;
+        let handle = unsafe { handle.as_ref() }.ok_or_else(|| null_argument(name))?;
         if out.is_null() {
             return Err(Error::local(ErrorKind::InvalidArgument, "out is NULL"));
         }

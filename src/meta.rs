@@ -22,9 +22,9 @@ fn descriptions() -> &'static Descriptions {
     static TEXTS: OnceLock<Descriptions> = OnceLock::new();
     let c_text = |text: &str| CString::new(text).unwrap_or_default();
     TEXTS.get_or_init(|| Descriptions {
-        table: codes::TABLE
+        table: codes::numbers()
             .iter()
-            .map(|row| (row.code, c_text(row.text)))
+            .map(|&code| (code, c_text(codes::describe(code))))
             .collect(),
         undocumented: c_text(codes::UNDOCUMENTED_SERVER_CODE),
         unknown: c_text(codes::UNKNOWN_LOCAL_CODE),

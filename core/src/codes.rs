@@ -11,6 +11,7 @@
 //! fails when one of them is stale.
 
 pub use crate::language::Language;
+use crate::packed::Packed;
 
 /// One row of the code table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +70,18 @@ macro_rules! code_table {
                 user: UserMessage { en: $en, zh_cn: $zh_cn, zh_tw: $zh_tw },
             }, )*
         ];
+
+        /// How many rows the table has.
+        const ROWS: usize = [$($code),*].len();
+        /// The rows' numbers, in the order of the table: what [`describe`] and
+        /// [`user_message`] look up.
+        const CODES: [i32; ROWS] = [$($code),*];
+        /// Each row's developer text, then its message in every language (the columns of
+        /// [`UserMessage`]), packed for the lookups at run time ([`crate::packed`]).
+        static TEXTS: Packed<{ 4 * ROWS }> = Packed::new(
+            concat!($($text, $en, $zh_cn, $zh_tw,)*),
+            [$($text.len(), $en.len(), $zh_cn.len(), $zh_tw.len(),)*],
+        );
     };
 }
 
@@ -335,11 +348,28 @@ pub fn info(code: i32) -> Option<&'static CodeInfo> {
     TABLE.iter().find(|row| row.code == code)
 }
 
+/// Every code of the table, in its order (the numbers of [`TABLE`], without the rest of the
+/// rows).
+pub fn numbers() -> &'static [i32] {
+    &CODES
+}
+
+/// Whether the table has `code`.
+pub fn in_table(code: i32) -> bool {
+    CODES.contains(&code)
+}
+
+/// The place of `code`'s texts in [`TEXTS`] (its developer text; the end user's messages
+/// follow), when the table has it.
+fn texts_of(code: i32) -> Option<usize> {
+    CODES.iter().position(|&row| row == code).map(|row| 4 * row)
+}
+
 /// An English description of any code for developers: the table's text, or a generic text
 /// for codes the table does not have.
 pub fn describe(code: i32) -> &'static str {
-    match info(code) {
-        Some(row) => row.text,
+    match texts_of(code) {
+        Some(at) => TEXTS.get(at),
         None if code > 0 => UNDOCUMENTED_SERVER_CODE,
         None => UNKNOWN_LOCAL_CODE,
     }
@@ -354,7 +384,21 @@ pub const UNKNOWN_LOCAL_CODE: &str = "unknown local error";
 /// codes the table does not have. A host shows it for local results and for refusals whose
 /// server message is empty; a refusal's own message is the service's to give.
 pub fn user_message(code: i32, language: Language) -> &'static str {
-    user_message_row(code).get(language)
+    match texts_of(code) {
+        Some(at) => TEXTS.get(at + 1 + column(language)),
+        None if code > 0 => UNDOCUMENTED_SERVER_CODE_USER.get(language),
+        None => UNKNOWN_LOCAL_CODE_USER.get(language),
+    }
+}
+
+/// The column of `language` in [`UserMessage`] (and in each row's end-user messages in
+/// [`TEXTS`]).
+pub(crate) fn column(language: Language) -> usize {
+    match language {
+        Language::En => 0,
+        Language::ZhCn => 1,
+        Language::ZhTw => 2,
+    }
 }
 
 /// The end-user messages of `code` in every language ([`user_message`]).
@@ -398,6 +442,27 @@ pub(crate) mod tests {
         assert_eq!(describe(1002), UNDOCUMENTED_SERVER_CODE);
         assert_eq!(describe(-100), UNKNOWN_LOCAL_CODE);
         assert_eq!(describe(CARD_INVALID), info(1004).map_or("", |r| r.text));
+    }
+
+    #[test]
+    fn the_packed_texts_read_as_the_table() {
+        let in_order: Vec<i32> = TABLE.iter().map(|row| row.code).collect();
+        assert_eq!(numbers(), in_order);
+        for row in TABLE {
+            assert!(in_table(row.code), "{}", row.name);
+            assert_eq!(describe(row.code), row.text, "{}", row.name);
+            for language in Language::ALL {
+                let message = user_message(row.code, language);
+                assert_eq!(message, row.user.get(language), "{} {language:?}", row.name);
+                assert_eq!(message, user_message_row(row.code).get(language));
+            }
+        }
+        assert!(!in_table(1002) && !in_table(-100));
+        assert_eq!(
+            user_message(1002, Language::ZhTw),
+            UNDOCUMENTED_SERVER_CODE_USER.zh_tw
+        );
+        assert_eq!(user_message(-100, Language::En), UNKNOWN_LOCAL_CODE_USER.en);
     }
 
     /// Characters written differently in Simplified and Traditional Chinese, as pairs

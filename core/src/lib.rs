@@ -53,6 +53,7 @@ mod machine;
 mod net;
 pub mod offline;
 pub mod options;
+mod packed;
 mod password_hash;
 mod process;
 mod reply;

@@ -5,8 +5,9 @@
 //! every language of a row names the same ones. The JSON keeps the step's English sentence
 //! (`message`) and its key.
 
-use crate::codes::UserMessage;
+use crate::codes::{self, UserMessage};
 use crate::language::Language;
+use crate::packed::Packed;
 
 /// One row: a step key and its sentence in every language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,6 +30,15 @@ macro_rules! step_words {
         pub const WORDS: &[StepWords] = &[$(
             StepWords { key: $key, words: UserMessage { en: $en, zh_cn: $zh_cn, zh_tw: $zh_tw } },
         )*];
+
+        /// How many rows the table has.
+        const ROWS: usize = [$($key),*].len();
+        /// Each row's key, then its sentence in every language (the columns of
+        /// [`UserMessage`]), packed for [`words`] ([`crate::packed`]).
+        static TEXTS: Packed<{ 4 * ROWS }> = Packed::new(
+            concat!($($key, $en, $zh_cn, $zh_tw,)*),
+            [$($key.len(), $en.len(), $zh_cn.len(), $zh_tw.len(),)*],
+        );
     };
 }
 
@@ -397,10 +407,10 @@ step_words! {
 
 /// The sentence of `key` in `language`, when the table has the key.
 pub fn words(key: &str, language: Language) -> Option<&'static str> {
-    WORDS
-        .iter()
-        .find(|row| row.key == key)
-        .map(|row| row.words.get(language))
+    (0..ROWS)
+        .map(|row| 4 * row)
+        .find(|&at| TEXTS.get(at) == key)
+        .map(|at| TEXTS.get(at + 1 + codes::column(language)))
 }
 
 /// The facts of the text report's first line.
@@ -501,6 +511,9 @@ mod tests {
         for row in WORDS {
             assert!(keys.insert(row.key), "{} twice", row.key);
             check_languages(row.key, &row.words);
+            for language in Language::ALL {
+                assert_eq!(words(row.key, language), Some(row.words.get(language)));
+            }
             let names = placeholders(row.words.en);
             for language in Language::ALL {
                 assert_eq!(
