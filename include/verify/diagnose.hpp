@@ -97,10 +97,7 @@ struct Diagnosis {
     [[nodiscard]] std::string text_in(std::string_view language) const {
         std::string tag = detail::arg(language, "language");
         const char *out = nullptr;
-        // An accessor: 0 on success, a negative code otherwise.
-        if (std::int32_t code = verify_diagnosis_text_in(report_.get(), tag.c_str(), &out); code != 0) {
-            detail::raise(code);
-        }
+        detail::check_read(verify_diagnosis_text_in(report_.get(), tag.c_str(), &out));
         return detail::copy(out);
     }
 

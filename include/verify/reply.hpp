@@ -224,10 +224,7 @@ public:
     /* The whole reply as JSON: {"code":..,"message":..,"data":..}, unknown fields included. */
     [[nodiscard]] std::string json() const {
         const char *text = nullptr;
-        std::int32_t code = verify_reply_json(live(), nullptr, &text);
-        if (code != 0) {
-            detail::raise(code);
-        }
+        detail::check_read(verify_reply_json(live(), nullptr, &text));
         return detail::copy(text);
     }
 

@@ -68,6 +68,13 @@ inline void check_ok(std::int32_t code) {
     }
 }
 
+/* Throws unless an accessor, which answers 0 on success (not 200), did. */
+inline void check_read(std::int32_t code) {
+    if (code != 0) {
+        raise(code);
+    }
+}
+
 /* Refuses a string argument that C would silently cut at an embedded NUL. */
 inline void check(std::string_view value, const char *name) {
     if (value.find('\0') != std::string_view::npos) {
