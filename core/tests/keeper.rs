@@ -487,7 +487,12 @@ fn network_trouble_then_grace_then_recovery_when_the_server_returns() {
         eventually(PATIENCE, || keeper.status().state == KeeperState::Grace),
         "grace"
     );
-    assert!(count(&events, EventKind::Trouble) >= 1);
+    // Events reach the callback on the keeper's event thread, after the state changed: the
+    // trouble event is waited for, not read at once.
+    assert!(
+        eventually(PATIENCE, || count(&events, EventKind::Trouble) >= 1),
+        "trouble reported"
+    );
     let alive_before = count(&events, EventKind::Alive);
 
     sandbox
