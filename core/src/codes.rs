@@ -341,6 +341,15 @@ code_table! {
         zh_cn: "无法在本机保存授权数据，请检查文件夹权限和磁盘空间。",
         zh_tw: "無法在本機儲存授權資料，請檢查資料夾權限和磁碟空間。",
     };
+    /// Offline verdict refused: the time cannot be confirmed offline. The stored verdict
+    /// answers only when the time marks it was written under (in the state folder and in its
+    /// second place) are found where they were, of its store and at least as late as itself;
+    /// one is missing, foreign, older or elsewhere. A login that reaches the server heals it.
+    ERR_TIME_UNCONFIRMED = -19, "offline verdict refused: the time cannot be confirmed offline; connect once", {
+        en: "The time on this computer cannot be confirmed for offline use. Please connect to the internet and sign in once.",
+        zh_cn: "无法确认本机时间，暂时不能离线使用，请联网登录一次。",
+        zh_tw: "無法確認本機時間，暫時不能離線使用，請連線網路登入一次。",
+    };
 }
 
 /// The table row of `code`, when the code is in the table.

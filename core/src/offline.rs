@@ -33,7 +33,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use serde_json::{json, Map, Value};
 
 use crate::cancel::CancelToken;
-use crate::clock_mark::ClockMark;
+use crate::clock_mark::{ClockMark, Stamp, Vouched};
 use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
@@ -48,9 +48,11 @@ use crate::state::Sealed;
 fn verdict_file(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
 }
-/// The format of the verdict file's contents (2: with the password's hash in account mode;
-/// a verdict of format 1 still answers in card mode).
-const FORMAT: i64 = 2;
+/// The format of the verdict file's contents (3: with the stamp of the time mark it was
+/// written under; 2: with the password's hash in account mode; a verdict of format 1 or 2 is
+/// judged as then until its next online login, and one of format 1 answers in card mode
+/// only).
+const FORMAT: i64 = 3;
 /// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
 const SERVICE_OFFSET: i64 = 8 * 3600;
 
@@ -219,12 +221,38 @@ pub(crate) struct Verdict {
     server_time: i64,
     /// Account mode: the slow salted hash of the password of the last online login.
     password: Option<PasswordHash>,
+    /// The time mark the verdict was written under.
+    marked: Marked,
+}
+
+/// What a verdict records of the time mark it was written under.
+#[derive(Debug, Clone, PartialEq)]
+enum Marked {
+    /// Its stamp: the pieces must vouch for it offline ([`ClockMark::vouch`]).
+    By(Stamp),
+    /// The mark could not be stored in both places when the verdict was written (a place
+    /// not writable, no second place): it cannot answer offline.
+    Unmarked,
+    /// Stored by a version before marks had an identity (formats 1 and 2): judged as then
+    /// until its next online login ([`ClockMark::latest_unstamped`]).
+    Unstamped,
+}
+
+impl Marked {
+    fn of(stamp: Option<Stamp>) -> Marked {
+        stamp.map_or(Marked::Unmarked, Marked::By)
+    }
 }
 
 impl Verdict {
     pub(crate) fn to_bytes(&self) -> Vec<u8> {
+        // An unstamped verdict (its password hash changed online) keeps its format.
+        let format = match self.marked {
+            Marked::Unstamped => 2,
+            Marked::By(_) | Marked::Unmarked => FORMAT,
+        };
         json!({
-            "format": FORMAT,
+            "format": format,
             "mode": self.kind.as_str(),
             "identity": self.identity,
             "machine": self.machine,
@@ -236,6 +264,10 @@ impl Verdict {
                 "hash": hex::encode(&hash.hash),
                 "rounds": hash.rounds,
             })),
+            "mark": match &self.marked {
+                Marked::By(stamp) => stamp.to_json(),
+                Marked::Unmarked | Marked::Unstamped => Value::Null,
+            },
         })
         .to_string()
         .into_bytes()
@@ -243,9 +275,15 @@ impl Verdict {
 
     pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
         let value: Value = serde_json::from_slice(bytes).ok()?;
-        if !(1..=FORMAT).contains(&value.get("format")?.as_i64()?) {
-            return None;
-        }
+        let format = value.get("format")?.as_i64()?;
+        let marked = match format {
+            1 | 2 => Marked::Unstamped,
+            FORMAT => match value.get("mark") {
+                None | Some(Value::Null) => Marked::Unmarked,
+                Some(stamp) => Marked::By(Stamp::from_json(stamp)?),
+            },
+            _ => return None,
+        };
         let password = match value.get("password") {
             None | Some(Value::Null) => None,
             Some(hash) => Some(PasswordHash {
@@ -266,6 +304,7 @@ impl Verdict {
             confirmed_at: value.get("confirmed_at")?.as_i64()?,
             server_time: value.get("server_time")?.as_i64()?,
             password,
+            marked,
         })
     }
 
@@ -489,7 +528,7 @@ impl Offline {
         };
         let now = self.mark.local_now();
         let server = reply.date().map(unix);
-        self.confirmed(server, now);
+        let stamp = self.mark.confirm(server, now);
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
         data.remove("token");
         let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
@@ -512,6 +551,7 @@ impl Offline {
             confirmed_at: server.unwrap_or(now),
             server_time: server.unwrap_or(i64::MIN).max(previous),
             password,
+            marked: Marked::of(stamp),
         });
     }
 
@@ -573,11 +613,12 @@ impl Offline {
         };
         let now = self.mark.local_now();
         let server = reply.date().map(unix);
-        self.confirmed(server, now);
+        let stamp = self.mark.confirm(server, now);
         let Some(mut verdict) = self.load(kind) else {
             return;
         };
         verdict.confirmed_at = server.unwrap_or(now);
+        verdict.marked = Marked::of(stamp);
         if let Some(server) = server {
             verdict.server_time = verdict.server_time.max(server);
         }
@@ -587,15 +628,6 @@ impl Offline {
                 .insert("expire_at".to_owned(), Value::from(expire_at));
         }
         self.save(&verdict);
-    }
-
-    /// The time mark after a confirmation by the server: its time when its reply said it,
-    /// else the local time `now`.
-    fn confirmed(&self, server: Option<i64>, now: i64) {
-        match server {
-            Some(server) => self.mark.confirm(server),
-            None => self.mark.advance(now),
-        }
     }
 
     /// A refusal of a session of `kind` (a heartbeat's): it clears that mode's verdict, or
@@ -663,13 +695,28 @@ impl Offline {
         Some(self.judge_times(verdict, local))
     }
 
-    /// Judges a stored verdict's times (the clock against the latest time seen, the grace,
-    /// the licence's expiry) at the local time `local` (Unix seconds).
+    /// Judges a stored verdict's times (the pieces of the store that vouch for it, the clock
+    /// against the latest time seen, the grace, the licence's expiry) at the local time
+    /// `local` (Unix seconds).
     fn judge_times(&self, verdict: Verdict, local: i64) -> (Verdict, Judged) {
-        let mark = verdict
-            .server_time
-            .max(verdict.confirmed_at)
-            .max(self.mark.read().unwrap_or(i64::MIN));
+        let vouched = match &verdict.marked {
+            Marked::By(stamp) => self.mark.vouch(stamp),
+            Marked::Unstamped => self.mark.latest_unstamped(),
+            Marked::Unmarked => Vouched::Unconfirmed(format!(
+                "the time mark could not be stored in both places when the licence was stored                  (second place: {})",
+                self.mark.second_place()
+            )),
+        };
+        let latest = match vouched {
+            Vouched::Latest(latest) => latest,
+            Vouched::Unconfirmed(why) => {
+                let why = format!(
+                    "the offline time check cannot be confirmed: {why}; log in online once"
+                );
+                return (verdict, Judged::Refused(ErrorKind::TimeUnconfirmed, why));
+            }
+        };
+        let mark = verdict.server_time.max(verdict.confirmed_at).max(latest);
         let tolerance = i64::try_from(self.tolerance.as_secs()).unwrap_or(i64::MAX);
         let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
         let trusted = local.max(mark);
@@ -856,12 +903,31 @@ mod tests {
                 hash: vec![2; 32],
                 rounds: 30_000,
             }),
+            marked: Marked::By(Stamp {
+                id: "00ff".into(),
+                at: 3,
+                second: "ab".into(),
+            }),
         };
         assert_eq!(
             Verdict::from_bytes(&verdict.to_bytes()),
             Some(verdict.clone())
         );
         assert_eq!(Verdict::from_bytes(b"{}"), None);
+        let unmarked = Verdict {
+            marked: Marked::Unmarked,
+            ..verdict.clone()
+        };
+        assert_eq!(
+            Verdict::from_bytes(&unmarked.to_bytes()),
+            Some(unmarked.clone())
+        );
+        // A verdict of the previous format reads as unstamped.
+        let mut older: Value = serde_json::from_slice(&verdict.to_bytes()).expect("json");
+        older["format"] = json!(2);
+        let older = Verdict::from_bytes(older.to_string().as_bytes()).expect("format 2");
+        assert_eq!(older.marked, Marked::Unstamped);
+        assert_eq!(Verdict::from_bytes(&older.to_bytes()), Some(older));
         assert_eq!(verdict.expiry(), service_time("2099-01-01 00:00:00"));
     }
 }

@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 
 use common::host::{
     first_fenced, library_dir, require_tool, root, run_host_command, run_script, show, target_dir,
-    text, IssueProgram, Scratch,
+    test_config_home, text, IssueProgram, Scratch,
 };
 use common::APP_KEY;
 use verify_sandbox::{Fault, FaultKind};
@@ -150,7 +150,8 @@ fn python_command(python: &Path) -> Command {
     command
         .env_remove("VERIFY_LIBRARY")
         .env_remove("LD_LIBRARY_PATH")
-        .env_remove("PYTHONPATH");
+        .env_remove("PYTHONPATH")
+        .env("XDG_CONFIG_HOME", test_config_home());
     command
 }
 

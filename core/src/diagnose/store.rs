@@ -90,6 +90,7 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
                     ErrorKind::GraceOver => "offline.grace_over",
                     ErrorKind::ClockBack => "offline.clock_back",
                     ErrorKind::OfflineExpired => "offline.expired",
+                    ErrorKind::TimeUnconfirmed => "offline.unconfirmed",
                     _ => "offline.refused",
                 },
                 format!(

@@ -25,6 +25,9 @@ pub(crate) fn c_demo_passes_under_wine_x64() {
 /// `%APPDATA%`.
 #[test]
 pub(crate) fn the_time_mark_is_kept_in_the_registry_under_wine_x64() {
+    let _marks = offline::REGISTRY_MARKS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let exe = compile(Arch::X64, &root().join("examples-c/demo.c"), "demo");
     let loader = loader(Arch::X64);
     let mut clear = wine_command(&loader, "reg".as_ref());

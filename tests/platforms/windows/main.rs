@@ -63,6 +63,7 @@ mod demos;
 mod exports;
 mod machine;
 mod misuse;
+mod offline;
 mod threads;
 mod unload;
 mod wine;
