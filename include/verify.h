@@ -468,6 +468,14 @@
 #define VERIFY_ERR_STATE_FOLDER -18
 
 /**
+ * Offline verdict refused: the time cannot be confirmed offline; connect once.
+ *
+ * End user (`verify_code_user_message`, en): "The time on this computer cannot be confirmed
+ * for offline use. Please connect to the internet and sign in once."
+ */
+#define VERIFY_ERR_TIME_UNCONFIRMED -19
+
+/**
  * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1
@@ -595,7 +603,10 @@
 #define VERIFY_COMPONENT_PLACEHOLDER 5
 
 /**
- * Outcome of a v2 check: nothing was stored; the code was issued and stored.
+ * Outcome of a v2 check: nothing was stored; the code was issued and stored. Also where
+ * nothing can be stored (a state folder under a file or on a read-only file system, a path
+ * too long): then the code is issued and not stored, and `verify_machine_check_note` says
+ * why.
  */
 #define VERIFY_MACHINE_ISSUED 1
 
@@ -1830,7 +1841,9 @@ const char *VERIFY_CALL verify_code_describe(int32_t code);
 /**
  * The message of the calling thread's last failed call (local failures, and server
  * refusals with the server's message and remark); an empty string when none failed yet.
- * It is not cleared by successful calls; reply and status accessors that answer
+ * It quotes at most the first 64 characters of a caller's value (a name, a path) and the
+ * first 128 of a server's message or remark (a server may echo a caller's value; the reply
+ * keeps the whole message). It is not cleared by successful calls; reply and status accessors that answer
  * `VERIFY_ERR_NO_SUCH_FIELD` leave it as it is.
  * Ownership: borrowed, valid until the same thread's next failing call into the library;
  * the caller must not free it. Never NULL. Thread-safety: per thread.
@@ -2037,9 +2050,13 @@ int32_t VERIFY_CALL verify_client_options_set_remembered_addresses_max_age(struc
  * `grace_seconds` ago, it has not expired and the clock was not moved back (else
  * `VERIFY_ERR_OFFLINE_PASSWORD`, `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
  * `VERIFY_ERR_CLOCK_BACK`: the clock is judged against a high-water mark of the time kept
- * in the state folder and in the user's configuration folder, on Windows in
- * `HKEY_CURRENT_USER\Software\verify`, or in the folder named by the environment variable
- * `VERIFY_CLOCK_MARK_FOLDER`). The service was not reached when
+ * in the state folder and in a second place, the user's configuration folder
+ * (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`; `~/Library/Preferences/verify` on
+ * macOS), on Windows `HKEY_CURRENT_USER\Software\verify`; and `VERIFY_ERR_TIME_UNCONFIRMED`:
+ * a verdict answers only when both places hold the mark it was written under, at least as
+ * late as itself, and the second place is where it was: a piece deleted, put back from an
+ * older copy or pointed elsewhere refuses until one login reaches the server, which heals
+ * it). The service was not reached when
  * DNS, connect, the TLS handshake or the proxy failed, a timeout ran out, or the reply is
  * not the service's: an HTTP 5xx (502, 503, 504, 522), HTML, an empty or cut body, a
  * captive portal's page or redirect (without offline verdicts these stay

@@ -20,8 +20,8 @@ use verify_core::{
 
 use crate::cancel::verify_cancel;
 use crate::guard::{
-    clear_out, free_handle, give_handle, guard, guard_code, optional_str, panic_text, record,
-    required_str, set_last_error,
+    bounded, clear_out, free_handle, give_handle, guard, guard_code, optional_str, panic_text,
+    record, required_str, set_last_error,
 };
 use crate::reply::{give, verify_reply};
 
@@ -83,13 +83,15 @@ pub(crate) fn session_kind(kind: i32) -> Result<SessionKind, Error> {
 
 /// Records a server refusal as the last error, so that hosts can print one line: the code's
 /// text, the code, then the server's message and its remark. The line stays the developer's
-/// English first; the server's own message follows as it came.
+/// English first; the server's own message follows as it came, up to its bound (a server may
+/// echo a caller's value; the reply keeps the whole message).
 fn note_refusal(reply: &Reply) {
     let code = reply.code();
     if code != codes::OK && code != codes::PENDING {
-        let mut text = format!("{} ({code}): {}", codes::describe(code), reply.message());
+        let message = bounded(reply.message());
+        let mut text = format!("{} ({code}): {message}", codes::describe(code));
         if let Some(remark) = reply.remark() {
-            text.push_str(&format!(" [remark: {remark}]"));
+            text.push_str(&format!(" [remark: {}]", bounded(remark)));
         }
         set_last_error(code, &text);
     }

@@ -55,7 +55,10 @@ pub const VERIFY_COMPONENT_UNREADABLE: i32 = 4;
 /// nothing).
 pub const VERIFY_COMPONENT_PLACEHOLDER: i32 = 5;
 
-/// Outcome of a v2 check: nothing was stored; the code was issued and stored.
+/// Outcome of a v2 check: nothing was stored; the code was issued and stored. Also where
+/// nothing can be stored (a state folder under a file or on a read-only file system, a path
+/// too long): then the code is issued and not stored, and `verify_machine_check_note` says
+/// why.
 pub const VERIFY_MACHINE_ISSUED: i32 = 1;
 /// Outcome: the stored code was kept (enough components match).
 pub const VERIFY_MACHINE_KEPT: i32 = 2;

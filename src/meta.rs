@@ -49,7 +49,9 @@ pub extern "system" fn verify_code_describe(code: i32) -> *const c_char {
 
 /// The message of the calling thread's last failed call (local failures, and server
 /// refusals with the server's message and remark); an empty string when none failed yet.
-/// It is not cleared by successful calls; reply and status accessors that answer
+/// It quotes at most the first 64 characters of a caller's value (a name, a path) and the
+/// first 128 of a server's message or remark (a server may echo a caller's value; the reply
+/// keeps the whole message). It is not cleared by successful calls; reply and status accessors that answer
 /// `VERIFY_ERR_NO_SUCH_FIELD` leave it as it is.
 /// Ownership: borrowed, valid until the same thread's next failing call into the library;
 /// the caller must not free it. Never NULL. Thread-safety: per thread.

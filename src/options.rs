@@ -458,9 +458,13 @@ pub extern "system" fn verify_client_options_set_remembered_addresses_max_age(
 /// `grace_seconds` ago, it has not expired and the clock was not moved back (else
 /// `VERIFY_ERR_OFFLINE_PASSWORD`, `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
 /// `VERIFY_ERR_CLOCK_BACK`: the clock is judged against a high-water mark of the time kept
-/// in the state folder and in the user's configuration folder, on Windows in
-/// `HKEY_CURRENT_USER\Software\verify`, or in the folder named by the environment variable
-/// `VERIFY_CLOCK_MARK_FOLDER`). The service was not reached when
+/// in the state folder and in a second place, the user's configuration folder
+/// (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`; `~/Library/Preferences/verify` on
+/// macOS), on Windows `HKEY_CURRENT_USER\Software\verify`; and `VERIFY_ERR_TIME_UNCONFIRMED`:
+/// a verdict answers only when both places hold the mark it was written under, at least as
+/// late as itself, and the second place is where it was: a piece deleted, put back from an
+/// older copy or pointed elsewhere refuses until one login reaches the server, which heals
+/// it). The service was not reached when
 /// DNS, connect, the TLS handshake or the proxy failed, a timeout ran out, or the reply is
 /// not the service's: an HTTP 5xx (502, 503, 504, 522), HTML, an empty or cut body, a
 /// captive portal's page or redirect (without offline verdicts these stay

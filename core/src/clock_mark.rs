@@ -76,7 +76,7 @@ impl SecondPlace {
     /// The place in words, for the log and the doctor (the folder's path, or the key).
     pub(crate) fn describe(&self) -> String {
         match self {
-            SecondPlace::Folder(folder) => folder.display().to_string(),
+            SecondPlace::Folder(folder) => crate::error::quoted_path(folder),
             SecondPlace::Registry => format!("HKEY_CURRENT_USER\\{REGISTRY_KEY}"),
         }
     }
@@ -388,7 +388,7 @@ impl ClockMark {
         for (stored, name) in places.iter().zip(["the state folder", "the second place"]) {
             let why = match stored {
                 None => "is missing",
-                Some(stored) if !stored.id.as_deref().is_some_and(|id| id == stamp.id) => {
+                Some(stored) if stored.id.as_deref() != Some(stamp.id.as_str()) => {
                     "belongs to another store"
                 }
                 Some(stored) if stored.mark < stamp.at => {

@@ -229,6 +229,11 @@ pub fn quoted(value: &str) -> String {
     out
 }
 
+/// A path as a message shows it: [`quoted`] (its first 64 characters).
+pub fn quoted_path(path: &std::path::Path) -> String {
+    quoted(&path.to_string_lossy())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -878,6 +878,96 @@ mod tests {
         }
     }
 
+    /// A store of the previous version (a format 2 verdict, marks without an identity) is
+    /// judged as then, and migrated by the next online login; put back afterwards, the old
+    /// verdict no longer answers.
+    #[test]
+    fn a_verdict_of_the_previous_format_answers_until_the_next_online_login() {
+        let root =
+            std::env::temp_dir().join(format!("verify-offline-migrate-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&root);
+        let (folder, second) = (root.join("state"), root.join("second"));
+        let store = Arc::new(
+            Sealed::new(folder.clone(), "10001", b"APPKEY", b"machine-a", None).expect("store"),
+        );
+        let options = crate::options::Options {
+            clock_mark_folder: Some(second.clone()),
+            ..Default::default()
+        };
+        let mark = ClockMark::open(
+            Arc::clone(&store),
+            &folder,
+            "10001",
+            b"APPKEY",
+            b"machine-a",
+            &options,
+        )
+        .expect("mark");
+        let offline = Offline::new(
+            Arc::clone(&store),
+            mark,
+            Duration::from_secs(7 * 86_400),
+            Duration::from_secs(600),
+            None,
+            None,
+        );
+        let login = Login {
+            kind: SessionKind::Card,
+            identity: "CARD-1",
+            machine: "M",
+            password: None,
+        };
+        let now = unix(SystemTime::now());
+        // As the previous version wrote them: no mark stamp, marks without an identity.
+        let mut older: Value = serde_json::from_slice(
+            &Verdict {
+                kind: SessionKind::Card,
+                identity: offline.identity(&login),
+                machine: "M".into(),
+                data: Map::new(),
+                confirmed_at: now - 3600,
+                server_time: now - 3600,
+                password: None,
+                marked: Marked::Unstamped,
+            }
+            .to_bytes(),
+        )
+        .expect("json");
+        older.as_object_mut().expect("object").remove("mark");
+        let older = older.to_string();
+        store
+            .write("verdict-card", older.as_bytes())
+            .expect("verdict");
+        let legacy_mark = json!({"mark": now - 3600, "floor": i64::MIN}).to_string();
+        store.write("clock", legacy_mark.as_bytes()).expect("mark");
+        Sealed::new(second.clone(), "10001", b"APPKEY", b"machine-a", None)
+            .expect("second")
+            .write("clock", legacy_mark.as_bytes())
+            .expect("mark");
+        assert!(offline.could_answer(&login), "judged as before the upgrade");
+
+        // The next online login migrates: a stamped verdict, marks with an identity.
+        let reply = Reply::from_body(
+            br#"{"code":200,"message":"ok","data":{"expire_at":"2099-01-01 00:00:00"}}"#,
+        )
+        .expect("reply")
+        .with_date(Some(SystemTime::now()));
+        offline.observe_login(&login, &Ok(reply));
+        let stored = offline.load(SessionKind::Card).expect("verdict");
+        assert!(matches!(stored.marked, Marked::By(_)), "{stored:?}");
+        assert!(offline.could_answer(&login), "migrated");
+
+        // The old verdict put back: the marks have moved on, it answers no more.
+        store
+            .write("verdict-card", older.as_bytes())
+            .expect("put back");
+        assert!(
+            !offline.could_answer(&login),
+            "an older verdict put back after the upgrade"
+        );
+        let _ = std::fs::remove_dir_all(&root);
+    }
+
     #[test]
     fn spans_read_as_words() {
         assert_eq!(span(45), "45 s");

@@ -126,11 +126,11 @@ pub struct Options {
     pub machine_identity: Option<String>,
     /// With offline verdicts: the folder of the second copy of the time high-water mark
     /// (outside the state folder, so that an older copy of the state folder put back does
-    /// not roll the mark back). Default: none: the folder named by the environment variable
-    /// `VERIFY_CLOCK_MARK_FOLDER` when set (tests point it at a temporary folder), else the
-    /// user's configuration folder (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`,
-    /// `~/Library/Preferences/verify` on macOS), or on Windows the user's registry
-    /// (`HKEY_CURRENT_USER\Software\verify`, a value per program).
+    /// not roll the mark back; a verdict records where it was, and answers offline only
+    /// while it is still there). Default: none: the user's configuration folder
+    /// (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`, `~/Library/Preferences/verify` on
+    /// macOS), or on Windows the user's registry (`HKEY_CURRENT_USER\Software\verify`, a
+    /// value per program). No environment variable of the library's own names it.
     pub clock_mark_folder: Option<PathBuf>,
     /// Seconds added to the local clock where the offline store reads it (its checks and the
     /// time mark): tests move the clock back or ahead with it. Default 0.

@@ -139,6 +139,10 @@ inline constexpr std::int32_t err_offline_password = VERIFY_ERR_OFFLINE_PASSWORD
 // data on this computer. Please check that its folder can be written and that the disk is not
 // full."
 inline constexpr std::int32_t err_state_folder = VERIFY_ERR_STATE_FOLDER;
+// offline verdict refused: the time cannot be confirmed offline; connect once. End user: "The time
+// on this computer cannot be confirmed for offline use. Please connect to the internet and sign in
+// once."
+inline constexpr std::int32_t err_time_unconfirmed = VERIFY_ERR_TIME_UNCONFIRMED;
 }  // namespace codes
 
 /* The same codes as an enum class, each the integer of its codes:: constant: for
@@ -187,6 +191,7 @@ enum class Code : std::int32_t {
     err_offline_expired = VERIFY_ERR_OFFLINE_EXPIRED,
     err_offline_password = VERIFY_ERR_OFFLINE_PASSWORD,
     err_state_folder = VERIFY_ERR_STATE_FOLDER,
+    err_time_unconfirmed = VERIFY_ERR_TIME_UNCONFIRMED,
 };
 
 /* The name of `code` as written in Code and codes:: ("card_invalid"), or "unknown" for a
@@ -234,6 +239,7 @@ enum class Code : std::int32_t {
     case Code::err_offline_expired: return "err_offline_expired";
     case Code::err_offline_password: return "err_offline_password";
     case Code::err_state_folder: return "err_state_folder";
+    case Code::err_time_unconfirmed: return "err_time_unconfirmed";
     }
     return "unknown";
 }

@@ -205,3 +205,8 @@ pub const VERIFY_ERR_OFFLINE_PASSWORD: i32 = -17;
 /// End user (`verify_code_user_message`, en): "The program cannot save its licence data on this
 /// computer. Please check that its folder can be written and that the disk is not full."
 pub const VERIFY_ERR_STATE_FOLDER: i32 = -18;
+/// Offline verdict refused: the time cannot be confirmed offline; connect once.
+///
+/// End user (`verify_code_user_message`, en): "The time on this computer cannot be confirmed
+/// for offline use. Please connect to the internet and sign in once."
+pub const VERIFY_ERR_TIME_UNCONFIRMED: i32 = -19;

@@ -7,7 +7,9 @@
 //! the reason, clearing the store; two processes storing verdicts at once never tear the
 //! store, which another machine (a mount namespace with another machine-id) cannot open; a
 //! state folder that cannot be written refuses the client; offline, an account's wrong
-//! password is refused. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
+//! password is refused; the table of moves against the store's pieces (`c_offline_pieces.c`,
+//! one start a run: a time mark deleted, an older copy put back, the second place pointed
+//! elsewhere) gives no offline verdict where a piece cannot vouch. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
 //! hosts' `@@` requests.
 //!
 //! Needs `cc`, `c++`, `valgrind` and Mono (`scripts/install-deps.sh gcc valgrind mono`).

@@ -50,7 +50,7 @@ pub(crate) fn steps(base_url: &str, app_id: &str, app_key: &str, options: &Optio
                         format!(
                             "the state folder {} cannot be written ({why}): nothing outlives \
                              the process (no offline verdict, no remembered line)",
-                            path.display()
+                            crate::error::quoted_path(&path)
                         ),
                     ));
                 }
@@ -124,7 +124,10 @@ fn writable(folder: &Path) -> Result<(), String> {
         .find(|p| p.exists())
         .ok_or_else(|| "no part of the path exists".to_owned())?;
     if !existing.is_dir() {
-        return Err(format!("{} is not a folder", existing.display()));
+        return Err(format!(
+            "{} is not a folder",
+            crate::error::quoted_path(existing)
+        ));
     }
     let probe = existing.join(format!(".verify-doctor-{}", std::process::id()));
     std::fs::write(&probe, b"")

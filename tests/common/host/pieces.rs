@@ -70,11 +70,14 @@ pub enum State {
     OlderWithoutMark,
 }
 
+/// Runs the host once with these arguments; returns what it printed (stdout) and the whole
+/// report for failures.
+pub type RunHost<'a> = Box<dyn Fn(&[String]) -> (String, String) + 'a>;
+
 /// How to run the host program on a platform.
 pub struct PiecesHost<'a> {
-    /// Runs the host once with these arguments; returns what it printed (stdout) and the
-    /// whole report for failures.
-    pub run: Box<dyn Fn(&[String]) -> (String, String) + 'a>,
+    /// Runs the host once.
+    pub run: RunHost<'a>,
     /// The state folder as the host names it.
     pub state_arg: String,
     /// The state folder where this test reads and writes it.

@@ -36,12 +36,11 @@ static LONG set_dacl(PACL acl)
     if (status != ERROR_SUCCESS) {
         return status;
     }
-    status = (LONG)SetSecurityInfo(
-        key, SE_REGISTRY_KEY,
-        DACL_SECURITY_INFORMATION |
-            (acl != NULL ? PROTECTED_DACL_SECURITY_INFORMATION
-                         : UNPROTECTED_DACL_SECURITY_INFORMATION),
-        NULL, NULL, acl, NULL);
+    status = (LONG)SetSecurityInfo(key, SE_REGISTRY_KEY,
+                                   DACL_SECURITY_INFORMATION |
+                                       (acl != NULL ? PROTECTED_DACL_SECURITY_INFORMATION
+                                                    : UNPROTECTED_DACL_SECURITY_INFORMATION),
+                                   NULL, NULL, acl, NULL);
     RegCloseKey(key);
     return status;
 }
@@ -60,8 +59,7 @@ int main(int argc, char **argv)
         printf("usage: win_registry_read PROGRAM [ARGS...]\n");
         return 2;
     }
-    if (!AllocateAndInitializeSid(&world, 1, SECURITY_WORLD_RID, 0, 0, 0, 0, 0, 0, 0,
-                                  &everyone)) {
+    if (!AllocateAndInitializeSid(&world, 1, SECURITY_WORLD_RID, 0, 0, 0, 0, 0, 0, 0, &everyone)) {
         return failed(1, "AllocateAndInitializeSid", (LONG)GetLastError());
     }
     ZeroMemory(&deny, sizeof deny);

@@ -137,5 +137,8 @@ namespace Verify
         /// <summary>the state folder cannot be created or written (<c>VERIFY_ERR_STATE_FOLDER</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The program cannot save its licence data on this computer. Please check that its folder can be written and that the disk is not full."; zh-CN "无法在本机保存授权数据，请检查文件夹权限和磁盘空间。"; zh-TW "無法在本機儲存授權資料，請檢查資料夾權限和磁碟空間。"</remarks>
         StateFolder = -18,
+        /// <summary>offline verdict refused: the time cannot be confirmed offline; connect once (<c>VERIFY_ERR_TIME_UNCONFIRMED</c>).</summary>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The time on this computer cannot be confirmed for offline use. Please connect to the internet and sign in once."; zh-CN "无法确认本机时间，暂时不能离线使用，请联网登录一次。"; zh-TW "無法確認本機時間，暫時不能離線使用，請連線網路登入一次。"</remarks>
+        TimeUnconfirmed = -19,
     }
 }

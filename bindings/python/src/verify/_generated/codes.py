@@ -133,3 +133,6 @@ class Code(enum.IntEnum):
 
     ERR_STATE_FOLDER = -18
     """the state folder cannot be created or written (`VERIFY_ERR_STATE_FOLDER`)."""
+
+    ERR_TIME_UNCONFIRMED = -19
+    """offline verdict refused: the time cannot be confirmed offline; connect once (`VERIFY_ERR_TIME_UNCONFIRMED`)."""
