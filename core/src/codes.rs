@@ -11,7 +11,7 @@
 //! fails when one of them is stale.
 
 pub use crate::language::Language;
-use crate::packed::Packed;
+use crate::util::packed::Packed;
 
 /// One row of the code table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use std::fmt;
 
 use crate::session::SessionKind;
-use crate::wiped::Wiped;
+use crate::util::wiped::Wiped;
 
 /// What a request is for, as far as the offline verdicts and the reply's session kind are
 /// concerned. The action table's request builders give it; a request built without the

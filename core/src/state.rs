@@ -32,7 +32,7 @@ use zeroize::Zeroizing;
 
 use crate::error::{quoted_path, Error};
 use crate::log::{log, LogHook, LogLevel};
-use crate::wiped::Wiped;
+use crate::util::wiped::Wiped;
 
 /// Where the state of a client lives.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -15,10 +15,10 @@ use serde_json::Value;
 use crate::cancel::CancelToken;
 use crate::client::Client;
 use crate::codes;
-use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::reply::Reply;
 use crate::request::{ActionRequest, Purpose};
+use crate::util::deadline::Deadline;
 
 /// How a parameter of an action is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -11,9 +11,9 @@ use std::time::Instant;
 use super::Shared;
 use crate::error::{Error, ErrorKind};
 use crate::offline::{heartbeat_kind, is_local, Login, Offline, Pending};
-use crate::process::Thread;
 use crate::reply::Reply;
 use crate::request::{ActionRequest, Purpose};
+use crate::util::process::Thread;
 
 impl Shared {
     /// [`Client::exchange`]: a login with offline verdicts goes through [`Shared::licensed`].

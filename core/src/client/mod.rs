@@ -22,22 +22,22 @@ use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use crate::clock_mark::ClockMark;
-use crate::deadline::Deadline;
 use crate::error::Error;
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::connect::Origin;
 use crate::net::transport::{Settings, Transport, Uri};
 use crate::net::url::BaseUrl;
+use crate::offline::clock_mark::ClockMark;
 use crate::offline::{Login, Offline, Pending};
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
-use crate::process::Thread;
 use crate::reply::Reply;
 use crate::request::ActionRequest;
 use crate::session::SessionKind;
 use crate::state::Sealed;
-use crate::wiped::Wiped;
+use crate::util::deadline::Deadline;
+use crate::util::process::Thread;
+use crate::util::wiped::Wiped;
 
 pub use exchange::MAX_REQUEST_BYTES;
 use init::Session;
@@ -212,7 +212,11 @@ impl Client {
         if let (Some(store), Some(_)) = (&state, options.offline_grace) {
             store.check_writable()?;
         }
-        let settings = Arc::new(Settings::new(&options, &service, state.clone())?);
+        let settings = Arc::new(Settings::new(
+            options.connection(),
+            &service,
+            state.clone(),
+        )?);
         // Calls start at the remembered winning line's base URL.
         let current = settings
             .lines()

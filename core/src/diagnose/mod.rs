@@ -42,11 +42,11 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub use report::{Report, Step, StepKind, Verdict, REPORT_VERSION};
 
-use crate::deadline::Deadline;
 use crate::net::connect::Origin;
 use crate::net::transport::Uri;
 use crate::net::url::BaseUrl;
 use crate::options::Options;
+use crate::util::deadline::Deadline;
 
 /// The doctor's default deadline: 10 seconds.
 pub const DEFAULT_DIAGNOSE_DEADLINE: Duration = Duration::from_secs(10);

@@ -6,8 +6,9 @@ use std::path::Path;
 
 use super::report::{millis, Step, StepKind, Verdict};
 use crate::client::Client;
+use crate::net::proxy::{without_credentials, ProxyChoice};
 use crate::net::url::BaseUrl;
-use crate::options::{without_credentials, Options, ProxyChoice};
+use crate::options::Options;
 
 /// The options step(s): what the client would refuse, and what it would accept but the
 /// developer should know.

@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::report::{rfc3339, Step, StepKind, Verdict};
-use crate::clock_mark::ClockMark;
 use crate::error::ErrorKind;
+use crate::offline::clock_mark::ClockMark;
 use crate::offline::Offline;
 use crate::options::Options;
 use crate::session::SessionKind;

@@ -7,7 +7,7 @@
 
 use crate::codes::{self, UserMessage};
 use crate::language::Language;
-use crate::packed::Packed;
+use crate::util::packed::Packed;
 
 /// One row: a step key and its sentence in every language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -33,7 +33,7 @@ use crate::error::Error;
 use crate::log::{log, LogHook, LogLevel};
 use crate::options::Options;
 use crate::state::Sealed;
-use crate::wiped::Wiped;
+use crate::util::wiped::Wiped;
 
 /// The mark's file in each place.
 const FILE: &str = "clock";

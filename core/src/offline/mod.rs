@@ -26,341 +26,50 @@
 //! The service signs nothing: the store protects against outages, casual edits and copying
 //! to another machine, not against someone who controls the machine and the program
 //! (SECURITY.md).
+//!
+//! The folder: this file, the store of one client (`Offline`: what a login's answer does
+//! to it, and whether it may answer); `verdict.rs`, a stored verdict and its file format;
+//! `clock_mark.rs`, the time mark in its two places; `password_hash.rs`, the account's
+//! password hash; `login.rs`, which requests are logins; `pending.rs`, an exchange that goes
+//! on in the background after a start budget. The client's path through them is
+//! `client/licensed.rs`.
 
-use std::sync::{Arc, Condvar, Mutex, PoisonError};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+pub(crate) mod clock_mark;
+mod login;
+mod password_hash;
+mod pending;
+mod verdict;
 
-use serde_json::{json, Map, Value};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
 
-use crate::cancel::CancelToken;
-use crate::clock_mark::{ClockMark, Stamp, Vouched};
+use serde_json::{json, Value};
+
 use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
-use crate::password_hash::PasswordHash;
 use crate::reply::{OfflineInfo, Reply};
-use crate::request::{ActionRequest, Purpose};
+use crate::request::ActionRequest;
 use crate::session::SessionKind;
 use crate::state::Sealed;
+use clock_mark::{ClockMark, Vouched};
+use password_hash::PasswordHash;
+use verdict::{system_time, unix, Marked};
+
+pub(crate) use verdict::Verdict;
+
+pub(crate) use login::{heartbeat_kind, session_of, Login};
+pub(crate) use pending::{Pending, Resume};
+pub use verdict::service_time;
 
 /// The state file of the verdict of a session kind (one per mode: a program that uses both
 /// card and account logins keeps both).
 fn verdict_file(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
 }
-/// The format of the verdict file's contents (3: with the stamp of the time mark it was
-/// written under; 2: with the password's hash in account mode; a verdict of format 1 or 2 is
-/// judged as then until its next online login, and one of format 1 answers in card mode
-/// only).
-const FORMAT: i64 = 3;
-/// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
-const SERVICE_OFFSET: i64 = 8 * 3600;
 
 #[doc(inline)]
 pub use crate::options::DEFAULT_CLOCK_TOLERANCE;
-
-/// A login that the store answers for: its mode, identity, machine code and, in account
-/// mode, password.
-#[derive(Clone, Copy)]
-pub(crate) struct Login<'a> {
-    pub(crate) kind: SessionKind,
-    identity: &'a str,
-    machine: &'a str,
-    password: Option<&'a str>,
-}
-
-impl std::fmt::Debug for Login<'_> {
-    /// The identity, machine code and password are never printed.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Login")
-            .field("kind", &self.kind)
-            .finish_non_exhaustive()
-    }
-}
-
-impl<'a> Login<'a> {
-    /// The login of `request`: a card login (card mode), or a password login without a card
-    /// (account mode), by its purpose; `None` for anything else (a renewal, a social login,
-    /// other actions) and for a login without its identity (`Card` or `UserName`).
-    pub(crate) fn of(request: &'a ActionRequest) -> Option<Login<'a>> {
-        match request.purpose() {
-            Purpose::CardLogin => Some(Login {
-                kind: SessionKind::Card,
-                identity: request.value("Card")?,
-                machine: request.value("Mac").unwrap_or(""),
-                password: None,
-            }),
-            Purpose::AccountLogin => Some(Login {
-                kind: SessionKind::User,
-                identity: request.value("UserName")?,
-                machine: request.value("Mac").unwrap_or(""),
-                password: Some(request.value("Password").unwrap_or("")),
-            }),
-            _ => None,
-        }
-    }
-}
-
-/// The session kind of a heartbeat request.
-pub(crate) fn heartbeat_kind(request: &ActionRequest) -> Option<SessionKind> {
-    match request.purpose() {
-        Purpose::Heartbeat(kind) => Some(kind),
-        _ => None,
-    }
-}
-
-/// The session kind of a login request's reply: card for a card login, user for an account
-/// login that returns a token (password or social); `None` for other requests.
-pub(crate) fn session_of(request: &ActionRequest) -> Option<SessionKind> {
-    request.purpose().session()
-}
-
-/// What an offline verdict needs to go on: the login to send again once the server can be
-/// reached (its values are wiped when dropped), and the attempt to confirm it (at first the
-/// exchange still going on in the background after a start budget). Held by the reply
-/// ([`OfflineInfo`]), shared by every keeper started from it: one offline verdict is
-/// confirmed by one login, however many keepers start from it (a count card never loses
-/// two uses to one start).
-#[derive(Debug)]
-pub(crate) struct Resume {
-    pub(crate) login: ActionRequest,
-    attempt: Mutex<Option<Arc<Pending>>>,
-}
-
-impl Resume {
-    pub(crate) fn new(login: ActionRequest, pending: Option<Arc<Pending>>) -> Resume {
-        Resume {
-            login,
-            attempt: Mutex::new(pending),
-        }
-    }
-
-    /// The attempt to follow, and whether the caller must run it (send the login and
-    /// [`Pending::finish`] it): the attempt going on, or the one the server answered, is
-    /// shared; a new one is made only when there is none, or when the one the caller
-    /// already saw (`seen`) failed locally.
-    pub(crate) fn attempt(&self, seen: Option<&Arc<Pending>>) -> (Arc<Pending>, bool) {
-        let mut slot = self.attempt.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(current) = slot.as_ref() {
-            let unseen = seen.is_none_or(|seen| !Arc::ptr_eq(seen, current));
-            if unseen || !current.failed_locally() {
-                return (Arc::clone(current), false);
-            }
-        }
-        let fresh = Arc::new(Pending::default());
-        *slot = Some(Arc::clone(&fresh));
-        (fresh, true)
-    }
-}
-
-/// The outcome of an exchange that goes on in the background.
-#[derive(Debug, Default)]
-pub(crate) struct Pending {
-    outcome: Mutex<Option<Result<Reply, Error>>>,
-    done: Condvar,
-    /// Cancels the exchange (the client is being freed).
-    pub(crate) cancel: CancelToken,
-}
-
-impl Pending {
-    pub(crate) fn finish(&self, outcome: Result<Reply, Error>) {
-        *self.outcome.lock().unwrap_or_else(PoisonError::into_inner) = Some(outcome);
-        self.done.notify_all();
-    }
-
-    /// Finishes it with `outcome` unless it has an outcome already.
-    pub(crate) fn finish_if_open(&self, outcome: impl FnOnce() -> Result<Reply, Error>) {
-        let mut held = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
-        if held.is_none() {
-            *held = Some(outcome());
-            self.done.notify_all();
-        }
-    }
-
-    /// Whether it ended without an answer of the server (a local failure).
-    fn failed_locally(&self) -> bool {
-        matches!(
-            &*self.outcome.lock().unwrap_or_else(PoisonError::into_inner),
-            Some(Err(error)) if error.reply().is_none()
-        )
-    }
-
-    /// The outcome once there is one, waiting until `until` at most.
-    pub(crate) fn wait_until(&self, until: Instant) -> Option<Result<Reply, Error>> {
-        let mut outcome = self.outcome.lock().unwrap_or_else(PoisonError::into_inner);
-        loop {
-            if let Some(done) = outcome.as_ref() {
-                return Some(done.clone());
-            }
-            let now = Instant::now();
-            if now >= until {
-                return None;
-            }
-            outcome = self
-                .done
-                .wait_timeout(outcome, until - now)
-                .unwrap_or_else(PoisonError::into_inner)
-                .0;
-        }
-    }
-}
-
-/// The stored verdict.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Verdict {
-    kind: SessionKind,
-    /// A keyed hash of the card key or username.
-    identity: String,
-    machine: String,
-    /// The server's `data` of the licence, without the token.
-    data: Map<String, Value>,
-    /// Unix seconds of the last confirmation by the server (its `Date`, else the local
-    /// clock).
-    confirmed_at: i64,
-    /// Unix seconds of the latest server time seen.
-    server_time: i64,
-    /// Account mode: the slow salted hash of the password of the last online login.
-    password: Option<PasswordHash>,
-    /// The time mark the verdict was written under.
-    marked: Marked,
-}
-
-/// What a verdict records of the time mark it was written under.
-#[derive(Debug, Clone, PartialEq)]
-enum Marked {
-    /// Its stamp: the pieces must vouch for it offline ([`ClockMark::vouch`]).
-    By(Stamp),
-    /// The mark could not be stored in both places when the verdict was written (a place
-    /// not writable, no second place): it cannot answer offline.
-    Unmarked,
-    /// Stored by a version before marks had an identity (formats 1 and 2): judged as then
-    /// until its next online login ([`ClockMark::latest_unstamped`]).
-    Unstamped,
-}
-
-impl Marked {
-    fn of(stamp: Option<Stamp>) -> Marked {
-        stamp.map_or(Marked::Unmarked, Marked::By)
-    }
-}
-
-impl Verdict {
-    pub(crate) fn to_bytes(&self) -> Vec<u8> {
-        // An unstamped verdict (its password hash changed online) keeps its format.
-        let format = match self.marked {
-            Marked::Unstamped => 2,
-            Marked::By(_) | Marked::Unmarked => FORMAT,
-        };
-        json!({
-            "format": format,
-            "mode": self.kind.as_str(),
-            "identity": self.identity,
-            "machine": self.machine,
-            "data": self.data,
-            "confirmed_at": self.confirmed_at,
-            "server_time": self.server_time,
-            "password": self.password.as_ref().map(|hash| json!({
-                "salt": hex::encode(&hash.salt),
-                "hash": hex::encode(&hash.hash),
-                "rounds": hash.rounds,
-            })),
-            "mark": match &self.marked {
-                Marked::By(stamp) => stamp.to_json(),
-                Marked::Unmarked | Marked::Unstamped => Value::Null,
-            },
-        })
-        .to_string()
-        .into_bytes()
-    }
-
-    pub(crate) fn from_bytes(bytes: &[u8]) -> Option<Verdict> {
-        let value: Value = serde_json::from_slice(bytes).ok()?;
-        let format = value.get("format")?.as_i64()?;
-        let marked = match format {
-            1 | 2 => Marked::Unstamped,
-            FORMAT => match value.get("mark") {
-                None | Some(Value::Null) => Marked::Unmarked,
-                Some(stamp) => Marked::By(Stamp::from_json(stamp)?),
-            },
-            _ => return None,
-        };
-        let password = match value.get("password") {
-            None | Some(Value::Null) => None,
-            Some(hash) => Some(PasswordHash {
-                salt: hex::decode(hash.get("salt")?.as_str()?).ok()?,
-                hash: hex::decode(hash.get("hash")?.as_str()?).ok()?,
-                rounds: u32::try_from(hash.get("rounds")?.as_u64()?).ok()?,
-            }),
-        };
-        Some(Verdict {
-            kind: match value.get("mode")?.as_str()? {
-                "card" => SessionKind::Card,
-                "user" => SessionKind::User,
-                _ => return None,
-            },
-            identity: value.get("identity")?.as_str()?.to_owned(),
-            machine: value.get("machine")?.as_str()?.to_owned(),
-            data: value.get("data")?.as_object()?.clone(),
-            confirmed_at: value.get("confirmed_at")?.as_i64()?,
-            server_time: value.get("server_time")?.as_i64()?,
-            password,
-            marked,
-        })
-    }
-
-    /// The licence's expiry, from the service's `expire_at`.
-    pub(crate) fn expiry(&self) -> Option<i64> {
-        self.data
-            .get("expire_at")
-            .and_then(Value::as_str)
-            .and_then(service_time)
-    }
-}
-
-/// Unix seconds of a service time `YYYY-MM-DD HH:mm:ss` (UTC+08:00).
-pub fn service_time(text: &str) -> Option<i64> {
-    let text = text.trim();
-    let (date, time) = text.split_once([' ', 'T'])?;
-    let mut date = date.split('-').map(|part| part.parse::<i64>().ok());
-    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
-    let mut time = time.split(':').map(|part| part.parse::<i64>().ok());
-    let (hour, minute) = (time.next()??, time.next()??);
-    let second = time.next().flatten().unwrap_or(0);
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || !(0..24).contains(&hour)
-        || !(0..60).contains(&minute)
-        || !(0..=60).contains(&second)
-        || !(1..=9999).contains(&year)
-    {
-        return None;
-    }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hour * 3600 + minute * 60 + second - SERVICE_OFFSET)
-}
-
-fn unix(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
-        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
-    }
-}
-
-fn system_time(unix: i64) -> SystemTime {
-    let magnitude = Duration::from_secs(unix.unsigned_abs());
-    if unix >= 0 {
-        UNIX_EPOCH.checked_add(magnitude).unwrap_or(UNIX_EPOCH)
-    } else {
-        UNIX_EPOCH.checked_sub(magnitude).unwrap_or(UNIX_EPOCH)
-    }
-}
 
 /// "3 h 20 min", "45 s": a span in words.
 fn span(seconds: i64) -> String {
@@ -860,27 +569,8 @@ impl Offline {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Map;
 
-    #[test]
-    fn service_times_are_beijing_time() {
-        // 2024-01-01 08:00:00 in Beijing is 2024-01-01 00:00:00 UTC.
-        assert_eq!(service_time("2024-01-01 08:00:00"), Some(1_704_067_200));
-        assert_eq!(service_time("1970-01-01 08:00:00"), Some(0));
-        assert_eq!(service_time("2099-12-31 23:59:59"), Some(4_102_415_999));
-        for bad in [
-            "",
-            "2024-13-01 00:00:00",
-            "2024-01-01",
-            "x-y-z 1:2:3",
-            "2024-01-01 25:00:00",
-        ] {
-            assert_eq!(service_time(bad), None, "{bad:?}");
-        }
-    }
-
-    /// A store of the previous version (a format 2 verdict, marks without an identity) is
-    /// judged as then, and migrated by the next online login; put back afterwards, the old
-    /// verdict no longer answers.
     #[test]
     fn a_verdict_of_the_previous_format_answers_until_the_next_online_login() {
         let root =
@@ -974,50 +664,5 @@ mod tests {
         assert_eq!(span(-600), "10 min");
         assert_eq!(span(3 * 3600 + 1200), "3 h 20 min");
         assert_eq!(span(3 * 86_400), "3 days");
-    }
-
-    #[test]
-    fn verdicts_round_trip() {
-        let verdict = Verdict {
-            kind: SessionKind::User,
-            identity: "ab".into(),
-            machine: "M".into(),
-            data: json!({"expire_at": "2099-01-01 00:00:00"})
-                .as_object()
-                .cloned()
-                .unwrap_or_default(),
-            confirmed_at: 1,
-            server_time: 2,
-            password: Some(PasswordHash {
-                salt: vec![1; 16],
-                hash: vec![2; 32],
-                rounds: 30_000,
-            }),
-            marked: Marked::By(Stamp {
-                id: "00ff".into(),
-                at: 3,
-                second: "ab".into(),
-            }),
-        };
-        assert_eq!(
-            Verdict::from_bytes(&verdict.to_bytes()),
-            Some(verdict.clone())
-        );
-        assert_eq!(Verdict::from_bytes(b"{}"), None);
-        let unmarked = Verdict {
-            marked: Marked::Unmarked,
-            ..verdict.clone()
-        };
-        assert_eq!(
-            Verdict::from_bytes(&unmarked.to_bytes()),
-            Some(unmarked.clone())
-        );
-        // A verdict of the previous format reads as unstamped.
-        let mut older: Value = serde_json::from_slice(&verdict.to_bytes()).expect("json");
-        older["format"] = json!(2);
-        let older = Verdict::from_bytes(older.to_string().as_bytes()).expect("format 2");
-        assert_eq!(older.marked, Marked::Unstamped);
-        assert_eq!(Verdict::from_bytes(&older.to_bytes()), Some(older));
-        assert_eq!(verdict.expiry(), service_time("2099-01-01 00:00:00"));
     }
 }

@@ -1,7 +1,8 @@
 //! What a client trusts: Mozilla's roots (the default), the operating system's store, extra
 //! roots from PEM, and pinned keys (SHA-256 of SubjectPublicKeyInfo). A setting of the
 //! client ([`crate::Options::trust`]); the TLS step that applies it, and what pinning
-//! means there, is `net/tls.rs` ([`crate::tls`]).
+//! means there, is `net/tls.rs` ([`crate::tls`]). It stands first in this folder: the
+//! client's options hold it, below every connection.
 
 use std::fmt;
 
