@@ -55,18 +55,6 @@
 #define VERIFY_ABI_VERSION 2
 
 /**
- * `kind` of a heartbeat or keeper for a card-mode session (`Type=card`): the token of
- * `verify_single_login`.
- */
-#define VERIFY_SESSION_CARD 1
-
-/**
- * `kind` of a heartbeat or keeper for an account session (`Type=user`): the token of
- * `verify_user_login` or of a social login.
- */
-#define VERIFY_SESSION_USER 2
-
-/**
  * `verify_set_code_page`: UTF-8, the default.
  */
 #define VERIFY_CODE_PAGE_UTF8 65001
@@ -76,71 +64,6 @@
  * other systems).
  */
 #define VERIFY_CODE_PAGE_SYSTEM 0
-
-/**
- * A step's verdict: it worked.
- */
-#define VERIFY_VERDICT_PASS 0
-
-/**
- * A step's verdict: not run (not needed with these options, or no time left).
- */
-#define VERIFY_VERDICT_SKIP 1
-
-/**
- * A step's verdict: it worked, with something the developer or the user should know.
- */
-#define VERIFY_VERDICT_WARN 2
-
-/**
- * A step's verdict: it failed (one of the reasons the program cannot log in).
- */
-#define VERIFY_VERDICT_FAIL 3
-
-/**
- * A step of the doctor: the options themselves.
- */
-#define VERIFY_STEP_OPTIONS 1
-
-/**
- * A step: a line's name lookup.
- */
-#define VERIFY_STEP_LOOKUP 2
-
-/**
- * A step: a TCP connect to one address of a line.
- */
-#define VERIFY_STEP_TCP 3
-
-/**
- * A step: the proxy.
- */
-#define VERIFY_STEP_PROXY 4
-
-/**
- * A step: the TLS handshake with one address of a line.
- */
-#define VERIFY_STEP_TLS 5
-
-/**
- * A step: the local clock against the server's.
- */
-#define VERIFY_STEP_CLOCK 6
-
-/**
- * A step: the Init handshake.
- */
-#define VERIFY_STEP_INIT 7
-
-/**
- * A step: the offline store.
- */
-#define VERIFY_STEP_OFFLINE 8
-
-/**
- * A step: machine code v2's check.
- */
-#define VERIFY_STEP_MACHINE 9
 
 /**
  * Success.
@@ -468,7 +391,19 @@
 #define VERIFY_ERR_STATE_FOLDER -18
 
 /**
- * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
+ * `kind` of a heartbeat or keeper: a card-mode session (`Type=card`): the token of
+ * `verify_single_login`.
+ */
+#define VERIFY_SESSION_CARD 1
+
+/**
+ * `kind` of a heartbeat or keeper: an account session (`Type=user`): the token of
+ * `verify_user_login` or of a social login.
+ */
+#define VERIFY_SESSION_USER 2
+
+/**
+ * `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the session's new expiry.
  */
 #define VERIFY_EVENT_ALIVE 1
 
@@ -478,35 +413,34 @@
 #define VERIFY_EVENT_MESSAGE 2
 
 /**
- * `kind` of a `verify_event`: a heartbeat failed; the keeper retries within the grace
- * period and the session stays usable.
+ * `kind` of a `verify_event`: a heartbeat failed; the keeper retries within the grace period
+ * and the session stays usable.
  */
 #define VERIFY_EVENT_TROUBLE 3
 
 /**
- * `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, another
- * refusal of a login sent again after an offline start, the grace period ran out
- * (`VERIFY_ERR_GRACE_OVER` when offline), or `VERIFY_ERR_PANIC` when the keeper's thread
- * failed); the keeper has stopped.
+ * `kind` of a `verify_event`: the session ended, and the code says why: 1005, 1006 (with
+ * `remark`), 1007, another refusal of a login sent again after an offline start, the grace
+ * period that ran out (a local code of its own when offline), or a panic of the keeper's
+ * thread. The keeper has stopped.
  */
 #define VERIFY_EVENT_ENDED 4
 
 /**
- * `kind` of a `verify_event` (offline verdicts on): the server cannot be reached; the
- * session goes on offline until `grace_end`. Also the first event of a keeper started from
- * an offline verdict.
+ * `kind` of a `verify_event`: offline verdicts on: the server cannot be reached; the session
+ * goes on offline until `grace_end`. Also the first event of a keeper started from an offline
+ * verdict.
  */
 #define VERIFY_EVENT_OFFLINE 5
 
 /**
- * `kind` of a `verify_event` (offline verdicts on): the server confirmed the licence again,
- * or for the first time after an offline start; `expire_at` is its expiry.
+ * `kind` of a `verify_event`: offline verdicts on: the server confirmed the licence again, or
+ * for the first time after an offline start; `expire_at` is its expiry.
  */
 #define VERIFY_EVENT_ONLINE 6
 
 /**
- * Keeper state: the last heartbeat succeeded (or none was due yet). Hosts must accept
- * states added in later versions (treat an unknown one as "not alive").
+ * Keeper state: the last heartbeat succeeded (or none was due yet).
  */
 #define VERIFY_KEEPER_ALIVE 1
 
@@ -521,19 +455,63 @@
 #define VERIFY_KEEPER_ENDED 3
 
 /**
- * Length of a machine code from `verify_machine_code`, without the terminating NUL.
+ * Log level: a call failed because of it.
  */
-#define VERIFY_MACHINE_CODE_LEN 32
+#define VERIFY_LOG_ERROR 1
 
 /**
- * Machine code v1 (`verify_machine_code_ex`): HMAC-SHA256 of one OS identity. The default,
- * frozen: the same output forever.
+ * Log level: something went wrong and was handled (a retry, a failover, a re-Init).
+ */
+#define VERIFY_LOG_WARN 2
+
+/**
+ * Log level: a notable step (a new connection, an Init).
+ */
+#define VERIFY_LOG_INFO 3
+
+/**
+ * Log level: detail.
+ */
+#define VERIFY_LOG_DEBUG 4
+
+/**
+ * `verify_client_options_set_trust`: Mozilla's root certificates (the default).
+ */
+#define VERIFY_TRUST_MOZILLA 1
+
+/**
+ * `verify_client_options_set_trust`: the operating system's trust store (company CAs and
+ * TLS-inspecting proxies installed in the OS).
+ */
+#define VERIFY_TRUST_SYSTEM 2
+
+/**
+ * `verify_client_options_set_proxy`: the system's settings (the default): the
+ * `ALL_PROXY`/`HTTPS_PROXY`/`HTTP_PROXY` variables with `NO_PROXY`, and on Windows the
+ * registry's Internet settings.
+ */
+#define VERIFY_PROXY_SYSTEM 0
+
+/**
+ * `verify_client_options_set_proxy`: no proxy.
+ */
+#define VERIFY_PROXY_NONE 1
+
+/**
+ * `verify_client_options_set_proxy`: the proxy given by URL (`http://`, `https://` CONNECT,
+ * `socks5://`, `socks5h://`, with an optional `user:password@`).
+ */
+#define VERIFY_PROXY_URL 2
+
+/**
+ * Machine code version: v1: HMAC-SHA256 of one OS identity. The default, frozen: the same
+ * output forever.
  */
 #define VERIFY_MACHINE_V1 1
 
 /**
- * Machine code v2 (`verify_machine_code_ex`): several components, tolerant matching, kept
- * in the state folder (docs/machine-code.md).
+ * Machine code version: v2: several components, tolerant matching, kept in the state folder
+ * (docs/machine-code.md).
  */
 #define VERIFY_MACHINE_V2 2
 
@@ -544,27 +522,31 @@
 #define VERIFY_MACHINE_BOARD_UUID 1
 
 /**
- * Component: the board's serial number (SMBIOS; Linux: root only; macOS platform serial).
+ * Component of machine code v2: the board's serial number (SMBIOS; Linux: root only; macOS
+ * platform serial).
  */
 #define VERIFY_MACHINE_BOARD_SERIAL 2
 
 /**
- * Component: the OS installation (Windows MachineGuid, Linux /etc/machine-id).
+ * Component of machine code v2: the OS installation (Windows MachineGuid, Linux
+ * /etc/machine-id).
  */
 #define VERIFY_MACHINE_OS_INSTALL 3
 
 /**
- * Component: the system volume (Windows volume serial, Linux root file system UUID).
+ * Component of machine code v2: the system volume (Windows volume serial, Linux root file
+ * system UUID).
  */
 #define VERIFY_MACHINE_SYSTEM_VOLUME 4
 
 /**
- * Component: the processor's signature (CPUID).
+ * Component of machine code v2: the processor's signature (CPUID).
  */
 #define VERIFY_MACHINE_CPU 5
 
 /**
- * Component: the machine's model (SMBIOS manufacturer and product names, macOS hw.model).
+ * Component of machine code v2: the machine's model (SMBIOS manufacturer and product names,
+ * macOS hw.model).
  */
 #define VERIFY_MACHINE_MODEL 6
 
@@ -600,17 +582,18 @@
 #define VERIFY_MACHINE_ISSUED 1
 
 /**
- * Outcome: the stored code was kept (enough components match).
+ * Outcome of a v2 check: the stored code was kept (enough components match).
  */
 #define VERIFY_MACHINE_KEPT 2
 
 /**
- * Outcome: the components say another machine (or a new board): a new code was issued.
+ * Outcome of a v2 check: the components say another machine (or a new board): a new code was
+ * issued.
  */
 #define VERIFY_MACHINE_REISSUED 3
 
 /**
- * Outcome: a stored code was there but did not open; the code was issued again.
+ * Outcome of a v2 check: a stored code was there but did not open; the code was issued again.
  */
 #define VERIFY_MACHINE_STORE_UNREADABLE 4
 
@@ -621,68 +604,94 @@
 #define VERIFY_VIRTUAL_HYPERVISOR_BIT 1
 
 /**
- * Sign: a firmware (SMBIOS/DMI) string of a virtual machine ("QEMU", "VMware, Inc.").
+ * Sign of virtualisation: a firmware (SMBIOS/DMI) string of a virtual machine ("QEMU",
+ * "VMware, Inc.").
  */
 #define VERIFY_VIRTUAL_FIRMWARE 2
 
 /**
- * Sign: a container marker ("/.dockerenv", "/run/.containerenv", a cgroup name).
+ * Sign of virtualisation: a container marker ("/.dockerenv", "/run/.containerenv", a cgroup
+ * name).
  */
 #define VERIFY_VIRTUAL_CONTAINER 3
 
 /**
- * Sign: the OS says it runs under a hypervisor (macOS kern.hv_vmm_present, Linux
- * /sys/hypervisor/type).
+ * Sign of virtualisation: the OS says it runs under a hypervisor (macOS kern.hv_vmm_present,
+ * Linux /sys/hypervisor/type).
  */
 #define VERIFY_VIRTUAL_SYSTEM 4
 
 /**
- * `verify_client_options_set_trust`: Mozilla's root certificates (the default).
+ * A step's verdict: it worked.
  */
-#define VERIFY_TRUST_MOZILLA 1
+#define VERIFY_VERDICT_PASS 0
 
 /**
- * `verify_client_options_set_trust`: the operating system's trust store (company CAs and
- * TLS-inspecting proxies installed in the OS).
+ * A step's verdict: not run (not needed with these options, or no time left).
  */
-#define VERIFY_TRUST_SYSTEM 2
+#define VERIFY_VERDICT_SKIP 1
 
 /**
- * `verify_client_options_set_proxy`: the system's settings (the default): the
- * `ALL_PROXY`/`HTTPS_PROXY`/`HTTP_PROXY` variables with `NO_PROXY`, and on Windows the
- * registry's Internet settings.
+ * A step's verdict: it worked, with something the developer or the user should know.
  */
-#define VERIFY_PROXY_SYSTEM 0
+#define VERIFY_VERDICT_WARN 2
 
 /**
- * `verify_client_options_set_proxy`: no proxy.
+ * A step's verdict: it failed (one of the reasons the program cannot log in).
  */
-#define VERIFY_PROXY_NONE 1
+#define VERIFY_VERDICT_FAIL 3
 
 /**
- * `verify_client_options_set_proxy`: the proxy given by URL.
+ * A step of the doctor: the options themselves (URLs, trust and pins, proxy, timeouts, the
+ * state folder).
  */
-#define VERIFY_PROXY_URL 2
+#define VERIFY_STEP_OPTIONS 1
 
 /**
- * Log level: a call failed because of it.
+ * A step of the doctor: a line's name lookup.
  */
-#define VERIFY_LOG_ERROR 1
+#define VERIFY_STEP_LOOKUP 2
 
 /**
- * Log level: something went wrong and was handled (a retry, a failover, a re-Init).
+ * A step of the doctor: a TCP connect to one address of a line.
  */
-#define VERIFY_LOG_WARN 2
+#define VERIFY_STEP_TCP 3
 
 /**
- * Log level: a notable step (a new connection, an Init).
+ * A step of the doctor: the proxy, and whether it answered.
  */
-#define VERIFY_LOG_INFO 3
+#define VERIFY_STEP_PROXY 4
 
 /**
- * Log level: detail.
+ * A step of the doctor: the TLS handshake with one address of a line (protocol, chain, expiry,
+ * pins).
  */
-#define VERIFY_LOG_DEBUG 4
+#define VERIFY_STEP_TLS 5
+
+/**
+ * A step of the doctor: the local clock against the server's.
+ */
+#define VERIFY_STEP_CLOCK 6
+
+/**
+ * A step of the doctor: the Init handshake.
+ */
+#define VERIFY_STEP_INIT 7
+
+/**
+ * A step of the doctor: the offline store.
+ */
+#define VERIFY_STEP_OFFLINE 8
+
+/**
+ * A step of the doctor: machine code v2's check (outcome and components, never a value).
+ */
+#define VERIFY_STEP_MACHINE 9
+
+/**
+ * Length of a machine code from `verify_machine_code`, without the terminating NUL.
+ */
+#define VERIFY_MACHINE_CODE_LEN 32
 
 /**
  * A cancellation token for `verify_social_login_wait`. Opaque; created by

@@ -7,36 +7,13 @@ use std::time::Duration;
 use verify_core::diagnose::{Report, DEFAULT_DIAGNOSE_DEADLINE};
 use verify_core::{codes, diagnose_with, DiagnoseOptions, Error, ErrorKind, Language};
 
+use crate::generated::enums::{
+    VERIFY_STEP_CLOCK, VERIFY_STEP_INIT, VERIFY_STEP_LOOKUP, VERIFY_STEP_MACHINE,
+    VERIFY_STEP_OFFLINE, VERIFY_STEP_OPTIONS, VERIFY_STEP_PROXY, VERIFY_STEP_TCP, VERIFY_STEP_TLS,
+    VERIFY_VERDICT_FAIL, VERIFY_VERDICT_PASS, VERIFY_VERDICT_SKIP, VERIFY_VERDICT_WARN,
+};
 use crate::guard::{clear_out, free_handle, give_handle, guard, guard_code, required_str};
 use crate::options::{options_or_default, verify_client_options};
-
-/// A step's verdict: it worked.
-pub const VERIFY_VERDICT_PASS: i32 = 0;
-/// A step's verdict: not run (not needed with these options, or no time left).
-pub const VERIFY_VERDICT_SKIP: i32 = 1;
-/// A step's verdict: it worked, with something the developer or the user should know.
-pub const VERIFY_VERDICT_WARN: i32 = 2;
-/// A step's verdict: it failed (one of the reasons the program cannot log in).
-pub const VERIFY_VERDICT_FAIL: i32 = 3;
-
-/// A step of the doctor: the options themselves.
-pub const VERIFY_STEP_OPTIONS: i32 = 1;
-/// A step: a line's name lookup.
-pub const VERIFY_STEP_LOOKUP: i32 = 2;
-/// A step: a TCP connect to one address of a line.
-pub const VERIFY_STEP_TCP: i32 = 3;
-/// A step: the proxy.
-pub const VERIFY_STEP_PROXY: i32 = 4;
-/// A step: the TLS handshake with one address of a line.
-pub const VERIFY_STEP_TLS: i32 = 5;
-/// A step: the local clock against the server's.
-pub const VERIFY_STEP_CLOCK: i32 = 6;
-/// A step: the Init handshake.
-pub const VERIFY_STEP_INIT: i32 = 7;
-/// A step: the offline store.
-pub const VERIFY_STEP_OFFLINE: i32 = 8;
-/// A step: machine code v2's check.
-pub const VERIFY_STEP_MACHINE: i32 = 9;
 
 /// The doctor's report. Opaque; made by `verify_diagnose`, read by the `verify_diagnosis_*`
 /// accessors (any thread, concurrently: it does not change), freed by

@@ -11,6 +11,15 @@ use verify_core::{
     MACHINE_CODE_LEN,
 };
 
+use crate::generated::enums::{
+    VERIFY_COMPONENT_DIFFERS, VERIFY_COMPONENT_MATCHES, VERIFY_COMPONENT_NOT_STORED,
+    VERIFY_COMPONENT_PLACEHOLDER, VERIFY_COMPONENT_UNREADABLE, VERIFY_MACHINE_BOARD_SERIAL,
+    VERIFY_MACHINE_BOARD_UUID, VERIFY_MACHINE_CPU, VERIFY_MACHINE_ISSUED, VERIFY_MACHINE_KEPT,
+    VERIFY_MACHINE_MODEL, VERIFY_MACHINE_OS_INSTALL, VERIFY_MACHINE_REISSUED,
+    VERIFY_MACHINE_STORE_UNREADABLE, VERIFY_MACHINE_SYSTEM_VOLUME, VERIFY_MACHINE_V1,
+    VERIFY_MACHINE_V2, VERIFY_VIRTUAL_CONTAINER, VERIFY_VIRTUAL_FIRMWARE,
+    VERIFY_VIRTUAL_HYPERVISOR_BIT, VERIFY_VIRTUAL_SYSTEM,
+};
 use crate::guard::{
     clear_out, free_handle, give_handle, guard, guard_code, null_argument, optional_str,
     required_str, write_out,
@@ -21,59 +30,6 @@ pub const VERIFY_MACHINE_CODE_LEN: usize = 32;
 
 // The header's constant is a literal (cbindgen writes literals); it is the core's length.
 const _: () = assert!(VERIFY_MACHINE_CODE_LEN == MACHINE_CODE_LEN);
-
-/// Machine code v1 (`verify_machine_code_ex`): HMAC-SHA256 of one OS identity. The default,
-/// frozen: the same output forever.
-pub const VERIFY_MACHINE_V1: i32 = 1;
-/// Machine code v2 (`verify_machine_code_ex`): several components, tolerant matching, kept
-/// in the state folder (docs/machine-code.md).
-pub const VERIFY_MACHINE_V2: i32 = 2;
-
-/// Component of machine code v2: the SMBIOS system UUID (Linux: root only; macOS
-/// IOPlatformUUID).
-pub const VERIFY_MACHINE_BOARD_UUID: i32 = 1;
-/// Component: the board's serial number (SMBIOS; Linux: root only; macOS platform serial).
-pub const VERIFY_MACHINE_BOARD_SERIAL: i32 = 2;
-/// Component: the OS installation (Windows MachineGuid, Linux /etc/machine-id).
-pub const VERIFY_MACHINE_OS_INSTALL: i32 = 3;
-/// Component: the system volume (Windows volume serial, Linux root file system UUID).
-pub const VERIFY_MACHINE_SYSTEM_VOLUME: i32 = 4;
-/// Component: the processor's signature (CPUID).
-pub const VERIFY_MACHINE_CPU: i32 = 5;
-/// Component: the machine's model (SMBIOS manufacturer and product names, macOS hw.model).
-pub const VERIFY_MACHINE_MODEL: i32 = 6;
-
-/// A component's state: read, equal to the stored one.
-pub const VERIFY_COMPONENT_MATCHES: i32 = 1;
-/// A component's state: read, not the stored one.
-pub const VERIFY_COMPONENT_DIFFERS: i32 = 2;
-/// A component's state: read, nothing stored to compare with (counts nothing).
-pub const VERIFY_COMPONENT_NOT_STORED: i32 = 3;
-/// A component's state: not readable now (no permission, missing; counts nothing).
-pub const VERIFY_COMPONENT_UNREADABLE: i32 = 4;
-/// A component's state: a known placeholder value such as an all-zero SMBIOS UUID (counts
-/// nothing).
-pub const VERIFY_COMPONENT_PLACEHOLDER: i32 = 5;
-
-/// Outcome of a v2 check: nothing was stored; the code was issued and stored.
-pub const VERIFY_MACHINE_ISSUED: i32 = 1;
-/// Outcome: the stored code was kept (enough components match).
-pub const VERIFY_MACHINE_KEPT: i32 = 2;
-/// Outcome: the components say another machine (or a new board): a new code was issued.
-pub const VERIFY_MACHINE_REISSUED: i32 = 3;
-/// Outcome: a stored code was there but did not open; the code was issued again.
-pub const VERIFY_MACHINE_STORE_UNREADABLE: i32 = 4;
-
-/// Sign of virtualisation: CPUID's hypervisor bit; the detail is the hypervisor's vendor
-/// ("KVMKVMKVM", "Microsoft Hv", "VMwareVMware"), or empty.
-pub const VERIFY_VIRTUAL_HYPERVISOR_BIT: i32 = 1;
-/// Sign: a firmware (SMBIOS/DMI) string of a virtual machine ("QEMU", "VMware, Inc.").
-pub const VERIFY_VIRTUAL_FIRMWARE: i32 = 2;
-/// Sign: a container marker ("/.dockerenv", "/run/.containerenv", a cgroup name).
-pub const VERIFY_VIRTUAL_CONTAINER: i32 = 3;
-/// Sign: the OS says it runs under a hypervisor (macOS kern.hv_vmm_present, Linux
-/// /sys/hypervisor/type).
-pub const VERIFY_VIRTUAL_SYSTEM: i32 = 4;
 
 /// The result of `verify_machine_check_new`: machine code v2 and, for each component,
 /// whether it matches the stored one (never its value). Opaque; freed with

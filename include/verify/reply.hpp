@@ -145,7 +145,7 @@ public:
      * remark) for any other code. */
     const Reply &ensure_ok() const {
         std::int32_t c = code();
-        if (c != codes::ok && c != codes::pending && c != codes::offline) {
+        if (!is_success(c)) {
             throw Refused(refusal());
         }
         return *this;

@@ -154,7 +154,7 @@ public:
     /* The typed outcome of `reply` (the fields are read now, once). */
     explicit Result(Reply reply) : Reply(std::move(reply)) {
         const std::int32_t c = code();
-        if (c == codes::ok || c == codes::pending || c == codes::offline) {
+        if (is_success(c)) {
             value_ = T::from(*this);
         }
     }

@@ -7,47 +7,68 @@
 
 use std::path::Path;
 
-use super::root;
-
-pub fn verify_h() -> String {
-    let scratch = std::env::temp_dir().join(format!("verify-header-{}", std::process::id()));
+/// cbindgen's parse of the C ABI's sources: `root`'s `src/`, with the generated files of
+/// `fresh` (path from the root, text) read as they are about to be written. Returns the
+/// header's text and the parse (what [`crate::schema::exports`] reads).
+pub fn generate(
+    root: &Path,
+    fresh: &[(String, String)],
+) -> Result<(String, cbindgen::Bindings), String> {
+    let scratch = std::env::temp_dir().join(format!("verify-codegen-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&scratch);
-    copy_sources(&root().join("src"), &scratch.join("src"));
-    std::fs::write(
-        scratch.join("Cargo.toml"),
-        "[package]\nname = \"verify\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[lib]\n\
-         path = \"src/lib.rs\"\n",
-    )
-    .expect("write the scratch manifest");
-    let config = cbindgen::Config::from_file(root().join("cbindgen.toml")).expect("cbindgen.toml");
+    let made = (|| {
+        copy_sources(&root.join("src"), &scratch.join("src"))?;
+        for (path, text) in fresh {
+            if let Some(rest) = path.strip_prefix("src/") {
+                std::fs::write(
+                    scratch.join("src").join(rest),
+                    text.replace("extern \"system\"", "extern \"C\""),
+                )
+                .map_err(|e| format!("cannot write a scratch copy of {path}: {e}"))?;
+            }
+        }
+        std::fs::write(
+            scratch.join("Cargo.toml"),
+            "[package]\nname = \"verify\"\nversion = \"0.0.0\"\nedition = \"2021\"\n[lib]\n\
+             path = \"src/lib.rs\"\n",
+        )
+        .map_err(|e| format!("cannot write the scratch manifest: {e}"))?;
+        let config = cbindgen::Config::from_file(root.join("cbindgen.toml"))
+            .map_err(|e| format!("cbindgen.toml: {e}"))?;
+        cbindgen::Builder::new()
+            .with_crate(&scratch)
+            .with_config(config)
+            .generate()
+            .map_err(|e| format!("cbindgen cannot read src/: {e}"))
+    })();
+    let _ = std::fs::remove_dir_all(&scratch);
+    let bindings = made?;
     let mut generated = Vec::new();
-    cbindgen::Builder::new()
-        .with_crate(&scratch)
-        .with_config(config)
-        .generate()
-        .expect("cbindgen parses src/")
-        .write(&mut generated);
-    let _ = std::fs::remove_dir_all(&scratch);
-    let header = String::from_utf8(generated).expect("the header is UTF-8");
-    with_calling_convention(&header)
+    bindings.write(&mut generated);
+    let header = String::from_utf8(generated).map_err(|_| "the header is not UTF-8".to_owned())?;
+    Ok((with_calling_convention(&header), bindings))
 }
 
-fn copy_sources(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("create the scratch folder");
-    for entry in std::fs::read_dir(from).expect("read src/") {
-        let entry = entry.expect("entry");
+fn copy_sources(from: &Path, to: &Path) -> Result<(), String> {
+    std::fs::create_dir_all(to).map_err(|e| format!("cannot create {}: {e}", to.display()))?;
+    let entries =
+        std::fs::read_dir(from).map_err(|e| format!("cannot read {}: {e}", from.display()))?;
+    for entry in entries {
+        let entry = entry.map_err(|e| format!("cannot read {}: {e}", from.display()))?;
         let path = entry.path();
         if path.is_dir() {
-            copy_sources(&path, &to.join(entry.file_name()));
+            copy_sources(&path, &to.join(entry.file_name()))?;
         } else if path.extension().is_some_and(|e| e == "rs") {
-            let text = std::fs::read_to_string(&path).expect("read a source");
+            let text = std::fs::read_to_string(&path)
+                .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
             std::fs::write(
                 to.join(entry.file_name()),
                 text.replace("extern \"system\"", "extern \"C\""),
             )
-            .expect("write a source");
+            .map_err(|e| format!("cannot write a scratch copy of {}: {e}", path.display()))?;
         }
     }
+    Ok(())
 }
 
 /// Adds `VERIFY_CALL` before the name of every function declaration (`int32_t

@@ -1,29 +1,43 @@
 //! The generated sections of `README.md` (the result code table and the retry table) and of
 //! `README.zh-CN.md` (the code table with the Chinese messages).
 
-use verify_core::actions::ACTIONS;
-use verify_core::codes::TABLE;
+use crate::schema::Schema;
+use crate::Output;
 
-pub fn sections() -> Vec<(&'static str, String)> {
+/// The generated sections of both READMEs.
+pub fn files(schema: &Schema) -> Vec<Output> {
+    vec![
+        Output::Sections {
+            path: "README.md".to_owned(),
+            sections: sections(schema),
+        },
+        Output::Sections {
+            path: "README.zh-CN.md".to_owned(),
+            sections: sections_zh_cn(schema),
+        },
+    ]
+}
+
+fn sections(schema: &Schema) -> Vec<(&'static str, String)> {
     let mut table = String::from(
         "| code | constant | meaning | the end user reads (`verify_code_user_message`, en) |\n\
          |---|---|---|---|\n",
     );
-    for row in TABLE {
+    for row in schema.codes {
         table.push_str(&format!(
             "| {} | `VERIFY_{}` | {} | {} |\n",
             row.code, row.name, row.text, row.user.en
         ));
     }
-    vec![("codes", table), ("retries", retries())]
+    vec![("codes", table), ("retries", retries(schema))]
 }
 
 /// The sections of `README.zh-CN.md`: the code table in Simplified and Traditional Chinese.
-pub fn sections_zh_cn() -> Vec<(&'static str, String)> {
+fn sections_zh_cn(schema: &Schema) -> Vec<(&'static str, String)> {
     let mut table = String::from(
         "| 代码 | 常量 | 给最终用户的提示（zh-CN） | 繁體中文（zh-TW） |\n|---|---|---|---|\n",
     );
-    for row in TABLE {
+    for row in schema.codes {
         table.push_str(&format!(
             "| {} | `VERIFY_{}` | {} | {} |\n",
             row.code, row.name, row.user.zh_cn, row.user.zh_tw
@@ -33,11 +47,11 @@ pub fn sections_zh_cn() -> Vec<(&'static str, String)> {
 }
 
 /// Which calls may be sent again after a failure that may have reached the server.
-fn retries() -> String {
+fn retries(schema: &Schema) -> String {
     let mut out = String::from(
         "| call | action | sent again after a read timeout or a reset |\n|---|---|---|\n",
     );
-    for action in ACTIONS {
+    for action in schema.actions {
         out.push_str(&format!(
             "| `verify_{}` | `{}` | {} |\n",
             action.method,

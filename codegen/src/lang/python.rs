@@ -5,28 +5,33 @@
 //! as a coroutine `..._async`, returning their typed result).
 
 use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
-use verify_core::codes::TABLE;
 
-use super::{actions, doc_lines, replies, trailing_optional};
+use super::banner;
+use crate::schema::{trailing_optional, Schema};
+use crate::text::doc_lines;
+use crate::Output;
 
 /// The folder of the generated files, from the repository root.
 pub const DIR: &str = "bindings/python/src/verify/_generated";
 
 /// Every generated file: (path from the repository root, content).
-pub fn files() -> Vec<(String, String)> {
-    vec![
-        (format!("{DIR}/__init__.py"), init()),
-        (format!("{DIR}/codes.py"), codes()),
-        (format!("{DIR}/native.py"), native()),
-        (format!("{DIR}/results.py"), results()),
-        (format!("{DIR}/actions.py"), methods()),
-    ]
+pub fn files(schema: &Schema) -> Result<Vec<Output>, String> {
+    Ok(vec![
+        Output::file(format!("{DIR}/__init__.py"), init()),
+        Output::file(format!("{DIR}/codes.py"), codes(schema)),
+        Output::file(format!("{DIR}/native.py"), native(schema)),
+        Output::file(format!("{DIR}/results.py"), results(schema)),
+        Output::file(format!("{DIR}/actions.py"), methods(schema)),
+        Output::Folder {
+            path: DIR.to_owned(),
+        },
+    ])
 }
 
-const HEADER: &str =
-    "# Generated from the action table (core/src/actions/table.rs) and the code table\n\
-# (core/src/codes.rs) by tests/generate/python.rs; do not edit.\n\
-# Regenerate: VERIFY_BLESS=1 cargo test --test generated\n";
+/// The generated file's first lines.
+fn header(from: &str) -> String {
+    crate::text::wrapped(&banner(from), "#", 100).join("\n") + "\n"
+}
 
 /// Fields of the base `Result` (and its properties): a table field of the same name is not
 /// repeated in a result.
@@ -42,18 +47,20 @@ fn doc_text(text: &str) -> String {
 }
 
 fn init() -> String {
-    format!("{HEADER}\"\"\"The parts of the package generated from the tables.\"\"\"\n")
+    let head = header("the schema");
+    format!("{head}\"\"\"The parts of the package generated from the tables.\"\"\"\n")
 }
 
-fn codes() -> String {
+fn codes(schema: &Schema) -> String {
+    let head = header("the code table (core/src/codes.rs)");
     let mut out = format!(
-        "{HEADER}\"\"\"The result codes: one code space, the server's own (200, 201, 202, \
+        "{head}\"\"\"The result codes: one code space, the server's own (200, 201, 202, \
          1001..1024) and\nnegative codes for local failures.\"\"\"\n\nimport enum\n\n\n\
          class Code(enum.IntEnum):\n    \"\"\"Every result code of the library (`VERIFY_*` in \
          verify.h). A code not listed here\n    (a later server's) still arrives as an `int`.\
          \"\"\"\n\n"
     );
-    for row in TABLE {
+    for row in schema.codes {
         out.push_str(&format!(
             "    {} = {}\n    \"\"\"{} (`VERIFY_{}`).\"\"\"\n\n",
             row.name,
@@ -67,14 +74,15 @@ fn codes() -> String {
     out
 }
 
-fn native() -> String {
+fn native(schema: &Schema) -> String {
+    let head = header("the action table (core/src/actions/table.rs)");
     let mut out = format!(
-        "{HEADER}\"\"\"The ctypes prototypes of the action functions (`verify_<action>` of \
+        "{head}\"\"\"The ctypes prototypes of the action functions (`verify_<action>` of \
          verify.h).\"\"\"\n\nfrom ctypes import POINTER, c_char_p, c_int32, c_void_p\nfrom \
          typing import Any\n\n\ndef declare(lib: Any) -> None:\n    \"\"\"Declares the action \
          functions of the loaded library.\"\"\"\n    out = POINTER(c_void_p)\n"
     );
-    for action in actions() {
+    for action in schema.actions {
         let mut args = vec!["c_void_p"];
         for param in action.params {
             args.push(match param.kind {
@@ -111,14 +119,15 @@ fn own_fields(reply: &ReplySpec) -> impl Iterator<Item = &'static FieldSpec> {
         .filter(|field| !BASE_MEMBERS.contains(&field.name))
 }
 
-fn results() -> String {
+fn results(schema: &Schema) -> String {
+    let head = header("the action table (core/src/actions/table.rs)");
     let mut out = format!(
-        "{HEADER}\"\"\"The typed results: one frozen dataclass per reply view of the action \
+        "{head}\"\"\"The typed results: one frozen dataclass per reply view of the action \
          table.\"\"\"\n\nfrom __future__ import annotations\n\nfrom dataclasses import \
          dataclass, field\nfrom datetime import datetime\nfrom typing import Dict, Optional\n\n\
          from .._reply import Reply\nfrom .._result import Result\n"
     );
-    for reply in replies() {
+    for reply in schema.replies {
         out.push_str(&format!(
             "\n\n@dataclass(frozen=True)\nclass {}(Result):\n    \"\"\"",
             reply.name
@@ -201,10 +210,11 @@ fn params(action: &ActionSpec) -> (Vec<String>, Vec<String>) {
     (signature, native)
 }
 
-fn methods() -> String {
-    let imports: Vec<&str> = replies().iter().map(|reply| reply.name).collect();
+fn methods(schema: &Schema) -> String {
+    let head = header("the action table (core/src/actions/table.rs)");
+    let imports: Vec<&str> = schema.replies.iter().map(|reply| reply.name).collect();
     let mut out = format!(
-        "{HEADER}\"\"\"The actions of the service as methods of `verify.Client`: each \
+        "{head}\"\"\"The actions of the service as methods of `verify.Client`: each \
          blocking, and as a coroutine\n(`..._async`), returning its typed result.\"\"\"\n\n\
          from __future__ import annotations\n\nfrom typing import Optional\n\nfrom .. import \
          _native\nfrom .._base import ClientBase\nfrom .._enums import SessionKind\nfrom \
@@ -218,7 +228,7 @@ fn methods() -> String {
          raises `verify.VerifyError` when the server\n    refuses (its code, message, remark \
          and reply) or the call fails locally (a negative code).\n    \"\"\"\n",
     );
-    for action in actions() {
+    for action in schema.actions {
         let (signature, native) = params(action);
         let mut sig = vec!["self".to_owned()];
         sig.extend(signature);
