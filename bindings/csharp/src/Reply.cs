@@ -93,7 +93,7 @@ namespace Verify
         /// <summary>True when the server refused the call: any code but 200, 201 and 202.</summary>
         public bool IsRefusal
         {
-            get { return code != ResultCode.Ok && code != ResultCode.Pending && code != ResultCode.Offline; }
+            get { return !ResultCodes.IsSuccess(code); }
         }
 
         /// <summary>
@@ -314,8 +314,7 @@ namespace Verify
         /// <param name="code">A result code.</param>
         public static bool IsConfigurationCode(ResultCode code)
         {
-            return code == ResultCode.ProgramNotFound || code == ResultCode.SignatureError
-                || code == ResultCode.AppKeyWrong || code == ResultCode.NotApproved;
+            return ResultCodes.IsConfigurationRefusal(code);
         }
 
         /// <summary>Throws the refusal of this reply, if it is one.</summary>

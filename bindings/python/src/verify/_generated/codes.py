@@ -132,3 +132,15 @@ class Code(enum.IntEnum):
 
     ERR_STATE_FOLDER = -18
     """the state folder cannot be created or written (`VERIFY_ERR_STATE_FOLDER`)."""
+
+#: The codes of the code table's class: a success: the server answered the call (200; 201, pending;
+#: 202, an offline verdict).
+SUCCESSES = frozenset({200, 201, 202})
+
+#: The codes of the code table's class: a refusal of the program's configuration (AppId, AppKey,
+#: approval), not of a licence: the developer's to fix.
+CONFIGURATION_REFUSALS = frozenset({1001, 1010, 1011, 1012})
+
+#: The codes of the code table's class: a refusal that says nothing of the licence: a stored offline
+#: verdict stays.
+KEEPS_OFFLINE_VERDICT = frozenset({1010, 1011, 1014})

@@ -1,10 +1,13 @@
 //! The generated files of the Python package, `bindings/python/src/verify/_generated/`, whole
-//! files: `codes.py` (the `Code` enum, from the code table), `native.py` (the ctypes
-//! prototypes of the action functions), `results.py` (one frozen dataclass per reply view,
-//! times as `datetime` in UTC+08:00) and `actions.py` (the `Client` methods, each blocking and
+//! files: `codes.py` (the `Code` enum and the code classes, from the code table), `enums.py`
+//! and `native.py` (the enums and every ctypes declaration: [`native`]), `results.py` (one
+//! frozen dataclass per reply view) and `actions.py` (the `Client` methods, each blocking and
 //! as a coroutine `..._async`, returning their typed result).
 
+mod native;
+
 use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
+use verify_core::codes::CodeClass;
 
 use super::banner;
 use crate::schema::{trailing_optional, Schema};
@@ -19,7 +22,17 @@ pub fn files(schema: &Schema) -> Result<Vec<Output>, String> {
     Ok(vec![
         Output::file(format!("{DIR}/__init__.py"), init()),
         Output::file(format!("{DIR}/codes.py"), codes(schema)),
-        Output::file(format!("{DIR}/native.py"), native(schema)),
+        Output::file(
+            format!("{DIR}/native.py"),
+            native::native(
+                schema,
+                &header("the C ABI's declarations (src/, read by cbindgen)"),
+            )?,
+        ),
+        Output::file(
+            format!("{DIR}/enums.py"),
+            native::enums(schema, &header("the enums (codegen/src/schema/enums.rs)")),
+        ),
         Output::file(format!("{DIR}/results.py"), results(schema)),
         Output::file(format!("{DIR}/actions.py"), methods(schema)),
         Output::Folder {
@@ -71,33 +84,30 @@ fn codes(schema: &Schema) -> String {
     }
     out.truncate(out.trim_end().len());
     out.push('\n');
-    out
-}
-
-fn native(schema: &Schema) -> String {
-    let head = header("the action table (core/src/actions/table.rs)");
-    let mut out = format!(
-        "{head}\"\"\"The ctypes prototypes of the action functions (`verify_<action>` of \
-         verify.h).\"\"\"\n\nfrom ctypes import POINTER, c_char_p, c_int32, c_void_p\nfrom \
-         typing import Any\n\n\ndef declare(lib: Any) -> None:\n    \"\"\"Declares the action \
-         functions of the loaded library.\"\"\"\n    out = POINTER(c_void_p)\n"
-    );
-    for action in schema.actions {
-        let mut args = vec!["c_void_p"];
-        for param in action.params {
-            args.push(match param.kind {
-                ParamKind::Session => "c_int32",
-                _ => "c_char_p",
-            });
-        }
-        args.push("out");
+    for class in schema.classes {
+        let codes: Vec<String> = class.codes().iter().map(i32::to_string).collect();
+        let comment = crate::text::wrapped(
+            &format!("The codes of the code table's class: {}.", class.doc()),
+            "#:",
+            100,
+        );
         out.push_str(&format!(
-            "    lib.verify_{0}.argtypes = [{1}]\n    lib.verify_{0}.restype = c_int32\n",
-            action.method,
-            args.join(", ")
+            "\n{}\n{} = frozenset({{{}}})\n",
+            comment.join("\n"),
+            class_name(*class),
+            codes.join(", ")
         ));
     }
     out
+}
+
+/// The Python name of a class's set of codes.
+fn class_name(class: CodeClass) -> &'static str {
+    match class {
+        CodeClass::Success => "SUCCESSES",
+        CodeClass::ConfigurationRefusal => "CONFIGURATION_REFUSALS",
+        CodeClass::KeepsOfflineVerdict => "KEEPS_OFFLINE_VERDICT",
+    }
 }
 
 /// The Python type of a typed field, and the `Reply` reader that reads it (its pointer as
