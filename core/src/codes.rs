@@ -1,14 +1,14 @@
 //! The result codes: one table, written once.
 //!
 //! One code space for every result (docs/architecture.md): 200 success, 201 pending,
-//! 1001..1024 the server's refusals (spec section 7), negative codes for local failures. Each
-//! row is the Rust constant (its C name is `VERIFY_` + the same name), the number, the English
+//! 1001..1024 the server's refusals (`docs/protocol.md#replies`), negative codes for local
+//! failures. Each row is the Rust constant (its C name is `VERIFY_` + the same name), the number, the English
 //! text for developers that [`describe`] returns, and the message for the person in front of
 //! the program in every [`Language`] ([`user_message`]): short, polite, saying what to do,
 //! never naming a secret or a developer's detail. The C constants of `verify.h`, the C++ and
 //! C# constants and the README's code tables (English and Chinese) are generated from
-//! [`TABLE`] (`VERIFY_BLESS=1 cargo test --test generated` in the repository root), and a test
-//! fails when one of them is stale.
+//! [`TABLE`] and [`CodeClass`] (`cargo run -p verify-codegen` in the repository root), and a
+//! test fails when one of them is stale.
 
 pub use crate::language::Language;
 use crate::packed::Packed;

@@ -82,15 +82,9 @@ inline void read_answer(const Reply &reply, Answer &out) {
     out.offline_info = reply.offline_info();
 }
 
-/* A "*_at" field: its text read as a service time; std::nullopt when absent, empty or not
- * in the service's form (the text stays readable with Reply::str). */
-inline std::optional<Time> read_time(const Reply &reply, std::string_view pointer) {
-    std::optional<std::string> text = reply.str(pointer);
-    if (!text) {
-        return std::nullopt;
-    }
-    return service_time(*text);
-}
+/* A "*_at" field as a time (Reply::time: read by the library); std::nullopt when absent,
+ * empty or not in the service's form (the text stays readable with Reply::str). */
+inline std::optional<Time> read_time(const Reply &reply, std::string_view pointer) { return reply.time(pointer); }
 
 /* An object field as name -> text, listed by the library (verify_reply_member_count and
  * verify_reply_member_name): strings as they are, numbers and booleans in JSON notation (as

@@ -237,15 +237,24 @@ namespace Verify
 
         /// <summary>
         /// The value at <paramref name="pointer"/> as a time of the service
-        /// (<c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00) with that offset, or null when absent, empty
-        /// or in another form (<see cref="GetString"/> still gives the text).
+        /// (<c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00, read by the library: verify_reply_time) with
+        /// that offset, or null when absent, empty or in another form (<see cref="GetString"/>
+        /// still gives the text).
         /// </summary>
         /// <param name="pointer">A JSON Pointer (<c>/data/token</c>; <see cref="Pointer"/> builds one).</param>
         /// <exception cref="ArgumentNullException"><paramref name="pointer"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
         public DateTimeOffset? GetTime(string pointer)
         {
-            return ServiceTime.Parse(GetString(pointer));
+            Args.NotNull(pointer, "pointer");
+            return handle.With(p =>
+            {
+                long seconds;
+                int offset;
+                return Present(NativeMethods.verify_reply_time(p, pointer, out seconds, out offset))
+                    ? ServiceTime.At(seconds, offset)
+                    : null;
+            });
         }
 
         /// <summary>

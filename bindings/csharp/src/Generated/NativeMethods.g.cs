@@ -561,7 +561,7 @@ namespace Verify
             out int kind,
             out IntPtr detail);
 
-        /// <summary><c>verify_code_describe</c>: A static English description of any result code (the server's codes of spec section 7, 200, 201, and the negative local codes; a generic text for others), for the developer; the message for the end user, in the user's language, is <c>verify_code_user_message</c>.</summary>
+        /// <summary><c>verify_code_describe</c>: A static English description of any result code (200, 201, the server's refusals of <c>docs/protocol.md#replies</c> and the negative local codes; a generic text for others), for the developer; the message for the end user, in the user's language, is <c>verify_code_user_message</c>.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern IntPtr verify_code_describe(
             int code);
@@ -590,6 +590,13 @@ namespace Verify
         /// <summary><c>verify_code_page</c>: The code page set with <c>verify_set_code_page</c> (65001 for UTF-8, the default).</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_code_page();
+
+        /// <summary><c>verify_service_time</c>: <c>text</c> read as a time of the service (<c>"YYYY-MM-DD HH:mm:ss"</c> in UTC+08:00: the keeper's <c>expire_at</c> of a <c>verify_event</c> and of <c>verify_keeper_status_expire_at</c>), so that no host parses the service's format: its Unix seconds into <c>*unix_seconds</c> and the offset it was written in, in seconds east of UTC (28800), into <c>*utc_offset</c> (which may be NULL).</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_service_time(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string text,
+            out long unixSeconds,
+            out int utcOffset);
 
         /// <summary><c>verify_client_options_new</c>: Creates client options with the defaults: no mirror, Mozilla's roots, the system's proxy settings, plain http only to loopback, timeouts 10 s (connect) and 30 s (call), an attempt delay of 250 ms, no fixed address, no state folder (remembered addresses used for a day once there is one), no offline verdicts, no start budget, a clock tolerance of 600 s, no log.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
@@ -726,6 +733,14 @@ namespace Verify
             ReplyHandle reply,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer,
             out IntPtr @out);
+
+        /// <summary><c>verify_reply_time</c>: The value at <c>pointer</c> as a time of the service (<c>"YYYY-MM-DD HH:mm:ss"</c> in UTC+08:00, the action table's time fields such as <c>/data/expire_at</c>), read by the library so that no host parses the service's format: its Unix seconds into <c>*unix_seconds</c> and the offset it was written in, in seconds east of UTC (28800), into <c>*utc_offset</c> (which may be NULL).</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_reply_time(
+            ReplyHandle reply,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string pointer,
+            out long unixSeconds,
+            out int utcOffset);
 
         /// <summary><c>verify_reply_int</c>: The value at <c>pointer</c> as a 64-bit integer: writes <c>*out</c> and returns 0, or <c>VERIFY_ERR_NO_SUCH_FIELD</c> when it is absent or not an integer in range (strings are not parsed).</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]

@@ -227,6 +227,8 @@ def declare(lib: Any) -> None:
     lib.verify_set_code_page.restype = c_int32
     lib.verify_code_page.argtypes = []
     lib.verify_code_page.restype = c_int32
+    lib.verify_service_time.argtypes = [c_char_p, POINTER(c_int64), POINTER(c_int32)]
+    lib.verify_service_time.restype = c_int32
     lib.verify_client_options_new.argtypes = [POINTER(c_void_p)]
     lib.verify_client_options_new.restype = c_int32
     lib.verify_client_options_free.argtypes = [c_void_p]
@@ -271,6 +273,8 @@ def declare(lib: Any) -> None:
     lib.verify_reply_message.restype = c_char_p
     lib.verify_reply_str.argtypes = [c_void_p, c_char_p, POINTER(c_char_p)]
     lib.verify_reply_str.restype = c_int32
+    lib.verify_reply_time.argtypes = [c_void_p, c_char_p, POINTER(c_int64), POINTER(c_int32)]
+    lib.verify_reply_time.restype = c_int32
     lib.verify_reply_int.argtypes = [c_void_p, c_char_p, POINTER(c_int64)]
     lib.verify_reply_int.restype = c_int32
     lib.verify_reply_bool.argtypes = [c_void_p, c_char_p, POINTER(c_int32)]
