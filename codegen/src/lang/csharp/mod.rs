@@ -5,8 +5,8 @@
 //! (`Client.Actions.g.cs`, a part of the `partial` class `Client`: each action blocking, and
 //! as a `Task` with an `...Async` name), returning their typed reply.
 
-mod enums;
-mod native;
+pub mod enums;
+pub mod native;
 
 use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
 

@@ -4,7 +4,7 @@
 //! frozen dataclass per reply view) and `actions.py` (the `Client` methods, each blocking and
 //! as a coroutine `..._async`, returning their typed result).
 
-mod native;
+pub mod native;
 
 use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
 use verify_core::codes::CodeClass;

@@ -126,14 +126,14 @@ pub fn native(schema: &Schema, head: &str) -> Result<String, String> {
             types.join(", ")
         ));
     }
-    out.push_str(&format!(
+    out.push_str(
         "\n\ndef declare(lib: Any) -> None:\n    \"\"\"Declares every function of the loaded \
          library, after checking that its ABI is\n    ``ABI_VERSION``.\"\"\"\n    \
          lib.verify_abi_version.restype = c_uint32\n    lib.verify_abi_version.argtypes = []\n    \
          found = lib.verify_abi_version()\n    if found != ABI_VERSION:\n        raise OSError(\n            \
-         f\"verify: the native library has ABI {{found}}; this package needs ABI \
-         {{ABI_VERSION}}\"\n        )\n"
-    ));
+         f\"verify: the native library has ABI {found}; this package needs ABI \
+         {ABI_VERSION}\"\n        )\n",
+    );
     for export in &schema.exports {
         if export.name == "verify_abi_version" {
             continue;
