@@ -7,11 +7,6 @@ use std::time::Duration;
 use verify_core::diagnose::{Report, DEFAULT_DIAGNOSE_DEADLINE};
 use verify_core::{codes, diagnose_with, DiagnoseOptions, Error, ErrorKind, Language};
 
-use crate::generated::enums::{
-    VERIFY_STEP_CLOCK, VERIFY_STEP_INIT, VERIFY_STEP_LOOKUP, VERIFY_STEP_MACHINE,
-    VERIFY_STEP_OFFLINE, VERIFY_STEP_OPTIONS, VERIFY_STEP_PROXY, VERIFY_STEP_TCP, VERIFY_STEP_TLS,
-    VERIFY_VERDICT_FAIL, VERIFY_VERDICT_PASS, VERIFY_VERDICT_SKIP, VERIFY_VERDICT_WARN,
-};
 use crate::guard::{clear_out, free_handle, give_handle, guard, guard_code, required_str};
 use crate::options::{options_or_default, verify_client_options};
 
@@ -63,24 +58,6 @@ impl verify_diagnosis {
             .map_or(c"".as_ptr(), |text| text.as_ptr())
     }
 }
-
-// The C numbers are the core's.
-const _: () = {
-    use verify_core::diagnose::{StepKind, Verdict};
-    assert!(StepKind::Options.number() == VERIFY_STEP_OPTIONS);
-    assert!(StepKind::Lookup.number() == VERIFY_STEP_LOOKUP);
-    assert!(StepKind::Tcp.number() == VERIFY_STEP_TCP);
-    assert!(StepKind::Proxy.number() == VERIFY_STEP_PROXY);
-    assert!(StepKind::Tls.number() == VERIFY_STEP_TLS);
-    assert!(StepKind::Clock.number() == VERIFY_STEP_CLOCK);
-    assert!(StepKind::Init.number() == VERIFY_STEP_INIT);
-    assert!(StepKind::Offline.number() == VERIFY_STEP_OFFLINE);
-    assert!(StepKind::Machine.number() == VERIFY_STEP_MACHINE);
-    assert!(Verdict::Pass as i32 == VERIFY_VERDICT_PASS);
-    assert!(Verdict::Skip as i32 == VERIFY_VERDICT_SKIP);
-    assert!(Verdict::Warn as i32 == VERIFY_VERDICT_WARN);
-    assert!(Verdict::Fail as i32 == VERIFY_VERDICT_FAIL);
-};
 
 /// The doctor: runs every step a login depends on, with the same `base_url`, `app_id`,
 /// `app_key` and `options` (NULL for the defaults) as the program's client, and gives the
@@ -288,6 +265,7 @@ pub extern "system" fn verify_diagnosis_step(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generated::enums::{VERIFY_STEP_OPTIONS, VERIFY_VERDICT_FAIL};
     use std::ptr;
 
     #[test]

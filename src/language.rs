@@ -18,11 +18,11 @@ use crate::guard::{guard, guard_code, optional_str};
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
 
 fn index_of(language: Language) -> u8 {
-    match language {
-        Language::En => 0,
-        Language::ZhCn => 1,
-        Language::ZhTw => 2,
-    }
+    let index = Language::ALL
+        .iter()
+        .position(|&l| l == language)
+        .unwrap_or(0);
+    u8::try_from(index).unwrap_or(0)
 }
 
 /// The user's UI language, read once from the system: `GetUserDefaultUILanguage` on

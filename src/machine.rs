@@ -6,19 +6,14 @@ use std::ffi::{c_char, CString};
 use std::ptr;
 
 use verify_core::{
-    codes, machine_check, machine_code_with, machine_virtualization, ComponentKind, ComponentState,
-    Error, ErrorKind, MachineCheck, MachineOptions, MachineVersion, SignKind, StateFolder,
-    MACHINE_CODE_LEN,
+    codes, machine_check, machine_code_with, machine_virtualization, ComponentKind, Error,
+    ErrorKind, MachineCheck, MachineOptions, MachineVersion, StateFolder, MACHINE_CODE_LEN,
 };
 
 use crate::generated::enums::{
     VERIFY_COMPONENT_DIFFERS, VERIFY_COMPONENT_MATCHES, VERIFY_COMPONENT_NOT_STORED,
-    VERIFY_COMPONENT_PLACEHOLDER, VERIFY_COMPONENT_UNREADABLE, VERIFY_MACHINE_BOARD_SERIAL,
-    VERIFY_MACHINE_BOARD_UUID, VERIFY_MACHINE_CPU, VERIFY_MACHINE_ISSUED, VERIFY_MACHINE_KEPT,
-    VERIFY_MACHINE_MODEL, VERIFY_MACHINE_OS_INSTALL, VERIFY_MACHINE_REISSUED,
-    VERIFY_MACHINE_STORE_UNREADABLE, VERIFY_MACHINE_SYSTEM_VOLUME, VERIFY_MACHINE_V1,
-    VERIFY_MACHINE_V2, VERIFY_VIRTUAL_CONTAINER, VERIFY_VIRTUAL_FIRMWARE,
-    VERIFY_VIRTUAL_HYPERVISOR_BIT, VERIFY_VIRTUAL_SYSTEM,
+    VERIFY_COMPONENT_PLACEHOLDER, VERIFY_COMPONENT_UNREADABLE, VERIFY_MACHINE_V1,
+    VERIFY_MACHINE_V2,
 };
 use crate::guard::{
     clear_out, free_handle, give_handle, guard, guard_code, null_argument, optional_str,
@@ -378,29 +373,6 @@ pub extern "system" fn verify_machine_state_name(state: i32) -> *const c_char {
         .as_ptr()
     })
 }
-
-// The C numbers are the core's.
-const _: () = {
-    assert!(ComponentKind::BoardUuid as i32 == VERIFY_MACHINE_BOARD_UUID);
-    assert!(ComponentKind::BoardSerial as i32 == VERIFY_MACHINE_BOARD_SERIAL);
-    assert!(ComponentKind::OsInstall as i32 == VERIFY_MACHINE_OS_INSTALL);
-    assert!(ComponentKind::SystemVolume as i32 == VERIFY_MACHINE_SYSTEM_VOLUME);
-    assert!(ComponentKind::Cpu as i32 == VERIFY_MACHINE_CPU);
-    assert!(ComponentKind::Model as i32 == VERIFY_MACHINE_MODEL);
-    assert!(ComponentState::Matches as i32 == VERIFY_COMPONENT_MATCHES);
-    assert!(ComponentState::Differs as i32 == VERIFY_COMPONENT_DIFFERS);
-    assert!(ComponentState::NotStored as i32 == VERIFY_COMPONENT_NOT_STORED);
-    assert!(ComponentState::Unreadable as i32 == VERIFY_COMPONENT_UNREADABLE);
-    assert!(ComponentState::Placeholder as i32 == VERIFY_COMPONENT_PLACEHOLDER);
-    assert!(verify_core::Outcome::Issued as i32 == VERIFY_MACHINE_ISSUED);
-    assert!(verify_core::Outcome::Kept as i32 == VERIFY_MACHINE_KEPT);
-    assert!(verify_core::Outcome::Reissued as i32 == VERIFY_MACHINE_REISSUED);
-    assert!(verify_core::Outcome::StoreUnreadable as i32 == VERIFY_MACHINE_STORE_UNREADABLE);
-    assert!(SignKind::HypervisorBit as i32 == VERIFY_VIRTUAL_HYPERVISOR_BIT);
-    assert!(SignKind::Firmware as i32 == VERIFY_VIRTUAL_FIRMWARE);
-    assert!(SignKind::Container as i32 == VERIFY_VIRTUAL_CONTAINER);
-    assert!(SignKind::System as i32 == VERIFY_VIRTUAL_SYSTEM);
-};
 
 /// Whether this machine looks virtual or containerised, and what was seen: CPUID's
 /// hypervisor bit and vendor, firmware (SMBIOS/DMI) strings of virtual machines, container

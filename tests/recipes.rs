@@ -5,9 +5,11 @@
 //! only the copied crates compile), the C++ headers (`-Wall -Wextra -Werror`), the C#
 //! binding (`mcs -warnaserror`) and the Python package (byte-compiled). Each fake entry is
 //! then found where the recipe says it lands. All recipes share the one copy and build, to
-//! keep the test's cost to one build of the copied crates (the C ABI is checked, `cargo
-//! check`, not linked: its dependencies' check artifacts are those of the test command's
-//! clippy run).
+//! keep the test's cost to one build of the copied crates: the copy's packages get a version
+//! (and the generator's binary a name) of their own, so that they build beside this tree's in
+//! one target folder, sharing every dependency and overwriting none of this tree's files
+//! (the C ABI is checked, `cargo check`, not linked: its dependencies' check artifacts are
+//! those of the test command's clippy run).
 //!
 //! Needs git, a C++ compiler, `mcs` (`scripts/install-deps.sh mono mono-devel`) and python3.
 
@@ -91,6 +93,44 @@ fn copy_tree(copy: &Path) {
     }
 }
 
+/// Gives the copy's packages a version of their own and the generator's binary another name:
+/// cargo names a workspace package's artifacts by its name, version and place in the
+/// workspace, so without this the copy's would overwrite this tree's in the shared target
+/// folder (and a later build here would link the copy's fake entries).
+fn own_identity(copy: &Path) {
+    for manifest in [
+        "Cargo.toml",
+        "core/Cargo.toml",
+        "codegen/Cargo.toml",
+        "machine-sys/Cargo.toml",
+        "sandbox/Cargo.toml",
+        "doctor/Cargo.toml",
+    ] {
+        let file = copy.join(manifest);
+        let text = std::fs::read_to_string(&file).expect("a manifest");
+        assert_eq!(
+            text.matches("\nversion = \"0.2.0\"\n").count(),
+            1,
+            "{manifest}: the package's version line"
+        );
+        std::fs::write(
+            &file,
+            text.replacen("\nversion = \"0.2.0\"\n", "\nversion = \"0.2.999\"\n", 1),
+        )
+        .expect("write a manifest");
+    }
+    let manifest = copy.join("codegen/Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).expect("codegen/Cargo.toml");
+    std::fs::write(
+        &manifest,
+        text.replace(
+            "[[bin]]\nname = \"verify-codegen\"",
+            "[[bin]]\nname = \"verify-codegen-recipes\"",
+        ),
+    )
+    .expect("write codegen/Cargo.toml");
+}
+
 #[test]
 fn the_tested_recipes_of_contributing_hold() {
     require_mono();
@@ -99,6 +139,7 @@ fn the_tested_recipes_of_contributing_hold() {
     let scratch = Scratch::new();
     let copy = scratch.0.join("tree");
     copy_tree(&copy);
+    own_identity(&copy);
 
     // "Adding an action": one entry in the action table.
     add(
@@ -110,13 +151,28 @@ fn the_tested_recipes_of_contributing_hold() {
          name: required \"Name\",\n    }\n",
         false,
     );
-    // "Adding an enum value": one member in the schema's enums (here a doctor step's kind,
-    // the schema part of "Adding a doctor step").
+    // "Adding a doctor step": its kind in the schema's enums and in the core's `StepKind`
+    // (the generated Rust checks that both number it alike; the step's own code and words
+    // are not faked here). It is also "Adding an enum value".
     add(
         &copy,
         "codegen/src/schema/enums.rs",
-        "            member(\"LOOKUP\", 2, \"A line's name lookup.\"),\n",
-        "            member(\"RECIPE_PROBE\", 99, \"A recipe's fake step.\"),\n",
+        "                \"Machine code v2's check (outcome and components, never a value).\",\n            ),\n",
+        "            member(\"RECIPE_PROBE\", 10, \"A recipe's fake step.\"),\n",
+        false,
+    );
+    add(
+        &copy,
+        "core/src/diagnose/report.rs",
+        "    Machine,\n",
+        "    /// A recipe's fake step.\n    RecipeProbe,\n",
+        false,
+    );
+    add(
+        &copy,
+        "core/src/diagnose/report.rs",
+        "            StepKind::Machine => \"machine\",\n",
+        "            StepKind::RecipeProbe => \"recipe_probe\",\n",
         false,
     );
     // "Adding a host language": one generator module and its line in `lang/mod.rs`.
@@ -151,12 +207,28 @@ fn the_tested_recipes_of_contributing_hold() {
 
     run(
         &copy,
-        cargo().args(["run", "--quiet", "-p", "verify-codegen"]),
+        cargo().args([
+            "run",
+            "--quiet",
+            "-p",
+            "verify-codegen",
+            "--bin",
+            "verify-codegen-recipes",
+        ]),
         "cargo run -p verify-codegen (the copy)",
     );
     run(
         &copy,
-        cargo().args(["run", "--quiet", "-p", "verify-codegen", "--", "--check"]),
+        cargo().args([
+            "run",
+            "--quiet",
+            "-p",
+            "verify-codegen",
+            "--bin",
+            "verify-codegen-recipes",
+            "--",
+            "--check",
+        ]),
         "cargo run -p verify-codegen -- --check after writing (the copy)",
     );
     // `check`, not `build`: a build would put the copy's libverify.so where the other tests
@@ -200,9 +272,14 @@ fn the_tested_recipes_of_contributing_hold() {
     contains(
         &copy,
         "include/verify.h",
-        "#define VERIFY_STEP_RECIPE_PROBE 99",
+        "#define VERIFY_STEP_RECIPE_PROBE 10",
     );
     contains(&copy, "include/verify/actions.hpp", "recipe_probe(");
+    contains(
+        &copy,
+        "src/generated/enums.rs",
+        "verify_core::diagnose::StepKind::RecipeProbe.number() == VERIFY_STEP_RECIPE_PROBE",
+    );
     contains(
         &copy,
         "include/verify/enums.hpp",
@@ -221,7 +298,7 @@ fn the_tested_recipes_of_contributing_hold() {
     contains(
         &copy,
         "bindings/csharp/src/Generated/DiagnosisStepKind.g.cs",
-        "RecipeProbe = 99",
+        "RecipeProbe = 10",
     );
     contains(
         &copy,
@@ -236,7 +313,7 @@ fn the_tested_recipes_of_contributing_hold() {
     contains(
         &copy,
         "bindings/python/src/verify/_generated/enums.py",
-        "RECIPE_PROBE = 99",
+        "RECIPE_PROBE = 10",
     );
     contains(&copy, "README.md", "`verify_recipe_probe`");
     contains(
@@ -248,6 +325,6 @@ fn the_tested_recipes_of_contributing_hold() {
     contains(
         &copy,
         "bindings/recipe-probe/declarations.txt",
-        "VERIFY_STEP_RECIPE_PROBE = 99",
+        "VERIFY_STEP_RECIPE_PROBE = 10",
     );
 }

@@ -108,6 +108,16 @@ pub const VERIFY_MACHINE_CPU: i32 = 5;
 /// macOS hw.model).
 pub const VERIFY_MACHINE_MODEL: i32 = 6;
 
+// The core numbers MachineComponentKind too: the same numbers, or no build.
+const _: () = assert!(verify_core::ComponentKind::BoardUuid as i32 == VERIFY_MACHINE_BOARD_UUID);
+const _: () =
+    assert!(verify_core::ComponentKind::BoardSerial as i32 == VERIFY_MACHINE_BOARD_SERIAL);
+const _: () = assert!(verify_core::ComponentKind::OsInstall as i32 == VERIFY_MACHINE_OS_INSTALL);
+const _: () =
+    assert!(verify_core::ComponentKind::SystemVolume as i32 == VERIFY_MACHINE_SYSTEM_VOLUME);
+const _: () = assert!(verify_core::ComponentKind::Cpu as i32 == VERIFY_MACHINE_CPU);
+const _: () = assert!(verify_core::ComponentKind::Model as i32 == VERIFY_MACHINE_MODEL);
+
 // ComponentState: How a component of machine code v2 compares with the stored one.
 
 /// A component's state: read, equal to the stored one.
@@ -122,6 +132,15 @@ pub const VERIFY_COMPONENT_UNREADABLE: i32 = 4;
 /// nothing).
 pub const VERIFY_COMPONENT_PLACEHOLDER: i32 = 5;
 
+// The core numbers ComponentState too: the same numbers, or no build.
+const _: () = assert!(verify_core::ComponentState::Matches as i32 == VERIFY_COMPONENT_MATCHES);
+const _: () = assert!(verify_core::ComponentState::Differs as i32 == VERIFY_COMPONENT_DIFFERS);
+const _: () = assert!(verify_core::ComponentState::NotStored as i32 == VERIFY_COMPONENT_NOT_STORED);
+const _: () =
+    assert!(verify_core::ComponentState::Unreadable as i32 == VERIFY_COMPONENT_UNREADABLE);
+const _: () =
+    assert!(verify_core::ComponentState::Placeholder as i32 == VERIFY_COMPONENT_PLACEHOLDER);
+
 // MachineOutcome: How the code of a machine code v2 check came about.
 
 /// Outcome of a v2 check: nothing was stored; the code was issued and stored.
@@ -133,6 +152,13 @@ pub const VERIFY_MACHINE_KEPT: i32 = 2;
 pub const VERIFY_MACHINE_REISSUED: i32 = 3;
 /// Outcome of a v2 check: a stored code was there but did not open; the code was issued again.
 pub const VERIFY_MACHINE_STORE_UNREADABLE: i32 = 4;
+
+// The core numbers MachineOutcome too: the same numbers, or no build.
+const _: () = assert!(verify_core::Outcome::Issued as i32 == VERIFY_MACHINE_ISSUED);
+const _: () = assert!(verify_core::Outcome::Kept as i32 == VERIFY_MACHINE_KEPT);
+const _: () = assert!(verify_core::Outcome::Reissued as i32 == VERIFY_MACHINE_REISSUED);
+const _: () =
+    assert!(verify_core::Outcome::StoreUnreadable as i32 == VERIFY_MACHINE_STORE_UNREADABLE);
 
 // VirtualSignKind: A sign of virtualisation.
 
@@ -149,6 +175,12 @@ pub const VERIFY_VIRTUAL_CONTAINER: i32 = 3;
 /// Linux /sys/hypervisor/type).
 pub const VERIFY_VIRTUAL_SYSTEM: i32 = 4;
 
+// The core numbers VirtualSignKind too: the same numbers, or no build.
+const _: () = assert!(verify_core::SignKind::HypervisorBit as i32 == VERIFY_VIRTUAL_HYPERVISOR_BIT);
+const _: () = assert!(verify_core::SignKind::Firmware as i32 == VERIFY_VIRTUAL_FIRMWARE);
+const _: () = assert!(verify_core::SignKind::Container as i32 == VERIFY_VIRTUAL_CONTAINER);
+const _: () = assert!(verify_core::SignKind::System as i32 == VERIFY_VIRTUAL_SYSTEM);
+
 // Verdict: How a step of the doctor went, from best to worst.
 
 /// A step's verdict: it worked.
@@ -159,6 +191,12 @@ pub const VERIFY_VERDICT_SKIP: i32 = 1;
 pub const VERIFY_VERDICT_WARN: i32 = 2;
 /// A step's verdict: it failed (one of the reasons the program cannot log in).
 pub const VERIFY_VERDICT_FAIL: i32 = 3;
+
+// The core numbers Verdict too: the same numbers, or no build.
+const _: () = assert!(verify_core::diagnose::Verdict::Pass as i32 == VERIFY_VERDICT_PASS);
+const _: () = assert!(verify_core::diagnose::Verdict::Skip as i32 == VERIFY_VERDICT_SKIP);
+const _: () = assert!(verify_core::diagnose::Verdict::Warn as i32 == VERIFY_VERDICT_WARN);
+const _: () = assert!(verify_core::diagnose::Verdict::Fail as i32 == VERIFY_VERDICT_FAIL);
 
 // DiagnosisStepKind: What a step of the doctor checked.
 
@@ -182,3 +220,14 @@ pub const VERIFY_STEP_INIT: i32 = 7;
 pub const VERIFY_STEP_OFFLINE: i32 = 8;
 /// A step of the doctor: machine code v2's check (outcome and components, never a value).
 pub const VERIFY_STEP_MACHINE: i32 = 9;
+
+// The core numbers DiagnosisStepKind too: the same numbers, or no build.
+const _: () = assert!(verify_core::diagnose::StepKind::Options.number() == VERIFY_STEP_OPTIONS);
+const _: () = assert!(verify_core::diagnose::StepKind::Lookup.number() == VERIFY_STEP_LOOKUP);
+const _: () = assert!(verify_core::diagnose::StepKind::Tcp.number() == VERIFY_STEP_TCP);
+const _: () = assert!(verify_core::diagnose::StepKind::Proxy.number() == VERIFY_STEP_PROXY);
+const _: () = assert!(verify_core::diagnose::StepKind::Tls.number() == VERIFY_STEP_TLS);
+const _: () = assert!(verify_core::diagnose::StepKind::Clock.number() == VERIFY_STEP_CLOCK);
+const _: () = assert!(verify_core::diagnose::StepKind::Init.number() == VERIFY_STEP_INIT);
+const _: () = assert!(verify_core::diagnose::StepKind::Offline.number() == VERIFY_STEP_OFFLINE);
+const _: () = assert!(verify_core::diagnose::StepKind::Machine.number() == VERIFY_STEP_MACHINE);

@@ -8,7 +8,7 @@ use verify_core::actions::{FieldType, ParamKind};
 use super::banner;
 use crate::schema::enums::Home;
 use crate::schema::{IntType, Schema};
-use crate::text::{capitalized, doc_lines, rustfmt, wrapped};
+use crate::text::{capitalized, doc_lines, pascal, rustfmt, wrapped};
 
 /// Every generated Rust source: its path from the repository's root and its text.
 pub fn files(schema: &Schema) -> Result<Vec<(String, String)>, String> {
@@ -72,8 +72,9 @@ pub fn member_doc(what: &str, doc: &str) -> String {
     format!("{what}: {doc}")
 }
 
-/// The constants of every enum whose home is the generated file; a compile-time check of
-/// those written by hand elsewhere in `src/`.
+/// The constants of every enum whose home is the generated file, with a compile-time check
+/// against the core's own numbers where it has them; a compile-time check of those written
+/// by hand elsewhere in `src/`.
 fn enums(schema: &Schema) -> Result<String, String> {
     let mut out = head("the enums (codegen/src/schema/enums.rs)");
     out.push_str(
@@ -97,6 +98,20 @@ fn enums(schema: &Schema) -> Result<String, String> {
                     ));
                 }
                 out.push('\n');
+                if let Some(core) = spec.core {
+                    out.push_str(&format!(
+                        "// The core numbers {} too: the same numbers, or no build.\n",
+                        spec.name
+                    ));
+                    for member in spec.members {
+                        out.push_str(&format!(
+                            "const _: () = assert!({} == {});\n",
+                            core.replace("{}", &pascal(member.name)),
+                            spec.c_name(member)
+                        ));
+                    }
+                    out.push('\n');
+                }
             }
             Home::HandWritten(file) => {
                 let module = file

@@ -62,6 +62,11 @@ pub struct EnumSpec {
     pub open: bool,
     /// Where its C constants are written.
     pub home: Home,
+    /// The core's own type of the same values, where the core numbers it: the expression of
+    /// a member's number, `{}` standing for the member's name in PascalCase
+    /// (`verify_core::diagnose::StepKind::{}.number()`). The generated Rust checks at compile
+    /// time that each is the member's number, so the core's and the C ABI's cannot differ.
+    pub core: Option<&'static str>,
     /// Its members, in order.
     pub members: &'static [Member],
 }
@@ -101,6 +106,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: false,
         home: Home::Generated,
+        core: None,
         members: &[
             member(
                 "CARD",
@@ -126,6 +132,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: None,
         members: &[
             member(
                 "ALIVE",
@@ -177,6 +184,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: None,
         members: &[
             member(
                 "ALIVE",
@@ -202,6 +210,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: None,
         members: &[
             member("ERROR", 1, "A call failed because of it."),
             member(
@@ -225,6 +234,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: true,
         open: false,
         home: Home::Generated,
+        core: None,
         members: &[
             member("MOZILLA", 1, "Mozilla's root certificates (the default)."),
             member(
@@ -247,6 +257,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: false,
         home: Home::Generated,
+        core: None,
         members: &[
             member(
                 "SYSTEM",
@@ -275,6 +286,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::HandWritten("src/codepage.rs"),
+        core: None,
         members: &[
             member("UTF8", 65001, "UTF-8, the default."),
             member(
@@ -295,6 +307,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: false,
         home: Home::Generated,
+        core: None,
         members: &[
             member(
                 "V1",
@@ -321,6 +334,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: Some("verify_core::ComponentKind::{} as i32"),
         members: &[
             member(
                 "BOARD_UUID",
@@ -361,6 +375,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: Some("verify_core::ComponentState::{} as i32"),
         members: &[
             member("MATCHES", 1, "Read, equal to the stored one."),
             member("DIFFERS", 2, "Read, not the stored one."),
@@ -392,6 +407,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: Some("verify_core::Outcome::{} as i32"),
         members: &[
             member(
                 "ISSUED",
@@ -426,6 +442,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: Some("verify_core::SignKind::{} as i32"),
         members: &[
             member(
                 "HYPERVISOR_BIT",
@@ -463,6 +480,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: false,
         home: Home::Generated,
+        core: Some("verify_core::diagnose::Verdict::{} as i32"),
         members: &[
             member("PASS", 0, "It worked."),
             member(
@@ -493,6 +511,7 @@ pub const ENUMS: &[EnumSpec] = &[
         flags: false,
         open: true,
         home: Home::Generated,
+        core: Some("verify_core::diagnose::StepKind::{}.number()"),
         members: &[
             member(
                 "OPTIONS",

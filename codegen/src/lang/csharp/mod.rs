@@ -9,6 +9,7 @@ pub mod enums;
 pub mod native;
 
 use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
+use verify_core::Language;
 
 use super::banner;
 use crate::schema::{is_time, trailing_optional, Schema};
@@ -220,15 +221,18 @@ fn codes(schema: &Schema) -> String {
         .codes
         .iter()
         .map(|row| {
+            // Every language of the table, in its order.
+            let messages: Vec<String> = Language::ALL
+                .iter()
+                .map(|language| format!("{} \"{}\"", language.tag(), xml(row.user.get(*language))))
+                .collect();
             format!(
                 "        /// <summary>{} (<c>VERIFY_{}</c>).</summary>\n        \
                  /// <remarks>End user (<see cref=\"Library.UserMessage(ResultCode, string)\"/>): \
-                 en \"{}\"; zh-CN \"{}\"; zh-TW \"{}\"</remarks>\n        {} = {},\n",
+                 {}</remarks>\n        {} = {},\n",
                 xml(row.text),
                 row.name,
-                xml(row.user.en),
-                xml(row.user.zh_cn),
-                xml(row.user.zh_tw),
+                messages.join("; "),
                 code_member(row.name),
                 row.code
             )
