@@ -1,7 +1,7 @@
 //! CONTRIBUTING.md's recipes marked "tested" stay true: in a copy of the tree (the files git
 //! tracks), one fake entry per recipe is added in the files the recipe names and nowhere
 //! else, the generator runs there (`cargo run -p verify-codegen`), and what it generated
-//! builds: the C ABI (`cargo check -p verify --lib`, into this run's target folder, so that
+//! builds: the sandbox (for its fault), the C ABI (`cargo check -p verify --lib`, into this run's target folder, so that
 //! only the copied crates compile), the C++ headers (`-Wall -Wextra -Werror`), the C#
 //! binding (`mcs -warnaserror`) and the Python package (byte-compiled). Each fake entry is
 //! then found where the recipe says it lands. All recipes share the one copy and build, to
@@ -175,6 +175,28 @@ fn the_tested_recipes_of_contributing_hold() {
         "            StepKind::RecipeProbe => \"recipe_probe\",\n",
         false,
     );
+    // "Adding a sandbox fault": its kind and name, and what it does to a reply.
+    add(
+        &copy,
+        "sandbox/src/store/faults.rs",
+        "    CaptivePortal,\n",
+        "    /// A recipe's fake fault.\n    RecipeProbe,\n",
+        false,
+    );
+    add(
+        &copy,
+        "sandbox/src/store/faults.rs",
+        "            FaultKind::CaptivePortal => \"captive_portal\",\n",
+        "            FaultKind::RecipeProbe => \"recipe_probe\",\n",
+        false,
+    );
+    add(
+        &copy,
+        "sandbox/src/service/faults.rs",
+        "        FaultKind::CaptivePortal => (200, true, CAPTIVE_PORTAL_PAGE.as_bytes()),\n",
+        "        FaultKind::RecipeProbe => (200, false, b\"a recipe's probe\"),\n",
+        false,
+    );
     // "Adding a host language": one generator module and its line in `lang/mod.rs`.
     std::fs::write(
         copy.join("codegen/src/lang/recipe_probe.rs"),
@@ -235,8 +257,16 @@ fn the_tested_recipes_of_contributing_hold() {
     // load the library under test from.
     run(
         &copy,
-        cargo().args(["check", "--quiet", "-p", "verify", "--lib"]),
-        "cargo check -p verify --lib (the copy)",
+        cargo().args([
+            "check",
+            "--quiet",
+            "-p",
+            "verify",
+            "-p",
+            "verify-sandbox",
+            "--lib",
+        ]),
+        "cargo check -p verify -p verify-sandbox --lib (the copy)",
     );
     let mut cxx = Command::new("c++");
     cxx.args(CXX_STRICT_FLAGS)
