@@ -1425,7 +1425,7 @@ int32_t VERIFY_CALL verify_social_register_start(const struct verify_client *cli
                                                  struct verify_reply **out);
 
 /**
- * Creates keeper options with the defaults: a heartbeat every 300 s (the spec's 5
+ * Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5
  * minutes), a grace period of 15 minutes, no IP, no callback.
  * Ownership: the caller owns `*out` and frees it with `verify_keeper_options_free`.
  * Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.

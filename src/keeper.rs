@@ -158,7 +158,7 @@ unsafe fn options_mut<'a>(
         .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "options is NULL"))
 }
 
-/// Creates keeper options with the defaults: a heartbeat every 300 s (the spec's 5
+/// Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5
 /// minutes), a grace period of 15 minutes, no IP, no callback.
 /// Ownership: the caller owns `*out` and frees it with `verify_keeper_options_free`.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.

@@ -104,7 +104,7 @@ struct Refusal {
     std::string message;
     /* /data/remark: on 1006 the reason of the ban, on 1022 the previously bound machine code. */
     std::optional<std::string> remark;
-    /* The whole reply as JSON, for fields the spec does not show. */
+    /* The whole reply as JSON, for fields the action table does not name. */
     std::string json;
 
     /* is_configuration_refusal(code): 1001, 1010, 1011 or 1012. */

@@ -110,7 +110,7 @@ using EventHandler = std::function<void(const Event &)>;
  */
 struct KeeperOptions {
     /* Time between heartbeats, at least 1 s (a small random jitter is added). Default: the
-     * spec's 5 minutes. */
+     * service's 5 minutes. */
     std::optional<std::chrono::milliseconds> interval = std::nullopt;
     /* How long the session stays usable while heartbeats fail for other reasons than its
      * end (network down), counted from the first failure; at least 1 ms. Default: 15 min. */

@@ -21,7 +21,7 @@ namespace verify {
 
 /*
  * The typed results of the action table (core/src/actions/table.rs), one per reply view: each
- * is an Answer (code, message, offline_info) with the fields the spec shows, each
+ * is an Answer (code, message, offline_info) with the action table's fields, each
  * std::nullopt when the server left it out or sent another type. Strings are std::string,
  * integers std::int64_t, booleans bool, the service's times ("*_at" fields) verify::Time
  * (converted from UTC+08:00), objects std::map<std::string, std::string>. Plain copyable

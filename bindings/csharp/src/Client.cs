@@ -2,9 +2,9 @@
 //
 // The API (namespace Verify):
 // - Every action returns its typed reply (CardLoginReply, UserSessionReply, ..., generated
-//   from the action table): the fields of the spec as properties (strings, long?, bool?, and
+//   from the action table): the action table's fields as properties (strings, long?, bool?, and
 //   the service's times as DateTimeOffset? with its UTC+08:00 offset), plus the raw reply
-//   (GetString("/data/..."), Json) for fields the spec does not show. A reply is a plain
+//   (GetString("/data/..."), Json) for fields the action table does not name. A reply is a plain
 //   immutable object: no Dispose.
 // - One error path, chosen by the host: `client.SingleLogin(card, mac).EnsureOk()` (or
 //   ClientOptions.ThrowOnRefusal for every call) throws VerifyRefusedException with Code,

@@ -10,9 +10,9 @@ namespace Verify
     /// <summary>
     /// An answer of the server, of any code: <c>verify_reply</c>. Every action returns its
     /// typed subclass (<see cref="CardLoginReply"/>, <see cref="UserSessionReply"/>, ...) with
-    /// the fields of the spec as properties; this class gives what every reply has (code,
-    /// message, remark, the offline verdict) and every field by JSON Pointer, for fields the spec
-    /// does not show. A plain immutable object: no Dispose (the native reply is freed by the
+    /// the action table's fields as properties; this class gives what every reply has (code,
+    /// message, remark, the offline verdict) and every field by JSON Pointer, for fields the
+    /// action table does not name. A plain immutable object: no Dispose (the native reply is freed by the
     /// garbage collector once the object is unreachable).
     /// </summary>
     /// <remarks>

@@ -225,7 +225,7 @@ fn results_hpp(schema: &Schema) -> String {
     let body = format!(
         "/*\n \
          * The typed results of the action table (core/src/actions/table.rs), one per reply view: each\n \
-         * is an Answer (code, message, offline_info) with the fields the spec shows, each\n \
+         * is an Answer (code, message, offline_info) with the action table's fields, each\n \
          * std::nullopt when the server left it out or sent another type. Strings are std::string,\n \
          * integers std::int64_t, booleans bool, the service's times (\"*_at\" fields) verify::Time\n \
          * (converted from UTC+08:00), objects std::map<std::string, std::string>. Plain copyable\n \

@@ -623,7 +623,7 @@ mod tests {
             );
         }
         assert_eq!(ACTIONS.len(), 17);
-        // The spec's 12 actions are all reachable.
+        // The service's 12 actions are all reachable.
         let wires: std::collections::BTreeSet<&str> = ACTIONS.iter().map(|a| a.wire).collect();
         assert_eq!(wires.len(), 12);
     }

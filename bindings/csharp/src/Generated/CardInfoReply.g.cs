@@ -11,7 +11,7 @@ namespace Verify
 {
     /// <summary>
     /// Success of <c>GetCardInfo</c>: the card's state, consuming nothing.
-    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// The action table's fields are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
     [NullableContext(1)]

@@ -288,7 +288,7 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
             out ReplyHandle @out);
 
-        /// <summary><c>verify_keeper_options_new</c>: Creates keeper options with the defaults: a heartbeat every 300 s (the spec's 5 minutes), a grace period of 15 minutes, no IP, no callback.</summary>
+        /// <summary><c>verify_keeper_options_new</c>: Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5 minutes), a grace period of 15 minutes, no IP, no callback.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_keeper_options_new(
             out KeeperOptionsHandle @out);

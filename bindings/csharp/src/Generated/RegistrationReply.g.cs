@@ -12,7 +12,7 @@ namespace Verify
     /// <summary>
     /// Success of <c>UserRegin</c>. Without a card the account is created already expired and
     /// no token is returned; with a duration card it is active and has a token.
-    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// The action table's fields are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
     [NullableContext(1)]

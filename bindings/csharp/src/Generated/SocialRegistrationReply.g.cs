@@ -12,7 +12,7 @@ namespace Verify
     /// <summary>
     /// Step 1 of a social registration: the authorization URL. The account is created when
     /// the user completes the authorization.
-    /// The fields of the spec are properties, each null when the server left it out or sent
+    /// The action table's fields are properties, each null when the server left it out or sent
     /// another type; every field is also readable by JSON Pointer (<see cref="Reply"/>).
     /// </summary>
     [NullableContext(1)]

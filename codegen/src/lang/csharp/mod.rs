@@ -144,7 +144,7 @@ fn typed_reply(reply: &ReplySpec) -> String {
             out.push_str(&format!("    /// {}\n", xml(line)));
         }
         out.push_str(
-            "    /// The fields of the spec are properties, each null when the server left it out or \
+            "    /// The action table's fields are properties, each null when the server left it out or \
              sent\n    /// another type; every field is also readable by JSON Pointer (<see \
              cref=\"Reply\"/>).\n    /// </summary>\n    [NullableContext(1)]\n",
         );

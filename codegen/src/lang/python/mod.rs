@@ -149,7 +149,7 @@ fn results(schema: &Schema) -> String {
         out.push_str(&doc_text(&lines.join("\n    ")));
         out.push_str(
             "\n\n    Each field is None when the server left it out or sent another type; \
-             times are in\n    UTC+08:00. Every field, those the spec does not show too, stays \
+             times are in\n    UTC+08:00. Every field, those the action table does not name too, stays \
              readable by JSON\n    Pointer through ``reply``.\n    \"\"\"\n\n",
         );
         for field in own_fields(reply) {

@@ -17,7 +17,7 @@ class CardLogin(Result):
     """Success of `SingleLogin` (card mode).
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -66,7 +66,7 @@ class UserSession(Result):
     """Success of a password `UserLogin` without a card, or of a social login.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -107,7 +107,7 @@ class Renewal(Result):
     """Success of `UserLogin` with a card (the renewal branch): no token.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -141,7 +141,7 @@ class Registration(Result):
     no token is returned; with a duration card it is active and has a token.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -178,7 +178,7 @@ class PasswordChanged(Result):
     """Success of `UpdatePwd`.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -199,7 +199,7 @@ class Rebind(Result):
     """Success of `ChangeBind`.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -232,7 +232,7 @@ class Heartbeat(Result):
     """Success of `UserHeartbeat`.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -261,7 +261,7 @@ class Recharge(Result):
     """Success of `UserRecharge`.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -294,7 +294,7 @@ class LatestVersion(Result):
     """Success of `GetLatestVersion`.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -331,7 +331,7 @@ class Bulletin(Result):
     """Success of `GetBulletin`.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -356,7 +356,7 @@ class Variable(Result):
     """Success of `GetVariable` with a name.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -381,7 +381,7 @@ class Variables(Result):
     """Success of `GetVariable` without a name: every variable.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -402,7 +402,7 @@ class UserInfo(Result):
     """Success of `GetUserInfo`.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -455,7 +455,7 @@ class CardInfo(Result):
     """Success of `GetCardInfo`: the card's state, consuming nothing.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -520,7 +520,7 @@ class SocialStart(Result):
     """Step 1 of a social login: the authorization URL to show, and the state to poll with.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
@@ -546,7 +546,7 @@ class SocialRegistration(Result):
     the user completes the authorization.
 
     Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the spec does not show too, stays readable by JSON
+    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
     Pointer through ``reply``.
     """
 
