@@ -330,6 +330,7 @@ pub extern "system" fn verify_call(
 /// from another thread (`VERIFY_ERR_CANCELLED`, no reply, within milliseconds). `state` is
 /// required, `mac` optional. Blocks the calling thread. `*out` as for every call.
 /// Thread-safety: any thread.
+/// cbindgen:optional=[mac, cancel]
 #[no_mangle]
 pub extern "system" fn verify_social_login_wait(
     client: *const verify_client,

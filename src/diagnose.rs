@@ -84,6 +84,7 @@ impl verify_diagnosis {
 /// AppKey, api password, card, password or token; host names and addresses are kept.
 /// Ownership: the caller frees `*out` with `verify_diagnosis_free`; `options` is only read
 /// (it may be freed afterwards). Thread-safety: any thread; it blocks the calling thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_diagnose(
     base_url: *const c_char,
@@ -193,6 +194,7 @@ pub extern "system" fn verify_diagnosis_text(
 /// `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
 /// Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.
 /// Thread-safety: any thread.
+/// cbindgen:optional=[lang]
 #[no_mangle]
 pub extern "system" fn verify_diagnosis_text_in(
     diagnosis: *const verify_diagnosis,

@@ -239,6 +239,7 @@ pub extern "system" fn verify_keeper_options_set_grace(
 /// empty: none (the default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (not an IP
 /// address) or `VERIFY_ERR_INVALID_UTF8`.
 /// Thread-safety: one thread at a time.
+/// cbindgen:optional=[ip]
 #[no_mangle]
 pub extern "system" fn verify_keeper_options_set_ip(
     options: *mut verify_keeper_options,
@@ -267,6 +268,7 @@ pub extern "system" fn verify_keeper_options_set_ip(
 /// `verify_keeper_get_status`. `user_data` is passed as it is; the host keeps what it points to
 /// alive until the keeper is freed, and allows its use from the event thread.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
+/// cbindgen:optional=[callback, user_data]
 #[no_mangle]
 pub extern "system" fn verify_keeper_options_set_callback(
     options: *mut verify_keeper_options,
@@ -325,6 +327,7 @@ unsafe fn give_keeper(handle: &verify_client, keeper: Keeper, out: *mut *mut ver
 /// `verify_keeper_free`. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT`,
 /// `VERIFY_ERR_INVALID_UTF8`, or `VERIFY_ERR_SYSTEM` when a thread cannot start.
 /// Thread-safety: any thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_keeper_start(
     client: *const verify_client,
@@ -371,6 +374,7 @@ pub extern "system" fn verify_keeper_start(
 /// `verify_keeper_free`. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (NULL, or a reply that
 /// is neither a successful login with a token nor an offline verdict), or
 /// `VERIFY_ERR_SYSTEM`. Thread-safety: any thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_keeper_start_from_reply(
     client: *const verify_client,

@@ -131,6 +131,7 @@ pub extern "system" fn verify_machine_code(
 /// code is still right). Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (an unknown version, a
 /// short buffer), or `VERIFY_ERR_SYSTEM`. Ownership: `out` is the caller's buffer.
 /// Thread-safety: any thread; processes of one program may call it at once.
+/// cbindgen:optional=[state_folder]
 #[no_mangle]
 pub extern "system" fn verify_machine_code_ex(
     salt: *const c_char,
@@ -196,6 +197,7 @@ fn check_view(check: MachineCheck) -> verify_machine_check {
 /// `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_SYSTEM`; `*out` is NULL on failure.
 /// Ownership: the caller frees `*out` with `verify_machine_check_free`. Thread-safety: any
 /// thread.
+/// cbindgen:optional=[state_folder]
 #[no_mangle]
 pub extern "system" fn verify_machine_check_new(
     salt: *const c_char,
@@ -436,6 +438,7 @@ pub extern "system" fn verify_machine_virtual_count(
 /// `*detail`; either may be NULL. Returns 0, `VERIFY_ERR_NO_SUCH_FIELD` past the last, or
 /// `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: `*detail` is borrowed, valid until the report
 /// is freed.
+/// cbindgen:optional=[kind, detail]
 #[no_mangle]
 pub extern "system" fn verify_machine_virtual_sign(
     report: *const verify_machine_virtual,

@@ -130,6 +130,7 @@ pub extern "system" fn verify_code_page() -> i32 {
 /// `VERIFY_ERR_INVALID_ARGUMENT` when `text` or `unix_seconds` is NULL. `text` is in the code
 /// page set with `verify_set_code_page`. Ownership: the caller keeps `text`.
 /// Thread-safety: any thread. Added in ABI 2's 0.2 series.
+/// cbindgen:optional=[utc_offset]
 #[no_mangle]
 pub extern "system" fn verify_service_time(
     text: *const c_char,

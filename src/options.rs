@@ -235,6 +235,7 @@ pub extern "system" fn verify_client_options_add_pin(
 /// `VERIFY_PROXY_URL` with `url` (`http://`, `https://` CONNECT, `socks5://`, `socks5h://`,
 /// with optional `user:password@`; required for this mode, NULL otherwise). Loopback hosts
 /// never go through a proxy. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[url]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_proxy(
     options: *mut verify_client_options,
@@ -387,6 +388,7 @@ pub extern "system" fn verify_client_options_add_address(
 /// its AppKey and the machine, readable by its owner only, and holds no secret in clear.
 /// A file that does not open is ignored and reported to the log. Returns 200, or
 /// `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[path]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_state_folder(
     options: *mut verify_client_options,
@@ -509,6 +511,7 @@ pub extern "system" fn verify_client_options_set_clock_tolerance(
 /// `verify_log_callback` for its thread and what it never receives. `user_data` must stay
 /// valid while a client made with these options lives. Returns 200 or
 /// `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[callback, user_data]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_log(
     options: *mut verify_client_options,
@@ -546,6 +549,7 @@ pub extern "system" fn verify_client_options_set_log(
 /// be created or written is `VERIFY_ERR_STATE_FOLDER` (`verify_last_error_message` names the
 /// folder and why). Ownership: on success `*out` is a new client the caller frees with
 /// `verify_client_free`. Thread-safety: any thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_client_new_with_options(
     base_url: *const c_char,

@@ -222,6 +222,7 @@ pub extern "system" fn verify_reply_str(
 /// value is absent, not a string, or not such a time (`verify_reply_str` still gives the
 /// text). Arguments otherwise as for `verify_reply_str`, `unix_seconds` being its `out`.
 /// Thread-safety: as `verify_reply_str`. Added in ABI 2's 0.2 series.
+/// cbindgen:optional=[utc_offset]
 #[no_mangle]
 pub extern "system" fn verify_reply_time(
     reply: *const verify_reply,
@@ -277,6 +278,7 @@ pub extern "system" fn verify_reply_bool(
 /// unknown fields included). Writes `*out` and returns 0, or `VERIFY_ERR_NO_SUCH_FIELD`.
 /// Ownership: `*out` is borrowed, valid until `reply` is freed. Thread-safety: as
 /// `verify_reply_str`.
+/// cbindgen:optional=[pointer]
 #[no_mangle]
 pub extern "system" fn verify_reply_json(
     reply: *const verify_reply,
@@ -394,6 +396,7 @@ unsafe fn length(
 /// An offline verdict's fields (`/data/expire_at`, `/data/card_type`, ...) are those of the
 /// server's last confirmed login, without the token.
 /// Thread-safety: any thread, concurrently with other reads of the same reply.
+/// cbindgen:optional=[confirmed_at, grace_end, reason]
 #[no_mangle]
 pub extern "system" fn verify_reply_offline(
     reply: *const verify_reply,

@@ -205,7 +205,7 @@ fn the_tested_recipes_of_contributing_hold() {
          /// The language's one file.\npub fn files(schema: &Schema) -> Vec<Output> {\n    \
          let mut text = String::new();\n    for export in &schema.exports {\n        \
          let params: Vec<String> = export\n            .params\n            .iter()\n            \
-         .map(|p| format!(\"{} {} {:?}\", p.ty.c(), p.name, p.kind))\n            .collect();\n        \
+         .map(|p| format!(\"{} {} {:?}{}\", p.ty.c(), p.name, p.kind, if p.optional { \" optional\" } else { \"\" }))\n            .collect();\n        \
          text.push_str(&format!(\"{}({})\\n\", export.name, params.join(\", \")));\n    }\n    \
          for spec in schema.enums {\n        for member in spec.members {\n            \
          text.push_str(&format!(\"{} = {}\\n\", spec.c_name(member), member.value));\n        }\n    }\n    \
@@ -356,5 +356,13 @@ fn the_tested_recipes_of_contributing_hold() {
         &copy,
         "bindings/recipe-probe/declarations.txt",
         "VERIFY_STEP_RECIPE_PROBE = 10",
+    );
+    contains(
+        &copy,
+        "bindings/recipe-probe/declarations.txt",
+        "verify_client_new_with_options(const char * base_url Str, const char * app_id Str, \
+         const char * app_key Str, const verify_client_options * options \
+         Handle(\"verify_client_options\") optional, verify_client ** out \
+         OutHandle(\"verify_client\"))",
     );
 }

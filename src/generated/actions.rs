@@ -33,6 +33,7 @@ use crate::reply::verify_reply;
 /// - `/data/remaining` (integer): uses left; 0 makes the card invalid (count cards only).
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[device_name]
 #[no_mangle]
 pub extern "system" fn verify_single_login(
     client: *const verify_client,
@@ -72,6 +73,7 @@ pub extern "system" fn verify_single_login(
 /// - `/data/remark` (string): back-office note (social login: the social account's display name).
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[mac]
 #[no_mangle]
 pub extern "system" fn verify_user_login(
     client: *const verify_client,
@@ -110,6 +112,7 @@ pub extern "system" fn verify_user_login(
 /// - `/data/status` (string): `active`.
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[mac]
 #[no_mangle]
 pub extern "system" fn verify_user_login_with_card(
     client: *const verify_client,
@@ -153,6 +156,7 @@ pub extern "system" fn verify_user_login_with_card(
 /// - `/data/status` (string): `active`, when registered with a card.
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[card, mac, device_name]
 #[no_mangle]
 pub extern "system" fn verify_user_register(
     client: *const verify_client,
@@ -263,6 +267,7 @@ pub extern "system" fn verify_change_bind(
 /// - `/data/msg` (string): a back-office message, delivered once; empty when none.
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[ip]
 #[no_mangle]
 pub extern "system" fn verify_heartbeat(
     client: *const verify_client,
@@ -332,6 +337,7 @@ pub extern "system" fn verify_user_recharge(
 /// - `/data/has_update` (boolean): whether it is newer than the version given.
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[current_version]
 #[no_mangle]
 pub extern "system" fn verify_get_latest_version(
     client: *const verify_client,
@@ -499,6 +505,7 @@ pub extern "system" fn verify_get_card_info(
 /// - `/data/state` (string): the value to pass to the social poll or wait.
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[mac]
 #[no_mangle]
 pub extern "system" fn verify_social_login_start(
     client: *const verify_client,
@@ -532,6 +539,7 @@ pub extern "system" fn verify_social_login_start(
 /// - `/data/remark` (string): back-office note (social login: the social account's display name).
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[mac]
 #[no_mangle]
 pub extern "system" fn verify_social_login_poll(
     client: *const verify_client,
@@ -564,6 +572,7 @@ pub extern "system" fn verify_social_login_poll(
 /// - `/data/url` (string): the external authorization link (its `state` parameter is the state).
 ///
 /// Returns 200 (201 pending), the server's refusal code, or a negative local code. Ownership: `*out` is set to NULL first, then to a new reply whenever the server answered (refusals included), which the caller frees with `verify_reply_free`. Thread-safety: any thread.
+/// cbindgen:optional=[mac, device_name]
 #[no_mangle]
 pub extern "system" fn verify_social_register_start(
     client: *const verify_client,

@@ -212,6 +212,20 @@ fn actions(schema: &Schema) -> Result<String, String> {
              server answered (refusals included), which the caller frees with \
              `verify_reply_free`. Thread-safety: any thread.\n",
         );
+        // The parameters that may be NULL, for the schema (cbindgen keeps the line out of
+        // the header).
+        let optional: Vec<&str> = action
+            .params
+            .iter()
+            .filter(|param| param.kind == ParamKind::Optional)
+            .map(|param| param.name)
+            .collect();
+        if !optional.is_empty() {
+            out.push_str(&format!(
+                "/// cbindgen:optional=[{}]\n",
+                optional.join(", ")
+            ));
+        }
         out.push_str(&format!(
             "#[no_mangle]\npub extern \"system\" fn verify_{}(\nclient: *const verify_client,\n",
             action.method

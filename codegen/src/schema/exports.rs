@@ -145,7 +145,9 @@ pub struct Param {
     pub ty: CType,
     /// What it is.
     pub kind: ParamKind,
-    /// Whether it may be NULL (a pointer named by `cbindgen:optional`).
+    /// Whether it may be NULL: a pointer named by the `cbindgen:optional` annotation of its
+    /// function's doc comment (the generated action functions say it of their optional
+    /// parameters; a hand-written export of each parameter its doc calls optional).
     pub optional: bool,
 }
 
