@@ -227,30 +227,23 @@ fn the_tested_recipes_of_contributing_hold() {
         true,
     );
 
+    // The copy's generator: it writes, then finds nothing stale.
+    let generator = [
+        "run",
+        "--quiet",
+        "-p",
+        "verify-codegen",
+        "--bin",
+        "verify-codegen-recipes",
+    ];
     run(
         &copy,
-        cargo().args([
-            "run",
-            "--quiet",
-            "-p",
-            "verify-codegen",
-            "--bin",
-            "verify-codegen-recipes",
-        ]),
+        cargo().args(generator),
         "cargo run -p verify-codegen (the copy)",
     );
     run(
         &copy,
-        cargo().args([
-            "run",
-            "--quiet",
-            "-p",
-            "verify-codegen",
-            "--bin",
-            "verify-codegen-recipes",
-            "--",
-            "--check",
-        ]),
+        cargo().args(generator).args(["--", "--check"]),
         "cargo run -p verify-codegen -- --check after writing (the copy)",
     );
     // `check`, not `build`: a build would put the copy's libverify.so where the other tests
