@@ -19,6 +19,7 @@ use verify_core::{
 };
 
 use crate::cancel::verify_cancel;
+use crate::generated::enums::{VERIFY_SESSION_CARD, VERIFY_SESSION_USER};
 use crate::guard::{
     bounded, clear_out, free_handle, give_handle, guard, guard_code, optional_str, panic_text,
     record, required_str, set_last_error,
@@ -27,13 +28,6 @@ use crate::reply::{give, verify_reply};
 
 /// Most parameters accepted by `verify_call`.
 const MAX_CALL_PARAMS: usize = 256;
-
-/// `kind` of a heartbeat or keeper for a card-mode session (`Type=card`): the token of
-/// `verify_single_login`.
-pub const VERIFY_SESSION_CARD: i32 = 1;
-/// `kind` of a heartbeat or keeper for an account session (`Type=user`): the token of
-/// `verify_user_login` or of a social login.
-pub const VERIFY_SESSION_USER: i32 = 2;
 
 /// A client of the service for one program. Opaque; created by `verify_client_new`, freed
 /// by `verify_client_free`. Thread-safe: any number of threads may make calls on one client
@@ -338,6 +332,7 @@ pub extern "system" fn verify_call(
 /// from another thread (`VERIFY_ERR_CANCELLED`, no reply, within milliseconds). `state` is
 /// required, `mac` optional. Blocks the calling thread. `*out` as for every call.
 /// Thread-safety: any thread.
+/// cbindgen:optional=[mac, cancel]
 #[no_mangle]
 pub extern "system" fn verify_social_login_wait(
     client: *const verify_client,

@@ -11,33 +11,13 @@ use std::time::Duration;
 use verify_core::{codes, Error, ErrorKind, LogLevel, Options, ProxyChoice, StateFolder};
 
 use crate::client::{new_client, verify_client};
+use crate::generated::enums::{
+    VERIFY_LOG_DEBUG, VERIFY_LOG_ERROR, VERIFY_LOG_INFO, VERIFY_LOG_WARN, VERIFY_PROXY_NONE,
+    VERIFY_PROXY_SYSTEM, VERIFY_PROXY_URL, VERIFY_TRUST_MOZILLA, VERIFY_TRUST_SYSTEM,
+};
 use crate::guard::{
     clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str,
 };
-
-/// `verify_client_options_set_trust`: Mozilla's root certificates (the default).
-pub const VERIFY_TRUST_MOZILLA: u32 = 1;
-/// `verify_client_options_set_trust`: the operating system's trust store (company CAs and
-/// TLS-inspecting proxies installed in the OS).
-pub const VERIFY_TRUST_SYSTEM: u32 = 2;
-
-/// `verify_client_options_set_proxy`: the system's settings (the default): the
-/// `ALL_PROXY`/`HTTPS_PROXY`/`HTTP_PROXY` variables with `NO_PROXY`, and on Windows the
-/// registry's Internet settings.
-pub const VERIFY_PROXY_SYSTEM: i32 = 0;
-/// `verify_client_options_set_proxy`: no proxy.
-pub const VERIFY_PROXY_NONE: i32 = 1;
-/// `verify_client_options_set_proxy`: the proxy given by URL.
-pub const VERIFY_PROXY_URL: i32 = 2;
-
-/// Log level: a call failed because of it.
-pub const VERIFY_LOG_ERROR: i32 = 1;
-/// Log level: something went wrong and was handled (a retry, a failover, a re-Init).
-pub const VERIFY_LOG_WARN: i32 = 2;
-/// Log level: a notable step (a new connection, an Init).
-pub const VERIFY_LOG_INFO: i32 = 3;
-/// Log level: detail.
-pub const VERIFY_LOG_DEBUG: i32 = 4;
 
 /// A log callback: `user_data` as given to `verify_client_options_set_log`, the level
 /// (`VERIFY_LOG_*`; later versions may add levels) and an English message (borrowed for the
@@ -255,6 +235,7 @@ pub extern "system" fn verify_client_options_add_pin(
 /// `VERIFY_PROXY_URL` with `url` (`http://`, `https://` CONNECT, `socks5://`, `socks5h://`,
 /// with optional `user:password@`; required for this mode, NULL otherwise). Loopback hosts
 /// never go through a proxy. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[url]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_proxy(
     options: *mut verify_client_options,
@@ -407,6 +388,7 @@ pub extern "system" fn verify_client_options_add_address(
 /// its AppKey and the machine, readable by its owner only, and holds no secret in clear.
 /// A file that does not open is ignored and reported to the log. Returns 200, or
 /// `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[path]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_state_folder(
     options: *mut verify_client_options,
@@ -533,6 +515,7 @@ pub extern "system" fn verify_client_options_set_clock_tolerance(
 /// `verify_log_callback` for its thread and what it never receives. `user_data` must stay
 /// valid while a client made with these options lives. Returns 200 or
 /// `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[callback, user_data]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_log(
     options: *mut verify_client_options,
@@ -570,6 +553,7 @@ pub extern "system" fn verify_client_options_set_log(
 /// be created or written is `VERIFY_ERR_STATE_FOLDER` (`verify_last_error_message` names the
 /// folder and why). Ownership: on success `*out` is a new client the caller frees with
 /// `verify_client_free`. Thread-safety: any thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_client_new_with_options(
     base_url: *const c_char,

@@ -20,6 +20,8 @@ use crate::reply::Reply;
 use crate::request::{ActionRequest, Purpose};
 use crate::util::deadline::Deadline;
 
+pub mod time;
+
 /// How a parameter of an action is given.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ParamKind {
@@ -48,8 +50,8 @@ pub enum FieldType {
     /// A string.
     Str,
     /// A time of the service, `YYYY-MM-DD HH:mm:ss` in Beijing time (UTC+08:00), as a string
-    /// (the C++ and C# results read it as a time with that offset;
-    /// [`crate::offline::service_time`] gives its Unix seconds).
+    /// ([`time::parse`] gives its Unix seconds; the bindings read it as a number through the C
+    /// ABI and give a time with that offset).
     Time,
     /// An integer (64 bits).
     Int,
@@ -621,7 +623,7 @@ mod tests {
             );
         }
         assert_eq!(ACTIONS.len(), 17);
-        // The spec's 12 actions are all reachable.
+        // The service's 12 actions are all reachable.
         let wires: std::collections::BTreeSet<&str> = ACTIONS.iter().map(|a| a.wire).collect();
         assert_eq!(wires.len(), 12);
     }

@@ -11,12 +11,12 @@
 //
 // From this table come: the request builders ([`super::request`]), the reply views, the
 // `Client` methods, and [`super::ACTIONS`] / [`super::REPLIES`], from which the repository's
-// generator writes the `extern "C"` functions, the C++ and C# sections and the docs
-// (`VERIFY_BLESS=1 cargo test --test generated`). Adding an action is one entry here plus
-// its tests.
+// generator (`cargo run -p verify-codegen`) writes the `extern "C"` functions, the C++, C#
+// and Python calls and typed results, and the docs. Adding an action is one entry here plus
+// the sandbox's service of it and its tests (CONTRIBUTING.md, "Adding an action").
 //
-// Parameter names are the spec's primary names (`Card`, `Mac`, `UserName`, ...). The six
-// actions the spec does not detail (section 4.10) follow the sandbox's table
+// Parameter names are the service's primary names (`Card`, `Mac`, `UserName`, ...). The six
+// actions the service's documentation does not detail follow the sandbox's table
 // (`sandbox/README.md`); their typed fields are accessors that may be absent, so a server
 // that names them otherwise never fails a call it answered.
 

@@ -138,18 +138,11 @@ impl Client {
                     base.as_str()
                 )));
             }
-            let origin = origin_of(base.as_str());
-            let init_url = format!("{}/api/verify", base.as_str());
-            let init_uri = Uri::try_from(init_url.as_str()).map_err(|err| {
-                Error::invalid_argument(format!("{} is not a usable URL: {err}", base.as_str()))
-            })?;
-            let line = Origin::of(&init_uri).ok_or_else(|| {
-                Error::invalid_argument(format!("{} has no host or port", base.as_str()))
-            })?;
+            let line = Origin::of_base(&base);
             endpoints.push(Endpoint {
-                init_url,
-                init_uri,
-                origin,
+                init_url: base.request_url().to_owned(),
+                init_uri: base.request_uri().clone(),
+                origin: base.origin().to_owned(),
                 line: line.label(),
                 direct: base.is_loopback(),
             });
@@ -349,16 +342,6 @@ impl Shared {
     fn lock_session(&self) -> std::sync::MutexGuard<'_, Option<Session>> {
         // A panic while holding this lock cannot leave the Option half-written.
         self.session.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// `scheme://host[:port]` of a base URL.
-fn origin_of(base: &str) -> String {
-    match base.split_once("://") {
-        Some((scheme, rest)) => {
-            format!("{scheme}://{}", rest.split('/').next().unwrap_or(rest))
-        }
-        None => base.to_owned(),
     }
 }
 

@@ -12,7 +12,13 @@ use crate::options::Options;
 
 /// The options step(s): what the client would refuse, and what it would accept but the
 /// developer should know.
-pub(crate) fn steps(base_url: &str, app_id: &str, app_key: &str, options: &Options) -> Vec<Step> {
+pub(crate) fn steps(
+    base_url: &str,
+    app_id: &str,
+    app_key: &str,
+    options: &Options,
+    bases: &[BaseUrl],
+) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut checked = options.clone();
     checked.log = None;
@@ -24,20 +30,18 @@ pub(crate) fn steps(base_url: &str, app_id: &str, app_key: &str, options: &Optio
             format!("the client refuses these options: {}", err.message()),
         ));
     }
-    for url in std::iter::once(base_url).chain(options.mirrors.iter().map(String::as_str)) {
-        if let Ok(base) = BaseUrl::parse(url) {
-            if !base.is_https() && !base.is_loopback() && options.allow_insecure_http {
-                steps.push(Step::new(
-                    StepKind::Options,
-                    Verdict::Warn,
-                    "options.insecure_http",
-                    format!(
-                        "{} is plain http to a host that is not loopback, allowed by the \
-                         options: the api password and every reply travel in clear",
-                        base.as_str()
-                    ),
-                ));
-            }
+    for base in bases {
+        if !base.is_https() && !base.is_loopback() && options.allow_insecure_http {
+            steps.push(Step::new(
+                StepKind::Options,
+                Verdict::Warn,
+                "options.insecure_http",
+                format!(
+                    "{} is plain http to a host that is not loopback, allowed by the \
+                     options: the api password and every reply travel in clear",
+                    base.as_str()
+                ),
+            ));
         }
     }
     if let Some(folder) = &options.state_folder {

@@ -31,6 +31,7 @@ use crate::net::race::{self, Failure, Lost, Target};
 use crate::net::resolve::{host_port, Names};
 use crate::net::tcp::{prepare, Tcp};
 use crate::net::tls::{TlsConnector, TlsTransport, HANDSHAKE_CLOSED};
+use crate::net::url::BaseUrl;
 use crate::state::Sealed;
 use crate::util::deadline::Deadline;
 use crate::util::process::Born;
@@ -51,6 +52,15 @@ pub(crate) struct Origin {
 }
 
 impl Origin {
+    /// The origin of a base URL (as it was parsed, once).
+    pub(crate) fn of_base(base: &BaseUrl) -> Origin {
+        Origin {
+            https: base.is_https(),
+            host: base.host().to_owned(),
+            port: base.port(),
+        }
+    }
+
     /// The origin of a URL.
     pub(crate) fn of(uri: &Uri) -> Option<Origin> {
         let (host, port) = host_port(uri)?;

@@ -98,10 +98,7 @@ pub(crate) fn is_local(error: &Error) -> bool {
 /// Refusals that say nothing of the licence (the client handles them itself, or they are
 /// about this client's request or key, not the licence): they keep the stored verdict.
 fn keeps_verdict(code: i32) -> bool {
-    matches!(
-        code,
-        codes::SIGNATURE_ERROR | codes::APP_KEY_WRONG | codes::TIMESTAMP_SKEW
-    )
+    codes::CodeClass::KeepsOfflineVerdict.has(code)
 }
 
 /// A stored verdict as the doctor sees it ([`Offline::inspect`]).

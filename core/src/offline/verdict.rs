@@ -14,8 +14,6 @@ use crate::session::SessionKind;
 /// judged as then until its next online login, and one of format 1 answers in card mode
 /// only).
 const FORMAT: i64 = 3;
-/// The service's times (`YYYY-MM-DD HH:mm:ss`) are Beijing time, UTC+08:00.
-const SERVICE_OFFSET: i64 = 8 * 3600;
 
 /// The stored verdict.
 #[derive(Debug, Clone, PartialEq)]
@@ -129,33 +127,10 @@ impl Verdict {
     }
 }
 
-/// Unix seconds of a service time `YYYY-MM-DD HH:mm:ss` (UTC+08:00).
+/// Unix seconds of a service time `YYYY-MM-DD HH:mm:ss` (UTC+08:00): the action table's
+/// reading ([`crate::actions::time::parse`]), the one the C ABI gives every binding.
 pub fn service_time(text: &str) -> Option<i64> {
-    let text = text.trim();
-    let (date, time) = text.split_once([' ', 'T'])?;
-    let mut date = date.split('-').map(|part| part.parse::<i64>().ok());
-    let (year, month, day) = (date.next()??, date.next()??, date.next()??);
-    let mut time = time.split(':').map(|part| part.parse::<i64>().ok());
-    let (hour, minute) = (time.next()??, time.next()??);
-    let second = time.next().flatten().unwrap_or(0);
-    if !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || !(0..24).contains(&hour)
-        || !(0..60).contains(&minute)
-        || !(0..=60).contains(&second)
-        || !(1..=9999).contains(&year)
-    {
-        return None;
-    }
-    // Days from the civil date (Howard Hinnant's algorithm).
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (month + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    let days = era * 146_097 + doe - 719_468;
-    Some(days * 86_400 + hour * 3600 + minute * 60 + second - SERVICE_OFFSET)
+    crate::actions::time::parse(text).map(|time| time.unix_seconds)
 }
 
 /// Unix seconds of a time.

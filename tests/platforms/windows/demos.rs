@@ -110,7 +110,7 @@ pub(crate) fn cpp_typed(arch: Arch, std: &str) {
     }
     let exe = compile_with(arch, &root().join("tests/cpp/cpp_typed.cpp"), &name, &flags);
     let loader = loader(arch);
-    let issue = common::host::IssueProgram::new("WTYP-CARD-0000-0001");
+    let issue = common::host::TypedProgram::new("WTYP-CARD-0000-0001");
     let mut command = wine_command(&loader, exe.as_os_str());
     command
         .args(issue.args())
