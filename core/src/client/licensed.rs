@@ -72,6 +72,9 @@ impl Shared {
             })
             .map_err(|err| Error::system(format!("cannot start the login's thread: {err}")))?;
         self.keep_in_background(Arc::clone(&pending), Thread::new(started));
+        // The host's cancel of this call cancels the exchange in the background, which ends
+        // the wait (a cancelled login gives no offline verdict).
+        let _forward = crate::cancel::watching().map(|token| token.forward_to(&pending.cancel));
         if let Some(outcome) = pending.wait_until(Instant::now() + budget) {
             return match outcome {
                 Err(failure) if is_local(&failure) && failure.reply().is_none() => {
