@@ -138,6 +138,16 @@ impl Drop for Forward {
     }
 }
 
+/// Wakes a `mio` poll when "shut down": how a cancel (or another thread) reaches a wait on
+/// non-blocking sockets (a race, a connect to a proxy).
+pub(crate) struct WakePoll(pub(crate) Arc<mio::Waker>);
+
+impl ShutdownHandle for WakePoll {
+    fn shutdown(&self) {
+        let _ = self.0.wake();
+    }
+}
+
 /// Cancels a token when "shut down" (registered like a socket with the token it follows).
 struct CancelOther(CancelToken);
 

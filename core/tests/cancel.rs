@@ -27,7 +27,9 @@ const INTO_THE_CALL: Duration = Duration::from_millis(300);
 /// Runs `call` on this thread watched by a new token, which another thread cancels
 /// [`INTO_THE_CALL`] after the call started; returns the call's outcome and how long after
 /// the cancel it returned.
-fn cancelled_after<T: Send>(call: impl FnOnce() -> Result<T, Error>) -> (Result<T, Error>, Duration) {
+fn cancelled_after<T: Send>(
+    call: impl FnOnce() -> Result<T, Error>,
+) -> (Result<T, Error>, Duration) {
     let token = CancelToken::new();
     let (cancelled_at, when) = mpsc::channel();
     std::thread::scope(|scope| {
@@ -98,7 +100,8 @@ fn a_count_card_login_cancelled_after_it_left_says_so_and_is_not_sent_again() {
     assert_eq!(err.kind(), ErrorKind::Cancelled, "{err:?}");
     assert!(late < PROMPT, "returned {late:?} after the cancel");
     assert!(
-        err.message().contains("the server may have received it and acted on it")
+        err.message()
+            .contains("the server may have received it and acted on it")
             && err.message().contains("not sent again"),
         "{}",
         err.message()
@@ -186,4 +189,33 @@ fn watches_nest_and_only_the_watching_token_cancels() {
     assert_eq!(err.kind(), ErrorKind::Cancelled);
     drop(outer_watch);
     assert!(CancelToken::watching_this_thread().is_none());
+}
+
+#[test]
+fn a_proxy_that_never_answers_its_connect_request_is_cancelled_within_50_ms() {
+    // A "proxy" that accepts and never answers the CONNECT.
+    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = listener.local_addr().expect("addr").port();
+    let (done, end) = mpsc::channel::<()>();
+    let holder = std::thread::spawn(move || {
+        let held = listener.accept().map(|(stream, _)| stream);
+        let _ = end.recv_timeout(Duration::from_secs(30));
+        drop(held);
+    });
+    let mut options = Options {
+        proxy: verify_core::ProxyChoice::Url(format!("http://127.0.0.1:{port}")),
+        ..Options::default()
+    };
+    // Not loopback to the client, so the request goes through the proxy; never looked up.
+    options
+        .add_address("licensing.example.test", "192.0.2.1")
+        .expect("address");
+    let client = Client::with_options("https://licensing.example.test", "1", APP_KEY, options)
+        .expect("client");
+    let (outcome, late) = cancelled_after(|| client.get_bulletin());
+    let err = outcome.expect_err("cancelled");
+    assert_eq!(err.kind(), ErrorKind::Cancelled, "{err:?}");
+    assert!(late < PROMPT, "returned {late:?} after the cancel");
+    drop(done);
+    holder.join().expect("holder");
 }
