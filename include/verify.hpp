@@ -19,6 +19,7 @@
  *
  * One header per topic, in include/verify/ (this file includes them all):
  *   error.hpp     verify::Error, Refusal, Refused, describe(), the std::error_category
+ *   format.hpp    operator<<, std::formatter and fmt::formatter of codes, states, events, errors
  *   codes.hpp     the codes: verify::codes::* constants, enum class verify::Code, and
  *                 is_success(), is_configuration_refusal(), keeps_offline_verdict() (generated)
  *   enums.hpp     the enums of verify.h: SessionKind, EventKind, KeeperState, LogLevel, Trust,
@@ -30,7 +31,7 @@
  *   results.hpp   the typed results: CardLogin, UserSession, Heartbeat, ... (generated)
  *   options.hpp   verify::ClientOptions, Proxy, Trust, the log
  *   keeper.hpp    verify::Keeper, KeeperOptions, Event, KeeperStatus, SessionKind
- *   cancel.hpp    verify::CancelToken
+ *   cancel.hpp    verify::CancelToken, CancelScope (a token or a std::stop_token cancels calls)
  *   machine.hpp   machine_code(), machine_check(), machine_virtual()
  *   actions.hpp   the action methods of Client (generated)
  *   client.hpp    verify::Client: ownership, strings, threads, what throws
@@ -53,6 +54,7 @@ static_assert(VERIFY_ABI_VERSION == 2, "verify.hpp is written for ABI 2 of verif
 #include "verify/diagnose.hpp"
 #include "verify/enums.hpp"
 #include "verify/error.hpp"
+#include "verify/format.hpp"
 #include "verify/keeper.hpp"
 #include "verify/machine.hpp"
 #include "verify/messages.hpp"

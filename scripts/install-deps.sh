@@ -51,6 +51,8 @@
 #   libcurl-dev -> the headers and pkg-config files of libcurl and OpenSSL (`pkg-config
 #                --exists libcurl libcrypto`)   packages: libcurl4-openssl-dev libssl-dev
 #                (the libcurl client of the lab and of benches/run.sh, benches/baseline/baseline.c)
+#   fmt       -> the {fmt} library's headers (/usr/include/fmt/format.h)   package: libfmt-dev
+#                (verify/format.hpp's fmt::formatter, compiled by tests/cpp/format.rs)
 #   test-hosts -> the line `127.0.0.1 verify-sandbox.test` in /etc/hosts: a name that is not
 #                loopback to the client (so it goes through a proxy) but that the proxies
 #                resolve to the sandbox on 127.0.0.1 (.test is reserved for tests, RFC 2606)
@@ -105,6 +107,7 @@ commands_of() {
         arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ aarch64-linux-gnu-strip qemu-aarch64" ;;
         venv) echo "python3" ;;
         cjk-font) echo "fc-list" ;;
+        fmt) echo "/usr/include/fmt/format.h" ;;
         dotnet) echo "$dotnet_dir/dotnet" ;;
         *) echo "$1" ;;
     esac
@@ -122,6 +125,7 @@ package_of() {
         arm64) echo "gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
         venv) echo "python3-venv python3-pip" ;;
         cjk-font) echo "fontconfig fonts-wqy-microhei" ;;
+        fmt) echo "libfmt-dev" ;;
         dpkg-deb) echo "dpkg" ;;
         *) echo "$1" ;;
     esac
@@ -130,8 +134,8 @@ present() {
     local command
     for command in $(commands_of "$1"); do
         case "$command" in
-            # A file (reference assemblies): present when it exists.
-            /*.dll) [ -e "$command" ] || return 1 ;;
+            # A file (reference assemblies, headers): present when it exists.
+            /*.dll | /*.h) [ -e "$command" ] || return 1 ;;
             # A program of the tools folder (dotnet): present when it runs.
             /*) [ -x "$command" ] || return 1 ;;
             *) command -v "$command" >/dev/null 2>&1 || return 1 ;;

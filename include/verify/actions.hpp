@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include "../verify.h"
+#include "cancel.hpp"
 #include "detail/call.hpp"
 #include "keeper.hpp"
 #include "reply.hpp"
@@ -47,6 +48,19 @@ public:
         return Result<CardLogin>(detail::finish(code, out));
     }
 
+    /* single_login() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<CardLogin> single_login(const CancelToken &cancel, std::string_view card, std::string_view mac, std::optional<std::string_view> device_name = std::nullopt) const {
+        CancelScope scope(cancel);
+        return single_login(card, mac, device_name);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<CardLogin> single_login(std::stop_token cancel, std::string_view card, std::string_view mac, std::optional<std::string_view> device_name = std::nullopt) const {
+        CancelScope scope(cancel);
+        return single_login(card, mac, device_name);
+    }
+#endif
+
     /* `UserLogin` with username and password (account mode). `mac` is strongly
      * recommended (rebind detection).
      * Success of a password `UserLogin` without a card, or of a social login.
@@ -59,6 +73,19 @@ public:
         std::int32_t code = verify_user_login(handle(), username_.c_str(), password_.c_str(), mac_.c_str(), &out);
         return Result<UserSession>(detail::finish(code, out));
     }
+
+    /* user_login() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<UserSession> user_login(const CancelToken &cancel, std::string_view username, std::string_view password, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return user_login(username, password, mac);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<UserSession> user_login(std::stop_token cancel, std::string_view username, std::string_view password, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return user_login(username, password, mac);
+    }
+#endif
 
     /* `UserLogin` with a recharge card: renews the account and returns no token (log in
      * again without a card for one). Never sent twice by a retry.
@@ -73,6 +100,19 @@ public:
         std::int32_t code = verify_user_login_with_card(handle(), username_.c_str(), password_.c_str(), card_.c_str(), mac_.c_str(), &out);
         return Result<Renewal>(detail::finish(code, out));
     }
+
+    /* user_login_with_card() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Renewal> user_login_with_card(const CancelToken &cancel, std::string_view username, std::string_view password, std::string_view card, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return user_login_with_card(username, password, card, mac);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Renewal> user_login_with_card(std::stop_token cancel, std::string_view username, std::string_view password, std::string_view card, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return user_login_with_card(username, password, card, mac);
+    }
+#endif
 
     /* `UserRegin`: registers an account, activated when a duration card is given. Never
      * sent twice by a retry.
@@ -90,6 +130,19 @@ public:
         return Result<Registration>(detail::finish(code, out));
     }
 
+    /* user_register() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Registration> user_register(const CancelToken &cancel, std::string_view username, std::string_view password, std::optional<std::string_view> card = std::nullopt, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+        CancelScope scope(cancel);
+        return user_register(username, password, card, mac, device_name);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Registration> user_register(std::stop_token cancel, std::string_view username, std::string_view password, std::optional<std::string_view> card = std::nullopt, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+        CancelScope scope(cancel);
+        return user_register(username, password, card, mac, device_name);
+    }
+#endif
+
     /* `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
      * retry.
      * Success of `UpdatePwd`.
@@ -103,6 +156,19 @@ public:
         return Result<PasswordChanged>(detail::finish(code, out));
     }
 
+    /* update_password() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<PasswordChanged> update_password(const CancelToken &cancel, std::string_view username, std::string_view old_password, std::string_view new_password) const {
+        CancelScope scope(cancel);
+        return update_password(username, old_password, new_password);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<PasswordChanged> update_password(std::stop_token cancel, std::string_view username, std::string_view old_password, std::string_view new_password) const {
+        CancelScope scope(cancel);
+        return update_password(username, old_password, new_password);
+    }
+#endif
+
     /* `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
      * Success of `ChangeBind`.
      * Returns Result<Rebind>, fields: username, device_id, bind_count, bind_limit. */
@@ -114,6 +180,19 @@ public:
         std::int32_t code = verify_change_bind(handle(), username_.c_str(), password_.c_str(), new_mac_.c_str(), &out);
         return Result<Rebind>(detail::finish(code, out));
     }
+
+    /* change_bind() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Rebind> change_bind(const CancelToken &cancel, std::string_view username, std::string_view password, std::string_view new_mac) const {
+        CancelScope scope(cancel);
+        return change_bind(username, password, new_mac);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Rebind> change_bind(std::stop_token cancel, std::string_view username, std::string_view password, std::string_view new_mac) const {
+        CancelScope scope(cancel);
+        return change_bind(username, password, new_mac);
+    }
+#endif
 
     /* `UserHeartbeat`: keeps a card or account session alive and collects a back-office
      * message (delivered once).
@@ -127,6 +206,19 @@ public:
         return Result<Heartbeat>(detail::finish(code, out));
     }
 
+    /* heartbeat() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Heartbeat> heartbeat(const CancelToken &cancel, std::string_view token, SessionKind kind, std::optional<std::string_view> ip = std::nullopt) const {
+        CancelScope scope(cancel);
+        return heartbeat(token, kind, ip);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Heartbeat> heartbeat(std::stop_token cancel, std::string_view token, SessionKind kind, std::optional<std::string_view> ip = std::nullopt) const {
+        CancelScope scope(cancel);
+        return heartbeat(token, kind, ip);
+    }
+#endif
+
     /* `UserRecharge`: adds a duration card's time to an account (no password). Never sent
      * twice by a retry.
      * Success of `UserRecharge`.
@@ -139,6 +231,19 @@ public:
         return Result<Recharge>(detail::finish(code, out));
     }
 
+    /* user_recharge() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Recharge> user_recharge(const CancelToken &cancel, std::string_view username, std::string_view card) const {
+        CancelScope scope(cancel);
+        return user_recharge(username, card);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Recharge> user_recharge(std::stop_token cancel, std::string_view username, std::string_view card) const {
+        CancelScope scope(cancel);
+        return user_recharge(username, card);
+    }
+#endif
+
     /* `GetLatestVersion`, optionally with the program's current version.
      * Success of `GetLatestVersion`.
      * Returns Result<LatestVersion>, fields: version, changelog, download_url, force_update,
@@ -150,6 +255,19 @@ public:
         return Result<LatestVersion>(detail::finish(code, out));
     }
 
+    /* get_latest_version() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<LatestVersion> get_latest_version(const CancelToken &cancel, std::optional<std::string_view> current_version = std::nullopt) const {
+        CancelScope scope(cancel);
+        return get_latest_version(current_version);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<LatestVersion> get_latest_version(std::stop_token cancel, std::optional<std::string_view> current_version = std::nullopt) const {
+        CancelScope scope(cancel);
+        return get_latest_version(current_version);
+    }
+#endif
+
     /* `GetBulletin`: the program's bulletin.
      * Success of `GetBulletin`.
      * Returns Result<Bulletin>, fields: bulletin, updated_at. */
@@ -158,6 +276,19 @@ public:
         std::int32_t code = verify_get_bulletin(handle(), &out);
         return Result<Bulletin>(detail::finish(code, out));
     }
+
+    /* get_bulletin() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Bulletin> get_bulletin(const CancelToken &cancel) const {
+        CancelScope scope(cancel);
+        return get_bulletin();
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Bulletin> get_bulletin(std::stop_token cancel) const {
+        CancelScope scope(cancel);
+        return get_bulletin();
+    }
+#endif
 
     /* `GetVariable` for one variable.
      * Success of `GetVariable` with a name.
@@ -169,6 +300,19 @@ public:
         return Result<Variable>(detail::finish(code, out));
     }
 
+    /* get_variable() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Variable> get_variable(const CancelToken &cancel, std::string_view name) const {
+        CancelScope scope(cancel);
+        return get_variable(name);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Variable> get_variable(std::stop_token cancel, std::string_view name) const {
+        CancelScope scope(cancel);
+        return get_variable(name);
+    }
+#endif
+
     /* `GetVariable` for every variable.
      * Success of `GetVariable` without a name: every variable.
      * Returns Result<Variables>, fields: variables. */
@@ -177,6 +321,19 @@ public:
         std::int32_t code = verify_get_variables(handle(), &out);
         return Result<Variables>(detail::finish(code, out));
     }
+
+    /* get_variables() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<Variables> get_variables(const CancelToken &cancel) const {
+        CancelScope scope(cancel);
+        return get_variables();
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<Variables> get_variables(std::stop_token cancel) const {
+        CancelScope scope(cancel);
+        return get_variables();
+    }
+#endif
 
     /* `GetUserInfo`: the account's details.
      * Success of `GetUserInfo`.
@@ -190,6 +347,19 @@ public:
         return Result<UserInfo>(detail::finish(code, out));
     }
 
+    /* get_user_info() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<UserInfo> get_user_info(const CancelToken &cancel, std::string_view username, std::string_view password) const {
+        CancelScope scope(cancel);
+        return get_user_info(username, password);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<UserInfo> get_user_info(std::stop_token cancel, std::string_view username, std::string_view password) const {
+        CancelScope scope(cancel);
+        return get_user_info(username, password);
+    }
+#endif
+
     /* `GetCardInfo`: the card's state, expiry and binding, consuming nothing.
      * Success of `GetCardInfo`: the card's state, consuming nothing.
      * Returns Result<CardInfo>, fields: card, card_type, status, is_times, device_id, activated_at,
@@ -201,6 +371,19 @@ public:
         return Result<CardInfo>(detail::finish(code, out));
     }
 
+    /* get_card_info() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<CardInfo> get_card_info(const CancelToken &cancel, std::string_view card) const {
+        CancelScope scope(cancel);
+        return get_card_info(card);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<CardInfo> get_card_info(std::stop_token cancel, std::string_view card) const {
+        CancelScope scope(cancel);
+        return get_card_info(card);
+    }
+#endif
+
     /* Social login step 1: the URL to show the user, and the state to poll with.
      * Step 1 of a social login: the authorization URL to show, and the state to poll with.
      * Returns Result<SocialStart>, fields: url, state. */
@@ -210,6 +393,19 @@ public:
         std::int32_t code = verify_social_login_start(handle(), mac_.c_str(), &out);
         return Result<SocialStart>(detail::finish(code, out));
     }
+
+    /* social_login_start() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<SocialStart> social_login_start(const CancelToken &cancel, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return social_login_start(mac);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<SocialStart> social_login_start(std::stop_token cancel, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return social_login_start(mac);
+    }
+#endif
 
     /* Social login step 2, once: code 201 (pending) while the user has not authorized;
      * 200 with the login payload (`remark` is the social display name); 1016 when the
@@ -224,6 +420,19 @@ public:
         return Result<UserSession>(detail::finish(code, out));
     }
 
+    /* social_login_poll() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<UserSession> social_login_poll(const CancelToken &cancel, std::string_view state, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return social_login_poll(state, mac);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<UserSession> social_login_poll(std::stop_token cancel, std::string_view state, std::optional<std::string_view> mac = std::nullopt) const {
+        CancelScope scope(cancel);
+        return social_login_poll(state, mac);
+    }
+#endif
+
     /* Social registration step 1: the URL to show the user. Never sent twice by a retry.
      * Step 1 of a social registration: the authorization URL. The account is created when
      * the user completes the authorization.
@@ -236,6 +445,19 @@ public:
         std::int32_t code = verify_social_register_start(handle(), username_.c_str(), mac_.c_str(), device_name_.c_str(), &out);
         return Result<SocialRegistration>(detail::finish(code, out));
     }
+
+    /* social_register_start() cancellable in flight by `cancel` (verify/cancel.hpp): throws
+     * verify::Error codes::err_cancelled within milliseconds of its cancel. */
+    [[nodiscard]] Result<SocialRegistration> social_register_start(const CancelToken &cancel, std::string_view username, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+        CancelScope scope(cancel);
+        return social_register_start(username, mac, device_name);
+    }
+#if VERIFY_HAS_STOP_TOKEN
+    [[nodiscard]] Result<SocialRegistration> social_register_start(std::stop_token cancel, std::string_view username, std::optional<std::string_view> mac = std::nullopt, std::optional<std::string_view> device_name = std::nullopt) const {
+        CancelScope scope(cancel);
+        return social_register_start(username, mac, device_name);
+    }
+#endif
 
 private:
     /* The client's handle (NULL when moved from: the library then refuses the call). */

@@ -25,6 +25,9 @@ namespace verify {
     return text != nullptr ? std::string_view(text) : std::string_view();
 }
 
+/* describe(to_int(code)). */
+[[nodiscard]] inline std::string_view describe(Code code) noexcept { return describe(to_int(code)); }
+
 /* A Code and an integer code compare as their integers:
  * reply.code() == verify::Code::card_invalid, refusal.code != verify::Code::disabled. */
 constexpr bool operator==(Code code, std::int32_t value) noexcept { return static_cast<std::int32_t>(code) == value; }
@@ -64,18 +67,23 @@ public:
  */
 class Error : public std::runtime_error {
 public:
-    Error(std::int32_t code, const std::string &message,
-          std::shared_ptr<const std::string> reply_json = nullptr)
+    Error(Code code, const std::string &message, std::shared_ptr<const std::string> reply_json = nullptr)
         : std::runtime_error(message), code_(code), reply_json_(std::move(reply_json)) {}
 
-    /* The result code (negative for every failure the library reports). */
-    [[nodiscard]] std::int32_t code() const noexcept { return code_; }
+    /* The same with the C API's integer code. */
+    Error(std::int32_t code, const std::string &message,
+          std::shared_ptr<const std::string> reply_json = nullptr)
+        : Error(static_cast<Code>(code), message, std::move(reply_json)) {}
+
+    /* The result code (negative for every failure the library reports): switch on it, compare
+     * it with Code or codes::, print it (verify/format.hpp); to_int() gives the integer. */
+    [[nodiscard]] Code code() const noexcept { return code_; }
 
     /* verify::describe(code()). */
     [[nodiscard]] std::string_view description() const noexcept { return describe(code_); }
 
     /* code() as a std::error_code of verify::category() (== verify::Code::err_network...). */
-    [[nodiscard]] std::error_code error_code() const noexcept { return std::error_code(code_, category()); }
+    [[nodiscard]] std::error_code error_code() const noexcept { return make_error_code(code_); }
 
     /* The JSON of a reply the library handed out together with a negative code, if it ever
      * does; std::nullopt otherwise. In ABI 2 no call does: a reply comes only with the
@@ -89,7 +97,7 @@ public:
     }
 
 private:
-    std::int32_t code_;
+    Code code_;
     std::shared_ptr<const std::string> reply_json_;
 };
 
@@ -99,7 +107,7 @@ private:
  */
 struct Refusal {
     /* The server's code: 1001..1024, or another code of the server (never 200, 201, 202). */
-    std::int32_t code = 0;
+    Code code{};
     /* The server's message (localized; may be empty). */
     std::string message;
     /* /data/remark: on 1006 the reason of the ban, on 1022 the previously bound machine code. */
@@ -135,7 +143,7 @@ public:
 
 private:
     static std::string what_of(const Refusal &refusal) {
-        std::string text = std::to_string(refusal.code);
+        std::string text = std::to_string(to_int(refusal.code));
         text += ' ';
         text += describe(refusal.code);
         if (!refusal.message.empty()) {

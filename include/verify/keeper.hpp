@@ -81,8 +81,8 @@ struct Event {
     /* What happened (possibly a kind this header does not name). */
     EventKind kind = EventKind::Alive;
     /* The heartbeat's code: 200, the server's refusal (1005, 1006, 1007...), or a negative
-     * local code (codes::err_network...). */
-    std::int32_t code = 0;
+     * local code (Code::err_network...). */
+    Code code{};
     /* The server's message or the local failure's explanation (may be empty). */
     std::string message;
     /* remark of a refusal: the reason of a 1006. */
@@ -123,9 +123,9 @@ struct KeeperOptions {
 struct KeeperStatus {
     /* Alive, in grace, ended, or a state this header does not name. */
     KeeperState state = KeeperState::Alive;
-    /* The code of the last heartbeat: 0 before the first, 200, a refusal, or a negative
-     * local code. */
-    std::int32_t last_code = 0;
+    /* The code of the last heartbeat: 0 (to_int) before the first, 200, a refusal, or a
+     * negative local code. */
+    Code last_code{};
     /* The message of the last heartbeat (empty after a success). */
     std::string last_message;
     /* remark of the last refusal (the reason of a 1006); std::nullopt when none. */
@@ -180,7 +180,7 @@ struct EventTrampoline {
             // Any int32_t is a valid EventKind (fixed underlying type): an unknown kind of a
             // later library is kept as it is.
             copy.kind = static_cast<EventKind>(event->kind);
-            copy.code = event->code;
+            copy.code = static_cast<Code>(event->code);
             copy.message = detail::copy(event->message);
             copy.remark = optional_text(event->remark);
             copy.expire_at_text = optional_text(event->expire_at);
@@ -210,7 +210,7 @@ inline KeeperStatus read_status(const KeeperStatusHandle *handle) {
     }
     std::int32_t last_code = 0;
     if (found(verify_keeper_status_last_code(handle, &last_code))) {
-        status.last_code = last_code;
+        status.last_code = static_cast<Code>(last_code);
     }
     const char *text = nullptr;
     if (found(verify_keeper_status_last_message(handle, &text))) {

@@ -46,6 +46,11 @@ inline void set_code_page(std::int32_t code_page) { detail::check_ok(verify_set_
     return text != nullptr ? std::string_view(text) : std::string_view();
 }
 
+/* user_message(to_int(code), lang). */
+[[nodiscard]] inline std::string_view user_message(Code code, const char *lang = nullptr) noexcept {
+    return user_message(to_int(code), lang);
+}
+
 /* Sets the language of user_message() for the whole process (verify_set_language): "zh-CN",
  * "zh-TW", "en", or any language tag or POSIX locale; "" goes back to the user's UI language.
  * Throws verify::Error for a tag that is not well formed. */

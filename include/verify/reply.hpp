@@ -66,9 +66,9 @@ struct OfflineInfo {
     Time confirmed_at;
     /* When the offline grace period ends. */
     Time grace_end;
-    /* The local failure that kept the server out of reach (codes::err_network,
+    /* The local failure that kept the server out of reach (Code::err_network,
      * err_timeout...); its words are the reply's message. */
-    std::int32_t reason = 0;
+    Code reason{};
 };
 
 /*
@@ -91,13 +91,14 @@ public:
     /* false once moved from (or released). */
     explicit operator bool() const noexcept { return handle_ != nullptr; }
 
-    /* The server's code: 200, 201 or its refusal (1001..1024), never translated. */
-    [[nodiscard]] std::int32_t code() const {
+    /* The server's code: 200, 201 or its refusal (1001..1024), never translated: switch on
+     * it, compare it with Code or codes::, print it (verify/format.hpp). */
+    [[nodiscard]] Code code() const {
         std::int32_t code = verify_reply_code(live());
         if (code < 0) {
             detail::raise(code);
         }
-        return code;
+        return static_cast<Code>(code);
     }
 
     /* code() == codes::ok. */
@@ -114,8 +115,8 @@ public:
 
     /* ok() or offline(): the program may run. */
     [[nodiscard]] bool licensed() const {
-        std::int32_t c = code();
-        return c == codes::ok || c == codes::offline;
+        Code c = code();
+        return c == Code::ok || c == Code::offline;
     }
 
     /* What an offline verdict knows besides its fields (verify::OfflineInfo). */
@@ -130,7 +131,7 @@ public:
         if (!detail::found(verify_reply_offline(live(), &confirmed_at, &grace_end, &reason))) {
             return std::nullopt;
         }
-        return OfflineInfo{detail::unix_time(confirmed_at), detail::unix_time(grace_end), reason};
+        return OfflineInfo{detail::unix_time(confirmed_at), detail::unix_time(grace_end), static_cast<Code>(reason)};
     }
 
     /* verify::describe(code()). */
@@ -144,8 +145,7 @@ public:
      * the stored verdict answered offline (202); throws verify::Refused (code, message,
      * remark) for any other code. */
     const Reply &ensure_ok() const {
-        std::int32_t c = code();
-        if (!is_success(c)) {
+        if (!is_success(code())) {
             throw Refused(refusal());
         }
         return *this;

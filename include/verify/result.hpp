@@ -58,7 +58,7 @@ namespace verify {
  */
 struct Answer {
     /* 200, 201 (pending: a social login not authorized yet) or 202 (an offline verdict). */
-    std::int32_t code = 0;
+    Code code{};
     /* The server's message (localized; may be empty); for an offline verdict, why the
      * network failed, in words. */
     std::string message;
@@ -147,8 +147,7 @@ public:
 
     /* The typed outcome of `reply` (the fields are read now, once). */
     explicit Result(Reply reply) : Reply(std::move(reply)) {
-        const std::int32_t c = code();
-        if (is_success(c)) {
+        if (is_success(code())) {
             value_ = T::from(*this);
         }
     }

@@ -59,7 +59,7 @@ template <typename Body> std::int32_t check::thrown(Body &&body)
     } catch (const verify::Error &e) {
         CHECK(e.what()[0] != '\0');
         CHECK(!e.description().empty());
-        return e.code();
+        return verify::to_int(e.code());
     }
     return 0;
 }
