@@ -92,7 +92,11 @@ fn a_call_waiting_for_its_reply_returns_cancelled_within_50_ms() {
     program.client().init().expect("init");
     delay(&program, "GetBulletin");
     let (output, late, message) = inflight(&program, &["bulletin"]);
-    assert!(late < PROMPT_MS, "{late} ms after the cancel\n{}", output.report());
+    assert!(
+        late < PROMPT_MS,
+        "{late} ms after the cancel\n{}",
+        output.report()
+    );
     assert!(
         message.contains("GetBulletin cancelled by the host while its reply was awaited"),
         "{message}"
@@ -105,7 +109,11 @@ fn a_count_card_login_cancelled_after_it_left_says_so_and_is_not_sent_again() {
     let card = program.count_card("CCAN-CELE-D000-0001", 5);
     delay(&program, "SingleLogin");
     let (output, late, message) = inflight(&program, &["login", &card, "C-MACHINE"]);
-    assert!(late < PROMPT_MS, "{late} ms after the cancel\n{}", output.report());
+    assert!(
+        late < PROMPT_MS,
+        "{late} ms after the cancel\n{}",
+        output.report()
+    );
     assert!(
         message.contains("the server may have received it and acted on it"),
         "{message}"

@@ -113,7 +113,10 @@ fn an_action_waiting_for_its_reply_throws_cancelled_within_50_ms_through_either_
         args.extend(base_args(&program));
         args.extend(["300".to_owned(), "bulletin".to_owned()]);
         let (late, message) = cancelled(&run(&binary, &args));
-        assert!(late < PROMPT_MS, "{standard} {token}: {late} ms after the cancel");
+        assert!(
+            late < PROMPT_MS,
+            "{standard} {token}: {late} ms after the cancel"
+        );
         assert!(
             message.contains("GetBulletin cancelled by the host"),
             "{message}"
@@ -137,7 +140,10 @@ fn a_count_card_login_cancelled_after_it_left_says_so() {
     ]);
     let (late, message) = cancelled(&run(&binary, &args));
     assert!(late < PROMPT_MS, "{late} ms after the cancel");
-    assert!(message.contains("the server may have received it"), "{message}");
+    assert!(
+        message.contains("the server may have received it"),
+        "{message}"
+    );
     let logins = program
         .sandbox
         .request_log(Some(&program.app_id))

@@ -282,10 +282,10 @@ internal static class CsharpChecks
         {
             Expect(named.GetBulletin().IsOk, "UseDefaultStateFolder");
         }
-#pragma warning disable 618 // Text is the obsolete former name of MessageText
         KeeperEventArgs said = new KeeperEventArgs(EventKind.Message, ResultCode.Ok, "", null, null, "hello");
-        Expect(said.MessageText == "hello" && said.Text == "hello" && said.Message == string.Empty,
-            "a Message event's text is MessageText (Text its former name)");
+#pragma warning disable 618 // MessageText and Text: the obsolete former names of Notice
+        Expect(said.Notice == "hello" && said.MessageText == "hello" && said.Text == "hello" && said.Message == string.Empty,
+            "a Message event's text is Notice (MessageText and Text its former names)");
 #pragma warning restore 618
         ThrowsArgument(() => options.ConnectTimeout = TimeSpan.Zero, "a zero connect timeout");
         ThrowsArgument(() => options.OfflineGrace = TimeSpan.FromSeconds(-1), "a negative offline grace");
@@ -300,7 +300,9 @@ internal static class CsharpChecks
             "refusal is a reply: " + (int)r.Code);
         Expect(r.Message.Length > 0, "refusal message: " + r.Message);
         Expect(r.Remark == null && r.Token == null && r.GetInt64("/data/absent") == null, "no remark on 1003");
+#pragma warning disable 618 // LastErrorCode: obsolete on the surface, still the thread's last error
         Expect(Library.LastErrorCode == 1003, "absent fields keep the last error: " + Library.LastErrorCode);
+#pragma warning restore 618
         Expect(r.GetInt64("/code") == 1003, "/code: " + r.GetInt64("/code"));
         try
         {
@@ -435,7 +437,7 @@ internal static class CsharpChecks
         }
         try
         {
-            c.SingleLogin(null, "m");
+            c.CardLogin(null, "m");
             Expect(false, "null throws");
         }
         catch (ArgumentNullException e)
@@ -444,7 +446,7 @@ internal static class CsharpChecks
         }
         try
         {
-            c.SingleLogin("a\0b", "m");
+            c.CardLogin("a\0b", "m");
             Expect(false, "NUL throws");
         }
         catch (ArgumentException e)
@@ -453,7 +455,7 @@ internal static class CsharpChecks
         }
         try
         {
-            c.SingleLogin("CARD", string.Empty);
+            c.CardLogin("CARD", string.Empty);
             Expect(false, "an empty machine code throws");
         }
         catch (ArgumentException e)

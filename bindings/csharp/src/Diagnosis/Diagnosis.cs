@@ -16,7 +16,7 @@ namespace Verify
     {
         private readonly DiagnosisHandle handle;
 
-        internal Diagnosis(Verdict verdict, IList<DiagnosisStep> steps, string json, string text, DiagnosisHandle handle)
+        internal Diagnosis(Verdict verdict, IReadOnlyList<DiagnosisStep> steps, string json, string text, DiagnosisHandle handle)
         {
             Verdict = verdict;
             Steps = steps;
@@ -28,7 +28,7 @@ namespace Verify
         /// <summary>The worst verdict of the steps (Pass when every step passed or was skipped).</summary>
         public Verdict Verdict { get; private set; }
         /// <summary>Every step, in the report's order.</summary>
-        public IList<DiagnosisStep> Steps { get; private set; }
+        public IReadOnlyList<DiagnosisStep> Steps { get; private set; }
         /// <summary>The report as JSON.</summary>
         public string Json { get; private set; }
         /// <summary>
