@@ -22,8 +22,12 @@ impl Shared {
             return shared.licensed(shared, offline, login, request);
         }
         let outcome = shared.exchange_within(&shared.transport, request, true);
-        if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
-            offline.observe_heartbeat(kind, &outcome);
+        if let (Some(offline), Some(kind), Some(token)) = (
+            &shared.offline,
+            heartbeat_kind(request),
+            request.value("Token"),
+        ) {
+            offline.observe_heartbeat(kind, token, &outcome);
         }
         if let (Some(offline), Purpose::PasswordChange) = (&shared.offline, request.purpose()) {
             offline.observe_password_change(request, &outcome);
