@@ -68,7 +68,8 @@
 #                telemetry and ICU (invariant globalization: Debian's ICU is newer than this
 #                SDK knows). Callers set HOME (or DOTNET_CLI_HOME and
 #                NUGET_PACKAGES) and a NuGet.config of their own (tests/package/nuget.rs: a local
-#                folder only, so a restore never reaches the network)
+#                folder only, so a restore never reaches the network). It stays off PATH: the
+#                script prints where it is and the line that puts it on PATH
 #   anything else: the command of that name, from the package of that name
 #
 # Idempotent: nothing is installed when every tool is present. When something is missing it
@@ -216,9 +217,16 @@ WRAPPER
 test_host_line="127.0.0.1 verify-sandbox.test"
 tools=()
 for tool in "$@"; do
-    if [ "$tool" = dotnet ] && ! present dotnet; then
-        install_dotnet
-        echo "install-deps: dotnet: installed ($(commands_of dotnet))"
+    if [ "$tool" = dotnet ]; then
+        if present dotnet; then
+            echo "install-deps: dotnet: present ($(commands_of dotnet))"
+        else
+            install_dotnet
+            echo "install-deps: dotnet: installed ($(commands_of dotnet))"
+        fi
+        # Off PATH on purpose (it is the tests' SDK, not the system's): say where it is.
+        echo "install-deps: dotnet: not on PATH: run $(commands_of dotnet), or" \
+            "export PATH=\"$dotnet_dir:\$PATH\""
         continue
     fi
     if [ "$tool" != test-hosts ]; then

@@ -87,10 +87,11 @@ pub extern "system" fn verify_cancel_is_cancelled(
 /// thread, every call of the library made on it (every action, Init, the login of an offline
 /// start within its start budget) is cancelled by `verify_cancel_cancel(cancel)` from any
 /// thread: it returns `VERIFY_ERR_CANCELLED` (no reply) within milliseconds. An action that
-/// changes state on the server (the README's retry table: SingleLogin, UserLogin with a card,
-/// UserRegin, UserRecharge, ChangeBind, UpdatePwd) cancelled after its request may have left
-/// says in its last error message that the server may have received it; the library never
-/// sends it again. Attachments nest: the innermost token is the one that cancels, and
+/// changes state on the server (those the README's retry table never sends twice:
+/// SingleLogin, UserLogin with a card, UserRegin, UserRecharge, ChangeBind, UpdatePwd)
+/// cancelled after its request may have left says in its last error message that the server
+/// may have received it; the library never sends it again. A cancelled login gives no
+/// offline verdict. Attachments nest: the innermost token is the one that cancels, and
 /// detaching it restores the one before. Unused, a token costs nothing: calls on a thread
 /// without one run as before. Ownership: the thread keeps its own reference to the token
 /// while attached (freeing the handle meanwhile is safe; the token stays attached until

@@ -1,23 +1,22 @@
-/*
- * verify/format.hpp: printing the binding's values. operator<< for verify::Code, the states
- * and kinds (KeeperState, EventKind, SessionKind), Event, Refusal and Error (Refused too),
- * and the same as a std::formatter (C++20 <format>, where the standard library has it) and
- * an fmt::formatter (when <fmt/format.h> is included before this header, or with
- * VERIFY_WITH_FMT defined: then this header includes it).
- *
- *   std::cout << error.code() << '\n';               // err_network (-4)
- *   std::cout << event << '\n';                      // Ended: disabled (1006): banned [remark: ...]
- *   std::string line = std::format("{}", refused);   // or fmt::format: what() of the error
- *
- * What each prints:
- * - a Code: its name and its integer, "card_invalid (1004)" ("unknown (1099)" for a code
- *   this header does not name);
- * - a state or kind: its name ("Alive"), or "unknown (N)";
- * - an Event: "Kind: code: message", and " [remark: ...]", " [text: ...]" when it has them;
- * - a Refusal: "code: message", and " [remark: ...]";
- * - an Error (Refused too): what(), the library's message with its code.
- * The formatters take the format spec of a string ("{:>30}").
- */
+/// @file
+/// verify/format.hpp: printing the binding's values. operator<< for verify::Code, the states
+/// and kinds (KeeperState, EventKind, SessionKind), Event, Refusal and Error (Refused too),
+/// and the same as a std::formatter (C++20 <format>, where the standard library has it) and
+/// an fmt::formatter (when <fmt/format.h> is included before this header, or with
+/// VERIFY_WITH_FMT defined: then this header includes it).
+///
+///   std::cout << error.code() << '\n';               // err_network (-4)
+///   std::cout << event << '\n';                      // Ended: disabled (1006): banned [remark: ...]
+///   std::string line = std::format("{}", refused);   // or fmt::format: what() of the error
+///
+/// What each prints:
+/// - a Code: its name and its integer, "card_invalid (1004)" ("unknown (1099)" for a code
+///   this header does not name);
+/// - a state or kind: its name ("Alive"), or "unknown (N)";
+/// - an Event: "Kind: code: message", and " [remark: ...]", " [text: ...]" when it has them;
+/// - a Refusal: "code: message", and " [remark: ...]";
+/// - an Error (Refused too): what(), the library's message with its code.
+/// The formatters take the format spec of a string ("{:>30}").
 
 #ifndef VERIFY_FORMAT_HPP
 #define VERIFY_FORMAT_HPP
@@ -49,7 +48,7 @@ namespace verify {
 
 namespace detail {
 
-/* The name of an enum value, or "unknown (N)". */
+/// The name of an enum value, or "unknown (N)".
 template <typename Enum>
 std::string enum_text(Enum value) {
     std::string_view name = to_string(value);
@@ -61,7 +60,7 @@ std::string enum_text(Enum value) {
 
 }  // namespace detail
 
-/* "card_invalid (1004)". */
+/// "card_invalid (1004)".
 [[nodiscard]] inline std::string to_text(Code code) {
     std::string text(to_string(code));
     text += " (";
@@ -70,16 +69,16 @@ std::string enum_text(Enum value) {
     return text;
 }
 
-/* "Alive", or "unknown (N)". */
+/// "Alive", or "unknown (N)".
 [[nodiscard]] inline std::string to_text(KeeperState state) { return detail::enum_text(state); }
 
-/* "Ended", or "unknown (N)". */
+/// "Ended", or "unknown (N)".
 [[nodiscard]] inline std::string to_text(EventKind kind) { return detail::enum_text(kind); }
 
-/* "Card", "User", or "unknown (N)". */
+/// "Card", "User", or "unknown (N)".
 [[nodiscard]] inline std::string to_text(SessionKind kind) { return detail::enum_text(kind); }
 
-/* "code: message [remark: ...]". */
+/// "code: message [remark: ...]".
 [[nodiscard]] inline std::string to_text(const Refusal &refusal) {
     std::string text = to_text(refusal.code);
     if (!refusal.message.empty()) {
@@ -94,7 +93,7 @@ std::string enum_text(Enum value) {
     return text;
 }
 
-/* "Kind: code: message [remark: ...] [text: ...]". */
+/// "Kind: code: message [remark: ...] [text: ...]".
 [[nodiscard]] inline std::string to_text(const Event &event) {
     std::string text = to_text(event.kind);
     text += ": ";
@@ -116,7 +115,7 @@ std::string enum_text(Enum value) {
     return text;
 }
 
-/* what(). */
+/// what().
 [[nodiscard]] inline std::string to_text(const Error &error) { return error.what(); }
 
 inline std::ostream &operator<<(std::ostream &out, Code code) { return out << to_text(code); }
@@ -129,7 +128,7 @@ inline std::ostream &operator<<(std::ostream &out, const Error &error) { return 
 
 }  // namespace verify
 
-/* A formatter of `Type` (for std:: or fmt::) printing to_text(value) with a string's spec. */
+/// A formatter of `Type` (for std:: or fmt::) printing to_text(value) with a string's spec.
 #define VERIFY_FORMATTER_(space, Type)                                                                 \
     template <>                                                                                        \
     struct space::formatter<Type> : space::formatter<std::string_view> {                               \

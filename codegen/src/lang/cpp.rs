@@ -51,7 +51,7 @@ fn header(name: &str, what: &str, from: &str, includes: &[&str], body: &str) -> 
     out.push_str(&format!(
         "\n\n}}  // namespace verify\n\n#endif /* {guard} */\n"
     ));
-    out
+    crate::text::doxygen(&out)
 }
 
 /// `text` as a C comment at `indent`, wrapped at [`WIDTH`].
