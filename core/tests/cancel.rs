@@ -1,6 +1,7 @@
 //! Every call cancellable in flight: a token watching the calling thread
 //! ([`CancelToken::watch`]) cancels a call within 50 ms of its cancel, while the call waits for
-//! its reply, in a stalled TLS handshake, and before it starts; an action that changes state
+//! its reply, connects to a black hole, is in a stalled TLS handshake or a proxy's CONNECT
+//! that stalls, and before it starts; an action that changes state
 //! says that the server may have received it and is never sent again; the client goes on
 //! working after a cancel. The network lab (`tests/lab/`) adds a black-holed line and a slow
 //! name server, from C, C# and C++.
@@ -8,17 +9,17 @@
 #[path = "../../tests/common/mod.rs"]
 mod common;
 
-use std::net::TcpListener;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
+use common::cancel::{hold_reply, received, PROMPT_MS};
+use common::net::{BlackHole, Silent};
 use common::{Program, APP_KEY};
 use serde_json::json;
 use verify_core::{CancelToken, Client, Error, ErrorKind, Options};
-use verify_sandbox::{Fault, FaultKind};
 
 /// What the issue asks: a cancelled call returns within this of its cancel.
-const PROMPT: Duration = Duration::from_millis(50);
+const PROMPT: Duration = Duration::from_millis(PROMPT_MS as u64);
 
 /// When the cancel comes, after the call started: long enough for it to be waiting where
 /// the test put it (the reply, the handshake).
@@ -49,31 +50,12 @@ fn cancelled_after<T: Send>(
     })
 }
 
-fn fault(program: &Program<'_>, action: &str) {
-    program.sandbox.set_fault(Fault {
-        kind: FaultKind::Delay,
-        app_id: Some(program.app_id.clone()),
-        action: Some(action.to_owned()),
-        count: Some(1),
-        delay_ms: 30_000,
-    });
-}
-
-fn sent(program: &Program<'_>, action: &str) -> usize {
-    program
-        .sandbox
-        .request_log(Some(&program.app_id))
-        .iter()
-        .filter(|entry| entry.action.as_deref() == Some(action))
-        .count()
-}
-
 #[test]
 fn a_call_waiting_for_its_reply_is_cancelled_within_50_ms_and_the_client_goes_on() {
     let program = Program::fresh();
     let client = program.client();
     client.init().expect("init");
-    fault(&program, "GetBulletin");
+    hold_reply(&program, "GetBulletin");
     let (outcome, late) = cancelled_after(|| client.get_bulletin());
     let err = outcome.expect_err("cancelled");
     assert_eq!(err.kind(), ErrorKind::Cancelled, "{err:?}");
@@ -84,7 +66,7 @@ fn a_call_waiting_for_its_reply_is_cancelled_within_50_ms_and_the_client_goes_on
         err.message()
     );
     // Not sent again, and the next call (a new connection) works.
-    assert_eq!(sent(&program, "GetBulletin"), 1);
+    assert_eq!(received(&program, "GetBulletin"), 1);
     client.get_bulletin().expect("the client goes on");
 }
 
@@ -94,7 +76,7 @@ fn a_count_card_login_cancelled_after_it_left_says_so_and_is_not_sent_again() {
     let card = program.count_card("CANC-ELED-0000-0001", 5);
     let client = program.client();
     client.init().expect("init");
-    fault(&program, "SingleLogin");
+    hold_reply(&program, "SingleLogin");
     let (outcome, late) = cancelled_after(|| client.single_login(&card, "M", None));
     let err = outcome.expect_err("cancelled");
     assert_eq!(err.kind(), ErrorKind::Cancelled, "{err:?}");
@@ -106,7 +88,7 @@ fn a_count_card_login_cancelled_after_it_left_says_so_and_is_not_sent_again() {
         "{}",
         err.message()
     );
-    assert_eq!(sent(&program, "SingleLogin"), 1, "never sent twice");
+    assert_eq!(received(&program, "SingleLogin"), 1, "never sent twice");
     let stored = program.sandbox.card(&program.app_id, &card).expect("card");
     assert_eq!(stored["used"], json!(1), "one use spent, not two");
 }
@@ -142,14 +124,8 @@ fn a_call_cancelled_before_it_starts_sends_nothing() {
 #[test]
 fn a_stalled_tls_handshake_is_cancelled_within_50_ms() {
     // Accepts, and never says a word of TLS.
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    let (done, end) = mpsc::channel::<()>();
-    let holder = std::thread::spawn(move || {
-        let held = listener.accept().map(|(stream, _)| stream);
-        let _ = end.recv_timeout(Duration::from_secs(30));
-        drop(held);
-    });
+    let silent = Silent::start();
+    let port = silent.port;
     let client = Client::with_options(
         &format!("https://127.0.0.1:{port}"),
         "1",
@@ -166,8 +142,17 @@ fn a_stalled_tls_handshake_is_cancelled_within_50_ms() {
         "{}",
         err.message()
     );
-    drop(done);
-    holder.join().expect("holder");
+}
+
+#[test]
+fn a_connect_to_a_black_hole_is_cancelled_within_50_ms() {
+    // SYNs go unanswered: the connect would run out its timeout.
+    let hole = BlackHole::at("127.0.0.1:0");
+    let client = Client::new(&hole.url(), "1", APP_KEY).expect("client");
+    let (outcome, late) = cancelled_after(|| client.get_bulletin());
+    let err = outcome.expect_err("cancelled");
+    assert_eq!(err.kind(), ErrorKind::Cancelled, "{err:?}");
+    assert!(late < PROMPT, "returned {late:?} after the cancel");
 }
 
 #[test]
@@ -194,14 +179,8 @@ fn watches_nest_and_only_the_watching_token_cancels() {
 #[test]
 fn a_proxy_that_never_answers_its_connect_request_is_cancelled_within_50_ms() {
     // A "proxy" that accepts and never answers the CONNECT.
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let port = listener.local_addr().expect("addr").port();
-    let (done, end) = mpsc::channel::<()>();
-    let holder = std::thread::spawn(move || {
-        let held = listener.accept().map(|(stream, _)| stream);
-        let _ = end.recv_timeout(Duration::from_secs(30));
-        drop(held);
-    });
+    let silent = Silent::start();
+    let port = silent.port;
     let mut options = Options {
         proxy: verify_core::ProxyChoice::Url(format!("http://127.0.0.1:{port}")),
         ..Options::default()
@@ -216,6 +195,4 @@ fn a_proxy_that_never_answers_its_connect_request_is_cancelled_within_50_ms() {
     let err = outcome.expect_err("cancelled");
     assert_eq!(err.kind(), ErrorKind::Cancelled, "{err:?}");
     assert!(late < PROMPT, "returned {late:?} after the cancel");
-    drop(done);
-    holder.join().expect("holder");
 }

@@ -17,12 +17,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::cancel::{assert_cancelled_waiting, assert_login_cancelled_after_it_left, hold_reply};
 use common::host::{compile_cxx, host_command, text, CXX_STRICT_FLAGS};
 use common::{unique, Program, APP_KEY};
-use verify_sandbox::{Fault, FaultKind};
-
-/// The bound: a cancelled call returns within this of the cancel, in ms.
-const PROMPT_MS: f64 = 50.0;
 
 /// `tests/cpp/cpp_cancel.cpp` built with `-std=` `standard`.
 fn build(standard: &str) -> PathBuf {
@@ -63,34 +60,6 @@ fn base_args(program: &Program<'_>) -> Vec<String> {
     ]
 }
 
-fn delay(program: &Program<'_>, action: &str) {
-    program.sandbox.set_fault(Fault {
-        kind: FaultKind::Delay,
-        app_id: Some(program.app_id.clone()),
-        action: Some(action.to_owned()),
-        count: Some(1),
-        delay_ms: 30_000,
-    });
-}
-
-/// The time from the cancel to the throw, and the message, of the "cancelled" line.
-fn cancelled(stdout: &str) -> (f64, String) {
-    let line = stdout
-        .lines()
-        .find_map(|line| line.strip_prefix("cancelled "))
-        .unwrap_or_else(|| panic!("no cancelled line in\n{stdout}"));
-    let late = line
-        .split_whitespace()
-        .find_map(|part| part.strip_prefix("after_cancel_ms="))
-        .and_then(|ms| ms.parse().ok())
-        .unwrap_or_else(|| panic!("no time in {line}"));
-    let message = line
-        .split_once("message=")
-        .map(|(_, m)| m.to_owned())
-        .unwrap_or_default();
-    (late, message)
-}
-
 #[test]
 fn a_scope_cancels_any_call_and_a_stopped_token_cancels_at_once() {
     let program = Program::fresh();
@@ -108,19 +77,11 @@ fn an_action_waiting_for_its_reply_throws_cancelled_within_50_ms_through_either_
     program.client().init().expect("init");
     for (standard, token) in [("c++20", "stop"), ("c++17", "token")] {
         let binary = build(standard);
-        delay(&program, "GetBulletin");
+        hold_reply(&program, "GetBulletin");
         let mut args = vec!["inflight".to_owned(), token.to_owned()];
         args.extend(base_args(&program));
         args.extend(["300".to_owned(), "bulletin".to_owned()]);
-        let (late, message) = cancelled(&run(&binary, &args));
-        assert!(
-            late < PROMPT_MS,
-            "{standard} {token}: {late} ms after the cancel"
-        );
-        assert!(
-            message.contains("GetBulletin cancelled by the host"),
-            "{message}"
-        );
+        assert_cancelled_waiting(&run(&binary, &args), "GetBulletin");
     }
 }
 
@@ -128,7 +89,7 @@ fn an_action_waiting_for_its_reply_throws_cancelled_within_50_ms_through_either_
 fn a_count_card_login_cancelled_after_it_left_says_so() {
     let program = Program::fresh();
     let card = program.count_card("CPPC-ANCE-L000-0001", 5);
-    delay(&program, "SingleLogin");
+    hold_reply(&program, "SingleLogin");
     let binary = build("c++20");
     let mut args = vec!["inflight".to_owned(), "stop".to_owned()];
     args.extend(base_args(&program));
@@ -138,17 +99,5 @@ fn a_count_card_login_cancelled_after_it_left_says_so() {
         card.clone(),
         "CPP-MACHINE".to_owned(),
     ]);
-    let (late, message) = cancelled(&run(&binary, &args));
-    assert!(late < PROMPT_MS, "{late} ms after the cancel");
-    assert!(
-        message.contains("the server may have received it"),
-        "{message}"
-    );
-    let logins = program
-        .sandbox
-        .request_log(Some(&program.app_id))
-        .iter()
-        .filter(|entry| entry.action.as_deref() == Some("SingleLogin"))
-        .count();
-    assert_eq!(logins, 1, "sent once");
+    assert_login_cancelled_after_it_left(&program, &run(&binary, &args));
 }

@@ -10,8 +10,8 @@ mod common;
 
 use std::path::Path;
 
-use common::host::{compile_cxx, host_command, root, run_host_command, CXX_STRICT_FLAGS};
-use common::{unique, Program, APP_KEY};
+use common::host::{compile_cxx, host_command, root, run_host_command, Newcomer, CXX_STRICT_FLAGS};
+use common::unique;
 
 #[test]
 fn the_newcomer_program_needs_no_cast_and_runs() {
@@ -45,36 +45,10 @@ fn the_newcomer_program_needs_no_cast_and_runs() {
     flags.extend(["-pthread", "-std=c++20"]);
     compile_cxx(&source, &binary, &flags);
 
-    let program = Program::fresh();
-    let card = program.day_card("NEWC-OMER-0000-0001", 30);
-    let other = program.day_card("NEWC-OMER-0000-0002", 30);
-    program.account("newcomer", "newcomer-pass");
-    let dead = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        format!("http://{}", listener.local_addr().expect("addr"))
-    };
-    let folder = dir.join("state");
+    let scene = Newcomer::new(&dir.join("state"));
     let mut command = host_command(&binary);
-    command.args([
-        program.sandbox.base_url().as_str(),
-        &program.app_id,
-        APP_KEY,
-        &card,
-        &other,
-        "newcomer",
-        "newcomer-pass",
-        &folder.display().to_string(),
-        &dead,
-    ]);
-    let output = run_host_command(command, |line| {
-        (line == "@@ ban").then(|| {
-            program
-                .sandbox
-                .update_card(&program.app_id, &card, "disable", Some("shared key"))
-                .expect("ban");
-            "go".to_owned()
-        })
-    });
+    command.args(&scene.args);
+    let output = run_host_command(command, |line| scene.answer(line));
     let report = output.report();
     assert!(output.status.success(), "{report}");
     for expected in [

@@ -17,12 +17,9 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use common::cancel::{assert_cancelled_waiting, assert_login_cancelled_after_it_left, hold_reply};
 use common::host::{compile_csharp, host_command, require_mono, run_host_command, Scratch};
 use common::{Program, APP_KEY};
-use verify_sandbox::{Fault, FaultKind};
-
-/// The bound: a cancelled call returns within this of the cancel, in ms.
-const PROMPT_MS: f64 = 50.0;
 
 fn build(scratch: &Scratch) -> PathBuf {
     require_mono();
@@ -50,16 +47,6 @@ fn run(exe: &Path, args: &[String], mut on_line: impl FnMut(&str) -> Option<Stri
     output.stdout
 }
 
-fn delay(program: &Program<'_>, action: &str) {
-    program.sandbox.set_fault(Fault {
-        kind: FaultKind::Delay,
-        app_id: Some(program.app_id.clone()),
-        action: Some(action.to_owned()),
-        count: Some(1),
-        delay_ms: 30_000,
-    });
-}
-
 fn args(mode: &str, program: &Program<'_>, rest: &[&str]) -> Vec<String> {
     let mut args = vec![
         mode.to_owned(),
@@ -69,25 +56,6 @@ fn args(mode: &str, program: &Program<'_>, rest: &[&str]) -> Vec<String> {
     ];
     args.extend(rest.iter().map(|s| (*s).to_owned()));
     args
-}
-
-/// The time from the cancel to the task's end, and the message, of the "cancelled" line.
-fn cancelled(stdout: &str) -> (f64, String) {
-    let line = stdout
-        .lines()
-        .find_map(|line| line.strip_prefix("cancelled "))
-        .unwrap_or_else(|| panic!("no cancelled line in\n{stdout}"));
-    assert!(line.starts_with("code=-7 "), "{line}");
-    let late = line
-        .split_whitespace()
-        .find_map(|part| part.strip_prefix("after_cancel_ms="))
-        .and_then(|ms| ms.parse().ok())
-        .unwrap_or_else(|| panic!("no time in {line}"));
-    let message = line
-        .split_once("message=")
-        .map(|(_, m)| m.to_owned())
-        .unwrap_or_default();
-    (late, message)
 }
 
 #[test]
@@ -113,7 +81,7 @@ fn a_token_cancelled_before_the_call_sends_nothing() {
 fn an_async_call_waiting_for_its_reply_is_cancelled_within_50_ms() {
     let program = Program::fresh();
     program.client().init().expect("init");
-    delay(&program, "GetBulletin");
+    hold_reply(&program, "GetBulletin");
     let scratch = Scratch::new();
     let exe = build(&scratch);
     let stdout = run(
@@ -121,19 +89,14 @@ fn an_async_call_waiting_for_its_reply_is_cancelled_within_50_ms() {
         &args("inflight", &program, &["300", "bulletin"]),
         |_| None,
     );
-    let (late, message) = cancelled(&stdout);
-    assert!(late < PROMPT_MS, "{late} ms after the cancel\n{stdout}");
-    assert!(
-        message.contains("GetBulletin cancelled by the host"),
-        "{message}"
-    );
+    assert_cancelled_waiting(&stdout, "GetBulletin");
 }
 
 #[test]
 fn a_count_card_login_cancelled_after_it_left_says_so() {
     let program = Program::fresh();
     let card = program.count_card("CSCA-NCEL-0000-0001", 5);
-    delay(&program, "SingleLogin");
+    hold_reply(&program, "SingleLogin");
     let scratch = Scratch::new();
     let exe = build(&scratch);
     let stdout = run(
@@ -141,17 +104,5 @@ fn a_count_card_login_cancelled_after_it_left_says_so() {
         &args("inflight", &program, &["300", "login", &card, "CS-MACHINE"]),
         |_| None,
     );
-    let (late, message) = cancelled(&stdout);
-    assert!(late < PROMPT_MS, "{late} ms after the cancel\n{stdout}");
-    assert!(
-        message.contains("the server may have received it"),
-        "{message}"
-    );
-    let logins = program
-        .sandbox
-        .request_log(Some(&program.app_id))
-        .iter()
-        .filter(|entry| entry.action.as_deref() == Some("SingleLogin"))
-        .count();
-    assert_eq!(logins, 1, "sent once");
+    assert_login_cancelled_after_it_left(&program, &stdout);
 }

@@ -19,11 +19,9 @@ use std::sync::OnceLock;
 
 use serde_json::json;
 
+use crate::common::cancel::{cancelled_line, PROMPT_MS};
 use crate::common::host::{compile_c, compile_csharp, compile_cxx, root, CXX_STRICT_FLAGS};
 use crate::lab::{busy, lab, Slot};
-
-/// The bound: a cancelled call returns within this of the cancel, in ms.
-const PROMPT_MS: f64 = 50.0;
 
 /// When the programs cancel, after the call started: well inside each phase.
 const AFTER_MS: &str = "500";
@@ -146,16 +144,8 @@ fn cancel_in(slot: &Slot, which: &str, url: &str, app_id: &str) -> (f64, String)
         "{which} failed ({})\n{report}",
         output.status
     );
-    let line = stdout
-        .lines()
-        .find_map(|line| line.strip_prefix("cancelled "))
-        .unwrap_or_else(|| panic!("{which}: no cancelled line\n{report}"));
-    assert!(line.starts_with("code=-7 "), "{which}: {line}");
-    let late = line
-        .split_whitespace()
-        .find_map(|part| part.strip_prefix("after_cancel_ms="))
-        .and_then(|ms| ms.parse().ok())
-        .unwrap_or_else(|| panic!("{which}: no time in {line}"));
+    let (code, late, _) = cancelled_line(&stdout);
+    assert_eq!(code, -7, "{which}: {report}");
     (late, report)
 }
 

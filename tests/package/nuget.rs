@@ -107,16 +107,7 @@ fn scratch() -> PathBuf {
 
 #[test]
 fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() {
-    run_ok(
-        Command::new(root().join("scripts/install-deps.sh")).args([
-            "nuget",
-            "zip",
-            "unzip",
-            "mono",
-            "mono-devel",
-        ]),
-        "scripts/install-deps.sh nuget zip unzip mono mono-devel",
-    );
+    install_packaging_tools();
     let target = target_dir();
     run_script("build-windows.sh", &[]);
     let arm64 = run_script("build-arm64.sh", &[]);
@@ -213,15 +204,7 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() 
 
     // The NuGet package: unpacked, exactly these files.
     let nupkg = pkg.join(format!("nuget/VerifySdk.{version}.nupkg"));
-    let unpacked = out.join("unpacked");
-    run_ok(
-        Command::new("unzip")
-            .arg("-q")
-            .arg(&nupkg)
-            .arg("-d")
-            .arg(&unpacked),
-        "unzip the .nupkg",
-    );
+    let unpacked = unzip(&nupkg, &out.join("unpacked"));
     let files = files_under(&unpacked);
     let psmdcp: Vec<_> = files
         .iter()
@@ -410,6 +393,34 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
         fs::canonicalize(loaded).ok(),
         fs::canonicalize(bin.join("libverify.so")).ok(),
         "libverify.so came from the package\n{report}"
+    );
+}
+
+/// `nupkg` unzipped into `into`; returns `into`.
+fn unzip(nupkg: &Path, into: &Path) -> PathBuf {
+    run_ok(
+        Command::new("unzip")
+            .arg("-q")
+            .arg(nupkg)
+            .arg("-d")
+            .arg(into),
+        "unzip the .nupkg",
+    );
+    into.to_path_buf()
+}
+
+/// What making and consuming the package needs: `scripts/install-deps.sh nuget zip unzip mono
+/// mono-devel`.
+fn install_packaging_tools() {
+    run_ok(
+        Command::new(root().join("scripts/install-deps.sh")).args([
+            "nuget",
+            "zip",
+            "unzip",
+            "mono",
+            "mono-devel",
+        ]),
+        "scripts/install-deps.sh nuget zip unzip mono mono-devel",
     );
 }
 
@@ -624,16 +635,7 @@ fn this_machines_package_builds_the_newcomer_program_without_casts_or_bangs() {
         "the newcomer program has a `!` at byte {bang:?}"
     );
 
-    run_ok(
-        Command::new(root().join("scripts/install-deps.sh")).args([
-            "nuget",
-            "zip",
-            "unzip",
-            "mono",
-            "mono-devel",
-        ]),
-        "scripts/install-deps.sh nuget zip unzip mono mono-devel",
-    );
+    install_packaging_tools();
     let out = scratch();
     let stdout = run_ok(
         Command::new(root().join("scripts/package-nuget.sh"))
@@ -646,15 +648,7 @@ fn this_machines_package_builds_the_newcomer_program_without_casts_or_bangs() {
         "scripts/package-nuget.sh --this-machine",
     );
     let nupkg = PathBuf::from(stdout.lines().last().expect("the .nupkg's path").trim());
-    let unpacked = out.join("unpacked");
-    run_ok(
-        Command::new("unzip")
-            .arg("-q")
-            .arg(&nupkg)
-            .arg("-d")
-            .arg(&unpacked),
-        "unzip the package",
-    );
+    let unpacked = unzip(&nupkg, &out.join("unpacked"));
     let held: BTreeSet<String> = files_under(&unpacked)
         .into_iter()
         .filter(|path| path.starts_with("lib/") || path.starts_with("runtimes/"))
@@ -702,43 +696,18 @@ fn this_machines_package_builds_the_newcomer_program_without_casts_or_bangs() {
         show(&output)
     );
 
-    let program = common::Program::fresh();
-    let card = program.day_card("CSNE-WCOM-ER00-0001", 30);
-    let other = program.day_card("CSNE-WCOM-ER00-0002", 30);
-    program.account("cs-newcomer", "cs-newcomer-pass");
-    let dead = {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
-        format!("http://{}", listener.local_addr().expect("addr"))
-    };
+    let scene = common::host::Newcomer::new(&out.join("state"));
     let mut command = dotnet_command(&dotnet, &home, &project);
     command
         .arg(project.join("bin/Debug/netcoreapp3.1/Consumer.dll"))
-        .args([
-            program.sandbox.base_url().as_str(),
-            &program.app_id,
-            common::APP_KEY,
-            &card,
-            &other,
-            "cs-newcomer",
-            "cs-newcomer-pass",
-            &out.join("state").display().to_string(),
-            &dead,
-        ]);
-    let output = common::host::run_host_command(command, |line| {
-        (line == "@@ ban").then(|| {
-            program
-                .sandbox
-                .update_card(&program.app_id, &card, "disable", Some("shared key"))
-                .expect("ban");
-            "go".to_owned()
-        })
-    });
+        .args(&scene.args);
+    let output = common::host::run_host_command(command, |line| scene.answer(line));
     let report = output.report();
     assert!(output.status.success(), "{report}");
     for expected in [
         "card-login ",
         " +08:00 Active count card: False",
-        "account cs-newcomer",
+        "account newcomer",
         "wrong-password WrongPassword",
         "offline Offline because Network",
         "keeper Alive",

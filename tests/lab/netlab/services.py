@@ -26,10 +26,26 @@ def listen_on(server_ns, port):
     return in_ns(server_ns, listen)
 
 
+def serve(sock, handle, name):
+    """Accepts connections on `sock` until it is closed, each handled by `handle(conn)` on a
+    thread of its own."""
+
+    def accept():
+        while True:
+            try:
+                conn, _ = sock.accept()
+            except OSError:
+                return
+            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+    threading.Thread(target=accept, daemon=True, name=name).start()
+    return sock
+
+
 def start_mute(server_ns):
     """The mute service: every connection is accepted, read and never answered, until its
     client closes it."""
-    sock = listen_on(server_ns, MUTE_PORT)
 
     def swallow(conn):
         with conn:
@@ -40,21 +56,11 @@ def start_mute(server_ns):
                 except OSError:
                     return
 
-    def accept():
-        while True:
-            try:
-                conn, _ = sock.accept()
-            except OSError:
-                return
-            threading.Thread(target=swallow, args=(conn,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True, name="mute").start()
-    return sock
+    return serve(listen_on(server_ns, MUTE_PORT), swallow, "mute")
 
 
 def start_echo(server_ns):
     """The echo service: every connection gets back what it sends."""
-    sock = listen_on(server_ns, ECHO_PORT)
 
     def echo(conn):
         with conn:
@@ -70,17 +76,7 @@ def start_echo(server_ns):
                 except OSError:
                     return
 
-    def accept():
-        while True:
-            try:
-                conn, _ = sock.accept()
-            except OSError:
-                return
-            conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            threading.Thread(target=echo, args=(conn,), daemon=True).start()
-
-    threading.Thread(target=accept, daemon=True, name="echo").start()
-    return sock
+    return serve(listen_on(server_ns, ECHO_PORT), echo, "echo")
 
 
 def start_forwarder(directory, server_ns):
