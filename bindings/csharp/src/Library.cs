@@ -249,7 +249,7 @@ namespace Verify
                     throw VerifyException.FromLastError((ResultCode)code);
                 }
                 DiagnosisHandle held = report;
-                Diagnosis diagnosis = held.With(p => ReadDiagnosis(p, held));
+                Diagnosis diagnosis = held.With(p => Diagnosis.Read(p, held));
                 kept = true;
                 return diagnosis;
             }
@@ -265,31 +265,6 @@ namespace Verify
                     native.Dispose();
                 }
             }
-        }
-
-        /// <summary>Copies the report at <paramref name="report"/> out of the library; the Diagnosis keeps <paramref name="handle"/>.</summary>
-        private static Diagnosis ReadDiagnosis(DiagnosisHandle report, DiagnosisHandle handle)
-        {
-            int verdict;
-            NativeMethods.verify_diagnosis_verdict(report, out verdict);
-            IntPtr text;
-            string json = NativeMethods.verify_diagnosis_json(report, out text) == 0 ? Utf8.FromNative(text) : null;
-            string plain = NativeMethods.verify_diagnosis_text(report, out text) == 0 ? Utf8.FromNative(text) : null;
-            UIntPtr count;
-            NativeMethods.verify_diagnosis_count(report, out count);
-            List<DiagnosisStep> steps = new List<DiagnosisStep>();
-            for (ulong i = 0; i < count.ToUInt64(); i++)
-            {
-                int kind, stepVerdict;
-                IntPtr key, message;
-                if (NativeMethods.verify_diagnosis_step(report, new UIntPtr(i), out kind, out stepVerdict, out key, out message) != 0)
-                {
-                    break;
-                }
-                steps.Add(new DiagnosisStep((DiagnosisStepKind)kind, (Verdict)stepVerdict,
-                    Utf8.FromNative(key), Utf8.FromNative(message)));
-            }
-            return new Diagnosis((Verdict)verdict, steps.AsReadOnly(), json, plain, handle);
         }
 
         /// <summary>
