@@ -570,7 +570,7 @@ fn a_refusing_or_absent_proxy_is_named_as_the_proxy() {
         .next()
         .expect("a proxy step");
     assert!(proxy.message.contains("403"), "{}", proxy.message);
-    assert_eq!(proxy.details["proxy_source"], "the options");
+    assert_eq!(proxy.details["proxy_source"], "options");
     assert_eq!(
         first_cause(
             &report,

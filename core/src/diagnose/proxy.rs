@@ -31,20 +31,28 @@ pub(crate) struct ProxyPlan {
     proxy: ureq::Proxy,
     /// `scheme://host:port`, no credentials.
     label: String,
-    /// Where the setting came from: `the options`, `the variable HTTPS_PROXY`, `the
-    /// Windows registry (Internet Settings)`.
+    /// Where the setting came from, in words: `the options`, `the variable HTTPS_PROXY`,
+    /// `the Windows registry (Internet Settings)`.
     source: String,
+    /// The same as a token for the report's details and sentences: `options`, the
+    /// variable's name, `registry`.
+    setting: String,
 }
 
-/// Where the system's proxy setting comes from: the first proxy variable that is set, else
-/// (on Windows) the registry's Internet Settings.
-fn system_source() -> String {
+/// Where the system's proxy setting comes from, in words and as a token: the first proxy
+/// variable that is set, else (on Windows) the registry's Internet Settings.
+fn system_source() -> (String, String) {
     PROXY_VARIABLES
         .iter()
         .find(|name| std::env::var(name).is_ok_and(|value| !value.is_empty()))
         .map_or_else(
-            || "the Windows registry (Internet Settings)".to_owned(),
-            |name| format!("the variable {name}"),
+            || {
+                (
+                    "the Windows registry (Internet Settings)".to_owned(),
+                    "registry".to_owned(),
+                )
+            },
+            |name| (format!("the variable {name}"), (*name).to_owned()),
         )
 }
 
@@ -74,15 +82,20 @@ impl ProxyPlan {
     pub(crate) fn of(options: &Options) -> Option<ProxyPlan> {
         match &options.proxy {
             ProxyChoice::None => None,
-            ProxyChoice::System => ureq::Proxy::try_from_env().map(|proxy| ProxyPlan {
-                label: format!("{}:{}", proxy.host(), proxy.port()),
-                proxy,
-                source: system_source(),
+            ProxyChoice::System => ureq::Proxy::try_from_env().map(|proxy| {
+                let (source, setting) = system_source();
+                ProxyPlan {
+                    label: format!("{}:{}", proxy.host(), proxy.port()),
+                    proxy,
+                    source,
+                    setting,
+                }
             }),
             ProxyChoice::Url(url) => ureq::Proxy::new(url).ok().map(|proxy| ProxyPlan {
                 proxy,
                 label: without_credentials(url),
                 source: "the options".to_owned(),
+                setting: "options".to_owned(),
             }),
         }
     }
@@ -140,7 +153,7 @@ pub(crate) fn through_proxy(
         Step::new(StepKind::Proxy, Verdict::Fail, key, message)
             .line(&line.label)
             .detail("proxy", plan.label.as_str())
-            .detail("proxy_source", plan.source.as_str())
+            .detail("proxy_source", plan.setting.as_str())
     };
     let Some(addr) = addrs.and_then(|a| a.first().copied()) else {
         steps.push(fail(
@@ -187,7 +200,7 @@ pub(crate) fn through_proxy(
                 .address(addr)
                 .took(took)
                 .detail("proxy", plan.label.as_str())
-                .detail("proxy_source", plan.source.as_str()),
+                .detail("proxy_source", plan.setting.as_str()),
             );
             if tunnelled && line.https {
                 steps.push(

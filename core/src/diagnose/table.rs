@@ -251,7 +251,7 @@ doctor_table! {
             zh_tw: "無法解析代理伺服器的名稱（{proxy_source}），請檢查代理設定。",
         };
         "proxy.unreachable" => User {
-            en: "The proxy {proxy} cannot be reached ({proxy_source}): check the proxy settings.",
+            en: "The proxy {proxy} ({proxy_source}) cannot be reached: check the proxy settings.",
             zh_cn: "无法连接代理服务器 {proxy}（{proxy_source}），请检查代理设置。",
             zh_tw: "無法連線代理伺服器 {proxy}（{proxy_source}），請檢查代理設定。",
         };
