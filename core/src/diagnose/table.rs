@@ -769,6 +769,22 @@ mod tests {
     }
 
     #[test]
+    fn every_key_of_a_step_is_in_the_doctors_page() {
+        let page = include_str!("../../../docs/doctor.md");
+        for row in WORDS {
+            let around = ["line.", "who.", "support."];
+            if around.iter().any(|p| row.key.starts_with(p)) {
+                continue;
+            }
+            assert!(
+                page.contains(&format!("`{}`", row.key)),
+                "docs/doctor.md does not list the key {}",
+                row.key
+            );
+        }
+    }
+
+    #[test]
     fn steps_are_numbered_from_1_in_order() {
         for (at, spec) in STEPS.iter().enumerate() {
             assert_eq!(spec.number, at as i32 + 1, "{}", spec.name);
