@@ -104,10 +104,10 @@ pub struct Error {
 }
 
 /// What an HTTP reply that was not the service's showed, as `curl -i` would: the status,
-/// the `Server` and `Via` headers, the content type, the `Date`, the page's title and the
-/// start of its text (at most [`HttpFacts::BODY_START`] characters, control characters
-/// left out). For the doctor; never a secret of the request (Init's body is not echoed by
-/// the services and proxies that answer so, and the doctor redacts its report).
+/// the `Server` and `Via` headers, the content type, the `Date`, and for an HTML page its
+/// title and the start of its text (at most [`HttpFacts::BODY_START`] characters, control
+/// characters left out). For the doctor. A body that is not a page (JSON cut short, which
+/// may hold the session secret or a token; plain text) is never quoted.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct HttpFacts {
     /// The HTTP status.
@@ -120,9 +120,11 @@ pub struct HttpFacts {
     pub content_type: Option<String>,
     /// The `Date` header, as sent.
     pub date: Option<String>,
+    /// Whether the body is an HTML page.
+    pub html: bool,
     /// The `<title>` of an HTML page.
     pub title: Option<String>,
-    /// The start of the body as text.
+    /// The start of an HTML page's text (empty for any other body).
     pub body_start: String,
 }
 

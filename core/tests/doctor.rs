@@ -1047,9 +1047,7 @@ fn stored_files_of_another_machine_or_another_app_key_are_named() {
         "{}",
         report.to_text()
     );
-    for extra in ["mark"] {
-        let _ = std::fs::remove_dir_all(folder.with_extension(extra));
-    }
+    let _ = std::fs::remove_dir_all(folder.with_extension("mark"));
     let _ = std::fs::remove_dir_all(&folder);
 }
 

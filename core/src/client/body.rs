@@ -46,7 +46,14 @@ fn facts(http: &HttpReply) -> HttpFacts {
             .and_then(|value| value.to_str().ok())
             .map(|text| text.chars().take(200).collect::<String>())
     };
-    let text = String::from_utf8_lossy(&http.body[..http.body.len().min(64 * 1024)]);
+    // Only a page is quoted: any other body (the service's JSON cut short) may hold the
+    // session secret or a token.
+    let html = http.body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'<');
+    let text = if html {
+        String::from_utf8_lossy(&http.body[..http.body.len().min(64 * 1024)]).into_owned()
+    } else {
+        String::new()
+    };
     let title = {
         let lower = text.to_ascii_lowercase();
         lower.find("<title").and_then(|open| {
@@ -73,6 +80,7 @@ fn facts(http: &HttpReply) -> HttpFacts {
         via: header("via"),
         content_type: header("content-type"),
         date: http.date.clone(),
+        html,
         title,
         body_start,
     }

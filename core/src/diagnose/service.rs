@@ -161,7 +161,13 @@ pub(crate) fn check(
             )
             .detail("via", http.via.clone())
             .detail("content_type", http.content_type.clone())
-            .detail("title", http.title.clone().unwrap_or_default())
+            .detail(
+                "title",
+                http.title
+                    .clone()
+                    .or_else(|| http.content_type.clone())
+                    .unwrap_or_else(|| "?".to_owned()),
+            )
             .detail("body_start", http.body_start.as_str());
     }
     if let Some(url) = answered_by {
@@ -250,8 +256,8 @@ fn refusal(err: &Error, app_id: &str) -> Step {
 }
 
 /// What a reply that is not the service's means: a gateway whose server behind it is down
-/// (502, 503, 504), another status, or a page with status 200 (a captive portal, a wrong
-/// address).
+/// (502, 503, 504), a web page with status 200 (a captive portal, a wrong address), another
+/// status, or with 200 a body that is no page (the service's reply cut short or mangled).
 fn http_meaning(http: &HttpFacts) -> (&'static str, String) {
     let server = http.server.as_deref().unwrap_or("no Server header");
     let title = http.title.as_deref().unwrap_or("no title");
@@ -264,12 +270,16 @@ fn http_meaning(http: &HttpFacts) -> (&'static str, String) {
                 http.status
             ),
         ),
-        200 => (
+        200 if http.html => (
             "init.not_service",
             format!(
                 "a web page ({title}) answered instead of the licensing service: a captive \
                  portal (sign in to the network) or a wrong server address"
             ),
+        ),
+        200 => (
+            "init.protocol",
+            "the reply is not the licensing service's (cut short or changed on the way)".to_owned(),
         ),
         status => (
             "init.http_status",
