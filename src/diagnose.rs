@@ -253,13 +253,8 @@ pub extern "system" fn verify_diagnosis_text_in(
     lang: *const c_char,
     out: *mut *const c_char,
 ) -> i32 {
-    guard_code(|| {
-        // SAFETY: the caller's contract on every pointer.
-        let (diagnosis, language) = unsafe { (live(diagnosis)?, language_or_current(lang)?) };
-        // SAFETY: the caller's contract.
-        unsafe { crate::guard::write_out(out, "out", diagnosis.text(language))? };
-        Ok(0)
-    })
+    // SAFETY: the caller's contract on every pointer.
+    unsafe { lend(diagnosis, lang, out, |texts| &texts.text) }
 }
 
 /// The report's first line in `lang` (as `verify_diagnosis_text_in` takes it; NULL or
@@ -277,16 +272,8 @@ pub extern "system" fn verify_diagnosis_first_line(
     lang: *const c_char,
     out: *mut *const c_char,
 ) -> i32 {
-    guard_code(|| {
-        // SAFETY: the caller's contract on every pointer.
-        let (diagnosis, language) = unsafe { (live(diagnosis)?, language_or_current(lang)?) };
-        let line = diagnosis
-            .in_language(language)
-            .map_or(c"".as_ptr(), |texts| texts.first_line.as_ptr());
-        // SAFETY: the caller's contract.
-        unsafe { crate::guard::write_out(out, "out", line)? };
-        Ok(0)
-    })
+    // SAFETY: the caller's contract on every pointer.
+    unsafe { lend(diagnosis, lang, out, |texts| &texts.first_line) }
 }
 
 /// Cause number `nth` of the report (0: the one its first line names; causes are the steps
@@ -377,16 +364,8 @@ pub extern "system" fn verify_diagnosis_support_file(
     lang: *const c_char,
     out: *mut *const c_char,
 ) -> i32 {
-    guard_code(|| {
-        // SAFETY: the caller's contract on every pointer.
-        let (diagnosis, language) = unsafe { (live(diagnosis)?, language_or_current(lang)?) };
-        let file = diagnosis
-            .in_language(language)
-            .map_or(c"".as_ptr(), |texts| texts.support_file.as_ptr());
-        // SAFETY: the caller's contract.
-        unsafe { crate::guard::write_out(out, "out", file)? };
-        Ok(0)
-    })
+    // SAFETY: the caller's contract on every pointer.
+    unsafe { lend(diagnosis, lang, out, |texts| &texts.support_file) }
 }
 
 /// Saves the support file (`verify_diagnosis_support_file` in `lang`) at `path` (in UTF-8,
@@ -451,6 +430,29 @@ fn save(path: &std::path::Path, bytes: &[u8]) -> Result<(), Error> {
     std::fs::rename(&aside, path).map_err(|err| {
         let _ = std::fs::remove_file(&aside);
         failed("replace", err)
+    })
+}
+
+/// Lends a text of the report in `lang` (`pick` chooses which) through `out`: 0, or the
+/// code of a NULL `diagnosis` or `out`, a malformed tag, invalid UTF-8.
+///
+/// # Safety
+/// `diagnosis` NULL or live; `lang` NULL or a NUL-terminated string; `out` NULL or writable.
+unsafe fn lend(
+    diagnosis: *const verify_diagnosis,
+    lang: *const c_char,
+    out: *mut *const c_char,
+    pick: impl Fn(&InLanguage) -> &CString,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract on every pointer.
+        let (diagnosis, language) = unsafe { (live(diagnosis)?, language_or_current(lang)?) };
+        let text = diagnosis
+            .in_language(language)
+            .map_or(c"".as_ptr(), |texts| pick(texts).as_ptr());
+        // SAFETY: the caller's contract.
+        unsafe { crate::guard::write_out(out, "out", text)? };
+        Ok(0)
     })
 }
 

@@ -603,8 +603,9 @@ fn a_refusing_or_absent_proxy_is_named_as_the_proxy() {
     );
 }
 
-#[test]
-fn a_stored_verdict_past_its_grace_is_named() {
+/// A sandbox of its own (its clock is moved) with a program and a 30-day card, and offline
+/// options on a fresh state folder (the time mark beside it) for the machine `machine`.
+fn with_store(machine: &str) -> (Sandbox, String, String, PathBuf, Options) {
     let sandbox = Sandbox::start(Config::default()).expect("sandbox");
     let app_id = program_on(&sandbox, "approved");
     let card = format!("DOCT-{}", unique("")).replace('x', "-");
@@ -620,9 +621,15 @@ fn a_stored_verdict_past_its_grace_is_named() {
         state_folder: Some(StateFolder::Path(folder.clone())),
         clock_mark_folder: Some(folder.with_extension("mark")),
         offline_grace: Some(Duration::from_secs(3600)),
-        machine_identity: Some("doctor-test-machine".into()),
+        machine_identity: Some(machine.into()),
         ..options()
     };
+    (sandbox, app_id, card, folder, options)
+}
+
+#[test]
+fn a_stored_verdict_past_its_grace_is_named() {
+    let (sandbox, app_id, card, _folder, options) = with_store("doctor-test-machine");
     // Confirmed two hours ago by the server's clock: a grace of one hour has run out.
     sandbox.shift_clock(-2 * 3600);
     Client::with_options(&sandbox.base_url(), &app_id, APP_KEY, options.clone())
@@ -660,25 +667,8 @@ fn a_stored_verdict_past_its_grace_is_named() {
 /// confirmed; log in online once.
 #[test]
 fn a_missing_or_foreign_time_mark_is_named() {
-    let sandbox = Sandbox::start(Config::default()).expect("sandbox");
-    let app_id = program_on(&sandbox, "approved");
-    let card = format!("DOCT-{}", unique("")).replace('x', "-");
-    sandbox
-        .load(
-            Fixtures::from_value(json!({"cards": [{"app_id": app_id, "card": card,
-                "kind": "duration", "duration": 30}]}))
-            .expect("card"),
-        )
-        .expect("load");
-    let folder = folder(&app_id);
+    let (sandbox, app_id, card, folder, options) = with_store("doctor-test-machine");
     let mark = folder.with_extension("mark");
-    let options = Options {
-        state_folder: Some(StateFolder::Path(folder.clone())),
-        clock_mark_folder: Some(mark.clone()),
-        offline_grace: Some(Duration::from_secs(3600)),
-        machine_identity: Some("doctor-test-machine".into()),
-        ..options()
-    };
     let login = |options: &Options| {
         Client::with_options(&sandbox.base_url(), &app_id, APP_KEY, options.clone())
             .expect("client")
@@ -983,24 +973,7 @@ fn a_gateways_502_page_is_named_with_its_status_server_and_title() {
 
 #[test]
 fn stored_files_of_another_machine_or_another_app_key_are_named() {
-    let sandbox = Sandbox::start(Config::default()).expect("sandbox");
-    let app_id = program_on(&sandbox, "approved");
-    let card = format!("DOCT-{}", unique("")).replace('x', "-");
-    sandbox
-        .load(
-            Fixtures::from_value(json!({"cards": [{"app_id": app_id, "card": card,
-                "kind": "duration", "duration": 30}]}))
-            .expect("card"),
-        )
-        .expect("load");
-    let folder = folder(&app_id);
-    let options = Options {
-        state_folder: Some(StateFolder::Path(folder.clone())),
-        clock_mark_folder: Some(folder.with_extension("mark")),
-        offline_grace: Some(Duration::from_secs(3600)),
-        machine_identity: Some("another-machine".into()),
-        ..options()
-    };
+    let (sandbox, app_id, card, folder, options) = with_store("another-machine");
     Client::with_options(&sandbox.base_url(), &app_id, APP_KEY, options.clone())
         .expect("client")
         .single_login(&card, "M", None)

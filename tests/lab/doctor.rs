@@ -53,7 +53,7 @@ pub(crate) fn doctor(
 }
 
 /// The lab's CA, no proxy, and `mirror`.
-fn args_of(mirror: Option<&str>) -> Vec<String> {
+pub(crate) fn args_of(mirror: Option<&str>) -> Vec<String> {
     let mut args = lab_ca();
     args.extend(["--proxy".to_owned(), "none".to_owned()]);
     if let Some(mirror) = mirror {
@@ -164,7 +164,7 @@ pub(crate) fn assert_first_lines(
 }
 
 /// The steps of `kind` on `line` (`None`: any line).
-fn steps<'a>(report: &'a Value, kind: &str, line: Option<&str>) -> Vec<&'a Value> {
+pub(crate) fn steps<'a>(report: &'a Value, kind: &str, line: Option<&str>) -> Vec<&'a Value> {
     report["steps"]
         .as_array()
         .map(|steps| {
@@ -190,7 +190,8 @@ fn problems(report: &Value) -> Vec<String> {
     keys(&all)
 }
 
-fn keys(steps: &[&Value]) -> Vec<String> {
+/// `verdict:key` of `steps`.
+pub(crate) fn keys(steps: &[&Value]) -> Vec<String> {
     steps
         .iter()
         .map(|s| {

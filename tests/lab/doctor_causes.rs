@@ -9,7 +9,7 @@
 //! Needs, besides the lab's tools, nginx and mitmproxy: `scripts/install-deps.sh nginx
 //! mitmproxy`. Without them the tests fail and say why.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -19,7 +19,7 @@ use verify_sandbox::{Config, Fixtures, Sandbox};
 
 use crate::common::host::require_tool;
 use crate::common::{unique, APP_KEY};
-use crate::doctor::{assert_first_lines, doctor_as, lab_ca};
+use crate::doctor::{args_of, assert_first_lines, doctor_as, keys, lab_ca, steps};
 use crate::lab::{lab, Slot};
 
 /// A process of the test, killed (and its folder removed) when dropped.
@@ -60,19 +60,15 @@ fn wait_listening(slot: &Slot, host: &str, port: u16, what: &str, child: &mut Ch
 
 /// `verdict:key` of the steps of `kind`.
 fn keys_of(report: &Value, kind: &str) -> Vec<String> {
-    report["steps"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter(|s| s["step"] == kind)
-        .map(|s| {
-            format!(
-                "{}:{}",
-                s["verdict"].as_str().unwrap_or("?"),
-                s["key"].as_str().unwrap_or("?")
-            )
-        })
-        .collect()
+    keys(&steps(report, kind, None))
+}
+
+/// The first step of `kind`.
+fn step_of(report: &Value, kind: &str) -> Value {
+    steps(report, kind, None)
+        .first()
+        .map(|s| (*s).clone())
+        .unwrap_or_default()
 }
 
 #[test]
@@ -85,8 +81,7 @@ fn the_doctor_names_a_hosts_file_pointing_the_licensing_host_elsewhere() {
     let hosts = PathBuf::from(format!("/etc/netns/{}/hosts", slot.ns));
     let before = std::fs::read_to_string(&hosts).expect("the slot's hosts file");
     std::fs::write(&hosts, format!("{before}127.0.0.1 {}\n", slot.primary)).expect("write");
-    let mut args = lab_ca();
-    args.extend(["--proxy".to_owned(), "none".to_owned()]);
+    let args = args_of(None);
     let (report, code, _) = doctor_as(&slot, &primary, &program.app_id, APP_KEY, &args);
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     assert_eq!(code, Some(1), "{pretty}");
@@ -95,11 +90,7 @@ fn the_doctor_names_a_hosts_file_pointing_the_licensing_host_elsewhere() {
         ["fail:lookup.hosts_file"],
         "{pretty}"
     );
-    let lookup = &report["steps"]
-        .as_array()
-        .and_then(|steps| steps.iter().find(|s| s["step"] == "lookup"))
-        .cloned()
-        .unwrap_or_default();
+    let lookup = step_of(&report, "lookup");
     assert_eq!(
         lookup["details"]["resolver"]["kind"], "hosts_file",
         "{pretty}"
@@ -186,11 +177,7 @@ fn the_doctor_names_a_proxy_that_intercepts_tls_with_its_own_ca() {
         ["fail:tls.intercepted"],
         "{pretty}"
     );
-    let tls = report["steps"]
-        .as_array()
-        .and_then(|steps| steps.iter().find(|s| s["step"] == "tls"))
-        .cloned()
-        .unwrap_or_default();
+    let tls = step_of(&report, "tls");
     let issuer = tls["details"]["issuer"].as_str().unwrap_or_default();
     assert!(issuer.contains("mitmproxy"), "{pretty}");
     // The evidence support reads instead of running openssl: the names, the fingerprint and
@@ -222,26 +209,15 @@ fn the_doctor_names_a_proxy_that_intercepts_tls_with_its_own_ca() {
 /// nginx in the lab's server namespace on `address`:8443 with the lab's certificate, in front
 /// of nothing (port 9 of its loopback): every request gets its 502 page.
 fn bad_gateway(address: &str) -> Running {
-    let nginx = if Path::new("/usr/sbin/nginx").exists() {
-        "/usr/sbin/nginx"
-    } else {
-        require_tool("nginx", "nginx");
-        "nginx"
-    };
+    crate::common::nginx::require();
+    let nginx = crate::common::nginx::binary();
     let dir = std::env::temp_dir().join(unique("verify-lab-nginx-"));
     std::fs::create_dir_all(dir.join("tmp")).expect("nginx's folder");
-    let certs = lab().dir.join("sandbox");
-    let d = dir.display();
-    let c = certs.display();
-    let conf = format!(
-        "daemon off;\nmaster_process off;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
-         events {{ worker_connections 64; }}\n\
-         http {{\n  access_log {d}/access.log;\n  client_body_temp_path {d}/tmp;\n\
-           proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp;\n  uwsgi_temp_path {d}/tmp;\n\
-           scgi_temp_path {d}/tmp;\n\
-           server {{\n    listen {address}:8443 ssl;\n    ssl_certificate {c}/cert.pem;\n\
-             ssl_certificate_key {c}/key.pem;\n\
-             location / {{ proxy_pass http://127.0.0.1:9; }}\n  }}\n}}\n"
+    let conf = crate::common::nginx::https_conf(
+        &dir,
+        &format!("{address}:8443"),
+        &lab().dir.join("sandbox"),
+        "proxy_pass http://127.0.0.1:9;",
     );
     std::fs::write(dir.join("nginx.conf"), conf).expect("nginx.conf");
     let child = Command::new("ip")
@@ -264,8 +240,7 @@ fn the_doctor_names_a_gateways_502_page() {
     wait_listening(&slot, &slot.primary_v4, 8443, "nginx", &mut gateway.child);
     let url = format!("https://{}:8443", slot.primary);
     let program = lab().sandbox().program();
-    let mut args = lab_ca();
-    args.extend(["--proxy".to_owned(), "none".to_owned()]);
+    let args = args_of(None);
     let (report, code, _) = doctor_as(&slot, &url, &program.app_id, APP_KEY, &args);
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     assert_eq!(code, Some(1), "{pretty}");
@@ -273,11 +248,7 @@ fn the_doctor_names_a_gateways_502_page() {
     assert_eq!(keys_of(&report, "init"), ["fail:init.gateway"], "{pretty}");
     // Judged from the 502 page's Date.
     assert_eq!(keys_of(&report, "clock"), ["pass:clock.ok"], "{pretty}");
-    let init = report["steps"]
-        .as_array()
-        .and_then(|steps| steps.iter().find(|s| s["step"] == "init"))
-        .cloned()
-        .unwrap_or_default();
+    let init = step_of(&report, "init");
     assert_eq!(init["details"]["status"], 502, "{pretty}");
     assert_eq!(init["details"]["title"], "502 Bad Gateway", "{pretty}");
     let server = init["details"]["server"].as_str().unwrap_or_default();
@@ -327,8 +298,7 @@ fn the_doctor_names_stored_files_of_another_machine() {
         .expect("client")
         .single_login(&card, "ANOTHER-MACHINE", None)
         .expect("the login on the other machine");
-    let mut args = lab_ca();
-    args.extend(["--proxy".to_owned(), "none".to_owned()]);
+    let mut args = args_of(None);
     args.extend([
         "--state-folder".to_owned(),
         folder.display().to_string(),

@@ -225,41 +225,20 @@ namespace Verify
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");
             Args.Required(appKey, "appKey");
-            uint deadlineMs = 0;
-            if (deadline.HasValue)
-            {
-                double ms = Math.Ceiling(deadline.Value.TotalMilliseconds);
-                if (ms < 1 || ms > uint.MaxValue)
-                {
-                    throw new ArgumentOutOfRangeException("deadline", "The deadline must be 1 ms to UInt32.MaxValue ms.");
-                }
-                deadlineMs = (uint)ms;
-            }
+            // 0: the library's default deadline.
+            uint deadlineMs = deadline.HasValue ? Args.Milliseconds(deadline.Value, "deadline") : 0;
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             ClientOptionsHandle native = options == null ? null : options.ToHandle();
-            DiagnosisHandle report = null;
-            bool kept = false;
             try
             {
+                DiagnosisHandle report;
                 // No options: an empty handle, which crosses as NULL.
                 int code = NativeMethods.verify_diagnose(baseUrl, appId, appKey, native ?? new ClientOptionsHandle(),
                     deadlineMs, out report);
-                if (code != (int)ResultCode.Ok)
-                {
-                    throw VerifyException.FromLastError((ResultCode)code);
-                }
-                DiagnosisHandle held = report;
-                Diagnosis diagnosis = held.With(p => Diagnosis.Read(p, held));
-                kept = true;
-                return diagnosis;
+                return Diagnosis.Take(code, report);
             }
             finally
             {
-                // The report lives on in the Diagnosis (its TextIn); freed here only on a failure.
-                if (report != null && !kept)
-                {
-                    report.Dispose();
-                }
                 if (native != null)
                 {
                     native.Dispose();

@@ -24,16 +24,8 @@ namespace Verify
         public Diagnosis Diagnose([Nullable(new byte[] { 2, 1 })] Action<DiagnosisStep> onStep = null,
             [Nullable(2)] CancelToken cancel = null, TimeSpan? deadline = null)
         {
-            uint deadlineMs = 0;
-            if (deadline.HasValue)
-            {
-                double ms = Math.Ceiling(deadline.Value.TotalMilliseconds);
-                if (ms < 1 || ms > uint.MaxValue)
-                {
-                    throw new ArgumentOutOfRangeException("deadline", "The deadline must be 1 ms to UInt32.MaxValue ms.");
-                }
-                deadlineMs = (uint)ms;
-            }
+            // 0: the library's default deadline.
+            uint deadlineMs = deadline.HasValue ? Args.Milliseconds(deadline.Value, "deadline") : 0;
             Exception thrown = null;
             NativeMethods.DiagnosisCallback callback = null;
             if (onStep != null)
@@ -55,35 +47,17 @@ namespace Verify
                     }
                 };
             }
-            DiagnosisHandle report = null;
-            bool kept = false;
-            try
+            DiagnosisHandle report;
+            // No token: an empty handle, which crosses as NULL.
+            int code = NativeMethods.verify_client_diagnose(handle,
+                cancel == null ? new CancelHandle() : cancel.Handle, deadlineMs, callback, IntPtr.Zero, out report);
+            GC.KeepAlive(callback);
+            if (thrown != null)
             {
-                // No token: an empty handle, which crosses as NULL.
-                int code = NativeMethods.verify_client_diagnose(handle,
-                    cancel == null ? new CancelHandle() : cancel.Handle, deadlineMs, callback, IntPtr.Zero, out report);
-                GC.KeepAlive(callback);
-                if (thrown != null)
-                {
-                    throw thrown;
-                }
-                if (code != (int)ResultCode.Ok)
-                {
-                    throw VerifyException.FromLastError((ResultCode)code);
-                }
-                DiagnosisHandle held = report;
-                Diagnosis diagnosis = held.With(p => Diagnosis.Read(p, held));
-                kept = true;
-                return diagnosis;
+                report.Dispose();
+                throw thrown;
             }
-            finally
-            {
-                // The report lives on in the Diagnosis; freed here only on a failure.
-                if (report != null && !kept)
-                {
-                    report.Dispose();
-                }
-            }
+            return Diagnosis.Take(code, report);
         }
     }
 }

@@ -30,6 +30,33 @@ namespace Verify
             this.handle = handle;
         }
 
+        /// <summary>
+        /// The report a native call gave with <paramref name="code"/>: read out of the library
+        /// (the Diagnosis keeps the handle), or the thread's last error thrown and the handle
+        /// freed.
+        /// </summary>
+        internal static Diagnosis Take(int code, [Nullable(2)] DiagnosisHandle report)
+        {
+            bool kept = false;
+            try
+            {
+                if (code != (int)ResultCode.Ok || report == null)
+                {
+                    throw VerifyException.FromLastError((ResultCode)code);
+                }
+                Diagnosis diagnosis = report.With(p => Read(p, report));
+                kept = true;
+                return diagnosis;
+            }
+            finally
+            {
+                if (report != null && !kept)
+                {
+                    report.Dispose();
+                }
+            }
+        }
+
         /// <summary>Copies the report at <paramref name="report"/> out of the library; the Diagnosis keeps <paramref name="handle"/>.</summary>
         internal static Diagnosis Read(DiagnosisHandle report, DiagnosisHandle handle)
         {
@@ -104,24 +131,10 @@ namespace Verify
         /// <exception cref="VerifyException">A tag that is not well formed (ASCII letters, digits, <c>-</c>, <c>_</c>, <c>.</c>, <c>@</c>, at most 64 bytes): <see cref="ResultCode.InvalidArgument"/>.</exception>
         public string TextIn([Nullable(2)] string language)
         {
-            string text = null;
-            int code = handle.With(report =>
-            {
-                IntPtr native;
-                int result = NativeMethods.verify_diagnosis_text_in(report, language, out native);
-                if (result == 0)
-                {
-                    // Borrowed from the report: copied while the handle is held.
-                    text = Utf8.FromNative(native);
-                }
-                return result;
-            });
-            if (code != 0)
-            {
-                throw VerifyException.FromLastError((ResultCode)code);
-            }
-            return text;
+            return Borrowed((DiagnosisHandle report, out IntPtr native) =>
+                NativeMethods.verify_diagnosis_text_in(report, language, out native));
         }
+
         /// <summary>The first line (<see cref="FirstLine"/>) in <paramref name="language"/>, as <see cref="TextIn(string)"/> takes it. Any thread.</summary>
         /// <param name="language">A language tag, or null or empty for <see cref="Library.Language"/>.</param>
         /// <returns>The first line.</returns>
