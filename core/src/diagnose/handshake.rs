@@ -199,7 +199,7 @@ fn passed(
         (_, Some(at)) => format!("the key of certificate {} of the chain is pinned", at + 1),
         (_, None) => "a pinned key matched".to_owned(),
     };
-    let now = crate::diagnose::unix_now();
+    let now = super::report::unix_now();
     let (verdict, key, words) = match chain.first() {
         Some(leaf) => {
             let left = leaf.not_after.saturating_sub(now);

@@ -52,7 +52,7 @@ pub mod table;
 mod text;
 
 use std::sync::mpsc;
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime};
 
 pub use report::{Report, Step, Verdict, REPORT_VERSION};
 pub use table::{Actor, StepKind};
@@ -347,17 +347,4 @@ fn lines_of(bases: &[BaseUrl], options: &Options) -> Vec<reach::Line> {
             loopback: base.is_loopback(),
         })
         .collect()
-}
-
-/// Unix seconds of a time.
-pub(crate) fn unix(time: SystemTime) -> i64 {
-    match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
-        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
-    }
-}
-
-/// Unix seconds now.
-pub(crate) fn unix_now() -> i64 {
-    unix(SystemTime::now())
 }

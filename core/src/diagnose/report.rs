@@ -312,17 +312,26 @@ fn redact_value(value: &mut Value, clean: &dyn Fn(&mut String)) {
     }
 }
 
+/// Unix seconds of a time.
+pub(crate) fn unix(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+/// Unix seconds now.
+pub(crate) fn unix_now() -> i64 {
+    unix(SystemTime::now())
+}
+
 pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of a time (UTC).
 pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let seconds = match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
-        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
-    };
-    rfc3339_of(seconds)
+    rfc3339_of(unix(time))
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of Unix seconds.

@@ -8,7 +8,7 @@ use std::time::{Duration, SystemTime};
 
 use serde_json::{json, Value};
 
-use super::report::{rfc3339, span, Step, Verdict};
+use super::report::{rfc3339, span, unix, Step, Verdict};
 use super::stop::Stop;
 use super::table::StepKind;
 use crate::client::Client;
@@ -305,7 +305,7 @@ fn clock_step(date: Option<SystemTime>, source: &str, init_passed: bool) -> Step
         );
     };
     let local = SystemTime::now();
-    let offset = super::unix(server).saturating_sub(super::unix(local));
+    let offset = unix(server).saturating_sub(unix(local));
     let direction = if offset > 0 { "behind" } else { "ahead of" };
     let (verdict, key, words) = match offset.abs() {
         0..=CLOCK_WARN => (
