@@ -39,6 +39,9 @@
 #                and examples are formatted: scripts/test.sh checks them)
 #   nginx     -> nginx                        package: nginx-light (a TLS server in front of
 #                the sandbox, tests of core/tests/proxies.rs)
+#   mitmproxy -> mitmdump                  package: mitmproxy (the TLS-intercepting proxy of the
+#                doctor's lab test, tests/lab/doctor.rs: it signs with a CA of its own, as
+#                security software and company proxies do)
 #   tinyproxy, microsocks -> the command of that name, from the package of that name (the
 #                HTTP CONNECT and SOCKS5 proxies of core/tests/proxies.rs)
 #   dnsmasq   -> dnsmasq                   package: dnsmasq-base (the binary only, no system
@@ -106,6 +109,7 @@ commands_of() {
         venv) echo "python3" ;;
         cjk-font) echo "fc-list" ;;
         dotnet) echo "$dotnet_dir/dotnet" ;;
+        mitmproxy) echo "mitmdump" ;;
         *) echo "$1" ;;
     esac
 }
