@@ -1415,6 +1415,23 @@ int32_t VERIFY_CALL verify_social_register_start(const struct verify_client *cli
                                                  struct verify_reply **out);
 
 /**
+ * Panics inside the library on purpose when `confirm` is the text `"panic"`, and returns
+ * what any export returns when a panic is caught at the boundary: `VERIFY_ERR_PANIC`, with
+ * `verify_last_error_message` saying "internal error (panic caught at the boundary ...):
+ * verify_panic_self_test". The host process goes on as after any other failed call.
+ *
+ * A self-test for the host's own process: a program can run it once at start to prove that
+ * the library's panic guard holds there, with the other libraries it loads (on 32-bit
+ * Windows, a `libgcc_s_dw2-1.dll`, a C++ runtime or another unwinder loaded before
+ * `verify.dll`). It changes nothing else, reads no secret and touches no file or network.
+ * Any other `confirm` does nothing: NULL or another text returns
+ * `VERIFY_ERR_INVALID_ARGUMENT` without a panic.
+ *
+ * Ownership: `confirm` is only read. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_panic_self_test(const char *confirm);
+
+/**
  * Creates keeper options with the defaults: a heartbeat every 300 s (the spec's 5
  * minutes), a grace period of 15 minutes, no IP, no callback.
  * Ownership: the caller owns `*out` and frees it with `verify_keeper_options_free`.

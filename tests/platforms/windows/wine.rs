@@ -48,12 +48,14 @@ pub(crate) fn wine_env(command: &mut Command, prefix: &Path) {
         .env_remove("WAYLAND_DISPLAY");
 }
 
-/// `dir/prefix`, made with `wineboot --init` the first time, then reused. It is made under
-/// another name and renamed into place, so that two test runs never share a half-made one.
+/// `dir/prefix`, made with `wineboot --init` the first time, then reused, in Windows 7 mode
+/// ([`windows_7_mode`]). It is made under another name and renamed into place, so that two
+/// test runs never share a half-made one.
 pub(crate) fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
     fs::create_dir_all(dir).expect("create target/windows/wine");
     let prefix = dir.join("prefix");
     if prefix.join("system.reg").is_file() {
+        windows_7_mode(wine64, &prefix);
         return prefix;
     }
     let making = dir.join(format!("prefix.making-{}", std::process::id()));
@@ -68,6 +70,7 @@ pub(crate) fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
         "wineboot --init failed\n{}",
         show(&output)
     );
+    windows_7_mode(wine64, &making);
     // Wait for the prefix's wineserver to write the registry and exit.
     let server = wine64.with_file_name("wineserver");
     let mut wait = Command::new(if server.is_file() {
@@ -97,6 +100,54 @@ pub(crate) fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
     prefix
 }
 
+/// The Windows version Wine plays in a prefix (`HKCU\Software\Wine`, value `Version`), as
+/// `reg query` prints it: `win7` in the prefixes of these tests.
+pub(crate) fn windows_version(mut reg: Command) -> String {
+    reg.args(["query", r"HKCU\Software\Wine", "/v", "Version"]);
+    let output = reg.output().expect("run Wine's reg");
+    text(&output)
+        .0
+        .lines()
+        .find_map(|line| {
+            let mut fields = line.split_whitespace();
+            (fields.next() == Some("Version") && fields.next() == Some("REG_SZ"))
+                .then(|| fields.next().unwrap_or_default().to_owned())
+        })
+        .unwrap_or_default()
+}
+
+/// Puts the 64-bit prefix in Windows 7 mode (`winecfg -v win7` does the same), unless it is
+/// already: the DLLs are built for Windows 7 SP1 and later, and every program of these tests
+/// runs as on Windows 7. The i386 chroot's prefix is set by `scripts/wine32.sh setup`.
+fn windows_7_mode(wine64: &Path, prefix: &Path) {
+    let reg = || {
+        let mut reg = Command::new(wine64);
+        reg.arg("reg");
+        wine_env(&mut reg, prefix);
+        reg
+    };
+    if windows_version(reg()) == "win7" {
+        return;
+    }
+    let mut add = reg();
+    add.args([
+        "add",
+        r"HKCU\Software\Wine",
+        "/v",
+        "Version",
+        "/d",
+        "win7",
+        "/f",
+    ]);
+    let output = add.output().expect("run Wine's reg");
+    assert!(
+        output.status.success() && windows_version(reg()) == "win7",
+        "the Wine prefix {} is not in Windows 7 mode\n{}",
+        prefix.display(),
+        show(&output)
+    );
+}
+
 /// Removes the program folders of earlier test processes that have ended (each process
 /// keeps its own, `<target>/tmp/windows-<pid>/` and, for x86, `<chroot>/tmp/windows-<pid>/`,
 /// for inspection while it runs).
@@ -118,9 +169,8 @@ pub(crate) fn remove_old_program_dirs(parent: &Path) {
     }
 }
 
-/// A folder of this test process for `arch`: the programs, a copy of the DLL under test and
-/// the bcryptprimitives stand-in, built once. x86 programs run in the chroot of 32-bit Wine:
-/// their folder is inside it.
+/// A folder of this test process for `arch`: the programs and a copy of the DLL under test.
+/// x86 programs run in the chroot of 32-bit Wine: their folder is inside it.
 pub(crate) fn program_dir(arch: Arch) -> &'static Path {
     static X64: OnceLock<PathBuf> = OnceLock::new();
     static X86: OnceLock<PathBuf> = OnceLock::new();
@@ -144,20 +194,6 @@ pub(crate) fn program_dir(arch: Arch) -> &'static Path {
             dir.join("verify.dll"),
         )
         .expect("copy verify.dll");
-        let mut shim = Command::new(arch.tool("gcc"));
-        shim.args(["-shared", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
-            .arg(dir.join("bcryptprimitives.dll"))
-            .arg(root().join("tests/platforms/windows/win_bcryptprimitives.c"))
-            .arg("-ladvapi32");
-        if arch == Arch::X86 {
-            shim.arg("-Wl,--kill-at");
-        }
-        let output = shim.output().expect("run the mingw compiler");
-        assert!(
-            output.status.success(),
-            "building the bcryptprimitives stand-in failed\n{}",
-            show(&output)
-        );
         dir
     })
 }
