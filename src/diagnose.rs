@@ -58,9 +58,10 @@ impl verify_diagnosis {
         verify_diagnosis {
             verdict: report.verdict() as i32,
             json: c_text(&report.to_json().to_string()),
+            // Each in a language the code page holds (`verify_code_user_message`).
             texts: Language::ALL
                 .iter()
-                .map(|language| c_text(&report.text_in(*language)))
+                .map(|language| c_text(&report.text_in(crate::language::readable(*language))))
                 .collect(),
             steps: report
                 .steps
@@ -219,7 +220,9 @@ pub extern "system" fn verify_diagnosis_json(
 /// process's language: the one set with `verify_set_language` when this is called, by
 /// default the user's UI language (Simplified Chinese, Traditional Chinese or English; each
 /// line gives the step's verdict and name, `FAIL init`, the line and address, and the step's
-/// sentence in that language). `verify_diagnosis_text_in` gives it in a language asked for.
+/// sentence in that language; in a language the code page of the report holds, as
+/// `verify_code_user_message` chooses it). `verify_diagnosis_text_in` gives it in a language
+/// asked for.
 /// Returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
 /// is freed. Thread-safety: any thread.
 #[no_mangle]
@@ -234,7 +237,8 @@ pub extern "system" fn verify_diagnosis_text(
 
 /// The report's text (`verify_diagnosis_text`) in `lang` into `*out`: `"zh-CN"`, `"zh-TW"`,
 /// `"en"`, or any BCP 47 tag or POSIX locale, mapped as `verify_set_language` maps it; NULL or
-/// empty for the process's language. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
+/// empty for the process's language; a language the report's code page cannot hold gives way
+/// as in `verify_diagnosis_text`. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
 /// `diagnosis` or `out` or a tag that is not well formed (ASCII letters, digits, `-`, `_`,
 /// `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
 /// Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.

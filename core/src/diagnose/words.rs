@@ -5,6 +5,8 @@
 //! every language of a row names the same ones. The JSON keeps the step's English sentence
 //! (`message`) and its key.
 
+use std::borrow::Cow;
+
 use crate::codes::{self, UserMessage};
 use crate::language::Language;
 use crate::packed::Packed;
@@ -413,6 +415,28 @@ pub fn words(key: &str, language: Language) -> Option<&'static str> {
         .map(|at| TEXTS.get(at + 1 + codes::column(language)))
 }
 
+/// All the words of the text report in `language` that are not values of a report: every
+/// sentence of the table (with its `{name}` placeholders), then a first line with values of
+/// ASCII only. A code page that holds all of them holds every report in that language but
+/// for its values (docs/windows.md, "Strings": the C ABI chooses the language by them).
+pub fn texts(language: Language) -> impl Iterator<Item = Cow<'static, str>> {
+    let first_line = summary(
+        language,
+        &Summary {
+            version: "0.0.0",
+            url: "https://example.com",
+            app_id: "10001",
+            verdict: "FAIL",
+            failed: 2,
+            elapsed_ms: 1,
+            started_at: "2000-01-01T00:00:00Z",
+        },
+    );
+    (0..ROWS)
+        .map(move |row| Cow::Borrowed(TEXTS.get(4 * row + 1 + codes::column(language))))
+        .chain(std::iter::once(Cow::Owned(first_line)))
+}
+
 /// The facts of the text report's first line.
 pub(crate) struct Summary<'a> {
     pub version: &'a str,
@@ -551,6 +575,23 @@ mod tests {
             Some("被拒绝（1011）：程序 {app_id} 的 AppKey 错误，请从开发者后台重新复制。")
         );
         assert_eq!(words("no.such_key", Language::En), None);
+    }
+
+    #[test]
+    fn the_texts_of_a_language_are_its_sentences_and_first_line() {
+        for language in Language::ALL {
+            let texts: Vec<Cow<'static, str>> = texts(language).collect();
+            assert_eq!(texts.len(), WORDS.len() + 1, "{language:?}");
+            for (text, row) in texts.iter().zip(WORDS) {
+                assert_eq!(text, row.words.get(language), "{}", row.key);
+            }
+        }
+        let first = texts(Language::ZhTw).last().expect("a first line");
+        assert!(first.starts_with("verify 診斷"), "{first}");
+        assert!(
+            first.contains("毫秒") && first.contains("項失敗"),
+            "{first}"
+        );
     }
 
     #[test]
