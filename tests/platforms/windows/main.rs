@@ -76,6 +76,7 @@ mod machine;
 mod misuse;
 mod panic;
 mod threads;
+mod tls;
 mod unload;
 mod wine;
 

@@ -208,6 +208,18 @@ pub(crate) fn compile(arch: Arch, source: &Path, name: &str) -> PathBuf {
 
 /// [`compile`] with more flags (after the contract's, so `-std=c++23` wins).
 pub(crate) fn compile_with(arch: Arch, source: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    compile_linked(arch, source, name, extra, &[])
+}
+
+/// [`compile_with`], linked with the system libraries `libs` too (`-lcrypt32`), after the
+/// source.
+pub(crate) fn compile_linked(
+    arch: Arch,
+    source: &Path,
+    name: &str,
+    extra: &[&str],
+    libs: &[&str],
+) -> PathBuf {
     let dir = program_dir(arch);
     let exe = dir.join(format!("{name}.exe"));
     let cpp = source.extension().is_some_and(|e| e == "cpp");
@@ -225,6 +237,7 @@ pub(crate) fn compile_with(arch: Arch, source: &Path, name: &str, extra: &[&str]
         .arg("-L")
         .arg(windows().out.join(arch.name()))
         .arg("-l:libverify.dll.a")
+        .args(libs)
         .args(arch.link_flags())
         .arg("-static")
         .arg("-o")
