@@ -394,3 +394,22 @@ pub(crate) fn the_dlls_load_and_answer_in_windows_7_mode() {
         ));
     }
 }
+
+/// docs/windows.md names the toolchain that built the DLLs under test (`rustc -V`, which
+/// `scripts/build-windows.sh` writes to `target/windows/toolchain.txt`): the page says which
+/// nightly made the shipped DLLs, and a build with another one fails here until it says so.
+#[test]
+pub(crate) fn the_docs_name_the_toolchain_that_built_the_dlls() {
+    let toolchain = fs::read_to_string(windows().out.join("toolchain.txt"))
+        .expect("target/windows/toolchain.txt (scripts/build-windows.sh)");
+    let toolchain = toolchain.trim();
+    assert!(
+        toolchain.starts_with("rustc ") && toolchain.contains("nightly"),
+        "toolchain.txt: {toolchain}"
+    );
+    let docs = fs::read_to_string(root().join("docs/windows.md")).expect("read docs/windows.md");
+    assert!(
+        docs.contains(&format!("**{toolchain}**")),
+        "docs/windows.md does not say that **{toolchain}** built the shipped DLLs"
+    );
+}
