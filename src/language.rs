@@ -225,6 +225,7 @@ mod tests {
     use super::*;
 
     /// Every text of `language` the end user may see, as [`fits`] reads them.
+    #[cfg(any(windows, feature = "code-pages"))]
     fn texts(language: Language) -> Vec<String> {
         codes::numbers()
             .iter()

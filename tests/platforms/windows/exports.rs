@@ -362,30 +362,15 @@ pub(crate) fn x86_program_calls_every_function_stdcall_under_wine32() {
 /// object refers to `_verify_abi_version@0`), and runs (x64; x86 where Wine can).
 #[test]
 pub(crate) fn msvc_import_libraries_link_callers_to_the_plain_names() {
-    let win = windows();
-    let lld = rust_tool("rust-lld");
     for arch in [Arch::X64, Arch::X86] {
         let dir = program_dir(arch);
         let object = dir.join("win_msvc_link.o");
         let exe = dir.join("win_msvc_link.exe");
-        let output = Command::new(arch.tool("gcc"))
-            .args([
-                "-c",
-                "-O2",
-                "-ffreestanding",
-                "-fno-asynchronous-unwind-tables",
-            ])
-            .args(["-Wall", "-Wextra", "-Werror", "-I"])
-            .arg(root().join("include"))
-            .arg(root().join("tests/platforms/windows/win_msvc_link.c"))
-            .arg("-o")
-            .arg(&object)
-            .output()
-            .expect("run the mingw compiler");
-        assert!(
-            output.status.success(),
-            "{arch:?}: compile\n{}",
-            show(&output)
+        compile_freestanding(
+            arch,
+            &root().join("tests/platforms/windows/win_msvc_link.c"),
+            &object,
+            &[],
         );
         if arch == Arch::X86 {
             let symbols = Command::new(arch.tool("nm"))
@@ -398,27 +383,7 @@ pub(crate) fn msvc_import_libraries_link_callers_to_the_plain_names() {
                 "x86 callers refer to the stdcall symbol:\n{symbols}"
             );
         }
-        let machine = if arch == Arch::X64 { "x64" } else { "x86" };
-        let output = Command::new(&lld)
-            .args([
-                "-flavor",
-                "link",
-                "/nologo",
-                "/entry:start",
-                "/subsystem:console",
-            ])
-            .args(["/nodefaultlib", "/safeseh:no"])
-            .arg(format!("/machine:{machine}"))
-            .arg(&object)
-            .arg(win.out.join(arch.name()).join("verify.lib"))
-            .arg(format!("/out:{}", exe.display()))
-            .output()
-            .expect("run rust-lld");
-        assert!(
-            output.status.success(),
-            "{arch:?}: lld-link with verify.lib\n{}",
-            show(&output)
-        );
+        lld_link(arch, &object, &exe, &[]);
         let dump = objdump(arch, &exe);
         assert!(imports(&dump).contains("verify.dll"), "{arch:?}:\n{dump}");
         for name in ["verify_abi_version", "verify_version"] {

@@ -118,7 +118,6 @@ fn shared_runtime_host(arch: Arch, dir: &Path) {
 /// The host without a C runtime, linked by lld-link (the MSVC way): exit status 0 when every
 /// panic was caught (`win_panic_msvc.c` says what the others mean).
 fn msvc_host(arch: Arch, dir: &Path) {
-    let lld = rust_tool("rust-lld");
     let kernel32 = Command::new(arch.tool("gcc"))
         .arg("-print-file-name=libkernel32.a")
         .output()
@@ -131,44 +130,13 @@ fn msvc_host(arch: Arch, dir: &Path) {
     ] {
         let object = dir.join(format!("{name}.o"));
         let exe = dir.join(format!("{name}.exe"));
-        let output = Command::new(arch.tool("gcc"))
-            .args([
-                "-c",
-                "-std=c99",
-                "-O2",
-                "-ffreestanding",
-                "-fno-asynchronous-unwind-tables",
-            ])
-            .args(["-Wall", "-Wextra", "-Werror"])
-            .args(defines)
-            .arg("-I")
-            .arg(root().join("include"))
-            .arg(root().join("tests/platforms/windows/win_panic_msvc.c"))
-            .arg("-o")
-            .arg(&object)
-            .output()
-            .expect("run the mingw compiler");
-        assert!(
-            output.status.success(),
-            "{arch:?}: compiling {name}\n{}",
-            show(&output)
+        compile_freestanding(
+            arch,
+            &root().join("tests/platforms/windows/win_panic_msvc.c"),
+            &object,
+            defines,
         );
-        let machine = if arch == Arch::X64 { "x64" } else { "x86" };
-        let output = Command::new(&lld)
-            .args(["-flavor", "link", "/nologo", "/entry:start"])
-            .args(["/subsystem:console", "/nodefaultlib", "/safeseh:no"])
-            .arg(format!("/machine:{machine}"))
-            .arg(&object)
-            .arg(windows().out.join(arch.name()).join("verify.lib"))
-            .arg(&kernel32)
-            .arg(format!("/out:{}", exe.display()))
-            .output()
-            .expect("run rust-lld");
-        assert!(
-            output.status.success(),
-            "{arch:?}: lld-link {name}\n{}",
-            show(&output)
-        );
+        lld_link(arch, &object, &exe, std::slice::from_ref(&kernel32));
         let output = run(&loader(arch), &exe, &[]);
         assert_eq!(
             output.status.code(),

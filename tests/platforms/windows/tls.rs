@@ -13,7 +13,6 @@
 use super::*;
 
 use common::tls::certs;
-use verify_sandbox::{Config, Fixtures, Sandbox};
 
 /// The card of the test's program.
 const CARD: &str = "WTLS-ROOT-0000-0001";
@@ -25,9 +24,10 @@ const HIDE_CERTIFICATES: &str = "for dir in /etc/ssl/certs /etc/pki /usr/share/c
     if [ -d \"$dir\" ]; then mount -t tmpfs verify-no-roots \"$dir\"; fi
 done";
 
-/// A command that runs `program` with Wine's 64-bit loader in `prefix`, in new mount
-/// namespace of its own where the certificate folders are empty.
-fn without_host_roots(prefix: &Path, program: &[&std::ffi::OsStr]) -> Command {
+/// A command that runs `program` (a Windows program or one of Wine's, and its arguments) with
+/// Wine's 64-bit loader in `prefix`, in a new mount namespace of its own where the
+/// certificate folders are empty.
+fn without_host_roots<S: AsRef<std::ffi::OsStr>>(prefix: &Path, program: &[S]) -> Command {
     let mut command = Command::new("unshare");
     command
         .args(["--mount", "--", "sh", "-c"])
@@ -43,89 +43,20 @@ fn without_host_roots(prefix: &Path, program: &[&std::ffi::OsStr]) -> Command {
 
 /// The 64-bit prefix without the host's roots, `target/windows/wine/prefix-no-roots`: made
 /// once, in the namespace, in Windows 7 mode, then reused.
-fn prefix_without_roots() -> PathBuf {
+fn prefix_without_roots() -> &'static Path {
     static PREFIX: OnceLock<PathBuf> = OnceLock::new();
-    PREFIX
-        .get_or_init(|| {
-            let dir = windows().out.join("wine");
-            let prefix = dir.join("prefix-no-roots");
-            if prefix.join("system.reg").is_file() {
-                return prefix;
-            }
-            let making = dir.join(format!("prefix-no-roots.making-{}", std::process::id()));
-            let _ = fs::remove_dir_all(&making);
-            for step in [
-                &["wineboot", "--init"][..],
-                &[
-                    "reg",
-                    "add",
-                    r"HKCU\Software\Wine",
-                    "/v",
-                    "Version",
-                    "/d",
-                    "win7",
-                    "/f",
-                ],
-            ] {
-                let args: Vec<&std::ffi::OsStr> = step.iter().map(|a| a.as_ref()).collect();
-                let output = without_host_roots(&making, &args)
-                    .output()
-                    .expect("run unshare");
-                assert!(
-                    output.status.success(),
-                    "making {}: {step:?}\n{}",
-                    making.display(),
-                    show(&output)
-                );
-            }
-            let server = windows().wine64.with_file_name("wineserver");
-            let mut wait = Command::new(if server.is_file() {
-                server
-            } else {
-                PathBuf::from("wineserver")
-            });
-            wait.arg("-w");
-            wine_env(&mut wait, &making);
-            let _ = wait.status();
-            if fs::rename(&making, &prefix).is_err() {
-                let _ = fs::remove_dir_all(&making); // another run made it first
-            }
-            assert!(
-                prefix.join("system.reg").is_file(),
-                "no {}",
-                prefix.display()
-            );
-            prefix
-        })
-        .clone()
-}
-
-/// The sandbox over https with a certificate of a CA of the test's own.
-fn https_sandbox() -> (Sandbox, String, String) {
-    let certs = certs(&["127.0.0.1"], (2020, 2090), false);
-    let sandbox = Sandbox::start(Config {
-        tls: Some(verify_sandbox::Tls::Pem {
-            cert_chain: certs.chain_pem.clone(),
-            key: certs.key_pem.clone(),
-        }),
-        ..Config::default()
+    PREFIX.get_or_init(|| {
+        let win = windows();
+        let wine = |prefix: &Path, args: &[&str]| without_host_roots(prefix, args);
+        make_prefix(&win.out.join("wine"), "prefix-no-roots", &win.wine64, &wine)
     })
-    .expect("https sandbox");
-    let app_id = common::unique("wtls");
-    sandbox
-        .load(
-            Fixtures::from_value(serde_json::json!({
-                "programs": [{"app_id": app_id, "app_key": common::APP_KEY, "status": "approved"}],
-                "cards": [{"app_id": app_id, "card": CARD, "kind": "duration", "duration": 30}]
-            }))
-            .expect("fixtures"),
-        )
-        .expect("load the program");
-    (sandbox, app_id, certs.ca_pem)
 }
 
 fn https_without_system_roots(arch: Arch) {
-    let (sandbox, app_id, ca_pem) = https_sandbox();
+    let certs = certs(&["127.0.0.1"], (2020, 2090), false);
+    let app_id = common::unique("wtls");
+    let sandbox = common::host::https_sandbox(&certs, &app_id, CARD);
+    let ca_pem = certs.ca_pem;
     let exe = compile_linked(
         arch,
         &root().join("tests/platforms/windows/win_tls.c"),
@@ -144,10 +75,9 @@ fn https_without_system_roots(arch: Arch) {
     ];
     let output = match arch {
         Arch::X64 => {
-            let prefix = prefix_without_roots();
             let mut program: Vec<&std::ffi::OsStr> = vec![exe.as_os_str()];
-            program.extend(args.iter().map(|a| std::ffi::OsStr::new(*a)));
-            without_host_roots(&prefix, &program)
+            program.extend(args.iter().map(std::ffi::OsStr::new));
+            without_host_roots(prefix_without_roots(), &program)
                 .current_dir(program_dir(arch))
                 .output()
                 .expect("run unshare")

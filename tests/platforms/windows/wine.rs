@@ -48,29 +48,42 @@ pub(crate) fn wine_env(command: &mut Command, prefix: &Path) {
         .env_remove("WAYLAND_DISPLAY");
 }
 
-/// `dir/prefix`, made with `wineboot --init` the first time, then reused, in Windows 7 mode
-/// ([`windows_7_mode`]). It is made under another name and renamed into place, so that two
-/// test runs never share a half-made one.
+/// How a command of Wine's 64-bit loader is made for a prefix: the program and its arguments.
+pub(crate) type WineIn<'a> = &'a dyn Fn(&Path, &[&str]) -> Command;
+
+/// `dir/prefix`, the 64-bit prefix of the tests ([`make_prefix`]).
 pub(crate) fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
+    let wine = |prefix: &Path, args: &[&str]| {
+        let mut command = Command::new(wine64);
+        command.args(args);
+        wine_env(&mut command, prefix);
+        command
+    };
+    make_prefix(dir, "prefix", wine64, &wine)
+}
+
+/// `dir/name`, a 64-bit Wine prefix made with `wineboot --init` the first time (each command
+/// made by `wine`), then reused, in Windows 7 mode ([`windows_7_mode`]). It is made under
+/// another name and renamed into place, so that two test runs never share a half-made one.
+pub(crate) fn make_prefix(dir: &Path, name: &str, wine64: &Path, wine: WineIn<'_>) -> PathBuf {
     fs::create_dir_all(dir).expect("create target/windows/wine");
-    let prefix = dir.join("prefix");
+    let prefix = dir.join(name);
     if prefix.join("system.reg").is_file() {
-        windows_7_mode(wine64, &prefix);
+        windows_7_mode(wine, &prefix);
         return prefix;
     }
-    let making = dir.join(format!("prefix.making-{}", std::process::id()));
+    let making = dir.join(format!("{name}.making-{}", std::process::id()));
     let _ = fs::remove_dir_all(&making);
     let started = Instant::now();
-    let mut boot = Command::new(wine64);
-    boot.args(["wineboot", "--init"]);
-    wine_env(&mut boot, &making);
-    let output = boot.output().expect("run wineboot");
+    let output = wine(&making, &["wineboot", "--init"])
+        .output()
+        .expect("run wineboot");
     assert!(
         output.status.success(),
         "wineboot --init failed\n{}",
         show(&output)
     );
-    windows_7_mode(wine64, &making);
+    windows_7_mode(wine, &making);
     // Wait for the prefix's wineserver to write the registry and exit.
     let server = wine64.with_file_name("wineserver");
     let mut wait = Command::new(if server.is_file() {
@@ -116,32 +129,22 @@ pub(crate) fn windows_version(mut reg: Command) -> String {
         .unwrap_or_default()
 }
 
-/// Puts the 64-bit prefix in Windows 7 mode (`winecfg -v win7` does the same), unless it is
+/// Puts a 64-bit prefix in Windows 7 mode (`winecfg -v win7` does the same), unless it is
 /// already: the DLLs are built for Windows 7 SP1 and later, and every program of these tests
 /// runs as on Windows 7. The i386 chroot's prefix is set by `scripts/wine32.sh setup`.
-fn windows_7_mode(wine64: &Path, prefix: &Path) {
-    let reg = || {
-        let mut reg = Command::new(wine64);
-        reg.arg("reg");
-        wine_env(&mut reg, prefix);
-        reg
-    };
-    if windows_version(reg()) == "win7" {
+fn windows_7_mode(wine: WineIn<'_>, prefix: &Path) {
+    if windows_version(wine(prefix, &["reg"])) == "win7" {
         return;
     }
-    let mut add = reg();
-    add.args([
-        "add",
-        r"HKCU\Software\Wine",
-        "/v",
-        "Version",
-        "/d",
-        "win7",
-        "/f",
-    ]);
-    let output = add.output().expect("run Wine's reg");
+    let key = r"HKCU\Software\Wine";
+    let output = wine(
+        prefix,
+        &["reg", "add", key, "/v", "Version", "/d", "win7", "/f"],
+    )
+    .output()
+    .expect("run Wine's reg");
     assert!(
-        output.status.success() && windows_version(reg()) == "win7",
+        output.status.success() && windows_version(wine(prefix, &["reg"])) == "win7",
         "the Wine prefix {} is not in Windows 7 mode\n{}",
         prefix.display(),
         show(&output)
@@ -250,6 +253,56 @@ pub(crate) fn compile_linked(
         show(&output)
     );
     exe
+}
+
+/// A C source compiled the way a program without a C runtime is (an MSVC-built caller's
+/// stand-in): `-ffreestanding`, no unwind tables, warnings as errors, with `defines`, into
+/// the object `object`.
+pub(crate) fn compile_freestanding(arch: Arch, source: &Path, object: &Path, defines: &[&str]) {
+    let output = Command::new(arch.tool("gcc"))
+        .args([
+            "-c",
+            "-O2",
+            "-ffreestanding",
+            "-fno-asynchronous-unwind-tables",
+        ])
+        .args(["-Wall", "-Wextra", "-Werror"])
+        .args(defines)
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(source)
+        .arg("-o")
+        .arg(object)
+        .output()
+        .expect("run the mingw compiler");
+    assert!(
+        output.status.success(),
+        "{arch:?}: compiling {}\n{}",
+        source.display(),
+        show(&output)
+    );
+}
+
+/// Links `object` the MSVC way: Rust's lld-link, entry point `start`, no default libraries,
+/// against `target/windows/<arch>/verify.lib` and `libs`, into `exe`.
+pub(crate) fn lld_link(arch: Arch, object: &Path, exe: &Path, libs: &[PathBuf]) {
+    let machine = if arch == Arch::X64 { "x64" } else { "x86" };
+    let output = Command::new(rust_tool("rust-lld"))
+        .args(["-flavor", "link", "/nologo", "/entry:start"])
+        .args(["/subsystem:console", "/nodefaultlib", "/safeseh:no"])
+        .arg(format!("/machine:{machine}"))
+        .arg(object)
+        .arg(windows().out.join(arch.name()).join("verify.lib"))
+        .args(libs)
+        .arg(format!("/out:{}", exe.display()))
+        .output()
+        .expect("run rust-lld");
+    assert!(
+        output.status.success(),
+        "{arch:?}: lld-link of {} with verify.lib\n{}",
+        exe.display(),
+        show(&output)
+    );
 }
 
 /// The Wine loader for `arch`.
