@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use verify_core::codes::{self, Language};
-use verify_core::diagnose::words;
 use verify_core::{Error, ErrorKind};
 
 use crate::codepage;
@@ -67,6 +66,7 @@ pub(crate) fn readable(language: Language) -> Language {
 /// Whether `code_page` holds every text of `language` the end user may be shown: every
 /// end-user message of the code table (and the two for codes outside it) and every word of
 /// the doctor's text report. Worked out once per code page and language.
+#[cfg(any(windows, feature = "code-pages"))]
 fn fits(code_page: i32, language: Language) -> bool {
     static FITS: OnceLock<Mutex<HashMap<(i32, Language), bool>>> = OnceLock::new();
     let mut known = FITS
@@ -80,8 +80,14 @@ fn fits(code_page: i32, language: Language) -> bool {
             .all(|&code| holds(codes::user_message(code, language)))
             && holds(codes::UNDOCUMENTED_SERVER_CODE_USER.get(language))
             && holds(codes::UNKNOWN_LOCAL_CODE_USER.get(language))
-            && words::texts(language).all(|text| holds(&text))
+            && verify_core::diagnose::words::texts(language).all(|text| holds(&text))
     })
+}
+
+/// Without the code-page tables every string is UTF-8, which holds every language.
+#[cfg(not(any(windows, feature = "code-pages")))]
+fn fits(_code_page: i32, _language: Language) -> bool {
+    true
 }
 
 /// The language in effect: the one set, or the system's.
@@ -236,7 +242,7 @@ mod tests {
                     .to_owned(),
                 codes::UNKNOWN_LOCAL_CODE_USER.get(language).to_owned(),
             ])
-            .chain(words::texts(language).map(|text| text.into_owned()))
+            .chain(verify_core::diagnose::words::texts(language).map(|text| text.into_owned()))
             .collect()
     }
 
