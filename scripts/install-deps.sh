@@ -185,8 +185,8 @@ install_cargo_tool() {
         work=$(mktemp -d "$tools_dir/.$name.XXXXXX")
         trap 'rm -rf "$work"' EXIT
         echo "install-deps: $name: cargo install --locked $name --version $version (a few minutes, once)"
-        # Without the crates' fat LTO and single codegen unit: half the build's CPU time for
-        # a tool whose speed does not matter here.
+        # Without the crates' fat LTO and single codegen unit: a much shorter build, for a tool
+        # whose own speed does not matter here.
         CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
             CARGO_TARGET_DIR=$work/target cargo install --locked --quiet "$name" --version "=$version" \
             "$@" --root "$work/root" || { echo "install-deps: ERROR: cargo install $name failed" >&2; exit 1; }
