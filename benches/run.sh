@@ -127,8 +127,9 @@ codec=target/release/examples/codec_cost
 
 mkdir -p target/bench
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-bench.XXXXXX")
-# The offline store's time mark: its second place in the bench's folder, not the user's.
-export VERIFY_CLOCK_MARK_FOLDER="$work/clock-mark"
+# The offline store's time mark: its second place (the user's configuration folder,
+# XDG_CONFIG_HOME) in the bench's folder, not the user's.
+export XDG_CONFIG_HOME="$work/config"
 vb=target/bench/verify_bench
 bl=target/bench/baseline
 cs=target/bench/coldstart

@@ -19,7 +19,10 @@
  *
  * One header per topic, in include/verify/ (this file includes them all):
  *   error.hpp     verify::Error, Refusal, Refused, describe(), the std::error_category
- *   codes.hpp     the codes: verify::codes::* constants, enum class verify::Code (generated)
+ *   codes.hpp     the codes: verify::codes::* constants, enum class verify::Code, and
+ *                 is_success(), is_configuration_refusal(), keeps_offline_verdict() (generated)
+ *   enums.hpp     the enums of verify.h: SessionKind, EventKind, KeeperState, LogLevel, Trust,
+ *                 ProxyMode, CodePage, the machine code's and the doctor's (generated)
  *   messages.hpp  version(), the code page, user_message() and the language
  *   time.hpp      verify::Time and the service's times (UTC+08:00)
  *   reply.hpp     verify::Reply, read by JSON Pointer; pointer(), field()
@@ -48,6 +51,7 @@ static_assert(VERIFY_ABI_VERSION == 2, "verify.hpp is written for ABI 2 of verif
 #include "verify/client.hpp"
 #include "verify/codes.hpp"
 #include "verify/diagnose.hpp"
+#include "verify/enums.hpp"
 #include "verify/error.hpp"
 #include "verify/keeper.hpp"
 #include "verify/machine.hpp"

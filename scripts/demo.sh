@@ -71,9 +71,9 @@ fi
 cargo build --release -p verify -p verify-sandbox
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/verify-demo.XXXXXX")
-# The offline store's time mark keeps its second copy in this run's folder, not in the
-# user's configuration folder.
-export VERIFY_CLOCK_MARK_FOLDER="$work/clock-mark"
+# The offline store's time mark keeps its second copy in the user's configuration folder:
+# this run's folder stands in for it (XDG_CONFIG_HOME), so the demo leaves nothing in yours.
+export XDG_CONFIG_HOME="$work/config"
 
 if [ -n "$external_url" ]; then
     step "3/6 Reload the demo fixtures into the sandbox at $external_url (POST /_sandbox/fixtures)"

@@ -19,21 +19,15 @@ use verify_core::{
 };
 
 use crate::cancel::verify_cancel;
+use crate::generated::enums::{VERIFY_SESSION_CARD, VERIFY_SESSION_USER};
 use crate::guard::{
-    clear_out, free_handle, give_handle, guard, guard_code, optional_str, panic_text, record,
-    required_str, set_last_error,
+    bounded, clear_out, free_handle, give_handle, guard, guard_code, optional_str, panic_text,
+    record, required_str, set_last_error,
 };
 use crate::reply::{give, verify_reply};
 
 /// Most parameters accepted by `verify_call`.
 const MAX_CALL_PARAMS: usize = 256;
-
-/// `kind` of a heartbeat or keeper for a card-mode session (`Type=card`): the token of
-/// `verify_single_login`.
-pub const VERIFY_SESSION_CARD: i32 = 1;
-/// `kind` of a heartbeat or keeper for an account session (`Type=user`): the token of
-/// `verify_user_login` or of a social login.
-pub const VERIFY_SESSION_USER: i32 = 2;
 
 /// A client of the service for one program. Opaque; created by `verify_client_new`, freed
 /// by `verify_client_free`. Thread-safe: any number of threads may make calls on one client
@@ -83,13 +77,15 @@ pub(crate) fn session_kind(kind: i32) -> Result<SessionKind, Error> {
 
 /// Records a server refusal as the last error, so that hosts can print one line: the code's
 /// text, the code, then the server's message and its remark. The line stays the developer's
-/// English first; the server's own message follows as it came.
+/// English first; the server's own message follows as it came, up to its bound (a server may
+/// echo a caller's value; the reply keeps the whole message).
 fn note_refusal(reply: &Reply) {
     let code = reply.code();
     if code != codes::OK && code != codes::PENDING {
-        let mut text = format!("{} ({code}): {}", codes::describe(code), reply.message());
+        let message = bounded(reply.message());
+        let mut text = format!("{} ({code}): {message}", codes::describe(code));
         if let Some(remark) = reply.remark() {
-            text.push_str(&format!(" [remark: {remark}]"));
+            text.push_str(&format!(" [remark: {}]", bounded(remark)));
         }
         set_last_error(code, &text);
     }
@@ -336,6 +332,7 @@ pub extern "system" fn verify_call(
 /// from another thread (`VERIFY_ERR_CANCELLED`, no reply, within milliseconds). `state` is
 /// required, `mac` optional. Blocks the calling thread. `*out` as for every call.
 /// Thread-safety: any thread.
+/// cbindgen:optional=[mac, cancel]
 #[no_mangle]
 pub extern "system" fn verify_social_login_wait(
     client: *const verify_client,

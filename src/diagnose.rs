@@ -10,34 +10,6 @@ use verify_core::{codes, diagnose_with, DiagnoseOptions, Error, ErrorKind, Langu
 use crate::guard::{clear_out, free_handle, give_handle, guard, guard_code, required_str};
 use crate::options::{options_or_default, verify_client_options};
 
-/// A step's verdict: it worked.
-pub const VERIFY_VERDICT_PASS: i32 = 0;
-/// A step's verdict: not run (not needed with these options, or no time left).
-pub const VERIFY_VERDICT_SKIP: i32 = 1;
-/// A step's verdict: it worked, with something the developer or the user should know.
-pub const VERIFY_VERDICT_WARN: i32 = 2;
-/// A step's verdict: it failed (one of the reasons the program cannot log in).
-pub const VERIFY_VERDICT_FAIL: i32 = 3;
-
-/// A step of the doctor: the options themselves.
-pub const VERIFY_STEP_OPTIONS: i32 = 1;
-/// A step: a line's name lookup.
-pub const VERIFY_STEP_LOOKUP: i32 = 2;
-/// A step: a TCP connect to one address of a line.
-pub const VERIFY_STEP_TCP: i32 = 3;
-/// A step: the proxy.
-pub const VERIFY_STEP_PROXY: i32 = 4;
-/// A step: the TLS handshake with one address of a line.
-pub const VERIFY_STEP_TLS: i32 = 5;
-/// A step: the local clock against the server's.
-pub const VERIFY_STEP_CLOCK: i32 = 6;
-/// A step: the Init handshake.
-pub const VERIFY_STEP_INIT: i32 = 7;
-/// A step: the offline store.
-pub const VERIFY_STEP_OFFLINE: i32 = 8;
-/// A step: machine code v2's check.
-pub const VERIFY_STEP_MACHINE: i32 = 9;
-
 /// The doctor's report. Opaque; made by `verify_diagnose`, read by the `verify_diagnosis_*`
 /// accessors (any thread, concurrently: it does not change), freed by
 /// `verify_diagnosis_free`. It holds no secret. Its strings are in the code page set with
@@ -88,24 +60,6 @@ impl verify_diagnosis {
     }
 }
 
-// The C numbers are the core's.
-const _: () = {
-    use verify_core::diagnose::{StepKind, Verdict};
-    assert!(StepKind::Options.number() == VERIFY_STEP_OPTIONS);
-    assert!(StepKind::Lookup.number() == VERIFY_STEP_LOOKUP);
-    assert!(StepKind::Tcp.number() == VERIFY_STEP_TCP);
-    assert!(StepKind::Proxy.number() == VERIFY_STEP_PROXY);
-    assert!(StepKind::Tls.number() == VERIFY_STEP_TLS);
-    assert!(StepKind::Clock.number() == VERIFY_STEP_CLOCK);
-    assert!(StepKind::Init.number() == VERIFY_STEP_INIT);
-    assert!(StepKind::Offline.number() == VERIFY_STEP_OFFLINE);
-    assert!(StepKind::Machine.number() == VERIFY_STEP_MACHINE);
-    assert!(Verdict::Pass as i32 == VERIFY_VERDICT_PASS);
-    assert!(Verdict::Skip as i32 == VERIFY_VERDICT_SKIP);
-    assert!(Verdict::Warn as i32 == VERIFY_VERDICT_WARN);
-    assert!(Verdict::Fail as i32 == VERIFY_VERDICT_FAIL);
-};
-
 /// The doctor: runs every step a login depends on, with the same `base_url`, `app_id`,
 /// `app_key` and `options` (NULL for the defaults) as the program's client, and gives the
 /// report in `*out`: the options themselves; per line (the base URL and each mirror) and
@@ -131,6 +85,7 @@ const _: () = {
 /// AppKey, api password, card, password or token; host names and addresses are kept.
 /// Ownership: the caller frees `*out` with `verify_diagnosis_free`; `options` is only read
 /// (it may be freed afterwards). Thread-safety: any thread; it blocks the calling thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_diagnose(
     base_url: *const c_char,
@@ -243,6 +198,7 @@ pub extern "system" fn verify_diagnosis_text(
 /// `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
 /// Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.
 /// Thread-safety: any thread.
+/// cbindgen:optional=[lang]
 #[no_mangle]
 pub extern "system" fn verify_diagnosis_text_in(
     diagnosis: *const verify_diagnosis,
@@ -315,6 +271,7 @@ pub extern "system" fn verify_diagnosis_step(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::generated::enums::{VERIFY_STEP_OPTIONS, VERIFY_VERDICT_FAIL};
     use std::ptr;
 
     #[test]

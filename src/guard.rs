@@ -30,13 +30,36 @@ pub fn set_last_error(code: i32, message: &str) {
     LAST_ERROR.with(|last| *last.borrow_mut() = LastError { code, message });
 }
 
+/// Longest part of a server's message (or remark) that the last error repeats, in
+/// characters: a server may echo a caller's value in it (1013 naming a 64 KiB variable);
+/// the reply keeps the whole message.
+const SERVER_TEXT_CHARS: usize = 128;
+
+/// A server's text as the last error repeats it: its first [`SERVER_TEXT_CHARS`] characters,
+/// and when it is longer, "..." and its length.
+pub(crate) fn bounded(text: &str) -> Cow<'_, str> {
+    match text.char_indices().nth(SERVER_TEXT_CHARS) {
+        None => Cow::Borrowed(text),
+        Some((end, _)) => Cow::Owned(format!(
+            "{}... ({} bytes; the reply holds all of it)",
+            &text[..end],
+            text.len()
+        )),
+    }
+}
+
 /// Records `error` as the last error and returns its code. The message leads with what is
 /// wrong (the error's own message, and the server's remark), then the code and its generic
-/// text: "host \"-a.example\" is not a host name: ... (-1: invalid argument: ...)".
+/// text: "host \"-a.example\" is not a host name: ... (-1: invalid argument: ...)". A
+/// server's message and remark are repeated up to [`SERVER_TEXT_CHARS`] characters each.
 pub fn record(error: &Error) -> i32 {
     let code = error.code();
     let generic = codes::describe(code);
-    let message = match (error.message(), error.remark()) {
+    let (message, remark) = match error.reply() {
+        Some(_) => (bounded(error.message()), error.remark().map(bounded)),
+        None => (Cow::Borrowed(error.message()), None),
+    };
+    let message = match (&*message, remark) {
         ("", None) => format!("{generic} ({code})"),
         (message, None) => format!("{message} ({code}: {generic})"),
         (message, Some(remark)) => format!("{message} [remark: {remark}] ({code}: {generic})"),
@@ -276,6 +299,19 @@ pub extern "system" fn verify_panic_self_test(confirm: *const c_char) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_server_text_is_repeated_up_to_its_bound() {
+        assert_eq!(bounded("卡密不存在"), "卡密不存在");
+        let echo = format!("参数不完整: {}", "x".repeat(65536));
+        let shown = bounded(&echo);
+        assert!(shown.chars().count() < SERVER_TEXT_CHARS + 60, "{shown}");
+        assert!(shown.starts_with("参数不完整: xxx"), "{shown}");
+        assert!(
+            shown.ends_with("... (65553 bytes; the reply holds all of it)"),
+            "{shown}"
+        );
+    }
 
     #[test]
     fn a_panic_becomes_the_fallback_and_the_last_error() {

@@ -11,38 +11,15 @@ use verify_core::error::quoted;
 use verify_core::{codes, Error, ErrorKind, Event, EventKind, Keeper, KeeperOptions, KeeperState};
 
 use crate::client::{borrow_handle, session_kind, verify_client};
+use crate::generated::enums::{
+    VERIFY_EVENT_ALIVE, VERIFY_EVENT_ENDED, VERIFY_EVENT_MESSAGE, VERIFY_EVENT_OFFLINE,
+    VERIFY_EVENT_ONLINE, VERIFY_EVENT_TROUBLE, VERIFY_KEEPER_ALIVE, VERIFY_KEEPER_ENDED,
+    VERIFY_KEEPER_GRACE,
+};
 use crate::guard::{
     clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str, write_out,
 };
 use crate::reply::{borrow_reply, verify_reply};
-
-/// `kind` of a `verify_event`: a heartbeat succeeded; `expire_at` is the new expiry.
-pub const VERIFY_EVENT_ALIVE: i32 = 1;
-/// `kind` of a `verify_event`: a back-office message, in `text`, delivered once.
-pub const VERIFY_EVENT_MESSAGE: i32 = 2;
-/// `kind` of a `verify_event`: a heartbeat failed; the keeper retries within the grace
-/// period and the session stays usable.
-pub const VERIFY_EVENT_TROUBLE: i32 = 3;
-/// `kind` of a `verify_event`: the session ended (1005, 1006 with `remark`, 1007, another
-/// refusal of a login sent again after an offline start, the grace period ran out
-/// (`VERIFY_ERR_GRACE_OVER` when offline), or `VERIFY_ERR_PANIC` when the keeper's thread
-/// failed); the keeper has stopped.
-pub const VERIFY_EVENT_ENDED: i32 = 4;
-/// `kind` of a `verify_event` (offline verdicts on): the server cannot be reached; the
-/// session goes on offline until `grace_end`. Also the first event of a keeper started from
-/// an offline verdict.
-pub const VERIFY_EVENT_OFFLINE: i32 = 5;
-/// `kind` of a `verify_event` (offline verdicts on): the server confirmed the licence again,
-/// or for the first time after an offline start; `expire_at` is its expiry.
-pub const VERIFY_EVENT_ONLINE: i32 = 6;
-
-/// Keeper state: the last heartbeat succeeded (or none was due yet). Hosts must accept
-/// states added in later versions (treat an unknown one as "not alive").
-pub const VERIFY_KEEPER_ALIVE: i32 = 1;
-/// Keeper state: heartbeats fail; the grace period runs; the session stays usable.
-pub const VERIFY_KEEPER_GRACE: i32 = 2;
-/// Keeper state: the session ended or the keeper was stopped.
-pub const VERIFY_KEEPER_ENDED: i32 = 3;
 
 /// One report of a keeper, passed to its callback. Every string is borrowed: valid only
 /// during the callback (copy what you keep); NULL where noted. Hosts must accept `kind`
@@ -181,7 +158,7 @@ unsafe fn options_mut<'a>(
         .ok_or_else(|| Error::local(ErrorKind::InvalidArgument, "options is NULL"))
 }
 
-/// Creates keeper options with the defaults: a heartbeat every 300 s (the spec's 5
+/// Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5
 /// minutes), a grace period of 15 minutes, no IP, no callback.
 /// Ownership: the caller owns `*out` and frees it with `verify_keeper_options_free`.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
@@ -262,6 +239,7 @@ pub extern "system" fn verify_keeper_options_set_grace(
 /// empty: none (the default). Copied. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (not an IP
 /// address) or `VERIFY_ERR_INVALID_UTF8`.
 /// Thread-safety: one thread at a time.
+/// cbindgen:optional=[ip]
 #[no_mangle]
 pub extern "system" fn verify_keeper_options_set_ip(
     options: *mut verify_keeper_options,
@@ -290,6 +268,7 @@ pub extern "system" fn verify_keeper_options_set_ip(
 /// `verify_keeper_get_status`. `user_data` is passed as it is; the host keeps what it points to
 /// alive until the keeper is freed, and allows its use from the event thread.
 /// Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: one thread at a time.
+/// cbindgen:optional=[callback, user_data]
 #[no_mangle]
 pub extern "system" fn verify_keeper_options_set_callback(
     options: *mut verify_keeper_options,
@@ -348,6 +327,7 @@ unsafe fn give_keeper(handle: &verify_client, keeper: Keeper, out: *mut *mut ver
 /// `verify_keeper_free`. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT`,
 /// `VERIFY_ERR_INVALID_UTF8`, or `VERIFY_ERR_SYSTEM` when a thread cannot start.
 /// Thread-safety: any thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_keeper_start(
     client: *const verify_client,
@@ -394,6 +374,7 @@ pub extern "system" fn verify_keeper_start(
 /// `verify_keeper_free`. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (NULL, or a reply that
 /// is neither a successful login with a token nor an offline verdict), or
 /// `VERIFY_ERR_SYSTEM`. Thread-safety: any thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_keeper_start_from_reply(
     client: *const verify_client,

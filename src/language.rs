@@ -18,11 +18,11 @@ use crate::guard::{guard, guard_code, optional_str};
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
 
 fn index_of(language: Language) -> u8 {
-    match language {
-        Language::En => 0,
-        Language::ZhCn => 1,
-        Language::ZhTw => 2,
-    }
+    let index = Language::ALL
+        .iter()
+        .position(|&l| l == language)
+        .unwrap_or(0);
+    u8::try_from(index).unwrap_or(0)
 }
 
 /// The user's UI language, read once from the system: `GetUserDefaultUILanguage` on
@@ -168,6 +168,7 @@ fn encoded(code_page: i32, language: Language, code: i32) -> *const c_char {
 /// formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes).
 /// Ownership: static; never NULL; the caller must not free it; it stays valid for the life of
 /// the process. Thread-safety: any thread.
+/// cbindgen:optional=[lang]
 #[no_mangle]
 pub extern "system" fn verify_code_user_message(code: i32, lang: *const c_char) -> *const c_char {
     guard(c"".as_ptr(), || {
@@ -197,6 +198,7 @@ pub extern "system" fn verify_code_user_message(code: i32, lang: *const c_char) 
 /// formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes) or
 /// `VERIFY_ERR_INVALID_UTF8` for bytes not valid in the code page; then the language in
 /// effect stays. Thread-safety: any thread; set it once, before other calls.
+/// cbindgen:optional=[lang]
 #[no_mangle]
 pub extern "system" fn verify_set_language(lang: *const c_char) -> i32 {
     guard_code(|| {

@@ -3,7 +3,7 @@
 //! Every exported function of `libverify.so`, `verify.dll`, `libverify.dylib` and
 //! `libverify.a`, over the safe protocol core `verify-core`; the only `unsafe` code of the
 //! project. The header `include/verify.h` is generated from these files by cbindgen
-//! (`VERIFY_BLESS=1 cargo test --test generated` regenerates it with the other generated
+//! (`cargo run -p verify-codegen` regenerates it with the other generated
 //! files; a test fails when one is stale).
 //!
 //! Conventions (docs/architecture.md, "C ABI conventions"): the prefix `verify_`; opaque handles with `_new`/`_free`

@@ -6,11 +6,15 @@ use std::ffi::{c_char, CString};
 use std::ptr;
 
 use verify_core::{
-    codes, machine_check, machine_code_with, machine_virtualization, ComponentKind, ComponentState,
-    Error, ErrorKind, MachineCheck, MachineOptions, MachineVersion, SignKind, StateFolder,
-    MACHINE_CODE_LEN,
+    codes, machine_check, machine_code_with, machine_virtualization, ComponentKind, Error,
+    ErrorKind, MachineCheck, MachineOptions, MachineVersion, StateFolder, MACHINE_CODE_LEN,
 };
 
+use crate::generated::enums::{
+    VERIFY_COMPONENT_DIFFERS, VERIFY_COMPONENT_MATCHES, VERIFY_COMPONENT_NOT_STORED,
+    VERIFY_COMPONENT_PLACEHOLDER, VERIFY_COMPONENT_UNREADABLE, VERIFY_MACHINE_V1,
+    VERIFY_MACHINE_V2,
+};
 use crate::guard::{
     clear_out, free_handle, give_handle, guard, guard_code, null_argument, optional_str,
     required_str, write_out,
@@ -21,59 +25,6 @@ pub const VERIFY_MACHINE_CODE_LEN: usize = 32;
 
 // The header's constant is a literal (cbindgen writes literals); it is the core's length.
 const _: () = assert!(VERIFY_MACHINE_CODE_LEN == MACHINE_CODE_LEN);
-
-/// Machine code v1 (`verify_machine_code_ex`): HMAC-SHA256 of one OS identity. The default,
-/// frozen: the same output forever.
-pub const VERIFY_MACHINE_V1: i32 = 1;
-/// Machine code v2 (`verify_machine_code_ex`): several components, tolerant matching, kept
-/// in the state folder (docs/machine-code.md).
-pub const VERIFY_MACHINE_V2: i32 = 2;
-
-/// Component of machine code v2: the SMBIOS system UUID (Linux: root only; macOS
-/// IOPlatformUUID).
-pub const VERIFY_MACHINE_BOARD_UUID: i32 = 1;
-/// Component: the board's serial number (SMBIOS; Linux: root only; macOS platform serial).
-pub const VERIFY_MACHINE_BOARD_SERIAL: i32 = 2;
-/// Component: the OS installation (Windows MachineGuid, Linux /etc/machine-id).
-pub const VERIFY_MACHINE_OS_INSTALL: i32 = 3;
-/// Component: the system volume (Windows volume serial, Linux root file system UUID).
-pub const VERIFY_MACHINE_SYSTEM_VOLUME: i32 = 4;
-/// Component: the processor's signature (CPUID).
-pub const VERIFY_MACHINE_CPU: i32 = 5;
-/// Component: the machine's model (SMBIOS manufacturer and product names, macOS hw.model).
-pub const VERIFY_MACHINE_MODEL: i32 = 6;
-
-/// A component's state: read, equal to the stored one.
-pub const VERIFY_COMPONENT_MATCHES: i32 = 1;
-/// A component's state: read, not the stored one.
-pub const VERIFY_COMPONENT_DIFFERS: i32 = 2;
-/// A component's state: read, nothing stored to compare with (counts nothing).
-pub const VERIFY_COMPONENT_NOT_STORED: i32 = 3;
-/// A component's state: not readable now (no permission, missing; counts nothing).
-pub const VERIFY_COMPONENT_UNREADABLE: i32 = 4;
-/// A component's state: a known placeholder value such as an all-zero SMBIOS UUID (counts
-/// nothing).
-pub const VERIFY_COMPONENT_PLACEHOLDER: i32 = 5;
-
-/// Outcome of a v2 check: nothing was stored; the code was issued and stored.
-pub const VERIFY_MACHINE_ISSUED: i32 = 1;
-/// Outcome: the stored code was kept (enough components match).
-pub const VERIFY_MACHINE_KEPT: i32 = 2;
-/// Outcome: the components say another machine (or a new board): a new code was issued.
-pub const VERIFY_MACHINE_REISSUED: i32 = 3;
-/// Outcome: a stored code was there but did not open; the code was issued again.
-pub const VERIFY_MACHINE_STORE_UNREADABLE: i32 = 4;
-
-/// Sign of virtualisation: CPUID's hypervisor bit; the detail is the hypervisor's vendor
-/// ("KVMKVMKVM", "Microsoft Hv", "VMwareVMware"), or empty.
-pub const VERIFY_VIRTUAL_HYPERVISOR_BIT: i32 = 1;
-/// Sign: a firmware (SMBIOS/DMI) string of a virtual machine ("QEMU", "VMware, Inc.").
-pub const VERIFY_VIRTUAL_FIRMWARE: i32 = 2;
-/// Sign: a container marker ("/.dockerenv", "/run/.containerenv", a cgroup name).
-pub const VERIFY_VIRTUAL_CONTAINER: i32 = 3;
-/// Sign: the OS says it runs under a hypervisor (macOS kern.hv_vmm_present, Linux
-/// /sys/hypervisor/type).
-pub const VERIFY_VIRTUAL_SYSTEM: i32 = 4;
 
 /// The result of `verify_machine_check_new`: machine code v2 and, for each component,
 /// whether it matches the stored one (never its value). Opaque; freed with
@@ -180,6 +131,7 @@ pub extern "system" fn verify_machine_code(
 /// code is still right). Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` (an unknown version, a
 /// short buffer), or `VERIFY_ERR_SYSTEM`. Ownership: `out` is the caller's buffer.
 /// Thread-safety: any thread; processes of one program may call it at once.
+/// cbindgen:optional=[state_folder]
 #[no_mangle]
 pub extern "system" fn verify_machine_code_ex(
     salt: *const c_char,
@@ -245,6 +197,7 @@ fn check_view(check: MachineCheck) -> verify_machine_check {
 /// `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_SYSTEM`; `*out` is NULL on failure.
 /// Ownership: the caller frees `*out` with `verify_machine_check_free`. Thread-safety: any
 /// thread.
+/// cbindgen:optional=[state_folder]
 #[no_mangle]
 pub extern "system" fn verify_machine_check_new(
     salt: *const c_char,
@@ -423,29 +376,6 @@ pub extern "system" fn verify_machine_state_name(state: i32) -> *const c_char {
     })
 }
 
-// The C numbers are the core's.
-const _: () = {
-    assert!(ComponentKind::BoardUuid as i32 == VERIFY_MACHINE_BOARD_UUID);
-    assert!(ComponentKind::BoardSerial as i32 == VERIFY_MACHINE_BOARD_SERIAL);
-    assert!(ComponentKind::OsInstall as i32 == VERIFY_MACHINE_OS_INSTALL);
-    assert!(ComponentKind::SystemVolume as i32 == VERIFY_MACHINE_SYSTEM_VOLUME);
-    assert!(ComponentKind::Cpu as i32 == VERIFY_MACHINE_CPU);
-    assert!(ComponentKind::Model as i32 == VERIFY_MACHINE_MODEL);
-    assert!(ComponentState::Matches as i32 == VERIFY_COMPONENT_MATCHES);
-    assert!(ComponentState::Differs as i32 == VERIFY_COMPONENT_DIFFERS);
-    assert!(ComponentState::NotStored as i32 == VERIFY_COMPONENT_NOT_STORED);
-    assert!(ComponentState::Unreadable as i32 == VERIFY_COMPONENT_UNREADABLE);
-    assert!(ComponentState::Placeholder as i32 == VERIFY_COMPONENT_PLACEHOLDER);
-    assert!(verify_core::Outcome::Issued as i32 == VERIFY_MACHINE_ISSUED);
-    assert!(verify_core::Outcome::Kept as i32 == VERIFY_MACHINE_KEPT);
-    assert!(verify_core::Outcome::Reissued as i32 == VERIFY_MACHINE_REISSUED);
-    assert!(verify_core::Outcome::StoreUnreadable as i32 == VERIFY_MACHINE_STORE_UNREADABLE);
-    assert!(SignKind::HypervisorBit as i32 == VERIFY_VIRTUAL_HYPERVISOR_BIT);
-    assert!(SignKind::Firmware as i32 == VERIFY_VIRTUAL_FIRMWARE);
-    assert!(SignKind::Container as i32 == VERIFY_VIRTUAL_CONTAINER);
-    assert!(SignKind::System as i32 == VERIFY_VIRTUAL_SYSTEM);
-};
-
 /// Whether this machine looks virtual or containerised, and what was seen: CPUID's
 /// hypervisor bit and vendor, firmware (SMBIOS/DMI) strings of virtual machines, container
 /// markers. It only reports; the host decides what it means for its licence. Reads only:
@@ -508,6 +438,7 @@ pub extern "system" fn verify_machine_virtual_count(
 /// `*detail`; either may be NULL. Returns 0, `VERIFY_ERR_NO_SUCH_FIELD` past the last, or
 /// `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: `*detail` is borrowed, valid until the report
 /// is freed.
+/// cbindgen:optional=[kind, detail]
 #[no_mangle]
 pub extern "system" fn verify_machine_virtual_sign(
     report: *const verify_machine_virtual,

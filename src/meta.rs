@@ -1,12 +1,15 @@
-//! Version, code descriptions and the last error.
+//! Version, code descriptions, the last error, and the service's times as numbers.
 
 use std::ffi::{c_char, CStr, CString};
 use std::sync::OnceLock;
 
-use verify_core::codes;
+use verify_core::actions::time;
+use verify_core::{codes, Error, ErrorKind};
 
 use crate::codepage::{self, VERIFY_CODE_PAGE_UTF8};
-use crate::guard::{guard, guard_code, last_error_code, last_error_message};
+use crate::guard::{
+    guard, guard_code, last_error_code, last_error_message, required_str, write_out,
+};
 
 /// `codes::describe` as C strings, made once.
 struct Descriptions {
@@ -31,8 +34,9 @@ fn descriptions() -> &'static Descriptions {
     })
 }
 
-/// A static English description of any result code (the server's codes of spec section 7,
-/// 200, 201, and the negative local codes; a generic text for others), for the developer;
+/// A static English description of any result code (200, 201, the server's refusals of
+/// `docs/protocol.md#replies` and the negative local codes; a generic text for others), for
+/// the developer;
 /// the message for the end user, in the user's language, is `verify_code_user_message`.
 /// Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
 #[no_mangle]
@@ -49,7 +53,9 @@ pub extern "system" fn verify_code_describe(code: i32) -> *const c_char {
 
 /// The message of the calling thread's last failed call (local failures, and server
 /// refusals with the server's message and remark); an empty string when none failed yet.
-/// It is not cleared by successful calls; reply and status accessors that answer
+/// It quotes at most the first 64 characters of a caller's value (a name, a path) and the
+/// first 128 of a server's message or remark (a server may echo a caller's value; the reply
+/// keeps the whole message). It is not cleared by successful calls; reply and status accessors that answer
 /// `VERIFY_ERR_NO_SUCH_FIELD` leave it as it is.
 /// Ownership: borrowed, valid until the same thread's next failing call into the library;
 /// the caller must not free it. Never NULL. Thread-safety: per thread.
@@ -115,4 +121,57 @@ pub extern "system" fn verify_set_code_page(code_page: i32) -> i32 {
 #[no_mangle]
 pub extern "system" fn verify_code_page() -> i32 {
     guard(VERIFY_CODE_PAGE_UTF8, codepage::get)
+}
+
+/// `text` read as a time of the service (`"YYYY-MM-DD HH:mm:ss"` in UTC+08:00: the keeper's
+/// `expire_at` of a `verify_event` and of `verify_keeper_status_expire_at`), so that no host
+/// parses the service's format: its Unix seconds into `*unix_seconds` and the offset it was
+/// written in, in seconds east of UTC (28800), into `*utc_offset` (which may be NULL).
+/// Returns 0, `VERIFY_ERR_NO_SUCH_FIELD` (outs untouched, last error untouched) when `text`
+/// is not such a time (empty, another form, a date that does not exist), or
+/// `VERIFY_ERR_INVALID_ARGUMENT` when `text` or `unix_seconds` is NULL. `text` is in the code
+/// page set with `verify_set_code_page`. Ownership: the caller keeps `text`.
+/// Thread-safety: any thread. Added in ABI 2's 0.2 series.
+/// cbindgen:optional=[utc_offset]
+#[no_mangle]
+pub extern "system" fn verify_service_time(
+    text: *const c_char,
+    unix_seconds: *mut i64,
+    utc_offset: *mut i32,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: NULL or NUL-terminated (the caller's contract).
+        let text = unsafe { required_str(text, "text")? };
+        if unix_seconds.is_null() {
+            return Err(Error::local(
+                ErrorKind::InvalidArgument,
+                "unix_seconds is NULL",
+            ));
+        }
+        // SAFETY: `unix_seconds` checked non-NULL; `utc_offset` as documented.
+        unsafe { write_time(time::parse(&text), unix_seconds, utc_offset) }
+    })
+}
+
+/// Writes a service time the library read (`found`) into the outs of `verify_reply_time` and
+/// `verify_service_time` and returns 0, or returns `VERIFY_ERR_NO_SUCH_FIELD` for none.
+///
+/// # Safety
+/// `unix_seconds` is writable; `utc_offset` is NULL or writable.
+pub(crate) unsafe fn write_time(
+    found: Option<time::ServiceTime>,
+    unix_seconds: *mut i64,
+    utc_offset: *mut i32,
+) -> Result<i32, Error> {
+    let Some(found) = found else {
+        return Ok(codes::ERR_NO_SUCH_FIELD);
+    };
+    // SAFETY: as documented above.
+    unsafe {
+        write_out(unix_seconds, "unix_seconds", found.unix_seconds)?;
+        if !utc_offset.is_null() {
+            write_out(utc_offset, "utc_offset", found.utc_offset)?;
+        }
+    }
+    Ok(0)
 }

@@ -11,33 +11,13 @@ use std::time::Duration;
 use verify_core::{codes, Error, ErrorKind, LogLevel, Options, ProxyChoice, StateFolder};
 
 use crate::client::{new_client, verify_client};
+use crate::generated::enums::{
+    VERIFY_LOG_DEBUG, VERIFY_LOG_ERROR, VERIFY_LOG_INFO, VERIFY_LOG_WARN, VERIFY_PROXY_NONE,
+    VERIFY_PROXY_SYSTEM, VERIFY_PROXY_URL, VERIFY_TRUST_MOZILLA, VERIFY_TRUST_SYSTEM,
+};
 use crate::guard::{
     clear_out, free_handle, give_handle, guard, guard_code, optional_str, required_str,
 };
-
-/// `verify_client_options_set_trust`: Mozilla's root certificates (the default).
-pub const VERIFY_TRUST_MOZILLA: u32 = 1;
-/// `verify_client_options_set_trust`: the operating system's trust store (company CAs and
-/// TLS-inspecting proxies installed in the OS).
-pub const VERIFY_TRUST_SYSTEM: u32 = 2;
-
-/// `verify_client_options_set_proxy`: the system's settings (the default): the
-/// `ALL_PROXY`/`HTTPS_PROXY`/`HTTP_PROXY` variables with `NO_PROXY`, and on Windows the
-/// registry's Internet settings.
-pub const VERIFY_PROXY_SYSTEM: i32 = 0;
-/// `verify_client_options_set_proxy`: no proxy.
-pub const VERIFY_PROXY_NONE: i32 = 1;
-/// `verify_client_options_set_proxy`: the proxy given by URL.
-pub const VERIFY_PROXY_URL: i32 = 2;
-
-/// Log level: a call failed because of it.
-pub const VERIFY_LOG_ERROR: i32 = 1;
-/// Log level: something went wrong and was handled (a retry, a failover, a re-Init).
-pub const VERIFY_LOG_WARN: i32 = 2;
-/// Log level: a notable step (a new connection, an Init).
-pub const VERIFY_LOG_INFO: i32 = 3;
-/// Log level: detail.
-pub const VERIFY_LOG_DEBUG: i32 = 4;
 
 /// A log callback: `user_data` as given to `verify_client_options_set_log`, the level
 /// (`VERIFY_LOG_*`; later versions may add levels) and an English message (borrowed for the
@@ -255,6 +235,7 @@ pub extern "system" fn verify_client_options_add_pin(
 /// `VERIFY_PROXY_URL` with `url` (`http://`, `https://` CONNECT, `socks5://`, `socks5h://`,
 /// with optional `user:password@`; required for this mode, NULL otherwise). Loopback hosts
 /// never go through a proxy. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[url]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_proxy(
     options: *mut verify_client_options,
@@ -407,6 +388,7 @@ pub extern "system" fn verify_client_options_add_address(
 /// its AppKey and the machine, readable by its owner only, and holds no secret in clear.
 /// A file that does not open is ignored and reported to the log. Returns 200, or
 /// `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[path]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_state_folder(
     options: *mut verify_client_options,
@@ -458,9 +440,13 @@ pub extern "system" fn verify_client_options_set_remembered_addresses_max_age(
 /// `grace_seconds` ago, it has not expired and the clock was not moved back (else
 /// `VERIFY_ERR_OFFLINE_PASSWORD`, `VERIFY_ERR_GRACE_OVER`, `VERIFY_ERR_OFFLINE_EXPIRED`,
 /// `VERIFY_ERR_CLOCK_BACK`: the clock is judged against a high-water mark of the time kept
-/// in the state folder and in the user's configuration folder, on Windows in
-/// `HKEY_CURRENT_USER\Software\verify`, or in the folder named by the environment variable
-/// `VERIFY_CLOCK_MARK_FOLDER`). The service was not reached when
+/// in the state folder and in a second place, the user's configuration folder
+/// (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`; `~/Library/Preferences/verify` on
+/// macOS), on Windows `HKEY_CURRENT_USER\Software\verify`; and `VERIFY_ERR_TIME_UNCONFIRMED`:
+/// a verdict answers only when both places hold the mark it was written under, at least as
+/// late as itself, and the second place is where it was: a piece deleted, put back from an
+/// older copy or pointed elsewhere refuses until one login reaches the server, which heals
+/// it). The service was not reached when
 /// DNS, connect, the TLS handshake or the proxy failed, a timeout ran out, or the reply is
 /// not the service's: an HTTP 5xx (502, 503, 504, 522), HTML, an empty or cut body, a
 /// captive portal's page or redirect (without offline verdicts these stay
@@ -529,6 +515,7 @@ pub extern "system" fn verify_client_options_set_clock_tolerance(
 /// `verify_log_callback` for its thread and what it never receives. `user_data` must stay
 /// valid while a client made with these options lives. Returns 200 or
 /// `VERIFY_ERR_INVALID_ARGUMENT`.
+/// cbindgen:optional=[callback, user_data]
 #[no_mangle]
 pub extern "system" fn verify_client_options_set_log(
     options: *mut verify_client_options,
@@ -566,6 +553,7 @@ pub extern "system" fn verify_client_options_set_log(
 /// be created or written is `VERIFY_ERR_STATE_FOLDER` (`verify_last_error_message` names the
 /// folder and why). Ownership: on success `*out` is a new client the caller frees with
 /// `verify_client_free`. Thread-safety: any thread.
+/// cbindgen:optional=[options]
 #[no_mangle]
 pub extern "system" fn verify_client_new_with_options(
     base_url: *const c_char,

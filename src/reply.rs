@@ -13,12 +13,14 @@ use std::ptr;
 use std::sync::{Mutex, PoisonError};
 
 use serde_json::Value;
+use verify_core::actions::time;
 use verify_core::error::quoted;
 use verify_core::{codes, Error, ErrorKind, Reply};
 
 use crate::guard::{
     free_handle, give_handle, guard, guard_code, optional_str, record, required_str, write_out,
 };
+use crate::meta::write_time;
 
 /// An answer of the server (any code). Opaque; created by the calls, freed with
 /// `verify_reply_free`. Strings read from it stay valid until it is freed.
@@ -212,6 +214,35 @@ pub extern "system" fn verify_reply_str(
     }
 }
 
+/// The value at `pointer` as a time of the service (`"YYYY-MM-DD HH:mm:ss"` in UTC+08:00, the
+/// action table's time fields such as `/data/expire_at`), read by the library so that no
+/// host parses the service's format: its Unix seconds into `*unix_seconds` and the offset it
+/// was written in, in seconds east of UTC (28800), into `*utc_offset` (which may be NULL).
+/// Returns 0, or `VERIFY_ERR_NO_SUCH_FIELD` (outs untouched, last error untouched) when the
+/// value is absent, not a string, or not such a time (`verify_reply_str` still gives the
+/// text). Arguments otherwise as for `verify_reply_str`, `unix_seconds` being its `out`.
+/// Thread-safety: as `verify_reply_str`. Added in ABI 2's 0.2 series.
+/// cbindgen:optional=[utc_offset]
+#[no_mangle]
+pub extern "system" fn verify_reply_time(
+    reply: *const verify_reply,
+    pointer: *const c_char,
+    unix_seconds: *mut i64,
+    utc_offset: *mut i32,
+) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract.
+        let (reply, pointer) = unsafe { target(reply, pointer, unix_seconds.is_null())? };
+        let found = reply
+            .reply
+            .pointer(&pointer)
+            .and_then(Value::as_str)
+            .and_then(time::parse);
+        // SAFETY: `unix_seconds` checked non-NULL; `utc_offset` as documented.
+        unsafe { write_time(found, unix_seconds, utc_offset) }
+    })
+}
+
 /// The value at `pointer` as a 64-bit integer: writes `*out` and returns 0, or
 /// `VERIFY_ERR_NO_SUCH_FIELD` when it is absent or not an integer in range (strings are not
 /// parsed). Arguments as for `verify_reply_str`. Thread-safety: as `verify_reply_str`.
@@ -247,6 +278,7 @@ pub extern "system" fn verify_reply_bool(
 /// unknown fields included). Writes `*out` and returns 0, or `VERIFY_ERR_NO_SUCH_FIELD`.
 /// Ownership: `*out` is borrowed, valid until `reply` is freed. Thread-safety: as
 /// `verify_reply_str`.
+/// cbindgen:optional=[pointer]
 #[no_mangle]
 pub extern "system" fn verify_reply_json(
     reply: *const verify_reply,
@@ -364,6 +396,7 @@ unsafe fn length(
 /// An offline verdict's fields (`/data/expire_at`, `/data/card_type`, ...) are those of the
 /// server's last confirmed login, without the token.
 /// Thread-safety: any thread, concurrently with other reads of the same reply.
+/// cbindgen:optional=[confirmed_at, grace_end, reason]
 #[no_mangle]
 pub extern "system" fn verify_reply_offline(
     reply: *const verify_reply,

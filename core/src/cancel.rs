@@ -115,7 +115,7 @@ impl CancelToken {
     /// Waits for `duration` (a huge one means "until cancelled") or until cancelled; returns
     /// whether it was cancelled.
     pub fn wait(&self, duration: Duration) -> bool {
-        self.wait_until(crate::deadline::Deadline::after(duration).instant())
+        self.wait_until(crate::util::deadline::Deadline::after(duration).instant())
     }
 
     /// Makes this token watch the calling thread's requests until the returned scope is

@@ -1,17 +1,17 @@
 //! The result codes: one table, written once.
 //!
 //! One code space for every result (docs/architecture.md): 200 success, 201 pending,
-//! 1001..1024 the server's refusals (spec section 7), negative codes for local failures. Each
-//! row is the Rust constant (its C name is `VERIFY_` + the same name), the number, the English
+//! 1001..1024 the server's refusals (`docs/protocol.md#replies`), negative codes for local
+//! failures. Each row is the Rust constant (its C name is `VERIFY_` + the same name), the number, the English
 //! text for developers that [`describe`] returns, and the message for the person in front of
 //! the program in every [`Language`] ([`user_message`]): short, polite, saying what to do,
 //! never naming a secret or a developer's detail. The C constants of `verify.h`, the C++ and
 //! C# constants and the README's code tables (English and Chinese) are generated from
-//! [`TABLE`] (`VERIFY_BLESS=1 cargo test --test generated` in the repository root), and a test
-//! fails when one of them is stale.
+//! [`TABLE`] and [`CodeClass`] (`cargo run -p verify-codegen` in the repository root), and a
+//! test fails when one of them is stale.
 
 pub use crate::language::Language;
-use crate::packed::Packed;
+use crate::util::packed::Packed;
 
 /// One row of the code table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -341,6 +341,15 @@ code_table! {
         zh_cn: "无法在本机保存授权数据，请检查文件夹权限和磁盘空间。",
         zh_tw: "無法在本機儲存授權資料，請檢查資料夾權限和磁碟空間。",
     };
+    /// Offline verdict refused: the time cannot be confirmed offline. The stored verdict
+    /// answers only when the time marks it was written under (in the state folder and in its
+    /// second place) are found where they were, of its store and at least as late as itself;
+    /// one is missing, foreign, older or elsewhere. A login that reaches the server heals it.
+    ERR_TIME_UNCONFIRMED = -19, "offline verdict refused: the time cannot be confirmed offline; connect once", {
+        en: "The time on this computer cannot be confirmed for offline use. Please connect to the internet and sign in once.",
+        zh_cn: "无法确认本机时间，暂时不能离线使用，请联网登录一次。",
+        zh_tw: "無法確認本機時間，暫時不能離線使用，請連線網路登入一次。",
+    };
 }
 
 /// The table row of `code`, when the code is in the table.
@@ -357,6 +366,67 @@ pub fn numbers() -> &'static [i32] {
 /// Whether the table has `code`.
 pub fn in_table(code: i32) -> bool {
     CODES.contains(&code)
+}
+
+/// The classes of the table's codes that the bindings branch on: each a column of the table,
+/// kept as the list of the codes that have it (a code may have several). The C++, C# and
+/// Python helpers (`is_success`, `IsConfigurationRefusal`, ...) are generated from these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeClass {
+    /// The server answered the call: 200, 201 (pending), 202 (an offline verdict answered).
+    Success,
+    /// A refusal of the program's configuration (AppId, AppKey, approval), not of a licence:
+    /// the developer's to fix, not the end user's.
+    ConfigurationRefusal,
+    /// A refusal that says nothing of the licence (the client handles it, or it concerns this
+    /// request or key): a stored offline verdict stays.
+    KeepsOfflineVerdict,
+}
+
+impl CodeClass {
+    /// Every class, in the order the generated helpers list them.
+    pub const ALL: [CodeClass; 3] = [
+        CodeClass::Success,
+        CodeClass::ConfigurationRefusal,
+        CodeClass::KeepsOfflineVerdict,
+    ];
+
+    /// The codes of the class, in the table's order.
+    pub const fn codes(self) -> &'static [i32] {
+        match self {
+            CodeClass::Success => &[OK, PENDING, OFFLINE],
+            CodeClass::ConfigurationRefusal => &[
+                PROGRAM_NOT_FOUND,
+                SIGNATURE_ERROR,
+                APP_KEY_WRONG,
+                NOT_APPROVED,
+            ],
+            CodeClass::KeepsOfflineVerdict => &[SIGNATURE_ERROR, APP_KEY_WRONG, TIMESTAMP_SKEW],
+        }
+    }
+
+    /// Whether `code` is of the class.
+    pub fn has(self, code: i32) -> bool {
+        self.codes().contains(&code)
+    }
+
+    /// What a code of the class is, as a noun phrase (the generated helpers' docs: "whether
+    /// `code` is ...").
+    pub const fn doc(self) -> &'static str {
+        match self {
+            CodeClass::Success => {
+                "a success: the server answered the call (200; 201, pending; 202, an offline \
+                 verdict)"
+            }
+            CodeClass::ConfigurationRefusal => {
+                "a refusal of the program's configuration (AppId, AppKey, approval), not of a \
+                 licence: the developer's to fix"
+            }
+            CodeClass::KeepsOfflineVerdict => {
+                "a refusal that says nothing of the licence: a stored offline verdict stays"
+            }
+        }
+    }
 }
 
 /// The place of `code`'s texts in [`TEXTS`] (its developer text; the end user's messages

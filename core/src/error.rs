@@ -52,6 +52,11 @@ pub enum ErrorKind {
     OfflinePassword,
     /// Offline verdicts are on but the state folder cannot be created or written.
     StateFolder,
+    /// An offline verdict was refused: the time cannot be confirmed offline (a piece of the
+    /// store that vouches for it, the time mark in the state folder or in its second place,
+    /// is missing, foreign, older than the verdict or elsewhere); a login that reaches the
+    /// server heals it.
+    TimeUnconfirmed,
 }
 
 impl ErrorKind {
@@ -77,6 +82,7 @@ impl ErrorKind {
             ErrorKind::OfflineExpired => codes::ERR_OFFLINE_EXPIRED,
             ErrorKind::OfflinePassword => codes::ERR_OFFLINE_PASSWORD,
             ErrorKind::StateFolder => codes::ERR_STATE_FOLDER,
+            ErrorKind::TimeUnconfirmed => codes::ERR_TIME_UNCONFIRMED,
         }
     }
 }
@@ -223,6 +229,11 @@ pub fn quoted(value: &str) -> String {
     out
 }
 
+/// A path as a message shows it: [`quoted`] (its first 64 characters).
+pub fn quoted_path(path: &std::path::Path) -> String {
+    quoted(&path.to_string_lossy())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +269,7 @@ mod tests {
             ErrorKind::OfflineExpired,
             ErrorKind::OfflinePassword,
             ErrorKind::StateFolder,
+            ErrorKind::TimeUnconfirmed,
         ];
         let codes: std::collections::HashSet<i32> = kinds.iter().map(|k| k.code()).collect();
         assert_eq!(codes.len(), kinds.len());

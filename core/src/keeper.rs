@@ -37,7 +37,7 @@
 //!
 //! In a process forked from the one that started it, a keeper's threads do not exist: there
 //! it reads `Ended` ([`codes::ERR_SYSTEM`], a message saying the process forked), and stop
-//! and drop return at once without touching the parent's heartbeat (`process.rs`).
+//! and drop return at once without touching the parent's heartbeat (`util/process.rs`).
 
 use std::collections::hash_map::RandomState;
 use std::collections::VecDeque;
@@ -51,13 +51,13 @@ use crate::actions::{request, Heartbeat};
 use crate::cancel::CancelToken;
 use crate::client::Client;
 use crate::codes;
-use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::offline::{Pending, Resume};
-use crate::process::{Born, Thread};
 use crate::reply::Reply;
 use crate::request::ActionRequest;
 use crate::session::SessionKind;
+use crate::util::deadline::Deadline;
+use crate::util::process::{Born, Thread};
 
 /// The last message of a keeper read in a process forked from the one that started it.
 const FORKED: &str = "the process forked: the keeper's threads run in the parent process \
@@ -443,7 +443,7 @@ impl Keeper {
         if !self.born.is_here() {
             // A forked child: the threads are the parent's, and cancelling would shut down
             // the heartbeat's socket, which the parent shares.
-            // Their handles are forgotten when the keeper is dropped (`process.rs`).
+            // Their handles are forgotten when the keeper is dropped (`util/process.rs`).
             return;
         }
         self.shared.cancel.cancel();

@@ -37,10 +37,7 @@
 pub mod actions;
 mod cancel;
 mod client;
-mod clock_mark;
 pub mod codes;
-mod deadline;
-mod der;
 pub mod diagnose;
 pub mod error;
 #[cfg(any(fuzzing, test))]
@@ -53,15 +50,11 @@ mod machine;
 mod net;
 pub mod offline;
 pub mod options;
-mod packed;
-mod password_hash;
-mod process;
 mod reply;
 mod request;
 mod session;
 mod state;
-mod trust;
-pub mod wiped;
+mod util;
 pub mod wire;
 
 pub use actions::{
@@ -86,6 +79,7 @@ pub use options::{LogHook, LogLevel, Options, ProxyChoice, StateFolder};
 pub use reply::{type_name, OfflineInfo, Reply};
 pub use request::ActionRequest;
 pub use tls::Trust;
+pub use util::wiped;
 
 /// The crate version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

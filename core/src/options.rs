@@ -10,49 +10,12 @@ use std::time::Duration;
 
 use crate::error::{quoted, Error};
 pub use crate::log::{LogHook, LogLevel};
+pub use crate::net::addresses::DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE;
+pub use crate::net::proxy::ProxyChoice;
+use crate::net::transport::Choices;
+pub use crate::net::transport::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
+use crate::net::trust::Trust;
 pub use crate::state::StateFolder;
-use crate::trust::Trust;
-
-/// How requests reach the service.
-#[derive(Clone, PartialEq, Eq, Default)]
-pub enum ProxyChoice {
-    /// The system's settings (the default): the `ALL_PROXY`, `HTTPS_PROXY`, `HTTP_PROXY`
-    /// variables (and lowercase) with `NO_PROXY`, and on Windows the registry's Internet
-    /// settings when no variable is set.
-    #[default]
-    System,
-    /// No proxy.
-    None,
-    /// This proxy: `http://`, `https://` (CONNECT, TLS to the proxy), `socks5://` (the
-    /// client resolves names) or `socks5h://` (the proxy does), with optional
-    /// `user:password@`.
-    Url(String),
-}
-
-impl fmt::Debug for ProxyChoice {
-    /// Credentials in a proxy URL are not printed.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ProxyChoice::System => f.write_str("System"),
-            ProxyChoice::None => f.write_str("None"),
-            ProxyChoice::Url(url) => write!(f, "Url({})", without_credentials(url)),
-        }
-    }
-}
-
-/// `scheme://host:port` of a proxy URL: no credentials, no path.
-pub(crate) fn without_credentials(url: &str) -> String {
-    let (scheme, rest) = url.split_once("://").unwrap_or(("http", url));
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host = authority.rsplit('@').next().unwrap_or(authority);
-    format!("{scheme}://{host}")
-}
-
-/// Default time allowed to connect (TCP and TLS): 10 seconds.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
-/// Default time allowed for a whole host call (lazy Init, re-Init, connects and resends
-/// included): 30 seconds.
-pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Default attempt delay: a new connection attempt (the next address of a name, or the next
 /// mirror) starts when the earlier ones have not connected within 250 ms (RFC 8305's
@@ -65,10 +28,6 @@ pub const MAX_ATTEMPT_DELAY: Duration = Duration::from_secs(10);
 /// than the latest time seen (of the server, or of this machine) by more than this refuses
 /// offline verdicts.
 pub const DEFAULT_CLOCK_TOLERANCE: Duration = Duration::from_secs(10 * 60);
-
-/// Default bound on the age of remembered addresses (see
-/// [`Options::remembered_addresses_max_age`]): a day.
-pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
 
 /// The settings of a client (see [`crate::Client::with_options`]).
 #[derive(Clone)]
@@ -126,11 +85,11 @@ pub struct Options {
     pub machine_identity: Option<String>,
     /// With offline verdicts: the folder of the second copy of the time high-water mark
     /// (outside the state folder, so that an older copy of the state folder put back does
-    /// not roll the mark back). Default: none: the folder named by the environment variable
-    /// `VERIFY_CLOCK_MARK_FOLDER` when set (tests point it at a temporary folder), else the
-    /// user's configuration folder (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`,
-    /// `~/Library/Preferences/verify` on macOS), or on Windows the user's registry
-    /// (`HKEY_CURRENT_USER\Software\verify`, a value per program).
+    /// not roll the mark back; a verdict records where it was, and answers offline only
+    /// while it is still there). Default: none: the user's configuration folder
+    /// (`$XDG_CONFIG_HOME/verify` or `~/.config/verify`, `~/Library/Preferences/verify` on
+    /// macOS), or on Windows the user's registry (`HKEY_CURRENT_USER\Software\verify`, a
+    /// value per program). No environment variable of the library's own names it.
     pub clock_mark_folder: Option<PathBuf>,
     /// Seconds added to the local clock where the offline store reads it (its checks and the
     /// time mark): tests move the clock back or ahead with it. Default 0.
@@ -140,6 +99,18 @@ pub struct Options {
 }
 
 impl Options {
+    /// What the connection code takes of these options.
+    pub(crate) fn connection(&self) -> Choices<'_> {
+        Choices {
+            trust: &self.trust,
+            proxy: &self.proxy,
+            addresses: &self.addresses,
+            attempt_delay: self.attempt_delay,
+            remembered_addresses_max_age: self.remembered_addresses_max_age,
+            log: self.log.clone(),
+        }
+    }
+
     /// Adds a fixed address for a host name (see [`Options::addresses`]); `ip` is an IPv4 or
     /// IPv6 address. Several addresses of one name are all used.
     pub fn add_address(&mut self, host: &str, ip: &str) -> Result<(), Error> {

@@ -30,9 +30,9 @@ use ring::rand::{SecureRandom, SystemRandom};
 use ring::{hkdf, hmac};
 use zeroize::Zeroizing;
 
-use crate::error::Error;
+use crate::error::{quoted_path, Error};
 use crate::log::{log, LogHook, LogLevel};
-use crate::wiped::Wiped;
+use crate::util::wiped::Wiped;
 
 /// Where the state of a client lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,7 +223,7 @@ impl Sealed {
                 log(&self.log, LogLevel::Warn, || {
                     format!(
                         "state file {} does not open: {}",
-                        path.display(),
+                        quoted_path(&path),
                         why.describe()
                     )
                 });
@@ -232,8 +232,8 @@ impl Sealed {
         }
     }
 
-    /// The contents of the file `name`: `Ok(None)` when there is none, `Err` with the reason
-    /// when it does not open.
+    /// The contents of the file `name`: `Ok(None)` when there is none (nor can be: a folder
+    /// under a file, a path too long), `Err` with the reason when it does not open.
     pub(crate) fn open(&self, name: &str) -> Result<Option<Wiped<Vec<u8>>>, Unsealed> {
         let path = self.path(name);
         let bytes = match read_limited(&path) {
@@ -242,7 +242,14 @@ impl Sealed {
             Err(err) if err.kind() == std::io::ErrorKind::InvalidData => {
                 return Err(Unsealed::Damaged)
             }
-            Err(_) => return Err(Unsealed::Unreadable),
+            Err(_) => {
+                // Unreadable only when something is there (or may be, behind a folder that
+                // cannot be listed): a path that cannot name a file holds nothing.
+                return match fs::symlink_metadata(&path) {
+                    Err(err) if err.kind() != std::io::ErrorKind::PermissionDenied => Ok(None),
+                    _ => Err(Unsealed::Unreadable),
+                };
+            }
         };
         self.unseal(name, bytes).map(Some)
     }
@@ -325,7 +332,7 @@ impl Sealed {
 
     fn write_with(&self, name: &str, plain: &[u8], flush: bool) -> Result<(), Error> {
         let failed = |what: &str, path: &Path, err: std::io::Error| {
-            Error::system(format!("cannot {what} {}: {err}", path.display()))
+            Error::system(format!("cannot {what} {}: {err}", quoted_path(path)))
         };
         let file = self.seal(name, plain)?;
         create_folder(&self.folder).map_err(|err| failed("create", &self.folder, err))?;
@@ -365,7 +372,7 @@ impl Sealed {
                 crate::error::ErrorKind::StateFolder,
                 format!(
                     "the state folder {} cannot be used: cannot {what} it: {err}",
-                    path.display()
+                    quoted_path(path)
                 ),
             )
         };
@@ -390,7 +397,7 @@ impl Sealed {
             Ok(()) => sync_folder(&self.folder),
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
             Err(err) => log(&self.log, LogLevel::Warn, || {
-                format!("cannot remove state file {}: {err}", path.display())
+                format!("cannot remove state file {}: {err}", quoted_path(&path))
             }),
         }
     }
@@ -505,6 +512,33 @@ mod tests {
         // A file copied under another program's name does not open either.
         fs::copy(mine.path("line"), other_app.path("line")).expect("copy");
         assert!(other_app.open("line").is_err());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_path_that_cannot_hold_a_file_holds_nothing() {
+        let dir = scratch("nowhere");
+        fs::create_dir_all(&dir).expect("folder");
+        let file = dir.join("a-file");
+        fs::write(&file, b"x").expect("file");
+        let long = dir.join("x".repeat(64 * 1024));
+        for folder in [
+            file.join("state"),
+            long,
+            PathBuf::from("/proc/verify-state"),
+        ] {
+            let store = sealed(&folder, "10001", "APPKEY", "machine-a");
+            assert!(
+                matches!(store.open("line"), Ok(None)),
+                "{}",
+                folder
+                    .display()
+                    .to_string()
+                    .chars()
+                    .take(80)
+                    .collect::<String>()
+            );
+        }
         let _ = fs::remove_dir_all(&dir);
     }
 

@@ -17,7 +17,7 @@ use rc4::cipher::{KeyInit, StreamCipher};
 use rc4::consts::U256;
 use rc4::Rc4;
 
-use crate::wiped::Wiped;
+use crate::util::wiped::Wiped;
 
 /// The marks sent as themselves beside letters and digits (RFC 3986 unreserved): the one
 /// source of [`ESCAPED`] and [`UNRESERVED`].

@@ -662,6 +662,7 @@ fn every_error_kind_has_its_code_in_the_table() {
         (ErrorKind::OfflineExpired, codes::ERR_OFFLINE_EXPIRED),
         (ErrorKind::OfflinePassword, codes::ERR_OFFLINE_PASSWORD),
         (ErrorKind::StateFolder, codes::ERR_STATE_FOLDER),
+        (ErrorKind::TimeUnconfirmed, codes::ERR_TIME_UNCONFIRMED),
     ];
     for (kind, code) in local {
         assert_eq!(kind.code(), code, "{kind:?}");

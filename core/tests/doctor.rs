@@ -20,8 +20,8 @@ use common::{unique, APP_KEY};
 use serde_json::json;
 use verify_core::diagnose::{StepKind, Verdict};
 use verify_core::{
-    diagnose_with, Client, DiagnoseOptions, Language, LogLevel, Options, ProxyChoice, Report,
-    StateFolder, Trust,
+    codes, diagnose_with, Client, DiagnoseOptions, Language, LogLevel, Options, ProxyChoice,
+    Report, StateFolder, Trust,
 };
 use verify_sandbox::{Config, Fixtures, Sandbox, Tls};
 
@@ -491,7 +491,8 @@ fn a_stored_verdict_past_its_grace_is_named() {
         .expect("load");
     let folder = folder(&app_id);
     let options = Options {
-        state_folder: Some(StateFolder::Path(folder)),
+        state_folder: Some(StateFolder::Path(folder.clone())),
+        clock_mark_folder: Some(folder.with_extension("mark")),
         offline_grace: Some(Duration::from_secs(3600)),
         machine_identity: Some("doctor-test-machine".into()),
         ..options()
@@ -513,6 +514,99 @@ fn a_stored_verdict_past_its_grace_is_named() {
     let offline = report.steps_of(StepKind::Offline).next().expect("offline");
     assert_eq!(offline.details["mode"], "card");
     assert!(offline.message.contains("grace"), "{}", offline.message);
+}
+
+/// A stored verdict whose time marks are not all there (the second place deleted, or
+/// another store's mark in its place) is named in words: the offline time check cannot be
+/// confirmed; log in online once.
+#[test]
+fn a_missing_or_foreign_time_mark_is_named() {
+    let sandbox = Sandbox::start(Config::default()).expect("sandbox");
+    let app_id = program_on(&sandbox, "approved");
+    let card = format!("DOCT-{}", unique("")).replace('x', "-");
+    sandbox
+        .load(
+            Fixtures::from_value(json!({"cards": [{"app_id": app_id, "card": card,
+                "kind": "duration", "duration": 30}]}))
+            .expect("card"),
+        )
+        .expect("load");
+    let folder = folder(&app_id);
+    let mark = folder.with_extension("mark");
+    let options = Options {
+        state_folder: Some(StateFolder::Path(folder.clone())),
+        clock_mark_folder: Some(mark.clone()),
+        offline_grace: Some(Duration::from_secs(3600)),
+        machine_identity: Some("doctor-test-machine".into()),
+        ..options()
+    };
+    let login = |options: &Options| {
+        Client::with_options(&sandbox.base_url(), &app_id, APP_KEY, options.clone())
+            .expect("client")
+            .single_login(&card, "M", None)
+            .expect("online login");
+    };
+    login(&options);
+    let report = run(&sandbox.base_url(), &app_id, &options, &[&card]);
+    assert!(problems(&report).is_empty(), "{}", report.to_text());
+
+    let _ = std::fs::remove_dir_all(&mark);
+    let report = run(&sandbox.base_url(), &app_id, &options, &[&card]);
+    assert_eq!(
+        problems(&report),
+        vec![(StepKind::Offline, Verdict::Fail, "offline.unconfirmed")],
+        "{}",
+        report.to_text()
+    );
+    let offline = report.steps_of(StepKind::Offline).next().expect("offline");
+    assert!(
+        offline.message.contains("cannot be confirmed") && offline.message.contains("missing"),
+        "{}",
+        offline.message
+    );
+    assert_eq!(offline.details["code"], codes::ERR_TIME_UNCONFIRMED);
+    assert!(
+        report.to_text().contains("Log in online once"),
+        "{}",
+        report.to_text()
+    );
+    assert!(
+        report.text_in(Language::ZhCn).contains("请联网登录一次"),
+        "{}",
+        report.text_in(Language::ZhCn)
+    );
+
+    // Another store's mark (of the same program and machine) in both places.
+    let other = Options {
+        state_folder: Some(StateFolder::Path(folder.with_extension("other"))),
+        clock_mark_folder: Some(folder.with_extension("other-mark")),
+        ..options.clone()
+    };
+    login(&other);
+    for (from, to) in [
+        (folder.with_extension("other"), &folder),
+        (folder.with_extension("other-mark"), &mark),
+    ] {
+        std::fs::create_dir_all(to).expect("folder");
+        for entry in std::fs::read_dir(&from).expect("list") {
+            let path = entry.expect("entry").path();
+            let name = path.file_name().expect("name").to_owned();
+            if name.to_string_lossy().starts_with("clock-") {
+                std::fs::copy(&path, to.join(name)).expect("copy");
+            }
+        }
+    }
+    let report = run(&sandbox.base_url(), &app_id, &options, &[&card]);
+    let offline = report.steps_of(StepKind::Offline).next().expect("offline");
+    assert_eq!(offline.key, "offline.unconfirmed", "{}", report.to_text());
+    assert!(
+        offline.message.contains("another store"),
+        "{}",
+        offline.message
+    );
+    for extra in ["other", "other-mark", "mark"] {
+        let _ = std::fs::remove_dir_all(folder.with_extension(extra));
+    }
 }
 
 #[test]

@@ -18,56 +18,6 @@
 
 namespace verify {
 
-/* What a step of the doctor checked (VERIFY_STEP_*); later values are kept as their numbers. */
-enum class DiagnosisStepKind : std::int32_t {
-    Options = VERIFY_STEP_OPTIONS,
-    Lookup = VERIFY_STEP_LOOKUP,
-    Tcp = VERIFY_STEP_TCP,
-    Proxy = VERIFY_STEP_PROXY,
-    Tls = VERIFY_STEP_TLS,
-    Clock = VERIFY_STEP_CLOCK,
-    Init = VERIFY_STEP_INIT,
-    Offline = VERIFY_STEP_OFFLINE,
-    Machine = VERIFY_STEP_MACHINE,
-};
-
-/* The name of `value` as written in DiagnosisStepKind ("Options"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(DiagnosisStepKind value) noexcept {
-    switch (value) {
-    case DiagnosisStepKind::Options: return "Options";
-    case DiagnosisStepKind::Lookup: return "Lookup";
-    case DiagnosisStepKind::Tcp: return "Tcp";
-    case DiagnosisStepKind::Proxy: return "Proxy";
-    case DiagnosisStepKind::Tls: return "Tls";
-    case DiagnosisStepKind::Clock: return "Clock";
-    case DiagnosisStepKind::Init: return "Init";
-    case DiagnosisStepKind::Offline: return "Offline";
-    case DiagnosisStepKind::Machine: return "Machine";
-    }
-    return "unknown";
-}
-
-/* How a step of the doctor went (VERIFY_VERDICT_*), from best to worst. */
-enum class Verdict : std::int32_t {
-    Pass = VERIFY_VERDICT_PASS,
-    Skip = VERIFY_VERDICT_SKIP,
-    Warn = VERIFY_VERDICT_WARN,
-    Fail = VERIFY_VERDICT_FAIL,
-};
-
-/* The name of `value` as written in Verdict ("Pass"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(Verdict value) noexcept {
-    switch (value) {
-    case Verdict::Pass: return "Pass";
-    case Verdict::Skip: return "Skip";
-    case Verdict::Warn: return "Warn";
-    case Verdict::Fail: return "Fail";
-    }
-    return "unknown";
-}
-
 /* One step of the doctor's report: what it checked, how it went, its stable key (such as
  * "tls.pin_mismatch" or "init.1011", for messages in another language) and its sentence. */
 struct DiagnosisStep {

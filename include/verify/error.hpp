@@ -25,15 +25,6 @@ namespace verify {
     return text != nullptr ? std::string_view(text) : std::string_view();
 }
 
-/* Whether `code` is a refusal of the program's configuration rather than of a licence:
- * 1001 (program not found), 1010 (signature error), 1011 (AppKey wrong), 1012 (program not
- * approved). Those are the developer's to fix (the AppId, the AppKey, the back office), not
- * the user's (a card, a password, a ban). */
-[[nodiscard]] inline constexpr bool is_configuration_refusal(std::int32_t code) noexcept {
-    return code == codes::program_not_found || code == codes::signature_error || code == codes::app_key_wrong ||
-           code == codes::not_approved;
-}
-
 /* A Code and an integer code compare as their integers:
  * reply.code() == verify::Code::card_invalid, refusal.code != verify::Code::disabled. */
 constexpr bool operator==(Code code, std::int32_t value) noexcept { return static_cast<std::int32_t>(code) == value; }
@@ -113,7 +104,7 @@ struct Refusal {
     std::string message;
     /* /data/remark: on 1006 the reason of the ban, on 1022 the previously bound machine code. */
     std::optional<std::string> remark;
-    /* The whole reply as JSON, for fields the spec does not show. */
+    /* The whole reply as JSON, for fields the action table does not name. */
     std::string json;
 
     /* is_configuration_refusal(code): 1001, 1010, 1011 or 1012. */

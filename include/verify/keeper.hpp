@@ -64,87 +64,11 @@
 #include "../verify.h"
 #include "detail/call.hpp"
 #include "detail/handles.hpp"
+#include "enums.hpp"
 #include "error.hpp"
 #include "time.hpp"
 
 namespace verify {
-
-/* The session a heartbeat keeps alive: the token of single_login (Card) or of user_login
- * (User). */
-enum class SessionKind : std::int32_t {
-    Card = VERIFY_SESSION_CARD,
-    User = VERIFY_SESSION_USER,
-};
-
-/* The name of `value` as written in SessionKind ("Card"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(SessionKind value) noexcept {
-    switch (value) {
-    case SessionKind::Card: return "Card";
-    case SessionKind::User: return "User";
-    }
-    return "unknown";
-}
-
-/* What a keeper's Event reports (the VERIFY_EVENT_* integers). Later versions of the
- * library may add kinds: an Event may hold a value not named here (kept as it is). */
-enum class EventKind : std::int32_t {
-    /* A heartbeat succeeded; expire_at is the session's new expiry. */
-    Alive = VERIFY_EVENT_ALIVE,
-    /* A back-office message, in text, delivered once. */
-    Message = VERIFY_EVENT_MESSAGE,
-    /* A heartbeat failed; the keeper retries within the grace period, the session stays
-     * usable. */
-    Trouble = VERIFY_EVENT_TROUBLE,
-    /* The session ended (1005, 1006 with remark, 1007, another refusal of a login sent
-     * again after an offline start, the grace period ran out (codes::err_grace_over when
-     * offline), or codes::err_panic when the keeper's thread failed); the keeper has
-     * stopped. */
-    Ended = VERIFY_EVENT_ENDED,
-    /* Offline verdicts on: the server cannot be reached; the session goes on offline until
-     * grace_end. Also the first event of a keeper started from an offline verdict. */
-    Offline = VERIFY_EVENT_OFFLINE,
-    /* Offline verdicts on: the server confirmed the licence again, or for the first time
-     * after an offline start; expire_at is its expiry. */
-    Online = VERIFY_EVENT_ONLINE,
-};
-
-/* The name of `value` as written in EventKind ("Alive"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(EventKind value) noexcept {
-    switch (value) {
-    case EventKind::Alive: return "Alive";
-    case EventKind::Message: return "Message";
-    case EventKind::Trouble: return "Trouble";
-    case EventKind::Ended: return "Ended";
-    case EventKind::Offline: return "Offline";
-    case EventKind::Online: return "Online";
-    }
-    return "unknown";
-}
-
-/* The state of a kept session (the VERIFY_KEEPER_* integers). Later versions of the library
- * may add states: a KeeperState may hold a value not named here (kept as it is; treat it as
- * "not alive", as session_usable() does). */
-enum class KeeperState : std::int32_t {
-    /* The last heartbeat succeeded (or none was due yet). */
-    Alive = VERIFY_KEEPER_ALIVE,
-    /* Heartbeats fail; the grace period runs; the session stays usable. */
-    Grace = VERIFY_KEEPER_GRACE,
-    /* The session ended or the keeper was stopped. */
-    Ended = VERIFY_KEEPER_ENDED,
-};
-
-/* The name of `value` as written in KeeperState ("Alive"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(KeeperState value) noexcept {
-    switch (value) {
-    case KeeperState::Alive: return "Alive";
-    case KeeperState::Grace: return "Grace";
-    case KeeperState::Ended: return "Ended";
-    }
-    return "unknown";
-}
 
 /* Whether a session in `state` may still be used: Alive or Grace. false for Ended and for
  * any state this header does not know. */
@@ -186,7 +110,7 @@ using EventHandler = std::function<void(const Event &)>;
  */
 struct KeeperOptions {
     /* Time between heartbeats, at least 1 s (a small random jitter is added). Default: the
-     * spec's 5 minutes. */
+     * service's 5 minutes. */
     std::optional<std::chrono::milliseconds> interval = std::nullopt;
     /* How long the session stays usable while heartbeats fail for other reasons than its
      * end (network down), counted from the first failure; at least 1 ms. Default: 15 min. */

@@ -20,6 +20,7 @@
 #include <vector>
 #include "../verify.h"
 #include "detail/call.hpp"
+#include "enums.hpp"
 
 namespace verify {
 
@@ -34,23 +35,6 @@ namespace verify {
     return std::string(out);
 }
 
-/* The machine code's algorithm: v1 (the default, frozen) or v2 (several components,
- * tolerant matching, kept in the state folder; docs/machine-code.md). */
-enum class MachineVersion : std::int32_t {
-    V1 = VERIFY_MACHINE_V1,
-    V2 = VERIFY_MACHINE_V2,
-};
-
-/* The name of `value` as written in MachineVersion ("V1"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(MachineVersion value) noexcept {
-    switch (value) {
-    case MachineVersion::V1: return "V1";
-    case MachineVersion::V2: return "V2";
-    }
-    return "unknown";
-}
-
 /* The machine code of `version` for `salt`; v2 keeps it in `state_folder` (empty: the
  * per-user default), v1 ignores it. Throws verify::Error on failure (see
  * verify_machine_code_ex). */
@@ -63,89 +47,6 @@ enum class MachineVersion : std::int32_t {
                                             folder.empty() ? nullptr : folder.c_str(), out,
                                             sizeof out));
     return std::string(out);
-}
-
-/* A component of machine code v2 (the VERIFY_MACHINE_* component numbers). Later versions of
- * the library may add components: a value not named here is kept as it is. */
-enum class MachineComponentKind : std::int32_t {
-    /* The SMBIOS system UUID. */
-    BoardUuid = VERIFY_MACHINE_BOARD_UUID,
-    /* The board's serial number. */
-    BoardSerial = VERIFY_MACHINE_BOARD_SERIAL,
-    /* The OS installation (MachineGuid, /etc/machine-id). */
-    OsInstall = VERIFY_MACHINE_OS_INSTALL,
-    /* The system volume (its serial, the root file system's UUID). */
-    SystemVolume = VERIFY_MACHINE_SYSTEM_VOLUME,
-    /* The processor's signature. */
-    Cpu = VERIFY_MACHINE_CPU,
-    /* The machine's model names. */
-    Model = VERIFY_MACHINE_MODEL,
-};
-
-/* The name of `value` as written in MachineComponentKind ("BoardUuid"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(MachineComponentKind value) noexcept {
-    switch (value) {
-    case MachineComponentKind::BoardUuid: return "BoardUuid";
-    case MachineComponentKind::BoardSerial: return "BoardSerial";
-    case MachineComponentKind::OsInstall: return "OsInstall";
-    case MachineComponentKind::SystemVolume: return "SystemVolume";
-    case MachineComponentKind::Cpu: return "Cpu";
-    case MachineComponentKind::Model: return "Model";
-    }
-    return "unknown";
-}
-
-/* How a component compares with the stored one (VERIFY_COMPONENT_*); later values are kept. */
-enum class ComponentState : std::int32_t {
-    /* Read, equal to the stored one. */
-    Matches = VERIFY_COMPONENT_MATCHES,
-    /* Read, not the stored one. */
-    Differs = VERIFY_COMPONENT_DIFFERS,
-    /* Read, nothing stored to compare with. */
-    NotStored = VERIFY_COMPONENT_NOT_STORED,
-    /* Not readable now. */
-    Unreadable = VERIFY_COMPONENT_UNREADABLE,
-    /* A known placeholder value (counts nothing). */
-    Placeholder = VERIFY_COMPONENT_PLACEHOLDER,
-};
-
-/* The name of `value` as written in ComponentState ("Matches"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(ComponentState value) noexcept {
-    switch (value) {
-    case ComponentState::Matches: return "Matches";
-    case ComponentState::Differs: return "Differs";
-    case ComponentState::NotStored: return "NotStored";
-    case ComponentState::Unreadable: return "Unreadable";
-    case ComponentState::Placeholder: return "Placeholder";
-    }
-    return "unknown";
-}
-
-/* How the code of a MachineCheck came about (VERIFY_MACHINE_ISSUED...); later values are
- * kept. */
-enum class MachineOutcome : std::int32_t {
-    /* Nothing was stored: issued and stored. */
-    Issued = VERIFY_MACHINE_ISSUED,
-    /* The stored code was kept. */
-    Kept = VERIFY_MACHINE_KEPT,
-    /* The components say another machine: a new code. */
-    Reissued = VERIFY_MACHINE_REISSUED,
-    /* A stored code did not open: issued again. */
-    StoreUnreadable = VERIFY_MACHINE_STORE_UNREADABLE,
-};
-
-/* The name of `value` as written in MachineOutcome ("Issued"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(MachineOutcome value) noexcept {
-    switch (value) {
-    case MachineOutcome::Issued: return "Issued";
-    case MachineOutcome::Kept: return "Kept";
-    case MachineOutcome::Reissued: return "Reissued";
-    case MachineOutcome::StoreUnreadable: return "StoreUnreadable";
-    }
-    return "unknown";
 }
 
 /* One component of a MachineCheck: what it is and whether it matches the stored one, never
@@ -208,30 +109,6 @@ struct MachineCheck {
         check.components.push_back(std::move(component));
     }
     return check;
-}
-
-/* A sign of virtualisation (VERIFY_VIRTUAL_*); later values are kept as their numbers. */
-enum class VirtualSignKind : std::int32_t {
-    /* CPUID's hypervisor bit; the detail is the hypervisor's vendor. */
-    HypervisorBit = VERIFY_VIRTUAL_HYPERVISOR_BIT,
-    /* A firmware string of a virtual machine. */
-    Firmware = VERIFY_VIRTUAL_FIRMWARE,
-    /* A container marker. */
-    Container = VERIFY_VIRTUAL_CONTAINER,
-    /* The OS says it runs under a hypervisor. */
-    System = VERIFY_VIRTUAL_SYSTEM,
-};
-
-/* The name of `value` as written in VirtualSignKind ("HypervisorBit"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(VirtualSignKind value) noexcept {
-    switch (value) {
-    case VirtualSignKind::HypervisorBit: return "HypervisorBit";
-    case VirtualSignKind::Firmware: return "Firmware";
-    case VirtualSignKind::Container: return "Container";
-    case VirtualSignKind::System: return "System";
-    }
-    return "unknown";
 }
 
 /* One sign of virtualisation: what it is, and `detail`, what was seen (a vendor string, a file

@@ -33,33 +33,9 @@
 #include "../verify.h"
 #include "detail/call.hpp"
 #include "detail/handles.hpp"
+#include "enums.hpp"
 
 namespace verify {
-
-/* The level of a log message (the VERIFY_LOG_* integers). Later versions of the library may
- * add levels: a LogLevel may hold a value not named here (kept as it is). */
-enum class LogLevel : std::int32_t {
-    /* A call failed because of it. */
-    Error = VERIFY_LOG_ERROR,
-    /* Something went wrong and was handled (a retry, a failover, a re-Init). */
-    Warn = VERIFY_LOG_WARN,
-    /* A notable step (a new connection, an Init). */
-    Info = VERIFY_LOG_INFO,
-    /* Detail. */
-    Debug = VERIFY_LOG_DEBUG,
-};
-
-/* The name of `value` as written in LogLevel ("Error"), or "unknown" for a value this
- * header does not name. */
-[[nodiscard]] constexpr std::string_view to_string(LogLevel value) noexcept {
-    switch (value) {
-    case LogLevel::Error: return "Error";
-    case LogLevel::Warn: return "Warn";
-    case LogLevel::Info: return "Info";
-    case LogLevel::Debug: return "Debug";
-    }
-    return "unknown";
-}
 
 /* The function receiving a client's log messages: its level and an English text (borrowed
  * for the call: copy what you keep). It runs on the thread making the call (a keeper's
@@ -68,32 +44,11 @@ enum class LogLevel : std::int32_t {
  * a secret (api password, AppKey, card key, password, token, machine code). */
 using LogHandler = std::function<void(LogLevel, std::string_view)>;
 
-/* The trust stores of a client (VERIFY_TRUST_* flags), combined with `|`. */
-enum class Trust : std::uint32_t {
-    /* Only the roots and pins given in ClientOptions. */
-    None = 0,
-    /* Mozilla's root certificates (the default). */
-    Mozilla = VERIFY_TRUST_MOZILLA,
-    /* The operating system's store (company CAs, TLS-inspecting proxies). */
-    System = VERIFY_TRUST_SYSTEM,
-};
-
-inline constexpr Trust operator|(Trust a, Trust b) noexcept {
-    return static_cast<Trust>(static_cast<std::uint32_t>(a) | static_cast<std::uint32_t>(b));
-}
-
 /* How a client reaches the service (verify_client_options_set_proxy); loopback hosts never
  * go through a proxy. */
 struct Proxy {
-    enum class Mode : std::int32_t {
-        /* The system's settings (ALL_PROXY, HTTPS_PROXY, HTTP_PROXY with NO_PROXY; on
-         * Windows the registry's Internet settings): the default. */
-        System = VERIFY_PROXY_SYSTEM,
-        /* No proxy. */
-        None = VERIFY_PROXY_NONE,
-        /* The proxy of `url`. */
-        Url = VERIFY_PROXY_URL,
-    };
+    /* The way (ProxyMode: System, None, Url). */
+    using Mode = ProxyMode;
     Mode mode = Mode::System;
     /* For Mode::Url: http://, https:// (CONNECT), socks5:// or socks5h://, with an optional
      * user:password@. */

@@ -145,7 +145,7 @@ public:
      * remark) for any other code. */
     const Reply &ensure_ok() const {
         std::int32_t c = code();
-        if (c != codes::ok && c != codes::pending && c != codes::offline) {
+        if (!is_success(c)) {
             throw Refused(refusal());
         }
         return *this;
@@ -196,6 +196,19 @@ public:
             return std::nullopt;
         }
         return value;
+    }
+
+    /* The value at `pointer` as a time of the service ("YYYY-MM-DD HH:mm:ss" in UTC+08:00,
+     * read by the library: verify_reply_time); std::nullopt when absent, not a string or not
+     * such a time (str() still gives the text). */
+    [[nodiscard]] std::optional<Time> time(std::string_view pointer) const {
+        const verify_reply *reply = live();
+        std::string path = detail::arg(pointer, "pointer");
+        std::int64_t seconds = 0;
+        if (!detail::found(verify_reply_time(reply, path.c_str(), &seconds, nullptr))) {
+            return std::nullopt;
+        }
+        return detail::unix_time(seconds);
     }
 
     /* The value at `pointer` as a boolean; std::nullopt when absent or not a boolean. */

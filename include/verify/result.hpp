@@ -5,7 +5,7 @@
  * Typed results (verify::Result<T>, the structs of verify/results.hpp)
  * - Every action of the table returns a verify::Result<T>, T its reply view's struct
  *   (CardLogin, UserSession, Registration, Heartbeat, ...), generated from
- *   core/src/actions/table.rs: the fields of the spec, each std::optional (absent when the
+ *   core/src/actions/table.rs: the action table's fields, each std::optional (absent when the
  *   server left it out or sent another type), strings as std::string, integers std::int64_t,
  *   booleans bool, objects std::map<std::string, std::string>, and the service's times (the
  *   "*_at" fields, "YYYY-MM-DD HH:mm:ss" in UTC+08:00) as verify::Time, converted; every T is
@@ -15,7 +15,7 @@
  *   -> (throw verify::Refused on a refusal), error() (a verify::Refusal: code, message, remark,
  *   json), and with C++23 (VERIFY_HAS_EXPECTED) expected(), an std::expected<T, Refusal>.
  * - A Result is a Reply too (below): code(), message(), remark(), str("/data/...") for the
- *   fields the spec does not show; verify::Reply r = client.single_login(...) still compiles.
+ *   fields the action table does not name; verify::Reply r = client.single_login(...) still compiles.
  * - Registering without a card (user_register) creates an account that has already expired
  *   (its expire_at is the registration time, no token).
  */
@@ -82,15 +82,9 @@ inline void read_answer(const Reply &reply, Answer &out) {
     out.offline_info = reply.offline_info();
 }
 
-/* A "*_at" field: its text read as a service time; std::nullopt when absent, empty or not
- * in the service's form (the text stays readable with Reply::str). */
-inline std::optional<Time> read_time(const Reply &reply, std::string_view pointer) {
-    std::optional<std::string> text = reply.str(pointer);
-    if (!text) {
-        return std::nullopt;
-    }
-    return service_time(*text);
-}
+/* A "*_at" field as a time (Reply::time: read by the library); std::nullopt when absent,
+ * empty or not in the service's form (the text stays readable with Reply::str). */
+inline std::optional<Time> read_time(const Reply &reply, std::string_view pointer) { return reply.time(pointer); }
 
 /* An object field as name -> text, listed by the library (verify_reply_member_count and
  * verify_reply_member_name): strings as they are, numbers and booleans in JSON notation (as
@@ -121,7 +115,7 @@ inline std::optional<std::map<std::string, std::string>> read_map(const Reply &r
 }  // namespace detail
 /*
  * The typed outcome of a call: the server's reply (a Result is a Reply: code(), message(),
- * remark(), str("/data/...") for fields the spec does not show) and, when the server answered
+ * remark(), str("/data/...") for fields the action table does not name) and, when the server answered
  * 200, 201 or 202, the action's typed fields as a T (verify::CardLogin, verify::UserSession,
  * ...; generated from the action table), with an std::expected-like interface:
  *
@@ -154,7 +148,7 @@ public:
     /* The typed outcome of `reply` (the fields are read now, once). */
     explicit Result(Reply reply) : Reply(std::move(reply)) {
         const std::int32_t c = code();
-        if (c == codes::ok || c == codes::pending || c == codes::offline) {
+        if (is_success(c)) {
             value_ = T::from(*this);
         }
     }
@@ -198,7 +192,7 @@ public:
     }
 #endif
 
-    /* The raw reply (this object), for fields the spec does not show. */
+    /* The raw reply (this object), for fields the action table does not name. */
     [[nodiscard]] const Reply &reply() const noexcept { return *this; }
 
 private:

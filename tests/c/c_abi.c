@@ -295,6 +295,9 @@ static int accessors(const char *base_url, const char *app_id, const char *app_k
     int64_t number = 0;
     size_t count = 0;
     int32_t flag = -1;
+    int64_t seconds = 0;
+    int64_t read_again = 0;
+    int32_t offset = 0;
     int32_t before_code;
     char *before_message;
 
@@ -342,6 +345,23 @@ static int accessors(const char *base_url, const char *app_id, const char *app_k
     CHECK_STR(text, "3");
     CHECK_INT(verify_reply_json(reply, "/data/status", &text), 0);
     CHECK_STR(text, "\"active\"");
+
+    /* The service's times as numbers (read by the library): Unix seconds and the offset the
+     * service wrote them in, UTC+08:00; the same from the text. */
+    CHECK_INT(verify_reply_time(reply, "/data/expire_at", &seconds, &offset), 0);
+    CHECK_INT(offset, 28800);
+    CHECK_INT(verify_reply_str(reply, "/data/expire_at", &text), 0);
+    CHECK_INT(verify_service_time(text, &read_again, NULL), 0);
+    CHECK_INT(read_again, seconds);
+    CHECK_INT(verify_service_time("2099-03-04 05:06:07", &seconds, &offset), 0);
+    CHECK_INT(seconds, 4076255167LL);
+    CHECK_INT(verify_service_time("2099-02-30 00:00:00", &seconds, NULL), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_service_time("2099-03-04T05:06:07", &seconds, NULL), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(verify_reply_time(reply, "/data/token", &seconds, NULL), VERIFY_ERR_NO_SUCH_FIELD);
+    CHECK_INT(seconds, 4076255167LL);
+    CHECK_INT(verify_reply_time(reply, "/data/expire_at", NULL, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_service_time(NULL, &seconds, NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_service_time("2099-03-04 05:06:07", NULL, NULL), VERIFY_ERR_INVALID_ARGUMENT);
 
     /* Absent, or of another type: VERIFY_ERR_NO_SUCH_FIELD, *out and the last error untouched.
      * First a failure of our own, so that there is a last error to keep. */

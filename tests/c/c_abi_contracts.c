@@ -195,6 +195,62 @@ int contracts(const char *base_url, const char *app_id, const char *app_key, con
     CHECK_INT(verify_machine_check_note(check, &text), 0);
     CHECK(text != NULL && strstr(text, "not a folder") != NULL);
     verify_machine_check_free(check);
+    /* Nor can anything be stored in a folder under a file, under /proc, or of a 64 KiB path:
+     * ISSUED again (never "a stored code did not open"), the note saying it is not stored. */
+    {
+        char under_file[600];
+        char *long_path = malloc(64 * 1024 + 8);
+        const char *nowhere[3];
+        size_t at;
+        CHECK(long_path != NULL);
+        if (long_path != NULL) {
+            snprintf(under_file, sizeof under_file, "%s/state", file);
+            memcpy(long_path, "/tmp/", 5);
+            memset(long_path + 5, 'x', 64 * 1024 - 5);
+            long_path[64 * 1024] = '\0';
+            nowhere[0] = under_file;
+            nowhere[1] = "/proc/verify-state";
+            nowhere[2] = long_path;
+            for (at = 0; at < 3; at++) {
+                CHECK_INT(verify_machine_check_new("contracts", nowhere[at], &check), VERIFY_OK);
+                CHECK_INT(verify_machine_check_outcome(check, &outcome), 0);
+                CHECK_INT(outcome, VERIFY_MACHINE_ISSUED);
+                CHECK_INT(verify_machine_check_note(check, &text), 0);
+                CHECK(text != NULL && strstr(text, "not stored") != NULL);
+                verify_machine_check_free(check);
+            }
+            free(long_path);
+        }
+    }
+    /* The last error repeats no caller's value in full, nor the server's echo of one: a
+     * 64 KiB variable name (1013, whose message names the variable; the reply keeps it all)
+     * and a 64 KiB state folder with offline verdicts on (-18). */
+    {
+        char *name = malloc(64 * 1024 + 8);
+        verify_client *refused = NULL;
+        verify_reply *echo = NULL;
+        CHECK(name != NULL);
+        if (name != NULL) {
+            memset(name, 'v', 64 * 1024);
+            name[64 * 1024] = '\0';
+            CHECK_INT(verify_get_variable(client, name, &echo), 1013);
+            CHECK_INT(verify_last_error_code(), 1013);
+            CHECK(strlen(verify_last_error_message()) < 400);
+            CHECK(strstr(verify_last_error_message(), "vvvv") != NULL);
+            CHECK(echo != NULL && strlen(verify_reply_message(echo)) > 64 * 1024);
+            verify_reply_free(echo);
+            memcpy(name, "/tmp/", 5);
+            CHECK_INT(verify_client_options_set_state_folder(client_options, name), VERIFY_OK);
+            CHECK_INT(verify_client_options_set_offline_grace(client_options, 3600), VERIFY_OK);
+            CHECK_INT(
+                verify_client_new_with_options(base_url, app_id, app_key, client_options, &refused),
+                VERIFY_ERR_STATE_FOLDER);
+            check_refusal(VERIFY_ERR_STATE_FOLDER, "state folder");
+            CHECK(refused == NULL);
+            CHECK_INT(verify_client_options_set_offline_grace(client_options, 0), VERIFY_OK);
+            free(name);
+        }
+    }
     /* v1 ignores the state folder, as documented: a file, or bytes that are not UTF-8. */
     CHECK_INT(verify_machine_code_ex("contracts", VERIFY_MACHINE_V1, file, machine, sizeof machine),
               VERIFY_OK);

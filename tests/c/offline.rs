@@ -7,7 +7,9 @@
 //! the reason, clearing the store; two processes storing verdicts at once never tear the
 //! store, which another machine (a mount namespace with another machine-id) cannot open; a
 //! state folder that cannot be written refuses the client; offline, an account's wrong
-//! password is refused. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
+//! password is refused; the table of moves against the store's pieces (`c_offline_pieces.c`,
+//! one start a run: a time mark deleted, an older copy put back, the second place pointed
+//! elsewhere) gives no offline verdict where a piece cannot vouch. Each test has a sandbox of its own, paused and resumed as an outage, driven by the
 //! hosts' `@@` requests.
 //!
 //! Needs `cc`, `c++`, `valgrind` and Mono (`scripts/install-deps.sh gcc valgrind mono`).
@@ -191,4 +193,141 @@ fn two_processes_storing_verdicts_at_once_never_tear_the_store() {
         output.status.success() && stdout.contains(" checks, 0 failed"),
         "the host failed in its namespace (root and unshare are needed)\n{stdout}\n{stderr}"
     );
+}
+
+/// The table of moves against the offline store through the C ABI (SECURITY.md, "The offline
+/// store"; the scene of `common::host::pieces`): with the clock behind the time marks, a
+/// piece deleted (the state folder's mark, the second place, both; each with an older copy
+/// of the state folder put back) or the second place pointed elsewhere (`XDG_CONFIG_HOME`, or
+/// `HOME` without it) gives no offline verdict (`VERIFY_ERR_TIME_UNCONFIRMED`), where it gave
+/// `VERIFY_OFFLINE` before; the rows refused before still are (`VERIFY_ERR_CLOCK_BACK`);
+/// older copies of both places still answer (the stated limit); one online login heals.
+#[test]
+fn c_every_piece_of_the_offline_store_vouches_for_the_others() {
+    use common::host::{folder_files, put_folder, PiecesHost, PiecesScene, State};
+    use verify_core::codes::{ERR_CLOCK_BACK, ERR_TIME_UNCONFIRMED, OFFLINE};
+
+    let scratch = Scratch::new();
+    let host = build_host("c_offline_pieces", &scratch, &[]);
+    let config = scratch.0.join("config");
+    let second = config.join("verify");
+    let elsewhere = scratch.0.join("elsewhere");
+    let home = scratch.0.join("home");
+    // Where the second place resolves for the next start: `XDG_CONFIG_HOME`, or `HOME`.
+    let place: Mutex<(&str, PathBuf)> = Mutex::new(("XDG_CONFIG_HOME", config.clone()));
+    let run = |args: &[String]| {
+        let mut command = common::host::host_command(&host);
+        let (variable, folder) = place.lock().expect("place").clone();
+        command.env_remove("XDG_CONFIG_HOME").env(variable, folder);
+        let output = command.args(args).output().expect("run the host");
+        let (stdout, stderr) = common::host::text(&output);
+        let report = format!("{stdout}\n{stderr}");
+        assert!(output.status.success(), "the host failed\n{report}");
+        (stdout, report)
+    };
+    let host = PiecesHost {
+        run: Box::new(run),
+        state_arg: scratch.0.join("state").display().to_string(),
+        state_dir: scratch.0.join("state"),
+    };
+    let older_second = std::cell::RefCell::new(Default::default());
+    let mut scene = PiecesScene::new(host, || {
+        *older_second.borrow_mut() = folder_files(&second);
+    });
+    let older_second = older_second.into_inner();
+    let now_second = folder_files(&second);
+    assert!(!now_second.is_empty(), "the second place holds the mark");
+
+    let rows: [(&str, State, Option<&common::host::Folder>, i32); 10] = [
+        (
+            "nothing else (control)",
+            State::Now,
+            Some(&now_second),
+            ERR_CLOCK_BACK,
+        ),
+        (
+            "the state folder's mark deleted",
+            State::NowWithoutMark,
+            Some(&now_second),
+            ERR_TIME_UNCONFIRMED,
+        ),
+        (
+            "the second place deleted",
+            State::Now,
+            None,
+            ERR_TIME_UNCONFIRMED,
+        ),
+        (
+            "both marks deleted",
+            State::NowWithoutMark,
+            None,
+            ERR_TIME_UNCONFIRMED,
+        ),
+        (
+            "an older state folder, its mark deleted",
+            State::OlderWithoutMark,
+            Some(&now_second),
+            ERR_TIME_UNCONFIRMED,
+        ),
+        (
+            "an older state folder, the second place deleted",
+            State::Older,
+            None,
+            ERR_TIME_UNCONFIRMED,
+        ),
+        (
+            "an older state folder, both marks deleted",
+            State::OlderWithoutMark,
+            None,
+            ERR_TIME_UNCONFIRMED,
+        ),
+        (
+            "an older state folder (the second place intact)",
+            State::Older,
+            Some(&now_second),
+            ERR_CLOCK_BACK,
+        ),
+        (
+            "an older second place alone",
+            State::Now,
+            Some(&older_second),
+            ERR_CLOCK_BACK,
+        ),
+        (
+            "older copies of both (the limit)",
+            State::Older,
+            Some(&older_second),
+            OFFLINE,
+        ),
+    ];
+    for (row, state, second_files, expected) in rows {
+        scene.set_state(state);
+        match second_files {
+            Some(files) => put_folder(&second, files),
+            None => {
+                let _ = std::fs::remove_dir_all(&second);
+            }
+        }
+        scene.expect(row, expected);
+    }
+    // The second place pointed elsewhere, at a copy of the older one: by XDG_CONFIG_HOME, and
+    // by HOME with XDG_CONFIG_HOME unset.
+    put_folder(&second, &now_second);
+    put_folder(&elsewhere.join("verify"), &older_second);
+    put_folder(&home.join(".config/verify"), &older_second);
+    for (variable, folder) in [("XDG_CONFIG_HOME", &elsewhere), ("HOME", &home)] {
+        scene.set_state(State::Older);
+        *place.lock().expect("place") = (variable, folder.clone());
+        scene.expect(
+            &format!("the second place redirected by {variable}"),
+            ERR_TIME_UNCONFIRMED,
+        );
+    }
+    // One online login heals, in the profile as it is now (the redirected one).
+    scene.heal("a profile moved without its second place");
+    *place.lock().expect("place") = ("XDG_CONFIG_HOME", config.clone());
+    scene.set_state(State::NowWithoutMark);
+    let _ = std::fs::remove_dir_all(&second);
+    scene.expect("both marks deleted again", ERR_TIME_UNCONFIRMED);
+    scene.heal("both marks deleted");
 }

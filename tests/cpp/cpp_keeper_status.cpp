@@ -39,8 +39,9 @@ int main(int argc, char **argv)
         }
         verify::Keeper keeper = client->keep_alive(
             login.str("/data/token").value_or(""), verify::SessionKind::User,
-            verify::KeeperOptions{seconds(1), seconds(60), std::string("10.1.2.3")});
-        // Before the first heartbeat (one interval after the start).
+            verify::KeeperOptions{seconds(4), seconds(60), std::string("10.1.2.3")});
+        // Before the first heartbeat (one interval after the start: long enough that a
+        // loaded machine still reads the status before it).
         verify::KeeperStatus before = keeper.status();
         CHECK(before.state == verify::KeeperState::Alive);
         CHECK(before.last_code == 0);

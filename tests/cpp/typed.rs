@@ -11,7 +11,7 @@
 mod common;
 
 use common::host::{
-    compile_cxx, first_fenced, root, run_host, IssueProgram, Run, Scratch, CXX_STRICT_FLAGS,
+    compile_cxx, first_fenced, root, run_host, Run, Scratch, TypedProgram, CXX_STRICT_FLAGS,
 };
 
 /// Builds `cpp_typed.cpp` with `std` (`-std=c++17`, `-std=c++23`), runs it against a fresh
@@ -23,12 +23,12 @@ fn run_typed(std: &str) -> String {
     flags.extend(CXX_STRICT_FLAGS);
     compile_cxx(&root().join("tests/cpp/cpp_typed.cpp"), &binary, &flags);
 
-    let issue = IssueProgram::new("CTYP-CARD-0000-0001");
-    let output = run_host(&binary, &issue.args(), Run::Native, |line| {
-        issue.answer(line)
+    let typed = TypedProgram::new("CTYP-CARD-0000-0001");
+    let output = run_host(&binary, &typed.args(), Run::Native, |line| {
+        typed.answer(line)
     });
     output.assert_passed(Run::Native);
-    issue.assert_output(&output, &output.report());
+    typed.assert_output(&output, &output.report());
     output.stdout
 }
 

@@ -232,8 +232,8 @@ fn every_public_csharp_member_documents_its_parameters_and_throws() {
         .collect();
     assert!(
         faults.is_empty(),
-        "undocumented parameters or exceptions (the generated members: tests/generate/csharp.rs, \
-         then `VERIFY_BLESS=1 cargo test --test generated`):\n{}",
+        "undocumented parameters or exceptions (the generated members: codegen/src/lang/csharp/, \
+         then `cargo run -p verify-codegen`):\n{}",
         faults
             .iter()
             .map(|line| line.as_str())

@@ -387,16 +387,16 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
         bin.join("libverify.so"),
     )
     .expect("copy the native library");
-    let issue = common::host::IssueProgram::new("NUGT-CARD-0000-0001");
+    let typed = common::host::TypedProgram::new("NUGT-CARD-0000-0001");
     let mut command = Command::new("mono");
     command
         .arg(&exe)
-        .args(issue.args())
+        .args(typed.args())
         .env("LD_LIBRARY_PATH", &bin)
         .current_dir(&bin);
-    let output = common::host::run_host_command(command, |line| issue.answer(line));
+    let output = common::host::run_host_command(command, |line| typed.answer(line));
     let report = output.report();
-    issue.assert_output(&output, &report);
+    typed.assert_output(&output, &report);
     let stdout = output.stdout;
     assert!(
         stdout.contains(&format!("library {version} ABI 2")),

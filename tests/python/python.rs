@@ -6,7 +6,7 @@
 //!   ban, an offline start, machine codes, asyncio) against this binary's sandbox;
 //! - the typed program `tests/python/python_typed.py` (the program of the typed C++ and C#
 //!   hosts: card login, account login, wrong password, bad card, wrong AppKey, an offline
-//!   start, the keeper seeing a ban), checked like them by `common::host::IssueProgram`;
+//!   start, the keeper seeing a ban), checked like them by `common::host::TypedProgram`;
 //! - `mypy --strict` over the package and `vermin` for the oldest CPython it states (3.8);
 //! - a program frozen with PyInstaller, with no hook of its own, run against the sandbox;
 //! - the release wheels: Linux x86-64 and ARM64 built against glibc 2.17 and found
@@ -27,7 +27,7 @@ use std::sync::OnceLock;
 
 use common::host::{
     first_fenced, library_dir, require_tool, root, run_host_command, run_script, show, target_dir,
-    text, IssueProgram, Scratch,
+    test_config_home, text, Scratch, TypedProgram,
 };
 use common::APP_KEY;
 use verify_sandbox::{Fault, FaultKind};
@@ -150,7 +150,8 @@ fn python_command(python: &Path) -> Command {
     command
         .env_remove("VERIFY_LIBRARY")
         .env_remove("LD_LIBRARY_PATH")
-        .env_remove("PYTHONPATH");
+        .env_remove("PYTHONPATH")
+        .env("XDG_CONFIG_HOME", test_config_home());
     command
 }
 
@@ -218,14 +219,14 @@ fn pytest_suite_passes_against_the_sandbox() {
 fn typed_program_on_the_python_api() {
     let scratch = Scratch::new();
     let python = fresh_venv(&scratch, &test_wheel(), &[]);
-    let issue = IssueProgram::new("PTYP-CARD-0000-0001");
+    let typed = TypedProgram::new("PTYP-CARD-0000-0001");
     let mut command = python_command(&python);
     command
         .arg(root().join("tests/python/python_typed.py"))
-        .args(issue.args())
+        .args(typed.args())
         .current_dir(&scratch.0);
-    let sandbox = issue.program.sandbox;
-    let app_id = issue.program.app_id.clone();
+    let sandbox = typed.program.sandbox;
+    let app_id = typed.program.app_id.clone();
     let output = run_host_command(command, |line| match line {
         // The service out of reach: every request of the program is answered too late.
         "@@ outage" => {
@@ -242,10 +243,10 @@ fn typed_program_on_the_python_api() {
             sandbox.clear_faults(Some(&app_id));
             Some("go".to_owned())
         }
-        _ => issue.answer(line),
+        _ => typed.answer(line),
     });
     let report = output.report();
-    issue.assert_output(&output, &report);
+    typed.assert_output(&output, &report);
     assert!(
         output
             .stdout

@@ -2,9 +2,9 @@
 //
 // The API (namespace Verify):
 // - Every action returns its typed reply (CardLoginReply, UserSessionReply, ..., generated
-//   from the action table): the fields of the spec as properties (strings, long?, bool?, and
+//   from the action table): the action table's fields as properties (strings, long?, bool?, and
 //   the service's times as DateTimeOffset? with its UTC+08:00 offset), plus the raw reply
-//   (GetString("/data/..."), Json) for fields the spec does not show. A reply is a plain
+//   (GetString("/data/..."), Json) for fields the action table does not name. A reply is a plain
 //   immutable object: no Dispose.
 // - One error path, chosen by the host: `client.SingleLogin(card, mac).EnsureOk()` (or
 //   ClientOptions.ThrowOnRefusal for every call) throws VerifyRefusedException with Code,
@@ -296,32 +296,10 @@ namespace Verify
             uint intervalMs = Args.Milliseconds(interval, "interval");
             uint timeoutMs = Args.Milliseconds(timeout, "timeout");
             ReplyHandle reply;
-            int code;
-            if (cancel == null)
-            {
-                code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs, timeoutMs,
-                    IntPtr.Zero, out reply);
-            }
-            else
-            {
-                // The token is optional (NULL), so it crosses as IntPtr while a reference is
-                // held on its handle: it cannot be freed while the wait uses it.
-                CancelHandle token = cancel.Handle;
-                bool added = false;
-                try
-                {
-                    token.DangerousAddRef(ref added);
-                    code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs,
-                        timeoutMs, token.DangerousGetHandle(), out reply);
-                }
-                finally
-                {
-                    if (added)
-                    {
-                        token.DangerousRelease();
-                    }
-                }
-            }
+            // No token: an empty handle, which crosses as NULL. A token's handle is held for
+            // the call by the marshaller: it cannot be freed while the wait uses it.
+            int code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs, timeoutMs,
+                cancel == null ? new CancelHandle() : cancel.Handle, out reply);
             return Finish(code, reply, h => new UserSessionReply(h));
         }
 

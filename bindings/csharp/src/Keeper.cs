@@ -47,7 +47,7 @@ namespace Verify
         private readonly object gate = new object();
         private readonly Client client;
         private readonly KeeperOptions options;
-        private readonly Func<ClientHandle, IntPtr, KeeperHandle> start;
+        private readonly Func<ClientHandle, KeeperOptionsHandle, KeeperHandle> start;
         private readonly string startParameter;
         private readonly TaskCompletionSource<KeeperEventArgs> completion =
             new TaskCompletionSource<KeeperEventArgs>(TaskCreationOptions.RunContinuationsAsynchronously);

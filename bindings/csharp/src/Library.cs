@@ -12,10 +12,10 @@ namespace Verify
     public static class Library
     {
         /// <summary>The ABI version this binding was written for (VERIFY_ABI_VERSION of verify.h).</summary>
-        public const uint BindingAbiVersion = 2;
+        public const uint BindingAbiVersion = NativeMethods.VERIFY_ABI_VERSION;
 
         /// <summary>Length of a machine code (VERIFY_MACHINE_CODE_LEN): 32 uppercase hex characters.</summary>
-        public const int MachineCodeLength = 32;
+        public const int MachineCodeLength = NativeMethods.VERIFY_MACHINE_CODE_LEN;
 
         /// <summary>The library version, e.g. "0.2.0".</summary>
         public static string Version
@@ -167,15 +167,16 @@ namespace Verify
         {
             Args.NotNull(salt, "salt");
             Args.Optional(stateFolder, "stateFolder");
-            IntPtr check;
+            MachineCheckHandle check;
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             int code = NativeMethods.verify_machine_check_new(salt,
                 string.IsNullOrEmpty(stateFolder) ? null : stateFolder, out check);
             if (code != (int)ResultCode.Ok)
             {
+                check.Dispose();
                 throw VerifyException.FromLastError((ResultCode)code);
             }
-            try
+            using (check)
             {
                 IntPtr text;
                 NativeMethods.verify_machine_check_code(check, out text);
@@ -199,10 +200,6 @@ namespace Verify
                         (ComponentState)state, Utf8.FromNative(NativeMethods.verify_machine_state_name(state)), weight));
                 }
                 return new MachineCheck(machineCode, (MachineOutcome)outcome, score, components.AsReadOnly(), note);
-            }
-            finally
-            {
-                NativeMethods.verify_machine_check_free(check);
             }
         }
 
@@ -241,17 +238,12 @@ namespace Verify
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             ClientOptionsHandle native = options == null ? null : options.ToHandle();
             DiagnosisHandle report = null;
-            bool added = false;
             bool kept = false;
             try
             {
-                IntPtr nativeOptions = IntPtr.Zero;
-                if (native != null)
-                {
-                    native.DangerousAddRef(ref added);
-                    nativeOptions = native.DangerousGetHandle();
-                }
-                int code = NativeMethods.verify_diagnose(baseUrl, appId, appKey, nativeOptions, deadlineMs, out report);
+                // No options: an empty handle, which crosses as NULL.
+                int code = NativeMethods.verify_diagnose(baseUrl, appId, appKey, native ?? new ClientOptionsHandle(),
+                    deadlineMs, out report);
                 if (code != (int)ResultCode.Ok)
                 {
                     throw VerifyException.FromLastError((ResultCode)code);
@@ -268,10 +260,6 @@ namespace Verify
                 {
                     report.Dispose();
                 }
-                if (added)
-                {
-                    native.DangerousRelease();
-                }
                 if (native != null)
                 {
                     native.Dispose();
@@ -280,7 +268,7 @@ namespace Verify
         }
 
         /// <summary>Copies the report at <paramref name="report"/> out of the library; the Diagnosis keeps <paramref name="handle"/>.</summary>
-        private static Diagnosis ReadDiagnosis(IntPtr report, DiagnosisHandle handle)
+        private static Diagnosis ReadDiagnosis(DiagnosisHandle report, DiagnosisHandle handle)
         {
             int verdict;
             NativeMethods.verify_diagnosis_verdict(report, out verdict);
@@ -312,14 +300,15 @@ namespace Verify
         /// <exception cref="VerifyException">The OS failed.</exception>
         public static MachineVirtual Virtualization()
         {
-            IntPtr report;
+            MachineVirtualHandle report;
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             int code = NativeMethods.verify_machine_virtual_new(out report);
             if (code != (int)ResultCode.Ok)
             {
+                report.Dispose();
                 throw VerifyException.FromLastError((ResultCode)code);
             }
-            try
+            using (report)
             {
                 UIntPtr count;
                 NativeMethods.verify_machine_virtual_count(report, out count);
@@ -336,10 +325,6 @@ namespace Verify
                 }
                 return new MachineVirtual(signs.AsReadOnly());
             }
-            finally
-            {
-                NativeMethods.verify_machine_virtual_free(report);
-            }
         }
 
         /// <summary>The machine code a call wrote into <paramref name="buffer"/>, or its failure thrown.</summary>
@@ -354,7 +339,7 @@ namespace Verify
         }
 
         /// <summary>The code page this binding passes strings in: UTF-8 (VERIFY_CODE_PAGE_UTF8).</summary>
-        public const int Utf8CodePage = 65001;
+        public const int Utf8CodePage = (int)Verify.CodePage.Utf8;
 
         /// <summary>
         /// The library's code page for the whole process (verify_code_page): 65001, UTF-8, unless

@@ -10,9 +10,9 @@ namespace Verify
     /// <summary>
     /// An answer of the server, of any code: <c>verify_reply</c>. Every action returns its
     /// typed subclass (<see cref="CardLoginReply"/>, <see cref="UserSessionReply"/>, ...) with
-    /// the fields of the spec as properties; this class gives what every reply has (code,
-    /// message, remark, the offline verdict) and every field by JSON Pointer, for fields the spec
-    /// does not show. A plain immutable object: no Dispose (the native reply is freed by the
+    /// the action table's fields as properties; this class gives what every reply has (code,
+    /// message, remark, the offline verdict) and every field by JSON Pointer, for fields the
+    /// action table does not name. A plain immutable object: no Dispose (the native reply is freed by the
     /// garbage collector once the object is unreachable).
     /// </summary>
     /// <remarks>
@@ -93,7 +93,7 @@ namespace Verify
         /// <summary>True when the server refused the call: any code but 200, 201 and 202.</summary>
         public bool IsRefusal
         {
-            get { return code != ResultCode.Ok && code != ResultCode.Pending && code != ResultCode.Offline; }
+            get { return !ResultCodes.IsSuccess(code); }
         }
 
         /// <summary>
@@ -237,15 +237,24 @@ namespace Verify
 
         /// <summary>
         /// The value at <paramref name="pointer"/> as a time of the service
-        /// (<c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00) with that offset, or null when absent, empty
-        /// or in another form (<see cref="GetString"/> still gives the text).
+        /// (<c>YYYY-MM-DD HH:mm:ss</c> in UTC+08:00, read by the library: verify_reply_time) with
+        /// that offset, or null when absent, empty or in another form (<see cref="GetString"/>
+        /// still gives the text).
         /// </summary>
         /// <param name="pointer">A JSON Pointer (<c>/data/token</c>; <see cref="Pointer"/> builds one).</param>
         /// <exception cref="ArgumentNullException"><paramref name="pointer"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="pointer"/> contains a NUL character.</exception>
         public DateTimeOffset? GetTime(string pointer)
         {
-            return ServiceTime.Parse(GetString(pointer));
+            Args.NotNull(pointer, "pointer");
+            return handle.With(p =>
+            {
+                long seconds;
+                int offset;
+                return Present(NativeMethods.verify_reply_time(p, pointer, out seconds, out offset))
+                    ? ServiceTime.At(seconds, offset)
+                    : null;
+            });
         }
 
         /// <summary>
@@ -314,8 +323,7 @@ namespace Verify
         /// <param name="code">A result code.</param>
         public static bool IsConfigurationCode(ResultCode code)
         {
-            return code == ResultCode.ProgramNotFound || code == ResultCode.SignatureError
-                || code == ResultCode.AppKeyWrong || code == ResultCode.NotApproved;
+            return ResultCodes.IsConfigurationRefusal(code);
         }
 
         /// <summary>Throws the refusal of this reply, if it is one.</summary>

@@ -16,18 +16,26 @@ namespace Verify
 
         /// <summary>
         /// <paramref name="text"/> (<c>YYYY-MM-DD HH:mm:ss</c>) as a time with the +08:00 offset,
-        /// or null for null, "" or any other form.
+        /// or null for null, "" or any other form. The library reads it (verify_service_time):
+        /// the binding never parses the service's format itself.
         /// </summary>
         /// <param name="text">The service's text of a time, or null.</param>
         public static DateTimeOffset? Parse([Nullable(2)] string text)
         {
-            DateTime local;
-            if (string.IsNullOrEmpty(text) || !DateTime.TryParseExact(text, "yyyy-MM-dd HH:mm:ss",
-                CultureInfo.InvariantCulture, DateTimeStyles.None, out local))
+            if (string.IsNullOrEmpty(text) || text.IndexOf('\0') >= 0)
             {
                 return null;
             }
-            return new DateTimeOffset(DateTime.SpecifyKind(local, DateTimeKind.Unspecified), Offset);
+            long seconds = 0;
+            int offset = 0;
+            int code = Loader.Call(() => NativeMethods.verify_service_time(text, out seconds, out offset));
+            return code == 0 ? At(seconds, offset) : (DateTimeOffset?)null;
+        }
+
+        /// <summary>The instant <paramref name="seconds"/> at the offset the service wrote it in.</summary>
+        internal static DateTimeOffset? At(long seconds, int offsetSeconds)
+        {
+            return DateTimeOffset.FromUnixTimeSeconds(seconds).ToOffset(TimeSpan.FromSeconds(offsetSeconds));
         }
 
         /// <summary>The instant <paramref name="seconds"/> (Unix seconds) at the service's offset, +08:00.</summary>

@@ -9,14 +9,13 @@ use super::body::parse;
 use super::init::Session;
 use super::Shared;
 use crate::codes;
-use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogLevel};
 use crate::net::transport::{HttpReply, SendError, Transport};
-use crate::offline::session_of;
 use crate::reply::Reply;
 use crate::request::ActionRequest;
-use crate::wiped::Wiped;
+use crate::util::deadline::Deadline;
+use crate::util::wiped::Wiped;
 use crate::wire;
 
 /// The largest request body the library sends: 1 MiB (servers of this kind cap theirs).
@@ -150,7 +149,7 @@ impl Shared {
             };
             let reply = parse(&http)?
                 .with_date(http.date())
-                .with_session(session_of(request));
+                .with_session(request.purpose().session());
             match reply.code() {
                 codes::PROGRAM_NOT_FOUND if !reinit_done => {
                     reinit_done = true;

@@ -12,14 +12,14 @@ use serde_json::Value;
 use super::body::parse;
 use super::Shared;
 use crate::codes;
-use crate::deadline::Deadline;
 use crate::error::Error;
 use crate::log::{log, LogLevel};
 use crate::net::transport::{
     none_reachable, wiped_shared, HeaderValue, HttpReply, SendError, Transport, Uri,
 };
 use crate::reply::Reply;
-use crate::wiped::{Wipe, Wiped};
+use crate::util::deadline::Deadline;
+use crate::util::wiped::{Wipe, Wiped};
 use crate::wire;
 
 /// The session secret of one Init, shared by the calls that use it; wiped when the last

@@ -22,22 +22,22 @@ use std::sync::atomic::{AtomicI64, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
-use crate::clock_mark::ClockMark;
-use crate::deadline::Deadline;
 use crate::error::Error;
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::connect::Origin;
 use crate::net::transport::{Settings, Transport, Uri};
 use crate::net::url::BaseUrl;
-use crate::offline::{Login, Offline, Pending};
+use crate::offline::clock_mark::ClockMark;
+use crate::offline::{Offline, Pending};
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
-use crate::process::Thread;
 use crate::reply::Reply;
 use crate::request::ActionRequest;
 use crate::session::SessionKind;
 use crate::state::Sealed;
-use crate::wiped::Wiped;
+use crate::util::deadline::Deadline;
+use crate::util::process::Thread;
+use crate::util::wiped::Wiped;
 
 pub use exchange::MAX_REQUEST_BYTES;
 use init::Session;
@@ -138,18 +138,11 @@ impl Client {
                     base.as_str()
                 )));
             }
-            let origin = origin_of(base.as_str());
-            let init_url = format!("{}/api/verify", base.as_str());
-            let init_uri = Uri::try_from(init_url.as_str()).map_err(|err| {
-                Error::invalid_argument(format!("{} is not a usable URL: {err}", base.as_str()))
-            })?;
-            let line = Origin::of(&init_uri).ok_or_else(|| {
-                Error::invalid_argument(format!("{} has no host or port", base.as_str()))
-            })?;
+            let line = Origin::of_base(&base);
             endpoints.push(Endpoint {
-                init_url,
-                init_uri,
-                origin,
+                init_url: base.request_url().to_owned(),
+                init_uri: base.request_uri().clone(),
+                origin: base.origin().to_owned(),
                 line: line.label(),
                 direct: base.is_loopback(),
             });
@@ -212,7 +205,11 @@ impl Client {
         if let (Some(store), Some(_)) = (&state, options.offline_grace) {
             store.check_writable()?;
         }
-        let settings = Arc::new(Settings::new(&options, &service, state.clone())?);
+        let settings = Arc::new(Settings::new(
+            options.connection(),
+            &service,
+            state.clone(),
+        )?);
         // Calls start at the remembered winning line's base URL.
         let current = settings
             .lines()
@@ -305,7 +302,7 @@ impl Client {
     pub(crate) fn exchange_online(&self, request: &ActionRequest) -> Result<Reply, Error> {
         let shared = &self.shared;
         let outcome = shared.exchange_within(&shared.transport, request, true);
-        if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
+        if let (Some(offline), Some(login)) = (&shared.offline, request.login()) {
             offline.observe_login(&login, &outcome);
         }
         shared.logged(request, outcome)
@@ -345,16 +342,6 @@ impl Shared {
     fn lock_session(&self) -> std::sync::MutexGuard<'_, Option<Session>> {
         // A panic while holding this lock cannot leave the Option half-written.
         self.session.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-}
-
-/// `scheme://host[:port]` of a base URL.
-fn origin_of(base: &str) -> String {
-    match base.split_once("://") {
-        Some((scheme, rest)) => {
-            format!("{scheme}://{}", rest.split('/').next().unwrap_or(rest))
-        }
-        None => base.to_owned(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! What the doctor shows of a certificate: its subject, its issuer and its validity, read
-//! from the DER (`der.rs`: the fields only; the chain's checks are rustls's and webpki's).
+//! from the DER (`net/der.rs`: the fields only; the chain's checks are rustls's and webpki's).
 
-use crate::der::element;
+use crate::net::der::element;
 
 /// The names and dates of one certificate.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 use super::cert;
 use super::reach::Line;
 use super::report::{rfc3339_of, span, Step, StepKind, Verdict};
-use crate::deadline::Deadline;
 use crate::net::tls::{PinMismatch, Seen, SelfSigned, Trust};
+use crate::util::deadline::Deadline;
 
 /// A certificate that ends within this is reported.
 const EXPIRES_SOON: i64 = 14 * 86_400;

@@ -11,8 +11,8 @@ use super::handshake::handshake;
 use super::proxy::{through_proxy, ProxyPlan};
 use super::reach::{connect, look_up, Line};
 use super::report::{Step, StepKind, Verdict};
-use crate::deadline::Deadline;
 use crate::options::Options;
+use crate::util::deadline::Deadline;
 
 /// The steps of every line, the lines probed at once (each bounded by `deadline`).
 pub(crate) fn probe(

@@ -42,11 +42,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 pub use report::{Report, Step, StepKind, Verdict, REPORT_VERSION};
 
-use crate::deadline::Deadline;
 use crate::net::connect::Origin;
-use crate::net::transport::Uri;
 use crate::net::url::BaseUrl;
 use crate::options::Options;
+use crate::util::deadline::Deadline;
 
 /// The doctor's default deadline: 10 seconds.
 pub const DEFAULT_DIAGNOSE_DEADLINE: Duration = Duration::from_secs(10);
@@ -96,8 +95,13 @@ pub fn diagnose_with(
     let started_at = SystemTime::now();
     let started = Instant::now();
     let deadline = Deadline::after(settings.deadline.saturating_sub(MARGIN));
-    let mut steps = options::steps(base_url, app_id, app_key, options);
-    let lines = lines_of(base_url, options);
+    // Each URL parsed once: the options step and the probes read the same parse.
+    let bases: Vec<BaseUrl> = std::iter::once(base_url)
+        .chain(options.mirrors.iter().map(String::as_str))
+        .filter_map(|url| BaseUrl::parse(url).ok())
+        .collect();
+    let mut steps = options::steps(base_url, app_id, app_key, options, &bases);
+    let lines = lines_of(&bases, options);
     let proxy = proxy::ProxyPlan::of(options);
     let salt = settings.machine_salt.as_deref().unwrap_or(app_id);
 
@@ -167,26 +171,19 @@ pub fn diagnose_with(
     report
 }
 
-/// The lines of the service: the base URL and each mirror that the client would use (the
-/// options step reports the others: a URL that does not parse, plain http off loopback
-/// without the opt-in).
-fn lines_of(base_url: &str, options: &Options) -> Vec<reach::Line> {
-    std::iter::once(base_url)
-        .chain(options.mirrors.iter().map(String::as_str))
-        .filter_map(|url| {
-            let base = BaseUrl::parse(url).ok()?;
-            if !base.is_https() && !base.is_loopback() && !options.allow_insecure_http {
-                return None;
-            }
-            let uri = Uri::try_from(format!("{}/api/verify", base.as_str())).ok()?;
-            let origin = Origin::of(&uri)?;
-            Some(reach::Line {
-                label: origin.label(),
-                host: origin.host.clone(),
-                port: origin.port,
-                https: origin.https,
-                loopback: base.is_loopback(),
-            })
+/// The lines of the service: the base URLs (the base URL and each mirror that parses) that the
+/// client would use (the options step reports the others: a URL that does not parse, plain
+/// http off loopback without the opt-in).
+fn lines_of(bases: &[BaseUrl], options: &Options) -> Vec<reach::Line> {
+    bases
+        .iter()
+        .filter(|base| base.is_https() || base.is_loopback() || options.allow_insecure_http)
+        .map(|base| reach::Line {
+            label: Origin::of_base(base).label(),
+            host: base.host().to_owned(),
+            port: base.port(),
+            https: base.is_https(),
+            loopback: base.is_loopback(),
         })
         .collect()
 }

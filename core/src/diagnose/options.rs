@@ -6,12 +6,19 @@ use std::path::Path;
 
 use super::report::{millis, Step, StepKind, Verdict};
 use crate::client::Client;
+use crate::net::proxy::{without_credentials, ProxyChoice};
 use crate::net::url::BaseUrl;
-use crate::options::{without_credentials, Options, ProxyChoice};
+use crate::options::Options;
 
 /// The options step(s): what the client would refuse, and what it would accept but the
 /// developer should know.
-pub(crate) fn steps(base_url: &str, app_id: &str, app_key: &str, options: &Options) -> Vec<Step> {
+pub(crate) fn steps(
+    base_url: &str,
+    app_id: &str,
+    app_key: &str,
+    options: &Options,
+    bases: &[BaseUrl],
+) -> Vec<Step> {
     let mut steps = Vec::new();
     let mut checked = options.clone();
     checked.log = None;
@@ -23,20 +30,18 @@ pub(crate) fn steps(base_url: &str, app_id: &str, app_key: &str, options: &Optio
             format!("the client refuses these options: {}", err.message()),
         ));
     }
-    for url in std::iter::once(base_url).chain(options.mirrors.iter().map(String::as_str)) {
-        if let Ok(base) = BaseUrl::parse(url) {
-            if !base.is_https() && !base.is_loopback() && options.allow_insecure_http {
-                steps.push(Step::new(
-                    StepKind::Options,
-                    Verdict::Warn,
-                    "options.insecure_http",
-                    format!(
-                        "{} is plain http to a host that is not loopback, allowed by the \
-                         options: the api password and every reply travel in clear",
-                        base.as_str()
-                    ),
-                ));
-            }
+    for base in bases {
+        if !base.is_https() && !base.is_loopback() && options.allow_insecure_http {
+            steps.push(Step::new(
+                StepKind::Options,
+                Verdict::Warn,
+                "options.insecure_http",
+                format!(
+                    "{} is plain http to a host that is not loopback, allowed by the \
+                     options: the api password and every reply travel in clear",
+                    base.as_str()
+                ),
+            ));
         }
     }
     if let Some(folder) = &options.state_folder {
@@ -50,7 +55,7 @@ pub(crate) fn steps(base_url: &str, app_id: &str, app_key: &str, options: &Optio
                         format!(
                             "the state folder {} cannot be written ({why}): nothing outlives \
                              the process (no offline verdict, no remembered line)",
-                            path.display()
+                            crate::error::quoted_path(&path)
                         ),
                     ));
                 }
@@ -124,7 +129,10 @@ fn writable(folder: &Path) -> Result<(), String> {
         .find(|p| p.exists())
         .ok_or_else(|| "no part of the path exists".to_owned())?;
     if !existing.is_dir() {
-        return Err(format!("{} is not a folder", existing.display()));
+        return Err(format!(
+            "{} is not a folder",
+            crate::error::quoted_path(existing)
+        ));
     }
     let probe = existing.join(format!(".verify-doctor-{}", std::process::id()));
     std::fs::write(&probe, b"")

@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 use super::handshake::handshake;
 use super::reach::{connect, look_up, Line};
 use super::report::{Step, StepKind, Verdict};
-use crate::deadline::Deadline;
-use crate::options::{without_credentials, Options, ProxyChoice};
+use crate::net::proxy::{without_credentials, ProxyChoice};
+use crate::options::Options;
+use crate::util::deadline::Deadline;
 
 /// The proxy the client would use, when there is one.
 pub(crate) struct ProxyPlan {

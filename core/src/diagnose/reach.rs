@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 
 use super::report::{Step, StepKind, Verdict};
-use crate::deadline::Deadline;
 use crate::net::race::interleave;
 use crate::options::Options;
+use crate::util::deadline::Deadline;
 
 /// At most this many addresses of one name are tried.
 const MAX_ADDRESSES: usize = 4;

@@ -10,11 +10,11 @@ use serde_json::{json, Value};
 use super::report::{rfc3339, span, Step, StepKind, Verdict};
 use crate::client::Client;
 use crate::codes;
-use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::LogLevel;
 use crate::options::Options;
 use crate::reply::Reply;
+use crate::util::deadline::Deadline;
 
 /// At most this many log lines of the Init are kept in the report.
 const MAX_LOG_LINES: usize = 40;

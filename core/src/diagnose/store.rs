@@ -4,8 +4,8 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::report::{rfc3339, Step, StepKind, Verdict};
-use crate::clock_mark::ClockMark;
 use crate::error::ErrorKind;
+use crate::offline::clock_mark::ClockMark;
 use crate::offline::Offline;
 use crate::options::Options;
 use crate::session::SessionKind;
@@ -90,6 +90,7 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
                     ErrorKind::GraceOver => "offline.grace_over",
                     ErrorKind::ClockBack => "offline.clock_back",
                     ErrorKind::OfflineExpired => "offline.expired",
+                    ErrorKind::TimeUnconfirmed => "offline.unconfirmed",
                     _ => "offline.refused",
                 },
                 format!(

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use crate::codes::{self, UserMessage};
 use crate::language::Language;
-use crate::packed::Packed;
+use crate::util::packed::Packed;
 
 /// One row: a step key and its sentence in every language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -354,6 +354,11 @@ step_words! {
         en: "The stored licence does not answer: the clock was set back.",
         zh_cn: "已保存的授权不可用：系统时间被调回过。",
         zh_tw: "已儲存的授權不可用：系統時間被調回過。",
+    };
+    "offline.unconfirmed" => {
+        en: "The offline time check cannot be confirmed: a piece of the offline store is missing, moved or replaced. Log in online once.",
+        zh_cn: "离线时间校验无法确认：离线数据缺失、被移动或被替换。请联网登录一次。",
+        zh_tw: "離線時間檢查無法確認：離線資料遺失、被移動或被替換。請連線網路登入一次。",
     };
     "offline.expired" => {
         en: "The stored licence has expired.",

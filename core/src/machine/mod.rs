@@ -174,7 +174,10 @@ fn fallback_file() -> Result<PathBuf, Error> {
 /// first uses agree: only one process creates the file, the others read it.
 fn stored_identity(file: &Path) -> Result<String, Error> {
     let failed = |what: &str, err: std::io::Error| {
-        Error::system(format!("cannot {what} {}: {err}", file.display()))
+        Error::system(format!(
+            "cannot {what} {}: {err}",
+            crate::error::quoted_path(file)
+        ))
     };
     if let Some(identity) = fs::read_to_string(file).ok().and_then(|t| usable(&t)) {
         return Ok(identity);

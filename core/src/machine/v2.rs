@@ -36,7 +36,9 @@ const HEADER: &str = "verify machine code v2";
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Outcome {
-    /// Nothing was stored: the code was issued from the components, and stored.
+    /// Nothing was stored: the code was issued from the components, and stored (or not,
+    /// where nothing can be: a state folder under a file, a path too long; the note says
+    /// why).
     Issued = 1,
     /// The stored code was kept: enough components match.
     Kept = 2,
@@ -296,10 +298,7 @@ fn check_stored(
     if let Some(sealed) = sealed.as_ref().filter(|_| write) {
         if stored.as_ref() != Some(&record) {
             if let Err(err) = sealed.write(STORE, record.encode().as_bytes()) {
-                note = Some(format!(
-                    "the machine code could not be stored: {}",
-                    err.message()
-                ));
+                note = Some(format!("the machine code is not stored: {}", err.message()));
             }
         }
     }

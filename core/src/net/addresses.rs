@@ -26,6 +26,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use crate::log::{log, LogHook, LogLevel};
 use crate::state::Sealed;
 
+/// Default bound on the age of remembered addresses (see
+/// [`crate::Options::remembered_addresses_max_age`]): a day.
+pub const DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE: Duration = Duration::from_secs(24 * 60 * 60);
+
 /// The state file of the remembered addresses.
 const FILE: &str = "addresses";
 /// The first line of the file's contents.
@@ -274,7 +278,6 @@ impl Remembered {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::options::DEFAULT_REMEMBERED_ADDRESSES_MAX_AGE;
     use std::path::{Path, PathBuf};
 
     fn scratch(name: &str) -> PathBuf {

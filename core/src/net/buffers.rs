@@ -8,7 +8,7 @@
 //! has to grow is copied into a new one and the old one wiped (a `Vec` that grows in place
 //! would leave its old block to the allocator unwiped).
 
-use crate::wiped::Wiped;
+use crate::util::wiped::Wiped;
 use ureq::unversioned::transport::Buffers;
 
 /// The scratch space ureq asks for while it streams a request body (its own `LazyBuffers`

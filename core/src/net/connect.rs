@@ -24,7 +24,6 @@ use ureq::unversioned::transport::{
     ConnectionDetails, Connector, Either, ShutdownHandle, Transport, TransportAdapter,
 };
 
-use crate::deadline::Deadline;
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::addresses::Remembered;
 use crate::net::buffers::WipedBuffers;
@@ -32,8 +31,10 @@ use crate::net::race::{self, Failure, Lost, Target};
 use crate::net::resolve::{host_port, Names};
 use crate::net::tcp::{prepare, Tcp};
 use crate::net::tls::{TlsConnector, TlsTransport, HANDSHAKE_CLOSED};
-use crate::process::Born;
+use crate::net::url::BaseUrl;
 use crate::state::Sealed;
+use crate::util::deadline::Deadline;
+use crate::util::process::Born;
 
 /// How long a connection won for a mirror waits for its request (normally it is taken at
 /// once, by the Init that follows on the same thread).
@@ -51,6 +52,15 @@ pub(crate) struct Origin {
 }
 
 impl Origin {
+    /// The origin of a base URL (as it was parsed, once).
+    pub(crate) fn of_base(base: &BaseUrl) -> Origin {
+        Origin {
+            https: base.is_https(),
+            host: base.host().to_owned(),
+            port: base.port(),
+        }
+    }
+
     /// The origin of a URL.
     pub(crate) fn of(uri: &Uri) -> Option<Origin> {
         let (host, port) = host_port(uri)?;

@@ -40,9 +40,9 @@ use rustls::{ClientConfig, ClientConnection};
 use ureq::unversioned::transport::ShutdownHandle;
 
 use crate::cancel::CancelToken;
-use crate::deadline::Deadline;
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::resolve::Names;
+use crate::util::deadline::Deadline;
 
 /// The token of the waker (lookups done, or the race cancelled).
 const WAKE: Token = Token(usize::MAX);

@@ -20,14 +20,14 @@ use std::net::TcpStream;
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
 
-use crate::wiped::Wiped;
+use crate::util::wiped::Wiped;
 use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Connector, Either, NextTimeout, ShutdownHandle, Transport,
 };
 use ureq::Timeout;
 
-use crate::deadline::Deadline;
 use crate::net::buffers::WipedBuffers;
+use crate::util::deadline::Deadline;
 
 /// A request head of at most this many bytes is held back to go out with the body.
 const HOLD_AT_MOST: usize = 4096;

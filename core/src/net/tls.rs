@@ -1,5 +1,5 @@
 //! TLS: the TLS step of a connection, and certificate pinning, applying what a client
-//! trusts ([`Trust`], a setting defined in `trust.rs`).
+//! trusts ([`Trust`], a setting defined in `net/trust.rs`).
 //!
 //! A client trusts Mozilla's roots by default; it can add the operating system's store
 //! (rustls-platform-verifier: company CAs and TLS-inspecting proxies installed in the OS),
@@ -26,13 +26,13 @@ use ureq::unversioned::transport::{
     Buffers, ConnectionDetails, Connector, Either, NextTimeout, Transport, TransportAdapter,
 };
 
-use crate::der::element;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::buffers::WipedBuffers;
+use crate::net::der::element;
 
-pub use crate::trust::Trust;
-use crate::trust::PIN_LEN;
+pub use crate::net::trust::Trust;
+use crate::net::trust::PIN_LEN;
 
 /// The TLS side of [`Trust`]: the rustls configuration that applies it.
 impl Trust {

@@ -14,17 +14,17 @@ use ureq::unversioned::transport::{
     SocksConnector,
 };
 
-use crate::deadline::Deadline;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::connect::{ConnectedElsewhere, Lines, NoneConnected, Origin, RaceConnector};
+use crate::net::proxy::{without_credentials, ProxyChoice};
 use crate::net::resolve::{CachingResolver, Names};
 use crate::net::tls::TlsConnector;
-use crate::options::{without_credentials, Options, ProxyChoice};
-pub use crate::options::{DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT};
-use crate::process::Born;
+use crate::net::trust::Trust;
 use crate::state::Sealed;
-use crate::wiped::Wiped;
+use crate::util::deadline::Deadline;
+use crate::util::process::Born;
+use crate::util::wiped::Wiped;
 
 pub use ureq::http::{HeaderValue, Uri};
 
@@ -34,6 +34,23 @@ pub use ureq::http::{HeaderValue, Uri};
 /// session secret leaves no copy behind (SECURITY.md).
 pub(crate) fn wiped_shared(bytes: &[u8]) -> bytes::Bytes {
     bytes::Bytes::from_owner(Wiped::new(bytes.to_vec()))
+}
+
+/// Default time allowed to connect (TCP and TLS): 10 seconds.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+/// Default time allowed for a whole host call (lazy Init, re-Init, connects and resends
+/// included): 30 seconds.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// What the connection code takes from a client's options ([`crate::Options`]).
+pub(crate) struct Choices<'a> {
+    pub(crate) trust: &'a Trust,
+    pub(crate) proxy: &'a ProxyChoice,
+    /// Fixed addresses of host names.
+    pub(crate) addresses: &'a [(String, std::net::IpAddr)],
+    pub(crate) attempt_delay: Duration,
+    pub(crate) remembered_addresses_max_age: Duration,
+    pub(crate) log: Option<LogHook>,
 }
 
 /// Replies larger than this are refused as a protocol error.
@@ -144,7 +161,7 @@ impl Settings {
     /// The settings of `options` for a service at `service` (each base URL's origin and
     /// whether it is loopback, in order), with the state folder's files in `store`.
     pub(crate) fn new(
-        options: &Options,
+        options: Choices<'_>,
         service: &[(Origin, bool)],
         store: Option<Arc<Sealed>>,
     ) -> Result<Settings, Error> {
@@ -153,7 +170,7 @@ impl Settings {
                 "nothing to trust: enable Mozilla's or the system's roots, add a root or a pin",
             ));
         }
-        let (proxy, proxy_label) = match &options.proxy {
+        let (proxy, proxy_label) = match options.proxy {
             ProxyChoice::None => (None, String::new()),
             ProxyChoice::System => match ureq::Proxy::try_from_env() {
                 Some(proxy) => {
@@ -182,8 +199,8 @@ impl Settings {
             .iter()
             .map(|(origin, _)| origin.host.clone())
             .collect();
-        let tls = TlsConnector::new(&options.trust, hosts, options.log.clone())?;
-        let names = Arc::new(Names::new(options.addresses.clone(), options.log.clone()));
+        let tls = TlsConnector::new(options.trust, hosts, options.log.clone())?;
+        let names = Arc::new(Names::new(options.addresses.to_vec(), options.log.clone()));
         // Through a proxy, only loopback connects directly; the proxy connects the rest.
         let direct = service
             .iter()
@@ -781,7 +798,7 @@ fn altered<'a>(
 
 /// A connection whose reads and writes, on a thread a cancel token watches, can be
 /// interrupted by that token (it shuts the socket down). Elsewhere it only forwards. In a
-/// forked child it is closed, never reused (`process.rs`).
+/// forked child it is closed, never reused (`util/process.rs`).
 struct Watched<T> {
     inner: T,
     socket: Option<Weak<dyn ShutdownHandle>>,

@@ -1,7 +1,11 @@
-//! Base URLs of the service, parsed in full when a client is made: a malformed one is an
-//! invalid argument at once, never a late DNS or connect error.
+//! Base URLs of the service, parsed in full, once, when a client is made: a malformed one is
+//! an invalid argument at once, never a late DNS or connect error. Everything the client,
+//! its connections and the doctor need of a base URL is read here (host, port, the request
+//! URL), so that none of them reads the text again.
 
 use std::net::{IpAddr, Ipv6Addr};
+
+use ureq::http::Uri;
 
 use crate::error::Error;
 
@@ -12,6 +16,13 @@ pub struct BaseUrl {
     text: String,
     https: bool,
     host: String,
+    /// The port given, or the scheme's (80, 443).
+    port: u16,
+    /// `scheme://host[:port]` as given (lowercase scheme), for messages.
+    origin: String,
+    /// `{text}/api/verify`, where every request goes, and the same as ureq takes it.
+    request_url: String,
+    request_uri: Uri,
 }
 
 impl BaseUrl {
@@ -53,12 +64,14 @@ impl BaseUrl {
         let (host, port) = split_host_port(authority).ok_or_else(|| {
             bad("must name a host: a name, an IPv4 address, or an IPv6 address in brackets")
         })?;
-        if let Some(port) = port {
-            match port.parse::<u32>() {
-                Ok(1..=65535) if port.bytes().all(|b| b.is_ascii_digit()) => {}
+        let port = match port {
+            Some(port) => match port.parse::<u16>() {
+                Ok(number @ 1..=65535) if port.bytes().all(|b| b.is_ascii_digit()) => number,
                 _ => return Err(bad("has a port outside 1..65535")),
-            }
-        }
+            },
+            None if https => 443,
+            None => 80,
+        };
         let lower_path = path.to_ascii_lowercase();
         if lower_path.ends_with("/api/verify") || lower_path.contains("/api/verify/") {
             return Err(bad(&format!(
@@ -66,10 +79,19 @@ impl BaseUrl {
                 &path[..lower_path.find("/api/verify").unwrap_or(0)]
             )));
         }
+        let scheme = if https { "https" } else { "http" };
+        let text = format!("{scheme}://{rest}");
+        let request_url = format!("{text}/api/verify");
+        let request_uri = Uri::try_from(request_url.as_str())
+            .map_err(|err| bad(&format!("is not a usable URL: {err}")))?;
         Ok(BaseUrl {
-            text: format!("{}://{rest}", if https { "https" } else { "http" }),
+            origin: format!("{scheme}://{authority}"),
+            text,
             https,
             host: host.to_ascii_lowercase(),
+            port,
+            request_url,
+            request_uri,
         })
     }
 
@@ -86,6 +108,26 @@ impl BaseUrl {
     /// The host (lowercase; an IPv6 address without brackets).
     pub fn host(&self) -> &str {
         &self.host
+    }
+
+    /// The port given, or the scheme's (80 for http, 443 for https).
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    /// `scheme://host[:port]` as given (the scheme in small letters), for messages.
+    pub fn origin(&self) -> &str {
+        &self.origin
+    }
+
+    /// `{base}/api/verify`: where Init goes, and Handle below it.
+    pub fn request_url(&self) -> &str {
+        &self.request_url
+    }
+
+    /// [`BaseUrl::request_url`] as the HTTP agent takes it.
+    pub fn request_uri(&self) -> &Uri {
+        &self.request_uri
     }
 
     /// Whether the host is a loopback address or `localhost`.
@@ -141,6 +183,27 @@ mod tests {
             .expect("name")
             .is_loopback());
         assert!(!BaseUrl::parse("http://10.0.0.1").expect("v4").is_loopback());
+    }
+
+    #[test]
+    fn one_parse_gives_what_the_client_needs() {
+        let v6 = BaseUrl::parse("HTTP://[::1]:99/prefix/").expect("v6");
+        assert_eq!(
+            (v6.host(), v6.port(), v6.origin(), v6.request_url()),
+            (
+                "::1",
+                99,
+                "http://[::1]:99",
+                "http://[::1]:99/prefix/api/verify"
+            )
+        );
+        assert_eq!(v6.request_uri().path(), "/prefix/api/verify");
+        let named = BaseUrl::parse("https://Example.com").expect("name");
+        assert_eq!(
+            (named.host(), named.port(), named.origin()),
+            ("example.com", 443, "https://Example.com")
+        );
+        assert_eq!(BaseUrl::parse("http://h").expect("http").port(), 80);
     }
 
     #[test]

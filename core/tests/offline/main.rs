@@ -15,6 +15,7 @@ mod clock;
 mod keepers;
 mod outages;
 mod password;
+mod pieces;
 mod refusals;
 mod stores;
 

@@ -159,16 +159,19 @@ pub fn cargo_build(args: &[&str]) {
 /// A command for a host program (or valgrind, mono running one) whose library search path
 /// names only the library under test: `cargo test` puts `target/<profile>` on
 /// `LD_LIBRARY_PATH`, and that wins over a program's rpath, though the copy there may be
-/// older than this build (or absent). The offline store's second place for its time mark
-/// is a temporary folder of this test process, never the user's configuration folder.
+/// older than this build (or absent). The user's configuration folder
+/// (`XDG_CONFIG_HOME`, where the offline store keeps the second place of its time mark) is a
+/// temporary folder of this test process, never the user's.
 pub fn host_command(program: impl AsRef<std::ffi::OsStr>) -> Command {
     let mut command = Command::new(program);
     command.env("LD_LIBRARY_PATH", library_dir());
-    command.env(
-        "VERIFY_CLOCK_MARK_FOLDER",
-        std::env::temp_dir().join(format!("verify-clock-mark-{}", std::process::id())),
-    );
+    command.env("XDG_CONFIG_HOME", test_config_home());
     command
+}
+
+/// The configuration folder (`XDG_CONFIG_HOME`) of the host programs of this test process.
+pub fn test_config_home() -> PathBuf {
+    std::env::temp_dir().join(format!("verify-config-{}", std::process::id()))
 }
 
 /// Fails with a message naming the install script when `tool` cannot run; `package` is the

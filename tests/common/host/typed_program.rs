@@ -7,21 +7,21 @@ use super::*;
 /// `bindings/nuget/consumer/Consumer.cs`): a fresh program with a 30-day card and the account
 /// `typed-user` / `typed-pass` expiring 2099-03-04 05:06:07 (UTC+08:00); it answers the
 /// program's `@@ ban REASON` by banning the card, and checks what the program printed.
-pub struct IssueProgram {
+pub struct TypedProgram {
     pub program: super::super::Program<'static>,
     pub card: String,
 }
 
-impl IssueProgram {
+impl TypedProgram {
     /// The fixtures, with the card `card`.
-    pub fn new(card: &str) -> IssueProgram {
+    pub fn new(card: &str) -> TypedProgram {
         let program = super::super::Program::fresh();
         let card = program.day_card(card, 30);
         program.accounts(
             serde_json::json!([{"username": "typed-user", "password": "typed-pass",
             "expire_at": "2099-03-04 05:06:07", "status": "active"}]),
         );
-        IssueProgram { program, card }
+        TypedProgram { program, card }
     }
 
     /// The program's arguments: BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD.

@@ -25,6 +25,9 @@ pub(crate) fn c_demo_passes_under_wine_x64() {
 /// `%APPDATA%`.
 #[test]
 pub(crate) fn the_time_mark_is_kept_in_the_registry_under_wine_x64() {
+    let _marks = offline::REGISTRY_MARKS
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let exe = compile(Arch::X64, &root().join("examples-c/demo.c"), "demo");
     let loader = loader(Arch::X64);
     let mut clear = wine_command(&loader, "reg".as_ref());
@@ -107,7 +110,7 @@ pub(crate) fn cpp_typed(arch: Arch, std: &str) {
     }
     let exe = compile_with(arch, &root().join("tests/cpp/cpp_typed.cpp"), &name, &flags);
     let loader = loader(arch);
-    let issue = common::host::IssueProgram::new("WTYP-CARD-0000-0001");
+    let issue = common::host::TypedProgram::new("WTYP-CARD-0000-0001");
     let mut command = wine_command(&loader, exe.as_os_str());
     command
         .args(issue.args())

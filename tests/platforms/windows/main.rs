@@ -53,6 +53,15 @@
 //!   a placeholder UUID) with the DMI files and `/var/lib/dbus/machine-id` that Wine reads made
 //!   up in the test's own mount namespace.
 //!
+//! - `tests/platforms/windows/offline.rs`: the offline store's second place is the user's
+//!   registry; the table of moves against it (`tests/c/c_offline_pieces.c`, one start a run):
+//!   the value or the key deleted with `reg.exe`, the key made unreadable
+//!   (`win_registry_read.c`: a DACL that denies reading, as regedit sets it), an older value
+//!   imported with `reg import`, each with or without an older copy of the state folder:
+//!   no offline verdict (`VERIFY_ERR_TIME_UNCONFIRMED`) where a piece is missing, `-14` where
+//!   the newer mark is still there, 202 only with older copies of both; one online login
+//!   heals.
+//!
 //! Every program runs for x64 and x86; x86 programs are linked with
 //! `--disable-stdcall-fixup`, so that a calling convention mismatch between the header and
 //! the DLL fails the link.
@@ -74,6 +83,7 @@ mod exports;
 mod imports;
 mod machine;
 mod misuse;
+mod offline;
 mod panic;
 mod threads;
 mod tls;

@@ -1,25 +1,11 @@
 using System;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 
 namespace Verify
 {
-    /// <summary>Owns a <c>verify_cancel *</c>; released with verify_cancel_free.</summary>
-    [NullableContext(1)]
-    public sealed class CancelHandle : SafeHandle
+    // The hand-written part of CancelHandle (Generated/CancelHandle.g.cs): making a token.
+    public sealed partial class CancelHandle
     {
-        /// <summary>An empty handle; the marshaller fills it from verify_cancel_new.</summary>
-        public CancelHandle()
-            : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
-
         /// <summary>A new token (verify_cancel_new); the caller owns it.</summary>
         /// <exception cref="VerifyException">The library could not make the token.</exception>
         public static CancelHandle Create()
@@ -28,13 +14,6 @@ namespace Verify
             CancelHandle created;
             int code = NativeMethods.verify_cancel_new(out created);
             return Args.Created(code, created);
-        }
-
-        /// <summary>Frees the token; runs once, after every wait using it returned.</summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_cancel_free(handle);
-            return true;
         }
     }
 }

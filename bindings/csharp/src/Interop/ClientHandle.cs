@@ -4,24 +4,12 @@ using System.Runtime.InteropServices;
 
 namespace Verify
 {
-    /// <summary>Owns a <c>verify_client *</c>; released with verify_client_free.</summary>
-    [NullableContext(1)]
-    public sealed class ClientHandle : SafeHandle
+    // The hand-written part of ClientHandle (Generated/ClientHandle.g.cs): making a client, and
+    // its log handler, rooted until the client is freed.
+    public sealed partial class ClientHandle
     {
         private GCHandle logRoot;
         private LogDispatcher log;
-
-        /// <summary>An empty handle; the marshaller fills it from verify_client_new.</summary>
-        public ClientHandle()
-            : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
 
         /// <summary>
         /// A new client (verify_client_new_with_options, <paramref name="options"/> null for the
@@ -46,18 +34,12 @@ namespace Verify
             // Rooted before the client exists: the library may log from any call until
             // verify_client_free returns.
             GCHandle root = log == null ? default(GCHandle) : GCHandle.Alloc(log.Callback);
-            bool added = false;
             try
             {
-                IntPtr nativeOptions = IntPtr.Zero;
-                if (options != null)
-                {
-                    options.DangerousAddRef(ref added);
-                    nativeOptions = options.DangerousGetHandle();
-                }
+                // No options: an empty handle, which crosses as NULL.
                 ClientHandle created;
-                int code = NativeMethods.verify_client_new_with_options(baseUrl, appId, appKey, nativeOptions,
-                    out created);
+                int code = NativeMethods.verify_client_new_with_options(baseUrl, appId, appKey,
+                    options ?? new ClientOptionsHandle(), out created);
                 created = Args.Created(code, created);
                 created.logRoot = root;
                 created.log = log;
@@ -66,10 +48,6 @@ namespace Verify
             }
             finally
             {
-                if (added)
-                {
-                    options.DangerousRelease();
-                }
                 // Still allocated only when the client was not made.
                 if (root.IsAllocated)
                 {
@@ -82,7 +60,7 @@ namespace Verify
         /// Frees the client; runs once, after every call using the handle returned. Its keepers
         /// are stopped and their threads joined first; then its log handler is let go.
         /// </summary>
-        protected override bool ReleaseHandle()
+        private bool Release()
         {
             NativeMethods.verify_client_free(handle);
             if (logRoot.IsAllocated)

@@ -4,26 +4,11 @@ using System.Runtime.InteropServices;
 
 namespace Verify
 {
-    /// <summary>
-    /// Owns a <c>verify_client_options *</c>; released with verify_client_options_free. It
-    /// also holds the log handler set on it, whose native callback the library stores.
-    /// </summary>
-    [NullableContext(1)]
-    public sealed class ClientOptionsHandle : SafeHandle
+    // Owns a <c>verify_client_options *</c>; released with verify_client_options_free. It
+    // also holds the log handler set on it, whose native callback the library stores.
+    public sealed partial class ClientOptionsHandle
     {
         private LogDispatcher log;
-
-        /// <summary>An empty handle; the marshaller fills it from verify_client_options_new.</summary>
-        public ClientOptionsHandle()
-            : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
 
         internal Action<LogLevel, string> OnLog
         {
@@ -45,11 +30,6 @@ namespace Verify
             return Args.Created(code, created);
         }
 
-        internal T With<T>(Func<IntPtr, T> use)
-        {
-            return Hold.With(this, use);
-        }
-
         /// <summary>verify_client_options_set_log with a dispatcher of its own (null: none).</summary>
         internal void SetOnLog(Action<LogLevel, string> onLog)
         {
@@ -60,11 +40,5 @@ namespace Verify
             log = next;
         }
 
-        /// <summary>Frees the options; clients made with them keep their own copy (and root their log handler).</summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_client_options_free(handle);
-            return true;
-        }
     }
 }

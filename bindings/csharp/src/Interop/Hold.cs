@@ -3,16 +3,16 @@ using System.Runtime.InteropServices;
 
 namespace Verify
 {
-    /// <summary>Holds a reference on a SafeHandle around a use of its raw pointer.</summary>
+    /// <summary>Holds a reference on a SafeHandle around a use of it (what it borrows stays valid).</summary>
     internal static class Hold
     {
-        internal static T With<T>(SafeHandle owner, Func<IntPtr, T> use)
+        internal static T With<H, T>(H owner, Func<H, T> use) where H : SafeHandle
         {
             bool added = false;
             try
             {
                 owner.DangerousAddRef(ref added);
-                return use(owner.DangerousGetHandle());
+                return use(owner);
             }
             finally
             {

@@ -6,30 +6,16 @@ using System.Threading;
 
 namespace Verify
 {
-    /// <summary>
-    /// Owns a <c>verify_keeper *</c>; released with verify_keeper_free, after which the native
-    /// callback delegate of the keeper is unrooted. It references its client's handle, so the
-    /// client is not collected (and its finalizer does not stop the keeper) while the keeper is
-    /// reachable; disposing the client still stops the keeper.
-    /// </summary>
-    [NullableContext(1)]
-    public sealed class KeeperHandle : SafeHandle
+    // The hand-written part of KeeperHandle (Generated/KeeperHandle.g.cs): released with
+    // verify_keeper_free, after which the native
+    // callback delegate of the keeper is unrooted. It references its client's handle, so the
+    // client is not collected (and its finalizer does not stop the keeper) while the keeper is
+    // reachable; disposing the client still stops the keeper.
+    public sealed partial class KeeperHandle
     {
         private GCHandle callbackRoot;
         private EventDispatcher dispatcher;
         private ClientHandle client;
-
-        /// <summary>An empty handle; the marshaller fills it from verify_keeper_start.</summary>
-        public KeeperHandle()
-            : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
 
         /// <summary>
         /// Starts a keeper (verify_keeper_start) on <paramref name="client"/> for
@@ -57,11 +43,11 @@ namespace Verify
 
         /// <summary>
         /// Starts a keeper on <paramref name="client"/> with <paramref name="options"/> (null:
-        /// the defaults) through <paramref name="start"/>, the native call given the options'
-        /// pointer (IntPtr.Zero for none); roots the options' event handler for the keeper's life.
+        /// the defaults) through <paramref name="start"/>, the native call given the options
+        /// (an empty handle, NULL, for none); roots the options' event handler for the keeper's life.
         /// </summary>
         internal static KeeperHandle Start(ClientHandle client, KeeperOptionsHandle options,
-            Func<ClientHandle, IntPtr, KeeperHandle> start)
+            Func<ClientHandle, KeeperOptionsHandle, KeeperHandle> start)
         {
             if (client == null)
             {
@@ -71,16 +57,9 @@ namespace Verify
             // Rooted before the keeper exists: its event thread may call the delegate at any
             // time until verify_keeper_free returns, even if this handle is never disposed.
             GCHandle root = dispatcher == null ? default(GCHandle) : GCHandle.Alloc(dispatcher.Callback);
-            bool added = false;
             try
             {
-                IntPtr nativeOptions = IntPtr.Zero;
-                if (options != null)
-                {
-                    options.DangerousAddRef(ref added);
-                    nativeOptions = options.DangerousGetHandle();
-                }
-                KeeperHandle created = start(client, nativeOptions);
+                KeeperHandle created = start(client, options ?? new KeeperOptionsHandle());
                 created.callbackRoot = root;
                 created.dispatcher = dispatcher;
                 created.client = client;
@@ -90,10 +69,6 @@ namespace Verify
             }
             finally
             {
-                if (added)
-                {
-                    options.DangerousRelease();
-                }
                 // Still allocated only when the keeper did not start.
                 if (root.IsAllocated)
                 {
@@ -151,7 +126,7 @@ namespace Verify
         /// the keeper at once and frees it from the thread pool, since verify_keeper_free joins
         /// that thread.
         /// </summary>
-        protected override bool ReleaseHandle()
+        private bool Release()
         {
             IntPtr keeper = handle;
             GCHandle root = callbackRoot;

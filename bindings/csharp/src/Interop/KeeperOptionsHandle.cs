@@ -4,26 +4,11 @@ using System.Runtime.InteropServices;
 
 namespace Verify
 {
-    /// <summary>
-    /// Owns a <c>verify_keeper_options *</c>; released with verify_keeper_options_free. It also
-    /// holds the event handler set on it, whose native callback the library stores.
-    /// </summary>
-    [NullableContext(1)]
-    public sealed class KeeperOptionsHandle : SafeHandle
+    // Owns a <c>verify_keeper_options *</c>; released with verify_keeper_options_free. It also
+    // holds the event handler set on it, whose native callback the library stores.
+    public sealed partial class KeeperOptionsHandle
     {
         private EventDispatcher dispatcher;
-
-        /// <summary>An empty handle; the marshaller fills it from verify_keeper_options_new.</summary>
-        public KeeperOptionsHandle()
-            : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
 
         internal Action<KeeperEventArgs> OnEvent
         {
@@ -45,11 +30,6 @@ namespace Verify
             return Args.Created(code, created);
         }
 
-        internal T With<T>(Func<IntPtr, T> use)
-        {
-            return Hold.With(this, use);
-        }
-
         /// <summary>
         /// Sets the function receiving the events of keepers started with these options
         /// (verify_keeper_options_set_callback through a dispatcher of its own; null: none), on
@@ -67,11 +47,5 @@ namespace Verify
             dispatcher = next;
         }
 
-        /// <summary>Frees the options; keepers started with them keep their own copy (and root their callback).</summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_keeper_options_free(handle);
-            return true;
-        }
     }
 }

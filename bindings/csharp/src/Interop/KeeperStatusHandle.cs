@@ -1,25 +1,11 @@
 using System;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 
 namespace Verify
 {
-    /// <summary>Owns a <c>verify_keeper_status *</c> snapshot; released with verify_keeper_status_free.</summary>
-    [NullableContext(1)]
-    public sealed class KeeperStatusHandle : SafeHandle
+    // The hand-written part of KeeperStatusHandle (Generated/KeeperStatusHandle.g.cs): taking a snapshot.
+    public sealed partial class KeeperStatusHandle
     {
-        /// <summary>An empty handle; the marshaller fills it from verify_keeper_get_status.</summary>
-        public KeeperStatusHandle()
-            : base(IntPtr.Zero, true)
-        {
-        }
-
-        /// <summary>True for NULL.</summary>
-        public override bool IsInvalid
-        {
-            get { return handle == IntPtr.Zero; }
-        }
-
         /// <summary>
         /// A snapshot of <paramref name="keeper"/> (verify_keeper_get_status); it takes the
         /// back-office messages queued since the previous one. The caller owns it; read it with
@@ -37,18 +23,6 @@ namespace Verify
             KeeperStatusHandle created;
             int code = NativeMethods.verify_keeper_get_status(keeper, out created);
             return Args.Created(code, created);
-        }
-
-        internal T With<T>(Func<IntPtr, T> read)
-        {
-            return Hold.With(this, read);
-        }
-
-        /// <summary>Frees the snapshot and its strings.</summary>
-        protected override bool ReleaseHandle()
-        {
-            NativeMethods.verify_keeper_status_free(handle);
-            return true;
         }
     }
 }

@@ -10,13 +10,15 @@ from typing import Any, Callable, Optional, TypeVar
 
 from . import _native
 from ._errors import VerifyError
+from ._generated.codes import SUCCESSES
 from ._native import describe
 from ._reply import Reply
 
 T = TypeVar("T")
 
-#: Codes a call answers without raising: success, pending, an offline verdict.
-ANSWERS = (200, 201, 202)
+#: Codes a call answers without raising: success, pending, an offline verdict (the code
+#: table's class).
+ANSWERS = SUCCESSES
 
 
 class ClientBase:

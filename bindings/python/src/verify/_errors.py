@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Generic, Optional, TypeVar
 
 from . import _native
+from ._generated.codes import CONFIGURATION_REFUSALS
 from ._native import describe
 
 if TYPE_CHECKING:
     from ._reply import Reply
 
-#: 1001, 1010, 1011, 1012: refusals of the program's configuration, not of a licence.
-CONFIGURATION_CODES = frozenset({1001, 1010, 1011, 1012})
+#: Refusals of the program's configuration, not of a licence (the code table's class).
+CONFIGURATION_CODES = CONFIGURATION_REFUSALS
 
 
 class VerifyError(Exception):

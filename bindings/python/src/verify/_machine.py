@@ -15,7 +15,7 @@ from ._errors import check
 
 PathLike = Union[str, "os.PathLike[str]"]
 
-_CODE_BUFFER = 33  # 32 hex characters and a NUL
+_CODE_BUFFER = _native.MACHINE_CODE_LEN + 1  # the hex characters and a NUL
 
 
 def _folder(state_folder: Optional[PathLike]) -> Optional[bytes]:

@@ -12,7 +12,7 @@ from typing import Any, Dict, Optional
 
 from . import _native
 from ._native import describe
-from ._time import from_unix, parse_service_time
+from ._time import at, from_unix
 
 _NO_SUCH_FIELD = -9
 
@@ -138,7 +138,10 @@ class Reply:
         return None
 
     def _time(self, pointer: bytes) -> Optional[datetime]:
-        return parse_service_time(self._str(pointer))
+        seconds, offset = ctypes.c_int64(), ctypes.c_int32()
+        if self._read(_native.lib.verify_reply_time, pointer, ctypes.byref(seconds), ctypes.byref(offset)):
+            return at(seconds.value, offset.value)
+        return None
 
     def _json(self, pointer: bytes) -> Any:
         out = ctypes.c_char_p()
@@ -171,11 +174,11 @@ class Reply:
             return None
         return OfflineVerdict(from_unix(confirmed.value), from_unix(grace.value), reason.value)
 
-    def _read(self, function: Any, pointer: bytes, out: Any) -> bool:
+    def _read(self, function: Any, pointer: bytes, *out: Any) -> bool:
         handle = self._handle
         if handle is None:
             raise ValueError("the reply is closed")
-        code = function(handle, pointer, out)
+        code = function(handle, pointer, *out)
         if code == 0:
             return True
         if code == _NO_SUCH_FIELD:
