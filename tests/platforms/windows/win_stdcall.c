@@ -317,6 +317,12 @@ static void every_function(const char *base_url, const char *app_id, const char 
     token = token_of(login);
     CHECK(token != NULL);
     CHECK_INT(verify_reply_offline(login, &number, &number, &flag), VERIFY_ERR_NO_SUCH_FIELD);
+    /* the service's times, read by the library (UTC+08:00: 28800 s east) */
+    CHECK_INT(verify_reply_time(login, "/data/expire_at", &number, &flag), 0);
+    CHECK(number > 0);
+    CHECK_INT(flag, 28800);
+    CHECK_INT(verify_service_time("2099-03-04 05:06:07", &number, NULL), 0);
+    CHECK_INT(number, 4076255167LL);
     CHECK_INT(verify_heartbeat(client, token ? token : "", VERIFY_SESSION_CARD, NULL, &reply),
               VERIFY_OK);
     verify_reply_free(reply);
