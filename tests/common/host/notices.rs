@@ -4,17 +4,17 @@
 
 use super::*;
 
-/// `scripts/notices.sh` for the library (`workspace` false: what verify.dll, the NuGet
-/// package and the wheels carry) or for the whole workspace (the Linux package, with
-/// verify-sandbox), checked to name ring, rustls-webpki, subtle and webpki-roots with their
-/// licences; its bytes.
-pub fn third_party_notices(workspace: bool) -> Vec<u8> {
+/// `scripts/notices.sh` for the library (what verify.dll, the NuGet package and the wheels
+/// carry) or, `with_sandbox`, with a part for verify-sandbox too (the Linux package), checked
+/// to name ring, rustls-webpki, subtle and webpki-roots with their licences, and no tool of
+/// the workspace (verify-codegen, cbindgen); its bytes.
+pub fn third_party_notices(with_sandbox: bool) -> Vec<u8> {
     let scratch = Scratch::new();
     let out = scratch.0.join("THIRD-PARTY-NOTICES");
     let out_arg = out.display().to_string();
     let mut args = vec![];
-    if workspace {
-        args.push("--workspace");
+    if with_sandbox {
+        args.push("--with-sandbox");
     }
     args.push(out_arg.as_str());
     run_script("notices.sh", &args);
@@ -36,19 +36,22 @@ pub fn third_party_notices(workspace: bool) -> Vec<u8> {
     }
     assert_eq!(
         text.contains("\n  verify-sandbox "),
-        workspace,
-        "verify-sandbox's crates are in the notices of the workspace only"
+        with_sandbox,
+        "verify-sandbox's part is in the Linux package's notices only"
     );
+    for tool in ["\n  verify-codegen ", "\n  cbindgen ", "\n  verify-doctor "] {
+        assert!(!text.contains(tool), "the notices list a tool:{tool}");
+    }
     bytes
 }
 
 /// Fails unless `file` (a package's `THIRD-PARTY-NOTICES`) is the one `scripts/notices.sh`
-/// makes for the library (`workspace` false) or the workspace.
-pub fn assert_third_party_notices(file: &std::path::Path, workspace: bool) {
+/// makes for the library, `with_sandbox` or not.
+pub fn assert_third_party_notices(file: &std::path::Path, with_sandbox: bool) {
     let shipped = std::fs::read(file)
         .unwrap_or_else(|e| panic!("the package has no {}: {e}", file.display()));
     assert!(
-        shipped == third_party_notices(workspace),
+        shipped == third_party_notices(with_sandbox),
         "{} is not what scripts/notices.sh makes",
         file.display()
     );
