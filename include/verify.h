@@ -1054,20 +1054,22 @@ int32_t VERIFY_CALL verify_diagnosis_json(const struct verify_diagnosis *diagnos
 /**
  * The report as a short text to paste into a chat, into `*out`, in the process's language:
  * the one set with `verify_set_language` when this is called, by default the user's UI
- * language (Simplified Chinese, Traditional Chinese or English). Its first line names the
- * first cause, what to do and who acts (`verify_diagnosis_first_line`), the second sums the
- * run up, then one line a step (the step's verdict and name, `FAIL init`, the line and
- * address, and the step's sentence in that language). `verify_diagnosis_text_in` gives it in a language asked for.
+ * language (Simplified Chinese, Traditional Chinese or English), in a language the code page
+ * holds as `verify_code_user_message` chooses it. Its first line names the first cause, what
+ * to do and who acts (`verify_diagnosis_first_line`), the second sums the run up, then one
+ * line a step (the step's verdict and name, `FAIL init`, the line and address, and the
+ * step's sentence in that language). `verify_diagnosis_text_in` gives it in a language asked
+ * for.
  * Returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
  * is freed. Thread-safety: any thread.
  */
-int32_t VERIFY_CALL verify_diagnosis_text(const struct verify_diagnosis *diagnosis,
-                                          const char **out);
+int32_t VERIFY_CALL verify_diagnosis_text(const struct verify_diagnosis *diagnosis, const char **out);
 
 /**
  * The report's text (`verify_diagnosis_text`) in `lang` into `*out`: `"zh-CN"`, `"zh-TW"`,
  * `"en"`, or any BCP 47 tag or POSIX locale, mapped as `verify_set_language` maps it; NULL or
- * empty for the process's language. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
+ * empty for the process's language; a language the report's code page cannot hold gives way
+ * as in `verify_diagnosis_text`. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
  * `diagnosis` or `out` or a tag that is not well formed (ASCII letters, digits, `-`, `_`,
  * `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
  * Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.
@@ -1567,6 +1569,23 @@ int32_t VERIFY_CALL verify_social_register_start(const struct verify_client *cli
                                                  struct verify_reply **out);
 
 /**
+ * Panics inside the library on purpose when `confirm` is the text `"panic"`, and returns
+ * what any export returns when a panic is caught at the boundary: `VERIFY_ERR_PANIC`, with
+ * `verify_last_error_message` saying "internal error (panic caught at the boundary ...):
+ * verify_panic_self_test". The host process goes on as after any other failed call.
+ *
+ * A self-test for the host's own process: a program can run it once at start to prove that
+ * the library's panic guard holds there, with the other libraries it loads (on 32-bit
+ * Windows, a `libgcc_s_dw2-1.dll`, a C++ runtime or another unwinder loaded before
+ * `verify.dll`). It changes nothing else, reads no secret and touches no file or network.
+ * Any other `confirm` does nothing: NULL or another text returns
+ * `VERIFY_ERR_INVALID_ARGUMENT` without a panic.
+ *
+ * Ownership: `confirm` is only read. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_panic_self_test(const char *confirm);
+
+/**
  * Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5
  * minutes), a grace period of 15 minutes, no IP, no callback.
  * Ownership: the caller owns `*out` and frees it with `verify_keeper_options_free`.
@@ -1777,7 +1796,10 @@ int32_t VERIFY_CALL verify_keeper_status_message(const struct verify_keeper_stat
  * (Traditional Chinese), `"en"`; any BCP 47 tag or POSIX locale maps to one of them
  * (`"zh-Hant-HK"` and `"zh_HK.UTF-8"` to zh-TW, `"zh"` to zh-CN, other languages to
  * English). A code outside the table gets a generic message. The text is in the code page
- * set with `verify_set_code_page` (GBK for 936).
+ * set with `verify_set_code_page` (GBK for 936), in a language that code page holds: the
+ * language asked when it can, else for a Chinese reader the other Chinese, else English
+ * (under Big5, 950, zh-CN comes as zh-TW; under 1252, Chinese comes as English); never `?`
+ * where another language could have said it.
  *
  * Show it for local results (negative codes, 202 offline) and for a refusal whose server
  * message is empty; a refusal's own message (`verify_reply_message`) is the service's and
@@ -1801,7 +1823,9 @@ const char *VERIFY_CALL verify_code_user_message(int32_t code,
  * choice), else the first of the user's preferred languages (`CFLocaleCopyPreferredLanguages`:
  * `zh-Hans-CN` is zh-CN, `zh-Hant-TW` and `zh-Hant-HK` zh-TW), read once, at the first call
  * that needs it, without starting a process. Nothing else changes: replies,
- * `verify_code_describe` and `verify_last_error_message` keep their words.
+ * `verify_code_describe` and `verify_last_error_message` keep their words. A language the
+ * code page set with `verify_set_code_page` cannot hold gives way as
+ * `verify_code_user_message` says (zh-CN under Big5 is zh-TW).
  *
  * `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well
  * formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes) or
@@ -1812,7 +1836,8 @@ int32_t VERIFY_CALL verify_set_language(const char *lang);
 
 /**
  * The language `verify_code_user_message` gives when asked without one: `"zh-CN"`,
- * `"zh-TW"` or `"en"` (set with `verify_set_language`, or the user's UI language).
+ * `"zh-TW"` or `"en"` (set with `verify_set_language`, or the user's UI language), as the
+ * code page in use holds it (`"zh-TW"` for zh-CN under Big5, `"en"` for Chinese under 1252).
  * Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
  */
 const char *VERIFY_CALL verify_language(void);

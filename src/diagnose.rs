@@ -42,17 +42,21 @@ impl verify_diagnosis {
         verify_diagnosis {
             verdict: report.verdict() as i32,
             json: c_text(&report.to_json().to_string()),
+            // Each in a language the code page holds (`verify_code_user_message`).
             languages: Language::ALL
                 .iter()
-                .map(|&language| InLanguage {
-                    text: c_text(&report.text_in(language)),
-                    first_line: c_text(&report.first_line(language)),
-                    support_file: c_text(&report.support_file(language)),
-                    sentences: report
-                        .steps
-                        .iter()
-                        .map(|step| c_text(&report.sentence(step, language)))
-                        .collect(),
+                .map(|&asked| {
+                    let language = crate::language::readable(asked);
+                    InLanguage {
+                        text: c_text(&report.text_in(language)),
+                        first_line: c_text(&report.first_line(language)),
+                        support_file: c_text(&report.support_file(language)),
+                        sentences: report
+                            .steps
+                            .iter()
+                            .map(|step| c_text(&report.sentence(step, language)))
+                            .collect(),
+                    }
                 })
                 .collect(),
             steps: report
@@ -223,10 +227,12 @@ pub extern "system" fn verify_diagnosis_json(
 
 /// The report as a short text to paste into a chat, into `*out`, in the process's language:
 /// the one set with `verify_set_language` when this is called, by default the user's UI
-/// language (Simplified Chinese, Traditional Chinese or English). Its first line names the
-/// first cause, what to do and who acts (`verify_diagnosis_first_line`), the second sums the
-/// run up, then one line a step (the step's verdict and name, `FAIL init`, the line and
-/// address, and the step's sentence in that language). `verify_diagnosis_text_in` gives it in a language asked for.
+/// language (Simplified Chinese, Traditional Chinese or English), in a language the code page
+/// holds as `verify_code_user_message` chooses it. Its first line names the first cause, what
+/// to do and who acts (`verify_diagnosis_first_line`), the second sums the run up, then one
+/// line a step (the step's verdict and name, `FAIL init`, the line and address, and the
+/// step's sentence in that language). `verify_diagnosis_text_in` gives it in a language asked
+/// for.
 /// Returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
 /// is freed. Thread-safety: any thread.
 #[no_mangle]
@@ -241,7 +247,8 @@ pub extern "system" fn verify_diagnosis_text(
 
 /// The report's text (`verify_diagnosis_text`) in `lang` into `*out`: `"zh-CN"`, `"zh-TW"`,
 /// `"en"`, or any BCP 47 tag or POSIX locale, mapped as `verify_set_language` maps it; NULL or
-/// empty for the process's language. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
+/// empty for the process's language; a language the report's code page cannot hold gives way
+/// as in `verify_diagnosis_text`. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
 /// `diagnosis` or `out` or a tag that is not well formed (ASCII letters, digits, `-`, `_`,
 /// `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
 /// Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.

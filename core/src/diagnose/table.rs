@@ -648,6 +648,14 @@ pub fn words(key: &str, language: Language) -> Option<&'static str> {
     row(key).map(|row| TEXTS.get(4 * row + 1 + codes::column(language)))
 }
 
+/// Every sentence of the table in `language`, with its `{name}` placeholders (the first
+/// line's, the summary's and the support file's templates included): what a code page must
+/// hold for every text of the doctor in that language, but for a report's values
+/// (docs/windows.md, "Strings": the C ABI chooses the language by them).
+pub fn texts(language: Language) -> impl Iterator<Item = &'static str> {
+    (0..ROWS).map(move |row| TEXTS.get(4 * row + 1 + codes::column(language)))
+}
+
 /// Who acts on `key` when it is a cause ([`Actor::None`] for a key the table lacks).
 pub fn actor(key: &str) -> Actor {
     row(key)

@@ -230,6 +230,8 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_set_language(NULL), VERIFY_OK);
     CHECK_INT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
     CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    CHECK_INT(verify_panic_self_test("panic"), VERIFY_ERR_PANIC);
+    CHECK_INT(verify_panic_self_test(NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_machine_code("stdcall", code, sizeof code), VERIFY_OK);
     CHECK(strlen(code) == VERIFY_MACHINE_CODE_LEN);
     CHECK_INT(

@@ -134,13 +134,13 @@ namespace Verify
             DiagnosisHandle diagnosis,
             out IntPtr @out);
 
-        /// <summary><c>verify_diagnosis_text</c>: The report as a short text to paste into a chat, into <c>*out</c>, in the process's language: the one set with <c>verify_set_language</c> when this is called, by default the user's UI language (Simplified Chinese, Traditional Chinese or English).</summary>
+        /// <summary><c>verify_diagnosis_text</c>: The report as a short text to paste into a chat, into <c>*out</c>, in the process's language: the one set with <c>verify_set_language</c> when this is called, by default the user's UI language (Simplified Chinese, Traditional Chinese or English), in a language the code page holds as <c>verify_code_user_message</c> chooses it.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnosis_text(
             DiagnosisHandle diagnosis,
             out IntPtr @out);
 
-        /// <summary><c>verify_diagnosis_text_in</c>: The report's text (<c>verify_diagnosis_text</c>) in <c>lang</c> into <c>*out</c>: <c>"zh-CN"</c>, <c>"zh-TW"</c>, <c>"en"</c>, or any BCP 47 tag or POSIX locale, mapped as <c>verify_set_language</c> maps it; NULL or empty for the process's language.</summary>
+        /// <summary><c>verify_diagnosis_text_in</c>: The report's text (<c>verify_diagnosis_text</c>) in <c>lang</c> into <c>*out</c>: <c>"zh-CN"</c>, <c>"zh-TW"</c>, <c>"en"</c>, or any BCP 47 tag or POSIX locale, mapped as <c>verify_set_language</c> maps it; NULL or empty for the process's language; a language the report's code page cannot hold gives way as in <c>verify_diagnosis_text</c>.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnosis_text_in(
             DiagnosisHandle diagnosis,
@@ -342,6 +342,11 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
             out ReplyHandle @out);
 
+        /// <summary><c>verify_panic_self_test</c>: Panics inside the library on purpose when <c>confirm</c> is the text <c>"panic"</c>, and returns what any export returns when a panic is caught at the boundary: <c>VERIFY_ERR_PANIC</c>, with <c>verify_last_error_message</c> saying "internal error (panic caught at the boundary ...): verify_panic_self_test".</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_panic_self_test(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string confirm);
+
         /// <summary><c>verify_keeper_options_new</c>: Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5 minutes), a grace period of 15 minutes, no IP, no callback.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_keeper_options_new(
@@ -504,7 +509,7 @@ namespace Verify
         internal static extern int verify_set_language(
             [MarshalAs(UnmanagedType.LPUTF8Str)] string lang);
 
-        /// <summary><c>verify_language</c>: The language <c>verify_code_user_message</c> gives when asked without one: <c>"zh-CN"</c>, <c>"zh-TW"</c> or <c>"en"</c> (set with <c>verify_set_language</c>, or the user's UI language).</summary>
+        /// <summary><c>verify_language</c>: The language <c>verify_code_user_message</c> gives when asked without one: <c>"zh-CN"</c>, <c>"zh-TW"</c> or <c>"en"</c> (set with <c>verify_set_language</c>, or the user's UI language), as the code page in use holds it (<c>"zh-TW"</c> for zh-CN under Big5, <c>"en"</c> for Chinese under 1252).</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern IntPtr verify_language();
 

@@ -142,6 +142,8 @@ def declare(lib: Any) -> None:
     lib.verify_social_login_poll.restype = c_int32
     lib.verify_social_register_start.argtypes = [c_void_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)]
     lib.verify_social_register_start.restype = c_int32
+    lib.verify_panic_self_test.argtypes = [c_char_p]
+    lib.verify_panic_self_test.restype = c_int32
     lib.verify_keeper_options_new.argtypes = [POINTER(c_void_p)]
     lib.verify_keeper_options_new.restype = c_int32
     lib.verify_keeper_options_free.argtypes = [c_void_p]
