@@ -6,6 +6,7 @@ pub mod cancel;
 pub mod events;
 pub mod host;
 pub mod net;
+pub mod nginx;
 pub mod secrets;
 pub mod tls;
 

@@ -240,41 +240,20 @@ namespace Verify
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");
             Args.Required(appKey, "appKey");
-            uint deadlineMs = 0;
-            if (deadline.HasValue)
-            {
-                double ms = Math.Ceiling(deadline.Value.TotalMilliseconds);
-                if (ms < 1 || ms > uint.MaxValue)
-                {
-                    throw new ArgumentOutOfRangeException("deadline", "The deadline must be 1 ms to UInt32.MaxValue ms.");
-                }
-                deadlineMs = (uint)ms;
-            }
+            // 0: the library's default deadline.
+            uint deadlineMs = deadline.HasValue ? Args.Milliseconds(deadline.Value, "deadline") : 0;
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             ClientOptionsHandle native = options == null ? null : options.ToHandle();
-            DiagnosisHandle report = null;
-            bool kept = false;
             try
             {
+                DiagnosisHandle report;
                 // No options: an empty handle, which crosses as NULL.
                 int code = NativeMethods.verify_diagnose(baseUrl, appId, appKey, native ?? new ClientOptionsHandle(),
                     deadlineMs, out report);
-                if (code != (int)ResultCode.Ok)
-                {
-                    throw VerifyException.FromLastError((ResultCode)code);
-                }
-                DiagnosisHandle held = report;
-                Diagnosis diagnosis = held.With(p => ReadDiagnosis(p, held));
-                kept = true;
-                return diagnosis;
+                return Diagnosis.Take(code, report);
             }
             finally
             {
-                // The report lives on in the Diagnosis (its TextIn); freed here only on a failure.
-                if (report != null && !kept)
-                {
-                    report.Dispose();
-                }
                 if (native != null)
                 {
                     native.Dispose();
@@ -284,11 +263,12 @@ namespace Verify
 
         /// <summary>
         /// <see cref="Diagnose"/> on a thread of its own, so that the calling thread (a UI thread)
-        /// stays free. <paramref name="cancellationToken"/> cancels the task at once (awaiting it
-        /// throws <see cref="OperationCanceledException"/>): a token cancelled before the doctor
-        /// starts runs nothing; one cancelled while it runs leaves its steps to end by themselves
-        /// within <paramref name="deadline"/> on their own threads (the doctor only reads: Init is
-        /// its only request, it changes nothing on the server), and their report is dropped.
+        /// stays free. <paramref name="cancellationToken"/> reaches the doctor's steps: a token
+        /// cancelled before it starts runs nothing, one cancelled while it runs stops every step
+        /// (name lookups, connects, TLS, Init) within 50 ms, and the task ends cancelled (awaiting
+        /// it throws <see cref="OperationCanceledException"/>, the library's
+        /// <see cref="VerifyException"/> with <see cref="ResultCode.Cancelled"/> inside). The
+        /// doctor only reads: Init is its only request, it changes nothing on the server.
         /// </summary>
         /// <exception cref="ArgumentNullException">An argument but <paramref name="options"/> is null.</exception>
         /// <exception cref="ArgumentException">An argument is empty or contains a NUL character; (from the task) an option the library refuses.</exception>
@@ -299,7 +279,7 @@ namespace Verify
         /// <param name="appKey">The program's secret (AppKey).</param>
         /// <param name="options">The client's settings, or null for the defaults.</param>
         /// <param name="deadline">The time for every step in all, or null for 10 s.</param>
-        /// <param name="cancellationToken">Cancels the task at once.</param>
+        /// <param name="cancellationToken">Stops the doctor in flight.</param>
         public static Task<Diagnosis> DiagnoseAsync(string baseUrl, string appId, string appKey,
             [Nullable(2)] ClientOptions options = null, TimeSpan? deadline = null,
             CancellationToken cancellationToken = default(CancellationToken))
@@ -309,60 +289,13 @@ namespace Verify
             Args.Required(appKey, "appKey");
             if (deadline.HasValue)
             {
-                double ms = Math.Ceiling(deadline.Value.TotalMilliseconds);
-                if (ms < 1 || ms > uint.MaxValue)
-                {
-                    throw new ArgumentOutOfRangeException("deadline", "The deadline must be 1 ms to UInt32.MaxValue ms.");
-                }
+                Args.Milliseconds(deadline.Value, "deadline");
             }
-            Task<Diagnosis> running = Task.Factory.StartNew(() => Diagnose(baseUrl, appId, appKey, options, deadline),
+            // Long running: the doctor blocks its thread for up to its deadline.
+            return Task.Factory.StartNew(
+                () => Client.Cancellable(() => Diagnose(baseUrl, appId, appKey, options, deadline), cancellationToken),
                 cancellationToken, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
                 TaskScheduler.Default);
-            if (!cancellationToken.CanBeCanceled)
-            {
-                return running;
-            }
-            return Cancelled(running, cancellationToken);
-        }
-
-        /// <summary><paramref name="running"/>, or a cancelled task as soon as <paramref name="cancellationToken"/> is cancelled.</summary>
-        private static async Task<T> Cancelled<T>(Task<T> running, CancellationToken cancellationToken)
-        {
-            TaskCompletionSource<bool> cancelled =
-                new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
-            using (cancellationToken.Register(() => cancelled.TrySetResult(true)))
-            {
-                if (await Task.WhenAny(running, cancelled.Task).ConfigureAwait(false) != running)
-                {
-                    throw new OperationCanceledException(cancellationToken);
-                }
-            }
-            return await running.ConfigureAwait(false);
-        }
-
-        /// <summary>Copies the report at <paramref name="report"/> out of the library; the Diagnosis keeps <paramref name="handle"/>.</summary>
-        private static Diagnosis ReadDiagnosis(DiagnosisHandle report, DiagnosisHandle handle)
-        {
-            int verdict;
-            NativeMethods.verify_diagnosis_verdict(report, out verdict);
-            IntPtr text;
-            string json = NativeMethods.verify_diagnosis_json(report, out text) == 0 ? Utf8.FromNative(text) : null;
-            string plain = NativeMethods.verify_diagnosis_text(report, out text) == 0 ? Utf8.FromNative(text) : null;
-            UIntPtr count;
-            NativeMethods.verify_diagnosis_count(report, out count);
-            List<DiagnosisStep> steps = new List<DiagnosisStep>();
-            for (ulong i = 0; i < count.ToUInt64(); i++)
-            {
-                int kind, stepVerdict;
-                IntPtr key, message;
-                if (NativeMethods.verify_diagnosis_step(report, new UIntPtr(i), out kind, out stepVerdict, out key, out message) != 0)
-                {
-                    break;
-                }
-                steps.Add(new DiagnosisStep((DiagnosisStepKind)kind, (Verdict)stepVerdict,
-                    Utf8.FromNative(key), Utf8.FromNative(message)));
-            }
-            return new Diagnosis((Verdict)verdict, steps.AsReadOnly(), json, plain, handle);
         }
 
         /// <summary>

@@ -4,7 +4,8 @@
 //! - [`Schema::codes`]: the code table (`core/src/codes.rs`) with its classes
 //!   ([`verify_core::codes::CodeClass`]).
 //! - [`Schema::actions`], [`Schema::replies`]: the action table (`core/src/actions/table.rs`).
-//! - [`Schema::enums`]: every enum of the C ABI ([`enums::ENUMS`], written in `enums.rs` here).
+//! - [`Schema::enums`]: every enum of the C ABI ([`enums::ENUMS`], written in `enums.rs` here,
+//!   and the doctor's step kinds from the core's table: [`enums::all`]).
 //! - [`Schema::exports`], [`Schema::callbacks`], [`Schema::structs`], [`Schema::handles`],
 //!   [`Schema::constants`]: the C ABI's declarations, read from `src/` by cbindgen
 //!   ([`exports`]): never written again by hand.
@@ -59,7 +60,7 @@ impl Schema {
             classes: &CodeClass::ALL,
             actions: verify_core::actions::ACTIONS,
             replies: verify_core::actions::REPLIES,
-            enums: enums::ENUMS,
+            enums: enums::all(),
             exports: Vec::new(),
             callbacks: Vec::new(),
             structs: Vec::new(),

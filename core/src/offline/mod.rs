@@ -33,12 +33,12 @@
 //! The folder: this file, the store of one client (`Offline`: what a login's answer does
 //! to it, and whether it may answer); `verdict.rs`, a stored verdict and its file format;
 //! `clock_mark.rs`, the time mark in its two places; `password_hash.rs`, the account's
-//! password hash; `login.rs`, which requests are logins; `pending.rs`, an exchange that goes
-//! on in the background after a start budget. The client's path through them is
+//! password hash; `pending.rs`, an exchange that goes on in the background after a start
+//! budget. Which requests are logins, and their identity, machine code and password, each
+//! request says itself (`ActionRequest::login`, from the action table). The client's path through them is
 //! `client/licensed.rs`.
 
 pub(crate) mod clock_mark;
-mod login;
 mod password_hash;
 mod pending;
 mod verdict;
@@ -52,16 +52,15 @@ use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::reply::{OfflineInfo, Reply};
-use crate::request::ActionRequest;
+use crate::request::{ActionRequest, Login, LoginRole};
 use crate::session::SessionKind;
 use crate::state::Sealed;
-use clock_mark::{ClockMark, Vouched};
+use clock_mark::{ClockMark, Stamp, Vouched};
 use password_hash::PasswordHash;
 use verdict::{system_time, unix, Marked};
 
 pub(crate) use verdict::Verdict;
 
-pub(crate) use login::{heartbeat_kind, session_of, Login};
 pub(crate) use pending::{Pending, Resume};
 pub use verdict::service_time;
 
@@ -81,6 +80,15 @@ fn verdict_file(kind: SessionKind, identity: &str) -> String {
 /// versions before 0.2 kept (read until the next online login of its identity).
 fn mode_files(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
+}
+
+/// The names of every stored verdict file of the mode `kind` in `store` (each identity's and
+/// an earlier version's one per mode), whether or not they open: the doctor names those that
+/// do not.
+pub(crate) fn verdict_files(store: &Sealed, kind: SessionKind) -> Vec<String> {
+    let mut files = store.names_starting(&mode_files(kind));
+    files.sort();
+    files.into_iter().map(|(file, _)| file).collect()
 }
 
 #[doc(inline)]
@@ -327,9 +335,7 @@ impl Offline {
                 None => return,
             },
         };
-        let now = self.mark.local_now();
-        let server = reply.date().map(unix);
-        let stamp = self.mark.confirm(server, now);
+        let (now, server, stamp) = self.confirmed(reply);
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
         let token = match data.remove("token") {
             Some(Value::String(token)) => Some(self.token_hash(&token)),
@@ -371,8 +377,10 @@ impl Offline {
         request: &ActionRequest,
         outcome: &Result<Reply, Error>,
     ) {
-        let (Some(user), Some(new)) = (request.value("UserName"), request.value("NewPassword"))
-        else {
+        let (Some(user), Some(new)) = (
+            request.role(LoginRole::Identity),
+            request.role(LoginRole::NewPassword),
+        ) else {
             return;
         };
         let code = match outcome {
@@ -409,6 +417,15 @@ impl Offline {
         }
     }
 
+    /// The server's confirmation in `reply`: the time mark set to its time (its `Date`,
+    /// else the local time). The local time, the server's time, and the stamp of the mark
+    /// for a verdict written now.
+    fn confirmed(&self, reply: &Reply) -> (i64, Option<i64>, Option<Stamp>) {
+        let now = self.mark.local_now();
+        let server = reply.date().map(unix);
+        (now, server, self.mark.confirm(server, now))
+    }
+
     /// After a heartbeat of the session of `token` (of `kind`): a success confirms the stored
     /// verdict of that session's identity (and its new expiry), a refusal (the session's end:
     /// 1005, 1006, 1007) clears it. A token no stored verdict's login gave touches none.
@@ -426,9 +443,7 @@ impl Offline {
                 None => return,
             },
         };
-        let now = self.mark.local_now();
-        let server = reply.date().map(unix);
-        let stamp = self.mark.confirm(server, now);
+        let (now, server, stamp) = self.confirmed(reply);
         let Some((_, mut verdict)) = self.of_token(kind, token) else {
             return;
         };
@@ -622,9 +637,9 @@ impl Offline {
         &self,
         request: &ActionRequest,
     ) -> Option<(SystemTime, SystemTime)> {
-        let verdict = match (Login::of(request), heartbeat_kind(request)) {
+        let verdict = match (request.login(), request.heartbeat_kind()) {
             (Some(login), _) => self.load(login.kind, &self.identity(&login))?,
-            (None, Some(kind)) => self.of_token(kind, request.value("Token")?)?.1,
+            (None, Some(kind)) => self.of_token(kind, request.role(LoginRole::Token)?)?.1,
             (None, None) => return None,
         };
         Some(self.times_of(&verdict))
