@@ -893,7 +893,8 @@ int32_t VERIFY_CALL verify_cancel_is_cancelled(const struct verify_cancel *cance
 /**
  * Attaches the token to the calling thread: until `verify_cancel_detach(cancel)` on this
  * thread, every call of the library made on it (every action, Init, the login of an offline
- * start within its start budget) is cancelled by `verify_cancel_cancel(cancel)` from any
+ * start within its start budget, the doctor: `verify_diagnose`, `verify_client_diagnose`
+ * without a token of its own) is cancelled by `verify_cancel_cancel(cancel)` from any
  * thread: it returns `VERIFY_ERR_CANCELLED` (no reply) within milliseconds. An action that
  * changes state on the server (those the README's retry table never sends twice:
  * SingleLogin, UserLogin with a card, UserRegin, UserRecharge, ChangeBind, UpdatePwd)
@@ -1017,8 +1018,9 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
  * `callback` (optional) is called with each step as the steps finish, on the calling thread
  * (the options and machine code first; each line's steps, Init's, the clock's and the
  * offline store's once Init has finished), for a progress display; the report lists them
- * all in its own order. `cancel` (optional) stops the doctor within 50 ms when cancelled
- * from another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report. It
+ * all in its own order. `cancel` (optional; NULL: the token attached to the calling thread
+ * with `verify_cancel_attach`, if any) stops the doctor within 50 ms when cancelled from
+ * another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report. It
  * returns within `deadline_ms` (0: 10,000 ms) whatever the network does.
  *
  * Returns 200 with the report in `*out` whatever its steps say (read
@@ -1057,9 +1059,12 @@ int32_t VERIFY_CALL verify_client_diagnose(const struct verify_client *client,
  * The log callback of `options`, if any, hears the Init client's messages during the call,
  * from a thread the doctor runs (not the calling thread); the report keeps them too.
  *
+ * A token attached to the calling thread (`verify_cancel_attach`) stops it within 50 ms
+ * when cancelled from another thread: it then returns `VERIFY_ERR_CANCELLED` and no report.
+ *
  * Returns 200 when the report is made, whatever its steps say (read
  * `verify_diagnosis_verdict`); `VERIFY_ERR_INVALID_ARGUMENT` for a NULL argument (but
- * `options`) or `VERIFY_ERR_INVALID_UTF8`; `*out` is NULL then. The report holds no
+ * `options`) or `VERIFY_ERR_INVALID_UTF8`; `VERIFY_ERR_CANCELLED`; `*out` is NULL then. The report holds no
  * AppKey, api password, card, password or token; host names and addresses are kept.
  * Ownership: the caller frees `*out` with `verify_diagnosis_free`; `options` is only read
  * (it may be freed afterwards). Thread-safety: any thread; it blocks the calling thread.

@@ -85,7 +85,8 @@ pub extern "system" fn verify_cancel_is_cancelled(
 
 /// Attaches the token to the calling thread: until `verify_cancel_detach(cancel)` on this
 /// thread, every call of the library made on it (every action, Init, the login of an offline
-/// start within its start budget) is cancelled by `verify_cancel_cancel(cancel)` from any
+/// start within its start budget, the doctor: `verify_diagnose`, `verify_client_diagnose`
+/// without a token of its own) is cancelled by `verify_cancel_cancel(cancel)` from any
 /// thread: it returns `VERIFY_ERR_CANCELLED` (no reply) within milliseconds. An action that
 /// changes state on the server (those the README's retry table never sends twice:
 /// SingleLogin, UserLogin with a card, UserRegin, UserRecharge, ChangeBind, UpdatePwd)

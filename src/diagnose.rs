@@ -132,9 +132,12 @@ unsafe fn language_or_current(lang: *const c_char) -> Result<Language, Error> {
 /// The log callback of `options`, if any, hears the Init client's messages during the call,
 /// from a thread the doctor runs (not the calling thread); the report keeps them too.
 ///
+/// A token attached to the calling thread (`verify_cancel_attach`) stops it within 50 ms
+/// when cancelled from another thread: it then returns `VERIFY_ERR_CANCELLED` and no report.
+///
 /// Returns 200 when the report is made, whatever its steps say (read
 /// `verify_diagnosis_verdict`); `VERIFY_ERR_INVALID_ARGUMENT` for a NULL argument (but
-/// `options`) or `VERIFY_ERR_INVALID_UTF8`; `*out` is NULL then. The report holds no
+/// `options`) or `VERIFY_ERR_INVALID_UTF8`; `VERIFY_ERR_CANCELLED`; `*out` is NULL then. The report holds no
 /// AppKey, api password, card, password or token; host names and addresses are kept.
 /// Ownership: the caller frees `*out` with `verify_diagnosis_free`; `options` is only read
 /// (it may be freed afterwards). Thread-safety: any thread; it blocks the calling thread.
@@ -168,6 +171,12 @@ pub extern "system" fn verify_diagnose(
             cancel: None,
         };
         let report = diagnose_with(&base_url, &app_id, &app_key, &options, &settings);
+        if report.cancelled {
+            return Err(Error::local(
+                ErrorKind::Cancelled,
+                "the doctor was cancelled before it finished",
+            ));
+        }
         // SAFETY: `out` was checked by `clear_out`.
         unsafe { give_handle(out, verify_diagnosis::of(&report)) };
         Ok(codes::OK)

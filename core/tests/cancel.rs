@@ -3,7 +3,8 @@
 //! its reply, connects to a black hole, is in a stalled TLS handshake or a proxy's CONNECT
 //! that stalls, and before it starts; an action that changes state
 //! says that the server may have received it and is never sent again; the client goes on
-//! working after a cancel. The network lab (`tests/lab/`) adds a black-holed line and a slow
+//! working after a cancel; the doctor run from a client without a token of its own stops
+//! within 50 ms of the cancel of the token watching its thread. The network lab (`tests/lab/`) adds a black-holed line and a slow
 //! name server, from C, C# and C++.
 
 #[path = "../../tests/common/mod.rs"]
@@ -16,7 +17,9 @@ use common::cancel::{hold_reply, received, PROMPT_MS};
 use common::net::{BlackHole, Silent};
 use common::{Program, APP_KEY};
 use serde_json::json;
-use verify_core::{CancelToken, Client, Error, ErrorKind, Options};
+use verify_core::{
+    diagnose_client, CancelToken, Client, DiagnoseOptions, Error, ErrorKind, Options,
+};
 
 /// What the issue asks: a cancelled call returns within this of its cancel.
 const PROMPT: Duration = Duration::from_millis(PROMPT_MS as u64);
@@ -195,4 +198,26 @@ fn a_proxy_that_never_answers_its_connect_request_is_cancelled_within_50_ms() {
     let err = outcome.expect_err("cancelled");
     assert_eq!(err.kind(), ErrorKind::Cancelled, "{err:?}");
     assert!(late < PROMPT, "returned {late:?} after the cancel");
+}
+
+#[test]
+fn the_doctor_without_a_token_of_its_own_is_cancelled_by_the_threads_within_50_ms() {
+    let program = Program::fresh();
+    let client = program.client();
+    hold_reply(&program, "Init");
+    let (outcome, late) = cancelled_after(|| {
+        Ok(diagnose_client(
+            &client,
+            &DiagnoseOptions::default(),
+            &mut |_| {},
+        ))
+    });
+    let report = outcome.expect("a report");
+    assert!(report.cancelled, "{}", report.to_text());
+    assert!(late < PROMPT, "returned {late:?} after the cancel");
+    assert_eq!(
+        received(&program, "Init"),
+        1,
+        "the doctor's Init was under way"
+    );
 }

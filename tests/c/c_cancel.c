@@ -8,8 +8,9 @@
  *       attached; a cancelled token fails a call at once and sends nothing ("@@ count" asks
  *       the test how many requests reached the server); detached, calls run again
  *   c_cancel inflight BASE_URL APP_ID APP_KEY AFTER_MS CALL [CARD MAC]
- *       CALL (bulletin, or login with CARD and MAC) on a thread a token is attached to,
- *       cancelled by another thread AFTER_MS after the call started; prints
+ *       CALL (bulletin; login with CARD and MAC; the doctor: doctor, verify_client_diagnose
+ *       without a token of its own, or diagnose, verify_diagnose) on a thread a token is
+ *       attached to, cancelled by another thread AFTER_MS after the call started; prints
  *       "cancelled code=C after_cancel_ms=T message=M" (T: from the cancel to the return)
  *
  * With $VERIFY_HOST_CA the client trusts that CA too (the lab's https sandbox).
@@ -109,6 +110,7 @@ static int inflight(const char *base_url, const char *app_id, const char *app_ke
 {
     verify_client *client = host_client(base_url, app_id, app_key);
     verify_reply *reply = NULL;
+    verify_diagnosis *report = NULL;
     struct canceller canceller;
     pthread_t thread;
     int32_t code;
@@ -122,6 +124,10 @@ static int inflight(const char *base_url, const char *app_id, const char *app_ke
     CHECK_INT(pthread_create(&thread, NULL, cancel_later, &canceller), 0);
     if (strcmp(call, "login") == 0 && card != NULL && mac != NULL) {
         code = verify_single_login(client, card, mac, NULL, &reply);
+    } else if (strcmp(call, "doctor") == 0) {
+        code = verify_client_diagnose(client, NULL, 10000, NULL, NULL, &report);
+    } else if (strcmp(call, "diagnose") == 0) {
+        code = verify_diagnose(base_url, app_id, app_key, NULL, 10000, &report);
     } else {
         code = verify_get_bulletin(client, &reply);
     }
@@ -131,10 +137,12 @@ static int inflight(const char *base_url, const char *app_id, const char *app_ke
     CHECK_INT(pthread_join(thread, NULL), 0);
     CHECK_INT(code, VERIFY_ERR_CANCELLED);
     CHECK(reply == NULL);
+    CHECK(report == NULL);
     printf("cancelled code=%d after_cancel_ms=%ld message=%s\n", (int)code,
            returned - canceller.cancelled_at, message != NULL ? message : "");
     free(message);
     verify_reply_free(reply);
+    verify_diagnosis_free(report);
     verify_cancel_free(canceller.token);
     verify_client_free(client);
     return host_finish("inflight");

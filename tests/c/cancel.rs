@@ -4,7 +4,9 @@
 //! order, a token freed while attached); a cancelled token fails a call at once and sends
 //! nothing; a call waiting for its reply returns `VERIFY_ERR_CANCELLED` within 50 ms of the
 //! cancel; a count-card login cancelled after its request left says the server may have
-//! received it and is not sent again. The lab (`tests/lab/cancel.rs`) runs the same host on a
+//! received it and is not sent again; the doctor (`verify_client_diagnose` without a token
+//! of its own, and `verify_diagnose`) waiting for Init's reply returns `VERIFY_ERR_CANCELLED`
+//! within 50 ms of the attached token's cancel, with no report. The lab (`tests/lab/cancel.rs`) runs the same host on a
 //! black-holed line, a slow name server, a stalled TLS handshake and a server that never
 //! answers.
 //!
@@ -14,7 +16,8 @@
 mod common;
 
 use common::cancel::{
-    assert_cancelled_waiting, assert_login_cancelled_after_it_left, cancelled_line, hold_reply,
+    assert_cancelled_waiting, assert_doctor_cancelled, assert_login_cancelled_after_it_left,
+    cancelled_line, hold_reply,
 };
 use common::host::{build_host, run_host, Run, Scratch, C_POSIX_FLAGS};
 use common::{Program, APP_KEY};
@@ -79,4 +82,21 @@ fn a_count_card_login_cancelled_after_it_left_says_so_and_is_not_sent_again() {
     assert_login_cancelled_after_it_left(&program, &stdout);
     let stored = program.sandbox.card(&program.app_id, &card).expect("card");
     assert_eq!(stored["used"], json!(1), "one use spent");
+}
+
+#[test]
+fn the_doctor_of_a_client_under_an_attached_token_returns_cancelled_within_50_ms() {
+    let program = Program::fresh();
+    // The doctor's Init waits for its reply when the cancel comes.
+    hold_reply(&program, "Init");
+    let stdout = inflight(&program, &["doctor"]);
+    assert_doctor_cancelled(&program, &stdout);
+}
+
+#[test]
+fn verify_diagnose_under_an_attached_token_returns_cancelled_within_50_ms() {
+    let program = Program::fresh();
+    hold_reply(&program, "Init");
+    let stdout = inflight(&program, &["diagnose"]);
+    assert_doctor_cancelled(&program, &stdout);
 }

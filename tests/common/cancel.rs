@@ -82,3 +82,21 @@ pub fn assert_login_cancelled_after_it_left(program: &Program<'_>, stdout: &str)
         "sent once, never again"
     );
 }
+
+/// Checks a host program's `cancelled` line for the doctor of `program`, cancelled while the
+/// sandbox held its Init's reply: `VERIFY_ERR_CANCELLED` within [`PROMPT_MS`], the doctor's
+/// words, and its Init under way (received once).
+pub fn assert_doctor_cancelled(program: &Program<'_>, stdout: &str) {
+    let (code, late, message) = cancelled_line(stdout);
+    assert_eq!(code, -7, "{stdout}");
+    assert!(late < PROMPT_MS, "{late} ms after the cancel\n{stdout}");
+    assert!(
+        message.contains("the doctor was cancelled before it finished"),
+        "{message}"
+    );
+    assert_eq!(
+        received(program, "Init"),
+        1,
+        "the doctor's Init was under way"
+    );
+}

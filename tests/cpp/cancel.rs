@@ -7,7 +7,9 @@
 //! - an action waiting for its reply, cancelled from another thread, throws
 //!   `Code::err_cancelled` within 50 ms of the cancel, through either token;
 //! - a count-card login cancelled after its request left says that the server may have
-//!   received it, and is sent once.
+//!   received it, and is sent once;
+//! - the doctor of a client (`verify::diagnose`) waiting for Init's reply throws
+//!   `Code::err_cancelled` within 50 ms of the cancel, through either token.
 //!
 //! The network lab (`tests/lab/cancel.rs`) runs the same program on a black-holed line, a
 //! slow name server, a stalled TLS handshake and a server that never answers.
@@ -17,7 +19,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::cancel::{assert_cancelled_waiting, assert_login_cancelled_after_it_left, hold_reply};
+use common::cancel::{
+    assert_cancelled_waiting, assert_doctor_cancelled, assert_login_cancelled_after_it_left,
+    hold_reply,
+};
 use common::host::{compile_cxx, host_command, text, CXX_STRICT_FLAGS};
 use common::{unique, Program, APP_KEY};
 
@@ -100,4 +105,17 @@ fn a_count_card_login_cancelled_after_it_left_says_so() {
         "CPP-MACHINE".to_owned(),
     ]);
     assert_login_cancelled_after_it_left(&program, &run(&binary, &args));
+}
+
+#[test]
+fn the_doctor_of_a_client_throws_cancelled_within_50_ms_through_either_token() {
+    for (standard, token) in [("c++20", "stop"), ("c++17", "token")] {
+        let program = Program::fresh();
+        let binary = build(standard);
+        hold_reply(&program, "Init");
+        let mut args = vec!["inflight".to_owned(), token.to_owned()];
+        args.extend(base_args(&program));
+        args.extend(["300".to_owned(), "doctor".to_owned()]);
+        assert_doctor_cancelled(&program, &run(&binary, &args));
+    }
 }

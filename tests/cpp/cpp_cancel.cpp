@@ -3,9 +3,11 @@
  * tests/cpp/cancel.rs on loopback, and by the network lab's tests/lab/cancel.rs), built with
  * -std=c++20 for std::stop_token (and -std=c++17 for the library's token alone).
  *
- *   cpp_cancel inflight stop|token BASE_URL APP_ID APP_KEY AFTER_MS bulletin|login [CARD MAC]
+ *   cpp_cancel inflight stop|token BASE_URL APP_ID APP_KEY AFTER_MS bulletin|login|doctor
+ *              [CARD MAC]
  *       the action's overload taking a std::stop_token (stop) or a verify::CancelToken
- *       (token), cancelled from another thread AFTER_MS after the call started; prints
+ *       (token), or the doctor of the client (verify::diagnose) with either, cancelled from
+ *       another thread AFTER_MS after the call started; prints
  *       "cancelled code=C after_cancel_ms=T message=M" (T: from the cancel to the throw)
  *   cpp_cancel scope BASE_URL APP_ID APP_KEY
  *       a CancelScope around calls without an overload (init, call); a stopped token cancels
@@ -20,6 +22,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "verify.hpp"
 
@@ -40,12 +43,28 @@ verify::Client client_of(const char *base_url, const char *app_id, const char *a
     return verify::Client(base_url, app_id, app_key, options);
 }
 
+/* The doctor of `client` under `cancel`. */
+[[maybe_unused]] verify::Diagnosis doctor(const verify::Client &client,
+                                          const verify::CancelToken &cancel)
+{
+    return verify::diagnose(client, {}, &cancel);
+}
+
+#if VERIFY_HAS_STOP_TOKEN
+[[maybe_unused]] verify::Diagnosis doctor(const verify::Client &client, std::stop_token cancel)
+{
+    return verify::diagnose(std::move(cancel), client);
+}
+#endif
+
 /* The call of `what` under `cancel` (a std::stop_token or a verify::CancelToken). */
 template <typename Token>
 void call(const verify::Client &client, const Token &cancel, const std::string &what,
           const char *card, const char *mac)
 {
-    if (what == "login") {
+    if (what == "doctor") {
+        (void)doctor(client, cancel);
+    } else if (what == "login") {
         (void)client.single_login(cancel, card, mac).value();
     } else {
         (void)client.get_bulletin(cancel).value();
@@ -135,6 +154,6 @@ int main(int argc, char **argv)
     }
     std::fprintf(stderr,
                  "usage: cpp_cancel inflight stop|token BASE_URL APP_ID APP_KEY AFTER_MS "
-                 "bulletin|login [CARD MAC]\n       cpp_cancel scope BASE_URL APP_ID APP_KEY\n");
+                 "bulletin|login|doctor [CARD MAC]\n       cpp_cancel scope BASE_URL APP_ID APP_KEY\n");
     return 2;
 }

@@ -2,8 +2,9 @@
 // with a CancellationToken (run by tests/csharp/cancel.rs on loopback, and by the network lab's
 // tests/lab/cancel.rs).
 //
-//   CsharpCancel.exe inflight BASE_URL APP_ID APP_KEY AFTER_MS bulletin|login [CARD MAC]
-//       the call's ...Async form, its token cancelled AFTER_MS after the call started; prints
+//   CsharpCancel.exe inflight BASE_URL APP_ID APP_KEY AFTER_MS bulletin|login|doctor|client-doctor [CARD MAC]
+//       the call's ...Async form (doctor: Library.DiagnoseAsync; client-doctor:
+//       Client.DiagnoseAsync), its token cancelled AFTER_MS after the call started; prints
 //       "cancelled code=C after_cancel_ms=T message=M" (T: from the cancel to the task's end)
 //   CsharpCancel.exe before BASE_URL APP_ID APP_KEY
 //       a token cancelled before the call: the task is cancelled and nothing is sent (the test
@@ -30,7 +31,7 @@ public static class CsharpCancel
         }
     }
 
-    private static Client ClientOf(string baseUrl, string appId, string appKey)
+    private static ClientOptions OptionsOf()
     {
         ClientOptions options = new ClientOptions();
         string ca = Environment.GetEnvironmentVariable("VERIFY_HOST_CA");
@@ -38,7 +39,12 @@ public static class CsharpCancel
         {
             options.RootFiles.Add(ca);
         }
-        return new Client(baseUrl, appId, appKey, options);
+        return options;
+    }
+
+    private static Client ClientOf(string baseUrl, string appId, string appKey)
+    {
+        return new Client(baseUrl, appId, appKey, OptionsOf());
     }
 
     public static int Main(string[] args)
@@ -51,7 +57,7 @@ public static class CsharpCancel
         {
             return Before(args).GetAwaiter().GetResult();
         }
-        Console.Error.WriteLine("usage: CsharpCancel.exe inflight BASE_URL APP_ID APP_KEY AFTER_MS bulletin|login [CARD MAC]");
+        Console.Error.WriteLine("usage: CsharpCancel.exe inflight BASE_URL APP_ID APP_KEY AFTER_MS bulletin|login|doctor|client-doctor [CARD MAC]");
         return 2;
     }
 
@@ -70,6 +76,14 @@ public static class CsharpCancel
                 if (args[5] == "login" && args.Length >= 8)
                 {
                     await client.CardLoginAsync(args[6], args[7], null, cancel.Token);
+                }
+                else if (args[5] == "doctor")
+                {
+                    await Library.DiagnoseAsync(args[1], args[2], args[3], OptionsOf(), TimeSpan.FromSeconds(10), cancel.Token);
+                }
+                else if (args[5] == "client-doctor")
+                {
+                    await client.DiagnoseAsync(null, TimeSpan.FromSeconds(10), cancel.Token);
                 }
                 else
                 {

@@ -7,7 +7,9 @@
 //! - a call waiting for its reply ends within 50 ms of the cancel: the task is cancelled,
 //!   `OperationCanceledException` carries the library's `VerifyException` (code -7) inside;
 //! - a count-card login cancelled after its request left says so in the exception's message
-//!   and is sent once.
+//!   and is sent once;
+//! - the doctor (`Library.DiagnoseAsync`, `Client.DiagnoseAsync`) waiting for Init's reply
+//!   ends within 50 ms of the cancel: its token reaches the doctor's steps.
 //!
 //! The network lab (`tests/lab/cancel.rs`) runs the same program on a black-holed line, a
 //! slow name server, a stalled TLS handshake and a server that never answers.
@@ -17,7 +19,10 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::cancel::{assert_cancelled_waiting, assert_login_cancelled_after_it_left, hold_reply};
+use common::cancel::{
+    assert_cancelled_waiting, assert_doctor_cancelled, assert_login_cancelled_after_it_left,
+    hold_reply,
+};
 use common::host::{compile_csharp, host_command, require_mono, run_host_command, Scratch};
 use common::{Program, APP_KEY};
 
@@ -105,4 +110,25 @@ fn a_count_card_login_cancelled_after_it_left_says_so() {
         |_| None,
     );
     assert_login_cancelled_after_it_left(&program, &stdout);
+}
+
+/// Runs the doctor's `mode` (`doctor`: `Library.DiagnoseAsync`; `client-doctor`:
+/// `Client.DiagnoseAsync`) while the sandbox holds Init's reply, cancelled after 300 ms.
+fn doctor_cancelled(mode: &str) {
+    let program = Program::fresh();
+    hold_reply(&program, "Init");
+    let scratch = Scratch::new();
+    let exe = build(&scratch);
+    let stdout = run(&exe, &args("inflight", &program, &["300", mode]), |_| None);
+    assert_doctor_cancelled(&program, &stdout);
+}
+
+#[test]
+fn library_diagnose_async_is_cancelled_in_flight_within_50_ms() {
+    doctor_cancelled("doctor");
+}
+
+#[test]
+fn client_diagnose_async_is_cancelled_in_flight_within_50_ms() {
+    doctor_cancelled("client-doctor");
 }

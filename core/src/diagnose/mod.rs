@@ -80,7 +80,8 @@ pub struct DiagnoseOptions {
     /// The salt of machine code v2's check (the program's own salt); default: the AppId.
     pub machine_salt: Option<String>,
     /// A token whose cancel stops every step within a few milliseconds; the report then
-    /// says it was cancelled ([`Report::cancelled`]).
+    /// says it was cancelled ([`Report::cancelled`]). Without one, the token watching the
+    /// calling thread ([`CancelToken::watch`], `verify_cancel_attach`), if any, does.
     pub cancel: Option<CancelToken>,
 }
 
@@ -158,9 +159,15 @@ pub fn diagnose_watched(
 ) -> Report {
     let started_at = SystemTime::now();
     let started = Instant::now();
+    // Without a token of its own, the doctor is cancelled by the one watching this thread,
+    // as every call of a client is.
+    let cancel = settings
+        .cancel
+        .clone()
+        .or_else(CancelToken::watching_this_thread);
     let stop = Stop::new(
         Deadline::after(settings.deadline.saturating_sub(MARGIN)),
-        settings.cancel.clone(),
+        cancel,
     );
     // Each URL parsed once: the options step and the probes read the same parse.
     let bases: Vec<BaseUrl> = std::iter::once(base_url)

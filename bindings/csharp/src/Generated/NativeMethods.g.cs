@@ -51,7 +51,7 @@ namespace Verify
             CancelHandle cancel,
             out int @out);
 
-        /// <summary><c>verify_cancel_attach</c>: Attaches the token to the calling thread: until <c>verify_cancel_detach(cancel)</c> on this thread, every call of the library made on it (every action, Init, the login of an offline start within its start budget) is cancelled by <c>verify_cancel_cancel(cancel)</c> from any thread: it returns <c>VERIFY_ERR_CANCELLED</c> (no reply) within milliseconds.</summary>
+        /// <summary><c>verify_cancel_attach</c>: Attaches the token to the calling thread: until <c>verify_cancel_detach(cancel)</c> on this thread, every call of the library made on it (every action, Init, the login of an offline start within its start budget, the doctor: <c>verify_diagnose</c>, <c>verify_client_diagnose</c> without a token of its own) is cancelled by <c>verify_cancel_cancel(cancel)</c> from any thread: it returns <c>VERIFY_ERR_CANCELLED</c> (no reply) within milliseconds.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_cancel_attach(
             CancelHandle cancel);
