@@ -286,6 +286,9 @@ const MAY_BE_NULL: &[&str] = &[
     "Verify.Library.UserMessage(language)",
     "Verify.Library.MachineCode(stateFolder)",
     "Verify.Library.Diagnose(options)",
+    "Verify.Library.DiagnoseAsync(options)",
+    "Verify.Client.Diagnose(onStep)",
+    "Verify.Client.DiagnoseAsync(onStep)",
     "Verify.ServiceTime.Parse(text)",
 ];
 
