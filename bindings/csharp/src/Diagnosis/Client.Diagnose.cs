@@ -23,6 +23,7 @@ namespace Verify
         /// <returns>The report: <see cref="Diagnosis.FirstLine"/> names the cause.</returns>
         /// <exception cref="ArgumentOutOfRangeException">A deadline under 1 ms or over UInt32.MaxValue ms.</exception>
         /// <exception cref="OperationCanceledException">Cancelled; the library's <see cref="VerifyException"/> (<see cref="ResultCode.Cancelled"/>) inside.</exception>
+        /// <exception cref="VerifyException">The library could not run the doctor (not a failed step: those are in the report).</exception>
         /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public Diagnosis Diagnose([Nullable(new byte[] { 2, 1 })] Action<DiagnosisStep> onStep = null,
             TimeSpan? deadline = null, CancellationToken cancellationToken = default(CancellationToken))
