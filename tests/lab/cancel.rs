@@ -11,7 +11,10 @@
 //! - waiting for a reply the server holds back 30 s (the sandbox's `delay` fault).
 //!
 //! Each returns `VERIFY_ERR_CANCELLED` (C# a cancelled task with it inside) within 50 ms of
-//! the cancel, as the program measures it; nothing of the call is left running.
+//! the cancel, as the program measures it; nothing of the call is left running. The doctor
+//! of a client (C: `verify_client_diagnose` under an attached token, C++:
+//! `verify::diagnose(stop_token, client)`, C#: `Client.DiagnoseAsync`) is stopped the same
+//! way on a black-holed line and while waiting for a slow name server.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -106,20 +109,34 @@ fn prepare(slot: &Slot, phase: Phase) -> (String, String) {
     (url, program.app_id)
 }
 
+/// What the programs run and cancel.
+#[derive(Clone, Copy, Debug)]
+enum Call {
+    /// GetBulletin (after a lazy Init).
+    Bulletin,
+    /// The doctor of the program's client.
+    Doctor,
+}
+
 /// Runs one cancelling program in `slot` against `url`; its time from the cancel to the
 /// return, in ms, and its output.
-fn cancel_in(slot: &Slot, which: &str, url: &str, app_id: &str) -> (f64, String) {
+fn cancel_in(slot: &Slot, which: &str, call: Call, url: &str, app_id: &str) -> (f64, String) {
     let hosts = hosts();
     let key = crate::common::APP_KEY;
+    let what = match (call, which) {
+        (Call::Bulletin, _) => "bulletin",
+        (Call::Doctor, "C#") => "client-doctor",
+        (Call::Doctor, _) => "doctor",
+    };
     let mut command = match which {
         "C" => {
             let mut command = slot.command(&hosts.c);
-            command.args(["inflight", url, app_id, key, AFTER_MS, "bulletin"]);
+            command.args(["inflight", url, app_id, key, AFTER_MS, what]);
             command
         }
         "C++" => {
             let mut command = slot.command(&hosts.cpp);
-            command.args(["inflight", "stop", url, app_id, key, AFTER_MS, "bulletin"]);
+            command.args(["inflight", "stop", url, app_id, key, AFTER_MS, what]);
             command
         }
         _ => {
@@ -127,7 +144,7 @@ fn cancel_in(slot: &Slot, which: &str, url: &str, app_id: &str) -> (f64, String)
             command
                 .arg("--debug")
                 .arg(&hosts.csharp)
-                .args(["inflight", url, app_id, key, AFTER_MS, "bulletin"]);
+                .args(["inflight", url, app_id, key, AFTER_MS, what]);
             command
         }
     };
@@ -149,14 +166,14 @@ fn cancel_in(slot: &Slot, which: &str, url: &str, app_id: &str) -> (f64, String)
     (late, report)
 }
 
-/// Every program cancels a call in `phase` within [`PROMPT_MS`].
-fn cancelled_promptly(phase: Phase) {
+/// Every program cancels `call` in `phase` within [`PROMPT_MS`].
+fn cancelled_promptly(phase: Phase, call: Call) {
     let _busy = busy();
     let mut failures = Vec::new();
     for which in ["C", "C++", "C#"] {
         let slot = lab().slot();
         let (url, app_id) = prepare(&slot, phase);
-        let (late, report) = cancel_in(&slot, which, &url, &app_id);
+        let (late, report) = cancel_in(&slot, which, call, &url, &app_id);
         if matches!(phase, Phase::BlackHoled | Phase::SlowNameServer) {
             let counts = slot.counts("cancel");
             assert!(
@@ -164,10 +181,10 @@ fn cancelled_promptly(phase: Phase) {
                 "{phase:?}: {which}'s call met the rule: {counts}"
             );
         }
-        eprintln!("{phase:?}: {which} returned {late:.1} ms after the cancel");
+        eprintln!("{phase:?}, {call:?}: {which} returned {late:.1} ms after the cancel");
         if late >= PROMPT_MS {
             failures.push(format!(
-                "{phase:?}: {which} returned {late:.1} ms after the cancel\n{report}"
+                "{phase:?}, {call:?}: {which} returned {late:.1} ms after the cancel\n{report}"
             ));
         }
     }
@@ -176,20 +193,30 @@ fn cancelled_promptly(phase: Phase) {
 
 #[test]
 fn a_cancel_stops_a_connect_to_a_black_holed_address_within_50_ms() {
-    cancelled_promptly(Phase::BlackHoled);
+    cancelled_promptly(Phase::BlackHoled, Call::Bulletin);
 }
 
 #[test]
 fn a_cancel_stops_a_wait_for_a_slow_name_server_within_50_ms() {
-    cancelled_promptly(Phase::SlowNameServer);
+    cancelled_promptly(Phase::SlowNameServer, Call::Bulletin);
 }
 
 #[test]
 fn a_cancel_stops_a_stalled_tls_handshake_within_50_ms() {
-    cancelled_promptly(Phase::StalledTls);
+    cancelled_promptly(Phase::StalledTls, Call::Bulletin);
 }
 
 #[test]
 fn a_cancel_stops_a_wait_for_a_reply_that_never_comes_within_50_ms() {
-    cancelled_promptly(Phase::NeverAnswers);
+    cancelled_promptly(Phase::NeverAnswers, Call::Bulletin);
+}
+
+#[test]
+fn a_cancel_stops_the_doctor_on_a_black_holed_line_within_50_ms() {
+    cancelled_promptly(Phase::BlackHoled, Call::Doctor);
+}
+
+#[test]
+fn a_cancel_stops_the_doctor_waiting_for_a_slow_name_server_within_50_ms() {
+    cancelled_promptly(Phase::SlowNameServer, Call::Doctor);
 }

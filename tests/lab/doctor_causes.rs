@@ -207,7 +207,8 @@ fn the_doctor_names_a_proxy_that_intercepts_tls_with_its_own_ca() {
 }
 
 /// nginx in the lab's server namespace on `address`:8443 with the lab's certificate, in front
-/// of nothing (port 9 of its loopback): every request gets its 502 page.
+/// of nothing (port 1 of its loopback; not 9, the lab's mute service, which would hold the
+/// request): every request gets its 502 page.
 fn bad_gateway(address: &str) -> Running {
     crate::common::nginx::require();
     let nginx = crate::common::nginx::binary();
@@ -217,7 +218,7 @@ fn bad_gateway(address: &str) -> Running {
         &dir,
         &format!("{address}:8443"),
         &lab().dir.join("sandbox"),
-        "proxy_pass http://127.0.0.1:9;",
+        "proxy_pass http://127.0.0.1:1;",
     );
     std::fs::write(dir.join("nginx.conf"), conf).expect("nginx.conf");
     let child = Command::new("ip")
@@ -236,10 +237,11 @@ fn bad_gateway(address: &str) -> Running {
 #[test]
 fn the_doctor_names_a_gateways_502_page() {
     let slot = lab().slot();
+    // The sandbox first: nginx uses the certificate it writes.
+    let program = lab().sandbox().program();
     let mut gateway = bad_gateway(&slot.primary_v4);
     wait_listening(&slot, &slot.primary_v4, 8443, "nginx", &mut gateway.child);
     let url = format!("https://{}:8443", slot.primary);
-    let program = lab().sandbox().program();
     let args = args_of(None);
     let (report, code, _) = doctor_as(&slot, &url, &program.app_id, APP_KEY, &args);
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();

@@ -98,11 +98,12 @@ fn a_black_hole_drops_syns_silently_while_arp_still_answers() {
         json!({"host": slot.mirror_v4, "port": 7, "timeout_ms": 500}),
     );
     assert_eq!(held["error"], json!("timeout"), "{held}");
-    let other = slot.probe("connect", json!({"host": slot.mirror_v4, "port": 9}));
+    // Port 1: nothing listens there (9 is the lab's mute service, which accepts).
+    let other = slot.probe("connect", json!({"host": slot.mirror_v4, "port": 1}));
     assert_eq!(
         other["error"],
         json!("refused"),
-        "port 9 of the same address (nothing listens) refuses at once: {other}"
+        "port 1 of the same address (nothing listens) refuses at once: {other}"
     );
 }
 
