@@ -29,7 +29,7 @@ if [ "${1:-}" = --build ]; then
 fi
 out=${1:?usage: benches/sizes.sh [--build] OUT.md}
 
-goal=2250000   # the footprint goal of Linux x86-64, stripped (issue 24)
+goal=2250000   # the footprint goal of Linux x86-64, stripped (BENCHMARKS.md, "Size")
 target_root=${CARGO_TARGET_DIR:-target}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

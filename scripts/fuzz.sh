@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every cargo-fuzz target of fuzz/ for SECONDS each (default 30, the CI budget) and
-# fails on a crash, a timeout or an out-of-memory of any of them (issue 13 item 6).
+# fails on a crash, a timeout or an out-of-memory of any of them (RELIABILITY.md).
 #
 #   scripts/fuzz.sh                 every target for 30 s (what scripts/test.sh runs)
 #   scripts/fuzz.sh 3600            the long run: an hour a target

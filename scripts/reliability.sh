@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates RELIABILITY.md (issue 13 item 9): the table of what is tested (fault cases,
+# Regenerates RELIABILITY.md: the table of what is tested (fault cases,
 # misuse cases, fuzz targets and executions, sanitizers, the memory scan) with the figures
 # of the runs it makes and of the logs the other scripts leave in target/reliability/.
 #
@@ -118,7 +118,7 @@ cat >RELIABILITY.md <<MD
 
 What the test suite checks beyond the features, with the figures of the last runs. Generated
 by \`scripts/reliability.sh\` on $today from the runs it makes and the logs of
-\`scripts/fuzz.sh\` and \`scripts/tsan.sh\`; do not edit by hand. Issue 13 describes the aims;
+\`scripts/fuzz.sh\` and \`scripts/tsan.sh\`; do not edit by hand.
 SECURITY.md the handling of secrets in memory.
 
 ## Summary

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ThreadSanitizer on the thread and keeper tests (issue 13 item 7): everything built with
+# ThreadSanitizer on the thread and keeper tests (RELIABILITY.md): everything built with
 # nightly's -Zsanitizer=thread and an instrumented std (-Zbuild-std), in target/tsan/:
 #
 #   core:  core/tests/keeper.rs (the keeper's thread, events, stop) and

@@ -133,7 +133,7 @@ pub(crate) unsafe fn answer(
 
 /// The body of [`answer`], one copy for every call: only the request's building differs
 /// between them, behind `build`'s `dyn` call (a generic body would be copied into each of
-/// the action table's functions, about 1 KB each).
+/// the action table's functions).
 ///
 /// # Safety
 /// As for [`answer`].

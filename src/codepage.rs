@@ -2,7 +2,7 @@
 //! programs on Chinese Windows pass GBK) set their code page once per process, and every
 //! string in and out of the library is converted. UTF-8 stays the default.
 //!
-//! The conversion tables (encoding_rs, about 170 KB) are built in on Windows, where such
+//! The conversion tables (encoding_rs; their size is in BENCHMARKS.md) are built in on Windows, where such
 //! hosts live, and elsewhere only with the cargo feature `code-pages`. Without them the C API
 //! is the same: `verify_set_code_page` accepts UTF-8 (65001, and `VERIFY_CODE_PAGE_SYSTEM`,
 //! which is UTF-8 outside Windows) and refuses every other code page with a message saying so.

@@ -43,6 +43,51 @@ fn add(copy: &Path, path: &str, anchor: &str, added: &str, before: bool) {
         .unwrap_or_else(|e| panic!("{path}: {e}"));
 }
 
+/// After every message under `key` (`zh_tw: "...",`, the literal may continue over lines)
+/// in `path`, adds `added` on a line of its own; fails when there is none, which means the
+/// recipe's file changed shape.
+fn add_after_each_message(copy: &Path, path: &str, key: &str, added: &str) {
+    let file = copy.join(path);
+    let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let opening = format!("{key}: \"");
+    let mut out = String::with_capacity(text.len() * 2);
+    let mut rest = text.as_str();
+    let mut found = 0;
+    while let Some(at) = rest.find(&opening) {
+        let literal = &rest[at + opening.len()..];
+        // The literal's end: the first quote not escaped by a backslash.
+        let mut escaped = false;
+        let end = literal
+            .char_indices()
+            .find(|&(_, c)| {
+                let closes = c == '"' && !escaped;
+                escaped = c == '\\' && !escaped;
+                closes
+            })
+            .map(|(i, _)| i)
+            .unwrap_or_else(|| panic!("{path}: an unterminated {key} message"));
+        let mut upto = at + opening.len() + end + 1;
+        let comma = rest[upto..].starts_with(',');
+        if comma {
+            upto += 1;
+        }
+        out.push_str(&rest[..upto]);
+        if !comma {
+            out.push(',');
+        }
+        out.push(' ');
+        out.push_str(added);
+        rest = &rest[upto..];
+        found += 1;
+    }
+    out.push_str(rest);
+    assert!(
+        found > 0,
+        "{path}: no {key} message: the recipe's file changed shape"
+    );
+    std::fs::write(&file, out).unwrap_or_else(|e| panic!("{path}: {e}"));
+}
+
 /// Runs `command` in the copy with this run's target folder; panics with its output unless
 /// it succeeds.
 fn run(copy: &Path, command: &mut Command, what: &str) {
@@ -220,6 +265,33 @@ fn the_tested_recipes_of_contributing_hold() {
         true,
     );
 
+    // "Adding an end-user message language": its row in the table of languages, its message
+    // in every row of the code table and the doctor's table (and in the code table's two
+    // messages for codes outside it), and a tag that names it.
+    add(
+        &copy,
+        "core/src/language.rs",
+        "    ZhTw = \"zh-TW\", zh_tw, then [ZhCn, En];\n",
+        "    /// A recipe's fake language.\n    RecipeProbe = \"x-recipe\", recipe_probe, then [En];\n",
+        false,
+    );
+    for table in ["core/src/codes.rs", "core/src/diagnose/table.rs"] {
+        add_after_each_message(
+            &copy,
+            table,
+            "zh_tw",
+            "recipe_probe: \"A recipe's probe.\",",
+        );
+    }
+    add(
+        &copy,
+        "core/src/language.rs",
+        "        if parts.next().as_deref() != Some(\"zh\") {\n",
+        "        // A recipe's fake language.\n        if base.eq_ignore_ascii_case(\"x-recipe\") {\n            \
+         return Some(Language::RecipeProbe);\n        }\n",
+        true,
+    );
+
     // The copy's generator: it writes, then finds nothing stale.
     let generator = [
         "run",
@@ -337,6 +409,11 @@ fn the_tested_recipes_of_contributing_hold() {
         "RECIPE_PROBE = 10",
     );
     contains(&copy, "README.md", "`verify_recipe_probe`");
+    contains(
+        &copy,
+        "bindings/csharp/src/Generated/ResultCode.g.cs",
+        "zh-TW \"操作成功。\"; x-recipe \"A recipe's probe.\"",
+    );
     contains(
         &copy,
         "bindings/recipe-probe/declarations.txt",

@@ -2,7 +2,7 @@
  * baseline.c: the same GetBulletin Handle call as benches/verify_bench.c, written the way a
  * C programmer would without the library: one libcurl easy handle (so the connection is
  * reused), OpenSSL's MD5 through EVP, a hand-written RC4, and a minimal look at the JSON
- * reply (`"code":200`). It sends exactly what libverify sends (protocol-spec section 5,
+ * reply (`"code":200`). It sends exactly what libverify sends (docs/protocol.md, "Two steps",
  * docs/architecture.md, "Wire rules"): POST {base}/api/verify/{ApiPassword} with the `X-Api-Password` header
  * and the form `TimeStamp=..&Data=HEX(RC4(ApiPassword, "action=GetBulletin"))&Sign=md5(..)`.
  *

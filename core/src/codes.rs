@@ -10,7 +10,7 @@
 //! [`TABLE`] and [`CodeClass`] (`cargo run -p verify-codegen` in the repository root), and a
 //! test fails when one of them is stale.
 
-pub use crate::language::Language;
+pub use crate::language::{Language, UserMessage};
 use crate::util::packed::Packed;
 
 /// One row of the code table.
@@ -26,37 +26,15 @@ pub struct CodeInfo {
     pub user: UserMessage,
 }
 
-/// A message for the end user in every [`Language`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UserMessage {
-    /// English.
-    pub en: &'static str,
-    /// Simplified Chinese.
-    pub zh_cn: &'static str,
-    /// Traditional Chinese.
-    pub zh_tw: &'static str,
-}
-
-impl UserMessage {
-    /// The message in `language`.
-    pub fn get(&self, language: Language) -> &'static str {
-        match language {
-            Language::En => self.en,
-            Language::ZhCn => self.zh_cn,
-            Language::ZhTw => self.zh_tw,
-        }
-    }
-}
-
 /// Each row: doc comment, `NAME = number, "developer text", { en: "...", zh_cn: "...",
-/// zh_tw: "..." };`. A language added later is one more key here and in [`UserMessage`].
+/// zh_tw: "..." };`: the end user's message under the key of every language of the table of
+/// languages (`crate::language`), in its order; a row that misses one, adds one or changes
+/// the order does not compile.
 macro_rules! code_table {
     ($(
         $(#[doc = $doc:literal])*
         $name:ident = $code:literal, $text:literal, {
-            en: $en:literal,
-            zh_cn: $zh_cn:literal,
-            zh_tw: $zh_tw:literal $(,)?
+            $($language:ident: $message:literal),+ $(,)?
         };
     )*) => {
         $( $(#[doc = $doc])* pub const $name: i32 = $code; )*
@@ -67,7 +45,7 @@ macro_rules! code_table {
                 code: $code,
                 name: stringify!($name),
                 text: $text,
-                user: UserMessage { en: $en, zh_cn: $zh_cn, zh_tw: $zh_tw },
+                user: UserMessage { $($language: $message),+ },
             }, )*
         ];
 
@@ -78,10 +56,16 @@ macro_rules! code_table {
         const CODES: [i32; ROWS] = [$($code),*];
         /// Each row's developer text, then its message in every language (the columns of
         /// [`UserMessage`]), packed for the lookups at run time ([`crate::packed`]).
-        static TEXTS: Packed<{ 4 * ROWS }> = Packed::new(
-            concat!($($text, $en, $zh_cn, $zh_tw,)*),
-            [$($text.len(), $en.len(), $zh_cn.len(), $zh_tw.len(),)*],
+        static TEXTS: Packed<{ STRIDE * ROWS }> = Packed::new(
+            concat!($($text, $($message,)+)*),
+            [$($text.len(), $($message.len(),)+)*],
         );
+
+        // Each row's messages in the table of languages' order.
+        $( const _: () = assert!(
+            crate::language::in_table_order(&[$(stringify!($language)),+]),
+            concat!(stringify!($name), ": the messages' keys are not those of the table of languages, in its order"),
+        ); )*
     };
 }
 
@@ -432,8 +416,14 @@ impl CodeClass {
 /// The place of `code`'s texts in [`TEXTS`] (its developer text; the end user's messages
 /// follow), when the table has it.
 fn texts_of(code: i32) -> Option<usize> {
-    CODES.iter().position(|&row| row == code).map(|row| 4 * row)
+    CODES
+        .iter()
+        .position(|&row| row == code)
+        .map(|row| STRIDE * row)
 }
+
+/// How many texts each row has in [`TEXTS`]: the developer text and a message per language.
+const STRIDE: usize = 1 + Language::COUNT;
 
 /// An English description of any code for developers: the table's text, or a generic text
 /// for codes the table does not have.
@@ -455,19 +445,9 @@ pub const UNKNOWN_LOCAL_CODE: &str = "unknown local error";
 /// server message is empty; a refusal's own message is the service's to give.
 pub fn user_message(code: i32, language: Language) -> &'static str {
     match texts_of(code) {
-        Some(at) => TEXTS.get(at + 1 + column(language)),
+        Some(at) => TEXTS.get(at + 1 + language.column()),
         None if code > 0 => UNDOCUMENTED_SERVER_CODE_USER.get(language),
         None => UNKNOWN_LOCAL_CODE_USER.get(language),
-    }
-}
-
-/// The column of `language` in [`UserMessage`] (and in each row's end-user messages in
-/// [`TEXTS`]).
-pub(crate) fn column(language: Language) -> usize {
-    match language {
-        Language::En => 0,
-        Language::ZhCn => 1,
-        Language::ZhTw => 2,
     }
 }
 

@@ -6,43 +6,122 @@
 //! Simplified script, to `zh-CN`; of Taiwan, Hong Kong and Macao, or in the Traditional
 //! script, to `zh-TW`; every other language to English.
 
-/// A language of the end-user messages.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Language {
+/// The table of languages: each row is the [`Language`] member (with its doc), its tag, the
+/// key that names its message in the rows of the message tables (`codes.rs`,
+/// `diagnose/table.rs`: their macros take the keys of this table, in this order, and a
+/// missing or misplaced key does not compile), and the languages it prefers to fall back to
+/// where a code page cannot hold it ([`Language::fallbacks`]). Adding a language is a row here, its message in
+/// every row of those two tables, and how a tag names it ([`Language::from_tag`] and
+/// [`Language::from_windows_langid`] below); CONTRIBUTING.md's recipe.
+macro_rules! languages {
+    ($(
+        $(#[doc = $doc:literal])*
+        $member:ident = $tag:literal, $key:ident, then [$($then:ident),*];
+    )*) => {
+        /// A language of the end-user messages.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Language {
+            $( $(#[doc = $doc])* $member, )*
+        }
+
+        /// A message for the end user in every [`Language`]: one field per row of the
+        /// table of languages, named by its key.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub struct UserMessage {
+            $( $(#[doc = $doc])* pub $key: &'static str, )*
+        }
+
+        impl UserMessage {
+            /// The message in `language`.
+            pub fn get(&self, language: Language) -> &'static str {
+                match language {
+                    $( Language::$member => self.$key, )*
+                }
+            }
+        }
+
+        impl Language {
+            /// How many languages there are.
+            pub const COUNT: usize = [$($tag),*].len();
+
+            /// Every language, in the order of the table (the order of the messages' keys).
+            pub const ALL: [Language; Language::COUNT] = [$(Language::$member),*];
+
+            /// The keys of the messages in the message tables' rows, in the table's order.
+            pub(crate) const KEYS: [&'static str; Language::COUNT] = [$(stringify!($key)),*];
+
+            /// The language's tag: `"en"`, `"zh-CN"`, `"zh-TW"` ...
+            pub fn tag(self) -> &'static str {
+                match self {
+                    $( Language::$member => $tag, )*
+                }
+            }
+
+            /// The place of the language in [`Language::ALL`] (and of its message in a row of
+            /// the message tables).
+            pub fn column(self) -> usize {
+                self as usize
+            }
+
+            /// The languages to try, in order, when a message must be written in a code page
+            /// that may not hold every language (`verify_set_code_page` in the C ABI): this
+            /// one, then those its row prefers, then every other in the table's order.
+            /// English, whose messages are ASCII and fit every code page, comes last for a
+            /// Chinese reader: Big5 (950) holds no Simplified Chinese, so a zh-CN reader gets
+            /// zh-TW there, and English where neither fits (1252).
+            pub fn fallbacks(self) -> [Language; Language::COUNT] {
+                let preferred: &[Language] = match self {
+                    $( Language::$member => &[$(Language::$then),*], )*
+                };
+                let mut order = [self; Language::COUNT];
+                let mut filled = 1;
+                for language in preferred.iter().chain(Language::ALL.iter()) {
+                    if filled < Language::COUNT && !order[..filled].contains(language) {
+                        order[filled] = *language;
+                        filled += 1;
+                    }
+                }
+                order
+            }
+        }
+    };
+}
+
+languages! {
     /// English.
-    En,
+    En = "en", en, then [ZhCn, ZhTw];
     /// Simplified Chinese (mainland China, Singapore).
-    ZhCn,
+    ZhCn = "zh-CN", zh_cn, then [ZhTw, En];
     /// Traditional Chinese (Taiwan, Hong Kong, Macao).
-    ZhTw,
+    ZhTw = "zh-TW", zh_tw, then [ZhCn, En];
+}
+
+/// Whether `keys` are the message keys of every language in the table's order: the message
+/// tables' macros check each row with it at compile time, since they pack each row's
+/// messages in the order written.
+pub(crate) const fn in_table_order(keys: &[&str]) -> bool {
+    if keys.len() != Language::COUNT {
+        return false;
+    }
+    let mut i = 0;
+    while i < keys.len() {
+        let (a, b) = (keys[i].as_bytes(), Language::KEYS[i].as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut j = 0;
+        while j < a.len() {
+            if a[j] != b[j] {
+                return false;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    true
 }
 
 impl Language {
-    /// Every language, in the order of the table's columns.
-    pub const ALL: [Language; 3] = [Language::En, Language::ZhCn, Language::ZhTw];
-
-    /// The language's tag: `"en"`, `"zh-CN"` or `"zh-TW"`.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Language::En => "en",
-            Language::ZhCn => "zh-CN",
-            Language::ZhTw => "zh-TW",
-        }
-    }
-
-    /// The languages to try, in order, when a message must be written in a code page that may
-    /// not hold every language (`verify_set_code_page` in the C ABI): this one, then for a
-    /// Chinese reader the other Chinese, then English, whose messages are ASCII and fit every
-    /// code page. Big5 (950) holds no Simplified Chinese: a zh-CN reader gets zh-TW there, and
-    /// English where neither fits (1252).
-    pub fn fallbacks(self) -> [Language; 3] {
-        match self {
-            Language::En => [Language::En, Language::ZhCn, Language::ZhTw],
-            Language::ZhCn => [Language::ZhCn, Language::ZhTw, Language::En],
-            Language::ZhTw => [Language::ZhTw, Language::ZhCn, Language::En],
-        }
-    }
-
     /// The language a BCP 47 tag (`zh-CN`, `zh-Hant-HK`, `en-US`) or a POSIX locale
     /// (`zh_CN.UTF-8`, `zh_TW.Big5@stroke`, `C`) names, case-insensitive; `None` for text
     /// that is neither (empty, longer than 64 bytes, or holding other characters than ASCII
@@ -171,6 +250,16 @@ mod tests {
         for language in Language::ALL {
             assert_eq!(Language::from_tag(language.tag()), Some(language));
         }
+    }
+
+    #[test]
+    fn each_column_is_its_place_and_keys_are_checked_in_order() {
+        for (place, language) in Language::ALL.into_iter().enumerate() {
+            assert_eq!(language.column(), place);
+        }
+        assert!(in_table_order(&["en", "zh_cn", "zh_tw"]));
+        assert!(!in_table_order(&["en", "zh_tw", "zh_cn"]));
+        assert!(!in_table_order(&["en", "zh_cn"]));
     }
 
     #[test]

@@ -300,9 +300,12 @@ impl Sealed {
         }
         let check_at = MAGIC.len() + 1;
         let mut nonce_at = check_at + CHECK_LEN;
-        let ours = constant_eq(&bytes[check_at..nonce_at], &self.check);
+        let ours = crate::util::constant_eq(&bytes[check_at..nonce_at], &self.check);
         if header_len == HEADER_LEN {
-            let program = constant_eq(&bytes[nonce_at..nonce_at + CHECK_LEN], &self.program_check);
+            let program = crate::util::constant_eq(
+                &bytes[nonce_at..nonce_at + CHECK_LEN],
+                &self.program_check,
+            );
             nonce_at += CHECK_LEN;
             match (ours, program) {
                 (true, _) => {}
@@ -479,10 +482,6 @@ fn read_limited(path: &Path) -> std::io::Result<Vec<u8>> {
         return Err(std::io::ErrorKind::InvalidData.into());
     }
     Ok(bytes)
-}
-
-fn constant_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
 /// A number for a temporary file name, unique within the process.

@@ -1,4 +1,4 @@
-//! The wire format of the service (spec section 5; docs/architecture.md, "Wire rules"): pure functions, no I/O.
+//! The wire format of the service (docs/protocol.md#two-steps; docs/architecture.md, "Wire rules"): pure functions, no I/O.
 //!
 //! - The plaintext is `key=value` pairs joined by `&`, `action` first, every key and value
 //!   percent-encoded except the unreserved characters `A-Z a-z 0-9 - _ . ~`.

@@ -379,19 +379,26 @@ fn tls_problem(certs: &Certs, trust: Trust) -> (Report, Vec<(StepKind, Verdict, 
     (report, found)
 }
 
-#[test]
-fn self_signed_wrongly_pinned_and_expired_certificates_are_named() {
-    let self_signed = certs(&["127.0.0.1"], (2020, 2090), true);
-    let (report, found) = tls_problem(&self_signed, Trust::default());
+/// [`tls_problem`] where the TLS step fails with `key` and Init fails for it (`init.tls`),
+/// and nothing else: the report, for the test's further checks.
+fn tls_refused(certs: &Certs, trust: Trust, key: &str) -> Report {
+    let (report, found) = tls_problem(certs, trust);
     assert_eq!(
         found,
         vec![
-            (StepKind::Tls, Verdict::Fail, "tls.self_signed"),
+            (StepKind::Tls, Verdict::Fail, key),
             (StepKind::Init, Verdict::Fail, "init.tls")
         ],
         "{}",
         report.to_text()
     );
+    report
+}
+
+#[test]
+fn self_signed_wrongly_pinned_and_expired_certificates_are_named() {
+    let self_signed = certs(&["127.0.0.1"], (2020, 2090), true);
+    let report = tls_refused(&self_signed, Trust::default(), "tls.self_signed");
     let tls = report.steps_of(StepKind::Tls).next().expect("tls");
     assert!(tls.message.contains("self-signed"), "{}", tls.message);
     let init = report.steps_of(StepKind::Init).next().expect("init");
@@ -436,16 +443,7 @@ fn self_signed_wrongly_pinned_and_expired_certificates_are_named() {
     assert!(report.first_line(Language::En).contains(&good.leaf_pin));
 
     let expired = certs(&["127.0.0.1"], (2001, 2002), false);
-    let (report, found) = tls_problem(&expired, roots(&expired.ca_pem));
-    assert_eq!(
-        found,
-        vec![
-            (StepKind::Tls, Verdict::Fail, "tls.expired"),
-            (StepKind::Init, Verdict::Fail, "init.tls")
-        ],
-        "{}",
-        report.to_text()
-    );
+    let report = tls_refused(&expired, roots(&expired.ca_pem), "tls.expired");
     let tls = report.steps_of(StepKind::Tls).next().expect("tls");
     assert_eq!(tls.details["chain"][0]["not_after"], "2002-01-01T00:00:00Z");
 }
@@ -1027,16 +1025,7 @@ fn stored_files_of_another_machine_or_another_app_key_are_named() {
 #[test]
 fn a_certificate_for_another_name_names_both_without_rust_words() {
     let other = certs(&["localhost"], (2020, 2090), false);
-    let (report, found) = tls_problem(&other, roots(&other.ca_pem));
-    assert_eq!(
-        found,
-        vec![
-            (StepKind::Tls, Verdict::Fail, "tls.wrong_name"),
-            (StepKind::Init, Verdict::Fail, "init.tls")
-        ],
-        "{}",
-        report.to_text()
-    );
+    let report = tls_refused(&other, roots(&other.ca_pem), "tls.wrong_name");
     let text = format!("{}{}", report.to_json(), report.to_text());
     assert!(!text.contains("IpAddress("), "{text}");
     assert!(!text.contains("DnsName("), "{text}");

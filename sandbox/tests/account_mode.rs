@@ -1,5 +1,5 @@
 //! Account mode: UserRegin, UserLogin (password), UserRecharge, ChangeBind
-//! (spec 3 account rows, 4.4, 4.6, 4.8, 4.9; README conventions).
+//! (docs/protocol.md: the account rows of #states, #userlogin, #userregin, #userrecharge, #changebind; README conventions).
 
 mod common;
 
@@ -63,7 +63,7 @@ fn regin_without_card_creates_an_expired_account() {
     assert!(absent(d, "token"), "no token without card: {v}");
     let rec = app.account_record("bob").expect("account created");
     assert_eq!(rec["device_id"], mac.as_str(), "{rec}");
-    // spec 3: UserLogin then returns 1005
+    // docs/protocol.md#states: UserLogin then returns 1005
     assert_code(&app.user_login("bob", "pw-1", &mac), 1005);
 }
 
@@ -400,7 +400,7 @@ fn login_blacklisted_ip_or_mac_is_1023() {
     let app = App::with(json!({"blacklist": {"enabled": true, "ips": ["127.0.0.1"], "macs": []}}));
     app.account("xavier", "pw", json!({}));
     assert_code(&app.user_login("xavier", "pw", &unique_mac()), 1023);
-    // spec 4.4: rule 1 (1016) comes before rule 8 (blacklist)
+    // docs/protocol.md#userlogin: rule 1 (1016) comes before rule 8 (blacklist)
     assert_code(&app.user_login("nobody", "pw", &unique_mac()), 1016);
 
     let bad = unique_mac();
@@ -709,7 +709,7 @@ fn change_bind_errors() {
 
 #[test]
 fn activated_count_card_is_still_1024_for_accounts() {
-    // Spec 2.4 / 4.4 rule 6 / 4.6 / 4.8 rule 5: a count card is valid only for SingleLogin;
+    // docs/protocol.md: #cards-and-accounts, UserLogin rule 6, #userregin, UserRecharge rule 5: a count card is valid only for SingleLogin;
     // using one in UserRegin, UserLogin (renewal) or UserRecharge is 1024, also once it has
     // been activated by a SingleLogin (it is neither unknown nor of another product: not 1004).
     let app = App::new();

@@ -1,4 +1,4 @@
-//! Card mode: SingleLogin (spec 3 card rows, 4.3; README conventions on count cards,
+//! Card mode: SingleLogin (docs/protocol.md: the card rows of #states, #singlelogin; README conventions on count cards,
 //! duration cards and the second machine).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Handle: `POST /api/verify/{ApiPassword}` (spec 4.2, 5.2; README check order and
+//! Handle: `POST /api/verify/{ApiPassword}` (docs/protocol.md#handle, #two-steps; README check order and
 //! plaintext decoding).
 
 mod common;

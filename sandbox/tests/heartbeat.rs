@@ -1,4 +1,4 @@
-//! UserHeartbeat (spec 3 session row, 4.7, 6; README messages and remarks).
+//! UserHeartbeat (docs/protocol.md: the session row of #states, #userheartbeat; README messages and remarks).
 
 mod common;
 

@@ -1,4 +1,4 @@
-//! Init: `POST /api/verify` (spec 4.1, 5.1; README check order).
+//! Init: `POST /api/verify` (docs/protocol.md#init, #two-steps; README check order).
 
 mod common;
 

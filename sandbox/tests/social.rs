@@ -1,4 +1,4 @@
-//! Social sign-in and social registration (spec 3 social rows, 4.5, 4.6; README social).
+//! Social sign-in and social registration (docs/protocol.md: the social rows of #states, #social-sign-in, #userregin; README social).
 
 mod common;
 

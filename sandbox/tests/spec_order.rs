@@ -1,12 +1,12 @@
-//! Spec order where it speaks (README "Conventions"): in each section of the spec that
-//! numbers its rules, a request that breaks two rules at once gets the earlier rule's code.
+//! Rule order where docs/protocol.md gives one (sandbox README "Conventions"): for each action whose
+//! rules are numbered, a request that breaks two rules at once gets the earlier rule's code.
 
 mod common;
 
 use common::*;
 use serde_json::json;
 
-/// 4.3 rule 3 (bound to another machine, 1022) before rule 4 (blacklist, 1023).
+/// `SingleLogin` rule 3 (bound to another machine, 1022) before rule 4 (blacklist, 1023).
 #[test]
 fn single_login_rule_3_before_rule_4() {
     let bad = unique_mac();
@@ -28,7 +28,7 @@ fn single_login_rule_3_before_rule_4() {
     assert_code(&app.single_login(&app.day_card(1), &bad), 1023);
 }
 
-/// 4.4 rule 2 (expired, 1005) before rule 5 (another machine, 1022), before rule 3 (wrong
+/// `UserLogin` rule 2 (expired, 1005) before rule 5 (another machine, 1022), before rule 3 (wrong
 /// password), and rule 4 (banned, 1006) before rule 5.
 #[test]
 fn user_login_rule_2_before_rules_3_and_5_and_rule_4_before_5() {
@@ -60,7 +60,7 @@ fn user_login_rule_2_before_rules_3_and_5_and_rule_4_before_5() {
     assert_ok(&v);
 }
 
-/// 4.7 rule 1 (Type invalid, 1013) before rule 2 (unknown token, 1007).
+/// `UserHeartbeat` rule 1 (Type invalid, 1013) before rule 2 (unknown token, 1007).
 #[test]
 fn heartbeat_rule_1_before_rule_2() {
     let app = App::new();
@@ -72,7 +72,7 @@ fn heartbeat_rule_1_before_rule_2() {
     assert_code(&v, 1013);
 }
 
-/// 4.8 rule 3 (banned, 1006) before rule 4 (unknown card, 1004), and rule 4 before rule 5.
+/// `UserRecharge` rule 3 (banned, 1006) before rule 4 (unknown card, 1004), and rule 4 before rule 5.
 #[test]
 fn recharge_rule_3_before_rule_4() {
     let app = App::new();
@@ -92,7 +92,7 @@ fn recharge_rule_3_before_rule_4() {
     assert_code(&v, 1016);
 }
 
-/// 4.9 rule 3 (wrong password, 1003) before rule 4 (same machine, 1020), and rule 4 before
+/// `ChangeBind` rule 3 (wrong password, 1003) before rule 4 (same machine, 1020), and rule 4 before
 /// rule 5 (rebind cap, 1021).
 #[test]
 fn change_bind_rule_3_before_4_before_5() {

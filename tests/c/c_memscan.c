@@ -1,6 +1,6 @@
 /*
  * c_memscan.c: after verify_client_free, are the secrets the client used still in this
- * process's memory? (run by tests/c/memscan.rs; issue 13 item 3, SECURITY.md)
+ * process's memory? (run by tests/c/memscan.rs; SECURITY.md)
  *
  *   c_memscan BASE_URL APP_ID APP_KEY CARD USER PASSWORD
  *

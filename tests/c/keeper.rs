@@ -447,7 +447,7 @@ fn machine_code_v2_spawns_no_process() {
     assert!(forks.is_empty(), "no process or thread started\n{calls}");
 }
 
-/// The rows on this Linux machine, with its real sources changed only inside the
+/// docs/machine-code.md's rows on this Linux machine, with its real sources changed only inside the
 /// test's own mount and network namespaces.
 #[test]
 fn machine_code_v2_rows_on_a_changed_linux() {

@@ -1,6 +1,6 @@
 /*
  * cpp_https.cpp: https through verify.hpp (verify::ClientOptions) against the sandbox, the
- * six cases of issue 10. Driven by tests/cpp/https.rs (see HttpsCases in
+ * six https cases. Driven by tests/cpp/https.rs (see HttpsCases in
  * tests/common/host/https.rs), with three https sandboxes: a chain for 127.0.0.1 signed by a CA
  * of its own, a chain for another name, an expired chain.
  *

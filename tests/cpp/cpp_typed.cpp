@@ -1,5 +1,5 @@
 /*
- * cpp_typed.cpp: the program of issue 25 (a card login, an account login, the keeper seeing a
+ * cpp_typed.cpp: the program a C++ newcomer writes (a card login, an account login, the keeper seeing a
  * ban, a wrong password and a bad card), written as a C++ developer writes it on the typed
  * API of verify.hpp: typed results (verify::CardLogin, verify::UserSession), times as
  * verify::Time, refusals as verify::Refused, keeper events; no JSON Pointer anywhere.

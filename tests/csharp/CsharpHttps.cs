@@ -1,5 +1,5 @@
 // CsharpHttps.cs: https through the C# binding (ClientOptions) against the sandbox, the six
-// cases of issue 10. Driven by tests/csharp/https.rs (see HttpsCases in
+// https cases. Driven by tests/csharp/https.rs (see HttpsCases in
 // tests/common/host/https.rs), with three https sandboxes: a chain for 127.0.0.1 signed by a CA of
 // its own, a chain for another name, an expired chain.
 //

@@ -1,5 +1,5 @@
 // Consumer.cs: a program using the VerifySdk NuGet package as a C# developer writes it: the
-// program of issue 25 (a card login, an account login, the keeper seeing a ban, a wrong
+// program a C# newcomer writes (a card login, an account login, the keeper seeing a ban, a wrong
 // password and a bad card) on the typed API, with no JSON Pointer and no Dispose of a reply.
 // tests/package/nuget.rs restores the package from a local folder (packages.config beside this file),
 // compiles this file against the package's lib/net47/Verify.dll with warnings as errors, puts

@@ -11,8 +11,7 @@
 //! a key that can be a cause says what is wrong and what to do; [`Actor`] says who does it.
 //! The JSON keeps each step's English sentence for developers (`message`) and its key.
 
-use crate::codes::{self, UserMessage};
-use crate::language::Language;
+use crate::language::{Language, UserMessage};
 use crate::util::packed::Packed;
 
 /// Who acts on a cause: the end user (this computer, its network), or the software's vendor
@@ -70,9 +69,7 @@ macro_rules! doctor_table {
         keys {
             $(
                 $key:literal => $actor:ident {
-                    en: $en:literal,
-                    zh_cn: $zh_cn:literal,
-                    zh_tw: $zh_tw:literal $(,)?
+                    $($language:ident: $sentence:literal),+ $(,)?
                 };
             )*
         }
@@ -108,7 +105,7 @@ macro_rules! doctor_table {
             StepWords {
                 key: $key,
                 actor: Actor::$actor,
-                words: UserMessage { en: $en, zh_cn: $zh_cn, zh_tw: $zh_tw },
+                words: UserMessage { $($language: $sentence),+ },
             },
         )*];
 
@@ -116,10 +113,16 @@ macro_rules! doctor_table {
         const ROWS: usize = [$($key),*].len();
         /// Each row's key, then its sentence in every language (the columns of
         /// [`UserMessage`]), packed for [`words`] ([`crate::util::packed`]).
-        static TEXTS: Packed<{ 4 * ROWS }> = Packed::new(
-            concat!($($key, $en, $zh_cn, $zh_tw,)*),
-            [$($key.len(), $en.len(), $zh_cn.len(), $zh_tw.len(),)*],
+        static TEXTS: Packed<{ STRIDE * ROWS }> = Packed::new(
+            concat!($($key, $($sentence,)+)*),
+            [$($key.len(), $($sentence.len(),)+)*],
         );
+
+        // Each row's sentences in the table of languages' order.
+        $( const _: () = assert!(
+            crate::language::in_table_order(&[$(stringify!($language)),+]),
+            concat!($key, ": the sentences' keys are not those of the table of languages, in its order"),
+        ); )*
         /// Each row's actor, in the table's order.
         const ACTORS: [Actor; ROWS] = [$(Actor::$actor,)*];
     };
@@ -638,14 +641,17 @@ doctor_table! {
     }
 }
 
+/// How many texts each key has in the packed table: the key and a sentence per language.
+const STRIDE: usize = 1 + Language::COUNT;
+
 /// The row of `key`.
 fn row(key: &str) -> Option<usize> {
-    (0..ROWS).find(|&row| TEXTS.get(4 * row) == key)
+    (0..ROWS).find(|&row| TEXTS.get(STRIDE * row) == key)
 }
 
 /// The sentence of `key` in `language`, when the table has the key.
 pub fn words(key: &str, language: Language) -> Option<&'static str> {
-    row(key).map(|row| TEXTS.get(4 * row + 1 + codes::column(language)))
+    row(key).map(|row| TEXTS.get(STRIDE * row + 1 + language.column()))
 }
 
 /// Every sentence of the table in `language`, with its `{name}` placeholders (the first
@@ -653,7 +659,7 @@ pub fn words(key: &str, language: Language) -> Option<&'static str> {
 /// hold for every text of the doctor in that language, but for a report's values
 /// (docs/windows.md, "Strings": the C ABI chooses the language by them).
 pub fn texts(language: Language) -> impl Iterator<Item = &'static str> {
-    (0..ROWS).map(move |row| TEXTS.get(4 * row + 1 + codes::column(language)))
+    (0..ROWS).map(move |row| TEXTS.get(STRIDE * row + 1 + language.column()))
 }
 
 /// Who acts on `key` when it is a cause ([`Actor::None`] for a key the table lacks).

@@ -7,7 +7,7 @@
 //! The weights make the board decide: each weight is larger than the sum of the weights
 //! below it, from the board serial up, so the heaviest component read on both sides wins
 //! unless it is the OS installation, which the system volume can outvote.
-//! docs/machine-code.md walks the table through it.
+//! docs/machine-code.md walks its table of machine changes through it.
 
 use super::components::ComponentKind;
 

@@ -61,8 +61,8 @@ pub const MAX_REPLY_BYTES: u64 = 1 << 20;
 const MAX_IDLE_CONNECTIONS: usize = 32;
 
 /// Size of each connection's input and output buffers (ureq's default is 128 KiB each,
-/// zero-filled on the first request of every connection: 262,000 instructions and 64 page
-/// faults, a third of a cold start's instructions). Bodies stream through them.
+/// zero-filled on the first request of every connection: a large share of a cold start's
+/// instructions and page faults; BENCHMARKS.md has the figures). Bodies stream through them.
 const CONNECTION_BUFFER: usize = 16 * 1024;
 
 /// The largest reply head (status line and headers) accepted: a head of the service is a

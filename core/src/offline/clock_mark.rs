@@ -377,7 +377,7 @@ impl ClockMark {
                     .to_owned(),
             );
         };
-        if !constant_eq(&stamp.second, &self.second_hash) {
+        if !super::constant_eq(&stamp.second, &self.second_hash) {
             return Vouched::Unconfirmed(format!(
                 "the time mark's second place now resolves to {}, not where it was when the \
                  licence was stored",
@@ -519,15 +519,6 @@ fn new_id() -> Option<String> {
     let mut bytes = [0u8; ID_LEN];
     SystemRandom::new().fill(&mut bytes).ok()?;
     Some(hex::encode(bytes))
-}
-
-/// Compares two hashes in a time that does not depend on where they differ.
-fn constant_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
 }
 
 /// What a place holds.

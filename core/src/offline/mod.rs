@@ -141,12 +141,8 @@ fn about_the_program(code: i32) -> bool {
 }
 
 /// Compares two hashes in a time that does not depend on where they differ.
-fn constant_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len()
-        && a.bytes()
-            .zip(b.bytes())
-            .fold(0u8, |acc, (x, y)| acc | (x ^ y))
-            == 0
+pub(crate) fn constant_eq(a: &str, b: &str) -> bool {
+    crate::util::constant_eq(a.as_bytes(), b.as_bytes())
 }
 
 /// The offline settings and store of one client.

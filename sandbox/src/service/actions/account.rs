@@ -102,7 +102,7 @@ fn login_payload(cx: &mut Ctx, username: &str, remark: Option<&str>) -> Result<E
     ))
 }
 
-/// Spec 4.4 and 4.5.
+/// docs/protocol.md#userlogin and #social-sign-in.
 pub fn user_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     cx.count_verification("UserLogin");
     if cx
@@ -111,7 +111,7 @@ pub fn user_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     {
         return social_login(cx);
     }
-    // Spec 4.4 numbers its rules and they are checked in that order: 1016 (rule 1), 1005
+    // docs/protocol.md#userlogin numbers its rules and they are checked in that order: 1016 (rule 1), 1005
     // (rule 2, not in the renewal branch: rule 7 renews an expired account), 1003 (rule 3),
     // 1006 (rule 4), 1021 then 1022 (rule 5, login only), 1004 / 1024 (rule 6, renewal),
     // 1023 (rule 8). Rule 8's 1013 comes first: no other rule can be checked without
@@ -183,7 +183,7 @@ pub fn user_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     login_payload(cx, &username, None)
 }
 
-/// Spec 4.5: two steps, polled.
+/// docs/protocol.md#social-sign-in: two steps, polled.
 fn social_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     let mac = cx.param(MAC);
     cx.check_blacklist(mac.as_deref())?;
@@ -239,7 +239,7 @@ fn social_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     login_payload(cx, &username, Some(&display_name))
 }
 
-/// Spec 4.6.
+/// docs/protocol.md#userregin.
 pub fn user_regin(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     let social = cx.param(&["BindSocial", "bindsocial"]).as_deref() == Some("1");
     let username = cx.require(USERNAME)?;
@@ -352,7 +352,7 @@ pub fn update_pwd(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     Ok(Envelope::ok("密码修改成功", json!({"username": username})))
 }
 
-/// Spec 4.9.
+/// docs/protocol.md#changebind.
 pub fn change_bind(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     let username = cx.require(USERNAME)?;
     let password = cx.require(PASSWORD)?;
@@ -380,7 +380,7 @@ pub fn change_bind(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     ))
 }
 
-/// Spec 4.8.
+/// docs/protocol.md#userrecharge.
 pub fn user_recharge(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     let username = cx.require(USERNAME)?;
     let key = cx.require(CARD)?;

@@ -7,7 +7,7 @@ use crate::store::{CardState, Session, SessionKind};
 use crate::time;
 use crate::wire::{CARD, DEVICE_NAME, MAC};
 
-/// Spec 4.3.
+/// docs/protocol.md#singlelogin.
 pub fn single_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     cx.count_verification("SingleLogin");
     let key = cx.require(CARD)?;
@@ -15,7 +15,7 @@ pub fn single_login(cx: &mut Ctx) -> Result<Envelope, Envelope> {
     let device_name = cx.param(DEVICE_NAME).unwrap_or_default();
     let now = cx.now;
     let app_id = cx.app_id.to_string();
-    // Spec 4.3 numbers its rules: rule 3 (a card bound to another machine, 1022) comes
+    // docs/protocol.md#singlelogin numbers its rules: rule 3 (a card bound to another machine, 1022) comes
     // before rule 4 (blacklist, 1023), then rule 6's codes (1004, 1006, 1005).
     if let Some(c) = cx.st.card_mut(&app_id, &key) {
         if let Some(bound) = c.device_id.as_deref() {

@@ -134,7 +134,7 @@ pub fn check_account_card(card: Option<&CardRec>) -> Result<(), Envelope> {
     let Some(c) = card else {
         return Err(Envelope::err(1004, "卡密不存在或无效"));
     };
-    // A count card is refused as such (spec 2.4) whatever its state, except when it is
+    // A count card is refused as such (docs/protocol.md#cards-and-accounts) whatever its state, except when it is
     // not usable at all (refunded, disabled).
     if c.is_count && !matches!(c.state, CardState::Refunded | CardState::Disabled) {
         return Err(Envelope::err(1024, "次卡不能用于账号注册或充值"));

@@ -1,4 +1,4 @@
-//! `UserHeartbeat` (spec 4.7).
+//! `UserHeartbeat` (docs/protocol.md#userheartbeat).
 
 use serde_json::json;
 
