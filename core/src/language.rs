@@ -122,6 +122,9 @@ impl Language {
 }
 
 #[cfg(test)]
+mod zh_tw_words;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 
