@@ -225,8 +225,8 @@ code_table! {
     /// Count card not allowed here.
     COUNT_CARD_NOT_ALLOWED = 1024, "count card not allowed here", {
         en: "This kind of licence key cannot be used here. Please use another key.",
-        zh_cn: "次数卡不能用在这里，请换一张卡密。",
-        zh_tw: "次數型序號不能用在這裡，請換一組序號。",
+        zh_cn: "次数卡不能用于注册或充值，请换用时长卡。",
+        zh_tw: "次數型序號不能用於註冊或儲值，請改用期限型序號。",
     };
     /// NULL where a value is required, empty, too long, out of range.
     ERR_INVALID_ARGUMENT = -1, "invalid argument: NULL where required, empty, too long, or out of range", {

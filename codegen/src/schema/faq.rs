@@ -67,10 +67,10 @@ faq! {
         "Show the `remark` (`/data/remark`; the keeper's `remark` in an ended event): it is the reason the back office gave.";
         "卡密或账号在后台被禁用、冻结或封停。返回的 `remark` 就是封停原因。",
         "把 `remark`（`/data/remark`；心跳结束事件里的 `remark`）显示给用户，这是后台填写的原因。";
-    TOKEN_INVALID: "The login token is no longer valid: logged in elsewhere, kicked, or expired.",
-        "Log in again. A keeper reports it as an ended event.";
-        "登录令牌失效：在别处登录、被踢下线或已过期。",
-        "重新登录。心跳会以结束事件报告它。";
+    TOKEN_INVALID: "The heartbeat's token is unknown to the server: no session for it (the session was ended, or the token is of another login). Only the heartbeat checks tokens.",
+        "Log in again. A keeper ends with 1007 and reports it as an ended event.";
+        "心跳带的令牌服务器不认识：对应的会话不存在（会话已结束，或令牌是别的登录的）。只有心跳会校验令牌。",
+        "重新登录。心跳遇到 1007 会停止，并发出结束事件。";
     SIGNATURE_ERROR: "The request's signature does not match: the AppKey does not belong to the AppId, or something rewrote the request on the way (a proxy, a packet tool).",
         "Check that AppId and AppKey are of the same program. If they are, look for a tool between the program and the server.";
         "请求签名不对：AppKey 和 AppId 不是同一个软件的，或者请求在半路被改过（代理、抓包改包工具）。",
@@ -117,10 +117,10 @@ faq! {
         "提供换绑（`verify_change_bind`），并把 `remark` 里的旧机器码显示出来，让用户知道是哪台电脑。同一台电脑机器码变了，见 docs/machine-code.md。";
     BLACKLISTED: "The IP address or machine code is on the back office's blacklist.", "Nothing in the code: the blacklist is in the back office.";
         "IP 或机器码在后台黑名单里。", "代码不用改，黑名单在后台管理。";
-    COUNT_CARD_NOT_ALLOWED: "A count card was used where the product allows none (a heartbeat, a recharge).",
-        "Use a time card for this product, or allow count cards in the back office.";
-        "在不允许次数卡的地方用了次数卡（心跳、充值等）。",
-        "这个软件改用时间卡，或在后台允许次数卡。";
+    COUNT_CARD_NOT_ALLOWED: "A count card is valid only for the card login (`verify_single_login`): it was used to register, to renew at an account login, or to recharge.",
+        "Tell the user to log in with the card itself, or to use a time card for an account.";
+        "次数卡只能用于卡密登录（`verify_single_login`），却拿来注册、账号登录续费或充值了。",
+        "提示用户直接用卡密登录；账号充值要用时间卡。";
     ERR_INVALID_ARGUMENT: "An argument is NULL where one is required, empty, too long or out of range. Nothing was sent.",
         "`verify_last_error_message` names the argument.";
         "参数为 NULL、为空、过长或超出范围，请求没有发出。",
@@ -152,9 +152,9 @@ faq! {
         "库内部错误，在边界处被拦截。",
         "这是 bug：把日志和复现步骤发给 SDK 维护者。";
     ERR_NO_SUCH_FIELD: "The reply has no field at this path, or it has another type.",
-        "Check the path against the action's reply fields in `verify.h` (`/data/expire_time`, not `expire_time`).";
+        "Check the path against the action's reply fields in `verify.h` (`/data/expire_at`, not `expire_at`).";
         "回复里没有这个路径的字段，或类型不对。",
-        "对照 `verify.h` 里该接口的回复字段检查路径（要写 `/data/expire_time`，不是 `expire_time`）。";
+        "对照 `verify.h` 里该接口的回复字段检查路径（要写 `/data/expire_at`，不是 `expire_at`）。";
     ERR_SYSTEM: "The operating system failed: a thread could not start, the machine identity could not be read or stored, no randomness.",
         "`verify_last_error_message` says which. Security software that blocks registry or WMI reads is a common cause.";
         "系统调用失败：线程起不来、读不到或存不了机器标识、取不到随机数。",

@@ -81,7 +81,7 @@ namespace Verify
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This computer or network has been blocked. Please contact customer service."; zh-CN "本机或当前网络已被禁止使用，请联系客服。"; zh-TW "本機或目前網路已被禁止使用，請聯絡客服。"</remarks>
         Blacklisted = 1023,
         /// <summary>count card not allowed here (<c>VERIFY_COUNT_CARD_NOT_ALLOWED</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This kind of licence key cannot be used here. Please use another key."; zh-CN "次数卡不能用在这里，请换一张卡密。"; zh-TW "次數型序號不能用在這裡，請換一組序號。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This kind of licence key cannot be used here. Please use another key."; zh-CN "次数卡不能用于注册或充值，请换用时长卡。"; zh-TW "次數型序號不能用於註冊或儲值，請改用期限型序號。"</remarks>
         CountCardNotAllowed = 1024,
         /// <summary>invalid argument: NULL where required, empty, too long, or out of range (<c>VERIFY_ERR_INVALID_ARGUMENT</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Some information is empty or too long. Please check what you entered and try again."; zh-CN "输入的信息为空或过长，请检查后重试。"; zh-TW "輸入的資料為空或過長，請檢查後重試。"</remarks>
