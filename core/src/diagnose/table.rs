@@ -227,8 +227,8 @@ doctor_table! {
         };
         "tcp.unreachable" => User {
             en: "This address cannot be reached from this network: check the network.",
-            zh_cn: "从当前网络无法到达该地址，请检查网络。",
-            zh_tw: "從目前網路無法到達該位址，請檢查網路。",
+            zh_cn: "当前网络到不了这个地址，请检查网络。",
+            zh_tw: "目前的網路連不到這個位址，請檢查網路。",
         };
         "tcp.failed" => User {
             en: "The connection failed: check the network.",
@@ -297,8 +297,8 @@ doctor_table! {
         };
         "tls.bad_name" => Vendor {
             en: "The server's name cannot be used for a secure connection.",
-            zh_cn: "该服务器名称无法用于安全连接。",
-            zh_tw: "該伺服器名稱無法用於安全連線。",
+            zh_cn: "这个服务器名称不能用于安全连接。",
+            zh_tw: "這個伺服器名稱不能用於安全連線。",
         };
         "tls.refused" => Vendor {
             en: "The secure connection was refused.",
@@ -317,8 +317,8 @@ doctor_table! {
         };
         "tls.pin_mismatch" => Vendor {
             en: "The server's certificate matches none of the pinned keys (its key is {server_pin}): the server's key changed, or the connection is intercepted.",
-            zh_cn: "服务器证书与固定的公钥均不匹配（其公钥为 {server_pin}）：服务器更换了密钥，或连接被拦截。",
-            zh_tw: "伺服器憑證與固定的公鑰均不相符（其公鑰為 {server_pin}）：伺服器更換了金鑰，或連線被攔截。",
+            zh_cn: "服务器证书和程序固定的公钥都对不上（服务器的公钥是 {server_pin}）：服务器换了密钥，或者连接被拦截了。",
+            zh_tw: "伺服器憑證和程式固定的公鑰都不相符（伺服器的公鑰是 {server_pin}）：伺服器換了金鑰，或者連線被攔截了。",
         };
         "tls.self_signed" => Vendor {
             en: "The server's certificate is self-signed and not trusted: pin its key in the program or use a certificate of a known authority.",
@@ -432,8 +432,8 @@ doctor_table! {
         };
         "init.pin" => Vendor {
             en: "The licensing server's certificate matches none of the pinned keys.",
-            zh_cn: "验证服务器的证书与固定的公钥均不匹配。",
-            zh_tw: "驗證伺服器的憑證與固定的公鑰均不相符。",
+            zh_cn: "验证服务器的证书和程序固定的公钥对不上。",
+            zh_tw: "驗證伺服器的憑證和程式固定的公鑰不相符。",
         };
         "init.proxy" => User {
             en: "The proxy did not let the program reach the licensing server: check the proxy settings.",
