@@ -11,6 +11,8 @@
 #     bindings/csharp/Verify.cs             the C# binding as one file (scripts/build-csharp.sh)
 #     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
 #     LICENSE-MIT  LICENSE-APACHE
+#     docs/faq.md  docs/hardening.md  docs/zh-CN/faq.md  docs/zh-CN/hardening.md
+#     SHA256SUMS                            the SHA-256 of each verify.dll (scripts/sha256sums.sh)
 #     THIRD-PARTY-NOTICES                   the notices and licences of the crates built into
 #                                           the DLLs (scripts/notices.sh): ship it with them
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
@@ -83,6 +85,12 @@ mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
 scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
 cp docs/windows.md docs/windows.zh-CN.md "$pkg/docs/"
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
+mkdir -p "$pkg/docs/zh-CN"
+cp docs/faq.md docs/hardening.md "$pkg/docs/"
+cp docs/zh-CN/faq.md docs/zh-CN/hardening.md "$pkg/docs/zh-CN/"
+# The SHA-256 of each DLL: a program hard-codes the one it ships and checks the file before
+# its first call (docs/hardening.md).
+scripts/sha256sums.sh "$pkg" windows-x64/bin/verify.dll windows-x86/bin/verify.dll
 scripts/notices.sh "$pkg/THIRD-PARTY-NOTICES" > /dev/null
 
 if [ "$nuget" = 1 ]; then

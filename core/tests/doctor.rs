@@ -180,7 +180,7 @@ fn a_healthy_program_passes_every_step() {
         ),
         (
             Language::ZhTw,
-            "PASS：連線正常；如果仍無法登入，問題在卡密或帳號。",
+            "PASS：連線正常；如果仍無法登入，問題在序號或帳號。",
         ),
     ] {
         let text = report.text_in(language);

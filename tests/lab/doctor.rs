@@ -464,8 +464,8 @@ fn the_doctor_names_a_wrong_pin_and_a_server_it_does_not_trust() {
         "tls.pin_mismatch",
         [
             "FAIL: The server's certificate matches none of the pinned keys",
-            "FAIL：服务器证书与固定的公钥均不匹配",
-            "FAIL：伺服器憑證與固定的公鑰均不相符",
+            "FAIL：服务器证书和程序固定的公钥都对不上",
+            "FAIL：伺服器憑證和程式固定的公鑰都不相符",
         ],
     );
 

@@ -34,6 +34,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "sums.rs"]
+mod sums;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -205,6 +207,11 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() 
     ] {
         assert!(pkg.join(doc).is_file(), "{doc}");
     }
+    // The SHA-256 of each DLL, which a program hard-codes and checks (docs/hardening.md).
+    sums::assert_sha256sums(
+        &pkg,
+        &["windows-x64/bin/verify.dll", "windows-x86/bin/verify.dll"],
+    );
 
     // The NuGet package: unpacked, exactly these files.
     let nupkg = pkg.join(format!("nuget/VerifySdk.{version}.nupkg"));

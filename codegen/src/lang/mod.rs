@@ -7,6 +7,7 @@
 pub mod cpp;
 pub mod csharp;
 pub mod docs;
+pub mod faq;
 pub mod header;
 pub mod python;
 pub mod rust;
@@ -50,6 +51,7 @@ pub fn all(root: &Path) -> Result<Vec<Output>, String> {
     outputs.extend(csharp::files(&schema)?);
     outputs.extend(python::files(&schema)?);
     outputs.extend(docs::files(&schema));
+    outputs.extend(faq::files(&schema)?);
     Ok(outputs)
 }
 
