@@ -9,7 +9,7 @@
 //! the TLS step's pin mismatch and the lab's private CA not given an unknown issuer; a proxy
 //! nothing listens on is the proxy unreachable. Each failing cause fails the run (exit 1)
 //! with no other step warning or failing, and past the proxy the lookup and TCP connect
-//! pass. The clock an hour off is tested on loopback only (`core/tests/doctor.rs`): the
+//! pass. The clock an hour off is tested on loopback only (`core/tests/doctor/`): the
 //! lab's sandbox, and its clock, are shared by the lab's tests running at the same time.
 //! The doctor runs inside the slot's namespace, so it resolves through the lab's name server
 //! like any program there.
