@@ -7,9 +7,11 @@
 pub mod cpp;
 pub mod csharp;
 pub mod docs;
+pub mod easy;
 pub mod header;
 pub mod python;
 pub mod rust;
+pub mod vb6;
 
 use std::path::Path;
 
@@ -49,6 +51,8 @@ pub fn all(root: &Path) -> Result<Vec<Output>, String> {
     outputs.extend(cpp::files(&schema));
     outputs.extend(csharp::files(&schema)?);
     outputs.extend(python::files(&schema)?);
+    outputs.extend(easy::files(&schema));
+    outputs.extend(vb6::files(&schema));
     outputs.extend(docs::files(&schema));
     Ok(outputs)
 }
