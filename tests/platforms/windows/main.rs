@@ -79,6 +79,7 @@ mod common;
 
 mod code_page;
 mod demos;
+mod easy_vb6;
 mod exports;
 mod imports;
 mod machine;

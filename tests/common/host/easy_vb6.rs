@@ -1,0 +1,280 @@
+//! The generated 易语言 and VB6 declarations as the tests read them
+//! (`bindings/easy/verify.e.txt`, `bindings/vb6/verify.bas`): each command with its return
+//! type and parameters, parsed from the text a host pastes or adds, never from the schema
+//! that wrote it.
+
+use super::root;
+
+/// The 易语言 declarations.
+pub const EASY_DECLARATIONS: &str = "bindings/easy/verify.e.txt";
+/// The VB6 module.
+pub const VB6_MODULE: &str = "bindings/vb6/verify.bas";
+
+/// One declared command of a host language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declared {
+    /// The name the host calls it by.
+    pub name: String,
+    /// The export it calls (易语言's「在DLL库中对应命令名」, VB6's name or `Alias`).
+    pub export: String,
+    /// The library file it names.
+    pub library: String,
+    /// The return type as written (`整数型`, `Long`; empty for none, VB6's `Sub`).
+    pub returns: String,
+    /// The parameters: name, type as written, and whether passed by address (易语言 传址,
+    /// VB6 `ByRef`).
+    pub params: Vec<(String, String, bool)>,
+}
+
+/// The `.DLL命令` blocks of 易语言 `.版本 2` text.
+pub fn easy_commands(text: &str) -> Vec<Declared> {
+    let mut out: Vec<Declared> = Vec::new();
+    for line in text.lines() {
+        let line = line.trim_end();
+        if let Some(rest) = line.strip_prefix(".DLL命令 ") {
+            let fields: Vec<&str> = rest.split(", ").collect();
+            let unquote = |s: &str| s.trim_matches('"').to_owned();
+            out.push(Declared {
+                name: fields[0].trim().to_owned(),
+                returns: fields.get(1).map_or("", |s| s.trim()).to_owned(),
+                library: fields.get(2).map(|s| unquote(s)).unwrap_or_default(),
+                export: fields.get(3).map(|s| unquote(s)).unwrap_or_default(),
+                params: Vec::new(),
+            });
+        } else if let Some(rest) = line.trim_start().strip_prefix(".参数 ") {
+            let fields: Vec<&str> = rest.split(',').map(str::trim).collect();
+            let Some(command) = out.last_mut() else {
+                continue; // a 子程序's parameter: not a DLL command's
+            };
+            if fields.len() < 2 {
+                continue;
+            }
+            let by_address = fields
+                .get(2)
+                .is_some_and(|flags| flags.split_whitespace().any(|f| f == "传址"));
+            command
+                .params
+                .push((fields[0].to_owned(), fields[1].to_owned(), by_address));
+        }
+    }
+    out
+}
+
+/// The `Declare` statements of VB6 text (line continuations joined).
+pub fn vb6_declares(text: &str) -> Vec<Declared> {
+    let joined = text.replace(" _\r\n", " ").replace(" _\n", " ");
+    let mut out = Vec::new();
+    for line in joined.lines() {
+        let line = line.trim();
+        let line = line
+            .strip_prefix("Public ")
+            .or_else(|| line.strip_prefix("Private "))
+            .unwrap_or(line);
+        let Some(rest) = line.strip_prefix("Declare ") else {
+            continue;
+        };
+        let (is_sub, rest) = match (rest.strip_prefix("Sub "), rest.strip_prefix("Function ")) {
+            (Some(rest), _) => (true, rest),
+            (None, Some(rest)) => (false, rest),
+            (None, None) => continue,
+        };
+        let Some((head, tail)) = rest.split_once('(') else {
+            continue;
+        };
+        let words: Vec<&str> = head.split_whitespace().collect();
+        let name = words[0].to_owned();
+        let library = words
+            .iter()
+            .position(|w| *w == "Lib")
+            .map(|i| words[i + 1].trim_matches('"').to_owned())
+            .unwrap_or_default();
+        let export = words
+            .iter()
+            .position(|w| *w == "Alias")
+            .map(|i| words[i + 1].trim_matches('"').to_owned())
+            .unwrap_or_else(|| name.clone());
+        let Some((params, after)) = tail.rsplit_once(')') else {
+            continue;
+        };
+        let returns = if is_sub {
+            String::new()
+        } else {
+            after.trim().trim_start_matches("As ").trim().to_owned()
+        };
+        let params = params
+            .split(',')
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let words: Vec<&str> = p.split_whitespace().collect();
+                let (by_ref, words) = match words[0] {
+                    "ByRef" => (true, &words[1..]),
+                    "ByVal" => (false, &words[1..]),
+                    _ => (true, &words[..]), // VB6's default is ByRef
+                };
+                let name = words.first().copied().unwrap_or_default();
+                let ty = match words.get(1) {
+                    Some(&"As") => words.get(2).copied().unwrap_or_default(),
+                    _ => "Variant",
+                };
+                (name.to_owned(), ty.to_owned(), by_ref)
+            })
+            .collect();
+        out.push(Declared {
+            name,
+            export,
+            library,
+            returns,
+            params,
+        });
+    }
+    out
+}
+
+/// The generated 易语言 declarations of verify.dll.
+pub fn easy_declared() -> Vec<Declared> {
+    let text = std::fs::read_to_string(root().join(EASY_DECLARATIONS)).expect("verify.e.txt");
+    easy_commands(&text)
+}
+
+/// The generated VB6 declarations of verify.dll.
+pub fn vb6_declared() -> Vec<Declared> {
+    let text = std::fs::read_to_string(root().join(VB6_MODULE)).expect("verify.bas");
+    vb6_declares(&text)
+        .into_iter()
+        .filter(|d| d.library == "verify.dll")
+        .collect()
+}
+
+/// The bytes a stdcall callee pops for a 易语言 parameter: 8 for 长整数型 by value, else 4
+/// (传址 passes an address).
+pub fn easy_size(ty: &str, by_address: bool) -> usize {
+    if !by_address && ty == "长整数型" {
+        8
+    } else {
+        4
+    }
+}
+
+/// The C type of a 易语言 type: what the IDE passes on the stack for it (传址: a pointer to
+/// it; 文本型: a pointer to the text; 子程序指针: the 子程序's address).
+pub fn easy_c_type(ty: &str, by_address: bool) -> String {
+    let base = match ty {
+        "整数型" | "逻辑型" => "int32_t",
+        "长整数型" => "int64_t",
+        "文本型" => "char *",
+        "子程序指针" => "void *",
+        "" => "void",
+        other => panic!("a 易语言 type this test does not know: {other}"),
+    };
+    if by_address {
+        format!("{base} *")
+    } else {
+        base.to_owned()
+    }
+}
+
+/// A C header that declares every 易语言 DLL command of `declared` exactly as the IDE calls it:
+/// a `__stdcall` function-pointer type of the declared types, a variable of that type named as
+/// the command, and `easy_load`, which fills every variable with `GetProcAddress` (0 and the
+/// missing name when one is not exported).
+pub fn easy_c_declarations(declared: &[Declared]) -> String {
+    let mut out = String::from(
+        "/* The 易语言 DLL commands of bindings/easy/verify.e.txt with the types the IDE passes\n \
+         * (made by the test from that file). */\n\
+         #include <stdint.h>\n#include <windows.h>\n\n",
+    );
+    for command in declared {
+        let params: Vec<String> = command
+            .params
+            .iter()
+            .map(|(_, ty, by_address)| easy_c_type(ty, *by_address))
+            .collect();
+        let params = if params.is_empty() {
+            "void".to_owned()
+        } else {
+            params.join(", ")
+        };
+        out.push_str(&format!(
+            "typedef {} (__stdcall *easy_{}_t)({params});\nstatic easy_{}_t {};\n",
+            easy_c_type(&command.returns, false),
+            command.name,
+            command.name,
+            command.name
+        ));
+    }
+    out.push_str("\nstatic int easy_load(HMODULE dll, const char **missing)\n{\n");
+    for command in declared {
+        out.push_str(&format!(
+            "    {name} = (easy_{name}_t)(void (*)(void))GetProcAddress(dll, \"{export}\");\n    \
+             if ({name} == NULL) {{\n        *missing = \"{export}\";\n        return 0;\n    }}\n",
+            name = command.name,
+            export = command.export
+        ));
+    }
+    out.push_str("    return 1;\n}\n");
+    out
+}
+
+/// The C program that calls every command of `declared` once with harmless arguments and
+/// checks that the stack pointer is the same after each call (x86 only: it reads `esp`).
+pub fn easy_calls_program(declared: &[Declared]) -> String {
+    let mut out = easy_c_declarations(declared);
+    out.push_str(
+        "\n#include <stdio.h>\n\n\
+         #define READ_SP(var) __asm__ volatile(\"movl %%esp, %0\" : \"=r\"(var) : : \"memory\")\n\n\
+         static long checks, failed;\n\n\
+         static void balanced(const char *name, uintptr_t before, uintptr_t after)\n{\n    \
+         checks++;\n    \
+         if (before != after) {\n        \
+         failed++;\n        \
+         printf(\"FAIL %s: the stack pointer moved by %ld bytes\\n\", name, (long)(after - before));\n    \
+         } else {\n        \
+         printf(\"called %s\\n\", name);\n    \
+         }\n}\n\n",
+    );
+    for (index, command) in declared.iter().enumerate() {
+        out.push_str(&format!("static void call_{index}(void)\n{{\n"));
+        let mut args = Vec::new();
+        for (slot, (_, ty, by_address)) in command.params.iter().enumerate() {
+            if *by_address {
+                let c = easy_c_type(ty, false);
+                out.push_str(&format!("    {c} out_{slot} = 0;\n"));
+                args.push(format!("&out_{slot}"));
+            } else if ty == "文本型" {
+                out.push_str(&format!("    char text_{slot}[64] = \"\";\n"));
+                args.push(format!("text_{slot}"));
+            } else if ty == "子程序指针" {
+                args.push("NULL".to_owned());
+            } else {
+                args.push("0".to_owned());
+            }
+        }
+        out.push_str("    uintptr_t before, after;\n    READ_SP(before);\n");
+        let call = format!("{}({})", command.name, args.join(", "));
+        if command.returns.is_empty() {
+            out.push_str(&format!("    {call};\n"));
+        } else {
+            out.push_str(&format!("    (void){call};\n"));
+        }
+        out.push_str(&format!(
+            "    READ_SP(after);\n    balanced(\"{}\", before, after);\n}}\n\n",
+            command.name
+        ));
+    }
+    out.push_str(
+        "int main(void)\n{\n    \
+         const char *missing = \"\";\n    \
+         HMODULE dll = LoadLibraryA(\"verify.dll\");\n    \
+         if (dll == NULL) {\n        printf(\"FAIL LoadLibrary verify.dll\\n\");\n        return 1;\n    }\n    \
+         if (!easy_load(dll, &missing)) {\n        printf(\"FAIL not exported: %s\\n\", missing);\n        return 1;\n    }\n",
+    );
+    for index in 0..declared.len() {
+        out.push_str(&format!("    call_{index}();\n"));
+    }
+    out.push_str(
+        "    printf(\"RESULT: %ld checks, %ld failed\\n\", checks, failed);\n    \
+         return failed == 0 ? 0 : 1;\n}\n",
+    );
+    out
+}
