@@ -41,8 +41,11 @@ fn general(c_type: &str) -> String {
         .replace("* const", "*const")
 }
 
+/// A host type and whether it is passed by address (易语言 传址, VB6 `ByRef`).
+type Passed = (&'static str, bool);
+
 /// The table: a parameter's C type → its 易语言 type and 传址, its VB6 type and ByRef.
-fn mapped(c_type: &str) -> Option<((&'static str, bool), (&'static str, bool))> {
+fn mapped(c_type: &str) -> Option<(Passed, Passed)> {
     Some(match c_type {
         "int32_t" | "uint32_t" | "size_t" => (("整数型", false), ("Long", false)),
         "const char *" | "char *" => (("文本型", false), ("String", false)),
@@ -105,7 +108,7 @@ fn header() -> BTreeMap<String, (String, Vec<String>)> {
 fn check(
     language: &str,
     declared: &[Declared],
-    pick: impl Fn(((&'static str, bool), (&'static str, bool))) -> (&'static str, bool),
+    pick: impl Fn((Passed, Passed)) -> Passed,
     pick_return: impl Fn((&'static str, &'static str)) -> &'static str,
 ) {
     let header = header();
