@@ -244,3 +244,88 @@ fn no_hand_written_declarations() {
          {VB6_MODULE}, generated): {found:#?}"
     );
 }
+
+/// The example programs: `bindings/easy/例子.e.txt` and `bindings/vb6/Example.bas`.
+const EASY_EXAMPLE: &str = "bindings/easy/例子.e.txt";
+const VB6_EXAMPLE: &str = "bindings/vb6/Example.bas";
+/// The replay of the 易语言 example under Wine (`tests/platforms/windows/easy_vb6.rs`).
+const EASY_REPLAY: &str = "tests/platforms/windows/easy_replay.c";
+
+/// Every call of verify.dll in each example is a declared command, with as many arguments
+/// as its declaration has parameters (an IDE would refuse it otherwise, or VB6 would fail
+/// with error 49 at run time).
+#[test]
+fn examples_call_declared_commands_with_their_arity() {
+    for (file, declared, vb6) in [
+        (EASY_EXAMPLE, easy_declared(), false),
+        (VB6_EXAMPLE, vb6_declared(), true),
+    ] {
+        let text = std::fs::read_to_string(root().join(file)).expect("an example");
+        let calls = common::host::example_calls(&text, vb6);
+        assert!(calls.len() >= 40, "{file}: calls found: {calls:?}");
+        for (name, count) in &calls {
+            let command = declared
+                .iter()
+                .find(|c| &c.name == name)
+                .unwrap_or_else(|| panic!("{file} calls {name}, which is not declared"));
+            assert_eq!(
+                *count,
+                command.params.len(),
+                "{file}: {name} called with {count} arguments"
+            );
+        }
+        // what the issue asks each example to show
+        for shown in [
+            "verify_single_login",
+            "verify_user_login",
+            "verify_change_bind",
+            "verify_keeper_start_from_reply",
+            "verify_keeper_get_status",
+            "verify_machine_check_new",
+            "verify_reply_offline",
+            "verify_client_options_add_mirror",
+            "verify_client_options_add_root_file",
+            "verify_client_options_set_proxy",
+            "verify_client_diagnose",
+            "verify_code_user_message",
+        ] {
+            assert!(
+                calls.iter().any(|(name, _)| name == shown),
+                "{file} shows {shown}"
+            );
+        }
+        assert!(text.contains("/data/remark"), "{file} reads the remark");
+    }
+    let bytes = std::fs::read(root().join(VB6_EXAMPLE)).expect("Example.bas");
+    assert!(bytes.is_ascii(), "{VB6_EXAMPLE}: ASCII");
+    let text = String::from_utf8(bytes).expect("ASCII");
+    assert_eq!(
+        text.matches('\n').count(),
+        text.matches("\r\n").count(),
+        "{VB6_EXAMPLE}: CRLF line ends"
+    );
+}
+
+/// The C replay of the 易语言 example makes the example's calls in the example's order, so
+/// the two cannot drift.
+#[test]
+fn easy_replay_makes_the_example_calls() {
+    let example = std::fs::read_to_string(root().join(EASY_EXAMPLE)).expect("例子.e.txt");
+    let replay = std::fs::read_to_string(root().join(EASY_REPLAY)).expect("easy_replay.c");
+    // C comments out
+    let mut code = String::new();
+    let mut rest = replay.as_str();
+    while let Some(at) = rest.find("/*") {
+        code.push_str(&rest[..at]);
+        rest = rest[at..].split_once("*/").map_or("", |(_, after)| after);
+    }
+    code.push_str(rest);
+    let names = |calls: Vec<(String, usize)>| -> Vec<String> {
+        calls.into_iter().map(|(name, _)| name).collect()
+    };
+    assert_eq!(
+        names(common::host::example_calls(&code, false)),
+        names(common::host::example_calls(&example, false)),
+        "{EASY_REPLAY} replays {EASY_EXAMPLE} call for call"
+    );
+}

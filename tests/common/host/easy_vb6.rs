@@ -131,6 +131,88 @@ pub fn vb6_declares(text: &str) -> Vec<Declared> {
     out
 }
 
+/// The `.常量` lines of 易语言 text: name and value (the number in the quotes).
+pub fn easy_constants(text: &str) -> Vec<(String, String)> {
+    text.lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix(".常量 ")?;
+            let (name, rest) = rest.split_once(", ")?;
+            let value = rest.split(", ").next()?.trim_matches('"');
+            Some((name.to_owned(), value.to_owned()))
+        })
+        .collect()
+}
+
+/// The commands of verify.dll an example calls, in the order of its text (comments left
+/// out): 易语言 (`.版本 2` text) or VB6, as the name and the number of arguments of each call.
+pub fn example_calls(text: &str, vb6: bool) -> Vec<(String, usize)> {
+    let joined = text.replace(" _\r\n", " ").replace(" _\n", " ");
+    let mut calls = Vec::new();
+    for line in joined.lines() {
+        let code = line.trim_start();
+        if code.starts_with('\'') || code.starts_with(".DLL命令") || code.starts_with(".参数") {
+            continue;
+        }
+        let mut rest = code;
+        while let Some(at) = rest.find("verify_") {
+            let tail = &rest[at..];
+            let name_len = tail
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(tail.len());
+            let name = &tail[..name_len];
+            let after = &tail[name_len..];
+            let before = &rest[..at];
+            // a string in quotes (“verify.dll 版本”, "verify.dll") is not a call
+            let in_quotes = before.matches('"').count() % 2 == 1
+                || before.matches('“').count() > before.matches('”').count();
+            let args = if in_quotes {
+                None
+            } else if let Some(inner) = after.trim_start_matches(' ').strip_prefix('(') {
+                Some(arguments(inner))
+            } else if vb6 && before.trim().is_empty() {
+                // a VB6 statement call: `verify_reply_free reply`
+                Some(arguments(&format!("{after})")))
+            } else {
+                None
+            };
+            if let Some(count) = args {
+                calls.push((name.to_owned(), count));
+            }
+            rest = &tail[name_len..];
+        }
+    }
+    calls
+}
+
+/// The number of arguments before the `)` that closes `text`'s list.
+fn arguments(text: &str) -> usize {
+    let mut depth = 0;
+    let mut commas = 0;
+    let mut quoted = false;
+    let mut any = false;
+    for c in text.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            '“' => quoted = true,
+            '”' => quoted = false,
+            '(' if !quoted => depth += 1,
+            ')' if !quoted && depth == 0 => break,
+            ')' if !quoted => depth -= 1,
+            ',' if !quoted && depth == 0 => commas += 1,
+            c if !c.is_whitespace() => any = true,
+            _ => {}
+        }
+        if c == '"' || c == '“' {
+            any = true;
+        }
+    }
+    if any {
+        commas + 1
+    } else {
+        0
+    }
+}
+
 /// The generated 易语言 declarations of verify.dll.
 pub fn easy_declared() -> Vec<Declared> {
     let text = std::fs::read_to_string(root().join(EASY_DECLARATIONS)).expect("verify.e.txt");
@@ -177,13 +259,17 @@ pub fn easy_c_type(ty: &str, by_address: bool) -> String {
 /// A C header that declares every 易语言 DLL command of `declared` exactly as the IDE calls it:
 /// a `__stdcall` function-pointer type of the declared types, a variable of that type named as
 /// the command, and `easy_load`, which fills every variable with `GetProcAddress` (0 and the
-/// missing name when one is not exported).
-pub fn easy_c_declarations(declared: &[Declared]) -> String {
+/// missing name when one is not exported). With `constants`, a `#define` of each (the
+/// `.常量` of the file, `#VERIFY_OK` in 易语言).
+pub fn easy_c_declarations(declared: &[Declared], constants: &[(String, String)]) -> String {
     let mut out = String::from(
         "/* The 易语言 DLL commands of bindings/easy/verify.e.txt with the types the IDE passes\n \
          * (made by the test from that file). */\n\
          #include <stdint.h>\n#include <windows.h>\n\n",
     );
+    for (name, value) in constants {
+        out.push_str(&format!("#define {name} ({value})\n"));
+    }
     for command in declared {
         let params: Vec<String> = command
             .params
@@ -219,7 +305,7 @@ pub fn easy_c_declarations(declared: &[Declared]) -> String {
 /// The C program that calls every command of `declared` once with harmless arguments and
 /// checks that the stack pointer is the same after each call (x86 only: it reads `esp`).
 pub fn easy_calls_program(declared: &[Declared]) -> String {
-    let mut out = easy_c_declarations(declared);
+    let mut out = easy_c_declarations(declared, &[]);
     out.push_str(
         "\n#include <stdio.h>\n\n\
          #define READ_SP(var) __asm__ volatile(\"movl %%esp, %0\" : \"=r\"(var) : : \"memory\")\n\n\
