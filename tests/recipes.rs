@@ -355,7 +355,11 @@ fn the_tested_recipes_of_contributing_hold() {
         "bindings/vb6/verify.bas",
         "Public Declare Function verify_recipe_probe Lib \"verify.dll\" (ByVal client As Long, ",
     );
-    contains(&copy, "bindings/vb6/verify.bas", "VERIFY_STEP_RECIPE_PROBE = 10");
+    contains(
+        &copy,
+        "bindings/vb6/verify.bas",
+        "VERIFY_STEP_RECIPE_PROBE = 10",
+    );
     contains(
         &copy,
         "bindings/recipe-probe/declarations.txt",
