@@ -248,8 +248,9 @@ fn no_hand_written_declarations() {
 /// The example programs: `bindings/easy/例子.e.txt` and `bindings/vb6/Example.bas`.
 const EASY_EXAMPLE: &str = "bindings/easy/例子.e.txt";
 const VB6_EXAMPLE: &str = "bindings/vb6/Example.bas";
-/// The replay of the 易语言 example under Wine (`tests/platforms/windows/easy_vb6.rs`).
+/// The replays of the examples under Wine (`tests/platforms/windows/easy_vb6.rs`).
 const EASY_REPLAY: &str = "tests/platforms/windows/easy_replay.c";
+const VB6_REPLAY: &str = "tests/platforms/windows/vb6_replay.c";
 
 /// Every call of verify.dll in each example is a declared command, with as many arguments
 /// as its declaration has parameters (an IDE would refuse it otherwise, or VB6 would fail
@@ -306,26 +307,38 @@ fn examples_call_declared_commands_with_their_arity() {
     );
 }
 
-/// The C replay of the 易语言 example makes the example's calls in the example's order, so
-/// the two cannot drift.
-#[test]
-fn easy_replay_makes_the_example_calls() {
-    let example = std::fs::read_to_string(root().join(EASY_EXAMPLE)).expect("例子.e.txt");
-    let replay = std::fs::read_to_string(root().join(EASY_REPLAY)).expect("easy_replay.c");
-    // C comments out
+/// A C source without its comments.
+fn without_comments(source: &str) -> String {
     let mut code = String::new();
-    let mut rest = replay.as_str();
+    let mut rest = source;
     while let Some(at) = rest.find("/*") {
         code.push_str(&rest[..at]);
         rest = rest[at..].split_once("*/").map_or("", |(_, after)| after);
     }
     code.push_str(rest);
-    let names = |calls: Vec<(String, usize)>| -> Vec<String> {
-        calls.into_iter().map(|(name, _)| name).collect()
-    };
-    assert_eq!(
-        names(common::host::example_calls(&code, false)),
-        names(common::host::example_calls(&example, false)),
-        "{EASY_REPLAY} replays {EASY_EXAMPLE} call for call"
-    );
+    code
+}
+
+/// The C replays of the examples (run under Wine by `tests/platforms/windows/easy_vb6.rs`)
+/// make the example's calls in the example's order, so the two cannot drift.
+#[test]
+fn the_replays_make_the_example_calls() {
+    for (example, replay, vb6) in [
+        (EASY_EXAMPLE, EASY_REPLAY, false),
+        (VB6_EXAMPLE, VB6_REPLAY, true),
+    ] {
+        let example_text = std::fs::read_to_string(root().join(example)).expect("an example");
+        let replay_text = std::fs::read_to_string(root().join(replay)).expect("a replay");
+        let names = |calls: Vec<(String, usize)>| -> Vec<String> {
+            calls.into_iter().map(|(name, _)| name).collect()
+        };
+        assert_eq!(
+            names(common::host::example_calls(
+                &without_comments(&replay_text),
+                false
+            )),
+            names(common::host::example_calls(&example_text, vb6)),
+            "{replay} replays {example} call for call"
+        );
+    }
 }

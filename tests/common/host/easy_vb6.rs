@@ -213,6 +213,30 @@ fn arguments(text: &str) -> usize {
     }
 }
 
+/// The constants of a VB6 module: `Public Const NAME As Long = value` and the members of its
+/// `Enum`s (`    NAME = value`).
+pub fn vb6_constants(text: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut in_enum = false;
+    for line in text.lines() {
+        let line = line.trim_end();
+        if line.starts_with("Public Enum ") {
+            in_enum = true;
+        } else if line == "End Enum" {
+            in_enum = false;
+        } else if let Some(rest) = line.strip_prefix("Public Const ") {
+            if let Some((name, value)) = rest.split_once(" As Long = ") {
+                out.push((name.to_owned(), value.to_owned()));
+            }
+        } else if in_enum {
+            if let Some((name, value)) = line.trim().split_once(" = ") {
+                out.push((name.to_owned(), value.to_owned()));
+            }
+        }
+    }
+    out
+}
+
 /// The generated 易语言 declarations of verify.dll.
 pub fn easy_declared() -> Vec<Declared> {
     let text = std::fs::read_to_string(root().join(EASY_DECLARATIONS)).expect("verify.e.txt");
@@ -256,15 +280,46 @@ pub fn easy_c_type(ty: &str, by_address: bool) -> String {
     }
 }
 
+/// The C type of a VB6 type (`ByRef`: a pointer to it): `Long` `int32_t`, `Currency` the
+/// 64-bit integer it is, a `ByVal String` the `char *` of its ANSI copy.
+pub fn vb6_c_type(ty: &str, by_ref: bool) -> String {
+    let base = match ty {
+        "Long" => "int32_t",
+        "Currency" => "int64_t",
+        "String" if !by_ref => return "char *".to_owned(),
+        "" => "void",
+        other => panic!("a VB6 type this test does not know: {other}"),
+    };
+    if by_ref {
+        format!("{base} *")
+    } else {
+        base.to_owned()
+    }
+}
+
 /// A C header that declares every 易语言 DLL command of `declared` exactly as the IDE calls it:
 /// a `__stdcall` function-pointer type of the declared types, a variable of that type named as
 /// the command, and `easy_load`, which fills every variable with `GetProcAddress` (0 and the
 /// missing name when one is not exported). With `constants`, a `#define` of each (the
 /// `.常量` of the file, `#VERIFY_OK` in 易语言).
 pub fn easy_c_declarations(declared: &[Declared], constants: &[(String, String)]) -> String {
-    let mut out = String::from(
-        "/* The 易语言 DLL commands of bindings/easy/verify.e.txt with the types the IDE passes\n \
-         * (made by the test from that file). */\n\
+    host_c_declarations("易语言", declared, constants, easy_c_type)
+}
+
+/// [`easy_c_declarations`] for VB6's `Declare`s (`vb6_c_type`); `easy_load` has the same name.
+pub fn vb6_c_declarations(declared: &[Declared], constants: &[(String, String)]) -> String {
+    host_c_declarations("VB6", declared, constants, vb6_c_type)
+}
+
+fn host_c_declarations(
+    language: &str,
+    declared: &[Declared],
+    constants: &[(String, String)],
+    c_type: fn(&str, bool) -> String,
+) -> String {
+    let mut out = format!(
+        "/* The {language} declarations of verify.dll with the types the host passes (made by\n \
+         * the test from the generated file). */\n\
          #include <stdint.h>\n#include <windows.h>\n\n",
     );
     for (name, value) in constants {
@@ -274,7 +329,7 @@ pub fn easy_c_declarations(declared: &[Declared], constants: &[(String, String)]
         let params: Vec<String> = command
             .params
             .iter()
-            .map(|(_, ty, by_address)| easy_c_type(ty, *by_address))
+            .map(|(_, ty, by_address)| c_type(ty, *by_address))
             .collect();
         let params = if params.is_empty() {
             "void".to_owned()
@@ -283,7 +338,7 @@ pub fn easy_c_declarations(declared: &[Declared], constants: &[(String, String)]
         };
         out.push_str(&format!(
             "typedef {} (__stdcall *easy_{}_t)({params});\nstatic easy_{}_t {};\n",
-            easy_c_type(&command.returns, false),
+            c_type(&command.returns, false),
             command.name,
             command.name,
             command.name

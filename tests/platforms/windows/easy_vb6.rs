@@ -35,45 +35,37 @@ pub(crate) fn easy_declarations_call_every_export_stdcall_under_wine_x86() {
     assert_eq!(called, wanted, "every command called once, the stack kept");
 }
 
-/// `bindings/easy/例子.e.txt` replayed by `tests/platforms/windows/easy_replay.c` through the
-/// declarations of `verify.e.txt` (`easy_decl.h`, made here), against the sandbox: a banned
-/// card (1006, its reason as the remark), a card that logs in and starts the keeper (the
-/// 时钟 sees it alive), an account bound to another machine (1022, the old machine code as
-/// the remark), 换绑 and the login after it, and the doctor with its callback. That the replay
-/// makes the example's calls in the example's order is checked by `hosts_declarations`.
-#[test]
-pub(crate) fn easy_example_replays_under_wine_x86() {
-    let text =
-        fs::read_to_string(root().join(common::host::EASY_DECLARATIONS)).expect("verify.e.txt");
+/// A replay of an example (`tests/platforms/windows/<name>.c`) built against `header` (the
+/// declarations made from the generated file, written beside it as `<header_name>`) and run
+/// against the sandbox: a banned card (1006, its reason as the remark), a card that logs in
+/// and starts the keeper (the 时钟/Timer sees it alive), an account bound to another machine
+/// (1022, the old machine code as the remark), 换绑 and the login after it, and the doctor
+/// with its callback. That the replay makes the example's calls in the example's order is
+/// checked by `hosts_declarations`.
+fn replay(name: &str, header_name: &str, header: String) {
     let dir = program_dir(Arch::X86);
-    fs::write(
-        dir.join("easy_decl.h"),
-        common::host::easy_c_declarations(
-            &common::host::easy_commands(&text),
-            &common::host::easy_constants(&text),
-        ),
-    )
-    .expect("write easy_decl.h");
-    let source = dir.join("easy_replay.c");
+    fs::write(dir.join(header_name), header).expect("write the declarations");
+    let source = dir.join(format!("{name}.c"));
     fs::copy(
-        root().join("tests/platforms/windows/easy_replay.c"),
+        root().join(format!("tests/platforms/windows/{name}.c")),
         &source,
     )
-    .expect("copy");
-    let exe = compile(Arch::X86, &source, "easy_replay");
+    .expect("copy the replay");
+    let exe = compile(Arch::X86, &source, name);
 
     let program = common::Program::new(common::sandbox(), serde_json::json!({"max_rebinds": 5}));
-    let card = program.day_card(&common::unique("EASY-CARD-"), 30);
-    let banned = common::unique("EASY-BANNED-");
+    let card = program.day_card(&common::unique("HOST-CARD-"), 30);
+    let banned = common::unique("HOST-BANNED-");
     program.cards(serde_json::json!([{"card": banned, "state": "disabled",
         "reason": "refund requested"}]));
-    let username = common::unique("easy");
+    let username = common::unique("host");
     let old_machine = "0123456789ABCDEF0123456789ABCDEF";
     program.accounts(
-        serde_json::json!([{"username": username, "password": "easy-pass",
+        serde_json::json!([{"username": username, "password": "host-pass",
         "expire_at": "2099-01-01 00:00:00", "status": "active", "device_id": old_machine}]),
     );
     let base_url = program.sandbox.base_url();
+    let state = format!("state-{name}");
     let output = run(
         &loader(Arch::X86),
         &exe,
@@ -82,14 +74,14 @@ pub(crate) fn easy_example_replays_under_wine_x86() {
             &base_url,
             &program.app_id,
             common::APP_KEY,
-            "state",
+            &state,
             &card,
             &banned,
             &username,
-            "easy-pass",
+            "host-pass",
         ],
     );
-    let stdout = assert_host_passes(&output, "x86 easy_replay.exe");
+    let stdout = assert_host_passes(&output, &format!("x86 {name}.exe"));
     for wanted in [
         "result 1006 banned remark refund requested".to_owned(),
         "keeper started 1".to_owned(),
@@ -97,6 +89,37 @@ pub(crate) fn easy_example_replays_under_wine_x86() {
         "result 200 expire_at 2099-01-01 00:00:00".to_owned(),
         "doctor: ".to_owned(),
     ] {
-        assert!(stdout.contains(&wanted), "{wanted}\n{stdout}");
+        assert!(stdout.contains(&wanted), "{name}: {wanted}\n{stdout}");
     }
+}
+
+/// `bindings/easy/例子.e.txt` replayed by `tests/platforms/windows/easy_replay.c` through the
+/// declarations of `verify.e.txt`.
+#[test]
+pub(crate) fn easy_example_replays_under_wine_x86() {
+    let text =
+        fs::read_to_string(root().join(common::host::EASY_DECLARATIONS)).expect("verify.e.txt");
+    replay(
+        "easy_replay",
+        "easy_decl.h",
+        common::host::easy_c_declarations(
+            &common::host::easy_commands(&text),
+            &common::host::easy_constants(&text),
+        ),
+    );
+}
+
+/// `bindings/vb6/Example.bas` replayed by `tests/platforms/windows/vb6_replay.c` through the
+/// `Declare`s of `verify.bas`.
+#[test]
+pub(crate) fn vb6_example_replays_under_wine_x86() {
+    let text = fs::read_to_string(root().join(common::host::VB6_MODULE)).expect("verify.bas");
+    replay(
+        "vb6_replay",
+        "vb6_decl.h",
+        common::host::vb6_c_declarations(
+            &common::host::vb6_declared(),
+            &common::host::vb6_constants(&text),
+        ),
+    );
 }
