@@ -403,6 +403,19 @@ pub fn easy_calls_program(declared: &[Declared]) -> String {
             command.name
         ));
     }
+    // The control: a declaration one parameter short of its function moves the stack
+    // pointer by 4 bytes, so a wrong declaration cannot go unseen.
+    out.push_str(
+        "static int32_t __stdcall control_two(int32_t a, int32_t b)\n{\n    return a + b;\n}\n\n\
+         typedef int32_t(__stdcall *control_one_t)(int32_t);\n\n\
+         static void control(void)\n{\n    \
+         control_one_t one = (control_one_t)(void (*)(void))control_two;\n    \
+         uintptr_t before, after;\n    \
+         READ_SP(before);\n    \
+         (void)one(1);\n    \
+         READ_SP(after);\n    \
+         printf(\"control moved %ld\\n\", (long)(after - before));\n}\n\n",
+    );
     out.push_str(
         "int main(void)\n{\n    \
          const char *missing = \"\";\n    \
@@ -410,6 +423,7 @@ pub fn easy_calls_program(declared: &[Declared]) -> String {
          if (dll == NULL) {\n        printf(\"FAIL LoadLibrary verify.dll\\n\");\n        return 1;\n    }\n    \
          if (!easy_load(dll, &missing)) {\n        printf(\"FAIL not exported: %s\\n\", missing);\n        return 1;\n    }\n",
     );
+    out.push_str("    control();\n");
     for index in 0..declared.len() {
         out.push_str(&format!("    call_{index}();\n"));
     }
