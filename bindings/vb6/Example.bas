@@ -14,7 +14,7 @@ Public Function VerifyStart() As Boolean
     Dim options As Long, code As Long, check As Long, p As Long, outcome As Long
     ' VB6 strings go out in the system code page: say so before any other call
     verify_set_code_page VERIFY_CODE_PAGE_SYSTEM
-    If verify_abi_version() <> VERIFY_ABI_VERSION Then
+    If verify_abi_version() <> VERIFY_ABI_VERSION_H Then
         MsgBox "verify.dll is not the version this program was built with"
         Exit Function
     End If

@@ -11,6 +11,7 @@ Attribute VB_Name = "Verify"
 ' Callbacks: verify_client_diagnose calls back on the calling thread (AddressOf is
 ' safe); keeper events and logs come on other threads: pass 0 and poll
 ' verify_keeper_get_status from a Timer instead.
+' VB6 names ignore case: a Const spelled as an export gets _H (VERIFY_ABI_VERSION_H).
 Option Explicit
 
 Public Const VERIFY_OK As Long = 200
@@ -56,7 +57,7 @@ Public Const VERIFY_ERR_OFFLINE_PASSWORD As Long = -17
 Public Const VERIFY_ERR_STATE_FOLDER As Long = -18
 Public Const VERIFY_ERR_TIME_UNCONFIRMED As Long = -19
 
-Public Const VERIFY_ABI_VERSION As Long = 2
+Public Const VERIFY_ABI_VERSION_H As Long = 2
 Public Const VERIFY_MACHINE_CODE_LEN As Long = 32
 
 Public Enum VerifySessionKind

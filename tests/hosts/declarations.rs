@@ -342,3 +342,80 @@ fn the_replays_make_the_example_calls() {
         );
     }
 }
+
+/// VB6 and 易语言 names ignore case: no two names of a generated file differ only in case
+/// (`VERIFY_ABI_VERSION` the constant is `VERIFY_ABI_VERSION_H` beside the function).
+#[test]
+fn names_differ_ignoring_case() {
+    let easy_text = std::fs::read_to_string(root().join(EASY_DECLARATIONS)).expect("verify.e.txt");
+    let vb6_text = std::fs::read_to_string(root().join(VB6_MODULE)).expect("verify.bas");
+    for (file, names) in [
+        (
+            EASY_DECLARATIONS,
+            easy_declared()
+                .into_iter()
+                .map(|c| c.name)
+                .chain(
+                    common::host::easy_constants(&easy_text)
+                        .into_iter()
+                        .map(|c| c.0),
+                )
+                .collect::<Vec<_>>(),
+        ),
+        (
+            VB6_MODULE,
+            vb6_declared()
+                .into_iter()
+                .map(|c| c.name)
+                .chain(
+                    common::host::vb6_constants(&vb6_text)
+                        .into_iter()
+                        .map(|c| c.0),
+                )
+                .collect(),
+        ),
+    ] {
+        let mut seen = BTreeMap::new();
+        for name in names {
+            if let Some(other) = seen.insert(name.to_ascii_lowercase(), name.clone()) {
+                panic!("{file}: {name} and {other} differ only in case");
+            }
+        }
+    }
+}
+
+/// Every constant an example uses is one of the generated file's (`#VERIFY_OK` in 易语言,
+/// `VERIFY_OK` in VB6).
+#[test]
+fn examples_use_generated_constants() {
+    let easy_text = std::fs::read_to_string(root().join(EASY_DECLARATIONS)).expect("verify.e.txt");
+    let vb6_text = std::fs::read_to_string(root().join(VB6_MODULE)).expect("verify.bas");
+    for (example, constants, marker) in [
+        (
+            EASY_EXAMPLE,
+            common::host::easy_constants(&easy_text),
+            "#VERIFY_",
+        ),
+        (
+            VB6_EXAMPLE,
+            common::host::vb6_constants(&vb6_text),
+            "VERIFY_",
+        ),
+    ] {
+        let text = std::fs::read_to_string(root().join(example)).expect("an example");
+        let mut used = 0;
+        for (at, _) in text.match_indices(marker) {
+            let name: String = text[at..]
+                .trim_start_matches('#')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            used += 1;
+            assert!(
+                constants.iter().any(|(known, _)| *known == name),
+                "{example} uses {name}, which is not a constant of the generated file"
+            );
+        }
+        assert!(used >= 10, "{example}: constants used: {used}");
+    }
+}

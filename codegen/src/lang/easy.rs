@@ -137,6 +137,7 @@ pub fn declarations(schema: &Schema) -> String {
         "' 回复、状态里的文本在 verify_reply_free、verify_keeper_status_free 之前有效，先复制再释放。",
         "' 句柄（客户端、回复、保活……）是整数型，用完调用对应的 _free。",
         "' 传址的参数：库把结果写进你的变量。",
+        "' 常量和 DLL命令不分大小写会重名的，常量名后加 _H：VERIFY_ABI_VERSION_H 是头文件的 ABI 版本。",
     ] {
         out.push_str(line);
         out.push('\n');
@@ -183,7 +184,8 @@ pub fn declarations(schema: &Schema) -> String {
     for constant in &schema.constants {
         out.push_str(&format!(
             ".常量 {}, \"{}\", 公开\n",
-            constant.name, constant.value
+            super::case_free_constant(schema, &constant.name),
+            constant.value
         ));
     }
     out

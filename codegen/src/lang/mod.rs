@@ -57,6 +57,21 @@ pub fn all(root: &Path) -> Result<Vec<Output>, String> {
     Ok(outputs)
 }
 
+/// A constant's name in a host whose names ignore case (VB6, 易语言): the C name, or with
+/// `_H` (the header's value) after it when an export has the same letters
+/// (`VERIFY_ABI_VERSION` and `verify_abi_version`).
+pub fn case_free_constant(schema: &crate::schema::Schema, name: &str) -> String {
+    if schema
+        .exports
+        .iter()
+        .any(|export| export.name.eq_ignore_ascii_case(name))
+    {
+        format!("{name}_H")
+    } else {
+        name.to_owned()
+    }
+}
+
 /// The line a generated file starts with (in the comment syntax of its language): what made
 /// it, from what, and the command that makes it again.
 pub fn banner(from: &str) -> String {

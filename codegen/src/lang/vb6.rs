@@ -93,6 +93,7 @@ pub fn module(schema: &Schema) -> String {
         "' Callbacks: verify_client_diagnose calls back on the calling thread (AddressOf is",
         "' safe); keeper events and logs come on other threads: pass 0 and poll",
         "' verify_keeper_get_status from a Timer instead.",
+        "' VB6 names ignore case: a Const spelled as an export gets _H (VERIFY_ABI_VERSION_H).",
     ] {
         out.push_str(line);
         out.push('\n');
@@ -108,7 +109,8 @@ pub fn module(schema: &Schema) -> String {
     for constant in &schema.constants {
         out.push_str(&format!(
             "Public Const {} As Long = {}\n",
-            constant.name, constant.value
+            super::case_free_constant(schema, &constant.name),
+            constant.value
         ));
     }
     for spec in schema.enums {

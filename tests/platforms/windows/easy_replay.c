@@ -51,7 +51,7 @@ static int start(const char *base_url, const char *mirror, const char *app_id, c
     const char *proxy = "";
 
     verify_set_code_page(VERIFY_CODE_PAGE_SYSTEM);
-    if (verify_abi_version() != VERIFY_ABI_VERSION) {
+    if (verify_abi_version() != VERIFY_ABI_VERSION_H) {
         printf("message: wrong verify.dll\n");
         return 0;
     }
