@@ -132,7 +132,7 @@ pub fn declarations(schema: &Schema) -> String {
     ));
     for line in [
         "' verify.dll 的 x86 版（易语言程序是 32 位的）。每个导出函数一条 DLL命令，stdcall。",
-        "' 文本型参数按系统代码页传：第一次调用前先 verify_set_code_page (VERIFY_CODE_PAGE_SYSTEM)。",
+        "' 文本型参数按系统代码页传：第一次调用前先 verify_set_code_page (#VERIFY_CODE_PAGE_SYSTEM)。",
         "' 返回的文本是库里的指针，声明为整数型：用 指针到文本 () 复制，不要释放。",
         "' 回复、状态里的文本在 verify_reply_free、verify_keeper_status_free 之前有效，先复制再释放。",
         "' 句柄（客户端、回复、保活……）是整数型，用完调用对应的 _free。",
