@@ -252,16 +252,6 @@ pub fn vb6_declared() -> Vec<Declared> {
         .collect()
 }
 
-/// The bytes a stdcall callee pops for a 易语言 parameter: 8 for 长整数型 by value, else 4
-/// (传址 passes an address).
-pub fn easy_size(ty: &str, by_address: bool) -> usize {
-    if !by_address && ty == "长整数型" {
-        8
-    } else {
-        4
-    }
-}
-
 /// The C type of a 易语言 type: what the IDE passes on the stack for it (传址: a pointer to
 /// it; 文本型: a pointer to the text; 子程序指针: the 子程序's address).
 pub fn easy_c_type(ty: &str, by_address: bool) -> String {
