@@ -1,7 +1,8 @@
 //! The generated 易语言 and VB6 declarations as the tests read them
 //! (`bindings/easy/verify.e.txt`, `bindings/vb6/verify.bas`): each command with its return
 //! type and parameters, parsed from the text a host pastes or adds, never from the schema
-//! that wrote it.
+//! that wrote it; the calls an example makes; and the C declarations a Windows program under
+//! Wine calls the DLL through, made from those files (`tests/platforms/windows/easy_vb6.rs`).
 
 use super::root;
 
