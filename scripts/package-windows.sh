@@ -9,6 +9,10 @@
 #     windows-x64/include/verify.h, verify.hpp, verify/ (the C++ headers)
 #     windows-x86/...                       the same for 32-bit Windows (stdcall)
 #     bindings/csharp/Verify.cs             the C# binding as one file (scripts/build-csharp.sh)
+#     bindings/easy/verify.e.txt, 例子.e.txt  易语言: every DLL command and constant (generated),
+#                                           and the example
+#     bindings/vb6/verify.bas, Example.bas  VB6: every Declare, Enum and Const (generated), and
+#                                           the example
 #     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
 #     LICENSE-MIT  LICENSE-APACHE
 #     docs/faq.md  docs/hardening.md  docs/zh-CN/faq.md  docs/zh-CN/hardening.md
@@ -81,8 +85,10 @@ for arch in x64 x86; do
     cp include/verify.h include/verify.hpp "$dir/include/"
     cp -R include/verify "$dir/include/"
 done
-mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
+mkdir -p "$pkg/bindings/csharp" "$pkg/bindings/easy" "$pkg/bindings/vb6" "$pkg/docs"
 scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
+cp bindings/easy/verify.e.txt bindings/easy/例子.e.txt "$pkg/bindings/easy/"
+cp bindings/vb6/verify.bas bindings/vb6/Example.bas "$pkg/bindings/vb6/"
 cp docs/windows.md docs/windows.zh-CN.md "$pkg/docs/"
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 mkdir -p "$pkg/docs/zh-CN"

@@ -23,6 +23,8 @@
 //! | `include/verify/codes.hpp`, `enums.hpp`, `results.hpp`, `actions.hpp` | [`lang::cpp`] |
 //! | `bindings/csharp/src/Generated/*.g.cs`: `ResultCode`, the enums, every native declaration, the handles, the typed replies, the `Client` actions | [`lang::csharp`] |
 //! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the enums, every ctypes declaration, typed results, `Client` methods | [`lang::python`] |
+//! | `bindings/easy/verify.e.txt`: a 易语言 `.DLL命令` per export, a `.常量` per code, enum member and constant | [`lang::easy`] |
+//! | `bindings/vb6/verify.bas`: a VB6 `Declare` per export, the `Enum`s and `Const`s, `VerifyText` | [`lang::vb6`] |
 //! | `README.md` (code and retry tables), `README.zh-CN.md` (code table) | [`lang::docs`] |
 //! | `docs/faq.md`, `docs/zh-CN/faq.md` (the 常见错误码 tables) | [`lang::faq`] |
 //!
