@@ -9,8 +9,14 @@
 #     windows-x64/include/verify.h, verify.hpp, verify/ (the C++ headers)
 #     windows-x86/...                       the same for 32-bit Windows (stdcall)
 #     bindings/csharp/Verify.cs             the C# binding as one file (scripts/build-csharp.sh)
+#     bindings/easy/verify.e.txt, 例子.e.txt  易语言: every DLL command and constant (generated),
+#                                           and the example
+#     bindings/vb6/verify.bas, Example.bas  VB6: every Declare, Enum and Const (generated), and
+#                                           the example
 #     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
 #     LICENSE-MIT  LICENSE-APACHE
+#     docs/faq.md  docs/hardening.md  docs/zh-CN/faq.md  docs/zh-CN/hardening.md
+#     SHA256SUMS                            the SHA-256 of each verify.dll (scripts/sha256sums.sh)
 #     THIRD-PARTY-NOTICES                   the notices and licences of the crates built into
 #                                           the DLLs (scripts/notices.sh): ship it with them
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
@@ -79,10 +85,18 @@ for arch in x64 x86; do
     cp include/verify.h include/verify.hpp "$dir/include/"
     cp -R include/verify "$dir/include/"
 done
-mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
+mkdir -p "$pkg/bindings/csharp" "$pkg/bindings/easy" "$pkg/bindings/vb6" "$pkg/docs"
 scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
+cp bindings/easy/verify.e.txt bindings/easy/例子.e.txt "$pkg/bindings/easy/"
+cp bindings/vb6/verify.bas bindings/vb6/Example.bas "$pkg/bindings/vb6/"
 cp docs/windows.md docs/windows.zh-CN.md "$pkg/docs/"
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
+mkdir -p "$pkg/docs/zh-CN"
+cp docs/faq.md docs/hardening.md "$pkg/docs/"
+cp docs/zh-CN/faq.md docs/zh-CN/hardening.md "$pkg/docs/zh-CN/"
+# The SHA-256 of each DLL: a program hard-codes the one it ships and checks the file before
+# its first call (docs/hardening.md).
+scripts/sha256sums.sh "$pkg" windows-x64/bin/verify.dll windows-x86/bin/verify.dll
 scripts/notices.sh "$pkg/THIRD-PARTY-NOTICES" > /dev/null
 
 if [ "$nuget" = 1 ]; then

@@ -409,6 +409,29 @@ fn the_tested_recipes_of_contributing_hold() {
         "RECIPE_PROBE = 10",
     );
     contains(&copy, "README.md", "`verify_recipe_probe`");
+    // 易语言 and VB6 (codegen/src/lang/easy.rs, vb6.rs): the action's DLL command and
+    // Declare, the step's constant.
+    contains(
+        &copy,
+        "bindings/easy/verify.e.txt",
+        ".DLL命令 verify_recipe_probe, 整数型, \"verify.dll\", \"verify_recipe_probe\", 公开\n    \
+         .参数 client, 整数型\n    .参数 name, 文本型\n    .参数 out, 整数型, 传址",
+    );
+    contains(
+        &copy,
+        "bindings/easy/verify.e.txt",
+        ".常量 VERIFY_STEP_RECIPE_PROBE, \"10\", 公开",
+    );
+    contains(
+        &copy,
+        "bindings/vb6/verify.bas",
+        "Public Declare Function verify_recipe_probe Lib \"verify.dll\" (ByVal client As Long, ",
+    );
+    contains(
+        &copy,
+        "bindings/vb6/verify.bas",
+        "VERIFY_STEP_RECIPE_PROBE = 10",
+    );
     contains(
         &copy,
         "bindings/csharp/src/Generated/ResultCode.g.cs",

@@ -79,8 +79,8 @@ code_table! {
     /// Social authorization pending: poll again.
     PENDING = 201, "waiting for social authorization; keep polling", {
         en: "Waiting for your authorization; please finish it and wait a moment.",
-        zh_cn: "正在等待授权，请完成授权后稍候。",
-        zh_tw: "正在等待授權，請完成授權後稍候。",
+        zh_cn: "正在等待授权，授权完成后会自动登录。",
+        zh_tw: "正在等待授權，授權完成後會自動登入。",
     };
     /// Licensed offline: the server could not be reached (DNS, connect, timeout, an
     /// unfinished TLS handshake, an unreachable proxy) and the stored verdict of the last
@@ -94,8 +94,8 @@ code_table! {
     /// again once by itself).
     PROGRAM_NOT_FOUND = 1001, "program not found (or session secret unknown to the server)", {
         en: "This program is not registered with the licensing service. Please contact the software's author.",
-        zh_cn: "该软件未在验证服务中登记，请联系软件作者。",
-        zh_tw: "該軟體未在驗證服務中登記，請聯絡軟體作者。",
+        zh_cn: "验证服务器上找不到这个软件，请联系软件作者。",
+        zh_tw: "驗證伺服器上找不到這個軟體，請聯絡軟體作者。",
     };
     /// Wrong password.
     WRONG_PASSWORD = 1003, "wrong password", {
@@ -107,19 +107,19 @@ code_table! {
     CARD_INVALID = 1004, "card invalid, refunded, or not of this program", {
         en: "This licence key is not valid. Please check it and enter it again.",
         zh_cn: "卡密无效，请检查后重新输入。",
-        zh_tw: "卡密無效，請檢查後重新輸入。",
+        zh_tw: "序號無效，請檢查後重新輸入。",
     };
     /// Expired, not activated, or count card used up.
     EXPIRED = 1005, "expired, not activated, or count card used up", {
         en: "Your licence has expired or is used up. Please renew it and try again.",
         zh_cn: "授权已过期或次数已用完，请续费后再试。",
-        zh_tw: "授權已過期或次數已用完，請續費後再試。",
+        zh_tw: "授權已過期或次數已用完，請續約後再試。",
     };
     /// Disabled, frozen or banned; the reply's remark carries the reason.
     DISABLED = 1006, "disabled, frozen or banned; the remark carries the reason", {
         en: "This account or licence key has been disabled. Please contact customer service.",
         zh_cn: "账号或卡密已被禁用，请联系客服。",
-        zh_tw: "帳號或卡密已被停用，請聯絡客服。",
+        zh_tw: "帳號或序號已被停用，請聯絡客服。",
     };
     /// Token invalid: log in again.
     TOKEN_INVALID = 1007, "token invalid; log in again", {
@@ -130,8 +130,8 @@ code_table! {
     /// Signature error.
     SIGNATURE_ERROR = 1010, "signature error", {
         en: "The request could not be verified. Please contact the software's author.",
-        zh_cn: "请求校验失败，请联系软件作者。",
-        zh_tw: "請求校驗失敗，請聯絡軟體作者。",
+        zh_cn: "通信数据校验失败，请联系软件作者。",
+        zh_tw: "通訊資料驗證失敗，請聯絡軟體作者。",
     };
     /// Program key (AppKey) wrong.
     APP_KEY_WRONG = 1011, "program key (AppKey) wrong", {
@@ -186,19 +186,19 @@ code_table! {
     SAME_MACHINE_CODE = 1020, "new machine code equals the current one", {
         en: "The licence is already bound to this computer; nothing needs to change.",
         zh_cn: "已绑定本机，无需换绑。",
-        zh_tw: "已綁定本機，無需換綁。",
+        zh_tw: "已綁定本機，不需要重新綁定。",
     };
     /// Rebind limit reached.
     REBIND_LIMIT = 1021, "rebind limit reached", {
         en: "The licence cannot be moved to another computer again. Please contact customer service.",
         zh_cn: "换绑次数已用完，请联系客服。",
-        zh_tw: "換綁次數已用完，請聯絡客服。",
+        zh_tw: "重新綁定次數已用完，請聯絡客服。",
     };
     /// Machine code changed; the reply's remark is the previously bound code.
     MACHINE_CHANGED = 1022, "machine code changed; the remark is the previously bound code", {
         en: "This licence is bound to another computer. Please use it there, or move it to this one first.",
         zh_cn: "授权已绑定其他电脑，请在原电脑上使用或先换绑。",
-        zh_tw: "授權已綁定其他電腦，請在原電腦上使用或先換綁。",
+        zh_tw: "授權已綁定其他電腦，請在原電腦上使用，或先重新綁定到本機。",
     };
     /// Blacklisted (IP address or machine code).
     BLACKLISTED = 1023, "blacklisted (IP address or machine code)", {
@@ -209,8 +209,8 @@ code_table! {
     /// Count card not allowed here.
     COUNT_CARD_NOT_ALLOWED = 1024, "count card not allowed here", {
         en: "This kind of licence key cannot be used here. Please use another key.",
-        zh_cn: "此类卡密不能在这里使用，请换用其他卡密。",
-        zh_tw: "此類卡密不能在這裡使用，請換用其他卡密。",
+        zh_cn: "次数卡不能用于注册或充值，请换用时长卡。",
+        zh_tw: "次數型序號不能用於註冊或儲值，請改用期限型序號。",
     };
     /// NULL where a value is required, empty, too long, out of range.
     ERR_INVALID_ARGUMENT = -1, "invalid argument: NULL where required, empty, too long, or out of range", {
@@ -258,7 +258,7 @@ code_table! {
     ERR_PANIC = -8, "internal error (panic caught at the library boundary)", {
         en: "An internal error occurred. Please restart the program and try again.",
         zh_cn: "软件内部出错，请重新启动软件后重试。",
-        zh_tw: "軟體內部出錯，請重新啟動軟體後重試。",
+        zh_tw: "軟體內部發生錯誤，請重新啟動軟體後重試。",
     };
     /// A reply field asked for is absent or of another type.
     ERR_NO_SUCH_FIELD = -9, "no such field in the reply, or of another type", {
@@ -271,7 +271,7 @@ code_table! {
     ERR_SYSTEM = -10, "operating system failure (thread, machine identity, randomness)", {
         en: "A system error occurred. Please restart the program and try again.",
         zh_cn: "系统出错，请重新启动软件后重试。",
-        zh_tw: "系統出錯，請重新啟動軟體後重試。",
+        zh_tw: "系統發生錯誤，請重新啟動軟體後重試。",
     };
     /// The server's certificate chain is valid but matches none of the pinned keys.
     ERR_PIN = -11, "TLS: the server's certificate matches none of the pinned keys", {
@@ -289,14 +289,14 @@ code_table! {
     ERR_TOO_LARGE = -13, "request too large: its body would exceed 1 MiB; nothing was sent", {
         en: "What you entered is too long. Please shorten it and try again.",
         zh_cn: "提交的内容过长，请精简后重试。",
-        zh_tw: "提交的內容過長，請精簡後重試。",
+        zh_tw: "送出的內容過長，請精簡後重試。",
     };
     /// Offline verdict refused: the local clock is earlier than the latest server time seen
     /// by more than the tolerance (the clock was moved back).
     ERR_CLOCK_BACK = -14, "offline verdict refused: the clock was moved back", {
         en: "Offline use is not possible because the computer's clock was set back. Please correct the date and time, or connect to the internet.",
-        zh_cn: "系统时间被调回过，无法离线使用，请校准时间或连接网络后重试。",
-        zh_tw: "系統時間被調回過，無法離線使用，請校正時間或連線網路後重試。",
+        zh_cn: "检测到系统时间被往回调过，暂时不能离线使用。请校准时间，或联网后重试。",
+        zh_tw: "偵測到系統時間被往回調過，暫時不能離線使用。請校正時間，或連上網路後重試。",
     };
     /// Offline verdict refused: the server has not confirmed the licence within the offline
     /// grace period.
@@ -315,8 +315,8 @@ code_table! {
     /// login of the account (the store keeps a slow salted hash of it, never the password).
     ERR_OFFLINE_PASSWORD = -17, "offline verdict refused: wrong password", {
         en: "The password does not match the one saved for offline use. Please check it, or connect to the internet and try again.",
-        zh_cn: "密码与离线保存的不一致，请检查密码或连接网络后重试。",
-        zh_tw: "密碼與離線儲存的不一致，請檢查密碼或連線網路後重試。",
+        zh_cn: "密码与上次联网登录时的不一致，离线时无法登录。请检查密码，或联网后重试。",
+        zh_tw: "密碼與上次連線登入時的不一致，離線時無法登入。請檢查密碼，或連上網路後重試。",
     };
     /// Offline verdicts are on but the state folder cannot be created or written (a file, a
     /// read-only or system path, a name too long, no permission): the client is not made.

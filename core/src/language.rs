@@ -201,6 +201,9 @@ impl Language {
 }
 
 #[cfg(test)]
+mod zh_tw_words;
+
+#[cfg(test)]
 mod tests {
     use super::*;
 

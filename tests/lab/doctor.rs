@@ -9,7 +9,7 @@
 //! the TLS step's pin mismatch and the lab's private CA not given an unknown issuer; a proxy
 //! nothing listens on is the proxy unreachable. Each failing cause fails the run (exit 1)
 //! with no other step warning or failing, and past the proxy the lookup and TCP connect
-//! pass. The clock an hour off is tested on loopback only (`core/tests/doctor.rs`): the
+//! pass. The clock an hour off is tested on loopback only (`core/tests/doctor/`): the
 //! lab's sandbox, and its clock, are shared by the lab's tests running at the same time.
 //! The doctor runs inside the slot's namespace, so it resolves through the lab's name server
 //! like any program there.
@@ -464,8 +464,8 @@ fn the_doctor_names_a_wrong_pin_and_a_server_it_does_not_trust() {
         "tls.pin_mismatch",
         [
             "FAIL: The server's certificate matches none of the pinned keys",
-            "FAIL：服务器证书与固定的公钥均不匹配",
-            "FAIL：伺服器憑證與固定的公鑰均不相符",
+            "FAIL：服务器证书和程序固定的公钥都对不上",
+            "FAIL：伺服器憑證和程式固定的公鑰都不相符",
         ],
     );
 

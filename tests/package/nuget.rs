@@ -3,7 +3,9 @@
 //!
 //! - `dist/verify-<version>-windows/` has `windows-x64/` and `windows-x86/`, each with the
 //!   DLL of its architecture (the PE machine field says so), the mingw and MSVC import
-//!   libraries, the `.def` and the headers as in `include/`;
+//!   libraries, the `.def` and the headers as in `include/`; and `bindings/easy/`
+//!   (`verify.e.txt`, `例子.e.txt`) and `bindings/vb6/` (`verify.bas`, `Example.bas`), the
+//!   易语言 and VB6 declarations and examples, byte for byte as in the repository;
 //! - the `.nupkg` (a zip) holds exactly the compiled binding with its XML documentation and
 //!   symbols (`lib/net47/Verify.dll`, `Verify.xml`, `Verify.dll.mdb`),
 //!   `runtimes/win-x64/native/verify.dll`, `runtimes/win-x86/native/verify.dll`,
@@ -39,6 +41,8 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "sums.rs"]
+mod sums;
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -200,6 +204,20 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() 
         "README.zh-CN.md",
     ] {
         assert!(pkg.join(doc).is_file(), "{doc}");
+    }
+    // The SHA-256 of each DLL, which a program hard-codes and checks (docs/hardening.md).
+    sums::assert_sha256sums(
+        &pkg,
+        &["windows-x64/bin/verify.dll", "windows-x86/bin/verify.dll"],
+    );
+    // 易语言 and VB6: the generated declarations and the examples, as in the repository.
+    for file in [
+        "bindings/easy/verify.e.txt",
+        "bindings/easy/例子.e.txt",
+        "bindings/vb6/verify.bas",
+        "bindings/vb6/Example.bas",
+    ] {
+        same_file(&pkg.join(file), &root().join(file));
     }
 
     // The NuGet package: unpacked, exactly these files.

@@ -1,11 +1,14 @@
 //! The package of `scripts/package.sh` is consumable without the source tree: examples-c
 //! builds with CMake (`find_package(verify)`) and with pkg-config against the package folder
-//! alone, and the demos run against the sandbox.
+//! alone, and the demos run against the sandbox. Its `SHA256SUMS` holds the SHA-256 of
+//! each library (tests/package/sums.rs).
 //!
 //! Needs cc, cmake and pkg-config (`scripts/install-deps.sh gcc cmake pkg-config`).
 
 #[path = "../common/mod.rs"]
 mod common;
+#[path = "sums.rs"]
+mod sums;
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -85,6 +88,8 @@ fn package(scratch: &Scratch) -> PathBuf {
         }
     }
     assert!(headers > 10, "the C++ headers: {headers}");
+    // The SHA-256 of each library, for programs that check the file before loading it.
+    sums::assert_sha256sums(&folder, &["lib/libverify.so", "lib/libverify.a"]);
     // The C# binding as one file, concatenated from bindings/csharp/src by build-csharp.sh.
     let binding = std::fs::read_to_string(folder.join("bindings/csharp/Verify.cs"))
         .expect("the package's Verify.cs");

@@ -7,9 +7,12 @@
 pub mod cpp;
 pub mod csharp;
 pub mod docs;
+pub mod easy;
+pub mod faq;
 pub mod header;
 pub mod python;
 pub mod rust;
+pub mod vb6;
 
 use std::path::Path;
 
@@ -49,8 +52,26 @@ pub fn all(root: &Path) -> Result<Vec<Output>, String> {
     outputs.extend(cpp::files(&schema));
     outputs.extend(csharp::files(&schema)?);
     outputs.extend(python::files(&schema)?);
+    outputs.extend(easy::files(&schema));
+    outputs.extend(vb6::files(&schema));
     outputs.extend(docs::files(&schema));
+    outputs.extend(faq::files(&schema)?);
     Ok(outputs)
+}
+
+/// A constant's name in a host whose names ignore case (VB6, 易语言): the C name, or with
+/// `_H` (the header's value) after it when an export has the same letters
+/// (`VERIFY_ABI_VERSION` and `verify_abi_version`).
+pub fn case_free_constant(schema: &crate::schema::Schema, name: &str) -> String {
+    if schema
+        .exports
+        .iter()
+        .any(|export| export.name.eq_ignore_ascii_case(name))
+    {
+        format!("{name}_H")
+    } else {
+        name.to_owned()
+    }
 }
 
 /// The line a generated file starts with (in the comment syntax of its language): what made

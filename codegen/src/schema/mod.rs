@@ -4,6 +4,8 @@
 //! - [`Schema::codes`]: the code table (`core/src/codes.rs`) with its classes
 //!   ([`verify_core::codes::CodeClass`]).
 //! - [`Schema::actions`], [`Schema::replies`]: the action table (`core/src/actions/table.rs`).
+//! - [`Schema::faq`]: each code's cause and what the developer does ([`faq::FAQ`], written in
+//!   `faq.rs` here, keyed by the code's name; a code without a row stops the generator).
 //! - [`Schema::enums`]: every enum of the C ABI ([`enums::ENUMS`], written in `enums.rs` here,
 //!   and the doctor's step kinds from the core's table: [`enums::all`]).
 //! - [`Schema::exports`], [`Schema::callbacks`], [`Schema::structs`], [`Schema::handles`],
@@ -15,6 +17,7 @@
 
 pub mod enums;
 pub mod exports;
+pub mod faq;
 
 use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
 use verify_core::codes::{CodeClass, CodeInfo};
@@ -36,6 +39,8 @@ pub struct Schema {
     pub actions: &'static [ActionSpec],
     /// The action table's reply views, in its order.
     pub replies: &'static [ReplySpec],
+    /// The FAQ facts of every code (the 常见错误码 tables), keyed by the code's name.
+    pub faq: &'static [faq::FaqRow],
     /// Every enum of the C ABI.
     pub enums: &'static [EnumSpec],
     /// Every exported function, in the header's order.
@@ -60,6 +65,7 @@ impl Schema {
             classes: &CodeClass::ALL,
             actions: verify_core::actions::ACTIONS,
             replies: verify_core::actions::REPLIES,
+            faq: faq::FAQ,
             enums: enums::all(),
             exports: Vec::new(),
             callbacks: Vec::new(),

@@ -225,13 +225,13 @@ doctor_table! {
         };
         "tcp.refused" => Vendor {
             en: "The connection was refused: nothing answers at this address (the server is stopped or the port is wrong).",
-            zh_cn: "连接被拒绝，该地址上没有服务在响应（服务器已停止或端口错误）。",
-            zh_tw: "連線被拒絕，該位址上沒有服務在回應（伺服器已停止或連接埠錯誤）。",
+            zh_cn: "连接被拒绝：这个地址上没有服务在监听（服务器没开，或端口不对）。",
+            zh_tw: "連線被拒絕：這個位址上沒有服務在監聽（伺服器沒開，或連接埠不對）。",
         };
         "tcp.unreachable" => User {
             en: "This address cannot be reached from this network: check the network.",
-            zh_cn: "从当前网络无法到达该地址，请检查网络。",
-            zh_tw: "從目前網路無法到達該位址，請檢查網路。",
+            zh_cn: "当前网络到不了这个地址，请检查网络。",
+            zh_tw: "目前的網路連不到這個位址，請檢查網路。",
         };
         "tcp.failed" => User {
             en: "The connection failed: check the network.",
@@ -300,8 +300,8 @@ doctor_table! {
         };
         "tls.bad_name" => Vendor {
             en: "The server's name cannot be used for a secure connection.",
-            zh_cn: "该服务器名称无法用于安全连接。",
-            zh_tw: "該伺服器名稱無法用於安全連線。",
+            zh_cn: "这个服务器名称不能用于安全连接。",
+            zh_tw: "這個伺服器名稱不能用於安全連線。",
         };
         "tls.refused" => Vendor {
             en: "The secure connection was refused.",
@@ -310,8 +310,8 @@ doctor_table! {
         };
         "tls.by_init" => None {
             en: "The secure connection through the proxy is checked by the service step.",
-            zh_cn: "经由代理的安全连接由服务检查步骤验证。",
-            zh_tw: "經由代理的安全連線由服務檢查步驟驗證。",
+            zh_cn: "走代理时，安全连接放在“服务”这一步检查。",
+            zh_tw: "經由 Proxy 連線時，安全連線放在「服務」這一步檢查。",
         };
         "tls.intercepted" => User {
             en: "The secure connection is intercepted: the certificate is issued by {issuer}, not by the server's authority (security software's HTTPS scanning or a company proxy); exclude the program from HTTPS scanning, or ask the network's administrator.",
@@ -320,8 +320,8 @@ doctor_table! {
         };
         "tls.pin_mismatch" => Vendor {
             en: "The server's certificate matches none of the pinned keys (its key is {server_pin}): the server's key changed, or the connection is intercepted.",
-            zh_cn: "服务器证书与固定的公钥均不匹配（其公钥为 {server_pin}）：服务器更换了密钥，或连接被拦截。",
-            zh_tw: "伺服器憑證與固定的公鑰均不相符（其公鑰為 {server_pin}）：伺服器更換了金鑰，或連線被攔截。",
+            zh_cn: "服务器证书和程序固定的公钥都对不上（服务器的公钥是 {server_pin}）：服务器换了密钥，或者连接被拦截了。",
+            zh_tw: "伺服器憑證和程式固定的公鑰都不相符（伺服器的公鑰是 {server_pin}）：伺服器換了金鑰，或者連線被攔截了。",
         };
         "tls.self_signed" => Vendor {
             en: "The server's certificate is self-signed and not trusted: pin its key in the program or use a certificate of a known authority.",
@@ -355,8 +355,8 @@ doctor_table! {
         };
         "tls.closed" => User {
             en: "The server closed the connection while setting up the secure connection: a filter on the network, or no TLS on this port.",
-            zh_cn: "建立安全连接时连接被关闭：网络中的过滤设备所致，或该端口不支持 TLS。",
-            zh_tw: "建立安全連線時連線被關閉：網路中的過濾裝置所致，或該連接埠不支援 TLS。",
+            zh_cn: "建立安全连接时服务器断开了连接：可能是网络里有过滤设备，或者这个端口不支持 TLS。",
+            zh_tw: "建立安全連線時伺服器中斷了連線：可能是網路裡有過濾裝置，或者這個連接埠不支援 TLS。",
         };
         "clock.ok" => None {
             en: "This computer's clock is right.",
@@ -435,8 +435,8 @@ doctor_table! {
         };
         "init.pin" => Vendor {
             en: "The licensing server's certificate matches none of the pinned keys.",
-            zh_cn: "验证服务器的证书与固定的公钥均不匹配。",
-            zh_tw: "驗證伺服器的憑證與固定的公鑰均不相符。",
+            zh_cn: "验证服务器的证书和程序固定的公钥对不上。",
+            zh_tw: "驗證伺服器的憑證和程式固定的公鑰不相符。",
         };
         "init.proxy" => User {
             en: "The proxy did not let the program reach the licensing server: check the proxy settings.",
@@ -445,7 +445,7 @@ doctor_table! {
         };
         "init.gateway" => Vendor {
             en: "A gateway ({server}) answered HTTP {status} instead of the licensing service: the server behind it is down or cannot be reached from it.",
-            zh_cn: "网关（{server}）返回 HTTP {status}，而不是验证服务的响应：其后的验证服务器已停止或无法访问。",
+            zh_cn: "网关（{server}）返回 HTTP {status}，不是验证服务的响应：网关后面的验证服务器没开，或网关连不上它。",
             zh_tw: "閘道（{server}）回傳 HTTP {status}，而不是驗證服務的回應：其後的驗證伺服器已停止或無法存取。",
         };
         "init.http_status" => Vendor {
@@ -465,8 +465,8 @@ doctor_table! {
         };
         "init.failed" => Vendor {
             en: "The check with the licensing service failed.",
-            zh_cn: "与验证服务的检查失败。",
-            zh_tw: "與驗證服務的檢查失敗。",
+            zh_cn: "检查验证服务失败。",
+            zh_tw: "檢查驗證服務失敗。",
         };
         "init.no_time" => None {
             en: "Not run: no time was left.",
@@ -495,8 +495,8 @@ doctor_table! {
         };
         "offline.answers" => None {
             en: "A stored licence would answer now if the server cannot be reached.",
-            zh_cn: "如果无法连接服务器，现在可以使用已保存的授权。",
-            zh_tw: "如果無法連線伺服器，現在可以使用已儲存的授權。",
+            zh_cn: "已保存的授权可用：连不上服务器时，可以离线使用。",
+            zh_tw: "已儲存的授權可用：連不上伺服器時，可以離線使用。",
         };
         "offline.grace_over" => User {
             en: "The stored licence's offline period is over ({grace_end}): connect to the internet and log in once; the next login renews it.",
@@ -510,13 +510,13 @@ doctor_table! {
         };
         "offline.unconfirmed" => User {
             en: "The offline time check cannot be confirmed: a piece of the offline store is missing, moved or replaced. Log in online once.",
-            zh_cn: "离线时间校验无法确认：离线数据缺失、被移动或被替换。请联网登录一次。",
-            zh_tw: "離線時間檢查無法確認：離線資料遺失、被移動或被替換。請連線網路登入一次。",
+            zh_cn: "无法确认离线时间：离线数据缺失、被移动或被替换。请联网登录一次。",
+            zh_tw: "無法確認離線時間：離線資料遺失、被移動或被替換。請連上網路登入一次。",
         };
         "offline.expired" => User {
             en: "The stored licence has expired: renew the card or the account.",
             zh_cn: "已保存的授权已过期，请续费卡密或账号。",
-            zh_tw: "已儲存的授權已過期，請續費卡密或帳號。",
+            zh_tw: "已儲存的授權已過期，請續約序號或帳號。",
         };
         "offline.refused" => User {
             en: "The stored licence does not answer: log in online once.",
@@ -576,7 +576,7 @@ doctor_table! {
         "machine.reissued" => User {
             en: "This computer's machine code changed: a card bound to the old one may need to be rebound.",
             zh_cn: "本机的机器码已变化，绑定旧机器码的卡密可能需要换绑。",
-            zh_tw: "本機的機器碼已變化，綁定舊機器碼的卡密可能需要換綁。",
+            zh_tw: "本機的機器碼已變化，綁定舊機器碼的序號可能需要重新綁定。",
         };
         "machine.store_unreadable" => User {
             en: "The stored machine code cannot be read: a new one is issued.",
@@ -585,8 +585,8 @@ doctor_table! {
         };
         "internal" => Vendor {
             en: "This check stopped on an internal error.",
-            zh_cn: "此项检查因内部错误而中止。",
-            zh_tw: "此項檢查因內部錯誤而中止。",
+            zh_cn: "这一项检查遇到内部错误，没有做完。",
+            zh_tw: "這一項檢查遇到內部錯誤，沒有完成。",
         };
         "cancelled" => None {
             en: "Not finished: the check was cancelled.",
@@ -596,7 +596,7 @@ doctor_table! {
         "line.pass" => None {
             en: "PASS: the connection is fine; if login still fails, it is the card or the account.",
             zh_cn: "PASS：连接正常；如果仍无法登录，问题在卡密或账号。",
-            zh_tw: "PASS：連線正常；如果仍無法登入，問題在卡密或帳號。",
+            zh_tw: "PASS：連線正常；如果仍無法登入，問題在序號或帳號。",
         };
         "line.cancelled" => None {
             en: "CANCELLED: the check was stopped before it finished; run it again.",
@@ -625,8 +625,8 @@ doctor_table! {
         };
         "who.user" => None {
             en: "for the user: this computer or its network",
-            zh_cn: "需用户处理：本机或本机网络的问题",
-            zh_tw: "需使用者處理：本機或本機網路的問題",
+            zh_cn: "用户自己处理：本机或本机网络的问题",
+            zh_tw: "使用者自行處理：本機或本機網路的問題",
         };
         "who.vendor" => None {
             en: "contact the software's vendor",
@@ -636,7 +636,7 @@ doctor_table! {
         "support.header" => None {
             en: "Support file of the verify doctor: send this file to the software's vendor. It holds no AppKey, password, card or token.",
             zh_cn: "verify 诊断：支持文件。请把此文件发送给软件作者。文件中不含 AppKey、密码、卡密或令牌。",
-            zh_tw: "verify 診斷：支援檔案。請把此檔案傳送給軟體作者。檔案中不含 AppKey、密碼、卡密或權杖。",
+            zh_tw: "verify 診斷：支援檔案。請把此檔案傳送給軟體作者。檔案中不含 AppKey、密碼、序號或權杖。",
         };
     }
 }

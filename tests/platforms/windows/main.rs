@@ -62,6 +62,11 @@
 //!   the newer mark is still there, 202 only with older copies of both; one online login
 //!   heals.
 //!
+//! - `tests/platforms/windows/easy_vb6.rs`: 易语言 and VB6 (x86 only). A program made from
+//!   `bindings/easy/verify.e.txt` calls every DLL command as declared and checks the stack
+//!   pointer after each; `easy_replay.c` and `vb6_replay.c` replay `bindings/easy/例子.e.txt`
+//!   and `bindings/vb6/Example.bas` call for call with the declared types against the sandbox.
+//!
 //! Every program runs for x64 and x86; x86 programs are linked with
 //! `--disable-stdcall-fixup`, so that a calling convention mismatch between the header and
 //! the DLL fails the link.
@@ -79,6 +84,7 @@ mod common;
 
 mod code_page;
 mod demos;
+mod easy_vb6;
 mod exports;
 mod imports;
 mod machine;

@@ -18,31 +18,31 @@ namespace Verify
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Success."; zh-CN "操作成功。"; zh-TW "操作成功。"</remarks>
         Ok = 200,
         /// <summary>waiting for social authorization; keep polling (<c>VERIFY_PENDING</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Waiting for your authorization; please finish it and wait a moment."; zh-CN "正在等待授权，请完成授权后稍候。"; zh-TW "正在等待授權，請完成授權後稍候。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Waiting for your authorization; please finish it and wait a moment."; zh-CN "正在等待授权，授权完成后会自动登录。"; zh-TW "正在等待授權，授權完成後會自動登入。"</remarks>
         Pending = 201,
         /// <summary>licensed offline: the server could not be reached; the stored verdict answers (<c>VERIFY_OFFLINE</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The server cannot be reached right now; you are signed in offline for the time being."; zh-CN "暂时无法连接服务器，已使用离线授权登录。"; zh-TW "暫時無法連線伺服器，已使用離線授權登入。"</remarks>
         Offline = 202,
         /// <summary>program not found (or session secret unknown to the server) (<c>VERIFY_PROGRAM_NOT_FOUND</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This program is not registered with the licensing service. Please contact the software's author."; zh-CN "该软件未在验证服务中登记，请联系软件作者。"; zh-TW "該軟體未在驗證服務中登記，請聯絡軟體作者。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This program is not registered with the licensing service. Please contact the software's author."; zh-CN "验证服务器上找不到这个软件，请联系软件作者。"; zh-TW "驗證伺服器上找不到這個軟體，請聯絡軟體作者。"</remarks>
         ProgramNotFound = 1001,
         /// <summary>wrong password (<c>VERIFY_WRONG_PASSWORD</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Wrong password. Please check it and try again."; zh-CN "密码错误，请检查后重试。"; zh-TW "密碼錯誤，請檢查後重試。"</remarks>
         WrongPassword = 1003,
         /// <summary>card invalid, refunded, or not of this program (<c>VERIFY_CARD_INVALID</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This licence key is not valid. Please check it and enter it again."; zh-CN "卡密无效，请检查后重新输入。"; zh-TW "卡密無效，請檢查後重新輸入。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This licence key is not valid. Please check it and enter it again."; zh-CN "卡密无效，请检查后重新输入。"; zh-TW "序號無效，請檢查後重新輸入。"</remarks>
         CardInvalid = 1004,
         /// <summary>expired, not activated, or count card used up (<c>VERIFY_EXPIRED</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your licence has expired or is used up. Please renew it and try again."; zh-CN "授权已过期或次数已用完，请续费后再试。"; zh-TW "授權已過期或次數已用完，請續費後再試。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your licence has expired or is used up. Please renew it and try again."; zh-CN "授权已过期或次数已用完，请续费后再试。"; zh-TW "授權已過期或次數已用完，請續約後再試。"</remarks>
         Expired = 1005,
         /// <summary>disabled, frozen or banned; the remark carries the reason (<c>VERIFY_DISABLED</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This account or licence key has been disabled. Please contact customer service."; zh-CN "账号或卡密已被禁用，请联系客服。"; zh-TW "帳號或卡密已被停用，請聯絡客服。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This account or licence key has been disabled. Please contact customer service."; zh-CN "账号或卡密已被禁用，请联系客服。"; zh-TW "帳號或序號已被停用，請聯絡客服。"</remarks>
         Disabled = 1006,
         /// <summary>token invalid; log in again (<c>VERIFY_TOKEN_INVALID</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your sign-in has expired. Please sign in again."; zh-CN "登录状态已失效，请重新登录。"; zh-TW "登入狀態已失效，請重新登入。"</remarks>
         TokenInvalid = 1007,
         /// <summary>signature error (<c>VERIFY_SIGNATURE_ERROR</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The request could not be verified. Please contact the software's author."; zh-CN "请求校验失败，请联系软件作者。"; zh-TW "請求校驗失敗，請聯絡軟體作者。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The request could not be verified. Please contact the software's author."; zh-CN "通信数据校验失败，请联系软件作者。"; zh-TW "通訊資料驗證失敗，請聯絡軟體作者。"</remarks>
         SignatureError = 1010,
         /// <summary>program key (AppKey) wrong (<c>VERIFY_APP_KEY_WRONG</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The program's licensing settings are wrong. Please contact the software's author."; zh-CN "软件的验证配置有误，请联系软件作者。"; zh-TW "軟體的驗證設定有誤，請聯絡軟體作者。"</remarks>
@@ -69,19 +69,19 @@ namespace Verify
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Too many accounts have been registered from this network. Please try again later."; zh-CN "当前网络注册次数已达上限，请稍后再试。"; zh-TW "目前網路註冊次數已達上限，請稍後再試。"</remarks>
         IpRegistrationLimit = 1019,
         /// <summary>new machine code equals the current one (<c>VERIFY_SAME_MACHINE_CODE</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licence is already bound to this computer; nothing needs to change."; zh-CN "已绑定本机，无需换绑。"; zh-TW "已綁定本機，無需換綁。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licence is already bound to this computer; nothing needs to change."; zh-CN "已绑定本机，无需换绑。"; zh-TW "已綁定本機，不需要重新綁定。"</remarks>
         SameMachineCode = 1020,
         /// <summary>rebind limit reached (<c>VERIFY_REBIND_LIMIT</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licence cannot be moved to another computer again. Please contact customer service."; zh-CN "换绑次数已用完，请联系客服。"; zh-TW "換綁次數已用完，請聯絡客服。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licence cannot be moved to another computer again. Please contact customer service."; zh-CN "换绑次数已用完，请联系客服。"; zh-TW "重新綁定次數已用完，請聯絡客服。"</remarks>
         RebindLimit = 1021,
         /// <summary>machine code changed; the remark is the previously bound code (<c>VERIFY_MACHINE_CHANGED</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This licence is bound to another computer. Please use it there, or move it to this one first."; zh-CN "授权已绑定其他电脑，请在原电脑上使用或先换绑。"; zh-TW "授權已綁定其他電腦，請在原電腦上使用或先換綁。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This licence is bound to another computer. Please use it there, or move it to this one first."; zh-CN "授权已绑定其他电脑，请在原电脑上使用或先换绑。"; zh-TW "授權已綁定其他電腦，請在原電腦上使用，或先重新綁定到本機。"</remarks>
         MachineChanged = 1022,
         /// <summary>blacklisted (IP address or machine code) (<c>VERIFY_BLACKLISTED</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This computer or network has been blocked. Please contact customer service."; zh-CN "本机或当前网络已被禁止使用，请联系客服。"; zh-TW "本機或目前網路已被禁止使用，請聯絡客服。"</remarks>
         Blacklisted = 1023,
         /// <summary>count card not allowed here (<c>VERIFY_COUNT_CARD_NOT_ALLOWED</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This kind of licence key cannot be used here. Please use another key."; zh-CN "此类卡密不能在这里使用，请换用其他卡密。"; zh-TW "此類卡密不能在這裡使用，請換用其他卡密。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "This kind of licence key cannot be used here. Please use another key."; zh-CN "次数卡不能用于注册或充值，请换用时长卡。"; zh-TW "次數型序號不能用於註冊或儲值，請改用期限型序號。"</remarks>
         CountCardNotAllowed = 1024,
         /// <summary>invalid argument: NULL where required, empty, too long, or out of range (<c>VERIFY_ERR_INVALID_ARGUMENT</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Some information is empty or too long. Please check what you entered and try again."; zh-CN "输入的信息为空或过长，请检查后重试。"; zh-TW "輸入的資料為空或過長，請檢查後重試。"</remarks>
@@ -105,13 +105,13 @@ namespace Verify
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The operation was cancelled."; zh-CN "操作已取消。"; zh-TW "操作已取消。"</remarks>
         Cancelled = -7,
         /// <summary>internal error (panic caught at the library boundary) (<c>VERIFY_ERR_PANIC</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "An internal error occurred. Please restart the program and try again."; zh-CN "软件内部出错，请重新启动软件后重试。"; zh-TW "軟體內部出錯，請重新啟動軟體後重試。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "An internal error occurred. Please restart the program and try again."; zh-CN "软件内部出错，请重新启动软件后重试。"; zh-TW "軟體內部發生錯誤，請重新啟動軟體後重試。"</remarks>
         Panic = -8,
         /// <summary>no such field in the reply, or of another type (<c>VERIFY_ERR_NO_SUCH_FIELD</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The server's answer is missing some information. Please try again later or contact the software's author."; zh-CN "服务器返回的信息不完整，请稍后重试或联系软件作者。"; zh-TW "伺服器回傳的資料不完整，請稍後重試或聯絡軟體作者。"</remarks>
         NoSuchField = -9,
         /// <summary>operating system failure (thread, machine identity, randomness) (<c>VERIFY_ERR_SYSTEM</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "A system error occurred. Please restart the program and try again."; zh-CN "系统出错，请重新启动软件后重试。"; zh-TW "系統出錯，請重新啟動軟體後重試。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "A system error occurred. Please restart the program and try again."; zh-CN "系统出错，请重新启动软件后重试。"; zh-TW "系統發生錯誤，請重新啟動軟體後重試。"</remarks>
         System = -10,
         /// <summary>TLS: the server's certificate matches none of the pinned keys (<c>VERIFY_ERR_PIN</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The licensing server's identity could not be confirmed; the network may be intercepting the connection. Please try another network."; zh-CN "无法确认验证服务器的身份，网络可能被拦截，请更换网络后重试。"; zh-TW "無法確認驗證伺服器的身分，網路可能被攔截，請更換網路後重試。"</remarks>
@@ -120,10 +120,10 @@ namespace Verify
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The proxy server could not be used. Please check the proxy settings and try again."; zh-CN "代理服务器连接失败，请检查代理设置后重试。"; zh-TW "代理伺服器連線失敗，請檢查代理設定後重試。"</remarks>
         Proxy = -12,
         /// <summary>request too large: its body would exceed 1 MiB; nothing was sent (<c>VERIFY_ERR_TOO_LARGE</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "What you entered is too long. Please shorten it and try again."; zh-CN "提交的内容过长，请精简后重试。"; zh-TW "提交的內容過長，請精簡後重試。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "What you entered is too long. Please shorten it and try again."; zh-CN "提交的内容过长，请精简后重试。"; zh-TW "送出的內容過長，請精簡後重試。"</remarks>
         TooLarge = -13,
         /// <summary>offline verdict refused: the clock was moved back (<c>VERIFY_ERR_CLOCK_BACK</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Offline use is not possible because the computer's clock was set back. Please correct the date and time, or connect to the internet."; zh-CN "系统时间被调回过，无法离线使用，请校准时间或连接网络后重试。"; zh-TW "系統時間被調回過，無法離線使用，請校正時間或連線網路後重試。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Offline use is not possible because the computer's clock was set back. Please correct the date and time, or connect to the internet."; zh-CN "检测到系统时间被往回调过，暂时不能离线使用。请校准时间，或联网后重试。"; zh-TW "偵測到系統時間被往回調過，暫時不能離線使用。請校正時間，或連上網路後重試。"</remarks>
         ClockBack = -14,
         /// <summary>offline verdict refused: the offline grace period is over (<c>VERIFY_ERR_GRACE_OVER</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "You have been offline for too long. Please connect to the internet and sign in again."; zh-CN "离线使用时间已到，请连接网络后重新登录。"; zh-TW "離線使用時間已到，請連線網路後重新登入。"</remarks>
@@ -132,7 +132,7 @@ namespace Verify
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "Your licence has expired and cannot be used offline. Please connect to the internet and try again."; zh-CN "授权已过期，无法离线使用，请连接网络后重试。"; zh-TW "授權已過期，無法離線使用，請連線網路後重試。"</remarks>
         OfflineExpired = -16,
         /// <summary>offline verdict refused: wrong password (<c>VERIFY_ERR_OFFLINE_PASSWORD</c>).</summary>
-        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The password does not match the one saved for offline use. Please check it, or connect to the internet and try again."; zh-CN "密码与离线保存的不一致，请检查密码或连接网络后重试。"; zh-TW "密碼與離線儲存的不一致，請檢查密碼或連線網路後重試。"</remarks>
+        /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The password does not match the one saved for offline use. Please check it, or connect to the internet and try again."; zh-CN "密码与上次联网登录时的不一致，离线时无法登录。请检查密码，或联网后重试。"; zh-TW "密碼與上次連線登入時的不一致，離線時無法登入。請檢查密碼，或連上網路後重試。"</remarks>
         OfflinePassword = -17,
         /// <summary>the state folder cannot be created or written (<c>VERIFY_ERR_STATE_FOLDER</c>).</summary>
         /// <remarks>End user (<see cref="Library.UserMessage(ResultCode, string)"/>): en "The program cannot save its licence data on this computer. Please check that its folder can be written and that the disk is not full."; zh-CN "无法在本机保存授权数据，请检查文件夹权限和磁盘空间。"; zh-TW "無法在本機儲存授權資料，請檢查資料夾權限和磁碟空間。"</remarks>
