@@ -568,7 +568,10 @@ namespace Verify
             {
                 return call();
             }
-            cancellationToken.ThrowIfCancellationRequested();
+            // No early ThrowIfCancellationRequested: a token cancelled already (even between the
+            // task's start and here) cancels the library's token at Register, and the call fails
+            // at once with the library's words ("... before its request was sent"), sending
+            // nothing: the exception is the same whenever the cancel came.
             using (CancelHandle cancel = CancelHandle.Create())
             {
                 Args.Ok(NativeMethods.verify_cancel_attach(cancel));
