@@ -5,6 +5,8 @@
 //!   ([`verify_core::codes::CodeClass`]).
 //! - [`Schema::actions`], [`Schema::replies`]: the action table (`core/src/actions/table.rs`).
 //! - [`Schema::enums`]: every enum of the C ABI ([`enums::ENUMS`], written in `enums.rs` here).
+//! - [`Schema::families`]: the families of codes a binding raises as errors of their own
+//!   ([`errors::FAMILIES`], written in `errors.rs` here over the code table's numbers).
 //! - [`Schema::exports`], [`Schema::callbacks`], [`Schema::structs`], [`Schema::handles`],
 //!   [`Schema::constants`]: the C ABI's declarations, read from `src/` by cbindgen
 //!   ([`exports`]): never written again by hand.
@@ -13,6 +15,7 @@
 //! nothing else.
 
 pub mod enums;
+pub mod errors;
 pub mod exports;
 
 use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
@@ -37,6 +40,8 @@ pub struct Schema {
     pub replies: &'static [ReplySpec],
     /// Every enum of the C ABI.
     pub enums: &'static [EnumSpec],
+    /// The families of codes that a binding raises as errors of their own.
+    pub families: &'static [errors::Family],
     /// Every exported function, in the header's order.
     pub exports: Vec<Export>,
     /// The callback types (`verify_event_callback`, `verify_log_callback`).
@@ -60,6 +65,7 @@ impl Schema {
             actions: verify_core::actions::ACTIONS,
             replies: verify_core::actions::REPLIES,
             enums: enums::ENUMS,
+            families: errors::FAMILIES,
             exports: Vec::new(),
             callbacks: Vec::new(),
             structs: Vec::new(),
