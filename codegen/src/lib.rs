@@ -11,6 +11,7 @@
 //! | codes | `core/src/codes.rs` | every result code: number, C name, developer text, end-user message per language, and its classes (success, configuration refusal, keeps the offline verdict) |
 //! | actions | `core/src/actions/table.rs` | every action: wire name, parameters, whether it changes state, its typed reply fields |
 //! | enums | `codegen/src/schema/enums.rs` | every enum and flag set of the C ABI: C name, number, docs, its name in each binding |
+//! | error families | `codegen/src/schema/errors.rs` | the families of codes a binding raises as errors of their own (wrong credentials, banned, network, timeout ...), over the code table's numbers |
 //! | exports | `src/` (read by cbindgen) | every exported function (parameters with C types and direction, return type, docs), the callback types and `struct verify_event`: taken from the Rust source, never written again |
 //!
 //! ## What is generated from it ([`lang`])
@@ -21,7 +22,7 @@
 //! | `include/verify.h` | cbindgen over `src/`, `VERIFY_CALL` added ([`lang::header`]) |
 //! | `include/verify/codes.hpp`, `enums.hpp`, `results.hpp`, `actions.hpp` | [`lang::cpp`] |
 //! | `bindings/csharp/src/Generated/*.g.cs`: `ResultCode`, the enums, every native declaration, the handles, the typed replies, the `Client` actions | [`lang::csharp`] |
-//! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the enums, every ctypes declaration, typed results, `Client` methods | [`lang::python`] |
+//! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the exception classes, the enums, every ctypes declaration, typed results, the `Client` and `AsyncClient` methods | [`lang::python`] |
 //! | `README.md` (code and retry tables), `README.zh-CN.md` (code table) | [`lang::docs`] |
 //!
 //! A new host language is one more module under `lang/` that turns a [`schema::Schema`] into

@@ -5,7 +5,10 @@ service answers again."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
+
+import pytest
 
 import verify
 
@@ -14,8 +17,7 @@ from conftest import Program
 
 def test_offline_start(program: Program, mac: str, tmp_path: Path) -> None:
     card = program.day_card("PYOF-FLIN-E000-0001", 30)
-    options = dict(state_folder=tmp_path, offline_grace=3600, call_timeout=10)
-    with program.client(**options) as first:
+    with program.client(state_folder=tmp_path, offline_grace=timedelta(hours=1), call_timeout=10) as first:
         online = first.single_login(card, mac)
     assert online.code == 200 and online.offline is None
 
@@ -23,9 +25,10 @@ def test_offline_start(program: Program, mac: str, tmp_path: Path) -> None:
     program.fault("delay", delay_ms=10000, count=1)
     with program.client(state_folder=tmp_path, offline_grace=3600, connect_timeout=2, call_timeout=2) as restarted:
         offline = restarted.single_login(card, mac)
-        assert offline.code == verify.Code.OFFLINE and offline.ok
+        assert offline.code is verify.Code.OFFLINE and offline.ok
         assert offline.offline is not None
-        assert offline.offline.reason < 0 and offline.offline.reason_text
+        assert offline.offline.reason in (verify.Code.TIMEOUT, verify.Code.NETWORK)
+        assert offline.offline.reason_text == verify.describe(offline.offline.reason)
         assert offline.offline.grace_end > offline.offline.confirmed_at
         assert offline.expire_at == online.expire_at
         assert offline.token is None  # an offline verdict carries no token
@@ -46,9 +49,18 @@ def test_offline_refused_without_a_stored_verdict(program: Program, mac: str, tm
     card = program.day_card("PYOF-FLIN-E000-0002", 30)
     program.fault("delay", delay_ms=10000, count=1)
     with program.client(state_folder=tmp_path, offline_grace=3600, call_timeout=2) as client:
-        try:
+        with pytest.raises(verify.VerifyTimeout) as error:
             client.single_login(card, mac)
-        except verify.VerifyError as error:
-            assert error.code == verify.Code.ERR_TIMEOUT and not error.refused
-        else:
-            raise AssertionError("a login with nothing stored and no server is an error")
+        assert error.value.code is verify.Code.TIMEOUT and not error.value.refused
+
+
+def test_offline_in_the_default_state_folder(program: Program, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path))
+    card = program.day_card("PYOF-FLIN-E000-0003", 30)
+    options = dict(state_folder=verify.StateFolder.DEFAULT, offline_grace=timedelta(days=7))
+    with program.client(call_timeout=10, **options) as first:
+        assert first.single_login(card).offline is None
+    assert any((tmp_path / "verify").iterdir())
+    program.fault("delay", delay_ms=10000, count=1)
+    with program.client(connect_timeout=1, call_timeout=1, **options) as restarted:
+        assert restarted.single_login(card).code is verify.Code.OFFLINE
