@@ -1,8 +1,9 @@
 //! One business request: an action, its plaintext parameters, whose values (cards,
 //! passwords, tokens) are wiped from memory when the request is dropped, and its purpose
-//! ([`Purpose`]: a card login, an account login, a heartbeat ...). Built by the action
-//! table's request builders, which give the purpose, sent by the client (which checks its
-//! size), kept by a keeper or an offline verdict to send again.
+//! ([`Purpose`]: a card login, an account login, a heartbeat ...) and the login it carries
+//! ([`LoginRole`]: which parameter is the identity, the machine code, the password). Built by
+//! the action table's request builders, which give both, sent by the client (which checks
+//! its size), kept by a keeper or an offline verdict to send again.
 
 use std::fmt;
 
@@ -10,9 +11,9 @@ use crate::session::SessionKind;
 use crate::util::wiped::Wiped;
 
 /// What a request is for, as far as the offline verdicts and the reply's session kind are
-/// concerned. The action table's request builders give it; a request built without the
-/// table ([`ActionRequest::new`], the generic call) has the purpose of its action and
-/// parameters ([`Purpose::of_wire`]).
+/// concerned: the action table's purpose column ([`crate::actions::ActionPurpose`]), with a
+/// heartbeat's session kind. The table's request builders give it; the generic call and
+/// [`crate::Client::send`] take it from the table's row of the action.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Purpose {
     /// `SingleLogin`: a card-mode login.
@@ -33,28 +34,6 @@ pub(crate) enum Purpose {
 }
 
 impl Purpose {
-    /// The purpose of a request built without the action table, from its action and its
-    /// parameter keys, as the table would have built it: `SingleLogin` is a card login;
-    /// `UserLogin` with a `Card` is a renewal, else with a `LoginType` a social login, else
-    /// an account login; `UserHeartbeat` with `Type` `card` or `user` is a heartbeat of that
-    /// kind; `UpdatePwd` is a password change.
-    pub(crate) fn of_wire(request: &ActionRequest) -> Purpose {
-        let value = |key| request.value(key);
-        match request.action.as_str() {
-            "SingleLogin" => Purpose::CardLogin,
-            "UserLogin" if value("Card").is_some() => Purpose::Renewal,
-            "UserLogin" if value("LoginType").is_some() => Purpose::SocialLogin,
-            "UserLogin" => Purpose::AccountLogin,
-            "UserHeartbeat" => match value("Type") {
-                Some("card") => Purpose::Heartbeat(SessionKind::Card),
-                Some("user") => Purpose::Heartbeat(SessionKind::User),
-                _ => Purpose::Other,
-            },
-            "UpdatePwd" => Purpose::PasswordChange,
-            _ => Purpose::Other,
-        }
-    }
-
     /// The kind of session the reply of a login opens: card for a card login, account for a
     /// password or social login; `None` for anything else.
     pub(crate) fn session(self) -> Option<SessionKind> {
@@ -63,6 +42,51 @@ impl Purpose {
             Purpose::AccountLogin | Purpose::SocialLogin => Some(SessionKind::User),
             _ => None,
         }
+    }
+}
+
+/// What a parameter stands for in a login or a password change: the action table's column
+/// (`card: required "Card" as identity`), so that nothing reads a login back out of its
+/// wire keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoginRole {
+    /// The card key (card mode) or the username (account mode).
+    Identity,
+    /// The machine code.
+    Machine,
+    /// The account's password.
+    Password,
+    /// The account's new password (a password change).
+    NewPassword,
+}
+
+impl LoginRole {
+    fn index(self) -> usize {
+        match self {
+            LoginRole::Identity => 0,
+            LoginRole::Machine => 1,
+            LoginRole::Password => 2,
+            LoginRole::NewPassword => 3,
+        }
+    }
+}
+
+/// A login that the offline store answers for, as the request describes it: its mode,
+/// identity, machine code and, in account mode, password (for the offline hash).
+#[derive(Clone, Copy)]
+pub(crate) struct Login<'a> {
+    pub(crate) kind: SessionKind,
+    pub(crate) identity: &'a str,
+    pub(crate) machine: &'a str,
+    pub(crate) password: Option<&'a str>,
+}
+
+impl fmt::Debug for Login<'_> {
+    /// The identity, machine code and password are never printed.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Login")
+            .field("kind", &self.kind)
+            .finish_non_exhaustive()
     }
 }
 
@@ -80,6 +104,8 @@ pub struct ActionRequest {
     pub repeatable: bool,
     /// The purpose the action table gave; `None` for a request built without it.
     purpose: Option<Purpose>,
+    /// Where each [`LoginRole`] is among the parameters (by [`LoginRole`]'s order).
+    roles: [Option<usize>; 4],
 }
 
 impl ActionRequest {
@@ -90,6 +116,7 @@ impl ActionRequest {
             params: Vec::new(),
             repeatable,
             purpose: None,
+            roles: [None; 4],
         }
     }
 
@@ -99,10 +126,53 @@ impl ActionRequest {
         self
     }
 
-    /// What the request is for: the action table's purpose, or for a request built without
-    /// the table, that of its action and parameters ([`Purpose::of_wire`]).
+    /// Whether the action table gave the request its purpose.
+    pub(crate) fn has_purpose(&self) -> bool {
+        self.purpose.is_some()
+    }
+
+    /// What the request is for: the action table's purpose; `Other` for a request built
+    /// without the table and sent without it ([`crate::Client::exchange`]).
     pub(crate) fn purpose(&self) -> Purpose {
-        self.purpose.unwrap_or_else(|| Purpose::of_wire(self))
+        self.purpose.unwrap_or(Purpose::Other)
+    }
+
+    /// The parameter that stands for `role`, when the table says one does.
+    pub(crate) fn role(&self, role: LoginRole) -> Option<&str> {
+        let at = self.roles[role.index()]?;
+        self.params.get(at).map(|(_, value)| value.as_str())
+    }
+
+    /// The parameter at `at` stands for `role`.
+    pub(crate) fn with_role(mut self, at: usize, role: LoginRole) -> ActionRequest {
+        self.roles[role.index()] = Some(at);
+        self
+    }
+
+    /// The login the request carries (a card login, or an account's password login without
+    /// a card, by its purpose), for the offline store; `None` for anything else and for a
+    /// login without its identity.
+    pub(crate) fn login(&self) -> Option<Login<'_>> {
+        let kind = match self.purpose() {
+            Purpose::CardLogin => SessionKind::Card,
+            Purpose::AccountLogin => SessionKind::User,
+            _ => return None,
+        };
+        Some(Login {
+            kind,
+            identity: self.role(LoginRole::Identity)?,
+            machine: self.role(LoginRole::Machine).unwrap_or(""),
+            password: (kind == SessionKind::User)
+                .then(|| self.role(LoginRole::Password).unwrap_or("")),
+        })
+    }
+
+    /// The session kind of a heartbeat request.
+    pub(crate) fn heartbeat_kind(&self) -> Option<SessionKind> {
+        match self.purpose() {
+            Purpose::Heartbeat(kind) => Some(kind),
+            _ => None,
+        }
     }
 
     /// Adds a parameter.
@@ -112,11 +182,31 @@ impl ActionRequest {
         self
     }
 
+    /// Adds a parameter that stands for `role` (when given) in the request's login.
+    pub(crate) fn param_as(self, key: &str, value: &str, role: Option<LoginRole>) -> ActionRequest {
+        let at = self.params.len();
+        let request = self.param(key, value);
+        match role {
+            Some(role) => request.with_role(at, role),
+            None => request,
+        }
+    }
+
     /// Adds a parameter when `value` is present and not empty (an empty optional value is
     /// not sent, whatever the action).
     pub fn opt_param(self, key: &str, value: Option<&str>) -> ActionRequest {
+        self.opt_param_as(key, value, None)
+    }
+
+    /// [`ActionRequest::opt_param`] of a parameter that stands for `role` (when given).
+    pub(crate) fn opt_param_as(
+        self,
+        key: &str,
+        value: Option<&str>,
+        role: Option<LoginRole>,
+    ) -> ActionRequest {
         match value {
-            Some(value) if !value.is_empty() => self.param(key, value),
+            Some(value) if !value.is_empty() => self.param_as(key, value, role),
             _ => self,
         }
     }
@@ -129,14 +219,6 @@ impl ActionRequest {
     /// The parameters after `action`, in order (their values are wiped when dropped).
     pub(crate) fn params(&self) -> &[(String, Wiped<String>)] {
         &self.params
-    }
-
-    /// The value of the parameter `key`, when the request has it.
-    pub(crate) fn value(&self, key: &str) -> Option<&str> {
-        self.params
-            .iter()
-            .find(|(held, _)| held == key)
-            .map(|(_, value)| value.as_str())
     }
 }
 

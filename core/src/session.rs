@@ -19,4 +19,11 @@ impl SessionKind {
             SessionKind::User => "user",
         }
     }
+
+    /// The kind of a wire value (`card` or `user`); `None` for anything else.
+    pub fn from_wire(value: &str) -> Option<SessionKind> {
+        [SessionKind::Card, SessionKind::User]
+            .into_iter()
+            .find(|kind| kind.as_str() == value)
+    }
 }

@@ -17,6 +17,7 @@ use crate::client::Client;
 use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::reply::Reply;
+pub use crate::request::LoginRole;
 use crate::request::{ActionRequest, Purpose};
 use crate::util::deadline::Deadline;
 
@@ -42,6 +43,28 @@ pub struct ParamSpec {
     pub wire: &'static str,
     /// Required, optional or the session kind.
     pub kind: ParamKind,
+    /// What it stands for in a login or a password change, if anything.
+    pub role: Option<LoginRole>,
+}
+
+/// What an action's requests are for: the action table's purpose column, which the offline
+/// verdicts and a reply's session kind go by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ActionPurpose {
+    /// A card-mode login (`SingleLogin`): the offline store keeps and answers it.
+    CardLogin,
+    /// An account's password login without a card: the offline store keeps and answers it.
+    AccountLogin,
+    /// A social login: it opens an account session, and is never answered offline.
+    SocialLogin,
+    /// An account renewed with a card: no session.
+    Renewal,
+    /// A heartbeat of the session kind its `session` parameter names.
+    Heartbeat,
+    /// An account's password change: the offline store keeps the new password's hash.
+    PasswordChange,
+    /// Anything else.
+    Other,
 }
 
 /// The type of a typed reply field.
@@ -104,6 +127,8 @@ pub struct ActionSpec {
     pub params: &'static [ParamSpec],
     /// Parameters with fixed values, sent first.
     pub fixed: &'static [(&'static str, &'static str)],
+    /// What its requests are for.
+    pub purpose: ActionPurpose,
     /// The name of its reply view in [`REPLIES`].
     pub reply: &'static str,
     /// Whether it may answer 201, pending (`pending` in the table: the social poll), which
@@ -127,16 +152,36 @@ macro_rules! param_type {
     (session) => { SessionKind };
 }
 
-/// Adds a parameter of the given kind to a request.
+/// Adds a parameter of the given kind (and login role) to a request.
 macro_rules! add_param {
-    ($request:ident, required, $name:ident, $wire:literal) => {
-        $request = $request.param($wire, required(stringify!($name), $name)?);
+    ($request:ident, required, $name:ident, $wire:literal, $role:expr) => {
+        $request = $request.param_as($wire, required(stringify!($name), $name)?, $role);
     };
-    ($request:ident, optional, $name:ident, $wire:literal) => {
-        $request = $request.opt_param($wire, $name);
+    ($request:ident, optional, $name:ident, $wire:literal, $role:expr) => {
+        $request = $request.opt_param_as($wire, $name, $role);
     };
-    ($request:ident, session, $name:ident, $wire:literal) => {
-        $request = $request.param($wire, $name.as_str());
+    ($request:ident, session, $name:ident, $wire:literal, $role:expr) => {
+        $request = $request.param_as($wire, $name.as_str(), $role);
+    };
+}
+
+/// The login role of a parameter: `as identity`, `as machine`, `as password`,
+/// `as new_password`, or none.
+macro_rules! role {
+    () => {
+        None
+    };
+    (identity) => {
+        Some(LoginRole::Identity)
+    };
+    (machine) => {
+        Some(LoginRole::Machine)
+    };
+    (password) => {
+        Some(LoginRole::Password)
+    };
+    (new_password) => {
+        Some(LoginRole::NewPassword)
     };
 }
 
@@ -152,29 +197,55 @@ macro_rules! param_kind {
     };
 }
 
-/// The purpose of an action's requests ([`Purpose`]); a heartbeat's names its session kind
-/// argument.
+/// The purpose column of an action ([`ActionPurpose`]).
 macro_rules! purpose {
     (card_login) => {
-        Purpose::CardLogin
+        ActionPurpose::CardLogin
     };
     (account_login) => {
-        Purpose::AccountLogin
+        ActionPurpose::AccountLogin
     };
     (social_login) => {
-        Purpose::SocialLogin
+        ActionPurpose::SocialLogin
     };
     (renewal) => {
-        Purpose::Renewal
+        ActionPurpose::Renewal
     };
-    (heartbeat, $kind:ident) => {
-        Purpose::Heartbeat($kind)
+    (heartbeat) => {
+        ActionPurpose::Heartbeat
     };
     (password_change) => {
-        Purpose::PasswordChange
+        ActionPurpose::PasswordChange
     };
     (other) => {
-        Purpose::Other
+        ActionPurpose::Other
+    };
+}
+
+/// The purpose of one request of an action: the table's column, with a heartbeat's session
+/// kind (`None`: the heartbeat's kind is not known).
+fn request_purpose(purpose: ActionPurpose, kind: Option<SessionKind>) -> Purpose {
+    match purpose {
+        ActionPurpose::CardLogin => Purpose::CardLogin,
+        ActionPurpose::AccountLogin => Purpose::AccountLogin,
+        ActionPurpose::SocialLogin => Purpose::SocialLogin,
+        ActionPurpose::Renewal => Purpose::Renewal,
+        ActionPurpose::Heartbeat => kind.map_or(Purpose::Other, Purpose::Heartbeat),
+        ActionPurpose::PasswordChange => Purpose::PasswordChange,
+        ActionPurpose::Other => Purpose::Other,
+    }
+}
+
+/// The session kind argument of a builder's parameters, if it has one.
+macro_rules! session_arg {
+    () => {
+        None
+    };
+    (session $name:ident $($rest:tt)*) => {
+        Some($name)
+    };
+    ($kind:ident $name:ident $($rest:tt)*) => {
+        session_arg!($($rest)*)
     };
 }
 
@@ -320,9 +391,9 @@ macro_rules! replies {
 macro_rules! actions {
     ($(
         $(#[doc = $doc:literal])*
-        $method:ident : $wire:literal, $effect:ident, $purpose:ident $(($pkind:ident))?, $reply:ident
+        $method:ident : $wire:literal, $effect:ident, $purpose:ident, $reply:ident
         $($pending:ident)? $([ $($fkey:literal = $fvalue:literal),* $(,)? ])? {
-            $($param:ident : $kind:ident $pwire:literal),* $(,)?
+            $($param:ident : $kind:ident $pwire:literal $(as $role:ident)?),* $(,)?
         }
     )*) => {
         /// Request builders: each checks its required arguments (not empty) before anything
@@ -333,11 +404,12 @@ macro_rules! actions {
             $(
                 $(#[doc = $doc])*
                 pub fn $method($($param: param_type!($kind)),*) -> Result<ActionRequest, Error> {
+                    let purpose_kind: Option<SessionKind> = session_arg!($($kind $param)*);
                     #[allow(unused_mut)]
                     let mut request = ActionRequest::new($wire, !changes_state!($effect))
-                        .with_purpose(purpose!($purpose $(, $pkind)?));
+                        .with_purpose(request_purpose(purpose!($purpose), purpose_kind));
                     $($( request = request.param($fkey, $fvalue); )*)?
-                    $( add_param!(request, $kind, $param, $pwire); )*
+                    $( add_param!(request, $kind, $param, $pwire, role!($($role)?)); )*
                     Ok(request)
                 }
             )*
@@ -360,8 +432,14 @@ macro_rules! actions {
                 wire: $wire,
                 changes_state: changes_state!($effect),
                 doc: concat!($($doc, "\n"),*),
-                params: &[$( ParamSpec { name: stringify!($param), wire: $pwire, kind: param_kind!($kind) } ),*],
+                params: &[$( ParamSpec {
+                    name: stringify!($param),
+                    wire: $pwire,
+                    kind: param_kind!($kind),
+                    role: role!($($role)?),
+                } ),*],
                 fixed: &[$($( ($fkey, $fvalue) ),*)?],
+                purpose: purpose!($purpose),
                 reply: stringify!($reply),
                 pending: pending!($($pending)?),
             },
@@ -399,7 +477,8 @@ impl SocialRegistration {
     }
 }
 
-/// Any action with any parameters: never sent twice once it may have been delivered.
+/// Any action with any parameters: never sent twice once it may have been delivered. Its
+/// purpose and its login come from the table's row of the action ([`from_table`]).
 pub fn generic_request(action: &str, params: &[(&str, &str)]) -> Result<ActionRequest, Error> {
     let mut request = ActionRequest::new(required("action", action)?, false);
     for (key, value) in params {
@@ -413,7 +492,59 @@ pub fn generic_request(action: &str, params: &[(&str, &str)]) -> Result<ActionRe
         }
         request = request.param(key, value);
     }
-    Ok(request)
+    Ok(from_table(request))
+}
+
+/// The table's row of a request built without the table: of the rows of its action, the
+/// first (in the table's order) whose keys that the action's first row lacks are all in
+/// the request (`UserLogin` with a `Card` is the renewal's, with a `LoginType` a social
+/// login's), else the first row; `None` for an action the table does not have.
+fn row_of(request: &ActionRequest) -> Option<&'static ActionSpec> {
+    let mut rows = ACTIONS.iter().filter(|row| row.wire == request.action);
+    let first = rows.next()?;
+    let keys_of = |row: &'static ActionSpec| {
+        row.fixed
+            .iter()
+            .map(|(key, _)| *key)
+            .chain(row.params.iter().map(|param| param.wire))
+    };
+    let own = |row: &'static ActionSpec| {
+        keys_of(row).filter(move |key| keys_of(first).all(|known| known != *key))
+    };
+    let chosen = rows.find(|row| {
+        own(row).next().is_some() && own(row).all(|key| request.keys().any(|held| held == key))
+    });
+    Some(chosen.unwrap_or(first))
+}
+
+/// A request built without the table (the generic call, [`Client::send`] of a request of
+/// [`ActionRequest::new`]) with the purpose and the login roles of its action's row; a
+/// heartbeat's session kind is its session parameter's value (`card` or `user`).
+fn from_table(request: ActionRequest) -> ActionRequest {
+    let Some(row) = row_of(&request) else {
+        return request.with_purpose(Purpose::Other);
+    };
+    let param_of = |key: &str| row.params.iter().find(|param| param.wire == key);
+    let mut kind = None;
+    let mut roles = Vec::new();
+    for (at, key) in request.keys().enumerate() {
+        let Some(param) = param_of(key) else {
+            continue;
+        };
+        if let Some(role) = param.role {
+            roles.push((at, role));
+        }
+        if param.kind == ParamKind::Session {
+            kind = request
+                .params()
+                .get(at)
+                .and_then(|(_, value)| SessionKind::from_wire(value));
+        }
+    }
+    let request = request.with_purpose(request_purpose(row.purpose, kind));
+    roles
+        .into_iter()
+        .fold(request, |request, (at, role)| request.with_role(at, role))
 }
 
 impl Client {
@@ -421,6 +552,11 @@ impl Client {
     /// verdict (202, [`Reply::offline`]); any other code is the server's refusal as an error
     /// carrying the reply.
     pub fn send(&self, request: ActionRequest) -> Result<Reply, Error> {
+        let request = if request.has_purpose() {
+            request
+        } else {
+            from_table(request)
+        };
         let reply = self.exchange(&request)?;
         match reply.code() {
             codes::OK | codes::PENDING => Ok(reply),
@@ -507,7 +643,6 @@ impl Client {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::offline::{heartbeat_kind, session_of};
 
     #[test]
     fn required_arguments_are_checked_before_sending() {
@@ -530,15 +665,81 @@ mod tests {
     }
 
     /// The purpose the table gives `request`, checked against that of the same action and
-    /// parameters built without the table (the generic call): both paths behave the same.
+    /// parameters built without the table (the generic call, which takes them from the
+    /// table's row): both paths behave the same, the login they carry included.
     fn purpose_of(request: &ActionRequest) -> Purpose {
-        let generic = Purpose::of_wire(request);
-        assert_eq!(request.purpose(), generic, "{}", request.action);
+        let params: Vec<(&str, &str)> = request
+            .params()
+            .iter()
+            .map(|(key, value)| (key.as_str(), value.as_str()))
+            .collect();
+        let generic = generic_request(&request.action, &params).expect("valid");
+        assert_eq!(request.purpose(), generic.purpose(), "{}", request.action);
+        let carried = |request: &ActionRequest| {
+            request.login().map(|login| {
+                (
+                    login.kind,
+                    login.identity.to_owned(),
+                    login.machine.to_owned(),
+                    login.password.map(str::to_owned),
+                )
+            })
+        };
+        assert_eq!(carried(request), carried(&generic), "{}", request.action);
+        for role in [
+            LoginRole::Identity,
+            LoginRole::Machine,
+            LoginRole::Password,
+            LoginRole::NewPassword,
+        ] {
+            assert_eq!(
+                request.role(role),
+                generic.role(role),
+                "{} {role:?}",
+                request.action
+            );
+        }
         request.purpose()
     }
 
     fn login_kind(request: &ActionRequest) -> Option<SessionKind> {
-        crate::offline::Login::of(request).map(|login| login.kind)
+        request.login().map(|login| login.kind)
+    }
+
+    fn session_of(request: &ActionRequest) -> Option<SessionKind> {
+        request.purpose().session()
+    }
+
+    fn heartbeat_kind(request: &ActionRequest) -> Option<SessionKind> {
+        request.heartbeat_kind()
+    }
+
+    #[test]
+    fn a_login_carries_its_identity_machine_and_password_from_the_table() {
+        let card = request::single_login("CARD", "MAC", Some("PC")).expect("valid");
+        let login = card.login().expect("a card login");
+        assert_eq!(
+            (login.identity, login.machine, login.password),
+            ("CARD", "MAC", None)
+        );
+        let account = request::user_login("USER", "PASS", None).expect("valid");
+        let login = account.login().expect("an account login");
+        assert_eq!(
+            (login.identity, login.machine, login.password),
+            ("USER", "", Some("PASS"))
+        );
+        let change = request::update_password("USER", "OLD", "NEW").expect("valid");
+        assert_eq!(change.role(LoginRole::Identity), Some("USER"));
+        assert_eq!(change.role(LoginRole::NewPassword), Some("NEW"));
+        assert_eq!(change.role(LoginRole::Password), None);
+        // A request sent without the table's purpose takes it from the table's row.
+        let raw = from_table(ActionRequest::new("SingleLogin", false).param("Card", "C"));
+        assert_eq!(raw.purpose(), Purpose::CardLogin);
+        assert_eq!(raw.login().map(|login| login.identity), Some("C"));
+        assert_eq!(
+            from_table(ActionRequest::new("NoSuchAction", true)).purpose(),
+            Purpose::Other
+        );
     }
 
     #[test]

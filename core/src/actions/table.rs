@@ -5,11 +5,13 @@
 // never sent twice once it may have reached the server), its purpose (a card login, an
 // account login, a social login, a renewal, a heartbeat of the session kind argument, a
 // password change, or other: what the offline verdicts and a reply's session kind go by),
-// its parameters (name, wire key, and whether it is required, optional, or the session
-// kind), fixed parameters in brackets (sent first), and its reply view (`pending` after it
-// when the action may answer 201, pending). Each reply view lists its typed fields, `always`
-// after the type of one the spec gives on every success (a binding may type it as not
-// optional; an offline verdict keeps all but the token, so no token is `always`).
+// its parameters (name, wire key, whether it is required, optional, or the session kind,
+// and what it stands for in a login: `as identity`, `as machine`, `as password`,
+// `as new_password`, the login a request carries to the offline store), fixed parameters
+// in brackets (sent first), and its reply view (`pending` after it when the action may
+// answer 201, pending). Each reply view lists its typed fields, `always` after the type of
+// one the spec gives on every success (a binding may type it as not optional; an offline
+// verdict keeps all but the token, so no token is `always`).
 //
 // From this table come: the request builders ([`super::request`]), the reply views, the
 // `Client` methods, and [`super::ACTIONS`] / [`super::REPLIES`], from which the repository's
@@ -149,16 +151,16 @@ actions! {
     /// later logins from the same machine refresh it (a count card spends one use). Never
     /// sent twice by a retry.
     single_login: "SingleLogin", changes_state, card_login, CardLogin {
-        card: required "Card",
-        mac: required "Mac",
+        card: required "Card" as identity,
+        mac: required "Mac" as machine,
         device_name: optional "DeviceName",
     }
     /// `UserLogin` with username and password (account mode). `mac` is strongly
     /// recommended (rebind detection).
     user_login: "UserLogin", read_only, account_login, UserSession {
-        username: required "UserName",
-        password: required "Password",
-        mac: optional "Mac",
+        username: required "UserName" as identity,
+        password: required "Password" as password,
+        mac: optional "Mac" as machine,
     }
     /// `UserLogin` with a recharge card: renews the account and returns no token (log in
     /// again without a card for one). Never sent twice by a retry.
@@ -180,9 +182,9 @@ actions! {
     /// `UpdatePwd`: checks the old password and sets the new one. Never sent twice by a
     /// retry.
     update_password: "UpdatePwd", changes_state, password_change, PasswordChanged {
-        username: required "UserName",
+        username: required "UserName" as identity,
         old_password: required "Password",
-        new_password: required "NewPassword",
+        new_password: required "NewPassword" as new_password,
     }
     /// `ChangeBind`: binds the account to a new machine code. Never sent twice by a retry.
     change_bind: "ChangeBind", changes_state, other, Rebind {
@@ -192,7 +194,7 @@ actions! {
     }
     /// `UserHeartbeat`: keeps a card or account session alive and collects a back-office
     /// message (delivered once).
-    heartbeat: "UserHeartbeat", read_only, heartbeat(kind), Heartbeat {
+    heartbeat: "UserHeartbeat", read_only, heartbeat, Heartbeat {
         token: required "Token",
         kind: session "Type",
         ip: optional "IP",

@@ -12,7 +12,6 @@ use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogLevel};
 use crate::net::transport::{HttpReply, SendError, Transport};
-use crate::offline::session_of;
 use crate::reply::Reply;
 use crate::request::ActionRequest;
 use crate::util::deadline::Deadline;
@@ -150,7 +149,7 @@ impl Shared {
             };
             let reply = parse(&http)?
                 .with_date(http.date())
-                .with_session(session_of(request));
+                .with_session(request.purpose().session());
             match reply.code() {
                 codes::PROGRAM_NOT_FOUND if !reinit_done => {
                     reinit_done = true;

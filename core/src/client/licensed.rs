@@ -10,19 +10,20 @@ use std::time::Instant;
 
 use super::Shared;
 use crate::error::{Error, ErrorKind};
-use crate::offline::{heartbeat_kind, is_local, Login, Offline, Pending};
+use crate::offline::{is_local, Offline, Pending};
 use crate::reply::Reply;
+use crate::request::Login;
 use crate::request::{ActionRequest, Purpose};
 use crate::util::process::Thread;
 
 impl Shared {
     /// [`Client::exchange`]: a login with offline verdicts goes through [`Shared::licensed`].
     pub(super) fn exchange(shared: &Arc<Shared>, request: &ActionRequest) -> Result<Reply, Error> {
-        if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
+        if let (Some(offline), Some(login)) = (&shared.offline, request.login()) {
             return shared.licensed(shared, offline, login, request);
         }
         let outcome = shared.exchange_within(&shared.transport, request, true);
-        if let (Some(offline), Some(kind)) = (&shared.offline, heartbeat_kind(request)) {
+        if let (Some(offline), Some(kind)) = (&shared.offline, request.heartbeat_kind()) {
             offline.observe_heartbeat(kind, &outcome);
         }
         if let (Some(offline), Purpose::PasswordChange) = (&shared.offline, request.purpose()) {
@@ -64,7 +65,7 @@ impl Shared {
             .spawn(move || {
                 let _watch = finished.cancel.watch();
                 let outcome = worker.exchange_within(&worker.transport, &owned, true);
-                if let (Some(offline), Some(login)) = (&worker.offline, Login::of(&owned)) {
+                if let (Some(offline), Some(login)) = (&worker.offline, owned.login()) {
                     offline.observe_login(&login, &outcome);
                 }
                 let outcome = worker.logged(&owned, outcome);

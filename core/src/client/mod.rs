@@ -28,7 +28,7 @@ use crate::net::connect::Origin;
 use crate::net::transport::{Settings, Transport, Uri};
 use crate::net::url::BaseUrl;
 use crate::offline::clock_mark::ClockMark;
-use crate::offline::{Login, Offline, Pending};
+use crate::offline::{Offline, Pending};
 use crate::options::Options;
 use crate::options::MAX_ATTEMPT_DELAY;
 use crate::reply::Reply;
@@ -302,7 +302,7 @@ impl Client {
     pub(crate) fn exchange_online(&self, request: &ActionRequest) -> Result<Reply, Error> {
         let shared = &self.shared;
         let outcome = shared.exchange_within(&shared.transport, request, true);
-        if let (Some(offline), Some(login)) = (&shared.offline, Login::of(request)) {
+        if let (Some(offline), Some(login)) = (&shared.offline, request.login()) {
             offline.observe_login(&login, &outcome);
         }
         shared.logged(request, outcome)

@@ -30,12 +30,12 @@
 //! The folder: this file, the store of one client (`Offline`: what a login's answer does
 //! to it, and whether it may answer); `verdict.rs`, a stored verdict and its file format;
 //! `clock_mark.rs`, the time mark in its two places; `password_hash.rs`, the account's
-//! password hash; `login.rs`, which requests are logins; `pending.rs`, an exchange that goes
-//! on in the background after a start budget. The client's path through them is
+//! password hash; `pending.rs`, an exchange that goes on in the background after a start
+//! budget. Which requests are logins, and their identity, machine code and password, each
+//! request says itself (`ActionRequest::login`, from the action table). The client's path through them is
 //! `client/licensed.rs`.
 
 pub(crate) mod clock_mark;
-mod login;
 mod password_hash;
 mod pending;
 mod verdict;
@@ -49,7 +49,7 @@ use crate::codes;
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::reply::{OfflineInfo, Reply};
-use crate::request::ActionRequest;
+use crate::request::{ActionRequest, Login, LoginRole};
 use crate::session::SessionKind;
 use crate::state::Sealed;
 use clock_mark::{ClockMark, Vouched};
@@ -58,7 +58,6 @@ use verdict::{system_time, unix, Marked};
 
 pub(crate) use verdict::Verdict;
 
-pub(crate) use login::{heartbeat_kind, session_of, Login};
 pub(crate) use pending::{Pending, Resume};
 pub use verdict::service_time;
 
@@ -269,8 +268,10 @@ impl Offline {
         request: &ActionRequest,
         outcome: &Result<Reply, Error>,
     ) {
-        let (Some(user), Some(new)) = (request.value("UserName"), request.value("NewPassword"))
-        else {
+        let (Some(user), Some(new)) = (
+            request.role(LoginRole::Identity),
+            request.role(LoginRole::NewPassword),
+        ) else {
             return;
         };
         let code = match outcome {
