@@ -383,9 +383,19 @@ fn build_python_sh_builds_this_machines_wheel() {
         .collect();
     assert_eq!(built.len(), 1, "one wheel only: {built:?}");
     let python = fresh_venv(&scratch, &wheel, &[]);
+    let library = bulletin_and_library(&python, "this machine's wheel");
+    assert!(
+        library.ends_with("site-packages/verify/libverify.so"),
+        "{library}"
+    );
+}
+
+/// Runs `python` on a call of the sandbox through the installed package: checks the
+/// bulletin it got, and returns the path of the library it loaded.
+fn bulletin_and_library(python: &Path, what: &str) -> String {
     let program = common::Program::fresh();
     let stdout = run(
-        python_command(&python).args([
+        python_command(python).args([
             "-c",
             "import sys, verify; c = verify.Client(*sys.argv[1:4]); \
              print(c.get_bulletin().bulletin); print(verify.library_path())",
@@ -393,13 +403,11 @@ fn build_python_sh_builds_this_machines_wheel() {
             &program.app_id,
             APP_KEY,
         ]),
-        "this machine's wheel",
+        what,
     );
-    assert!(
-        stdout.starts_with("公告 bulletin\n")
-            && stdout.contains("site-packages/verify/libverify.so"),
-        "{stdout}"
-    );
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("公告 bulletin"), "{what}: {stdout}");
+    lines.next().unwrap_or("").to_owned()
 }
 
 /// `target/python/dist` after `scripts/build-python.sh all` built every wheel and the sdist
@@ -540,19 +548,7 @@ fn release_wheels_and_sdist() {
     // The x86-64 wheel installs and calls the sandbox.
     let scratch = Scratch::new();
     let python = fresh_venv(&scratch, &linux, &[]);
-    let program = common::Program::fresh();
-    let stdout = run(
-        python_command(&python).args([
-            "-c",
-            "import sys, verify; c = verify.Client(*sys.argv[1:4]); \
-             print(c.get_bulletin().bulletin); print(verify.library_path())",
-            &program.sandbox.base_url(),
-            &program.app_id,
-            APP_KEY,
-        ]),
-        "the manylinux wheel",
-    );
-    assert!(stdout.starts_with("公告 bulletin\n"), "{stdout}");
+    bulletin_and_library(&python, "the manylinux wheel");
 
     // Every function the package declares (and so looks up when it loads the library).
     let mut declared: Vec<String> = Vec::new();

@@ -15,7 +15,7 @@ from typing import Iterator, Tuple, Type
 import pytest
 
 import verify
-from verify._generated.errors import CLASSES, error_class
+from verify._generated.exceptions import CLASSES, error_class
 
 from conftest import APP_KEY, Program
 

@@ -1,7 +1,7 @@
 //! The families of the result codes that a binding raises as types of errors of their own:
 //! what the program or its user does about a failure (enter the key again, renew, call the
 //! vendor, check the network), written once over the code table's numbers. Python's
-//! exception classes (`_generated/errors.py`) are generated from [`FAMILIES`].
+//! exception classes (`_generated/exceptions.py`) are generated from [`FAMILIES`].
 //!
 //! A family names the codes it has, or a class of the code table (so that the table's own
 //! list is not written twice), or every refusal of the server; a code belongs to the

@@ -51,7 +51,7 @@ from ._enums import (
 )
 from ._errors import VerifyError
 from ._generated.codes import Code
-from ._generated.errors import (
+from ._generated.exceptions import (
     Banned,
     Cancelled,
     ConfigurationRefused,

@@ -1,6 +1,6 @@
 """The root of the package's exceptions: :class:`VerifyError`. The classes under it, one per
 family of codes (:class:`verify.Refused`, :class:`verify.NetworkError`, ...), are generated
-from the code table (:mod:`verify._generated.errors`)."""
+from the code table (:mod:`verify._generated.exceptions`)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Optional
 
 from . import _native
 from ._errors import VerifyError
-from ._generated.errors import error_class
+from ._generated.exceptions import error_class
 
 if TYPE_CHECKING:
     from ._reply import Reply
@@ -19,7 +19,7 @@ def error(
     remark: Optional[str] = None,
     reply: Optional["Reply"] = None,
 ) -> VerifyError:
-    """The exception of ``code``'s family (:func:`verify._generated.errors.error_class`)."""
+    """The exception of ``code``'s family (:func:`verify._generated.exceptions.error_class`)."""
     return error_class(code)(code, message, remark, reply)
 
 

@@ -1,17 +1,18 @@
 //! The generated files of the Python package, `bindings/python/src/verify/_generated/`, whole
-//! files: `codes.py` (the `Code` enum and the code classes, from the code table), `errors.py`
-//! (an exception class per family of codes: [`errors`]), `enums.py` and `native.py` (the
-//! enums and every ctypes declaration: [`native`]), `results.py` (one frozen dataclass per
-//! reply view: [`results`]) and `actions.py` (the methods of `Client` and of `AsyncClient`:
-//! [`actions`]).
+//! files: `codes.py` (the `Code` enum and the code classes, from the code table),
+//! `exceptions.py` (an exception class per family of codes: [`families`]), `enums.py` and
+//! `native.py` (the enums and every ctypes declaration: [`native`]), `results.py` (one frozen
+//! dataclass per reply view: [`dataclasses`]) and `actions.py` (the methods of `Client` and of
+//! `AsyncClient`: [`methods`]). `codes.py`, `enums.py` and `native.py` import nothing of the
+//! package but `_library` (the lowest floor); the others stand on the hand-written modules.
 //!
 //! Python names drop the C prefixes (`Code.TIMEOUT` for `VERIFY_ERR_TIMEOUT`; the previous
 //! release's `Code.ERR_TIMEOUT` stays an alias) and call a machine code `machine_code`.
 
-pub mod actions;
-pub mod errors;
+pub mod dataclasses;
+pub mod families;
+pub mod methods;
 pub mod native;
-pub mod results;
 
 use verify_core::codes::CodeClass;
 
@@ -28,8 +29,8 @@ pub fn files(schema: &Schema) -> Result<Vec<Output>, String> {
         Output::file(format!("{DIR}/__init__.py"), init()),
         Output::file(format!("{DIR}/codes.py"), codes(schema)),
         Output::file(
-            format!("{DIR}/errors.py"),
-            errors::errors(
+            format!("{DIR}/exceptions.py"),
+            families::exceptions(
                 schema,
                 &header("the error families (codegen/src/schema/errors.rs) and the code table"),
             ),
@@ -47,14 +48,14 @@ pub fn files(schema: &Schema) -> Result<Vec<Output>, String> {
         ),
         Output::file(
             format!("{DIR}/results.py"),
-            results::results(
+            dataclasses::results(
                 schema,
                 &header("the action table (core/src/actions/table.rs)"),
             ),
         ),
         Output::file(
             format!("{DIR}/actions.py"),
-            actions::methods(
+            methods::methods(
                 schema,
                 &header("the action table (core/src/actions/table.rs)"),
             ),
@@ -92,6 +93,21 @@ pub fn docstring(text: &str, indent: &str) -> String {
     )
 }
 
+/// The `_missing_` of an enum that later versions of the library may give values of that this
+/// version does not name (the codes, an open enum): such a value is a member of its own,
+/// `UNKNOWN_<number>`, equal to its number, made when it comes (never listed or iterated), so
+/// that what the library gives is always of its enum's type. In `codes.py` and `enums.py`,
+/// which import nothing of the package.
+pub const OPEN_MISSING: &str = "    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f\"UNKNOWN_{value}\"
+        member._value_ = value
+        return member
+";
+
 /// The Python name of a code of the table: its C name without `VERIFY_` and without `ERR_`.
 pub fn code_name(name: &str) -> &str {
     name.strip_prefix("ERR_").unwrap_or(name)
@@ -106,8 +122,8 @@ fn codes(schema: &Schema) -> String {
     let head = header("the code table (core/src/codes.rs)");
     let mut out = format!(
         "{head}\"\"\"The result codes: one code space, the server's own (200, 201, 202, \
-         1001..1024) and\nnegative codes for local failures.\"\"\"\n\nfrom .._enum_base import \
-         NumberEnum\n\n\nclass Code(NumberEnum):\n{}\n",
+         1001..1024) and\nnegative codes for local failures.\"\"\"\n\nimport enum\nfrom typing \
+         import Any\n\n\nclass Code(enum.IntEnum):\n{}\n",
         docstring(
             "Every result code of the library (`VERIFY_*` in verify.h), named without the C \
              prefixes (`TIMEOUT` for `VERIFY_ERR_TIMEOUT`). A code this version does not name \
@@ -140,8 +156,12 @@ fn codes(schema: &Schema) -> String {
             code_name(row.name)
         ));
     }
-    out.truncate(out.trim_end().len());
-    out.push('\n');
+    out.push_str(OPEN_MISSING);
+    out.push_str(
+        "\n    def __str__(self) -> str:\n        return int.__repr__(self)\n\n    def \
+         __format__(self, format_spec: str) -> str:\n        return int.__format__(self, \
+         format_spec)\n\n",
+    );
     for class in schema.classes {
         let codes: Vec<String> = class.codes().iter().map(i32::to_string).collect();
         let comment = crate::text::wrapped(

@@ -157,8 +157,16 @@ pub fn enums(schema: &Schema, head: &str) -> String {
     let mut out = format!(
         "{head}\"\"\"The enums of the C ABI (verify.h), from the schema's table. Later library \
          versions may add\nvalues to an enum that says so (an open one): such a value is a \
-         member too, ``UNKNOWN_<number>``.\"\"\"\n\nimport enum\n\nfrom .._enum_base \
-         import NamedEnum, OpenEnum\n"
+         member too, ``UNKNOWN_<number>``.\"\"\"\n\nimport enum\nfrom typing import Any\n\n\n\
+         class NamedEnum(enum.IntEnum):\n    \"\"\"An enum of the C ABI: an ``int`` (equal to its \
+         number) whose ``str()`` and ``format()``\n    give ``Kind.NAME`` on every Python version \
+         (an ``IntEnum`` of Python 3.11 prints ``3``).\"\"\"\n\n    def __str__(self) -> str:\n        \
+         return f\"{{type(self).__name__}}.{{self._name_}}\"\n\n    def __format__(self, \
+         format_spec: str) -> str:\n        return str.__format__(str(self), format_spec)\n\n\n\
+         class OpenEnum(NamedEnum):\n    \"\"\"A :class:`NamedEnum` that later versions of the \
+         library may give values of that this\n    version does not name: ``Kind(9)`` is then \
+         ``Kind.UNKNOWN_9``, equal to 9.\"\"\"\n\n{}",
+        super::OPEN_MISSING
     );
     for spec in schema.enums {
         out.push_str(&enumeration(spec));

@@ -3,10 +3,11 @@
 """The result codes: one code space, the server's own (200, 201, 202, 1001..1024) and
 negative codes for local failures."""
 
-from .._enum_base import NumberEnum
+import enum
+from typing import Any
 
 
-class Code(NumberEnum):
+class Code(enum.IntEnum):
     """Every result code of the library (``VERIFY_*`` in verify.h), named without the C prefixes
     (``TIMEOUT`` for ``VERIFY_ERR_TIMEOUT``). A code this version does not name (a later
     server's) is a ``Code`` too, ``UNKNOWN_<number>``. ``str()`` and ``format()`` give the
@@ -201,6 +202,22 @@ class Code(NumberEnum):
 
     ERR_TIME_UNCONFIRMED = -19
     """Deprecated: :attr:`TIME_UNCONFIRMED`."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f"UNKNOWN_{value}"
+        member._value_ = value
+        return member
+
+    def __str__(self) -> str:
+        return int.__repr__(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return int.__format__(self, format_spec)
+
 
 #: The codes of the code table's class: a success: the server answered the call (200; 201, pending;
 #: 202, an offline verdict).

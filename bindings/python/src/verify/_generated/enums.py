@@ -4,8 +4,32 @@
 values to an enum that says so (an open one): such a value is a member too, ``UNKNOWN_<number>``."""
 
 import enum
+from typing import Any
 
-from .._enum_base import NamedEnum, OpenEnum
+
+class NamedEnum(enum.IntEnum):
+    """An enum of the C ABI: an ``int`` (equal to its number) whose ``str()`` and ``format()``
+    give ``Kind.NAME`` on every Python version (an ``IntEnum`` of Python 3.11 prints ``3``)."""
+
+    def __str__(self) -> str:
+        return f"{type(self).__name__}.{self._name_}"
+
+    def __format__(self, format_spec: str) -> str:
+        return str.__format__(str(self), format_spec)
+
+
+class OpenEnum(NamedEnum):
+    """A :class:`NamedEnum` that later versions of the library may give values of that this
+    version does not name: ``Kind(9)`` is then ``Kind.UNKNOWN_9``, equal to 9."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f"UNKNOWN_{value}"
+        member._value_ = value
+        return member
 
 
 class SessionKind(NamedEnum):

@@ -1,4 +1,4 @@
-//! `errors.py`: an exception class per family of codes ([`crate::schema::errors::FAMILIES`]),
+//! `exceptions.py`: an exception class per family of codes ([`crate::schema::errors::FAMILIES`]),
 //! under the hand-written root `verify.VerifyError`, with the built-in exception a Python
 //! developer catches for it as a second base (`NetworkError` is a `ConnectionError`); the
 //! class of every code of the table, and `error_class(code)` for any code.
@@ -43,8 +43,8 @@ fn codes_doc(schema: &Schema, family: &Family) -> String {
     }
 }
 
-/// `errors.py`.
-pub fn errors(schema: &Schema, head: &str) -> String {
+/// `exceptions.py`.
+pub fn exceptions(schema: &Schema, head: &str) -> String {
     let mut out = format!(
         "{head}\"\"\"The exception classes: one per family of result codes (what the program \
          or its user does about\na failure), under :class:`verify.VerifyError`; \
