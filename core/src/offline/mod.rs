@@ -52,7 +52,7 @@ use crate::reply::{OfflineInfo, Reply};
 use crate::request::{ActionRequest, Login, LoginRole};
 use crate::session::SessionKind;
 use crate::state::Sealed;
-use clock_mark::{ClockMark, Vouched};
+use clock_mark::{ClockMark, Stamp, Vouched};
 use password_hash::PasswordHash;
 use verdict::{system_time, unix, Marked};
 
@@ -231,9 +231,7 @@ impl Offline {
                 None => return,
             },
         };
-        let now = self.mark.local_now();
-        let server = reply.date().map(unix);
-        let stamp = self.mark.confirm(server, now);
+        let (now, server, stamp) = self.confirmed(reply);
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
         data.remove("token");
         let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
@@ -306,6 +304,15 @@ impl Offline {
         }
     }
 
+    /// The server's confirmation in `reply`: the time mark set to its time (its `Date`,
+    /// else the local time). The local time, the server's time, and the stamp of the mark
+    /// for a verdict written now.
+    fn confirmed(&self, reply: &Reply) -> (i64, Option<i64>, Option<Stamp>) {
+        let now = self.mark.local_now();
+        let server = reply.date().map(unix);
+        (now, server, self.mark.confirm(server, now))
+    }
+
     /// After a heartbeat of a session of `kind`: a success confirms the stored verdict of
     /// that mode (and its new expiry), a refusal (the session's end: 1005, 1006, 1007)
     /// clears it.
@@ -318,9 +325,7 @@ impl Offline {
                 None => return,
             },
         };
-        let now = self.mark.local_now();
-        let server = reply.date().map(unix);
-        let stamp = self.mark.confirm(server, now);
+        let (now, server, stamp) = self.confirmed(reply);
         let Some(mut verdict) = self.load(kind) else {
             return;
         };

@@ -55,32 +55,9 @@ pub(crate) fn a_store_from_another_machine_or_changed_or_cut_does_not_open() {
     assert_eq!(offline.reply().code(), codes::OFFLINE);
 }
 
-/// The files of a folder, by name.
-pub(crate) fn files(folder: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    std::fs::read_dir(folder)
-        .map(|entries| {
-            entries
-                .map(|e| e.expect("entry").path())
-                .filter(|p| p.is_file())
-                .map(|p| {
-                    let name = p.file_name().expect("name").to_string_lossy().into_owned();
-                    (name, std::fs::read(&p).expect("read"))
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-pub(crate) fn put_back(
-    folder: &std::path::Path,
-    copy: &std::collections::BTreeMap<String, Vec<u8>>,
-) {
-    let _ = std::fs::remove_dir_all(folder);
-    std::fs::create_dir_all(folder).expect("folder");
-    for (name, bytes) in copy {
-        std::fs::write(folder.join(name), bytes).expect("write");
-    }
-}
+/// The files of a folder, by name, and a folder made to hold exactly some files (the same
+/// helpers as the C ABI's table of moves, `common::host::pieces`).
+pub(crate) use common::host::{folder_files as files, put_folder as put_back};
 
 /// A store that cannot work says so: offline verdicts on with a state folder that is a
 /// file, under `/proc`, 64 KiB long, or not writable, refuse the client at once with
