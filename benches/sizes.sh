@@ -53,8 +53,8 @@ linux_x64=$target_root/release/libverify.so
 linux_arm64=$target_root/aarch64-unknown-linux-gnu/release/libverify.so
 win_x64=$target_root/windows/x64/verify.dll
 win_x86=$target_root/windows/x86/verify.dll
-win_x64_raw=$target_root/x86_64-pc-windows-gnu/release/verify.dll
-win_x86_raw=$target_root/i686-pc-windows-gnu/release/verify.dll
+win_x64_raw=$target_root/x86_64-win7-windows-gnu/release/verify.dll
+win_x86_raw=$target_root/i686-win7-windows-gnu/release/verify.dll
 
 x64_s=$(stripped strip "$linux_x64")
 arm64_s=$(stripped aarch64-linux-gnu-strip "$linux_arm64")

@@ -653,13 +653,30 @@
 #define VERIFY_VERDICT_FAIL 3
 
 /**
- * A step of the doctor: the options themselves (URLs, trust and pins, proxy, timeouts, the
- * state folder).
+ * Who acts on a cause: nobody: not a cause.
+ */
+#define VERIFY_ACTOR_NONE 0
+
+/**
+ * Who acts on a cause: the end user, on this computer or its network (check the network, the
+ * clock, the proxy, security software).
+ */
+#define VERIFY_ACTOR_USER 1
+
+/**
+ * Who acts on a cause: the software's vendor (the program's settings, its server): contact
+ * them.
+ */
+#define VERIFY_ACTOR_VENDOR 2
+
+/**
+ * A step of the doctor: the options themselves (URLs, AppKey, trust and pins, proxy, timeouts,
+ * the state folder).
  */
 #define VERIFY_STEP_OPTIONS 1
 
 /**
- * A step of the doctor: a line's name lookup.
+ * A step of the doctor: a line's name lookup (which resolver answered, the hosts file).
  */
 #define VERIFY_STEP_LOOKUP 2
 
@@ -669,28 +686,29 @@
 #define VERIFY_STEP_TCP 3
 
 /**
- * A step of the doctor: the proxy, and whether it answered.
+ * A step of the doctor: the proxy (where its setting came from), and whether it answered.
  */
 #define VERIFY_STEP_PROXY 4
 
 /**
- * A step of the doctor: the TLS handshake with one address of a line (protocol, chain, expiry,
- * pins).
+ * A step of the doctor: the TLS handshake with one address of a line (protocol, the chain's
+ * names, issuer, validity, fingerprint and key pin).
  */
 #define VERIFY_STEP_TLS 5
 
 /**
- * A step of the doctor: the local clock against the server's.
+ * A step of the doctor: the local clock against the server's `Date`.
  */
 #define VERIFY_STEP_CLOCK 6
 
 /**
- * A step of the doctor: the Init handshake.
+ * A step of the doctor: the Init handshake (and the HTTP facts of a reply that is not the
+ * service's).
  */
 #define VERIFY_STEP_INIT 7
 
 /**
- * A step of the doctor: the offline store.
+ * A step of the doctor: the offline store (each stored verdict, or files that do not open).
  */
 #define VERIFY_STEP_OFFLINE 8
 
@@ -726,10 +744,10 @@ typedef struct verify_client verify_client;
 typedef struct verify_client_options verify_client_options;
 
 /**
- * The doctor's report. Opaque; made by `verify_diagnose`, read by the `verify_diagnosis_*`
- * accessors (any thread, concurrently: it does not change), freed by
- * `verify_diagnosis_free`. It holds no secret. Its strings are in the code page set with
- * `verify_set_code_page` when the report was made (UTF-8 by default).
+ * The doctor's report. Opaque; made by `verify_diagnose` or `verify_client_diagnose`, read
+ * by the `verify_diagnosis_*` accessors (any thread, concurrently: it does not change),
+ * freed by `verify_diagnosis_free`. It holds no secret. Its strings are in the code page
+ * set with `verify_set_code_page` when the report was made (UTF-8 by default).
  */
 typedef struct verify_diagnosis verify_diagnosis;
 
@@ -772,6 +790,20 @@ typedef struct verify_machine_virtual verify_machine_virtual;
  * `verify_reply_free`. Strings read from it stay valid until it is freed.
  */
 typedef struct verify_reply verify_reply;
+
+/**
+ * A doctor's step callback: `user_data` as given to `verify_client_diagnose`, then the step
+ * that finished: what it checked (`VERIFY_STEP_*`), its verdict (`VERIFY_VERDICT_*`), its
+ * key (`tls.pin_mismatch`) and its sentence in the process's language (`verify_set_language`
+ * when the doctor started), both borrowed for the call and in the code page set with
+ * `verify_set_code_page`. It runs on the thread that called `verify_client_diagnose`,
+ * before that call returns, and must not unwind (no C++ exception, no longjmp out of it).
+ */
+typedef void (VERIFY_CALL *verify_diagnosis_callback)(void *user_data,
+                                          int32_t step,
+                                          int32_t verdict,
+                                          const char *key,
+                                          const char *sentence);
 
 /**
  * One report of a keeper, passed to its callback. Every string is borrowed: valid only
@@ -936,6 +968,36 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
                                              struct verify_reply **out);
 
 /**
+ * The doctor with the settings `client` was made with: its URL and mirrors, AppId, AppKey,
+ * trust and pins, proxy, fixed addresses, state folder and offline grace, log callback, and
+ * its timeouts as they are now (see `verify_diagnose` for the steps). The program runs it
+ * itself, so support never needs its AppKey. Machine code v2 is checked with the AppId as
+ * its salt.
+ *
+ * `callback` (optional) is called with each step as the steps finish, on the calling thread
+ * (the options and machine code first; each line's steps, Init's, the clock's and the
+ * offline store's once Init has finished), for a progress display; the report lists them
+ * all in its own order. `cancel` (optional) stops the doctor within 50 ms when cancelled
+ * from another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report. It
+ * returns within `deadline_ms` (0: 10,000 ms) whatever the network does.
+ *
+ * Returns 200 with the report in `*out` whatever its steps say (read
+ * `verify_diagnosis_first_line`, `verify_diagnosis_cause`, `verify_diagnosis_verdict`);
+ * `VERIFY_ERR_CANCELLED`, `VERIFY_ERR_INVALID_ARGUMENT` (NULL `client` or `out`) with
+ * `*out` NULL. The report holds no AppKey, api password, card, password or token.
+ * Ownership: the caller frees `*out` with `verify_diagnosis_free`; `client` and `cancel` are
+ * only used during the call. Thread-safety: any thread, beside other calls on the client
+ * (the doctor uses a client of its own for Init: the program's session is not touched);
+ * it blocks the calling thread.
+ */
+int32_t VERIFY_CALL verify_client_diagnose(const struct verify_client *client,
+                                           const struct verify_cancel *cancel,
+                                           uint32_t deadline_ms,
+                                           verify_diagnosis_callback callback,
+                                           void *user_data,
+                                           struct verify_diagnosis **out);
+
+/**
  * The doctor: runs every step a login depends on, with the same `base_url`, `app_id`,
  * `app_key` and `options` (NULL for the defaults) as the program's client, and gives the
  * report in `*out`: the options themselves; per line (the base URL and each mirror) and
@@ -983,18 +1045,21 @@ void VERIFY_CALL verify_diagnosis_free(struct verify_diagnosis *diagnosis);
 int32_t VERIFY_CALL verify_diagnosis_verdict(const struct verify_diagnosis *diagnosis, int32_t *out);
 
 /**
- * The report as JSON (schema version 1, docs/doctor.md) into `*out`; returns 0 or
+ * The report as JSON (schema version 2, docs/doctor.md) into `*out`; returns 0 or
  * `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis` is freed.
  * Thread-safety: any thread.
  */
 int32_t VERIFY_CALL verify_diagnosis_json(const struct verify_diagnosis *diagnosis, const char **out);
 
 /**
- * The report as a short text, one line a step, to paste into a chat, into `*out`, in the
- * process's language: the one set with `verify_set_language` when this is called, by
- * default the user's UI language (Simplified Chinese, Traditional Chinese or English; each
- * line gives the step's verdict and name, `FAIL init`, the line and address, and the step's
- * sentence in that language). `verify_diagnosis_text_in` gives it in a language asked for.
+ * The report as a short text to paste into a chat, into `*out`, in the process's language:
+ * the one set with `verify_set_language` when this is called, by default the user's UI
+ * language (Simplified Chinese, Traditional Chinese or English), in a language the code page
+ * holds as `verify_code_user_message` chooses it. Its first line names the first cause, what
+ * to do and who acts (`verify_diagnosis_first_line`), the second sums the run up, then one
+ * line a step (the step's verdict and name, `FAIL init`, the line and address, and the
+ * step's sentence in that language). `verify_diagnosis_text_in` gives it in a language asked
+ * for.
  * Returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`. Ownership: borrowed, valid until `diagnosis`
  * is freed. Thread-safety: any thread.
  */
@@ -1003,7 +1068,8 @@ int32_t VERIFY_CALL verify_diagnosis_text(const struct verify_diagnosis *diagnos
 /**
  * The report's text (`verify_diagnosis_text`) in `lang` into `*out`: `"zh-CN"`, `"zh-TW"`,
  * `"en"`, or any BCP 47 tag or POSIX locale, mapped as `verify_set_language` maps it; NULL or
- * empty for the process's language. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
+ * empty for the process's language; a language the report's code page cannot hold gives way
+ * as in `verify_diagnosis_text`. Returns 0, or `VERIFY_ERR_INVALID_ARGUMENT` for a NULL
  * `diagnosis` or `out` or a tag that is not well formed (ASCII letters, digits, `-`, `_`,
  * `.`, `@`, at most 64 bytes), or `VERIFY_ERR_INVALID_UTF8`; `*out` is then left as it was.
  * Ownership: borrowed, valid until `diagnosis` is freed; `lang` is only read.
@@ -1012,6 +1078,74 @@ int32_t VERIFY_CALL verify_diagnosis_text(const struct verify_diagnosis *diagnos
 int32_t VERIFY_CALL verify_diagnosis_text_in(const struct verify_diagnosis *diagnosis,
                                              const char *lang,
                                              const char **out);
+
+/**
+ * The report's first line in `lang` (as `verify_diagnosis_text_in` takes it; NULL or
+ * empty for the process's language) into `*out`: the first cause's verdict (`FAIL`,
+ * `WARN`), what is wrong and what to do, and who acts (the user, or the software's
+ * vendor); for a report without a cause, `PASS` and that the connection is fine (a login
+ * that still fails is about the card or the account). Returns 0 or
+ * `VERIFY_ERR_INVALID_ARGUMENT` (NULL `diagnosis` or `out`, a malformed tag), or
+ * `VERIFY_ERR_INVALID_UTF8`. Ownership: borrowed, valid until `diagnosis` is freed.
+ * Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_first_line(const struct verify_diagnosis *diagnosis,
+                                                const char *lang,
+                                                const char **out);
+
+/**
+ * Cause number `nth` of the report (0: the one its first line names; causes are the steps
+ * that warned or failed and follow from no other, failures first): the index of its step
+ * (for `verify_diagnosis_step`) into `*index`, who acts (`VERIFY_ACTOR_USER` or
+ * `VERIFY_ACTOR_VENDOR`) into `*actor`, its key into `*key`, and its sentence in `lang`
+ * (what is wrong and what to do; NULL or empty `lang`: the process's language) into
+ * `*sentence`; each out-pointer may be NULL when not wanted. Returns 0,
+ * `VERIFY_ERR_NO_SUCH_FIELD` when there is no cause `nth` (a report that passed has none),
+ * `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`. Ownership: the strings are
+ * borrowed, valid until `diagnosis` is freed. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_cause(const struct verify_diagnosis *diagnosis,
+                                           size_t nth,
+                                           const char *lang,
+                                           size_t *index,
+                                           int32_t *actor,
+                                           const char **key,
+                                           const char **sentence);
+
+/**
+ * Step number `index`'s sentence in `lang` (NULL or empty: the process's language) into
+ * `*out`: the text form's, with the step's values. Returns 0, `VERIFY_ERR_NO_SUCH_FIELD`
+ * when `index` is past the last, `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`.
+ * Ownership: borrowed, valid until `diagnosis` is freed. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_step_text(const struct verify_diagnosis *diagnosis,
+                                               size_t index,
+                                               const char *lang,
+                                               const char **out);
+
+/**
+ * The support file's text in `lang` (NULL or empty: the process's language) into `*out`:
+ * a line asking to send it to the software's vendor, the text in `lang` (and in English
+ * when that is another), and the JSON. Redacted as the report is: no AppKey, api password,
+ * card, password or token. Returns 0, `VERIFY_ERR_INVALID_ARGUMENT` or
+ * `VERIFY_ERR_INVALID_UTF8`. Ownership: borrowed, valid until `diagnosis` is freed.
+ * Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_diagnosis_support_file(const struct verify_diagnosis *diagnosis,
+                                                  const char *lang,
+                                                  const char **out);
+
+/**
+ * Saves the support file (`verify_diagnosis_support_file` in `lang`) at `path` (in UTF-8,
+ * or the code page set with `verify_set_code_page`): written whole to a new file beside it,
+ * then renamed over `path`, readable by its owner only on Unix. Returns 200,
+ * `VERIFY_ERR_SYSTEM` when it cannot be written (the last error says why),
+ * `VERIFY_ERR_INVALID_ARGUMENT` or `VERIFY_ERR_INVALID_UTF8`. Ownership: `path` and `lang`
+ * are only read. Thread-safety: any thread (two saves to one path: the last rename wins).
+ */
+int32_t VERIFY_CALL verify_diagnosis_save(const struct verify_diagnosis *diagnosis,
+                                          const char *lang,
+                                          const char *path);
 
 /**
  * How many steps the report lists into `*out`; returns 0 or `VERIFY_ERR_INVALID_ARGUMENT`.
@@ -1435,6 +1569,23 @@ int32_t VERIFY_CALL verify_social_register_start(const struct verify_client *cli
                                                  struct verify_reply **out);
 
 /**
+ * Panics inside the library on purpose when `confirm` is the text `"panic"`, and returns
+ * what any export returns when a panic is caught at the boundary: `VERIFY_ERR_PANIC`, with
+ * `verify_last_error_message` saying "internal error (panic caught at the boundary ...):
+ * verify_panic_self_test". The host process goes on as after any other failed call.
+ *
+ * A self-test for the host's own process: a program can run it once at start to prove that
+ * the library's panic guard holds there, with the other libraries it loads (on 32-bit
+ * Windows, a `libgcc_s_dw2-1.dll`, a C++ runtime or another unwinder loaded before
+ * `verify.dll`). It changes nothing else, reads no secret and touches no file or network.
+ * Any other `confirm` does nothing: NULL or another text returns
+ * `VERIFY_ERR_INVALID_ARGUMENT` without a panic.
+ *
+ * Ownership: `confirm` is only read. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_panic_self_test(const char *confirm);
+
+/**
  * Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5
  * minutes), a grace period of 15 minutes, no IP, no callback.
  * Ownership: the caller owns `*out` and frees it with `verify_keeper_options_free`.
@@ -1645,7 +1796,10 @@ int32_t VERIFY_CALL verify_keeper_status_message(const struct verify_keeper_stat
  * (Traditional Chinese), `"en"`; any BCP 47 tag or POSIX locale maps to one of them
  * (`"zh-Hant-HK"` and `"zh_HK.UTF-8"` to zh-TW, `"zh"` to zh-CN, other languages to
  * English). A code outside the table gets a generic message. The text is in the code page
- * set with `verify_set_code_page` (GBK for 936).
+ * set with `verify_set_code_page` (GBK for 936), in a language that code page holds: the
+ * language asked when it can, else for a Chinese reader the other Chinese, else English
+ * (under Big5, 950, zh-CN comes as zh-TW; under 1252, Chinese comes as English); never `?`
+ * where another language could have said it.
  *
  * Show it for local results (negative codes, 202 offline) and for a refusal whose server
  * message is empty; a refusal's own message (`verify_reply_message`) is the service's and
@@ -1669,7 +1823,9 @@ const char *VERIFY_CALL verify_code_user_message(int32_t code,
  * choice), else the first of the user's preferred languages (`CFLocaleCopyPreferredLanguages`:
  * `zh-Hans-CN` is zh-CN, `zh-Hant-TW` and `zh-Hant-HK` zh-TW), read once, at the first call
  * that needs it, without starting a process. Nothing else changes: replies,
- * `verify_code_describe` and `verify_last_error_message` keep their words.
+ * `verify_code_describe` and `verify_last_error_message` keep their words. A language the
+ * code page set with `verify_set_code_page` cannot hold gives way as
+ * `verify_code_user_message` says (zh-CN under Big5 is zh-TW).
  *
  * `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well
  * formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes) or
@@ -1680,7 +1836,8 @@ int32_t VERIFY_CALL verify_set_language(const char *lang);
 
 /**
  * The language `verify_code_user_message` gives when asked without one: `"zh-CN"`,
- * `"zh-TW"` or `"en"` (set with `verify_set_language`, or the user's UI language).
+ * `"zh-TW"` or `"en"` (set with `verify_set_language`, or the user's UI language), as the
+ * code page in use holds it (`"zh-TW"` for zh-CN under Big5, `"en"` for Chinese under 1252).
  * Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
  */
 const char *VERIFY_CALL verify_language(void);

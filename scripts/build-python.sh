@@ -94,6 +94,10 @@ mkdir -p "$dist" "$work"
 ) 9> "$work/.tools.lock"
 py=$tools/bin/python3
 
+# The notices and licences of the crates in the library, in every wheel and the sdist
+# (pyproject.toml's license-files: .dist-info/licenses/).
+notices=$(scripts/notices.sh "$work/THIRD-PARTY-NOTICES" | tail -n 1)
+
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' bindings/python/pyproject.toml | head -n 1)
 crate_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 [ "$version" = "$crate_version" ] ||
@@ -105,6 +109,7 @@ stage() {
     dir=$(mktemp -d "$work/stage.XXXXXX")
     cp -r bindings/python/. "$dir/"
     cp LICENSE-MIT LICENSE-APACHE "$dir/"
+    cp "$notices" "$dir/THIRD-PARTY-NOTICES"
     rm -rf "$dir/build" "$dir"/src/*.egg-info "$dir"/src/verify/libverify.so \
         "$dir"/src/verify/verify.dll "$dir"/src/verify/libverify.dylib
     find "$dir" -name __pycache__ -prune -exec rm -rf {} +
@@ -133,6 +138,7 @@ assert "verify/" + sys.argv[2] in names, names
 assert "verify/py.typed" in names and "verify/_generated/results.py" in names, names
 assert "verify/verify.nuitka-package.config.yml" in names, names
 assert "verify/__pyinstaller/hook-verify.py" in names, names
+assert any(n.endswith(".dist-info/licenses/THIRD-PARTY-NOTICES") for n in names), names
 EOF
     say "built $dist/$tagged"
     echo "$dist/$tagged"

@@ -1,25 +1,49 @@
 #!/usr/bin/env bash
-# build-windows.sh: build verify.dll for 64-bit and 32-bit Windows on Linux, with the
-# mingw-w64 targets of Rust, and check its exports.
+# build-windows.sh: build verify.dll for 64-bit and 32-bit Windows on Linux, for Windows 7 SP1
+# and later, with Rust's win7 targets and mingw-w64, and check its exports.
 #
 #   scripts/build-windows.sh            install what is missing, build, check
 #   scripts/build-windows.sh --wine     also install Wine for tests/platforms/windows/: wine64 on the
 #                                       host, 32-bit Wine in an i386 chroot (scripts/wine32.sh)
 #   scripts/build-windows.sh --no-build only install and check
 #
-# Installs, when missing: the Rust targets x86_64-pc-windows-gnu and i686-pc-windows-gnu
-# (rustup), and mingw-w64 (scripts/install-deps.sh mingw). Then, for each architecture:
+# The targets x86_64-win7-windows-gnu and i686-win7-windows-gnu are Rust's Windows targets for
+# Windows 7 SP1 and later (the -pc- ones need Windows 10: their standard library imports
+# WaitOnAddress and ProcessPrng). They are tier 3: no standard library ships for them, so it
+# is built here from the nightly toolchain's rust-src (`-Z build-std`). The toolchain is
+# $VERIFY_WINDOWS_TOOLCHAIN (default: nightly), the one the machine has; rust-src is added
+# with rustup when missing. Installs, when missing: mingw-w64 (scripts/install-deps.sh
+# mingw). Then, for each architecture:
 #
-#   cargo build --release --locked --target x86_64-pc-windows-gnu -p verify   (x64)
-#   cargo build --release --locked --target i686-pc-windows-gnu -p verify     (x86)
+#   cargo +nightly build --release --locked --target x86_64-win7-windows-gnu \
+#       -Z build-std=std,panic_unwind -p verify                               (x64)
+#   cargo +nightly build ... --target i686-win7-windows-gnu ...               (x86)
 #
-# and writes (stripped DLL; CARGO_TARGET_DIR is honoured, default target/):
+# with the `cc` crate (ring's C and assembly) told the mingw compiler and archiver of each
+# triple (CC_<triple>, AR_<triple>: it does not know the win7 triples and would run the
+# host's cc). panic_unwind: a panic is caught at the C boundary (src/guard.rs).
+#
+# x86 only: rsbegin.o. The i686 unwinder (libgcc's DWARF-2 unwinder, linked into the DLL)
+# finds a function's unwind table only in what was registered with it at load time. The
+# -pc- target links Rust's rsbegin.o, which registers the DLL's tables with the DLL's own
+# unwinder; the win7 target does not, and only gcc's crtbegin.o registers them, with
+# libgcc_s_dw2-1.dll when the process has loaded that DLL before verify.dll (programs built
+# with mingw and a shared libgcc do): then the DLL's own unwinder finds nothing and a panic
+# aborts the process instead of being caught. So rsbegin.o is built from the toolchain's
+# rust-src (library/rtstartup/rsbegin.rs) into target/windows/rtstartup/ and linked first
+# (`-Z pre-link-arg`, through CARGO_TARGET_I686_WIN7_WINDOWS_GNU_RUSTFLAGS; a RUSTFLAGS of
+# your own replaces it, and the check below then fails); gcc's crtend.o ends the tables.
+# tests/platforms/windows/panic.rs proves it: a panic inside every kind of host, with and
+# without that DLL loaded first.
+#
+# Writes (stripped DLL; CARGO_TARGET_DIR is honoured, default target/):
 #
 #   target/windows/x64/verify.dll        the DLL (x86-64)
 #   target/windows/x64/libverify.dll.a   its import library for mingw-w64 (GNU ld)
 #   target/windows/x64/verify.def        its exports
 #   target/windows/x64/verify.lib        the import library for MSVC (Rust's lld-link /lib)
 #   target/windows/x86/...               the same for 32-bit Windows (i386, stdcall)
+#   target/windows/toolchain.txt         the rustc that built them (`rustc -V`)
 #
 # Every export is `extern "system"`: stdcall on x86. The DLL exports undecorated names
 # (verify_init, never _verify_init@8), what VB6, 易语言, Delphi and C#'s DllImport look up. A
@@ -27,9 +51,10 @@
 # the decorated names (verify_init@8, the mingw form) and both import libraries link that
 # symbol to the plain export name (libverify.dll.a: dlltool --kill-at; verify.lib: import
 # name type "undecorate", below). The script fails when an export is decorated, when the
-# .def and the DLL's exports differ, or when a DLL is not of its architecture.
+# .def and the DLL's exports differ, when a DLL is not of its architecture, or when the x86
+# DLL lacks rsbegin.o. What the DLLs import is checked by tests/platforms/windows/imports.rs.
 #
-# Prints the folder target/windows as its last line.
+# Prints the time each build took, and the folder target/windows as its last line.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
@@ -58,15 +83,20 @@ if [ "$wine" = 1 ]; then
 fi
 
 if ! command -v rustup >/dev/null 2>&1; then
-    fail "rustup not found: the Windows targets are installed with rustup (https://rustup.rs)"
+    fail "rustup not found: the nightly toolchain of the Windows build is run through rustup (https://rustup.rs)"
 fi
-installed=$(rustup target list --installed)
-for triple in x86_64-pc-windows-gnu i686-pc-windows-gnu; do
-    if ! grep -qx "$triple" <<< "$installed"; then
-        say "running: rustup target add $triple"
-        rustup target add "$triple"
-    fi
-done
+toolchain=${VERIFY_WINDOWS_TOOLCHAIN:-nightly}
+rustc_version=$(rustup run "$toolchain" rustc -V 2>/dev/null) ||
+    fail "no $toolchain toolchain (rustup toolchain list): the win7 targets need nightly (-Z build-std)"
+sysroot=$(rustup run "$toolchain" rustc --print sysroot)
+library=$sysroot/lib/rustlib/src/rust/library
+if [ ! -f "$library/rtstartup/rsbegin.rs" ]; then
+    say "running: rustup component add rust-src --toolchain $toolchain"
+    rustup component add rust-src --toolchain "$toolchain"
+    [ -f "$library/rtstartup/rsbegin.rs" ] || fail "no rust-src in $sysroot after rustup component add"
+fi
+say "toolchain: $rustc_version ($toolchain, rust-src at $library)"
+echo "$rustc_version" > "$out/toolchain.txt"
 
 # 32-bit Windows programs run under 32-bit Wine in an i386 chroot (scripts/wine32.sh: made
 # once, about 1.5 minutes, then reused by every later run and every checkout of the machine);
@@ -111,17 +141,47 @@ msvc_import_library() {
     [ "$undecorated" = "$count" ] || fail "x86 verify.lib: $undecorated of $count imports undecorated"
 }
 
+# rsbegin TRIPLE: Rust's rsbegin.o for TRIPLE, from the toolchain's rust-src, in
+# $out/rtstartup/TRIPLE/ (made again when the toolchain changes); prints its absolute path.
+rsbegin() {
+    local triple=$1
+    local dir=$out/rtstartup/$triple
+    mkdir -p "$dir"
+    dir=$(cd "$dir" && pwd)
+    if [ ! -f "$dir/rsbegin.o" ] || [ "$(cat "$dir/toolchain.txt" 2>/dev/null)" != "$rustc_version" ]; then
+        rustup run "$toolchain" rustc --target "$triple" --emit=obj -C panic=abort \
+            -C opt-level=2 -o "$dir/rsbegin.o.tmp" "$library/rtstartup/rsbegin.rs" >&2
+        mv "$dir/rsbegin.o.tmp" "$dir/rsbegin.o"
+        echo "$rustc_version" > "$dir/toolchain.txt"
+    fi
+    echo "$dir/rsbegin.o"
+}
+
 # build_arch ARCH TRIPLE PREFIX MACHINE: build one DLL and write $out/ARCH/.
 build_arch() {
     local arch=$1 triple=$2 prefix=$3 machine=$4
     local built=$target_root/$triple/release
     local dir=$out/$arch
+    local var=${triple//-/_}
     if [ "$build" = 1 ]; then
-        say "running: cargo build --release --locked --target $triple -p verify"
-        cargo build --release --locked --target "$triple" -p verify
+        local env=("CC_$var=$prefix-gcc" "AR_$var=$prefix-ar")
+        if [ "$arch" = x86 ]; then
+            # rsbegin.o first; the stdcall fix-ups of the undecorated exports are wanted
+            # (ld would print one line for each otherwise).
+            env+=("CARGO_TARGET_${var^^}_RUSTFLAGS=-Z pre-link-arg=$(rsbegin "$triple") -C link-arg=-Wl,--enable-stdcall-fixup")
+        fi
+        local started=$SECONDS
+        say "running: cargo +$toolchain build --release --locked --target $triple -Z build-std=std,panic_unwind -Z build-std-features=panic-unwind -p verify"
+        env "${env[@]}" rustup run "$toolchain" cargo build --release --locked --target "$triple" \
+            -Z build-std=std,panic_unwind -Z build-std-features=panic-unwind -p verify
+        say "$arch: cargo build took $((SECONDS - started)) s"
     fi
     [ -f "$built/verify.dll" ] || fail "$built/verify.dll is missing (build first)"
     mkdir -p "$dir"
+
+    if [ "$arch" = x86 ] && ! "$prefix-nm" "$built/verify.dll" | grep 'rsbegin.*eh_frames.*init' > /dev/null; then
+        fail "x86: verify.dll was linked without rsbegin.o: a panic would abort the process when libgcc_s_dw2-1.dll is loaded first (see the comment at the top; is RUSTFLAGS set?)"
+    fi
 
     # Stripped copy of the DLL (the symbol table only; nothing the loader uses).
     "$prefix-strip" -o "$dir/verify.dll.tmp" "$built/verify.dll"
@@ -183,7 +243,7 @@ build_arch() {
     say "$arch: $(stat -c %s "$dir/verify.dll") bytes stripped, $(wc -l <<< "$exports") exports, in $dir/"
 }
 
-build_arch x64 x86_64-pc-windows-gnu x86_64-w64-mingw32 pei-x86-64
-build_arch x86 i686-pc-windows-gnu i686-w64-mingw32 pei-i386
+build_arch x64 x86_64-win7-windows-gnu x86_64-w64-mingw32 pei-x86-64
+build_arch x86 i686-win7-windows-gnu i686-w64-mingw32 pei-i386
 
 echo "$out"

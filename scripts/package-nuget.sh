@@ -10,6 +10,10 @@
 #     runtimes/linux-x64/native/libverify.so             Linux x86-64 (the release build, stripped)
 #     runtimes/linux-arm64/native/libverify.so           Linux ARM64 (scripts/build-arm64.sh, stripped)
 #     README.md                                          bindings/csharp/README.md
+#     LICENSE-MIT, LICENSE-APACHE                        verify's licence texts
+#     THIRD-PARTY-NOTICES                                the notices and licences of the
+#                                                        crates in the native libraries
+#                                                        (scripts/notices.sh)
 #   with its license (the expression MIT OR Apache-2.0, as Cargo.toml), its repository (git,
 #   the commit it was built from, and the URL of Cargo.toml's `repository` when set) and its
 #   readme in the manifest.
@@ -99,6 +103,7 @@ mkdir -p "$stage/runtimes/linux-arm64/native"
 aarch64-linux-gnu-strip --strip-unneeded -o "$stage/runtimes/linux-arm64/native/libverify.so" "$arm64_lib"
 cp bindings/csharp/README.md "$stage/README.md"
 cp LICENSE-MIT LICENSE-APACHE "$stage/"
+scripts/notices.sh "$stage/THIRD-PARTY-NOTICES" > /dev/null
 
 mkdir -p "$out"
 nupkg=$(cd "$out" && pwd)/VerifySdk.$version.nupkg

@@ -10,6 +10,9 @@
 #     windows-x86/...                       the same for 32-bit Windows (stdcall)
 #     bindings/csharp/Verify.cs             the C# binding as one file (scripts/build-csharp.sh)
 #     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
+#     LICENSE-MIT  LICENSE-APACHE
+#     THIRD-PARTY-NOTICES                   the notices and licences of the crates built into
+#                                           the DLLs (scripts/notices.sh): ship it with them
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
 #                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64,
 #                                           linux-arm64
@@ -80,6 +83,7 @@ mkdir -p "$pkg/bindings/csharp" "$pkg/docs"
 scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
 cp docs/windows.md docs/windows.zh-CN.md "$pkg/docs/"
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
+scripts/notices.sh "$pkg/THIRD-PARTY-NOTICES" > /dev/null
 
 if [ "$nuget" = 1 ]; then
     args=(--out "$pkg/nuget" --windows "$windows")

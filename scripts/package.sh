@@ -14,6 +14,9 @@
 #                                               cross-built package)
 #   bindings/csharp/Verify.cs                   the C# binding as one file (scripts/build-csharp.sh)
 #   README.md, README.zh-CN.md, LICENSE-MIT, LICENSE-APACHE
+#   THIRD-PARTY-NOTICES                         the notices and licences of the crates built
+#                                               into the library and the sandbox
+#                                               (scripts/notices.sh --with-sandbox)
 #
 # The CMake and pkg-config files are written by CMake's own CMakePackageConfigHelpers from
 # the templates in scripts/package/ (cmake must be installed: scripts/install-deps.sh cmake).
@@ -122,6 +125,7 @@ else
 fi
 scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
+scripts/notices.sh --with-sandbox "$pkg/THIRD-PARTY-NOTICES" > /dev/null
 
 # CMake and pkg-config files, from CMake's helpers (a configure run; nothing is built).
 pkg_abs=$(cd "$pkg" && pwd)

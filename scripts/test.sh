@@ -5,9 +5,14 @@
 # 3.1 SDK (from npm, with OpenSSL 1.1, into the tools folder) that builds and runs the C#
 # README's SDK-style project, mingw-w64 and Wine for the Windows DLLs, debootstrap for 32-bit Wine's i386
 # chroot, the ARM64 cross compilers and qemu-user, python3's venv for zig, nginx, tinyproxy
-# and microsocks for the network tests, iproute2, dnsmasq, ethtool and libcurl's headers for
-# the network lab, Chromium for the console, strace for the machine code's no-process check),
-# builds the other platforms (scripts/build-windows.sh --wine: both DLLs and 32-bit Wine,
+# and microsocks for the network tests, iproute2, dnsmasq, ethtool, libcurl's headers and
+# mitmproxy for the network lab, Chromium for the console, strace for the machine code's
+# no-process check, and, built once into the tools folder with cargo install, cargo-about and
+# cargo-deny for THIRD-PARTY-NOTICES and the licence check), checks the licence of every
+# crate of the library and verify-sandbox against deny.toml's allow-list
+# (scripts/notices.sh --check: cargo-deny, offline),
+# builds the other platforms (scripts/build-windows.sh --wine: both DLLs for Windows 7 SP1
+# and later, with the nightly toolchain's -Z build-std, and 32-bit Wine,
 # made once; scripts/build-arm64.sh: libverify.so for Linux ARM64; scripts/check-macos.sh:
 # cargo-zigbuild check and a link of libverify.dylib for both Apple targets), checks
 # formatting, lints (clippy, warnings denied; the code pages of the Windows build too, through
@@ -37,7 +42,10 @@ esac
 
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium cjk-font nginx tinyproxy microsocks \
     test-hosts mingw wine debootstrap arm64 venv nuget zip unzip clang-format strace python3 \
-    iproute2 dnsmasq ethtool libcurl-dev dotnet
+    iproute2 dnsmasq ethtool libcurl-dev dotnet mitmproxy cargo-about cargo-deny
+
+echo "== scripts/notices.sh --check (cargo-deny: every crate of the library and verify-sandbox under a licence deny.toml allows)"
+scripts/notices.sh --check
 
 echo "== scripts/build-windows.sh --wine (verify.dll x64 and x86, 32-bit Wine; tests/platforms/windows/, tests/package/nuget.rs)"
 scripts/build-windows.sh --wine

@@ -28,7 +28,8 @@
 # $VERIFY_WINE32_MIRROR, default http://deb.debian.org/debian.
 #
 # The Wine prefix is /var/lib/verify-wine32/prefix inside the chroot (a 32-bit prefix,
-# WINEARCH=win32). Needs root (debootstrap, mount, chroot): sudo is used when not root.
+# WINEARCH=win32), in Windows 7 mode (HKCU\Software\Wine, Version = win7: the Windows the
+# DLLs are built for), set by every `setup` when it is not so yet. Needs root (debootstrap, mount, chroot): sudo is used when not root.
 # About 4 minutes and 1.1 GB the first time (debootstrap 3 min, Wine 1 min, prefix 10 s).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -78,9 +79,19 @@ in_chroot() {
     as_root chroot "$dir" /usr/bin/env -i "${wine_env[@]}" DEBIAN_FRONTEND=noninteractive "$@"
 }
 
+# windows_7 DIR: the prefix of the chroot DIR in Windows 7 mode, unless it is already.
+windows_7() {
+    local dir=$1
+    if ! in_chroot "$dir" /usr/lib/wine/wine reg query 'HKCU\Software\Wine' /v Version 2>/dev/null |
+        grep 'REG_SZ[[:space:]]*win7' > /dev/null; then
+        in_chroot "$dir" /usr/lib/wine/wine reg add 'HKCU\Software\Wine' /v Version /d win7 /f >&2
+    fi
+}
+
 setup() {
     if [ -f "$root/$ready_marker" ]; then
         mount_proc "$root"
+        windows_7 "$root"
         echo "$root"
         return
     fi
@@ -92,6 +103,7 @@ setup() {
     flock 9
     if [ -f "$root/$ready_marker" ]; then
         mount_proc "$root"
+        windows_7 "$root"
         echo "$root"
         return
     fi
@@ -124,6 +136,7 @@ setup() {
     say "Wine: $((SECONDS - started)) s"
     in_chroot "$making" mkdir -p "$(dirname "$prefix_inside")"
     in_chroot "$making" /usr/lib/wine/wine wineboot --init >&2
+    in_chroot "$making" /usr/lib/wine/wine reg add 'HKCU\Software\Wine' /v Version /d win7 /f >&2
     in_chroot "$making" /usr/lib/wine/wineserver -w
     [ -f "$making$prefix_inside/system.reg" ] || fail "the Wine prefix was not made"
     in_chroot "$making" /usr/lib/wine/wine --version | as_root tee "$making/$ready_marker" > /dev/null

@@ -29,6 +29,14 @@ pub(crate) fn get() -> i32 {
     pages::get()
 }
 
+/// Whether `code_page` (a number `get` gives) holds every character of `text`: encoded to
+/// it, nothing becomes `?`. UTF-8 (and a number the tables do not know) holds everything;
+/// without the tables every string is UTF-8.
+#[cfg(any(windows, feature = "code-pages"))]
+pub(crate) fn holds(code_page: i32, text: &str) -> bool {
+    pages::encoding_of(code_page).is_none_or(|encoding| pages::holds(encoding, text))
+}
+
 /// A string argument's bytes as text, decoded from the host's code page.
 pub(crate) fn decode<'a>(bytes: &'a [u8], name: &str) -> Result<Cow<'a, str>, Error> {
     #[cfg(any(windows, feature = "code-pages"))]
@@ -173,6 +181,12 @@ mod pages {
             })
     }
 
+    /// Whether `encoding` holds every character of `text`.
+    pub(super) fn holds(encoding: &'static Encoding, text: &str) -> bool {
+        let (_, _, unmappable) = encoding.encode(text);
+        !unmappable
+    }
+
     /// `text` in `encoding`, with `?` for each character it cannot hold.
     pub(super) fn encode_with(encoding: &'static Encoding, text: &str) -> Vec<u8> {
         let mut encoder = encoding.new_encoder();
@@ -209,6 +223,11 @@ mod pages {
             assert!(!bad);
             assert_eq!(text, "张三 OK");
             assert_eq!(encode_with(gbk, "a😀b"), b"a?b");
+            assert!(holds(gbk, "张三 OK") && !holds(gbk, "a😀b"));
+            let big5 = encoding_of(950).expect("950 is Big5");
+            assert!(holds(big5, "張三") && !holds(big5, "张三"));
+            assert!(holds(encoding_of(54936).expect("GB18030"), "张三 張三 😀"));
+            assert!(!holds(encoding_of(1252).expect("1252"), "张三"));
             assert!(encoding_of(12345).is_none());
             assert_eq!(encoding_of(VERIFY_CODE_PAGE_UTF8), Some(UTF_8));
         }

@@ -265,6 +265,37 @@ pub unsafe fn clear_out<T>(out: *mut *mut T, name: &str) -> Result<(), Error> {
     Ok(())
 }
 
+/// The text that makes `verify_panic_self_test` panic.
+const PANIC_SELF_TEST: &str = "panic";
+
+/// Panics inside the library on purpose when `confirm` is the text `"panic"`, and returns
+/// what any export returns when a panic is caught at the boundary: `VERIFY_ERR_PANIC`, with
+/// `verify_last_error_message` saying "internal error (panic caught at the boundary ...):
+/// verify_panic_self_test". The host process goes on as after any other failed call.
+///
+/// A self-test for the host's own process: a program can run it once at start to prove that
+/// the library's panic guard holds there, with the other libraries it loads (on 32-bit
+/// Windows, a `libgcc_s_dw2-1.dll`, a C++ runtime or another unwinder loaded before
+/// `verify.dll`). It changes nothing else, reads no secret and touches no file or network.
+/// Any other `confirm` does nothing: NULL or another text returns
+/// `VERIFY_ERR_INVALID_ARGUMENT` without a panic.
+///
+/// Ownership: `confirm` is only read. Thread-safety: any thread.
+#[no_mangle]
+pub extern "system" fn verify_panic_self_test(confirm: *const c_char) -> i32 {
+    guard_code(|| {
+        // SAFETY: the caller's contract: NULL or a NUL-terminated string valid for the call.
+        let confirm = unsafe { required_str(confirm, "confirm") }?;
+        if confirm != PANIC_SELF_TEST {
+            return Err(Error::local(
+                ErrorKind::InvalidArgument,
+                format!("confirm is not \"{PANIC_SELF_TEST}\": no panic was made"),
+            ));
+        }
+        panic!("verify_panic_self_test");
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -332,6 +363,29 @@ mod tests {
         assert!(
             !stderr.contains("boom") && !stdout.contains("boom"),
             "panic text printed:\n{stdout}{stderr}"
+        );
+    }
+
+    #[test]
+    fn the_panic_self_test_panics_only_when_asked() {
+        assert_eq!(verify_panic_self_test(c"panic".as_ptr()), codes::ERR_PANIC);
+        // SAFETY: the thread's last-error string, valid until the next error.
+        let message = unsafe { CStr::from_ptr(last_error_message()) }.to_string_lossy();
+        assert!(
+            message.contains("panic caught at the boundary")
+                && message.contains("verify_panic_self_test"),
+            "{message}"
+        );
+        for other in [c"Panic", c"", c"panic "] {
+            assert_eq!(
+                verify_panic_self_test(other.as_ptr()),
+                codes::ERR_INVALID_ARGUMENT
+            );
+            assert_eq!(last_error_code(), codes::ERR_INVALID_ARGUMENT);
+        }
+        assert_eq!(
+            verify_panic_self_test(std::ptr::null()),
+            codes::ERR_INVALID_ARGUMENT
         );
     }
 

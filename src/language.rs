@@ -45,6 +45,51 @@ fn read_system_language() -> Language {
     Language::from_environment()
 }
 
+/// The language the end user reads in `code_page` when `language` is asked: the first of
+/// `language.fallbacks()` whose every text fits the code page ([`fits`]); English, whose
+/// messages are ASCII, otherwise. So a message never comes out as `?` where another language
+/// could have said it: under Big5 (950) zh-CN is written as zh-TW, under 1252 Chinese as
+/// English.
+pub(crate) fn readable_in(code_page: i32, language: Language) -> Language {
+    language
+        .fallbacks()
+        .into_iter()
+        .find(|candidate| fits(code_page, *candidate))
+        .unwrap_or(Language::En)
+}
+
+/// [`readable_in`] the code page in use.
+pub(crate) fn readable(language: Language) -> Language {
+    readable_in(codepage::get(), language)
+}
+
+/// Whether `code_page` holds every text of `language` the end user may be shown: every
+/// end-user message of the code table (and the two for codes outside it) and every word of
+/// the doctor's text report. Worked out once per code page and language.
+#[cfg(any(windows, feature = "code-pages"))]
+fn fits(code_page: i32, language: Language) -> bool {
+    static FITS: OnceLock<Mutex<HashMap<(i32, Language), bool>>> = OnceLock::new();
+    let mut known = FITS
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner);
+    *known.entry((code_page, language)).or_insert_with(|| {
+        let holds = |text: &str| codepage::holds(code_page, text);
+        codes::numbers()
+            .iter()
+            .all(|&code| holds(codes::user_message(code, language)))
+            && holds(codes::UNDOCUMENTED_SERVER_CODE_USER.get(language))
+            && holds(codes::UNKNOWN_LOCAL_CODE_USER.get(language))
+            && verify_core::diagnose::table::texts(language).all(holds)
+    })
+}
+
+/// Without the code-page tables every string is UTF-8, which holds every language.
+#[cfg(not(any(windows, feature = "code-pages")))]
+fn fits(_code_page: i32, _language: Language) -> bool {
+    true
+}
+
 /// The language in effect: the one set, or the system's.
 pub(crate) fn current() -> Language {
     match CHOSEN.load(Ordering::Acquire) {
@@ -109,7 +154,10 @@ fn encoded(code_page: i32, language: Language, code: i32) -> *const c_char {
 /// (Traditional Chinese), `"en"`; any BCP 47 tag or POSIX locale maps to one of them
 /// (`"zh-Hant-HK"` and `"zh_HK.UTF-8"` to zh-TW, `"zh"` to zh-CN, other languages to
 /// English). A code outside the table gets a generic message. The text is in the code page
-/// set with `verify_set_code_page` (GBK for 936).
+/// set with `verify_set_code_page` (GBK for 936), in a language that code page holds: the
+/// language asked when it can, else for a Chinese reader the other Chinese, else English
+/// (under Big5, 950, zh-CN comes as zh-TW; under 1252, Chinese comes as English); never `?`
+/// where another language could have said it.
 ///
 /// Show it for local results (negative codes, 202 offline) and for a refusal whose server
 /// message is empty; a refusal's own message (`verify_reply_message`) is the service's and
@@ -129,7 +177,8 @@ pub extern "system" fn verify_code_user_message(code: i32, lang: *const c_char) 
             .ok()
             .flatten()
             .unwrap_or_else(current);
-        encoded(codepage::get(), language, code)
+        let code_page = codepage::get();
+        encoded(code_page, readable_in(code_page, language), code)
     })
 }
 
@@ -141,7 +190,9 @@ pub extern "system" fn verify_code_user_message(code: i32, lang: *const c_char) 
 /// choice), else the first of the user's preferred languages (`CFLocaleCopyPreferredLanguages`:
 /// `zh-Hans-CN` is zh-CN, `zh-Hant-TW` and `zh-Hant-HK` zh-TW), read once, at the first call
 /// that needs it, without starting a process. Nothing else changes: replies,
-/// `verify_code_describe` and `verify_last_error_message` keep their words.
+/// `verify_code_describe` and `verify_last_error_message` keep their words. A language the
+/// code page set with `verify_set_code_page` cannot hold gives way as
+/// `verify_code_user_message` says (zh-CN under Big5 is zh-TW).
 ///
 /// `lang`: optional. Returns 200, `VERIFY_ERR_INVALID_ARGUMENT` for a tag that is not well
 /// formed (ASCII letters, digits, `-`, `_`, `.`, `@`, at most 64 bytes) or
@@ -159,7 +210,8 @@ pub extern "system" fn verify_set_language(lang: *const c_char) -> i32 {
 }
 
 /// The language `verify_code_user_message` gives when asked without one: `"zh-CN"`,
-/// `"zh-TW"` or `"en"` (set with `verify_set_language`, or the user's UI language).
+/// `"zh-TW"` or `"en"` (set with `verify_set_language`, or the user's UI language), as the
+/// code page in use holds it (`"zh-TW"` for zh-CN under Big5, `"en"` for Chinese under 1252).
 /// Ownership: static; never NULL; the caller must not free it. Thread-safety: any thread.
 #[no_mangle]
 pub extern "system" fn verify_language() -> *const c_char {
@@ -171,7 +223,7 @@ pub extern "system" fn verify_language() -> *const c_char {
                 .map(|l| CString::new(l.tag()).unwrap_or_default())
                 .collect()
         });
-        tags.get(usize::from(index_of(current())))
+        tags.get(usize::from(index_of(readable(current()))))
             .map_or(c"en".as_ptr(), |tag| tag.as_ptr())
     })
 }
@@ -179,6 +231,73 @@ pub extern "system" fn verify_language() -> *const c_char {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every text of `language` the end user may see, as [`fits`] reads them.
+    #[cfg(any(windows, feature = "code-pages"))]
+    fn texts(language: Language) -> Vec<String> {
+        codes::numbers()
+            .iter()
+            .map(|&code| codes::user_message(code, language).to_owned())
+            .chain([
+                codes::UNDOCUMENTED_SERVER_CODE_USER
+                    .get(language)
+                    .to_owned(),
+                codes::UNKNOWN_LOCAL_CODE_USER.get(language).to_owned(),
+            ])
+            .chain(verify_core::diagnose::table::texts(language).map(str::to_owned))
+            .collect()
+    }
+
+    /// 936 (GBK), 950 (Big5), 54936 (GB18030), 65001 (UTF-8) and 1252 (Western), each
+    /// language asked: the language given is one whose every message and doctor word the code
+    /// page holds (nothing becomes `?`), and each language before it in the order of
+    /// `fallbacks` has a text the code page cannot hold.
+    #[cfg(any(windows, feature = "code-pages"))]
+    #[test]
+    fn messages_are_readable_in_every_code_page() {
+        use Language::{En, ZhCn, ZhTw};
+        let expected = [
+            (936, [(ZhCn, ZhCn), (ZhTw, ZhTw), (En, En)]),
+            (950, [(ZhCn, ZhTw), (ZhTw, ZhTw), (En, En)]),
+            (54936, [(ZhCn, ZhCn), (ZhTw, ZhTw), (En, En)]),
+            (65001, [(ZhCn, ZhCn), (ZhTw, ZhTw), (En, En)]),
+            (1252, [(ZhCn, En), (ZhTw, En), (En, En)]),
+        ];
+        for (code_page, pairs) in expected {
+            for (asked, given) in pairs {
+                assert_eq!(
+                    readable_in(code_page, asked),
+                    given,
+                    "code page {code_page}, {asked:?} asked"
+                );
+                for text in texts(given) {
+                    assert!(
+                        codepage::holds(code_page, &text),
+                        "code page {code_page}, {given:?}: `{text}` would have a `?`"
+                    );
+                }
+                for skipped in asked.fallbacks().into_iter().take_while(|l| *l != given) {
+                    assert!(
+                        texts(skipped)
+                            .iter()
+                            .any(|text| !codepage::holds(code_page, text)),
+                        "code page {code_page}: {skipped:?} holds, but {given:?} was given"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Without the code-page tables every string is UTF-8: the language asked is given.
+    #[cfg(not(any(windows, feature = "code-pages")))]
+    #[test]
+    fn every_language_is_readable_in_utf8() {
+        for language in Language::ALL {
+            for code_page in [65001, 950, 1252] {
+                assert_eq!(readable_in(code_page, language), language);
+            }
+        }
+    }
 
     fn read(text: *const c_char) -> String {
         // SAFETY: the library's static NUL-terminated strings.

@@ -20,6 +20,7 @@
 
 mod cancel;
 mod client;
+mod client_diagnose;
 mod codepage;
 mod diagnose;
 mod generated;

@@ -151,28 +151,21 @@ fn the_tested_recipes_of_contributing_hold() {
          name: required \"Name\",\n    }\n",
         false,
     );
-    // "Adding a doctor step": its kind in the schema's enums and in the core's `StepKind`
-    // (the generated Rust checks that both number it alike; the step's own code and words
-    // are not faked here). It is also "Adding an enum value".
+    // "Adding a doctor step": its row in the doctor's table (its kind; the step's own code
+    // is not faked here): `StepKind`, `VERIFY_STEP_*` and every binding's enum come from it.
+    add(
+        &copy,
+        "core/src/diagnose/table.rs",
+        "        Machine = 9, \"machine\", \"Machine code v2's check (outcome and components, never a value).\";\n",
+        "        RecipeProbe = 10, \"recipe_probe\", \"A recipe's fake step.\";\n",
+        false,
+    );
+    // "Adding an enum value": a member of an enum the core does not number.
     add(
         &copy,
         "codegen/src/schema/enums.rs",
-        "                \"Machine code v2's check (outcome and components, never a value).\",\n            ),\n",
-        "            member(\"RECIPE_PROBE\", 10, \"A recipe's fake step.\"),\n",
-        false,
-    );
-    add(
-        &copy,
-        "core/src/diagnose/report.rs",
-        "    Machine,\n",
-        "    /// A recipe's fake step.\n    RecipeProbe,\n",
-        false,
-    );
-    add(
-        &copy,
-        "core/src/diagnose/report.rs",
-        "            StepKind::Machine => \"machine\",\n",
-        "            StepKind::RecipeProbe => \"recipe_probe\",\n",
+        "                 social login.\",\n            ),\n",
+        "            member(\"RECIPE_PROBE\", 3, \"A recipe's fake session.\"),\n",
         false,
     );
     // "Adding a sandbox fault": its kind and name, and what it does to a reply.
@@ -307,6 +300,11 @@ fn the_tested_recipes_of_contributing_hold() {
         &copy,
         "include/verify/enums.hpp",
         "RecipeProbe = VERIFY_STEP_RECIPE_PROBE",
+    );
+    contains(
+        &copy,
+        "include/verify.h",
+        "#define VERIFY_SESSION_RECIPE_PROBE 3",
     );
     contains(
         &copy,

@@ -10,7 +10,7 @@
 //! |---|---|---|
 //! | codes | `core/src/codes.rs` | every result code: number, C name, developer text, end-user message per language, and its classes (success, configuration refusal, keeps the offline verdict) |
 //! | actions | `core/src/actions/table.rs` | every action: wire name, parameters, whether it changes state, its typed reply fields |
-//! | enums | `codegen/src/schema/enums.rs` | every enum and flag set of the C ABI: C name, number, docs, its name in each binding |
+//! | enums | `codegen/src/schema/enums.rs`, and `core/src/diagnose/table.rs` for the doctor's step kinds | every enum and flag set of the C ABI: C name, number, docs, its name in each binding |
 //! | error families | `codegen/src/schema/errors.rs` | the families of codes a binding raises as errors of their own (wrong credentials, banned, network, timeout ...), over the code table's numbers |
 //! | exports | `src/` (read by cbindgen) | every exported function (parameters with C types and direction, return type, docs), the callback types and `struct verify_event`: taken from the Rust source, never written again |
 //!

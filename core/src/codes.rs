@@ -686,7 +686,7 @@ pub(crate) mod tests {
     ];
 
     /// The checks every text written in every language passes (the end-user messages here,
-    /// the doctor's sentences in `diagnose::words`): none empty or padded; English a sentence
+    /// the doctor's sentences in `diagnose::table`): none empty or padded; English a sentence
     /// in ASCII; each Chinese text in Chinese, ending with 。, not the English text; each
     /// script in its own characters, so that the two are equal only where no word differs.
     pub(crate) fn check_languages(what: &str, user: &UserMessage) {

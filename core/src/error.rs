@@ -99,6 +99,45 @@ pub struct Error {
     /// A reply came, but not the service's: an HTTP error page, HTML, an empty or cut body
     /// (a reverse proxy, a CDN, a captive portal answered instead of the service).
     not_the_service: bool,
+    /// What that reply showed (its status, a few headers, the page's title).
+    http: Option<Box<HttpFacts>>,
+}
+
+/// What an HTTP reply that was not the service's showed, as `curl -i` would: the status,
+/// the `Server` and `Via` headers, the content type, the `Date`, and for an HTML page its
+/// title and the start of its text (at most [`HttpFacts::BODY_START`] characters, control
+/// characters left out). For the doctor. A body that is not a page (JSON cut short, which
+/// may hold the session secret or a token; plain text) is never quoted.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HttpFacts {
+    /// The HTTP status.
+    pub status: u16,
+    /// The `Server` header.
+    pub server: Option<String>,
+    /// The `Via` header (a proxy on the way).
+    pub via: Option<String>,
+    /// The `Content-Type` header.
+    pub content_type: Option<String>,
+    /// The `Date` header, as sent.
+    pub date: Option<String>,
+    /// Whether the body is an HTML page.
+    pub html: bool,
+    /// The `<title>` of an HTML page.
+    pub title: Option<String>,
+    /// The start of an HTML page's text (empty for any other body).
+    pub body_start: String,
+}
+
+impl HttpFacts {
+    /// How many characters of the body [`HttpFacts::body_start`] keeps.
+    pub const BODY_START: usize = 200;
+
+    /// The `Date` as a time, when well formed.
+    pub fn date_time(&self) -> Option<std::time::SystemTime> {
+        self.date
+            .as_deref()
+            .and_then(|text| httpdate::parse_http_date(text).ok())
+    }
 }
 
 impl Error {
@@ -109,6 +148,7 @@ impl Error {
             detail: detail.into(),
             reply: None,
             not_the_service: false,
+            http: None,
         }
     }
 
@@ -119,6 +159,7 @@ impl Error {
             detail: String::new(),
             reply: Some(Box::new(reply)),
             not_the_service: false,
+            http: None,
         }
     }
 
@@ -143,6 +184,18 @@ impl Error {
     /// HTML, an empty or cut body, a redirect): an outage, as a failed connection is.
     pub(crate) fn is_not_the_service(&self) -> bool {
         self.not_the_service
+    }
+
+    /// This error with what the HTTP reply that was not the service's showed.
+    pub(crate) fn with_http(mut self, facts: HttpFacts) -> Error {
+        self.http = Some(Box::new(facts));
+        self
+    }
+
+    /// What the HTTP reply showed, when a reply came that was not the service's (an error
+    /// page, HTML, a redirect).
+    pub fn http_facts(&self) -> Option<&HttpFacts> {
+        self.http.as_deref()
     }
 
     pub(crate) fn system(detail: impl Into<String>) -> Error {

@@ -30,6 +30,19 @@ impl Language {
         }
     }
 
+    /// The languages to try, in order, when a message must be written in a code page that may
+    /// not hold every language (`verify_set_code_page` in the C ABI): this one, then for a
+    /// Chinese reader the other Chinese, then English, whose messages are ASCII and fit every
+    /// code page. Big5 (950) holds no Simplified Chinese: a zh-CN reader gets zh-TW there, and
+    /// English where neither fits (1252).
+    pub fn fallbacks(self) -> [Language; 3] {
+        match self {
+            Language::En => [Language::En, Language::ZhCn, Language::ZhTw],
+            Language::ZhCn => [Language::ZhCn, Language::ZhTw, Language::En],
+            Language::ZhTw => [Language::ZhTw, Language::ZhCn, Language::En],
+        }
+    }
+
     /// The language a BCP 47 tag (`zh-CN`, `zh-Hant-HK`, `en-US`) or a POSIX locale
     /// (`zh_CN.UTF-8`, `zh_TW.Big5@stroke`, `C`) names, case-insensitive; `None` for text
     /// that is neither (empty, longer than 64 bytes, or holding other characters than ASCII
@@ -158,6 +171,26 @@ mod tests {
         for language in Language::ALL {
             assert_eq!(Language::from_tag(language.tag()), Some(language));
         }
+    }
+
+    #[test]
+    fn fallbacks_start_with_the_language_and_end_in_english() {
+        for language in Language::ALL {
+            let order = language.fallbacks();
+            assert_eq!(order[0], language);
+            assert!(order.contains(&Language::En));
+            for other in Language::ALL {
+                assert!(order.contains(&other), "{language:?}: {order:?}");
+            }
+        }
+        assert_eq!(
+            Language::ZhCn.fallbacks(),
+            [Language::ZhCn, Language::ZhTw, Language::En]
+        );
+        assert_eq!(
+            Language::ZhTw.fallbacks(),
+            [Language::ZhTw, Language::ZhCn, Language::En]
+        );
     }
 
     #[test]

@@ -65,8 +65,8 @@ pub use actions::{
 pub use cancel::CancelToken;
 pub use client::{Client, MAX_REQUEST_BYTES};
 pub use codes::{describe, user_message};
-pub use diagnose::{diagnose, diagnose_with, DiagnoseOptions, Report};
-pub use error::{Error, ErrorKind};
+pub use diagnose::{diagnose, diagnose_client, diagnose_with, DiagnoseOptions, Report};
+pub use error::{Error, ErrorKind, HttpFacts};
 pub use keeper::{Event, EventKind, Keeper, KeeperOptions, KeeperState, KeeperStatus};
 pub use language::Language;
 pub use machine::{

@@ -18,7 +18,9 @@
 //!   api password.
 //!
 //! A file that does not open is ignored and reported to the log hook (sealed on another
-//! machine or for another AppKey, or damaged); it is never an error that stops a login.
+//! machine or for another AppKey, or damaged: the header holds a check of the key and,
+//! since format 2, a check of the program and its AppKey alone, which tell these apart for
+//! the doctor); it is never an error that stops a login.
 
 use std::fs::{self, OpenOptions};
 use std::io::Write;
@@ -79,20 +81,31 @@ fn user_default() -> Option<PathBuf> {
 
 /// The first bytes of a sealed file.
 const MAGIC: &[u8; 4] = b"VFYS";
-/// The format of the sealed files.
-const VERSION: u8 = 1;
-/// Bytes of the key check in the header (tells "another machine or program" from "damaged").
+/// The format of the sealed files written: 2 adds the program check to 1's header. Files of
+/// format 1 are still read.
+const VERSION: u8 = 2;
+/// Bytes of the key check in the header (tells "another machine or program" from "damaged"),
+/// and of the program check (format 2: tells "another machine" from "another program or
+/// AppKey").
 const CHECK_LEN: usize = 8;
-/// Magic, version, key check, nonce.
-const HEADER_LEN: usize = MAGIC.len() + 1 + CHECK_LEN + NONCE_LEN;
+/// Format 1: magic, version, key check, nonce.
+const HEADER_LEN_1: usize = MAGIC.len() + 1 + CHECK_LEN + NONCE_LEN;
+/// Format 2: magic, version, key check, program check, nonce.
+const HEADER_LEN: usize = MAGIC.len() + 1 + 2 * CHECK_LEN + NONCE_LEN;
 /// The largest sealed file read: the state is small.
 const MAX_FILE: u64 = 64 * 1024;
 
 /// Why a sealed file was not opened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Unsealed {
-    /// Sealed with another key: made on another machine, or for another program or AppKey.
+    /// Sealed for this program and AppKey on another machine (or this machine's identity
+    /// changed).
+    OtherMachine,
+    /// Sealed for another program or AppKey.
     OtherKey,
+    /// Sealed with another key, in the first format, which does not say whether another
+    /// machine or another program or AppKey.
+    OtherMachineOrKey,
     /// Shorter than a sealed file, not one at all, or changed after it was written.
     Damaged,
     /// Not readable (permissions, I/O).
@@ -102,7 +115,9 @@ pub enum Unsealed {
 impl Unsealed {
     fn describe(self) -> &'static str {
         match self {
-            Unsealed::OtherKey => {
+            Unsealed::OtherMachine => "it was sealed on another machine; it is ignored",
+            Unsealed::OtherKey => "it was sealed for another program or AppKey; it is ignored",
+            Unsealed::OtherMachineOrKey => {
                 "it was sealed on another machine or for another program (AppKey); it is ignored"
             }
             Unsealed::Damaged => "it is damaged (truncated or changed); it is ignored",
@@ -118,6 +133,8 @@ pub(crate) struct Sealed {
     scope: String,
     key: LessSafeKey,
     check: [u8; CHECK_LEN],
+    /// The check of the program and its secret alone (no machine identity).
+    program_check: [u8; CHECK_LEN],
     /// Keys the hashes of identities kept in the files.
     hasher: hmac::Key,
     log: Option<LogHook>,
@@ -169,6 +186,17 @@ impl Sealed {
         };
         derive(b"seal", &mut key[..])?;
         derive(b"check", &mut check)?;
+        // The program check: the same derivation without the machine identity.
+        let mut program_input = Wiped::new(Vec::with_capacity(16 + secret.len()));
+        for part in [secret, app_id.as_bytes()] {
+            program_input.extend_from_slice(&(part.len() as u64).to_be_bytes());
+            program_input.extend_from_slice(part);
+        }
+        let mut program_check = [0u8; CHECK_LEN];
+        salt.extract(&program_input)
+            .expand(&[b"program check"], Len(CHECK_LEN))
+            .and_then(|okm| okm.fill(&mut program_check))
+            .map_err(|_| Error::system("deriving the state folder's key failed"))?;
         let mut hasher = Zeroizing::new([0u8; 32]);
         derive(b"identity", &mut hasher[..])?;
         let key = UnboundKey::new(&CHACHA20_POLY1305, &key[..])
@@ -179,6 +207,7 @@ impl Sealed {
             scope: hex::encode(&scope.as_ref()[..6]),
             key: LessSafeKey::new(key),
             check,
+            program_check,
             hasher: hmac::Key::new(hmac::HMAC_SHA256, &hasher[..]),
             log,
         })
@@ -258,21 +287,33 @@ impl Sealed {
     /// elsewhere: the registry), or why they do not open.
     pub(crate) fn unseal(&self, name: &str, bytes: Vec<u8>) -> Result<Wiped<Vec<u8>>, Unsealed> {
         let mut bytes = Wiped::new(bytes);
-        if bytes.len() < HEADER_LEN + CHACHA20_POLY1305.tag_len()
-            || &bytes[..MAGIC.len()] != MAGIC
-            || bytes[MAGIC.len()] != VERSION
+        let header_len = match bytes.get(MAGIC.len()) {
+            Some(1) => HEADER_LEN_1,
+            Some(2) => HEADER_LEN,
+            _ => return Err(Unsealed::Damaged),
+        };
+        if bytes.len() < header_len + CHACHA20_POLY1305.tag_len() || &bytes[..MAGIC.len()] != MAGIC
         {
             return Err(Unsealed::Damaged);
         }
         let check_at = MAGIC.len() + 1;
-        if !constant_eq(&bytes[check_at..check_at + CHECK_LEN], &self.check) {
-            return Err(Unsealed::OtherKey);
+        let mut nonce_at = check_at + CHECK_LEN;
+        let ours = constant_eq(&bytes[check_at..nonce_at], &self.check);
+        if header_len == HEADER_LEN {
+            let program = constant_eq(&bytes[nonce_at..nonce_at + CHECK_LEN], &self.program_check);
+            nonce_at += CHECK_LEN;
+            match (ours, program) {
+                (true, _) => {}
+                (false, true) => return Err(Unsealed::OtherMachine),
+                (false, false) => return Err(Unsealed::OtherKey),
+            }
+        } else if !ours {
+            return Err(Unsealed::OtherMachineOrKey);
         }
-        let nonce_at = check_at + CHECK_LEN;
-        let nonce = Nonce::try_assume_unique_for_key(&bytes[nonce_at..HEADER_LEN])
+        let nonce = Nonce::try_assume_unique_for_key(&bytes[nonce_at..header_len])
             .map_err(|_| Unsealed::Damaged)?;
-        let aad = self.aad(name, &bytes[..HEADER_LEN]);
-        let (_, sealed) = bytes.split_at_mut(HEADER_LEN);
+        let aad = self.aad(name, &bytes[..header_len]);
+        let (_, sealed) = bytes.split_at_mut(header_len);
         let plain = self
             .key
             .open_in_place(nonce, Aad::from(&aad), sealed)
@@ -298,6 +339,7 @@ impl Sealed {
         file.extend_from_slice(MAGIC);
         file.push(VERSION);
         file.extend_from_slice(&self.check);
+        file.extend_from_slice(&self.program_check);
         file.extend_from_slice(&nonce);
         let aad = self.aad(name, &file);
         // Room for the tag up front: growing would leave the first block unwiped.
@@ -503,7 +545,10 @@ mod tests {
         );
 
         let other_machine = sealed(&dir, "10001", "APPKEY", "machine-b");
-        assert_eq!(other_machine.open("line").err(), Some(Unsealed::OtherKey));
+        assert_eq!(
+            other_machine.open("line").err(),
+            Some(Unsealed::OtherMachine)
+        );
         let other_key = sealed(&dir, "10001", "OTHERKEY", "machine-a");
         assert_eq!(other_key.open("line").err(), Some(Unsealed::OtherKey));
         // Another program has its own file name: nothing there.
@@ -512,6 +557,45 @@ mod tests {
         // A file copied under another program's name does not open either.
         fs::copy(mine.path("line"), other_app.path("line")).expect("copy");
         assert!(other_app.open("line").is_err());
+        let _ = fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn a_file_of_the_first_format_still_opens_and_says_less_when_it_does_not() {
+        let dir = scratch("format1");
+        let mine = sealed(&dir, "10001", "APPKEY", "machine-a");
+        // A file of format 1: the header without the program check, sealed over that header.
+        let mut nonce = [0u8; NONCE_LEN];
+        nonce[0] = 7;
+        let mut file = Vec::new();
+        file.extend_from_slice(MAGIC);
+        file.push(1);
+        file.extend_from_slice(&mine.check);
+        file.extend_from_slice(&nonce);
+        let aad = mine.aad("line", &file);
+        let mut sealed_part = b"old".to_vec();
+        mine.key
+            .seal_in_place_append_tag(
+                Nonce::assume_unique_for_key(nonce),
+                Aad::from(&aad),
+                &mut sealed_part,
+            )
+            .expect("seal");
+        file.extend_from_slice(&sealed_part);
+        fs::create_dir_all(&dir).expect("folder");
+        fs::write(mine.path("line"), &file).expect("write");
+        assert_eq!(
+            mine.open("line")
+                .expect("opens")
+                .as_deref()
+                .map(Vec::as_slice),
+            Some(&b"old"[..])
+        );
+        let other_machine = sealed(&dir, "10001", "APPKEY", "machine-b");
+        assert_eq!(
+            other_machine.open("line").err(),
+            Some(Unsealed::OtherMachineOrKey)
+        );
         let _ = fs::remove_dir_all(&dir);
     }
 

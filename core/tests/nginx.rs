@@ -45,24 +45,16 @@ fn nginx(upstream: &str, chain_pem: &str, key_pem: &str) -> Nginx {
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
         .expect("a free port");
-    let d = dir.display();
-    let conf = format!(
-        "daemon off;\nmaster_process off;\npid {d}/nginx.pid;\nerror_log {d}/error.log;\n\
-         events {{ worker_connections 64; }}\n\
-         http {{\n  access_log {d}/access.log;\n  client_body_temp_path {d}/tmp;\n\
-           proxy_temp_path {d}/tmp;\n  fastcgi_temp_path {d}/tmp;\n  uwsgi_temp_path {d}/tmp;\n\
-           scgi_temp_path {d}/tmp;\n\
-           server {{\n    listen 127.0.0.1:{port} ssl;\n    ssl_certificate {d}/cert.pem;\n\
-             ssl_certificate_key {d}/key.pem;\n\
-             location / {{ proxy_pass {upstream}; proxy_http_version 1.1; \
-         proxy_set_header Connection \"\"; }}\n  }}\n}}\n"
+    let conf = common::nginx::https_conf(
+        &dir,
+        &format!("127.0.0.1:{port}"),
+        &dir,
+        &format!(
+            "proxy_pass {upstream}; proxy_http_version 1.1; proxy_set_header Connection \"\";"
+        ),
     );
     std::fs::write(dir.join("nginx.conf"), conf).expect("conf");
-    let nginx_bin = if std::path::Path::new("/usr/sbin/nginx").exists() {
-        "/usr/sbin/nginx"
-    } else {
-        "nginx"
-    };
+    let nginx_bin = common::nginx::binary();
     let mut child = Command::new(nginx_bin)
         .arg("-p")
         .arg(&dir)

@@ -1,6 +1,8 @@
 //! `verify-doctor`: the doctor of `verify-core` on the command line (`verify-doctor --help`
-//! lists every flag). It prints the report (text in the user's language or `--lang`, or JSON
-//! with `--json`) and exits 0 when no step failed, 1 when one did, 2 when the arguments are refused.
+//! lists every flag). It prints the report (text in the user's language or `--lang`, its
+//! first line naming the cause, or JSON with `--json`), saves the support file with
+//! `--support-file`, and exits 0 when the report passed, 3 when it warned, 1 when it failed,
+//! 2 when the arguments are refused.
 
 #![forbid(unsafe_code)]
 
@@ -9,6 +11,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::Parser;
+use verify_core::diagnose::Verdict;
 use verify_core::{
     diagnose_with, DiagnoseOptions, Language, Options, ProxyChoice, StateFolder, Trust,
 };
@@ -17,7 +20,8 @@ use verify_core::{
 /// AppId, AppKey and client options: the options, each line's name lookup, TCP connect,
 /// proxy and TLS, Init and the clock, the offline store and machine code v2. It never logs
 /// in and changes nothing on the server (Init is its only request). The report holds no
-/// AppKey, password, card or token: paste it into a support chat.
+/// AppKey, password, card or token: paste it into a support chat. Its first line names the
+/// cause, what to do and who acts. Exit status: 0 pass, 3 warn, 1 fail, 2 bad arguments.
 #[derive(Parser, Debug)]
 #[command(name = "verify-doctor", version, about, long_about = None)]
 struct Args {
@@ -90,6 +94,11 @@ struct Args {
     #[arg(long)]
     json: bool,
 
+    /// Also save the support file (the text in the report's language and in English, and the
+    /// JSON; redacted as the report is) at FILE: the file to send to the software's vendor.
+    #[arg(long, value_name = "FILE")]
+    support_file: Option<PathBuf>,
+
     /// The language of the text report: zh-CN, zh-TW or en (any language tag or POSIX
     /// locale maps to one) [default: the environment's, from LC_ALL, LC_MESSAGES or LANG;
     /// on macOS, when none is set, the first preferred language].
@@ -156,19 +165,29 @@ fn main() -> ExitCode {
     let settings = DiagnoseOptions {
         deadline: Duration::from_secs(args.deadline.clamp(1, 600)),
         machine_salt: args.machine_salt.clone(),
+        cancel: None,
     };
     let report = diagnose_with(&args.url, &args.app_id, &args.app_key, &options, &settings);
+    let language = args.lang.unwrap_or_else(Language::from_environment);
     if args.json {
         let json = report.to_json();
         let text = serde_json::to_string_pretty(&json).unwrap_or_else(|_| json.to_string());
         println!("{text}");
     } else {
-        let language = args.lang.unwrap_or_else(Language::from_environment);
         print!("{}", report.text_in(language));
     }
-    if report.failed() {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    if let Some(path) = &args.support_file {
+        if let Err(err) = std::fs::write(path, report.support_file(language)) {
+            eprintln!(
+                "verify-doctor: cannot write the support file {}: {err}",
+                path.display()
+            );
+            return ExitCode::from(2);
+        }
+    }
+    match report.verdict() {
+        Verdict::Fail => ExitCode::from(1),
+        Verdict::Warn => ExitCode::from(3),
+        Verdict::Pass | Verdict::Skip => ExitCode::SUCCESS,
     }
 }

@@ -1,6 +1,7 @@
 //! `verify-doctor` against the sandbox: the AppKey from `VERIFY_APP_KEY`, exit 0 for a
-//! healthy program, 1 with the failing step named (text and JSON) for a wrong AppKey, 2 for
-//! arguments it refuses; the key is never printed.
+//! healthy program, 1 with the failing step named (text and JSON; the first line names the
+//! cause) for a wrong AppKey, 3 for a warning (the clock an hour off), 2 for arguments it
+//! refuses; an empty AppKey is named; the support file is saved; the key is never printed.
 
 use std::process::{Command, Output};
 
@@ -61,7 +62,9 @@ fn a_healthy_program_exits_0_and_a_wrong_key_exits_1_naming_init() {
     let text = stdout(&wrong);
     assert_eq!(wrong.status.code(), Some(1), "{text}");
     let report: Value = serde_json::from_str(&text).expect("JSON");
-    assert_eq!(report["version"], 1);
+    assert_eq!(report["version"], 2);
+    assert_eq!(report["cause"]["key"], "init.1011");
+    assert_eq!(report["cause"]["who"], "vendor");
     assert_eq!(report["verdict"], "fail");
     let failed: Vec<&Value> = report["steps"]
         .as_array()
@@ -93,10 +96,13 @@ fn the_text_is_in_the_language_asked_for_or_the_environments() {
     let line = init_line(&asked);
     assert!(line.contains("被拒绝（1011）"), "{line}");
     assert!(line.contains("AppKey 错误"), "{line}");
+    let text = stdout(&asked);
+    assert!(text.starts_with("FAIL：被拒绝（1011）"), "{text}");
     assert!(
-        stdout(&asked).starts_with("verify 诊断"),
-        "{}",
-        stdout(&asked)
+        text.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("verify 诊断")),
+        "{text}"
     );
 
     let from_environment = doctor_in(&args, wrong_key, "zh_TW.UTF-8");
@@ -148,4 +154,47 @@ fn arguments_it_refuses_exit_2() {
         .output()
         .expect("runs");
     assert_eq!(no_key.status.code(), Some(2));
+}
+
+#[test]
+fn a_warning_exits_3_an_empty_key_is_named_and_the_support_file_is_saved() {
+    let (sandbox, app_id) = sandbox_with_program();
+    let url = sandbox.base_url();
+    sandbox.shift_clock(3600);
+    let scratch = std::env::temp_dir().join(format!("verify-doctor-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let file = scratch.join("support.txt");
+    let file_arg = file.display().to_string();
+    let warned = doctor(
+        &[
+            &url,
+            &app_id,
+            "--proxy",
+            "none",
+            "--support-file",
+            &file_arg,
+        ],
+        APP_KEY,
+    );
+    let text = stdout(&warned);
+    assert_eq!(warned.status.code(), Some(3), "{text}");
+    assert!(text.starts_with("WARN: This computer's clock is"), "{text}");
+    let saved = std::fs::read_to_string(&file).expect("the support file");
+    assert!(
+        saved.starts_with("Support file of the verify doctor"),
+        "{saved}"
+    );
+    assert!(saved.contains("\"version\": 2"), "{saved}");
+    assert!(!saved.contains(APP_KEY), "{saved}");
+    sandbox.set_clock_offset(0);
+
+    let empty = doctor(&[&url, &app_id, "--proxy", "none"], "");
+    let text = stdout(&empty);
+    assert_eq!(empty.status.code(), Some(1), "{text}");
+    assert!(
+        text.starts_with("FAIL: The AppKey is empty"),
+        "{text}{}",
+        String::from_utf8_lossy(&empty.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&scratch);
 }

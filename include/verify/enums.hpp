@@ -335,24 +335,48 @@ enum class Verdict : std::int32_t {
     return "unknown";
 }
 
+/* Who acts on a cause the doctor found. Later versions may add values: one not named here is
+ * kept as it is. */
+enum class DiagnosisActor : std::int32_t {
+    /* Nobody: not a cause. */
+    None = VERIFY_ACTOR_NONE,
+    /* The end user, on this computer or its network (check the network, the clock, the proxy,
+     * security software). */
+    User = VERIFY_ACTOR_USER,
+    /* The software's vendor (the program's settings, its server): contact them. */
+    Vendor = VERIFY_ACTOR_VENDOR,
+};
+
+/* The name of `value` as written in DiagnosisActor ("None"), or "unknown" for a value this
+ * header does not name. */
+[[nodiscard]] constexpr std::string_view to_string(DiagnosisActor value) noexcept {
+    switch (value) {
+    case DiagnosisActor::None: return "None";
+    case DiagnosisActor::User: return "User";
+    case DiagnosisActor::Vendor: return "Vendor";
+    }
+    return "unknown";
+}
+
 /* What a step of the doctor checked. Later versions may add values: one not named here is kept
  * as it is. */
 enum class DiagnosisStepKind : std::int32_t {
-    /* The options themselves (URLs, trust and pins, proxy, timeouts, the state folder). */
+    /* The options themselves (URLs, AppKey, trust and pins, proxy, timeouts, the state folder). */
     Options = VERIFY_STEP_OPTIONS,
-    /* A line's name lookup. */
+    /* A line's name lookup (which resolver answered, the hosts file). */
     Lookup = VERIFY_STEP_LOOKUP,
     /* A TCP connect to one address of a line. */
     Tcp = VERIFY_STEP_TCP,
-    /* The proxy, and whether it answered. */
+    /* The proxy (where its setting came from), and whether it answered. */
     Proxy = VERIFY_STEP_PROXY,
-    /* The TLS handshake with one address of a line (protocol, chain, expiry, pins). */
+    /* The TLS handshake with one address of a line (protocol, the chain's names, issuer,
+     * validity, fingerprint and key pin). */
     Tls = VERIFY_STEP_TLS,
-    /* The local clock against the server's. */
+    /* The local clock against the server's `Date`. */
     Clock = VERIFY_STEP_CLOCK,
-    /* The Init handshake. */
+    /* The Init handshake (and the HTTP facts of a reply that is not the service's). */
     Init = VERIFY_STEP_INIT,
-    /* The offline store. */
+    /* The offline store (each stored verdict, or files that do not open). */
     Offline = VERIFY_STEP_OFFLINE,
     /* Machine code v2's check (outcome and components, never a value). */
     Machine = VERIFY_STEP_MACHINE,

@@ -200,25 +200,42 @@ const _: () = assert!(verify_core::diagnose::Verdict::Skip as i32 == VERIFY_VERD
 const _: () = assert!(verify_core::diagnose::Verdict::Warn as i32 == VERIFY_VERDICT_WARN);
 const _: () = assert!(verify_core::diagnose::Verdict::Fail as i32 == VERIFY_VERDICT_FAIL);
 
+// DiagnosisActor: Who acts on a cause the doctor found.
+
+/// Who acts on a cause: nobody: not a cause.
+pub const VERIFY_ACTOR_NONE: i32 = 0;
+/// Who acts on a cause: the end user, on this computer or its network (check the network, the
+/// clock, the proxy, security software).
+pub const VERIFY_ACTOR_USER: i32 = 1;
+/// Who acts on a cause: the software's vendor (the program's settings, its server): contact
+/// them.
+pub const VERIFY_ACTOR_VENDOR: i32 = 2;
+
+// The core numbers DiagnosisActor too: the same numbers, or no build.
+const _: () = assert!(verify_core::diagnose::Actor::None as i32 == VERIFY_ACTOR_NONE);
+const _: () = assert!(verify_core::diagnose::Actor::User as i32 == VERIFY_ACTOR_USER);
+const _: () = assert!(verify_core::diagnose::Actor::Vendor as i32 == VERIFY_ACTOR_VENDOR);
+
 // DiagnosisStepKind: What a step of the doctor checked.
 
-/// A step of the doctor: the options themselves (URLs, trust and pins, proxy, timeouts, the
-/// state folder).
+/// A step of the doctor: the options themselves (URLs, AppKey, trust and pins, proxy, timeouts,
+/// the state folder).
 pub const VERIFY_STEP_OPTIONS: i32 = 1;
-/// A step of the doctor: a line's name lookup.
+/// A step of the doctor: a line's name lookup (which resolver answered, the hosts file).
 pub const VERIFY_STEP_LOOKUP: i32 = 2;
 /// A step of the doctor: a TCP connect to one address of a line.
 pub const VERIFY_STEP_TCP: i32 = 3;
-/// A step of the doctor: the proxy, and whether it answered.
+/// A step of the doctor: the proxy (where its setting came from), and whether it answered.
 pub const VERIFY_STEP_PROXY: i32 = 4;
-/// A step of the doctor: the TLS handshake with one address of a line (protocol, chain, expiry,
-/// pins).
+/// A step of the doctor: the TLS handshake with one address of a line (protocol, the chain's
+/// names, issuer, validity, fingerprint and key pin).
 pub const VERIFY_STEP_TLS: i32 = 5;
-/// A step of the doctor: the local clock against the server's.
+/// A step of the doctor: the local clock against the server's `Date`.
 pub const VERIFY_STEP_CLOCK: i32 = 6;
-/// A step of the doctor: the Init handshake.
+/// A step of the doctor: the Init handshake (and the HTTP facts of a reply that is not the
+/// service's).
 pub const VERIFY_STEP_INIT: i32 = 7;
-/// A step of the doctor: the offline store.
+/// A step of the doctor: the offline store (each stored verdict, or files that do not open).
 pub const VERIFY_STEP_OFFLINE: i32 = 8;
 /// A step of the doctor: machine code v2's check (outcome and components, never a value).
 pub const VERIFY_STEP_MACHINE: i32 = 9;

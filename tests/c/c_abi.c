@@ -582,6 +582,13 @@ static int versions(const char *version)
     CHECK_INT(verify_last_error_code(), 0);
     CHECK_STR(verify_last_error_message(), "");
     printf("      library %s, ABI %u\n", verify_version(), (unsigned)verify_abi_version());
+    /* The panic self-test: a panic inside the library comes back as its code, only when asked. */
+    CHECK_INT(verify_panic_self_test(NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_panic_self_test("PANIC"), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_panic_self_test("panic"), VERIFY_ERR_PANIC);
+    CHECK_INT(verify_last_error_code(), VERIFY_ERR_PANIC);
+    CHECK(strstr(verify_last_error_message(), "verify_panic_self_test") != NULL);
+    CHECK_INT(verify_abi_version(), VERIFY_ABI_VERSION);
     return host_finish("versions");
 }
 

@@ -5,6 +5,7 @@
 pub mod events;
 pub mod host;
 pub mod net;
+pub mod nginx;
 pub mod secrets;
 pub mod tls;
 

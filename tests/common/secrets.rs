@@ -15,13 +15,14 @@ pub fn leaks(text: &str, secret: &str) -> Option<String> {
         .find(|piece| text.contains(piece.as_str()))
 }
 
-/// Every text of a doctor's report: its JSON and its text in every language.
+/// Every text of a doctor's report: its JSON, its text and its support file in every
+/// language.
 pub fn report_texts(report: &Report) -> Vec<String> {
     std::iter::once(report.to_json().to_string())
         .chain(
             Language::ALL
                 .iter()
-                .map(|language| report.text_in(*language)),
+                .flat_map(|language| [report.text_in(*language), report.support_file(*language)]),
         )
         .collect()
 }

@@ -208,7 +208,9 @@ int main(int argc, char **argv)
             CHECK(report.verdict == verify::Verdict::Pass);
             CHECK(!report.failed());
             CHECK(report.steps.size() >= 5);
-            CHECK(report.json.find("\"version\":1") != std::string::npos);
+            CHECK(report.json.find("\"version\":2") != std::string::npos);
+            CHECK(report.causes.empty());
+            CHECK(report.first_line_in("en").rfind("PASS: the connection is fine", 0) == 0);
             CHECK(report.json.find(key) == std::string::npos);
             CHECK(report.text.find("PASS init") != std::string::npos);
             // The text in a language asked for: Chinese and English differ, neither holds the
@@ -241,6 +243,43 @@ int main(int argc, char **argv)
                                   step.verdict == verify::Verdict::Fail && step.key == "init.1011");
             }
             CHECK(named);
+            // The first line names the cause and who acts; the cause points at its step.
+            CHECK(wrong.first_line_in("en").rfind("FAIL: Refused with 1011", 0) == 0);
+            CHECK(wrong.first_line_in("zh-CN").find("\xE8\xAF\xB7\xE8\x81\x94\xE7\xB3\xBB") !=
+                  std::string::npos);
+            CHECK(wrong.causes.size() == 1 && wrong.causes[0].key == "init.1011" &&
+                  wrong.causes[0].actor == verify::DiagnosisActor::Vendor &&
+                  wrong.causes[0].step < wrong.steps.size() &&
+                  wrong.steps[wrong.causes[0].step].key == "init.1011");
+            CHECK(wrong.support_file("en").find("WRONGKEY") == std::string::npos);
+            // From a client: its own settings, each step heard on the calling thread.
+            {
+                verify::Client client(http, app, "WRONGKEY0123456789ABCDEFGHIJKLMN", options);
+                std::size_t heard = 0;
+                verify::Diagnosis own =
+                    verify::diagnose(client, [&heard](const verify::DiagnosisStep &step) {
+                        heard += step.text.empty() ? std::size_t{0} : std::size_t{1};
+                    });
+                CHECK(heard == own.steps.size());
+                CHECK(!own.causes.empty() && own.causes[0].key == "init.1011");
+                verify::CancelToken cancel;
+                cancel.cancel();
+                try {
+                    (void)verify::diagnose(client, {}, &cancel);
+                    CHECK(false);
+                } catch (const verify::Error &e) {
+                    CHECK(e.code() == verify::codes::err_cancelled);
+                }
+                // An exception of the step function comes back once the doctor finished.
+                try {
+                    (void)verify::diagnose(client, [](const verify::DiagnosisStep &) {
+                        throw std::runtime_error("from the step function");
+                    });
+                    CHECK(false);
+                } catch (const std::runtime_error &e) {
+                    CHECK(std::string(e.what()) == "from the step function");
+                }
+            }
             if (with_tls) {
                 options.trust = verify::Trust::None;
                 options.root_pems = {ca_pem};

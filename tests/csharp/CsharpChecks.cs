@@ -139,8 +139,10 @@ internal static class CsharpChecks
         Expect(passed, "doctor: a healthy program passes" + (passed ? "" : "\n" + report.Text));
         Expect(report.Steps.Count >= 5 && report.Steps[0].Kind == DiagnosisStepKind.Options,
             "doctor: " + report.Steps.Count + " steps, the options first");
-        Expect(report.Json.Contains("\"version\":1") && !report.Json.Contains(key) && !report.Text.Contains(key),
-            "doctor: JSON of version 1, no AppKey");
+        Expect(report.Json.Contains("\"version\":2") && !report.Json.Contains(key) && !report.Text.Contains(key),
+            "doctor: JSON of version 2, no AppKey");
+        Expect(report.Causes.Count == 0 && report.FirstLineIn("en").StartsWith("PASS: the connection is fine"),
+            "doctor: a healthy report has no cause: " + report.FirstLineIn("en"));
         Diagnosis wrong = Library.Diagnose(url, app, "WRONGKEY0123456789ABCDEFGHIJKLMN", options, null);
         bool named = false;
         foreach (DiagnosisStep step in wrong.Steps)
@@ -154,10 +156,10 @@ internal static class CsharpChecks
         GC.WaitForPendingFinalizers();
         // (A report's text is printed only when a check of it fails: it holds "FAIL init".)
         string zhCn = wrong.TextIn("zh-CN"), zhTw = wrong.TextIn("zh_TW.UTF-8"), en = wrong.TextIn("en-US");
-        bool chinese = zhCn.StartsWith("verify 诊断") && zhCn.Contains("FAIL init");
+        bool chinese = zhCn.StartsWith("FAIL：被拒绝（1011）") && zhCn.Contains("\nverify 诊断") && zhCn.Contains("FAIL init");
         Expect(chinese, "doctor: TextIn zh-CN" + (chinese ? "" : ": " + zhCn));
-        Expect(zhTw.StartsWith("verify 診斷"), "doctor: TextIn zh_TW.UTF-8" + (zhTw.StartsWith("verify 診斷") ? "" : ": " + zhTw));
-        bool english = en.StartsWith("verify doctor") && en == wrong.TextIn("fr");
+        Expect(zhTw.Contains("\nverify 診斷"), "doctor: TextIn zh_TW.UTF-8" + (zhTw.Contains("\nverify 診斷") ? "" : ": " + zhTw));
+        bool english = en.StartsWith("FAIL: Refused with 1011") && en == wrong.TextIn("fr");
         Expect(english, "doctor: TextIn en-US, and fr is English" + (english ? "" : ": " + en));
         string previous = Library.Language;
         Library.Language = "zh-TW";
@@ -172,6 +174,54 @@ internal static class CsharpChecks
         catch (VerifyException e)
         {
             Expect(e.Code == ResultCode.InvalidArgument, "doctor: TextIn with a malformed tag: " + e.Code);
+        }
+        bool cause = wrong.Causes.Count == 1 && wrong.Causes[0].Key == "init.1011"
+            && wrong.Causes[0].Actor == DiagnosisActor.Vendor && wrong.Steps[wrong.Causes[0].Step].Key == "init.1011";
+        Expect(cause, "doctor: the cause of a wrong AppKey is init.1011, for the vendor");
+        Expect(wrong.FirstLineIn("zh-TW").StartsWith("FAIL：被拒絕（1011）") && wrong.FirstLineIn("zh-TW").Contains("請聯絡軟體作者"),
+            "doctor: FirstLineIn zh-TW: " + wrong.FirstLineIn("zh-TW"));
+        Expect(!wrong.SupportFile("en").Contains("WRONGKEY") && wrong.SupportFile("en").Contains("\"version\": 2"),
+            "doctor: the support file");
+        // From a client: its own settings, each step on the calling thread, a cancel.
+        using (Client client = new Client(url, app, "WRONGKEY0123456789ABCDEFGHIJKLMN", options))
+        {
+            int caller = System.Threading.Thread.CurrentThread.ManagedThreadId;
+            int heard = 0;
+            bool onCaller = true;
+            Diagnosis own = client.Diagnose(step =>
+            {
+                heard++;
+                onCaller = onCaller && System.Threading.Thread.CurrentThread.ManagedThreadId == caller && step.Text.Length > 0;
+            });
+            Expect(heard == own.Steps.Count && onCaller, "doctor: Client.Diagnose heard " + heard + " of " + own.Steps.Count);
+            Expect(own.Causes.Count > 0 && own.Causes[0].Key == "init.1011", "doctor: Client.Diagnose names init.1011");
+            string saved = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "verify-support-" + app + ".txt");
+            own.Save(saved, "en");
+            string file = System.IO.File.ReadAllText(saved);
+            Expect(file.StartsWith("Support file of the verify doctor") && !file.Contains("WRONGKEY"), "doctor: Save");
+            System.IO.File.Delete(saved);
+            using (CancelToken cancel = new CancelToken())
+            {
+                cancel.Cancel();
+                try
+                {
+                    client.Diagnose(null, cancel);
+                    Expect(false, "doctor: a cancelled token throws");
+                }
+                catch (VerifyException e)
+                {
+                    Expect(e.Code == ResultCode.Cancelled, "doctor: a cancelled token: " + e.Code);
+                }
+            }
+            try
+            {
+                client.Diagnose(step => { throw new InvalidOperationException("from the step"); });
+                Expect(false, "doctor: the step function's exception comes back");
+            }
+            catch (InvalidOperationException e)
+            {
+                Expect(e.Message == "from the step", "doctor: the step function's exception: " + e.Message);
+            }
         }
         ThrowsArgument(() => Library.Diagnose(url, app, key, null, TimeSpan.Zero), "doctor: a zero deadline");
         ThrowsArgument(() => Library.Diagnose(null, app, key), "doctor: a null URL");

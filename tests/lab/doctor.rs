@@ -1,5 +1,8 @@
 //! The doctor (`verify-doctor`, docs/doctor.md) on the lab's networks: each cause is named by
-//! its step, in words, and none is reported as another. A black-holed primary beside a
+//! its step, in words, and none is reported as another; the report's first line names it in
+//! English, Simplified and Traditional Chinese (`doctor_causes.rs` adds the second round's
+//! causes: a hosts file pointing elsewhere, a TLS-intercepting proxy, a gateway's 502, stored
+//! files of another machine). A black-holed primary beside a
 //! healthy mirror is the primary's connect timing out while the mirror's line is good; a
 //! slow name server is a slow lookup; a name that does not resolve is a lookup not found; a
 //! wrong AppKey is Init's 1011 and a program not approved its 1012; a pin of another key is
@@ -24,7 +27,7 @@ use crate::figures::Case;
 use crate::lab::{busy, lab, quiet, Slot};
 
 /// `verify-doctor` of this build, built on first use.
-fn doctor_binary() -> PathBuf {
+pub(crate) fn doctor_binary() -> PathBuf {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT
         .get_or_init(|| {
@@ -37,36 +40,51 @@ fn doctor_binary() -> PathBuf {
 }
 
 /// Runs the doctor in `slot` on `url` (and `mirror`) with the lab's CA, for a new program of
-/// the lab's sandbox; its JSON report, exit code and how long it took.
-fn doctor(slot: &Slot, url: &str, mirror: Option<&str>) -> (Value, Option<i32>, Duration) {
+/// the lab's sandbox; its JSON report, exit code and how long it took, and the program.
+pub(crate) fn doctor(
+    slot: &Slot,
+    url: &str,
+    mirror: Option<&str>,
+) -> (Value, Option<i32>, Duration, String) {
     let program = lab().sandbox().program();
+    let args = args_of(mirror);
+    let (report, code, took) = doctor_as(slot, url, &program.app_id, APP_KEY, &args);
+    (report, code, took, program.app_id)
+}
+
+/// The lab's CA, no proxy, and `mirror`.
+pub(crate) fn args_of(mirror: Option<&str>) -> Vec<String> {
     let mut args = lab_ca();
     args.extend(["--proxy".to_owned(), "none".to_owned()]);
     if let Some(mirror) = mirror {
         args.extend(["--mirror".to_owned(), mirror.to_owned()]);
     }
-    doctor_as(slot, url, &program.app_id, APP_KEY, &args)
+    args
 }
 
 /// `--ca` with the lab's CA.
-fn lab_ca() -> Vec<String> {
+pub(crate) fn lab_ca() -> Vec<String> {
     let ca = lab().sandbox().ca_file.display().to_string();
     vec!["--ca".to_owned(), ca]
 }
 
 /// Runs the doctor in `slot` on `url` for `app_id` with `app_key` (through
 /// `VERIFY_APP_KEY`) and `args` (its trust, proxy and mirrors); its JSON report, exit code
-/// and how long it took. The AppKey is never in the report.
-fn doctor_as(
+/// and how long it took. The report's first line in Simplified Chinese, read from the
+/// support file it saves (`--lang zh-CN --support-file`), is kept in the JSON as
+/// `first_line_zh_cn` for [`first_lines`]. The AppKey is never in the report nor the file.
+pub(crate) fn doctor_as(
     slot: &Slot,
     url: &str,
     app_id: &str,
     app_key: &str,
     args: &[String],
 ) -> (Value, Option<i32>, Duration) {
+    let support = std::env::temp_dir().join(unique("verify-lab-support-"));
     let mut command = slot.command(&doctor_binary());
     command
-        .args([url, app_id, "--json"])
+        .args([url, app_id, "--json", "--lang", "zh-CN", "--support-file"])
+        .arg(&support)
         .args(args)
         .args(["--deadline", "10", "--connect-timeout", "3000"])
         .env("VERIFY_APP_KEY", app_key);
@@ -74,18 +92,79 @@ fn doctor_as(
     let output = command.output().expect("verify-doctor runs in the slot");
     let took = started.elapsed();
     let text = String::from_utf8_lossy(&output.stdout);
-    let report: Value = serde_json::from_str(&text).unwrap_or_else(|err| {
+    let mut report: Value = serde_json::from_str(&text).unwrap_or_else(|err| {
         panic!(
             "no JSON report ({err}):\n{text}\n{}",
             String::from_utf8_lossy(&output.stderr)
         )
     });
     assert!(!text.contains(app_key), "the AppKey in the report:\n{text}");
+    let file = std::fs::read_to_string(&support).unwrap_or_default();
+    let _ = std::fs::remove_file(&support);
+    assert!(
+        !file.contains(app_key),
+        "the AppKey in the support file:\n{file}"
+    );
+    // The file: its header line, a blank line, then the text in zh-CN.
+    report["first_line_zh_cn"] = json!(file.lines().nth(2).unwrap_or_default());
     (report, output.status.code(), took)
 }
 
+/// The first line of the report in `en`, `zh-CN` and `zh-TW`: English from `report`'s JSON,
+/// Simplified Chinese from its support file ([`doctor_as`]), Traditional Chinese from one
+/// more run in zh-TW (its text's first line).
+pub(crate) fn first_lines(
+    slot: &Slot,
+    report: &Value,
+    url: &str,
+    app_id: &str,
+    app_key: &str,
+    args: &[String],
+) -> [String; 3] {
+    let output = slot
+        .command(&doctor_binary())
+        .args([url, app_id, "--lang", "zh-TW"])
+        .args(args)
+        .args(["--deadline", "10", "--connect-timeout", "3000"])
+        .env("VERIFY_APP_KEY", app_key)
+        .output()
+        .expect("verify-doctor runs in the slot");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(!text.contains(app_key), "the AppKey in the report:\n{text}");
+    [
+        report["first_line"].as_str().unwrap_or_default().to_owned(),
+        report["first_line_zh_cn"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned(),
+        text.lines().next().unwrap_or_default().to_owned(),
+    ]
+}
+
+/// Asserts that the report's cause is `key` and that its first line in each language (as
+/// [`first_lines`] reads them) starts with `words` (en, zh-CN, zh-TW).
+pub(crate) fn assert_first_lines(
+    slot: &Slot,
+    report: &Value,
+    run: (&str, &str, &str, &[String]),
+    key: &str,
+    words: [&str; 3],
+) {
+    let (url, app_id, app_key, args) = run;
+    let pretty = serde_json::to_string_pretty(report).unwrap_or_default();
+    assert_eq!(report["cause"]["key"], key, "{pretty}");
+    let lines = first_lines(slot, report, url, app_id, app_key, args);
+    for (line, words) in lines.iter().zip(words) {
+        assert!(
+            line.starts_with(words),
+            "the first line does not start with {words:?}: {line}\n{pretty}"
+        );
+    }
+    eprintln!("doctor first lines of {key}:\n  {}", lines.join("\n  "));
+}
+
 /// The steps of `kind` on `line` (`None`: any line).
-fn steps<'a>(report: &'a Value, kind: &str, line: Option<&str>) -> Vec<&'a Value> {
+pub(crate) fn steps<'a>(report: &'a Value, kind: &str, line: Option<&str>) -> Vec<&'a Value> {
     report["steps"]
         .as_array()
         .map(|steps| {
@@ -111,7 +190,8 @@ fn problems(report: &Value) -> Vec<String> {
     keys(&all)
 }
 
-fn keys(steps: &[&Value]) -> Vec<String> {
+/// `verdict:key` of `steps`.
+pub(crate) fn keys(steps: &[&Value]) -> Vec<String> {
     steps
         .iter()
         .map(|s| {
@@ -130,12 +210,12 @@ fn the_doctor_names_a_black_holed_primary_and_the_healthy_mirror() {
     Case::PrimaryBlackHoled.prepare(&slot);
     let primary = slot.url(&slot.primary);
     let mirror = slot.url(&slot.mirror);
-    let (report, code, took) = doctor(&slot, &primary, Some(&mirror));
+    let (report, code, took, app_id) = doctor(&slot, &primary, Some(&mirror));
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     assert_eq!(
         code,
-        Some(0),
-        "Init passes on the mirror: nothing failed\n{pretty}"
+        Some(3),
+        "Init passes on the mirror: nothing failed, the primary warned\n{pretty}"
     );
     assert!(took < Duration::from_secs(12), "took {took:?}\n{pretty}");
     let primary_line = format!("{primary}:443");
@@ -158,6 +238,17 @@ fn the_doctor_names_a_black_holed_primary_and_the_healthy_mirror() {
         init[0]["message"].as_str().unwrap_or("").contains(&mirror),
         "Init answered by the mirror\n{pretty}"
     );
+    assert_first_lines(
+        &slot,
+        &report,
+        (&primary, &app_id, APP_KEY, &args_of(Some(&mirror))),
+        "tcp.timeout",
+        [
+            "WARN: The connection timed out",
+            "WARN：连接超时",
+            "WARN：連線逾時",
+        ],
+    );
 }
 
 #[test]
@@ -165,14 +256,16 @@ fn the_doctor_names_a_slow_name_server_and_a_name_that_does_not_resolve() {
     let slot = lab().slot();
     Case::SlowDns.prepare(&slot);
     let primary = slot.url(&slot.primary);
-    let (report, code, _) = doctor(&slot, &primary, None);
+    let (report, code, _, app_id) = doctor(&slot, &primary, None);
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
-    assert_eq!(code, Some(0), "slow, not failed\n{pretty}");
+    assert_eq!(code, Some(3), "slow, not failed: a warning\n{pretty}");
     let lookup = steps(&report, "lookup", Some(&format!("{primary}:443")));
     assert_eq!(keys(&lookup), ["warn:lookup.slow"], "{pretty}");
-    let resolver = lookup[0]["details"]["resolver"].as_str().unwrap_or("");
-    assert!(
-        resolver.contains("198.18.0.53"),
+    let resolver = &lookup[0]["details"]["resolver"];
+    assert_eq!(resolver["kind"], "name_servers", "{pretty}");
+    assert_eq!(
+        resolver["name_servers"],
+        json!(["198.18.0.53"]),
         "the lab's name server named: {resolver}"
     );
     assert_eq!(
@@ -180,10 +273,21 @@ fn the_doctor_names_a_slow_name_server_and_a_name_that_does_not_resolve() {
         ["pass:init.ok"],
         "{pretty}"
     );
+    assert_first_lines(
+        &slot,
+        &report,
+        (&primary, &app_id, APP_KEY, &args_of(None)),
+        "lookup.slow",
+        [
+            "WARN: The server's name was found, but the name server is slow",
+            "WARN：已解析服务器域名，但域名解析较慢",
+            "WARN：已解析伺服器網域名稱，但網域名稱解析較慢",
+        ],
+    );
     slot.clear("case");
 
     let nowhere = format!("https://s{}-nowhere.lab.test", slot.k);
-    let (report, code, _) = doctor(&slot, &nowhere, None);
+    let (report, code, _, app_id) = doctor(&slot, &nowhere, None);
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     assert_eq!(code, Some(1), "{pretty}");
     assert_eq!(
@@ -197,6 +301,24 @@ fn the_doctor_names_a_slow_name_server_and_a_name_that_does_not_resolve() {
         ["fail:init.network"],
         "{pretty}"
     );
+    assert_eq!(
+        steps(&report, "init", None)[0]["knock_on"],
+        "lookup.not_found"
+    );
+    assert_first_lines(
+        &slot,
+        &report,
+        (&nowhere, &app_id, APP_KEY, &args_of(None)),
+        "lookup.not_found",
+        [
+            &format!(
+                "FAIL: The server's name s{}-nowhere.lab.test cannot be found",
+                slot.k
+            ),
+            "FAIL：无法解析服务器域名",
+            "FAIL：無法解析伺服器網域名稱",
+        ],
+    );
 }
 
 /// The best `elapsed_ms` of two healthy reports in `slot` (every step passing).
@@ -204,7 +326,7 @@ fn healthy_elapsed(slot: &Slot) -> f64 {
     let primary = slot.url(&slot.primary);
     (0..2)
         .map(|_| {
-            let (report, code, _) = doctor(slot, &primary, None);
+            let (report, code, _, _) = doctor(slot, &primary, None);
             let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
             assert_eq!(code, Some(0), "{pretty}");
             assert_eq!(report["verdict"], "pass", "{pretty}");
@@ -230,6 +352,10 @@ fn a_healthy_report_takes_the_connection_and_one_init_round_trip() {
         healthy_elapsed(&slot)
     };
     let round_trips = (slow - zero) / RTT as f64;
+    eprintln!(
+        "a healthy report: {zero:.0} ms at no round trip, {slow:.0} ms at {RTT} ms: \
+         {round_trips:.1} round trips"
+    );
     assert!(
         round_trips <= ROUND_TRIPS + 0.5,
         "{RTT} ms RTT: the report took {slow:.0} ms, {round_trips:.1} round trips over the \
@@ -266,6 +392,17 @@ fn the_doctor_names_a_wrong_app_key_and_a_program_not_approved() {
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     assert_eq!(code, Some(1), "{pretty}");
     assert_eq!(problems(&report), ["fail:init.1011"], "{pretty}");
+    assert_first_lines(
+        &slot,
+        &report,
+        (&primary, &program.app_id, WRONG_KEY, &args),
+        "init.1011",
+        [
+            "FAIL: Refused with 1011: the AppKey is wrong",
+            "FAIL：被拒绝（1011）",
+            "FAIL：被拒絕（1011）",
+        ],
+    );
     assert_eq!(
         keys(&steps(&report, "tls", Some(&line))),
         ["pass:tls.ok"],
@@ -286,6 +423,17 @@ fn the_doctor_names_a_wrong_app_key_and_a_program_not_approved() {
     let pretty = serde_json::to_string_pretty(&report).unwrap_or_default();
     assert_eq!(code, Some(1), "{pretty}");
     assert_eq!(problems(&report), ["fail:init.1012"], "{pretty}");
+    assert_first_lines(
+        &slot,
+        &report,
+        (&primary, &pending, APP_KEY, &args),
+        "init.1012",
+        [
+            "FAIL: Refused with 1012",
+            "FAIL：被拒绝（1012）",
+            "FAIL：被拒絕（1012）",
+        ],
+    );
     assert_network_passes(&report, &line);
 }
 
@@ -309,6 +457,17 @@ fn the_doctor_names_a_wrong_pin_and_a_server_it_does_not_trust() {
         "{pretty}"
     );
     assert_network_passes(&report, &line);
+    assert_first_lines(
+        &slot,
+        &report,
+        (&primary, &program.app_id, APP_KEY, &args),
+        "tls.pin_mismatch",
+        [
+            "FAIL: The server's certificate matches none of the pinned keys",
+            "FAIL：服务器证书与固定的公钥均不匹配",
+            "FAIL：伺服器憑證與固定的公鑰均不相符",
+        ],
+    );
 
     // Without --ca: the lab's CA is its own, Mozilla's roots do not know it.
     let args = ["--proxy", "none"].map(str::to_owned);
@@ -321,6 +480,17 @@ fn the_doctor_names_a_wrong_pin_and_a_server_it_does_not_trust() {
         "{pretty}"
     );
     assert_network_passes(&report, &line);
+    assert_first_lines(
+        &slot,
+        &report,
+        (&primary, &program.app_id, APP_KEY, &args),
+        "tls.unknown_issuer",
+        [
+            "FAIL: The server's certificate was issued by CN=verify tests CA",
+            "FAIL：服务器证书由 CN=verify tests CA 签发",
+            "FAIL：伺服器憑證由 CN=verify tests CA 簽發",
+        ],
+    );
 }
 
 #[test]
@@ -346,4 +516,15 @@ fn the_doctor_names_a_proxy_nothing_listens_on() {
         "{pretty}"
     );
     assert!(steps(&report, "tcp", None).is_empty(), "{pretty}");
+    assert_first_lines(
+        &slot,
+        &report,
+        (&primary, &program.app_id, APP_KEY, &args),
+        "proxy.unreachable",
+        [
+            "FAIL: The proxy http://127.0.0.1:9 (options) cannot be reached",
+            "FAIL：无法连接代理服务器 http://127.0.0.1:9",
+            "FAIL：無法連線代理伺服器 http://127.0.0.1:9",
+        ],
+    );
 }

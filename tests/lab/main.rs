@@ -12,16 +12,20 @@
 //! - `keeper`: the keeper through a 30 s stall and a 3 s round-trip spike.
 //! - `figures`: the table of BENCHMARKS.md's network lab section (`benches/lab.sh`).
 //! - `doctor`: `verify-doctor` names a black-holed primary beside a healthy mirror, a slow
-//!   name server and a name that does not resolve, each by its step.
+//!   name server and a name that does not resolve, each by its step and on its first line
+//!   in three languages; `doctor_causes`: a hosts file pointing elsewhere, a TLS-intercepting
+//!   proxy (mitmproxy), a gateway's 502 (nginx), stored files of another machine.
 //!
-//! Needs root (namespaces), python3, iproute2, dnsmasq, ethtool and libcurl's headers:
-//! `scripts/install-deps.sh python3 iproute2 dnsmasq ethtool libcurl-dev`. Without them the
+//! Needs root (namespaces), python3, iproute2, dnsmasq, ethtool and libcurl's headers, and
+//! for the doctor's causes nginx and mitmproxy: `scripts/install-deps.sh python3 iproute2
+//! dnsmasq ethtool libcurl-dev nginx mitmproxy`. Without them the
 //! tests fail and say why.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod doctor;
+mod doctor_causes;
 mod figures;
 mod keeper;
 mod lab;

@@ -523,6 +523,23 @@ fn release_wheels_and_sdist() {
         let repository = std::fs::read(root().join(licence)).expect("the licence text");
         assert!(shipped == repository, "the wheel's {licence}");
     }
+    // Every wheel carries the notices of the crates in its library (scripts/notices.sh).
+    let notices = common::host::third_party_notices(false);
+    for platform in [
+        "manylinux_2_17_x86_64",
+        "manylinux_2_17_aarch64",
+        "win_amd64",
+        "win32",
+    ] {
+        let shipped = read(
+            &wheel(platform),
+            &format!("verify_sdk-{VERSION}.dist-info/licenses/THIRD-PARTY-NOTICES"),
+        );
+        assert!(
+            shipped == notices,
+            "{platform}: the wheel's THIRD-PARTY-NOTICES"
+        );
+    }
     for (file, machine) in [(&linux, "X86-64"), (&arm, "AArch64")] {
         let library = read(file, "verify/libverify.so");
         let scratch = Scratch::new();
@@ -608,6 +625,7 @@ fn release_wheels_and_sdist() {
     let listing = run(Command::new("tar").arg("tzf").arg(&sdist), "tar tzf");
     assert!(
         listing.contains("src/verify/_generated/results.py")
+            && listing.contains("THIRD-PARTY-NOTICES")
             && !listing.contains("libverify.so")
             && !listing.contains("verify.dll"),
         "{listing}"

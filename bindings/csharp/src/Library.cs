@@ -225,71 +225,25 @@ namespace Verify
             Args.Required(baseUrl, "baseUrl");
             Args.Required(appId, "appId");
             Args.Required(appKey, "appKey");
-            uint deadlineMs = 0;
-            if (deadline.HasValue)
-            {
-                double ms = Math.Ceiling(deadline.Value.TotalMilliseconds);
-                if (ms < 1 || ms > uint.MaxValue)
-                {
-                    throw new ArgumentOutOfRangeException("deadline", "The deadline must be 1 ms to UInt32.MaxValue ms.");
-                }
-                deadlineMs = (uint)ms;
-            }
+            // 0: the library's default deadline.
+            uint deadlineMs = deadline.HasValue ? Args.Milliseconds(deadline.Value, "deadline") : 0;
             Library.CheckAbi(); // a missing native library: DllNotFoundException with what to do
             ClientOptionsHandle native = options == null ? null : options.ToHandle();
-            DiagnosisHandle report = null;
-            bool kept = false;
             try
             {
+                DiagnosisHandle report;
                 // No options: an empty handle, which crosses as NULL.
                 int code = NativeMethods.verify_diagnose(baseUrl, appId, appKey, native ?? new ClientOptionsHandle(),
                     deadlineMs, out report);
-                if (code != (int)ResultCode.Ok)
-                {
-                    throw VerifyException.FromLastError((ResultCode)code);
-                }
-                DiagnosisHandle held = report;
-                Diagnosis diagnosis = held.With(p => ReadDiagnosis(p, held));
-                kept = true;
-                return diagnosis;
+                return Diagnosis.Take(code, report);
             }
             finally
             {
-                // The report lives on in the Diagnosis (its TextIn); freed here only on a failure.
-                if (report != null && !kept)
-                {
-                    report.Dispose();
-                }
                 if (native != null)
                 {
                     native.Dispose();
                 }
             }
-        }
-
-        /// <summary>Copies the report at <paramref name="report"/> out of the library; the Diagnosis keeps <paramref name="handle"/>.</summary>
-        private static Diagnosis ReadDiagnosis(DiagnosisHandle report, DiagnosisHandle handle)
-        {
-            int verdict;
-            NativeMethods.verify_diagnosis_verdict(report, out verdict);
-            IntPtr text;
-            string json = NativeMethods.verify_diagnosis_json(report, out text) == 0 ? Utf8.FromNative(text) : null;
-            string plain = NativeMethods.verify_diagnosis_text(report, out text) == 0 ? Utf8.FromNative(text) : null;
-            UIntPtr count;
-            NativeMethods.verify_diagnosis_count(report, out count);
-            List<DiagnosisStep> steps = new List<DiagnosisStep>();
-            for (ulong i = 0; i < count.ToUInt64(); i++)
-            {
-                int kind, stepVerdict;
-                IntPtr key, message;
-                if (NativeMethods.verify_diagnosis_step(report, new UIntPtr(i), out kind, out stepVerdict, out key, out message) != 0)
-                {
-                    break;
-                }
-                steps.Add(new DiagnosisStep((DiagnosisStepKind)kind, (Verdict)stepVerdict,
-                    Utf8.FromNative(key), Utf8.FromNative(message)));
-            }
-            return new Diagnosis((Verdict)verdict, steps.AsReadOnly(), json, plain, handle);
         }
 
         /// <summary>

@@ -504,40 +504,63 @@ pub const ENUMS: &[EnumSpec] = &[
         ],
     },
     EnumSpec {
-        name: "DiagnosisStepKind",
+        name: "DiagnosisActor",
         csharp: None,
         python: None,
-        doc: "What a step of the doctor checked.",
-        c_what: "A step of the doctor",
-        prefix: "VERIFY_STEP_",
+        doc: "Who acts on a cause the doctor found.",
+        c_what: "Who acts on a cause",
+        prefix: "VERIFY_ACTOR_",
         ty: IntType::I32,
         flags: false,
         open: true,
         home: Home::Generated,
-        core: Some("verify_core::diagnose::StepKind::{}.number()"),
+        core: Some("verify_core::diagnose::Actor::{} as i32"),
         members: &[
+            member("NONE", 0, "Nobody: not a cause."),
             member(
-                "OPTIONS",
+                "USER",
                 1,
-                "The options themselves (URLs, trust and pins, proxy, timeouts, the state \
-                 folder).",
+                "The end user, on this computer or its network (check the network, the clock, \
+                 the proxy, security software).",
             ),
-            member("LOOKUP", 2, "A line's name lookup."),
-            member("TCP", 3, "A TCP connect to one address of a line."),
-            member("PROXY", 4, "The proxy, and whether it answered."),
             member(
-                "TLS",
-                5,
-                "The TLS handshake with one address of a line (protocol, chain, expiry, pins).",
-            ),
-            member("CLOCK", 6, "The local clock against the server's."),
-            member("INIT", 7, "The Init handshake."),
-            member("OFFLINE", 8, "The offline store."),
-            member(
-                "MACHINE",
-                9,
-                "Machine code v2's check (outcome and components, never a value).",
+                "VENDOR",
+                2,
+                "The software's vendor (the program's settings, its server): contact them.",
             ),
         ],
     },
 ];
+
+/// Every enum of the C ABI, in the header's order: [`ENUMS`], then the doctor's step kinds,
+/// made from the doctor's table in the core (`verify_core::diagnose::table::STEPS`: a new
+/// step kind is one row there, CONTRIBUTING.md "Adding a doctor step").
+pub fn all() -> &'static [EnumSpec] {
+    static ALL: std::sync::OnceLock<Vec<EnumSpec>> = std::sync::OnceLock::new();
+    ALL.get_or_init(|| {
+        let members: Vec<Member> = verify_core::diagnose::table::STEPS
+            .iter()
+            .map(|step| Member {
+                name: Box::leak(step.name.to_ascii_uppercase().into_boxed_str()),
+                value: i64::from(step.number),
+                doc: step.doc,
+            })
+            .collect();
+        let mut all = ENUMS.to_vec();
+        all.push(EnumSpec {
+            name: "DiagnosisStepKind",
+            csharp: None,
+            python: None,
+            doc: "What a step of the doctor checked.",
+            c_what: "A step of the doctor",
+            prefix: "VERIFY_STEP_",
+            ty: IntType::I32,
+            flags: false,
+            open: true,
+            home: Home::Generated,
+            core: Some("verify_core::diagnose::StepKind::{}.number()"),
+            members: Box::leak(members.into_boxed_slice()),
+        });
+        all
+    })
+}

@@ -4,7 +4,8 @@
 //! - [`Schema::codes`]: the code table (`core/src/codes.rs`) with its classes
 //!   ([`verify_core::codes::CodeClass`]).
 //! - [`Schema::actions`], [`Schema::replies`]: the action table (`core/src/actions/table.rs`).
-//! - [`Schema::enums`]: every enum of the C ABI ([`enums::ENUMS`], written in `enums.rs` here).
+//! - [`Schema::enums`]: every enum of the C ABI ([`enums::ENUMS`], written in `enums.rs` here,
+//!   and the doctor's step kinds from the core's table: [`enums::all`]).
 //! - [`Schema::families`]: the families of codes a binding raises as errors of their own
 //!   ([`errors::FAMILIES`], written in `errors.rs` here over the code table's numbers).
 //! - [`Schema::exports`], [`Schema::callbacks`], [`Schema::structs`], [`Schema::handles`],
@@ -64,7 +65,7 @@ impl Schema {
             classes: &CodeClass::ALL,
             actions: verify_core::actions::ACTIONS,
             replies: verify_core::actions::REPLIES,
-            enums: enums::ENUMS,
+            enums: enums::all(),
             families: errors::FAMILIES,
             exports: Vec::new(),
             callbacks: Vec::new(),

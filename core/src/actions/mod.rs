@@ -478,7 +478,7 @@ impl SocialRegistration {
 }
 
 /// Any action with any parameters: never sent twice once it may have been delivered. Its
-/// purpose and its login come from the table's row of the action ([`from_table`]).
+/// purpose and its login come from the table's row of the action (`from_table`).
 pub fn generic_request(action: &str, params: &[(&str, &str)]) -> Result<ActionRequest, Error> {
     let mut request = ActionRequest::new(required("action", action)?, false);
     for (key, value) in params {

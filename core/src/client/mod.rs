@@ -83,6 +83,16 @@ pub(crate) struct Shared {
     /// Exchanges going on in the background, stopped and joined when the client is dropped.
     background: Mutex<Vec<(Arc<Pending>, Thread)>>,
     log: Option<LogHook>,
+    /// The base URL and the options the client was made with (the doctor runs with them).
+    made: (String, Options),
+}
+
+/// What a client was made with, for the doctor ([`crate::diagnose::diagnose_client`]).
+pub(crate) struct MadeWith<'a> {
+    pub(crate) base_url: &'a str,
+    pub(crate) app_id: &'a str,
+    pub(crate) app_key: &'a str,
+    pub(crate) options: &'a Options,
 }
 
 impl fmt::Debug for Client {
@@ -127,6 +137,7 @@ impl Client {
         if app_key.is_empty() {
             return Err(Error::invalid_argument("app_key must not be empty"));
         }
+        let made = (base_url.to_owned(), options.clone());
         let mut endpoints = Vec::with_capacity(1 + options.mirrors.len());
         let mut service = Vec::new();
         for url in std::iter::once(base_url).chain(options.mirrors.iter().map(String::as_str)) {
@@ -239,6 +250,7 @@ impl Client {
             offline,
             background: Mutex::default(),
             log: options.log,
+            made,
         };
         Ok(Client {
             shared: Arc::new(shared),
@@ -253,6 +265,22 @@ impl Client {
     /// The current (connect, call) timeouts.
     pub fn timeouts(&self) -> (Duration, Duration) {
         self.shared.transport.timeouts()
+    }
+
+    /// The program's AppId.
+    pub fn app_id(&self) -> &str {
+        &self.shared.app_id
+    }
+
+    /// The base URL, AppId, AppKey and options the client was made with.
+    pub(crate) fn made_with(&self) -> MadeWith<'_> {
+        let shared = &self.shared;
+        MadeWith {
+            base_url: &shared.made.0,
+            app_id: &shared.app_id,
+            app_key: &shared.app_key,
+            options: &shared.made.1,
+        }
     }
 
     /// Seconds added to the local clock to get the server's, learned from a 1014 refusal.

@@ -1,6 +1,15 @@
-//! What the doctor shows of a certificate: its subject, its issuer and its validity, read
-//! from the DER (`net/der.rs`: the fields only; the chain's checks are rustls's and webpki's).
+//! What the doctor shows of a certificate, as `openssl x509 -noout -text -fingerprint`
+//! would: its subject, its issuer, its validity, the names it is for (subjectAltName), its
+//! SHA-256 fingerprint and its key's pin (base64 SHA-256 of the SubjectPublicKeyInfo, as the
+//! client's pins are written). Read from the DER (`net/der.rs`: the fields only; the chain's
+//! checks are rustls's and webpki's).
 
+use std::net::{Ipv4Addr, Ipv6Addr};
+
+use base64::Engine;
+use serde_json::{json, Value};
+
+use super::report::rfc3339_of;
 use crate::net::der::element;
 
 /// The names and dates of one certificate.
@@ -14,6 +23,35 @@ pub(crate) struct CertFacts {
     pub(crate) not_before: i64,
     /// Not valid after, Unix seconds.
     pub(crate) not_after: i64,
+    /// The DNS names and addresses of its subjectAltName.
+    pub(crate) names: Vec<String>,
+    /// SHA-256 of the certificate, `AB:CD:...` as openssl prints it.
+    pub(crate) sha256: String,
+    /// `sha256/` and the base64 SHA-256 of its SubjectPublicKeyInfo: the pin of its key.
+    pub(crate) pin: String,
+}
+
+impl CertFacts {
+    /// As an entry of the JSON's `chain`.
+    pub(crate) fn to_json(&self) -> Value {
+        json!({
+            "subject": self.subject,
+            "issuer": self.issuer,
+            "not_before": rfc3339_of(self.not_before),
+            "not_after": rfc3339_of(self.not_after),
+            "names": self.names,
+            "sha256": self.sha256,
+            "spki_pin": self.pin,
+        })
+    }
+}
+
+/// `sha256/` and the base64 of a SHA-256 hash: a pin as the client's options write it.
+pub(crate) fn pin_text(hash: &[u8]) -> String {
+    format!(
+        "sha256/{}",
+        base64::engine::general_purpose::STANDARD.encode(hash)
+    )
 }
 
 /// Reads a certificate's subject, issuer and validity; `None` when it does not parse.
@@ -31,7 +69,11 @@ pub(crate) fn facts(der: &[u8]) -> Option<CertFacts> {
     let (issuer, rest) = (issuer.content, issuer.rest);
     let validity = element(rest)?;
     let (validity, rest) = (validity.content, validity.rest);
-    let subject = element(rest)?.content;
+    let subject = element(rest)?;
+    let (subject, rest) = (subject.content, subject.rest);
+    let spki = element(rest)?;
+    let names = alt_names(spki.rest);
+    let digest = |data: &[u8]| ring::digest::digest(&ring::digest::SHA256, data);
     let before = element(validity)?;
     let (before_tag, before, rest) = (before.tag, before.content, before.rest);
     let after = element(rest)?;
@@ -41,7 +83,68 @@ pub(crate) fn facts(der: &[u8]) -> Option<CertFacts> {
         issuer: name(issuer),
         not_before: time(before_tag, before)?,
         not_after: time(after_tag, after)?,
+        names,
+        sha256: digest(der)
+            .as_ref()
+            .iter()
+            .map(|b| format!("{b:02X}"))
+            .collect::<Vec<_>>()
+            .join(":"),
+        pin: pin_text(digest(spki.whole).as_ref()),
     })
+}
+
+/// The DNS names and IP addresses of the subjectAltName extension, read from what follows
+/// the SubjectPublicKeyInfo (the optional unique identifiers, then `[3]` extensions).
+fn alt_names(mut rest: &[u8]) -> Vec<String> {
+    let mut names = Vec::new();
+    while let Some(field) = element(rest) {
+        rest = field.rest;
+        if field.tag != 0xa3 {
+            continue;
+        }
+        let Some(extensions) = element(field.content) else {
+            break;
+        };
+        let mut list = extensions.content;
+        while let Some(extension) = element(list) {
+            list = extension.rest;
+            let Some(oid) = element(extension.content) else {
+                continue;
+            };
+            // 2.5.29.17, subjectAltName.
+            if oid.content != [0x55, 0x1d, 0x11] {
+                continue;
+            }
+            let mut value = element(oid.rest);
+            // An optional `critical` BOOLEAN before the OCTET STRING.
+            if value.as_ref().is_some_and(|v| v.tag == 0x01) {
+                value = value.and_then(|v| element(v.rest));
+            }
+            let Some(general) = value.and_then(|v| element(v.content)) else {
+                continue;
+            };
+            let mut entries = general.content;
+            while let Some(entry) = element(entries) {
+                entries = entry.rest;
+                match (entry.tag, entry.content.len()) {
+                    (0x82, _) => names.push(String::from_utf8_lossy(entry.content).into_owned()),
+                    (0x87, 4) => {
+                        let mut octets = [0u8; 4];
+                        octets.copy_from_slice(entry.content);
+                        names.push(Ipv4Addr::from(octets).to_string());
+                    }
+                    (0x87, 16) => {
+                        let mut octets = [0u8; 16];
+                        octets.copy_from_slice(entry.content);
+                        names.push(Ipv6Addr::from(octets).to_string());
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    names
 }
 
 /// `CN=..., O=...` of a Name's contents (the attributes the doctor knows, in order).

@@ -1,24 +1,65 @@
 //! The doctor's TLS step over a connected stream: the client's own trust and pins, and what
-//! the server showed (protocol, the chain's names and validity, whether a pin matched), even
-//! when it is refused; the refusal in the words of the client's own error, with a key.
+//! the server showed (protocol; for each certificate of the chain its names, issuer,
+//! validity, SHA-256 fingerprint and key pin; the pins the program expects), even when it is
+//! refused; the refusal in words, with a key. A chain the program does not trust that a
+//! proxy or security software made (through a tunnel, or an issuer known for it) is named
+//! as an interception.
 
 use std::io;
 use std::net::TcpStream;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rustls::pki_types::ServerName;
 use rustls::ClientConnection;
 use serde_json::{json, Value};
 
-use super::cert;
+use super::cert::{self, pin_text, CertFacts};
 use super::reach::Line;
-use super::report::{rfc3339_of, span, Step, StepKind, Verdict};
+use super::report::{rfc3339_of, span, Step, Verdict};
+use super::stop::Stop;
+use super::table::StepKind;
 use crate::net::tls::{PinMismatch, Seen, SelfSigned, Trust};
-use crate::util::deadline::Deadline;
 
 /// A certificate that ends within this is reported.
 const EXPIRES_SOON: i64 = 14 * 86_400;
+
+/// Words in an issuer's name that products inspecting TLS put there (security software,
+/// company proxies, debugging proxies), lowercase.
+const INTERCEPTORS: &[&str] = &[
+    "mitmproxy",
+    "fiddler",
+    "charles proxy",
+    "kaspersky",
+    "avast",
+    "eset",
+    "bitdefender",
+    "norton",
+    "sophos",
+    "fortinet",
+    "fortigate",
+    "zscaler",
+    "palo alto",
+    "blue coat",
+    "cisco umbrella",
+    "netskope",
+    "forcepoint",
+    "websense",
+    "trend micro",
+    "mcafee",
+    "qihoo",
+    "huorong",
+    "火绒",
+];
+
+/// How the handshake was reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Path {
+    /// Straight to the server.
+    Direct,
+    /// Through a proxy's tunnel.
+    Tunnel,
+}
 
 /// The TLS step over a connected stream: the client's own trust and pins, and what the
 /// server showed (protocol, chain, validity), even when it is refused.
@@ -26,7 +67,8 @@ pub(crate) fn handshake(
     line: &Line,
     mut stream: TcpStream,
     trust: &Trust,
-    deadline: Deadline,
+    path: Path,
+    stop: &Stop,
 ) -> Step {
     let started = Instant::now();
     let seen: Seen = Arc::default();
@@ -45,9 +87,9 @@ pub(crate) fn handshake(
         Ok(connection) => connection,
         Err(err) => return fail("tls.refused", crate::net::tls::refusal(&err).1),
     };
-    let outcome = drive(&mut connection, &mut stream, deadline);
+    let outcome = drive(&mut connection, &mut stream, stop);
     let took = started.elapsed();
-    let chain: Vec<cert::CertFacts> = seen
+    let chain: Vec<CertFacts> = seen
         .lock()
         .map(|chain| chain.iter().filter_map(|c| cert::facts(c)).collect())
         .unwrap_or_default();
@@ -60,7 +102,20 @@ pub(crate) fn handshake(
         Ok(()) => passed(&connection, &chain, pinned, trust.pin_count()),
         Err(Shake::Tls(err)) => {
             let (_, words) = crate::net::tls::refusal(&err);
-            fail(tls_key(&err), words)
+            let key = tls_key(&err);
+            match intercepted(key, &chain, path) {
+                Some(issuer) => fail(
+                    "tls.intercepted",
+                    format!(
+                        "{words}; the chain is issued by {issuer}, which inspects TLS (security \
+                         software or a proxy), not by the server's authority"
+                    ),
+                ),
+                None => fail(key, words),
+            }
+        }
+        Err(Shake::Cancelled) => {
+            return Step::new(StepKind::Tls, Verdict::Skip, "cancelled", "cancelled").took(took)
         }
         Err(Shake::TimedOut) => fail(
             "tls.timeout",
@@ -78,27 +133,57 @@ pub(crate) fn handshake(
             ),
         ),
     };
-    step = step.took(took).detail(
-        "chain",
-        chain
-            .iter()
-            .map(|c| {
-                json!({
-                    "subject": c.subject,
-                    "issuer": c.issuer,
-                    "not_before": rfc3339_of(c.not_before),
-                    "not_after": rfc3339_of(c.not_after),
-                })
-            })
-            .collect::<Vec<_>>(),
-    );
-    step.detail("pins", trust.pin_count())
+    step = step
+        .took(took)
+        .detail("host", line.host.as_str())
+        .detail(
+            "chain",
+            chain.iter().map(CertFacts::to_json).collect::<Vec<_>>(),
+        )
+        .detail("pins", trust.pin_count())
+        .detail(
+            "expected_pins",
+            trust
+                .pins
+                .iter()
+                .map(|pin| pin_text(pin))
+                .collect::<Vec<_>>(),
+        );
+    if let Some(leaf) = chain.first() {
+        step = step
+            .detail("subject", leaf.subject.as_str())
+            .detail("issuer", leaf.issuer.as_str())
+            .detail("names", leaf.names.clone())
+            .detail("not_before", rfc3339_of(leaf.not_before))
+            .detail("not_after", rfc3339_of(leaf.not_after))
+            .detail("server_pin", leaf.pin.as_str())
+            .detail("sha256", leaf.sha256.as_str());
+    }
+    step
+}
+
+/// The issuer of a chain that someone between the program and the server made: a chain the
+/// program does not trust (or whose keys are not pinned) seen through a proxy's tunnel, or
+/// issued by a product known to inspect TLS.
+fn intercepted(key: &str, chain: &[CertFacts], path: Path) -> Option<String> {
+    if !matches!(
+        key,
+        "tls.unknown_issuer" | "tls.pin_mismatch" | "tls.self_signed"
+    ) {
+        return None;
+    }
+    let issuer = chain.first().map(|leaf| leaf.issuer.clone())?;
+    let known = chain.iter().any(|c| {
+        let name = c.issuer.to_lowercase();
+        INTERCEPTORS.iter().any(|word| name.contains(word))
+    });
+    (known || path == Path::Tunnel).then_some(issuer)
 }
 
 /// The step of a finished handshake.
 fn passed(
     connection: &ClientConnection,
-    chain: &[cert::CertFacts],
+    chain: &[CertFacts],
     pinned: Option<usize>,
     pins: usize,
 ) -> Step {
@@ -114,7 +199,7 @@ fn passed(
         (_, Some(at)) => format!("the key of certificate {} of the chain is pinned", at + 1),
         (_, None) => "a pinned key matched".to_owned(),
     };
-    let now = crate::diagnose::unix_now();
+    let now = super::report::unix_now();
     let (verdict, key, words) = match chain.first() {
         Some(leaf) => {
             let left = leaf.not_after.saturating_sub(now);
@@ -176,14 +261,16 @@ fn tls_key(err: &rustls::Error) -> &'static str {
 enum Shake {
     Tls(rustls::Error),
     TimedOut,
+    Cancelled,
     Closed(io::Error),
 }
 
-/// Runs a handshake on a blocking socket, every read and write bounded by `deadline`.
+/// Runs a handshake on a blocking socket, each read and write waiting at most a slice of
+/// the time left, so that a cancel or the deadline stops it.
 fn drive(
     connection: &mut ClientConnection,
     stream: &mut TcpStream,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> Result<(), Shake> {
     let timed_out = |err: &io::Error| {
         matches!(
@@ -192,12 +279,15 @@ fn drive(
         )
     };
     loop {
-        let left = deadline.remaining();
-        if left < Duration::from_millis(1) {
+        if stop.cancelled() {
+            return Err(Shake::Cancelled);
+        }
+        let slice = stop.slice();
+        if slice.is_zero() {
             return Err(Shake::TimedOut);
         }
-        let _ = stream.set_read_timeout(Some(left));
-        let _ = stream.set_write_timeout(Some(left));
+        let _ = stream.set_read_timeout(Some(slice));
+        let _ = stream.set_write_timeout(Some(stop.remaining().max(slice)));
         while connection.wants_write() {
             match connection.write_tls(stream) {
                 Ok(_) => {}
@@ -224,7 +314,8 @@ fn drive(
                 }
             }
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) if timed_out(&err) => return Err(Shake::TimedOut),
+            // A slice passed: look at the cancel and the deadline again.
+            Err(err) if timed_out(&err) => {}
             Err(err) => return Err(Shake::Closed(err)),
         }
     }

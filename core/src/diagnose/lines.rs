@@ -7,19 +7,20 @@
 
 use std::net::SocketAddr;
 
-use super::handshake::handshake;
+use super::handshake::{handshake, Path};
 use super::proxy::{through_proxy, ProxyPlan};
 use super::reach::{connect, look_up, Line};
-use super::report::{Step, StepKind, Verdict};
+use super::report::{Step, Verdict};
+use super::stop::Stop;
+use super::table::StepKind;
 use crate::options::Options;
-use crate::util::deadline::Deadline;
 
-/// The steps of every line, the lines probed at once (each bounded by `deadline`).
+/// The steps of every line, the lines probed at once (each bounded by `stop`).
 pub(crate) fn probe(
     lines: &[Line],
     options: &Options,
     proxy: Option<&ProxyPlan>,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> Vec<Step> {
     let trust = &options.trust;
     let tls = trust.config_seen(true, None).ok();
@@ -29,8 +30,8 @@ pub(crate) fn probe(
             .map(|line| {
                 let tls = tls.clone();
                 scope.spawn(move || match proxy.filter(|p| p.takes(line)) {
-                    Some(proxy) => through_proxy(line, proxy, options, deadline),
-                    None => direct(line, options, tls.is_some(), deadline),
+                    Some(proxy) => through_proxy(line, proxy, options, stop),
+                    None => direct(line, options, tls.is_some(), stop),
                 })
             })
             .collect();
@@ -53,8 +54,8 @@ pub(crate) fn probe(
 }
 
 /// A line without a proxy: the lookup, then each address's TCP connect and TLS handshake.
-fn direct(line: &Line, options: &Options, tls_usable: bool, deadline: Deadline) -> Vec<Step> {
-    let (lookup, addrs) = look_up(line, options, deadline);
+fn direct(line: &Line, options: &Options, tls_usable: bool, stop: &Stop) -> Vec<Step> {
+    let (lookup, addrs) = look_up(line, options, stop);
     let mut steps = vec![lookup];
     let Some(addrs) = addrs else {
         return steps;
@@ -62,7 +63,7 @@ fn direct(line: &Line, options: &Options, tls_usable: bool, deadline: Deadline) 
     let probes: Vec<Vec<Step>> = std::thread::scope(|scope| {
         let running: Vec<_> = addrs
             .iter()
-            .map(|addr| scope.spawn(move || one_address(line, *addr, options, deadline)))
+            .map(|addr| scope.spawn(move || one_address(line, *addr, options, stop)))
             .collect();
         running
             .into_iter()
@@ -101,12 +102,12 @@ fn direct(line: &Line, options: &Options, tls_usable: bool, deadline: Deadline) 
 }
 
 /// The TCP connect and, for https, the TLS handshake with one address.
-fn one_address(line: &Line, addr: SocketAddr, options: &Options, deadline: Deadline) -> Vec<Step> {
-    let (tcp, stream) = connect(addr, options.connect_timeout, deadline);
+fn one_address(line: &Line, addr: SocketAddr, options: &Options, stop: &Stop) -> Vec<Step> {
+    let (tcp, stream) = connect(addr, options.connect_timeout, stop);
     let mut steps = vec![tcp.line(&line.label).address(addr)];
     if let (Some(stream), true) = (stream, line.https) {
         steps.push(
-            handshake(line, stream, &options.trust, deadline)
+            handshake(line, stream, &options.trust, Path::Direct, stop)
                 .line(&line.label)
                 .address(addr),
         );

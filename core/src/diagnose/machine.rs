@@ -2,7 +2,8 @@
 
 use serde_json::json;
 
-use super::report::{Step, StepKind, Verdict};
+use super::report::{Step, Verdict};
+use super::table::StepKind;
 use crate::machine::{machine_check_unwritten, ComponentState, Outcome};
 use crate::options::Options;
 

@@ -1,10 +1,11 @@
-//! The doctor's options step: what the client would refuse, and what it accepts but the
-//! developer should know. It writes nothing but a probe file that shows the state folder
-//! can be written (removed at once).
+//! The doctor's options step: what the client would refuse, each refusal naming the option
+//! and why, and what it accepts but the developer should know. It writes nothing but a
+//! probe file that shows the state folder can be written (removed at once).
 
 use std::path::Path;
 
-use super::report::{millis, Step, StepKind, Verdict};
+use super::report::{millis, Step, Verdict};
+use super::table::StepKind;
 use crate::client::Client;
 use crate::net::proxy::{without_credentials, ProxyChoice};
 use crate::net::url::BaseUrl;
@@ -19,16 +20,24 @@ pub(crate) fn steps(
     options: &Options,
     bases: &[BaseUrl],
 ) -> Vec<Step> {
-    let mut steps = Vec::new();
-    let mut checked = options.clone();
-    checked.log = None;
-    if let Err(err) = Client::with_options(base_url, app_id, app_key, checked) {
-        steps.push(Step::new(
-            StepKind::Options,
-            Verdict::Fail,
-            "options.refused",
-            format!("the client refuses these options: {}", err.message()),
-        ));
+    let mut steps = named_refusals(base_url, app_id, app_key, options);
+    if steps.is_empty() {
+        let mut checked = options.clone();
+        checked.log = None;
+        if let Err(err) = Client::with_options(base_url, app_id, app_key, checked) {
+            let why = err.message().trim_end_matches('.').to_owned();
+            let option = refused_option(&why);
+            steps.push(
+                Step::new(
+                    StepKind::Options,
+                    Verdict::Fail,
+                    "options.refused",
+                    format!("the client refuses the option {option}: {why}"),
+                )
+                .detail("option", option)
+                .detail("why", why),
+            );
+        }
     }
     for base in bases {
         if !base.is_https() && !base.is_loopback() && options.allow_insecure_http {
@@ -119,6 +128,79 @@ pub(crate) fn steps(
         );
     }
     steps
+}
+
+/// The refusals the doctor names itself, each with the option and why: an empty AppKey or
+/// AppId, a server address or mirror that does not parse (one with `/api/verify` told how
+/// to write it).
+fn named_refusals(base_url: &str, app_id: &str, app_key: &str, options: &Options) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let fail = |key, message: String| Step::new(StepKind::Options, Verdict::Fail, key, message);
+    if app_key.is_empty() {
+        steps.push(
+            fail(
+                "options.app_key_empty",
+                "the AppKey is empty (VERIFY_APP_KEY, or the program's setting)".to_owned(),
+            )
+            .detail("option", "app_key"),
+        );
+    }
+    if app_id.is_empty() {
+        steps.push(
+            fail("options.app_id_empty", "the AppId is empty".to_owned())
+                .detail("option", "app_id"),
+        );
+    }
+    let urls = std::iter::once(("base_url", base_url))
+        .chain(options.mirrors.iter().map(|m| ("mirror", m.as_str())));
+    for (option, url) in urls {
+        let Err(err) = BaseUrl::parse(url) else {
+            continue;
+        };
+        let lower = url.to_ascii_lowercase();
+        let shown = crate::error::quoted(url);
+        let step = match lower.find("/api/verify") {
+            Some(at) => {
+                let fix = url[..at].to_owned();
+                fail(
+                    "options.url_api_path",
+                    format!(
+                        "{option} {shown} includes /api/verify: give {fix} (the client adds it)"
+                    ),
+                )
+                .detail("fix", fix)
+            }
+            None => {
+                let why = err
+                    .message()
+                    .trim_start_matches("base_url ")
+                    .trim_end_matches('.')
+                    .to_owned();
+                fail("options.url", format!("{option} {shown}: {why}")).detail("why", why)
+            }
+        };
+        steps.push(step.detail("option", option).detail("value", shown));
+    }
+    steps
+}
+
+/// The option a refusal of the client names (its message's first words), for the report.
+fn refused_option(why: &str) -> &'static str {
+    let lower = why.to_ascii_lowercase();
+    [
+        ("proxy", "proxy"),
+        ("offline grace", "offline_grace"),
+        ("start budget", "start_budget"),
+        ("timeout", "timeouts"),
+        ("attempt delay", "attempt_delay"),
+        ("trust", "trust"),
+        ("state folder", "state_folder"),
+        ("plain http", "allow_insecure_http"),
+        ("machine", "machine_identity"),
+    ]
+    .into_iter()
+    .find(|(words, _)| lower.contains(words))
+    .map_or("options", |(_, option)| option)
 }
 
 /// Whether a file can be made in `folder` (or, when it does not exist yet, in the nearest

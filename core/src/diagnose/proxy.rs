@@ -1,24 +1,79 @@
-//! The doctor's proxy step: the proxy the client would use (given, or the system's), found
-//! and reached, and its answer to a tunnel request (http `CONNECT`) or a SOCKS5 greeting;
-//! then TLS through the tunnel for https.
+//! The doctor's proxy step: the proxy the client would use (given, or the system's) and
+//! where that setting came from (the options, a variable, the Windows registry), found and
+//! reached, and its answer to a tunnel request (http `CONNECT`) or a SOCKS5 greeting; then
+//! TLS through the tunnel for https. A proxy auto-config script of the system (Windows'
+//! `AutoConfigURL`), which the client does not read, is named.
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
-use super::handshake::handshake;
+use super::handshake::{handshake, Path};
 use super::reach::{connect, look_up, Line};
-use super::report::{Step, StepKind, Verdict};
+use super::report::{Step, Verdict};
+use super::stop::Stop;
+use super::table::StepKind;
 use crate::net::proxy::{without_credentials, ProxyChoice};
 use crate::options::Options;
-use crate::util::deadline::Deadline;
+
+/// The environment variables of the system's proxy, in the order the client reads them.
+const PROXY_VARIABLES: [&str; 6] = [
+    "ALL_PROXY",
+    "all_proxy",
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+];
 
 /// The proxy the client would use, when there is one.
 pub(crate) struct ProxyPlan {
     proxy: ureq::Proxy,
     /// `scheme://host:port`, no credentials.
     label: String,
-    from_system: bool,
+    /// Where the setting came from, in words: `the options`, `the variable HTTPS_PROXY`,
+    /// `the Windows registry (Internet Settings)`.
+    source: String,
+    /// The same as a token for the report's details and sentences: `options`, the
+    /// variable's name, `registry`.
+    setting: String,
+}
+
+/// Where the system's proxy setting comes from, in words and as a token: the first proxy
+/// variable that is set, else (on Windows) the registry's Internet Settings.
+fn system_source() -> (String, String) {
+    PROXY_VARIABLES
+        .iter()
+        .find(|name| std::env::var(name).is_ok_and(|value| !value.is_empty()))
+        .map_or_else(
+            || {
+                (
+                    "the Windows registry (Internet Settings)".to_owned(),
+                    "registry".to_owned(),
+                )
+            },
+            |name| (format!("the variable {name}"), (*name).to_owned()),
+        )
+}
+
+/// The proxy auto-config script the system names (Windows' `AutoConfigURL` of the user's
+/// Internet Settings), which the client does not read.
+pub(crate) fn auto_config() -> Option<String> {
+    #[cfg(windows)]
+    {
+        use winreg::enums::HKEY_CURRENT_USER;
+        let settings = winreg::RegKey::predef(HKEY_CURRENT_USER)
+            .open_subkey("Software\\Microsoft\\Windows\\CurrentVersion\\Internet Settings")
+            .ok()?;
+        settings
+            .get_value::<String, _>("AutoConfigURL")
+            .ok()
+            .filter(|url| !url.is_empty())
+    }
+    #[cfg(not(windows))]
+    {
+        None
+    }
 }
 
 impl ProxyPlan {
@@ -27,15 +82,20 @@ impl ProxyPlan {
     pub(crate) fn of(options: &Options) -> Option<ProxyPlan> {
         match &options.proxy {
             ProxyChoice::None => None,
-            ProxyChoice::System => ureq::Proxy::try_from_env().map(|proxy| ProxyPlan {
-                label: format!("{}:{}", proxy.host(), proxy.port()),
-                proxy,
-                from_system: true,
+            ProxyChoice::System => ureq::Proxy::try_from_env().map(|proxy| {
+                let (source, setting) = system_source();
+                ProxyPlan {
+                    label: format!("{}:{}", proxy.host(), proxy.port()),
+                    proxy,
+                    source,
+                    setting,
+                }
             }),
             ProxyChoice::Url(url) => ureq::Proxy::new(url).ok().map(|proxy| ProxyPlan {
                 proxy,
                 label: without_credentials(url),
-                from_system: false,
+                source: "the options".to_owned(),
+                setting: "options".to_owned(),
             }),
         }
     }
@@ -67,14 +127,10 @@ pub(crate) fn through_proxy(
     line: &Line,
     plan: &ProxyPlan,
     options: &Options,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> Vec<Step> {
     let proxy = &plan.proxy;
-    let origin = if plan.from_system {
-        format!("{} (from the system settings)", plan.label)
-    } else {
-        plan.label.clone()
-    };
+    let origin = format!("{} (from {})", plan.label, plan.source);
     let proxy_line = Line {
         label: plan.label.clone(),
         host: proxy.host().to_owned(),
@@ -92,11 +148,12 @@ pub(crate) fn through_proxy(
         ),
     )
     .line(&line.label)];
-    let (lookup, addrs) = look_up(&proxy_line, options, deadline);
+    let (lookup, addrs) = look_up(&proxy_line, options, stop);
     let fail = |key, message: String| {
         Step::new(StepKind::Proxy, Verdict::Fail, key, message)
             .line(&line.label)
             .detail("proxy", plan.label.as_str())
+            .detail("proxy_source", plan.setting.as_str())
     };
     let Some(addr) = addrs.and_then(|a| a.first().copied()) else {
         steps.push(fail(
@@ -106,7 +163,7 @@ pub(crate) fn through_proxy(
         return steps;
     };
     let started = Instant::now();
-    let (tcp, stream) = connect(addr, options.connect_timeout, deadline);
+    let (tcp, stream) = connect(addr, options.connect_timeout, stop);
     let Some(mut stream) = stream else {
         steps.push(
             fail(
@@ -119,9 +176,9 @@ pub(crate) fn through_proxy(
         return steps;
     };
     let answer = match proxy.protocol() {
-        ureq::ProxyProtocol::Http => tunnel(&mut stream, line, proxy, deadline),
+        ureq::ProxyProtocol::Http => tunnel(&mut stream, line, proxy, stop),
         ureq::ProxyProtocol::Socks5 | ureq::ProxyProtocol::Socks5h => {
-            socks_greeting(&mut stream, proxy, deadline).map(|_| false)
+            socks_greeting(&mut stream, proxy, stop).map(|_| false)
         }
         _ => Ok(false),
     };
@@ -142,11 +199,12 @@ pub(crate) fn through_proxy(
                 .line(&line.label)
                 .address(addr)
                 .took(took)
-                .detail("proxy", plan.label.as_str()),
+                .detail("proxy", plan.label.as_str())
+                .detail("proxy_source", plan.setting.as_str()),
             );
             if tunnelled && line.https {
                 steps.push(
-                    handshake(line, stream, &options.trust, deadline)
+                    handshake(line, stream, &options.trust, Path::Tunnel, stop)
                         .line(&line.label)
                         .detail("through", plan.label.as_str()),
                 );
@@ -162,6 +220,11 @@ pub(crate) fn through_proxy(
                 );
             }
         }
+        Err(("cancelled", _)) => steps.push(
+            Step::new(StepKind::Proxy, Verdict::Skip, "cancelled", "cancelled")
+                .line(&line.label)
+                .took(took),
+        ),
         Err((key, why)) => steps.push(
             fail(key, format!("the proxy {origin} {why}"))
                 .address(addr)
@@ -176,7 +239,7 @@ fn tunnel(
     stream: &mut TcpStream,
     line: &Line,
     proxy: &ureq::Proxy,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> Result<bool, (&'static str, String)> {
     use base64::Engine;
     let authority = if line.host.contains(':') {
@@ -191,8 +254,7 @@ fn tunnel(
         request.push_str(&format!("Proxy-Authorization: Basic {encoded}\r\n"));
     }
     request.push_str("\r\n");
-    let left = deadline.remaining().max(Duration::from_millis(1));
-    let _ = stream.set_read_timeout(Some(left));
+    let left = stop.remaining().max(Duration::from_millis(1));
     let _ = stream.set_write_timeout(Some(left));
     stream
         .write_all(request.as_bytes())
@@ -201,19 +263,17 @@ fn tunnel(
     let mut head = Vec::new();
     let mut byte = [0u8; 1];
     while !head.ends_with(b"\r\n\r\n") && head.len() < 8192 {
+        wait_slice(stream, stop)?;
         match stream.read(&mut byte) {
             Ok(0) => break,
             Ok(_) => head.push(byte[0]),
             Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => {
-                return Err(match err.kind() {
-                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock => (
-                        "proxy.timeout",
-                        "did not answer the tunnel request in time".to_owned(),
-                    ),
-                    _ => ("proxy.closed", format!("closed the connection ({err})")),
-                })
-            }
+            Err(err)
+                if matches!(
+                    err.kind(),
+                    io::ErrorKind::TimedOut | io::ErrorKind::WouldBlock
+                ) => {}
+            Err(err) => return Err(("proxy.closed", format!("closed the connection ({err})"))),
         }
     }
     let status_line = String::from_utf8_lossy(&head)
@@ -247,9 +307,9 @@ fn tunnel(
 fn socks_greeting(
     stream: &mut TcpStream,
     proxy: &ureq::Proxy,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> Result<(), (&'static str, String)> {
-    let left = deadline.remaining().max(Duration::from_millis(1));
+    let left = stop.remaining().max(Duration::from_millis(1));
     let _ = stream.set_read_timeout(Some(left));
     let _ = stream.set_write_timeout(Some(left));
     let greeting: &[u8] = if proxy.username().is_some() {
@@ -273,4 +333,21 @@ fn socks_greeting(
             "is not a SOCKS5 proxy (its answer is not SOCKS5)".to_owned(),
         )),
     }
+}
+
+/// Sets the next read's timeout to a slice of the time left; the proxy's failure to
+/// answer in time, or a cancel (reported as `cancelled`), when nothing is left.
+fn wait_slice(stream: &TcpStream, stop: &Stop) -> Result<(), (&'static str, String)> {
+    if stop.cancelled() {
+        return Err(("cancelled", "cancelled".to_owned()));
+    }
+    let slice = stop.slice();
+    if slice.is_zero() {
+        return Err((
+            "proxy.timeout",
+            "did not answer the tunnel request in time".to_owned(),
+        ));
+    }
+    let _ = stream.set_read_timeout(Some(slice));
+    Ok(())
 }

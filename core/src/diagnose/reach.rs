@@ -9,10 +9,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
-use super::report::{Step, StepKind, Verdict};
+use super::hosts::Resolver;
+use super::report::{Step, Verdict};
+use super::stop::Stop;
+use super::table::StepKind;
 use crate::net::race::interleave;
 use crate::options::Options;
-use crate::util::deadline::Deadline;
 
 /// At most this many addresses of one name are tried.
 const MAX_ADDRESSES: usize = 4;
@@ -31,9 +33,9 @@ pub(crate) struct Line {
 }
 
 /// Where a line's addresses come from.
-fn resolver(line: &Line, options: &Options) -> (Option<Vec<IpAddr>>, String) {
+fn resolver(line: &Line, options: &Options) -> (Option<Vec<IpAddr>>, Resolver) {
     if let Ok(ip) = line.host.parse::<IpAddr>() {
-        return (Some(vec![ip]), "an address, no lookup".to_owned());
+        return (Some(vec![ip]), Resolver::Literal);
     }
     let fixed: Vec<IpAddr> = options
         .addresses
@@ -42,33 +44,9 @@ fn resolver(line: &Line, options: &Options) -> (Option<Vec<IpAddr>>, String) {
         .map(|(_, ip)| *ip)
         .collect();
     if !fixed.is_empty() {
-        return (Some(fixed), "fixed addresses of the options".to_owned());
+        return (Some(fixed), Resolver::Fixed);
     }
-    (None, system_resolver())
-}
-
-/// The system resolver, with its name servers where they are known.
-fn system_resolver() -> String {
-    #[cfg(unix)]
-    {
-        let servers: Vec<String> = std::fs::read_to_string("/etc/resolv.conf")
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|line| {
-                let mut words = line.split_whitespace();
-                (words.next() == Some("nameserver"))
-                    .then(|| words.next().map(str::to_owned))
-                    .flatten()
-            })
-            .collect();
-        if !servers.is_empty() {
-            return format!(
-                "the system resolver (name servers {} in /etc/resolv.conf)",
-                servers.join(", ")
-            );
-        }
-    }
-    "the system resolver".to_owned()
+    (None, Resolver::system(&line.host))
 }
 
 /// The lookup step of a line, and the addresses to try (interleaved, at most
@@ -76,22 +54,36 @@ fn system_resolver() -> String {
 pub(crate) fn look_up(
     line: &Line,
     options: &Options,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> (Step, Option<Vec<SocketAddr>>) {
     let started = Instant::now();
-    let (known, source) = resolver(line, options);
+    let (known, resolver) = resolver(line, options);
+    let source = resolver.words();
     let step = |verdict, key, message: String| {
-        Step::new(StepKind::Lookup, verdict, key, message)
+        let step = Step::new(StepKind::Lookup, verdict, key, message)
             .line(&line.label)
             .detail("host", line.host.as_str())
-            .detail("resolver", source.as_str())
+            .detail("resolver", resolver.to_json());
+        match &resolver {
+            Resolver::HostsFile { path, addresses } => {
+                step.detail("hosts_path", path.as_str()).detail(
+                    "hosts_address",
+                    addresses
+                        .iter()
+                        .map(ToString::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                )
+            }
+            _ => step,
+        }
     };
     let found = match known {
         Some(ips) => Ok(ips
             .into_iter()
             .map(|ip| SocketAddr::new(ip, line.port))
             .collect::<Vec<_>>()),
-        None => resolve(&line.host, line.port, deadline),
+        None => resolve(&line.host, line.port, stop),
     };
     let took = started.elapsed();
     match found {
@@ -109,7 +101,20 @@ pub(crate) fn look_up(
             let all = addrs.len();
             addrs.truncate(MAX_ADDRESSES);
             let listed: Vec<Value> = addrs.iter().map(|a| json!(a.ip().to_string())).collect();
-            let (verdict, key, message) = if took > SLOW_LOOKUP {
+            let hosts_file = matches!(resolver, Resolver::HostsFile { .. });
+            let (verdict, key, message) = if hosts_file {
+                // A licensing host in the hosts file: a warning while the service answers
+                // through it, the cause when it does not (`diagnose/mod.rs`).
+                (
+                    Verdict::Warn,
+                    "lookup.hosts_file",
+                    format!(
+                        "{} from {source}: the hosts file, not the name servers, sets the \
+                         licensing server's address",
+                        plural(all, "address", "addresses"),
+                    ),
+                )
+            } else if took > SLOW_LOOKUP {
                 (
                     Verdict::Warn,
                     "lookup.slow",
@@ -131,7 +136,8 @@ pub(crate) fn look_up(
                 step(verdict, key, message)
                     .took(took)
                     .detail("addresses", listed)
-                    .detail("found", all),
+                    .detail("found", all)
+                    .detail("took_ms", super::report::millis(took)),
                 Some(addrs),
             )
         }
@@ -146,6 +152,12 @@ pub(crate) fn look_up(
                 ),
             )
             .took(took),
+            None,
+        ),
+        Err(Lookup::Cancelled) => (
+            Step::new(StepKind::Lookup, Verdict::Skip, "cancelled", "cancelled")
+                .line(&line.label)
+                .took(took),
             None,
         ),
         Err(Lookup::TimedOut) => (
@@ -172,11 +184,12 @@ fn plural(count: usize, one: &str, many: &str) -> String {
 enum Lookup {
     NotFound(String),
     TimedOut,
+    Cancelled,
 }
 
-/// A system lookup on a thread of its own, waited for until `deadline` (a lookup still
-/// under way then ends on its own).
-fn resolve(host: &str, port: u16, deadline: Deadline) -> Result<Vec<SocketAddr>, Lookup> {
+/// A system lookup on a thread of its own, waited for until the deadline or a cancel (a
+/// lookup still under way then ends on its own).
+fn resolve(host: &str, port: u16, stop: &Stop) -> Result<Vec<SocketAddr>, Lookup> {
     let (done, result) = mpsc::channel();
     let name = format!("{host}:{port}");
     let spawned = std::thread::Builder::new()
@@ -191,20 +204,37 @@ fn resolve(host: &str, port: u16, deadline: Deadline) -> Result<Vec<SocketAddr>,
     if let Err(err) = spawned {
         return Err(Lookup::NotFound(format!("cannot start a lookup: {err}")));
     }
-    match result.recv_timeout(deadline.remaining()) {
-        Ok(Ok(addrs)) => Ok(addrs),
-        Ok(Err(why)) => Err(Lookup::NotFound(why)),
-        Err(_) => Err(Lookup::TimedOut),
+    loop {
+        if stop.cancelled() {
+            return Err(Lookup::Cancelled);
+        }
+        let slice = stop.slice();
+        if slice.is_zero() {
+            return Err(Lookup::TimedOut);
+        }
+        match result.recv_timeout(slice) {
+            Ok(Ok(addrs)) => return Ok(addrs),
+            Ok(Err(why)) => return Err(Lookup::NotFound(why)),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(Lookup::TimedOut),
+        }
     }
 }
 
-/// The TCP connect step, and the stream when it connected.
+/// The TCP connect step, and the stream when it connected (blocking, for the steps after
+/// it). The connect is non-blocking, waited for in slices so that a cancel stops it.
 pub(crate) fn connect(
     addr: SocketAddr,
     timeout: Duration,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> (Step, Option<TcpStream>) {
-    let allowed = timeout.min(deadline.remaining());
+    let allowed = timeout.min(stop.remaining());
+    if stop.cancelled() {
+        return (
+            Step::new(StepKind::Tcp, Verdict::Skip, "cancelled", "cancelled"),
+            None,
+        );
+    }
     if allowed < Duration::from_millis(5) {
         return (
             Step::new(
@@ -217,12 +247,16 @@ pub(crate) fn connect(
         );
     }
     let started = Instant::now();
-    let result = TcpStream::connect_timeout(&addr, allowed);
+    let result = connect_within(addr, started + allowed, stop);
     let took = started.elapsed();
     match result {
         Ok(stream) => (
             Step::new(StepKind::Tcp, Verdict::Pass, "tcp.ok", "connected").took(took),
             Some(stream),
+        ),
+        Err(err) if err.kind() == io::ErrorKind::Interrupted => (
+            Step::new(StepKind::Tcp, Verdict::Skip, "cancelled", "cancelled").took(took),
+            None,
         ),
         Err(err) => {
             let (key, message) = match err.kind() {
@@ -255,5 +289,60 @@ pub(crate) fn connect(
                 None,
             )
         }
+    }
+}
+
+/// A non-blocking connect to `addr`, waited for until `until` in slices; `Interrupted`
+/// when cancelled, `TimedOut` at `until`. The stream comes back blocking.
+fn connect_within(addr: SocketAddr, until: Instant, stop: &Stop) -> io::Result<TcpStream> {
+    use mio::{Events, Interest, Poll, Token};
+    let mut stream = mio::net::TcpStream::connect(addr)?;
+    let mut poll = Poll::new()?;
+    poll.registry()
+        .register(&mut stream, Token(0), Interest::WRITABLE)?;
+    let mut events = Events::with_capacity(4);
+    loop {
+        if stop.cancelled() {
+            return Err(io::ErrorKind::Interrupted.into());
+        }
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(io::ErrorKind::TimedOut.into());
+        }
+        match poll.poll(&mut events, Some(left.min(super::stop::SLICE))) {
+            Ok(()) => {}
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+            Err(err) => return Err(err),
+        }
+        if events.is_empty() {
+            continue;
+        }
+        if let Some(err) = stream.take_error()? {
+            return Err(err);
+        }
+        match stream.peer_addr() {
+            Ok(_) => {
+                poll.registry().deregister(&mut stream)?;
+                let stream = TcpStream::from(stream);
+                stream.set_nonblocking(false)?;
+                return Ok(stream);
+            }
+            Err(err)
+                if err.kind() == io::ErrorKind::NotConnected
+                    || err.raw_os_error() == Some(libc_einprogress()) => {}
+            Err(err) => return Err(err),
+        }
+    }
+}
+
+/// `EINPROGRESS`, which `peer_addr` may give while a connect is under way.
+fn libc_einprogress() -> i32 {
+    #[cfg(unix)]
+    {
+        libc::EINPROGRESS
+    }
+    #[cfg(not(unix))]
+    {
+        10036 // WSAEINPROGRESS
     }
 }

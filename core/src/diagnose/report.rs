@@ -1,66 +1,20 @@
-//! The doctor's report: each step with its verdict, a stable key and a sentence; as JSON
-//! (schema version [`REPORT_VERSION`], docs/doctor.md) and as a short text to paste into a
-//! chat. Redacted when it is made: no AppKey, api password, card, password or token (host
-//! names and addresses stay: support needs them).
+//! The doctor's report: each step with its verdict, a stable key and a sentence, the causes
+//! among them (`causes.rs` says which steps are causes and which follow from one); as JSON
+//! (schema version [`REPORT_VERSION`], docs/doctor.md) and as a short text whose first line
+//! names the cause (`text.rs`). Redacted when it is made: no AppKey, api password, card,
+//! password or token (host names and addresses stay: support needs them).
 
 use std::fmt;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use serde_json::{json, Map, Value};
 
-use super::words;
+use super::table::{self, Actor, StepKind};
 use crate::language::Language;
 
-/// The version of the report's JSON schema (docs/doctor.md). It grows by fields; a change
-/// that renames or removes one bumps it.
-pub const REPORT_VERSION: u32 = 1;
-
-/// What a step checked.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum StepKind {
-    /// The options themselves (URLs, trust and pins, proxy, timeouts, the state folder).
-    Options,
-    /// A line's name lookup.
-    Lookup,
-    /// A TCP connect to one address of a line.
-    Tcp,
-    /// The proxy (explicit or the system's), and whether it answered.
-    Proxy,
-    /// The TLS handshake with one address of a line (protocol, chain, expiry, pins).
-    Tls,
-    /// The local clock against the server's `Date`.
-    Clock,
-    /// The Init handshake.
-    Init,
-    /// The offline store (the stored verdicts, when offline verdicts are on).
-    Offline,
-    /// Machine code v2's check (outcome and components, never a value).
-    Machine,
-}
-
-impl StepKind {
-    /// Its name in the report: `options`, `lookup`, `tcp`, `proxy`, `tls`, `clock`, `init`,
-    /// `offline`, `machine`.
-    pub fn name(self) -> &'static str {
-        match self {
-            StepKind::Options => "options",
-            StepKind::Lookup => "lookup",
-            StepKind::Tcp => "tcp",
-            StepKind::Proxy => "proxy",
-            StepKind::Tls => "tls",
-            StepKind::Clock => "clock",
-            StepKind::Init => "init",
-            StepKind::Offline => "offline",
-            StepKind::Machine => "machine",
-        }
-    }
-
-    /// The C ABI's number of the step (`VERIFY_STEP_*`).
-    pub const fn number(self) -> i32 {
-        self as i32 + 1
-    }
-}
+/// The version of the report's JSON schema (docs/doctor.md, "JSON schema, version 2"). It
+/// grows by fields; a change that renames, removes or retypes one bumps it.
+pub const REPORT_VERSION: u32 = 2;
 
 /// How a step went. Ordered: `Pass < Skip < Warn < Fail`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -108,6 +62,9 @@ pub struct Step {
     pub message: String,
     /// The step's facts (addresses, protocol, certificate names and dates, codes...).
     pub details: Map<String, Value>,
+    /// The key of the cause this step follows from (an Init that failed because the TLS
+    /// step did), when it is not a cause of its own.
+    pub knock_on: Option<&'static str>,
 }
 
 impl Step {
@@ -132,6 +89,28 @@ impl Step {
             elapsed: None,
             message,
             details: Map::new(),
+            knock_on: None,
+        }
+    }
+
+    /// Who acts on this step when it is a cause (the table's).
+    pub fn actor(&self) -> Actor {
+        table::actor(self.key)
+    }
+
+    /// A detail as text (a string, or a number written out), for a sentence.
+    pub(crate) fn detail_text(&self, name: &str) -> Option<String> {
+        match self.details.get(name)? {
+            Value::String(text) => Some(text.clone()),
+            Value::Number(number) => Some(number.to_string()),
+            Value::Array(items) => Some(
+                items
+                    .iter()
+                    .filter_map(|item| item.as_str().map(str::to_owned))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ),
+            _ => None,
         }
     }
 
@@ -171,6 +150,11 @@ impl Step {
             "address": self.address,
             "elapsed_ms": self.elapsed.map(millis),
             "message": self.message,
+            "who": match self.actor() {
+                Actor::None => Value::Null,
+                actor => json!(actor.name()),
+            },
+            "knock_on": self.knock_on,
             "details": self.details,
         })
     }
@@ -194,6 +178,13 @@ pub struct Report {
     /// The steps, in the order they are listed (options, then per line, then the
     /// service, then what is kept on this machine).
     pub steps: Vec<Step>,
+    /// The indexes in `steps` of the causes (steps that warned or failed and follow from
+    /// no other), the first line's first: failures before warnings, each in the report's
+    /// order.
+    pub causes: Vec<usize>,
+    /// Whether the doctor was cancelled before it finished (the steps it had not finished
+    /// say so).
+    pub cancelled: bool,
 }
 
 impl Report {
@@ -215,9 +206,29 @@ impl Report {
         self.steps.iter().filter(move |s| s.kind == kind)
     }
 
-    /// The report as JSON (schema in docs/doctor.md).
+    /// The first cause: the step the first line names (`None` when nothing warned or
+    /// failed).
+    pub fn cause(&self) -> Option<&Step> {
+        self.causes.first().and_then(|&at| self.steps.get(at))
+    }
+
+    /// The report as JSON (schema version 2 in docs/doctor.md).
     pub fn to_json(&self) -> Value {
         let count = |verdict| self.steps.iter().filter(|s| s.verdict == verdict).count();
+        let cause = |&at: &usize| {
+            self.steps.get(at).map(|step| {
+                json!({
+                    "index": at,
+                    "step": step.kind.name(),
+                    "key": step.key,
+                    "verdict": step.verdict.name(),
+                    "who": step.actor().name(),
+                    "line": step.line,
+                    "address": step.address,
+                    "message": self.sentence(step, Language::En),
+                })
+            })
+        };
         json!({
             "version": REPORT_VERSION,
             "library": concat!("verify ", env!("CARGO_PKG_VERSION")),
@@ -228,11 +239,16 @@ impl Report {
             "elapsed_ms": millis(self.elapsed),
             "deadline_ms": millis(self.deadline),
             "verdict": self.verdict().name(),
+            "cancelled": self.cancelled,
+            "first_line": self.first_line(Language::En),
+            "cause": self.causes.first().and_then(cause),
+            "causes": self.causes.iter().filter_map(cause).collect::<Vec<_>>(),
             "counts": {
                 "pass": count(Verdict::Pass),
                 "warn": count(Verdict::Warn),
                 "fail": count(Verdict::Fail),
                 "skip": count(Verdict::Skip),
+                "causes": self.causes.len(),
             },
             "steps": self.steps.iter().map(Step::to_json).collect::<Vec<_>>(),
         })
@@ -244,93 +260,39 @@ impl Report {
         self.text_in(Language::En)
     }
 
-    /// The report as a short text in `language`, one line a step, to paste into a chat: a
-    /// summary line, then per step its verdict and step name (`FAIL init`, the same tokens in
-    /// every language, for support), the line and address it concerns, its sentence in
-    /// `language` (the doctor's table, `diagnose::words`) and how long it took. The JSON
-    /// keeps each step's English sentence and facts.
-    pub fn text_in(&self, language: Language) -> String {
-        let failed = self
-            .steps
-            .iter()
-            .filter(|s| s.verdict == Verdict::Fail)
-            .count();
-        let mut text = words::summary(
-            language,
-            &words::Summary {
-                version: env!("CARGO_PKG_VERSION"),
-                url: &self.url,
-                app_id: &self.app_id,
-                verdict: &self.verdict().name().to_ascii_uppercase(),
-                failed,
-                elapsed_ms: millis(self.elapsed),
-                started_at: &rfc3339(self.started_at),
-            },
-        );
-        text.push('\n');
-        for step in &self.steps {
-            let place = match (&step.line, &step.address) {
-                (Some(line), Some(address)) => format!(" {line} {address}:"),
-                (Some(line), None) => format!(" {line}:"),
-                (None, Some(address)) => format!(" {address}:"),
-                (None, None) => String::new(),
-            };
-            let took = step
-                .elapsed
-                .map_or(String::new(), |e| format!(" ({} ms)", millis(e)));
-            text.push_str(&format!(
-                "{:<4} {:<7}{place} {}{took}\n",
-                step.verdict.name().to_ascii_uppercase(),
-                step.kind.name(),
-                self.sentence(step, language)
-            ));
-        }
-        text
-    }
-
-    /// A step's sentence in `language`: the table's, with `{app_id}` and `{detail}` filled
-    /// in; the step's English sentence when the table lacks its key.
-    fn sentence(&self, step: &Step, language: Language) -> String {
-        let Some(template) = words::words(step.key, language) else {
-            return step.message.clone();
-        };
-        let mut sentence = template.to_owned();
-        for name in words::placeholders(template) {
-            let value = match name {
-                "app_id" => self.app_id.clone(),
-                _ => match step.details.get(name) {
-                    Some(Value::String(text)) => text.clone(),
-                    Some(Value::Number(number)) => number.to_string(),
-                    _ => "?".to_owned(),
-                },
-            };
-            sentence = sentence.replace(&format!("{{{name}}}"), &value);
-        }
-        sentence
-    }
-
     /// Replaces every occurrence of each secret (at least 4 bytes long) in the report's
     /// texts with `[redacted]`.
     pub(crate) fn redact(&mut self, secrets: &[&str]) {
-        let secrets: Vec<&str> = secrets.iter().copied().filter(|s| s.len() >= 4).collect();
-        if secrets.is_empty() {
-            return;
-        }
-        let clean = |text: &mut String| {
-            for secret in &secrets {
-                if text.contains(secret) {
-                    *text = text.replace(secret, "[redacted]");
-                }
-            }
-        };
+        let clean = cleaner(secrets);
         clean(&mut self.url);
-        self.mirrors.iter_mut().for_each(clean);
+        self.mirrors.iter_mut().for_each(&clean);
         for step in &mut self.steps {
-            clean(&mut step.message);
-            step.line.iter_mut().for_each(clean);
-            for value in step.details.values_mut() {
-                redact_value(value, &clean);
+            step.redact(secrets);
+        }
+    }
+}
+
+/// A function that replaces each secret (at least 4 bytes long) in a text with
+/// `[redacted]`.
+fn cleaner<'a>(secrets: &'a [&'a str]) -> impl Fn(&mut String) + 'a {
+    move |text: &mut String| {
+        for secret in secrets.iter().filter(|s| s.len() >= 4) {
+            if text.contains(secret) {
+                *text = text.replace(secret, "[redacted]");
             }
+        }
+    }
+}
+
+impl Step {
+    /// Replaces every occurrence of each secret in the step's texts with `[redacted]`.
+    pub(crate) fn redact(&mut self, secrets: &[&str]) {
+        let clean = cleaner(secrets);
+        clean(&mut self.message);
+        self.line.iter_mut().for_each(&clean);
+        self.address.iter_mut().for_each(&clean);
+        for value in self.details.values_mut() {
+            redact_value(value, &clean);
         }
     }
 }
@@ -350,17 +312,26 @@ fn redact_value(value: &mut Value, clean: &dyn Fn(&mut String)) {
     }
 }
 
+/// Unix seconds of a time.
+pub(crate) fn unix(time: SystemTime) -> i64 {
+    match time.duration_since(UNIX_EPOCH) {
+        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
+        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
+    }
+}
+
+/// Unix seconds now.
+pub(crate) fn unix_now() -> i64 {
+    unix(SystemTime::now())
+}
+
 pub(crate) fn millis(duration: Duration) -> u64 {
     u64::try_from(duration.as_millis()).unwrap_or(u64::MAX)
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of a time (UTC).
 pub(crate) fn rfc3339(time: SystemTime) -> String {
-    let seconds = match time.duration_since(UNIX_EPOCH) {
-        Ok(after) => i64::try_from(after.as_secs()).unwrap_or(i64::MAX),
-        Err(before) => -i64::try_from(before.duration().as_secs()).unwrap_or(i64::MAX),
-    };
-    rfc3339_of(seconds)
+    rfc3339_of(unix(time))
 }
 
 /// `YYYY-MM-DDTHH:MM:SSZ` of Unix seconds.
@@ -417,6 +388,8 @@ mod tests {
             started_at: UNIX_EPOCH,
             elapsed: Duration::ZERO,
             deadline: Duration::from_secs(10),
+            causes: Vec::new(),
+            cancelled: false,
             steps: vec![
                 Step::new(StepKind::Options, Verdict::Skip, "options.ok", "fine"),
                 Step::new(StepKind::Init, Verdict::Pass, "init.ok", "said SECRETKEY")

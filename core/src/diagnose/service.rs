@@ -1,20 +1,21 @@
 //! The doctor's steps with the service: one Init (the only request it sends: no login, no
-//! card, nothing that changes the server's state), and the clock read from its reply's
-//! `Date`.
+//! card, nothing that changes the server's state), with what a reply that is not the
+//! service's showed (status, `Server`, `Via`, content type, the page's title), and the clock
+//! read from the `Date` of any reply that came (the service's, or a gateway's page).
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, SystemTime};
 
 use serde_json::{json, Value};
 
-use super::report::{rfc3339, span, Step, StepKind, Verdict};
+use super::report::{rfc3339, span, unix, Step, Verdict};
+use super::stop::Stop;
+use super::table::StepKind;
 use crate::client::Client;
 use crate::codes;
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, HttpFacts};
 use crate::log::LogLevel;
 use crate::options::Options;
-use crate::reply::Reply;
-use crate::util::deadline::Deadline;
 
 /// At most this many log lines of the Init are kept in the report.
 const MAX_LOG_LINES: usize = 40;
@@ -31,13 +32,14 @@ pub(crate) struct Service {
 }
 
 /// Runs Init as the program's client would (the same lines, trust, proxy and fixed
-/// addresses; no state folder: nothing is remembered), within `deadline`.
+/// addresses; no state folder: nothing is remembered), within the deadline; a cancel of
+/// the host's token stops it at once (the token watches the Init's connections).
 pub(crate) fn check(
     base_url: &str,
     app_id: &str,
     app_key: &str,
     options: &Options,
-    deadline: Deadline,
+    stop: &Stop,
 ) -> Service {
     let skipped_clock = |why: &str| {
         Step::new(
@@ -47,7 +49,7 @@ pub(crate) fn check(
             format!("not checked: {why}"),
         )
     };
-    let call = deadline.remaining();
+    let call = stop.remaining();
     if call < Duration::from_millis(50) {
         return Service {
             init: Step::new(
@@ -94,8 +96,24 @@ pub(crate) fn check(
         }
     };
     let started = std::time::Instant::now();
-    let outcome = client.init_exchange();
+    let outcome = {
+        let _watch = stop.token().map(|token| token.watch());
+        client.init_exchange()
+    };
     let took = started.elapsed();
+    if stop.cancelled() {
+        return Service {
+            init: Step::new(
+                StepKind::Init,
+                Verdict::Skip,
+                "init.cancelled",
+                "not finished: cancelled",
+            )
+            .took(took),
+            clock: skipped_clock("cancelled"),
+            passed: false,
+        };
+    }
     let offset = client.clock_offset();
     drop(client);
     let log: Vec<String> = lines.lock().unwrap_or_else(PoisonError::into_inner).clone();
@@ -108,11 +126,13 @@ pub(crate) fn check(
         Ok(reply) => Some(reply),
         Err(err) => err.reply(),
     };
-    let clock = match reply {
-        Some(reply) => clock_step(reply),
-        None => skipped_clock("the server was not reached"),
-    };
+    let http = outcome.as_ref().err().and_then(Error::http_facts);
     let passed = matches!(&outcome, Ok(reply) if reply.code() == codes::OK);
+    let clock = match (reply, http) {
+        (Some(reply), _) => clock_step(reply.date(), "the Init reply", passed),
+        (None, Some(http)) => clock_step(http.date_time(), "the HTTP reply", passed),
+        (None, None) => skipped_clock("the server was not reached"),
+    };
     let mut init = match &outcome {
         Ok(_) => {
             let mut words = format!(
@@ -132,6 +152,24 @@ pub(crate) fn check(
         Err(err) => refusal(err, app_id),
     };
     init = init.took(took).detail("log", log);
+    if let Some(http) = http {
+        init = init
+            .detail("status", http.status)
+            .detail(
+                "server",
+                http.server.clone().unwrap_or_else(|| "?".to_owned()),
+            )
+            .detail("via", http.via.clone())
+            .detail("content_type", http.content_type.clone())
+            .detail(
+                "title",
+                http.title
+                    .clone()
+                    .or_else(|| http.content_type.clone())
+                    .unwrap_or_else(|| "?".to_owned()),
+            )
+            .detail("body_start", http.body_start.as_str());
+    }
     if let Some(url) = answered_by {
         init = init.detail("answered_by", url);
     }
@@ -201,6 +239,10 @@ fn refusal(err: &Error, app_id: &str) -> Step {
         };
         return fail(key, format!("refused with {code}: {meaning}"));
     }
+    if let Some(http) = err.http_facts() {
+        let (key, meaning) = http_meaning(http);
+        return fail(key, format!("{meaning} ({})", err.message()));
+    }
     let key = match err.kind() {
         ErrorKind::Network => "init.network",
         ErrorKind::Timeout => "init.timeout",
@@ -213,18 +255,57 @@ fn refusal(err: &Error, app_id: &str) -> Step {
     fail(key, err.message().to_owned())
 }
 
-/// The clock step from a reply of the service.
-fn clock_step(reply: &Reply) -> Step {
-    let Some(server) = reply.date() else {
+/// What a reply that is not the service's means: a gateway whose server behind it is down
+/// (502, 503, 504), a web page with status 200 (a captive portal, a wrong address), another
+/// status, or with 200 a body that is no page (the service's reply cut short or mangled).
+fn http_meaning(http: &HttpFacts) -> (&'static str, String) {
+    let server = http.server.as_deref().unwrap_or("no Server header");
+    let title = http.title.as_deref().unwrap_or("no title");
+    match http.status {
+        502..=504 => (
+            "init.gateway",
+            format!(
+                "a gateway ({server}) answered HTTP {} instead of the licensing service: the \
+                 server behind it is down or cannot be reached from it",
+                http.status
+            ),
+        ),
+        200 if http.html => (
+            "init.not_service",
+            format!(
+                "a web page ({title}) answered instead of the licensing service: a captive \
+                 portal (sign in to the network) or a wrong server address"
+            ),
+        ),
+        200 => (
+            "init.protocol",
+            "the reply is not the licensing service's (cut short or changed on the way)".to_owned(),
+        ),
+        status => (
+            "init.http_status",
+            format!(
+                "the server ({server}) answered HTTP {status} ({title}) instead of the \
+                 licensing service: check the server address"
+            ),
+        ),
+    }
+}
+
+/// The clock step from the `Date` of a reply (`source` names it). A clock far off is a
+/// warning when Init passed (the client corrects its requests from the server's `Date`;
+/// certificate dates and offline verdicts still go by this clock), a failure when it did
+/// not.
+fn clock_step(date: Option<SystemTime>, source: &str, init_passed: bool) -> Step {
+    let Some(server) = date else {
         return Step::new(
             StepKind::Clock,
             Verdict::Skip,
             "clock.no_date",
-            "not checked: the server's reply has no Date header",
+            format!("not checked: {source} has no Date header"),
         );
     };
     let local = SystemTime::now();
-    let offset = super::unix(server).saturating_sub(super::unix(local));
+    let offset = unix(server).saturating_sub(unix(local));
     let direction = if offset > 0 { "behind" } else { "ahead of" };
     let (verdict, key, words) = match offset.abs() {
         0..=CLOCK_WARN => (
@@ -245,7 +326,11 @@ fn clock_step(reply: &Reply) -> Step {
             ),
         ),
         _ => (
-            Verdict::Fail,
+            if init_passed {
+                Verdict::Warn
+            } else {
+                Verdict::Fail
+            },
             "clock.off",
             format!(
                 "this computer's clock is {} {direction} the server's, more than the server's \
@@ -262,5 +347,5 @@ fn clock_step(reply: &Reply) -> Step {
         .detail("server_time", rfc3339(server))
         .detail("local_time", rfc3339(local))
         .detail("tolerance_s", Value::from(CLOCK_FAIL))
-        .detail("source", json!("Date header of the Init reply"))
+        .detail("source", json!(format!("Date header of {source}")))
 }

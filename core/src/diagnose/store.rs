@@ -1,18 +1,21 @@
-//! The doctor's offline-store step: read only, never written.
+//! The doctor's offline-store step: read only, never written. Each mode's stored verdict,
+//! when it was last confirmed, when its grace ends, and whether it would answer now (or
+//! why not); and stored files that do not open, with the likely reason (made on another
+//! machine, for another AppKey, or damaged).
 
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use super::report::{rfc3339, Step, StepKind, Verdict};
+use super::report::{rfc3339, Step, Verdict};
+use super::table::StepKind;
 use crate::error::ErrorKind;
 use crate::offline::clock_mark::ClockMark;
-use crate::offline::Offline;
+use crate::offline::{verdict_file, Offline};
 use crate::options::Options;
 use crate::session::SessionKind;
-use crate::state::Sealed;
+use crate::state::{Sealed, Unsealed};
 
-/// The offline store's steps: each mode's stored verdict, when it was last confirmed, when
-/// its grace ends, and whether it would answer now (or why not).
+/// The offline store's steps.
 pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step> {
     let skip = |key, words: &str| vec![Step::new(StepKind::Offline, Verdict::Skip, key, words)];
     let Some(folder) = &options.state_folder else {
@@ -61,9 +64,17 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
             )]
         }
     };
+    let unopened: Vec<(&str, Unsealed)> =
+        [(SessionKind::Card, "card"), (SessionKind::User, "account")]
+            .into_iter()
+            .filter_map(|(kind, mode)| store.open(&verdict_file(kind)).err().map(|why| (mode, why)))
+            .collect();
     let offline = Offline::new(store, mark, grace, options.clock_tolerance, None, None);
     let now = SystemTime::now();
-    let mut steps = Vec::new();
+    let mut steps: Vec<Step> = unopened
+        .into_iter()
+        .map(|(mode, why)| not_opened(mode, why))
+        .collect();
     for (kind, mode) in [(SessionKind::Card, "card"), (SessionKind::User, "account")] {
         let Some(seen) = offline.inspect(kind, now) else {
             continue;
@@ -116,4 +127,39 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
         ));
     }
     steps
+}
+
+/// The step of a stored verdict's file that does not open, with the likely reason.
+fn not_opened(mode: &str, why: Unsealed) -> Step {
+    let (key, reason) = match why {
+        Unsealed::OtherMachine => (
+            "offline.other_machine",
+            "it was made for this program on another machine (copied, or this machine's \
+             identity changed)",
+        ),
+        Unsealed::OtherKey => (
+            "offline.other_key",
+            "it was made for another program or another AppKey (the program's AppKey changed)",
+        ),
+        Unsealed::OtherMachineOrKey => (
+            "offline.other_machine_or_key",
+            "it was made on another machine or for another AppKey (a file of the first format \
+             does not say which)",
+        ),
+        Unsealed::Damaged => (
+            "offline.damaged",
+            "it is damaged (cut short or changed after it was written)",
+        ),
+        Unsealed::Unreadable => ("offline.unreadable", "it cannot be read (permissions)"),
+    };
+    Step::new(
+        StepKind::Offline,
+        Verdict::Fail,
+        key,
+        format!(
+            "the stored verdict's file ({mode} mode) does not open: {reason}; it is ignored, \
+             and a login must reach the server (an online login writes it anew)"
+        ),
+    )
+    .detail("mode", mode)
 }

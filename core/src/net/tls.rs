@@ -158,10 +158,17 @@ pub(crate) fn refusal(err: &rustls::Error) -> (ErrorKind, String) {
             expected,
             presented,
         } => {
-            // rustls writes the names as `DnsName("host")`: the host alone reads better.
+            // rustls writes the names as `DnsName("host")` and `IpAddress(127.0.0.1)`: the
+            // host or address alone reads better.
             let names: Vec<&str> = presented
                 .iter()
-                .map(|name| name.split('"').nth(1).unwrap_or(name))
+                .map(|name| match name.split('"').nth(1) {
+                    Some(host) => host,
+                    None => name
+                        .strip_prefix("IpAddress(")
+                        .and_then(|rest| rest.strip_suffix(')'))
+                        .unwrap_or(name),
+                })
                 .collect();
             format!(
                 "is not valid for this host name: it is for {}, not {}",

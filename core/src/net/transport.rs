@@ -93,6 +93,9 @@ pub struct HttpReply {
     /// The body, at most [`MAX_REPLY_BYTES`]; wiped when dropped (it may hold a token or,
     /// for Init, the session secret).
     pub body: Wiped<Vec<u8>>,
+    /// The reply's headers (moved out of the response, not copied): what a reply that is
+    /// not the service's showed is read from them (`client/body.rs`).
+    pub headers: ureq::http::HeaderMap,
 }
 
 impl SendError {
@@ -400,6 +403,7 @@ impl Transport {
             date,
             location,
             body,
+            headers: std::mem::take(response.headers_mut()),
         })
     }
 }

@@ -63,7 +63,7 @@ pub use verdict::service_time;
 
 /// The state file of the verdict of a session kind (one per mode: a program that uses both
 /// card and account logins keeps both).
-fn verdict_file(kind: SessionKind) -> String {
+pub(crate) fn verdict_file(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
 }
 

@@ -1,7 +1,7 @@
 //! Many short texts of a table kept as one string and where each ends, for lookups at run
 //! time: a `&'static str` per text costs 16 bytes and a 24-byte relocation in the shipped
 //! library, an end 2 bytes. The tables of end-user messages (`codes`) and of the doctor's
-//! sentences (`diagnose::words`) are read through this; their `&str` rows stay for the
+//! sentences (`diagnose::table`) are read through this; their `&str` rows stay for the
 //! generators and the tests, which the library does not link.
 
 /// `N` texts, one after the other in `all`; the `i`th ends at `ends[i]`.

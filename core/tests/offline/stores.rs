@@ -155,7 +155,7 @@ pub(crate) fn the_store_answers_no_one_else() {
     )
     .expect("client");
     no_verdict(other_key, &card, "another AppKey");
-    assert!(lab.logged("sealed on another machine or for another program"));
+    assert!(lab.logged("sealed for another program or AppKey"));
 
     // Random bytes in place of the store.
     let file = verdict_file(&lab.folder);

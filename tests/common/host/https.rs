@@ -37,25 +37,7 @@ impl HttpsCases {
             ("wrong_name", &wrong_name),
             ("expired", &expired),
         ] {
-            let sandbox = Sandbox::start(Config {
-                tls: Some(verify_sandbox::Tls::Pem {
-                    cert_chain: certs.chain_pem.clone(),
-                    key: certs.key_pem.clone(),
-                }),
-                ..Config::default()
-            })
-            .expect("https sandbox");
-            sandbox
-                .load(
-                    Fixtures::from_value(serde_json::json!({
-                        "programs": [{"app_id": app_id, "app_key": super::super::APP_KEY,
-                            "status": "approved"}],
-                        "cards": [{"app_id": app_id, "card": HTTPS_CARD, "kind": "duration",
-                            "duration": 30}]
-                    }))
-                    .expect("fixtures"),
-                )
-                .expect("load the program");
+            let sandbox = https_sandbox(certs, &app_id, HTTPS_CARD);
             urls.push(sandbox.https_base_url().expect("https listener"));
             let ca_file = scratch.0.join(format!("{name}-ca.pem"));
             std::fs::write(&ca_file, &certs.ca_pem).expect("write a CA file");
@@ -77,6 +59,30 @@ impl HttpsCases {
             _sandboxes: sandboxes,
         }
     }
+}
+
+/// A sandbox of its own over https, serving the leaf of `certs`, with the program `app_id`
+/// (the tests' AppKey) and a 30-day duration card `card`.
+pub fn https_sandbox(certs: &super::super::tls::Certs, app_id: &str, card: &str) -> Sandbox {
+    let sandbox = Sandbox::start(Config {
+        tls: Some(verify_sandbox::Tls::Pem {
+            cert_chain: certs.chain_pem.clone(),
+            key: certs.key_pem.clone(),
+        }),
+        ..Config::default()
+    })
+    .expect("https sandbox");
+    sandbox
+        .load(
+            Fixtures::from_value(serde_json::json!({
+                "programs": [{"app_id": app_id, "app_key": super::super::APP_KEY,
+                    "status": "approved"}],
+                "cards": [{"app_id": app_id, "card": card, "kind": "duration", "duration": 30}]
+            }))
+            .expect("fixtures"),
+        )
+        .expect("load the program");
+    sandbox
 }
 
 /// `VERIFY_ERR_TLS` and `VERIFY_ERR_PIN` of verify.h.

@@ -82,27 +82,26 @@ pub(crate) fn dlls_export_the_header_undecorated_and_need_only_system_dlls() {
             );
         }
 
-        // System DLLs only: no mingw runtime (libgcc, libstdc++, winpthread) to ship.
+        // System DLLs only: no mingw runtime (libgcc, libstdc++, winpthread) to ship (and
+        // none newer than Windows 7 SP1: imports.rs).
         for dll_name in imports(&dump) {
-            let system = dll_name.starts_with("api-ms-win-")
-                || [
-                    "kernel32.dll",
-                    "ntdll.dll",
-                    "advapi32.dll",
-                    "bcrypt.dll",
-                    "bcryptprimitives.dll",
-                    "ws2_32.dll",
-                    "msvcrt.dll",
-                    "userenv.dll",
-                    "secur32.dll",
-                    "crypt32.dll",
-                    "ncrypt.dll",
-                    "ole32.dll",
-                    "oleaut32.dll",
-                    "shell32.dll",
-                    "user32.dll",
-                ]
-                .contains(&dll_name.as_str());
+            let system = [
+                "kernel32.dll",
+                "ntdll.dll",
+                "advapi32.dll",
+                "bcrypt.dll",
+                "ws2_32.dll",
+                "msvcrt.dll",
+                "userenv.dll",
+                "secur32.dll",
+                "crypt32.dll",
+                "ncrypt.dll",
+                "ole32.dll",
+                "oleaut32.dll",
+                "shell32.dll",
+                "user32.dll",
+            ]
+            .contains(&dll_name.as_str());
             assert!(system, "{arch:?}: verify.dll imports {dll_name}");
         }
 
@@ -229,7 +228,7 @@ pub(crate) fn x86_exports_pop_their_arguments_stdcall() {
         "the x86 DLL exports what verify.h declares"
     );
     // The unstripped DLL: its symbols, in address order, bound each function.
-    let unstripped = target_dir().join("i686-pc-windows-gnu/release/verify.dll");
+    let unstripped = target_dir().join("i686-win7-windows-gnu/release/verify.dll");
     let symbols = Command::new(Arch::X86.tool("nm"))
         .args(["-n", "--defined-only"])
         .arg(&unstripped)
@@ -363,30 +362,15 @@ pub(crate) fn x86_program_calls_every_function_stdcall_under_wine32() {
 /// object refers to `_verify_abi_version@0`), and runs (x64; x86 where Wine can).
 #[test]
 pub(crate) fn msvc_import_libraries_link_callers_to_the_plain_names() {
-    let win = windows();
-    let lld = rust_tool("rust-lld");
     for arch in [Arch::X64, Arch::X86] {
         let dir = program_dir(arch);
         let object = dir.join("win_msvc_link.o");
         let exe = dir.join("win_msvc_link.exe");
-        let output = Command::new(arch.tool("gcc"))
-            .args([
-                "-c",
-                "-O2",
-                "-ffreestanding",
-                "-fno-asynchronous-unwind-tables",
-            ])
-            .args(["-Wall", "-Wextra", "-Werror", "-I"])
-            .arg(root().join("include"))
-            .arg(root().join("tests/platforms/windows/win_msvc_link.c"))
-            .arg("-o")
-            .arg(&object)
-            .output()
-            .expect("run the mingw compiler");
-        assert!(
-            output.status.success(),
-            "{arch:?}: compile\n{}",
-            show(&output)
+        compile_freestanding(
+            arch,
+            &root().join("tests/platforms/windows/win_msvc_link.c"),
+            &object,
+            &[],
         );
         if arch == Arch::X86 {
             let symbols = Command::new(arch.tool("nm"))
@@ -399,27 +383,7 @@ pub(crate) fn msvc_import_libraries_link_callers_to_the_plain_names() {
                 "x86 callers refer to the stdcall symbol:\n{symbols}"
             );
         }
-        let machine = if arch == Arch::X64 { "x64" } else { "x86" };
-        let output = Command::new(&lld)
-            .args([
-                "-flavor",
-                "link",
-                "/nologo",
-                "/entry:start",
-                "/subsystem:console",
-            ])
-            .args(["/nodefaultlib", "/safeseh:no"])
-            .arg(format!("/machine:{machine}"))
-            .arg(&object)
-            .arg(win.out.join(arch.name()).join("verify.lib"))
-            .arg(format!("/out:{}", exe.display()))
-            .output()
-            .expect("run rust-lld");
-        assert!(
-            output.status.success(),
-            "{arch:?}: lld-link with verify.lib\n{}",
-            show(&output)
-        );
+        lld_link(arch, &object, &exe, &[]);
         let dump = objdump(arch, &exe);
         assert!(imports(&dump).contains("verify.dll"), "{arch:?}:\n{dump}");
         for name in ["verify_abi_version", "verify_version"] {

@@ -3,9 +3,20 @@
 //! 64-bit programs under the host's wine64, 32-bit ones under 32-bit Wine in an i386 chroot
 //! (`scripts/wine32.sh`).
 //!
-//! - Both DLLs (x64 and x86) export exactly the functions of `include/verify.h`, with
-//!   undecorated names, depend on system DLLs only, and the x86 `.def` and import library
-//!   carry the stdcall decorations callers link by.
+//! - Both DLLs (x64 and x86), built for Windows 7 SP1 and later (the win7 targets), export
+//!   exactly the functions of `include/verify.h`, with undecorated names, depend on system
+//!   DLLs only, and the x86 `.def` and import library carry the stdcall decorations callers
+//!   link by.
+//! - Nothing newer than Windows 7 SP1 (`imports.rs`): every imported function is declared by
+//!   mingw-w64's headers for `_WIN32_WINNT` 0x0601 (`tests/platforms/windows/win_imports.c`)
+//!   or known and listed, none is on the deny list; each function looked up by name at run
+//!   time is listed with its fallback; both DLLs load and answer under Wine in Windows 7
+//!   mode (`tests/platforms/windows/win_version.c`: Windows 6.1, build 7601).
+//! - A panic inside an export comes back as `VERIFY_ERR_PANIC` and the host lives (`panic.rs`,
+//!   `verify_panic_self_test`): mingw hosts with their runtime static or as DLLs, the mingw
+//!   unwinder DLL loaded before and after verify.dll, C++ exceptions of the host's own around
+//!   it, and a host linked the MSVC way (`tests/platforms/windows/win_panic.cpp`,
+//!   `win_panic_msvc.c`).
 //! - x86 is stdcall in its machine code: every export's `ret` pops 4 bytes per parameter of
 //!   the header's prototype (the header and the DLL read with the mingw binutils), and
 //!   `tests/platforms/windows/win_stdcall.c` calls every function through the header, measures the bytes
@@ -59,10 +70,9 @@
 //! missing, makes the i386 chroot of 32-bit Wine once, builds both DLLs into
 //! `target/windows/`, nothing when they are up to date). The 64-bit Wine prefix is
 //! `target/windows/wine/prefix`, made once and reused; 32-bit programs are compiled into
-//! `<chroot>/tmp/windows-<pid>/` and run in the chroot's own prefix. Rust's standard
-//! library imports `ProcessPrng` from `bcryptprimitives.dll`, which Debian's Wine 8 lacks:
-//! `tests/platforms/windows/win_bcryptprimitives.c`, built here next to the programs, stands in for it
-//! (test only; Windows 8 and later have the DLL).
+//! `<chroot>/tmp/windows-<pid>/` and run in the chroot's own prefix. Both prefixes are in
+//! Windows 7 mode (`HKCU\Software\Wine`, `Version` = `win7`): `wine.rs` sets the 64-bit one,
+//! `scripts/wine32.sh setup` the chroot's.
 
 #[path = "../../common/mod.rs"]
 mod common;
@@ -70,10 +80,13 @@ mod common;
 mod code_page;
 mod demos;
 mod exports;
+mod imports;
 mod machine;
 mod misuse;
 mod offline;
+mod panic;
 mod threads;
+mod tls;
 mod unload;
 mod wine;
 

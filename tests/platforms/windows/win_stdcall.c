@@ -138,6 +138,18 @@ static void VERIFY_CALL on_log(void *user_data, int32_t level, const char *messa
     }
 }
 
+static volatile LONG steps_heard;
+
+static void VERIFY_CALL on_step(void *user_data, int32_t step, int32_t verdict, const char *key,
+                                const char *sentence)
+{
+    (void)verdict;
+    if (user_data == (void *)&steps_heard && step >= VERIFY_STEP_OPTIONS && key != NULL &&
+        sentence != NULL) {
+        InterlockedIncrement(&steps_heard);
+    }
+}
+
 /* The token of a reply, copied (NULL when it has none). */
 static char *token_of(const verify_reply *reply)
 {
@@ -218,6 +230,8 @@ static void every_function(const char *base_url, const char *app_id, const char 
     CHECK_INT(verify_set_language(NULL), VERIFY_OK);
     CHECK_INT(verify_set_code_page(VERIFY_CODE_PAGE_UTF8), VERIFY_OK);
     CHECK_INT(verify_code_page(), VERIFY_CODE_PAGE_UTF8);
+    CHECK_INT(verify_panic_self_test("panic"), VERIFY_ERR_PANIC);
+    CHECK_INT(verify_panic_self_test(NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_machine_code("stdcall", code, sizeof code), VERIFY_OK);
     CHECK(strlen(code) == VERIFY_MACHINE_CODE_LEN);
     CHECK_INT(
@@ -257,10 +271,11 @@ static void every_function(const char *base_url, const char *app_id, const char 
         CHECK_INT(verify_diagnose(base_url, app_id, app_key, NULL, 8000, &diagnosis), VERIFY_OK);
         CHECK_INT(verify_diagnosis_verdict(diagnosis, &verdict), 0);
         CHECK_INT(verify_diagnosis_json(diagnosis, &text), 0);
-        CHECK(strstr(text, "\"version\":1") != NULL);
+        CHECK(strstr(text, "\"version\":2") != NULL);
         CHECK_INT(verify_diagnosis_text(diagnosis, &text), 0);
         CHECK_INT(verify_diagnosis_text_in(diagnosis, "zh-CN", &text), 0);
-        CHECK(strncmp(text, "verify ", 7) == 0);
+        /* The first line names the cause; the second sums the run up. */
+        CHECK(strstr(text, "\nverify ") != NULL);
         CHECK_INT(verify_diagnosis_count(diagnosis, &count), 0);
         CHECK(count > 0);
         CHECK_INT(verify_diagnosis_step(diagnosis, 0, &step, &verdict, &text, NULL), 0);
@@ -297,6 +312,30 @@ static void every_function(const char *base_url, const char *app_id, const char 
     verify_client_options_free(options);
     CHECK_INT(verify_client_set_timeouts(client, 10000, 30000), VERIFY_OK);
 
+    /* the doctor from the client: its step callback (stdcall) on this thread */
+    {
+        verify_diagnosis *diagnosis = NULL;
+        size_t index = 0;
+        size_t steps = 0;
+        int32_t actor = 0;
+        const char *key = NULL;
+        int32_t found;
+        CHECK_INT(
+            verify_client_diagnose(client, NULL, 8000, on_step, (void *)&steps_heard, &diagnosis),
+            VERIFY_OK);
+        CHECK_INT(verify_diagnosis_count(diagnosis, &steps), 0);
+        CHECK_INT(steps_heard, (long long)steps);
+        CHECK_INT(verify_diagnosis_first_line(diagnosis, "zh-CN", &text), 0);
+        CHECK(text != NULL && text[0] != '\0');
+        found = verify_diagnosis_cause(diagnosis, 0, NULL, &index, &actor, &key, &text);
+        CHECK(found == 0 || found == VERIFY_ERR_NO_SUCH_FIELD);
+        CHECK_INT(verify_diagnosis_step_text(diagnosis, 0, "en", &text), 0);
+        CHECK_INT(verify_diagnosis_support_file(diagnosis, "en", &text), 0);
+        CHECK(text != NULL && strstr(text, app_key) == NULL);
+        CHECK_INT(verify_diagnosis_save(diagnosis, "en", "stdcall-support.txt"), VERIFY_OK);
+        verify_diagnosis_free(diagnosis);
+    }
+
     /* the calls and the reply accessors */
     CHECK_INT(verify_init(client, &reply), VERIFY_OK);
     CHECK_INT(verify_reply_code(reply), VERIFY_OK);
@@ -315,6 +354,15 @@ static void every_function(const char *base_url, const char *app_id, const char 
     token = token_of(login);
     CHECK(token != NULL);
     CHECK_INT(verify_reply_offline(login, &number, &number, &flag), VERIFY_ERR_NO_SUCH_FIELD);
+    /* the service's times as numbers (a number is no time of the service) */
+    {
+        int64_t seconds = 0;
+        int32_t offset = 0;
+        CHECK_INT(verify_reply_time(login, "/code", &seconds, &offset), VERIFY_ERR_NO_SUCH_FIELD);
+        CHECK_INT(verify_service_time("2026-01-02 08:00:00", &seconds, &offset), 0);
+        CHECK_INT(seconds, 1767312000);
+        CHECK_INT(offset, 28800);
+    }
     CHECK_INT(verify_heartbeat(client, token ? token : "", VERIFY_SESSION_CARD, NULL, &reply),
               VERIFY_OK);
     verify_reply_free(reply);

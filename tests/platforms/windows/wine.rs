@@ -48,26 +48,42 @@ pub(crate) fn wine_env(command: &mut Command, prefix: &Path) {
         .env_remove("WAYLAND_DISPLAY");
 }
 
-/// `dir/prefix`, made with `wineboot --init` the first time, then reused. It is made under
-/// another name and renamed into place, so that two test runs never share a half-made one.
+/// How a command of Wine's 64-bit loader is made for a prefix: the program and its arguments.
+pub(crate) type WineIn<'a> = &'a dyn Fn(&Path, &[&str]) -> Command;
+
+/// `dir/prefix`, the 64-bit prefix of the tests ([`make_prefix`]).
 pub(crate) fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
+    let wine = |prefix: &Path, args: &[&str]| {
+        let mut command = Command::new(wine64);
+        command.args(args);
+        wine_env(&mut command, prefix);
+        command
+    };
+    make_prefix(dir, "prefix", wine64, &wine)
+}
+
+/// `dir/name`, a 64-bit Wine prefix made with `wineboot --init` the first time (each command
+/// made by `wine`), then reused, in Windows 7 mode ([`windows_7_mode`]). It is made under
+/// another name and renamed into place, so that two test runs never share a half-made one.
+pub(crate) fn make_prefix(dir: &Path, name: &str, wine64: &Path, wine: WineIn<'_>) -> PathBuf {
     fs::create_dir_all(dir).expect("create target/windows/wine");
-    let prefix = dir.join("prefix");
+    let prefix = dir.join(name);
     if prefix.join("system.reg").is_file() {
+        windows_7_mode(wine, &prefix);
         return prefix;
     }
-    let making = dir.join(format!("prefix.making-{}", std::process::id()));
+    let making = dir.join(format!("{name}.making-{}", std::process::id()));
     let _ = fs::remove_dir_all(&making);
     let started = Instant::now();
-    let mut boot = Command::new(wine64);
-    boot.args(["wineboot", "--init"]);
-    wine_env(&mut boot, &making);
-    let output = boot.output().expect("run wineboot");
+    let output = wine(&making, &["wineboot", "--init"])
+        .output()
+        .expect("run wineboot");
     assert!(
         output.status.success(),
         "wineboot --init failed\n{}",
         show(&output)
     );
+    windows_7_mode(wine, &making);
     // Wait for the prefix's wineserver to write the registry and exit.
     let server = wine64.with_file_name("wineserver");
     let mut wait = Command::new(if server.is_file() {
@@ -97,6 +113,44 @@ pub(crate) fn wine_prefix(dir: &Path, wine64: &Path) -> PathBuf {
     prefix
 }
 
+/// The Windows version Wine plays in a prefix (`HKCU\Software\Wine`, value `Version`), as
+/// `reg query` prints it: `win7` in the prefixes of these tests.
+pub(crate) fn windows_version(mut reg: Command) -> String {
+    reg.args(["query", r"HKCU\Software\Wine", "/v", "Version"]);
+    let output = reg.output().expect("run Wine's reg");
+    text(&output)
+        .0
+        .lines()
+        .find_map(|line| {
+            let mut fields = line.split_whitespace();
+            (fields.next() == Some("Version") && fields.next() == Some("REG_SZ"))
+                .then(|| fields.next().unwrap_or_default().to_owned())
+        })
+        .unwrap_or_default()
+}
+
+/// Puts a 64-bit prefix in Windows 7 mode (`winecfg -v win7` does the same), unless it is
+/// already: the DLLs are built for Windows 7 SP1 and later, and every program of these tests
+/// runs as on Windows 7. The i386 chroot's prefix is set by `scripts/wine32.sh setup`.
+fn windows_7_mode(wine: WineIn<'_>, prefix: &Path) {
+    if windows_version(wine(prefix, &["reg"])) == "win7" {
+        return;
+    }
+    let key = r"HKCU\Software\Wine";
+    let output = wine(
+        prefix,
+        &["reg", "add", key, "/v", "Version", "/d", "win7", "/f"],
+    )
+    .output()
+    .expect("run Wine's reg");
+    assert!(
+        output.status.success() && windows_version(wine(prefix, &["reg"])) == "win7",
+        "the Wine prefix {} is not in Windows 7 mode\n{}",
+        prefix.display(),
+        show(&output)
+    );
+}
+
 /// Removes the program folders of earlier test processes that have ended (each process
 /// keeps its own, `<target>/tmp/windows-<pid>/` and, for x86, `<chroot>/tmp/windows-<pid>/`,
 /// for inspection while it runs).
@@ -118,9 +172,8 @@ pub(crate) fn remove_old_program_dirs(parent: &Path) {
     }
 }
 
-/// A folder of this test process for `arch`: the programs, a copy of the DLL under test and
-/// the bcryptprimitives stand-in, built once. x86 programs run in the chroot of 32-bit Wine:
-/// their folder is inside it.
+/// A folder of this test process for `arch`: the programs and a copy of the DLL under test.
+/// x86 programs run in the chroot of 32-bit Wine: their folder is inside it.
 pub(crate) fn program_dir(arch: Arch) -> &'static Path {
     static X64: OnceLock<PathBuf> = OnceLock::new();
     static X86: OnceLock<PathBuf> = OnceLock::new();
@@ -144,20 +197,6 @@ pub(crate) fn program_dir(arch: Arch) -> &'static Path {
             dir.join("verify.dll"),
         )
         .expect("copy verify.dll");
-        let mut shim = Command::new(arch.tool("gcc"));
-        shim.args(["-shared", "-O2", "-Wall", "-Wextra", "-Werror", "-o"])
-            .arg(dir.join("bcryptprimitives.dll"))
-            .arg(root().join("tests/platforms/windows/win_bcryptprimitives.c"))
-            .arg("-ladvapi32");
-        if arch == Arch::X86 {
-            shim.arg("-Wl,--kill-at");
-        }
-        let output = shim.output().expect("run the mingw compiler");
-        assert!(
-            output.status.success(),
-            "building the bcryptprimitives stand-in failed\n{}",
-            show(&output)
-        );
         dir
     })
 }
@@ -172,6 +211,18 @@ pub(crate) fn compile(arch: Arch, source: &Path, name: &str) -> PathBuf {
 
 /// [`compile`] with more flags (after the contract's, so `-std=c++23` wins).
 pub(crate) fn compile_with(arch: Arch, source: &Path, name: &str, extra: &[&str]) -> PathBuf {
+    compile_linked(arch, source, name, extra, &[])
+}
+
+/// [`compile_with`], linked with the system libraries `libs` too (`-lcrypt32`), after the
+/// source.
+pub(crate) fn compile_linked(
+    arch: Arch,
+    source: &Path,
+    name: &str,
+    extra: &[&str],
+    libs: &[&str],
+) -> PathBuf {
     let dir = program_dir(arch);
     let exe = dir.join(format!("{name}.exe"));
     let cpp = source.extension().is_some_and(|e| e == "cpp");
@@ -189,6 +240,7 @@ pub(crate) fn compile_with(arch: Arch, source: &Path, name: &str, extra: &[&str]
         .arg("-L")
         .arg(windows().out.join(arch.name()))
         .arg("-l:libverify.dll.a")
+        .args(libs)
         .args(arch.link_flags())
         .arg("-static")
         .arg("-o")
@@ -201,6 +253,56 @@ pub(crate) fn compile_with(arch: Arch, source: &Path, name: &str, extra: &[&str]
         show(&output)
     );
     exe
+}
+
+/// A C source compiled the way a program without a C runtime is (an MSVC-built caller's
+/// stand-in): `-ffreestanding`, no unwind tables, warnings as errors, with `defines`, into
+/// the object `object`.
+pub(crate) fn compile_freestanding(arch: Arch, source: &Path, object: &Path, defines: &[&str]) {
+    let output = Command::new(arch.tool("gcc"))
+        .args([
+            "-c",
+            "-O2",
+            "-ffreestanding",
+            "-fno-asynchronous-unwind-tables",
+        ])
+        .args(["-Wall", "-Wextra", "-Werror"])
+        .args(defines)
+        .arg("-I")
+        .arg(root().join("include"))
+        .arg(source)
+        .arg("-o")
+        .arg(object)
+        .output()
+        .expect("run the mingw compiler");
+    assert!(
+        output.status.success(),
+        "{arch:?}: compiling {}\n{}",
+        source.display(),
+        show(&output)
+    );
+}
+
+/// Links `object` the MSVC way: Rust's lld-link, entry point `start`, no default libraries,
+/// against `target/windows/<arch>/verify.lib` and `libs`, into `exe`.
+pub(crate) fn lld_link(arch: Arch, object: &Path, exe: &Path, libs: &[PathBuf]) {
+    let machine = if arch == Arch::X64 { "x64" } else { "x86" };
+    let output = Command::new(rust_tool("rust-lld"))
+        .args(["-flavor", "link", "/nologo", "/entry:start"])
+        .args(["/subsystem:console", "/nodefaultlib", "/safeseh:no"])
+        .arg(format!("/machine:{machine}"))
+        .arg(object)
+        .arg(windows().out.join(arch.name()).join("verify.lib"))
+        .args(libs)
+        .arg(format!("/out:{}", exe.display()))
+        .output()
+        .expect("run rust-lld");
+    assert!(
+        output.status.success(),
+        "{arch:?}: lld-link of {} with verify.lib\n{}",
+        exe.display(),
+        show(&output)
+    );
 }
 
 /// The Wine loader for `arch`.

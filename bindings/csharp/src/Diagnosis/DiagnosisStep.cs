@@ -7,12 +7,13 @@ namespace Verify
     [NullableContext(1)]
     public sealed class DiagnosisStep
     {
-        internal DiagnosisStep(DiagnosisStepKind kind, Verdict verdict, string key, string message)
+        internal DiagnosisStep(DiagnosisStepKind kind, Verdict verdict, string key, string message, string text)
         {
             Kind = kind;
             Verdict = verdict;
             Key = key;
             Message = message;
+            Text = text;
         }
 
         /// <summary>What it checked.</summary>
@@ -21,7 +22,9 @@ namespace Verify
         public Verdict Verdict { get; private set; }
         /// <summary>Its stable key ("tls.pin_mismatch", "init.1011"...), for messages in another language.</summary>
         public string Key { get; private set; }
-        /// <summary>Its English sentence.</summary>
+        /// <summary>Its English sentence, for developers (empty for a step handed to a progress function).</summary>
         public string Message { get; private set; }
+        /// <summary>Its sentence in the process's language (verify_diagnosis_step_text).</summary>
+        public string Text { get; private set; }
     }
 }

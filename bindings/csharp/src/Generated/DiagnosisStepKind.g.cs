@@ -9,28 +9,28 @@ namespace Verify
     /// <summary>What a step of the doctor checked. (<c>VERIFY_STEP_*</c>) Later versions may add values: one not named here is kept as its number.</summary>
     public enum DiagnosisStepKind
     {
-        /// <summary>The options themselves (URLs, trust and pins, proxy, timeouts, the state folder). (<c>VERIFY_STEP_OPTIONS</c>)</summary>
+        /// <summary>The options themselves (URLs, AppKey, trust and pins, proxy, timeouts, the state folder). (<c>VERIFY_STEP_OPTIONS</c>)</summary>
         Options = 1,
 
-        /// <summary>A line's name lookup. (<c>VERIFY_STEP_LOOKUP</c>)</summary>
+        /// <summary>A line's name lookup (which resolver answered, the hosts file). (<c>VERIFY_STEP_LOOKUP</c>)</summary>
         Lookup = 2,
 
         /// <summary>A TCP connect to one address of a line. (<c>VERIFY_STEP_TCP</c>)</summary>
         Tcp = 3,
 
-        /// <summary>The proxy, and whether it answered. (<c>VERIFY_STEP_PROXY</c>)</summary>
+        /// <summary>The proxy (where its setting came from), and whether it answered. (<c>VERIFY_STEP_PROXY</c>)</summary>
         Proxy = 4,
 
-        /// <summary>The TLS handshake with one address of a line (protocol, chain, expiry, pins). (<c>VERIFY_STEP_TLS</c>)</summary>
+        /// <summary>The TLS handshake with one address of a line (protocol, the chain's names, issuer, validity, fingerprint and key pin). (<c>VERIFY_STEP_TLS</c>)</summary>
         Tls = 5,
 
-        /// <summary>The local clock against the server's. (<c>VERIFY_STEP_CLOCK</c>)</summary>
+        /// <summary>The local clock against the server's <c>Date</c>. (<c>VERIFY_STEP_CLOCK</c>)</summary>
         Clock = 6,
 
-        /// <summary>The Init handshake. (<c>VERIFY_STEP_INIT</c>)</summary>
+        /// <summary>The Init handshake (and the HTTP facts of a reply that is not the service's). (<c>VERIFY_STEP_INIT</c>)</summary>
         Init = 7,
 
-        /// <summary>The offline store. (<c>VERIFY_STEP_OFFLINE</c>)</summary>
+        /// <summary>The offline store (each stored verdict, or files that do not open). (<c>VERIFY_STEP_OFFLINE</c>)</summary>
         Offline = 8,
 
         /// <summary>Machine code v2's check (outcome and components, never a value). (<c>VERIFY_STEP_MACHINE</c>)</summary>

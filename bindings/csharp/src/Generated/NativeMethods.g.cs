@@ -23,6 +23,10 @@ namespace Verify
         /// <summary><c>VERIFY_MACHINE_CODE_LEN</c>.</summary>
         internal const int VERIFY_MACHINE_CODE_LEN = 32;
 
+        /// <summary><c>verify_diagnosis_callback</c>.</summary>
+        [UnmanagedFunctionPointer(CallingConvention.Winapi)]
+        internal delegate void DiagnosisCallback(IntPtr userData, int step, int verdict, IntPtr key, IntPtr sentence);
+
         /// <summary><c>verify_event_callback</c>.</summary>
         [UnmanagedFunctionPointer(CallingConvention.Winapi)]
         internal delegate void EventCallback(IntPtr userData, IntPtr @event);
@@ -93,6 +97,16 @@ namespace Verify
             CancelHandle cancel,
             out ReplyHandle @out);
 
+        /// <summary><c>verify_client_diagnose</c>: The doctor with the settings <c>client</c> was made with: its URL and mirrors, AppId, AppKey, trust and pins, proxy, fixed addresses, state folder and offline grace, log callback, and its timeouts as they are now (see <c>verify_diagnose</c> for the steps).</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_client_diagnose(
+            ClientHandle client,
+            CancelHandle cancel,
+            uint deadlineMs,
+            DiagnosisCallback callback,
+            IntPtr userData,
+            out DiagnosisHandle @out);
+
         /// <summary><c>verify_diagnose</c>: The doctor: runs every step a login depends on, with the same <c>base_url</c>, <c>app_id</c>, <c>app_key</c> and <c>options</c> (NULL for the defaults) as the program's client, and gives the report in <c>*out</c>: the options themselves; per line (the base URL and each mirror) and per address the name lookup, the TCP connect, the proxy and TLS (protocol, the chain's subject, issuer and expiry, the pins, the refusal in words); Init (success, or 1001, 1010, 1011, 1012, 1014 and what it means) and the clock (the server's <c>Date</c> against the local clock); the offline store (each stored verdict, its last confirmation, the end of its grace, whether it would answer now and why not); machine code v2's check with the AppId as its salt (outcome and components, never a value).</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnose(
@@ -114,24 +128,64 @@ namespace Verify
             DiagnosisHandle diagnosis,
             out int @out);
 
-        /// <summary><c>verify_diagnosis_json</c>: The report as JSON (schema version 1, docs/doctor.md) into <c>*out</c>; returns 0 or <c>VERIFY_ERR_INVALID_ARGUMENT</c>.</summary>
+        /// <summary><c>verify_diagnosis_json</c>: The report as JSON (schema version 2, docs/doctor.md) into <c>*out</c>; returns 0 or <c>VERIFY_ERR_INVALID_ARGUMENT</c>.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnosis_json(
             DiagnosisHandle diagnosis,
             out IntPtr @out);
 
-        /// <summary><c>verify_diagnosis_text</c>: The report as a short text, one line a step, to paste into a chat, into <c>*out</c>, in the process's language: the one set with <c>verify_set_language</c> when this is called, by default the user's UI language (Simplified Chinese, Traditional Chinese or English; each line gives the step's verdict and name, <c>FAIL init</c>, the line and address, and the step's sentence in that language).</summary>
+        /// <summary><c>verify_diagnosis_text</c>: The report as a short text to paste into a chat, into <c>*out</c>, in the process's language: the one set with <c>verify_set_language</c> when this is called, by default the user's UI language (Simplified Chinese, Traditional Chinese or English), in a language the code page holds as <c>verify_code_user_message</c> chooses it.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnosis_text(
             DiagnosisHandle diagnosis,
             out IntPtr @out);
 
-        /// <summary><c>verify_diagnosis_text_in</c>: The report's text (<c>verify_diagnosis_text</c>) in <c>lang</c> into <c>*out</c>: <c>"zh-CN"</c>, <c>"zh-TW"</c>, <c>"en"</c>, or any BCP 47 tag or POSIX locale, mapped as <c>verify_set_language</c> maps it; NULL or empty for the process's language.</summary>
+        /// <summary><c>verify_diagnosis_text_in</c>: The report's text (<c>verify_diagnosis_text</c>) in <c>lang</c> into <c>*out</c>: <c>"zh-CN"</c>, <c>"zh-TW"</c>, <c>"en"</c>, or any BCP 47 tag or POSIX locale, mapped as <c>verify_set_language</c> maps it; NULL or empty for the process's language; a language the report's code page cannot hold gives way as in <c>verify_diagnosis_text</c>.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_diagnosis_text_in(
             DiagnosisHandle diagnosis,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string lang,
             out IntPtr @out);
+
+        /// <summary><c>verify_diagnosis_first_line</c>: The report's first line in <c>lang</c> (as <c>verify_diagnosis_text_in</c> takes it; NULL or empty for the process's language) into <c>*out</c>: the first cause's verdict (<c>FAIL</c>, <c>WARN</c>), what is wrong and what to do, and who acts (the user, or the software's vendor); for a report without a cause, <c>PASS</c> and that the connection is fine (a login that still fails is about the card or the account).</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_first_line(
+            DiagnosisHandle diagnosis,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string lang,
+            out IntPtr @out);
+
+        /// <summary><c>verify_diagnosis_cause</c>: Cause number <c>nth</c> of the report (0: the one its first line names; causes are the steps that warned or failed and follow from no other, failures first): the index of its step (for <c>verify_diagnosis_step</c>) into <c>*index</c>, who acts (<c>VERIFY_ACTOR_USER</c> or <c>VERIFY_ACTOR_VENDOR</c>) into <c>*actor</c>, its key into <c>*key</c>, and its sentence in <c>lang</c> (what is wrong and what to do; NULL or empty <c>lang</c>: the process's language) into <c>*sentence</c>; each out-pointer may be NULL when not wanted.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_cause(
+            DiagnosisHandle diagnosis,
+            UIntPtr nth,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string lang,
+            out UIntPtr index,
+            out int actor,
+            out IntPtr key,
+            out IntPtr sentence);
+
+        /// <summary><c>verify_diagnosis_step_text</c>: Step number <c>index</c>'s sentence in <c>lang</c> (NULL or empty: the process's language) into <c>*out</c>: the text form's, with the step's values.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_step_text(
+            DiagnosisHandle diagnosis,
+            UIntPtr index,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string lang,
+            out IntPtr @out);
+
+        /// <summary><c>verify_diagnosis_support_file</c>: The support file's text in <c>lang</c> (NULL or empty: the process's language) into <c>*out</c>: a line asking to send it to the software's vendor, the text in <c>lang</c> (and in English when that is another), and the JSON.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_support_file(
+            DiagnosisHandle diagnosis,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string lang,
+            out IntPtr @out);
+
+        /// <summary><c>verify_diagnosis_save</c>: Saves the support file (<c>verify_diagnosis_support_file</c> in <c>lang</c>) at <c>path</c> (in UTF-8, or the code page set with <c>verify_set_code_page</c>): written whole to a new file beside it, then renamed over <c>path</c>, readable by its owner only on Unix.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_diagnosis_save(
+            DiagnosisHandle diagnosis,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string lang,
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string path);
 
         /// <summary><c>verify_diagnosis_count</c>: How many steps the report lists into <c>*out</c>; returns 0 or <c>VERIFY_ERR_INVALID_ARGUMENT</c>.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
@@ -287,6 +341,11 @@ namespace Verify
             [MarshalAs(UnmanagedType.LPUTF8Str)] string mac,
             [MarshalAs(UnmanagedType.LPUTF8Str)] string deviceName,
             out ReplyHandle @out);
+
+        /// <summary><c>verify_panic_self_test</c>: Panics inside the library on purpose when <c>confirm</c> is the text <c>"panic"</c>, and returns what any export returns when a panic is caught at the boundary: <c>VERIFY_ERR_PANIC</c>, with <c>verify_last_error_message</c> saying "internal error (panic caught at the boundary ...): verify_panic_self_test".</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_panic_self_test(
+            [MarshalAs(UnmanagedType.LPUTF8Str)] string confirm);
 
         /// <summary><c>verify_keeper_options_new</c>: Creates keeper options with the defaults: a heartbeat every 300 s (the service's 5 minutes), a grace period of 15 minutes, no IP, no callback.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
@@ -450,7 +509,7 @@ namespace Verify
         internal static extern int verify_set_language(
             [MarshalAs(UnmanagedType.LPUTF8Str)] string lang);
 
-        /// <summary><c>verify_language</c>: The language <c>verify_code_user_message</c> gives when asked without one: <c>"zh-CN"</c>, <c>"zh-TW"</c> or <c>"en"</c> (set with <c>verify_set_language</c>, or the user's UI language).</summary>
+        /// <summary><c>verify_language</c>: The language <c>verify_code_user_message</c> gives when asked without one: <c>"zh-CN"</c>, <c>"zh-TW"</c> or <c>"en"</c> (set with <c>verify_set_language</c>, or the user's UI language), as the code page in use holds it (<c>"zh-TW"</c> for zh-CN under Big5, <c>"en"</c> for Chinese under 1252).</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern IntPtr verify_language();
 

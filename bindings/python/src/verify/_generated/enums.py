@@ -244,32 +244,47 @@ class Verdict(NamedEnum):
     """It failed (one of the reasons the program cannot log in)."""
 
 
+class DiagnosisActor(OpenEnum):
+    """Who acts on a cause the doctor found (``VERIFY_ACTOR_*``)."""
+
+    NONE = 0
+    """Nobody: not a cause."""
+
+    USER = 1
+    """The end user, on this computer or its network (check the network, the clock, the proxy,
+    security software)."""
+
+    VENDOR = 2
+    """The software's vendor (the program's settings, its server): contact them."""
+
+
 class DiagnosisStepKind(OpenEnum):
     """What a step of the doctor checked (``VERIFY_STEP_*``)."""
 
     OPTIONS = 1
-    """The options themselves (URLs, trust and pins, proxy, timeouts, the state folder)."""
+    """The options themselves (URLs, AppKey, trust and pins, proxy, timeouts, the state folder)."""
 
     LOOKUP = 2
-    """A line's name lookup."""
+    """A line's name lookup (which resolver answered, the hosts file)."""
 
     TCP = 3
     """A TCP connect to one address of a line."""
 
     PROXY = 4
-    """The proxy, and whether it answered."""
+    """The proxy (where its setting came from), and whether it answered."""
 
     TLS = 5
-    """The TLS handshake with one address of a line (protocol, chain, expiry, pins)."""
+    """The TLS handshake with one address of a line (protocol, the chain's names, issuer,
+    validity, fingerprint and key pin)."""
 
     CLOCK = 6
-    """The local clock against the server's."""
+    """The local clock against the server's ``Date``."""
 
     INIT = 7
-    """The Init handshake."""
+    """The Init handshake (and the HTTP facts of a reply that is not the service's)."""
 
     OFFLINE = 8
-    """The offline store."""
+    """The offline store (each stored verdict, or files that do not open)."""
 
     MACHINE = 9
     """Machine code v2's check (outcome and components, never a value)."""

@@ -42,6 +42,9 @@ class EventStruct(Structure):
     ]
 
 
+#: ``verify_diagnosis_callback``: (user_data, step, verdict, key, sentence).
+DIAGNOSIS_CALLBACK: Any = _library.functype(None, c_void_p, c_int32, c_int32, c_char_p, c_char_p)
+
 #: ``verify_event_callback``: (user_data, event).
 EVENT_CALLBACK: Any = _library.functype(None, c_void_p, POINTER(EventStruct))
 
@@ -77,6 +80,8 @@ def declare(lib: Any) -> None:
     lib.verify_call.restype = c_int32
     lib.verify_social_login_wait.argtypes = [c_void_p, c_char_p, c_char_p, c_uint32, c_uint32, c_void_p, POINTER(c_void_p)]
     lib.verify_social_login_wait.restype = c_int32
+    lib.verify_client_diagnose.argtypes = [c_void_p, c_void_p, c_uint32, DIAGNOSIS_CALLBACK, c_void_p, POINTER(c_void_p)]
+    lib.verify_client_diagnose.restype = c_int32
     lib.verify_diagnose.argtypes = [c_char_p, c_char_p, c_char_p, c_void_p, c_uint32, POINTER(c_void_p)]
     lib.verify_diagnose.restype = c_int32
     lib.verify_diagnosis_free.argtypes = [c_void_p]
@@ -89,6 +94,16 @@ def declare(lib: Any) -> None:
     lib.verify_diagnosis_text.restype = c_int32
     lib.verify_diagnosis_text_in.argtypes = [c_void_p, c_char_p, POINTER(c_char_p)]
     lib.verify_diagnosis_text_in.restype = c_int32
+    lib.verify_diagnosis_first_line.argtypes = [c_void_p, c_char_p, POINTER(c_char_p)]
+    lib.verify_diagnosis_first_line.restype = c_int32
+    lib.verify_diagnosis_cause.argtypes = [c_void_p, c_size_t, c_char_p, POINTER(c_size_t), POINTER(c_int32), POINTER(c_char_p), POINTER(c_char_p)]
+    lib.verify_diagnosis_cause.restype = c_int32
+    lib.verify_diagnosis_step_text.argtypes = [c_void_p, c_size_t, c_char_p, POINTER(c_char_p)]
+    lib.verify_diagnosis_step_text.restype = c_int32
+    lib.verify_diagnosis_support_file.argtypes = [c_void_p, c_char_p, POINTER(c_char_p)]
+    lib.verify_diagnosis_support_file.restype = c_int32
+    lib.verify_diagnosis_save.argtypes = [c_void_p, c_char_p, c_char_p]
+    lib.verify_diagnosis_save.restype = c_int32
     lib.verify_diagnosis_count.argtypes = [c_void_p, POINTER(c_size_t)]
     lib.verify_diagnosis_count.restype = c_int32
     lib.verify_diagnosis_step.argtypes = [c_void_p, c_size_t, POINTER(c_int32), POINTER(c_int32), POINTER(c_char_p), POINTER(c_char_p)]
@@ -127,6 +142,8 @@ def declare(lib: Any) -> None:
     lib.verify_social_login_poll.restype = c_int32
     lib.verify_social_register_start.argtypes = [c_void_p, c_char_p, c_char_p, c_char_p, POINTER(c_void_p)]
     lib.verify_social_register_start.restype = c_int32
+    lib.verify_panic_self_test.argtypes = [c_char_p]
+    lib.verify_panic_self_test.restype = c_int32
     lib.verify_keeper_options_new.argtypes = [POINTER(c_void_p)]
     lib.verify_keeper_options_new.restype = c_int32
     lib.verify_keeper_options_free.argtypes = [c_void_p]
