@@ -34,10 +34,12 @@ from ._attempt import Attempt, attempt
 from ._base import LogCallback
 from ._cancel import Cancel
 from ._client import Client
+from ._diagnosis import Diagnosis, DiagnosisCause, DiagnosisStep, StepCallback
 from ._duration import Duration
 from ._enums import (
     ComponentKind,
     ComponentState,
+    DiagnosisActor,
     DiagnosisStepKind,
     EventKind,
     KeeperState,
@@ -137,6 +139,10 @@ __all__ = [
     "ComponentKind",
     "ComponentState",
     "ConfigurationRefused",
+    "Diagnosis",
+    "DiagnosisActor",
+    "DiagnosisCause",
+    "DiagnosisStep",
     "DiagnosisStepKind",
     "Duration",
     "Event",
@@ -173,6 +179,7 @@ __all__ = [
     "SocialRegistration",
     "SocialStart",
     "StateFolder",
+    "StepCallback",
     "TlsError",
     "Trust",
     "UserInfo",

@@ -3,10 +3,12 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Mapping, Optional
 
 from . import _native
 from ._cancel import Cancel
+from ._diagnosis import Diagnosis, StepCallback, diagnose
 from ._duration import Duration
 from ._generated.actions import AsyncActions
 from ._generated.results import UserSession
@@ -60,3 +62,15 @@ class AsyncClient(AsyncActions):
         when None."""
         args = wait_args(state, self._machine(machine_code, "machine_code"), interval, timeout, cancel)
         return UserSession.from_reply(await self._invoke_async(_native.lib.verify_social_login_wait, *args))
+
+    async def diagnose(
+        self,
+        on_step: Optional[StepCallback] = None,
+        *,
+        cancel: Optional[Cancel] = None,
+        deadline: Optional[Duration] = None,
+    ) -> Diagnosis:
+        """:meth:`verify.Client.diagnose` on the loop's executor: ``on_step`` runs on the
+        executor's thread."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, diagnose, self._client(), on_step, cancel, deadline)

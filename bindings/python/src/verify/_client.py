@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional
 from . import _native
 from ._cancel import Cancel
 from ._deprecated import renamed, warn
+from ._diagnosis import Diagnosis, StepCallback, diagnose
 from ._duration import Duration
 from ._generated.actions import Actions
 from ._generated.results import UserSession
@@ -60,6 +61,25 @@ class Client(Actions):
         (:class:`verify.Cancelled`). ``machine_code`` is the client's when None."""
         args = wait_args(state, self._machine(machine_code, "machine_code"), interval, timeout, cancel)
         return UserSession.from_reply(self._invoke(_native.lib.verify_social_login_wait, *args))
+
+    def diagnose(
+        self,
+        on_step: Optional[StepCallback] = None,
+        *,
+        cancel: Optional[Cancel] = None,
+        deadline: Optional[Duration] = None,
+    ) -> Diagnosis:
+        """The doctor with this client's own settings (its URL and mirrors, AppId, AppKey,
+        trust and pins, proxy, state folder, offline grace and timeouts): every step a login
+        depends on, and :attr:`Diagnosis.first_line` naming the cause, what to do and who acts.
+        Support never needs the AppKey; the program's session is not touched (Init runs on a
+        client of the doctor's own) and nothing is sent but Init.
+
+        ``on_step(step)`` gets each step as it finishes, on the calling thread (an exception
+        it raises is raised once the doctor ends); ``cancel`` stops it within 50 ms
+        (:class:`verify.Cancelled`); it returns within ``deadline`` (a ``timedelta`` or
+        seconds; 10 s by default) whatever the network does."""
+        return diagnose(self._client(), on_step, cancel, deadline)
 
     if not TYPE_CHECKING:
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ._generated.enums import CodePage as CodePage
 from ._generated.enums import ComponentKind as ComponentKind
 from ._generated.enums import ComponentState as ComponentState
+from ._generated.enums import DiagnosisActor as DiagnosisActor
 from ._generated.enums import DiagnosisStepKind as DiagnosisStepKind
 from ._generated.enums import EventKind as EventKind
 from ._generated.enums import KeeperState as KeeperState

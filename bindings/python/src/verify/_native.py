@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from . import _library
 from ._generated.native import ABI_VERSION as ABI_VERSION
+from ._generated.native import DIAGNOSIS_CALLBACK as DIAGNOSIS_CALLBACK
 from ._generated.native import EVENT_CALLBACK as EVENT_CALLBACK
 from ._generated.native import LOG_CALLBACK as LOG_CALLBACK
 from ._generated.native import MACHINE_CODE_LEN as MACHINE_CODE_LEN
