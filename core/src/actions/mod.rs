@@ -166,7 +166,7 @@ macro_rules! add_param {
 }
 
 /// The login role of a parameter: `as identity`, `as machine`, `as password`,
-/// `as new_password`, or none.
+/// `as new_password`, `as token`, or none.
 macro_rules! role {
     () => {
         None
@@ -182,6 +182,9 @@ macro_rules! role {
     };
     (new_password) => {
         Some(LoginRole::NewPassword)
+    };
+    (token) => {
+        Some(LoginRole::Token)
     };
 }
 
@@ -691,6 +694,7 @@ mod tests {
             LoginRole::Machine,
             LoginRole::Password,
             LoginRole::NewPassword,
+            LoginRole::Token,
         ] {
             assert_eq!(
                 request.role(role),

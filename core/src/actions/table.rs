@@ -7,7 +7,8 @@
 // password change, or other: what the offline verdicts and a reply's session kind go by),
 // its parameters (name, wire key, whether it is required, optional, or the session kind,
 // and what it stands for in a login: `as identity`, `as machine`, `as password`,
-// `as new_password`, the login a request carries to the offline store), fixed parameters
+// `as new_password`, `as token`: the login or heartbeat a request carries to the offline
+// store), fixed parameters
 // in brackets (sent first), and its reply view (`pending` after it when the action may
 // answer 201, pending). Each reply view lists its typed fields, `always` after the type of
 // one the spec gives on every success (a binding may type it as not optional; an offline
@@ -195,7 +196,7 @@ actions! {
     /// `UserHeartbeat`: keeps a card or account session alive and collects a back-office
     /// message (delivered once).
     heartbeat: "UserHeartbeat", read_only, heartbeat, Heartbeat {
-        token: required "Token",
+        token: required "Token" as token,
         kind: session "Type",
         ip: optional "IP",
     }

@@ -1,7 +1,7 @@
 //! Support of the host tests (C, C++, C#, package): where the library and repository are,
 //! tools that must be installed, scratch directories, and the demo fixtures under a fresh
 //! program id. One file per part: `paths`, `demo`, `compile`, `run`, `sanitizers`, `csharp`,
-//! `https`, `markdown`, `notices`, `pieces` and `typed_program`.
+//! `https`, `markdown`, `newcomer`, `notices`, `pieces` and `typed_program`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -14,6 +14,7 @@ mod csharp;
 mod demo;
 mod https;
 mod markdown;
+mod newcomer;
 mod notices;
 mod paths;
 mod pieces;
@@ -24,6 +25,6 @@ mod typed_program;
 // Every item stays at `common::host::NAME`; a test binary uses only some of them.
 #[allow(unused_imports)]
 pub use {
-    compile::*, csharp::*, demo::*, https::*, markdown::*, notices::*, paths::*, pieces::*, run::*,
-    sanitizers::*, typed_program::*,
+    compile::*, csharp::*, demo::*, https::*, markdown::*, newcomer::*, notices::*, paths::*,
+    pieces::*, run::*, sanitizers::*, typed_program::*,
 };
