@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import asyncio
+import functools
 from typing import Mapping, Optional
 
-from . import _native
+from . import _in_executor, _native
 from ._cancel import Cancel
 from ._diagnosis import Diagnosis, StepCallback, diagnose
 from ._duration import Duration
@@ -24,8 +24,12 @@ class AsyncClient(AsyncActions):
     does not block and its keeper iterates with ``async for event in keeper.aevents()``.
     Use it in an ``async with`` block, or :meth:`close` it once no call is in flight.
 
-    Cancelling the task that awaits a call gives ``asyncio.CancelledError`` at once; the
-    blocking call itself goes on in the executor until it ends (within the call's timeout).
+    Cancelling the task that awaits a call cancels the call in flight (a
+    :class:`verify.Cancel` is attached to the executor's thread for it): the library returns
+    within 50 ms, in any phase, and the task raises ``asyncio.CancelledError``, chained
+    (``__cause__``) to the call's :class:`verify.Cancelled`, whose message says when a
+    request that changes state (a card login, a recharge ...) may have reached the server. A
+    cancelled call is never sent again.
     """
 
     async def __aenter__(self) -> "AsyncClient":
@@ -59,7 +63,8 @@ class AsyncClient(AsyncActions):
         """Social login step 2, polled every ``interval`` until the user authorizes (the
         login), the server refuses, ``timeout`` passes (:class:`verify.VerifyTimeout`) or
         ``cancel`` is cancelled (:class:`verify.Cancelled`). ``machine_code`` is the client's
-        when None."""
+        when None. Without ``cancel``, cancelling the task ends the wait (a poll in flight
+        too) within milliseconds; with it, only that token does."""
         args = wait_args(state, self._machine(machine_code, "machine_code"), interval, timeout, cancel)
         return UserSession.from_reply(await self._invoke_async(_native.lib.verify_social_login_wait, *args))
 
@@ -67,10 +72,8 @@ class AsyncClient(AsyncActions):
         self,
         on_step: Optional[StepCallback] = None,
         *,
-        cancel: Optional[Cancel] = None,
         deadline: Optional[Duration] = None,
     ) -> Diagnosis:
-        """:meth:`verify.Client.diagnose` on the loop's executor: ``on_step`` runs on the
-        executor's thread."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, diagnose, self._client(), on_step, cancel, deadline)
+        """:meth:`verify.Client.diagnose` on the loop's executor (``on_step`` runs on the
+        executor's thread); cancelling the task stops the doctor within 50 ms."""
+        return await _in_executor.run(functools.partial(diagnose, self._client(), on_step, None, deadline))

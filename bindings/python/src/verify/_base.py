@@ -5,15 +5,15 @@ and its keepers."""
 
 from __future__ import annotations
 
-import asyncio
 import atexit
 import ctypes
+import functools
 import os
 import traceback
 import weakref
 from typing import Any, Callable, Iterable, Mapping, Optional, Sequence, Union
 
-from . import _keeper, _native
+from . import _in_executor, _keeper, _native
 from ._duration import Duration, millis, seconds
 from ._enums import LogLevel, SessionKind, Trust
 from ._failures import check, error, local_error
@@ -272,9 +272,9 @@ class ClientBase:
 
     async def _invoke_async(self, function: Any, *args: Any) -> Reply:
         """:meth:`_invoke` on the event loop's default executor: the loop goes on while the
-        call blocks (ctypes releases the GIL during it)."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(None, self._invoke, function, *args)
+        call blocks (ctypes releases the GIL during it), and cancelling the task cancels the
+        call in flight (:func:`verify._in_executor.run`)."""
+        return await _in_executor.run(functools.partial(self._invoke, function, *args))
 
 
 def _log_trampoline(log: LogCallback) -> Callable[[Optional[int], int, Optional[bytes]], None]:

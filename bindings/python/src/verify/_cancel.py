@@ -1,5 +1,7 @@
-"""A cancellation token: :meth:`Cancel.cancel` from another thread stops a wait that uses it
-(:meth:`verify.Client.social_login_wait`) within milliseconds."""
+"""A cancellation token (``verify_cancel``): :meth:`Cancel.cancel` from any thread stops the
+calls of a thread it is attached to (``with cancel:``) within milliseconds, in any phase (name
+lookup, connect, TLS, sending, waiting for the reply). :mod:`verify._in_executor` attaches one
+to each call of :class:`verify.AsyncClient`, so that cancelling the task cancels the call."""
 
 from __future__ import annotations
 
@@ -11,8 +13,27 @@ from ._failures import check
 
 
 class Cancel:
-    """A cancellation token for :meth:`verify.Client.social_login_wait`: :meth:`cancel` from
-    another thread stops the wait within milliseconds."""
+    """A cancellation token. :meth:`cancel` (from any thread) stops, within milliseconds:
+
+    * every call made on a thread inside ``with cancel:`` (the token is attached to that
+      thread until the block ends; blocks nest, the innermost token cancels);
+    * a :meth:`verify.Client.social_login_wait` or :meth:`verify.Client.diagnose` given it as
+      ``cancel=``.
+
+    A cancelled call raises :class:`verify.Cancelled` and is never sent again. An action that
+    changes state on the server (a card login, a recharge, a rebind, a password change, a
+    registration) cancelled after its request left says so in the error's message: the
+    server may have received it. A cancelled token stays cancelled (later calls in the block
+    fail at once, sending nothing): make a new one for the next call. With no token
+    attached, calls cost nothing more.
+
+    ::
+
+        cancel = verify.Cancel()
+        cancel_button.on_click(cancel.cancel)   # any thread
+        with cancel:
+            login = client.single_login(card)   # verify.Cancelled within 50 ms of the click
+    """
 
     def __init__(self) -> None:
         out = ctypes.c_void_p()
@@ -25,10 +46,31 @@ class Cancel:
         return self._handle
 
     def cancel(self) -> None:
-        """Cancels: a wait using this token raises :class:`verify.Cancelled`; later waits at
-        once."""
+        """Cancels: the calls in flight that this token watches raise
+        :class:`verify.Cancelled` within milliseconds; later ones at once. Any thread, any
+        number of times."""
         if self._handle is not None:
             check(_native.lib.verify_cancel_cancel(self._handle))
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether :meth:`cancel` was called."""
+        out = ctypes.c_int32()
+        check(_native.lib.verify_cancel_is_cancelled(self._token(), ctypes.byref(out)))
+        return out.value != 0
+
+    def __enter__(self) -> "Cancel":
+        """Attaches the token to the calling thread: every call the thread makes until the
+        block ends is cancelled by :meth:`cancel`."""
+        check(_native.lib.verify_cancel_attach(self._token()))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        check(_native.lib.verify_cancel_detach(self._token()))
+
+    def __repr__(self) -> str:
+        state = "freed" if self._handle is None else "cancelled" if self.cancelled else "armed"
+        return f"Cancel({state})"
 
     def __del__(self) -> None:
         try:
@@ -36,3 +78,8 @@ class Cancel:
             _native.lib.verify_cancel_free(handle)
         except Exception:  # interpreter shutdown
             pass
+
+    def _token(self) -> int:
+        if self._handle is None:
+            raise ValueError("the cancellation token is freed")
+        return self._handle

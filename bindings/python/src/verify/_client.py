@@ -3,11 +3,10 @@ calls that are not in it: Init, any action, the social wait."""
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from typing import TYPE_CHECKING, Any, Mapping, Optional
 
-from . import _native
+from . import _in_executor, _native
 from ._cancel import Cancel
 from ._deprecated import renamed, warn
 from ._diagnosis import Diagnosis, StepCallback, diagnose
@@ -85,15 +84,15 @@ class Client(Actions):
 
         def __getattr__(self, name: str) -> Any:
             # The previous release's coroutine twins (`client.single_login_async(...)`),
-            # deprecated for verify.AsyncClient: the blocking method on the loop's executor.
+            # deprecated for verify.AsyncClient: the blocking method on the loop's executor,
+            # cancelled in flight with the task, as AsyncClient's methods are.
             blocking = name[: -len("_async")] if name.endswith("_async") else ""
             if blocking and callable(getattr(Client, blocking, None)):
                 warn(f"Client.{name}()", f"verify.AsyncClient's {blocking}()")
                 method = getattr(self, blocking)
 
                 async def run(*args: Any, **kwargs: Any) -> Any:
-                    loop = asyncio.get_running_loop()
-                    return await loop.run_in_executor(None, functools.partial(method, *args, **kwargs))
+                    return await _in_executor.run(functools.partial(method, *args, **kwargs))
 
                 return run
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
