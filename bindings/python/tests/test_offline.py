@@ -5,6 +5,7 @@ service answers again."""
 
 from __future__ import annotations
 
+import socket
 from datetime import timedelta
 from pathlib import Path
 
@@ -64,3 +65,24 @@ def test_offline_in_the_default_state_folder(program: Program, tmp_path: Path, m
     program.fault("delay", delay_ms=10000, count=1)
     with program.client(connect_timeout=1, call_timeout=1, **options) as restarted:
         assert restarted.single_login(card).code is verify.Code.OFFLINE
+
+
+def test_offline_verdicts_are_kept_per_card(program: Program, tmp_path: Path) -> None:
+    """The README's offline rule: one verdict per card (and per account), so a second card
+    neither replaces the first card's verdict nor, once banned, clears it."""
+    first, second = program.day_card("PYOF-FLIN-E000-0004", 30), program.day_card("PYOF-FLIN-E000-0005", 30)
+    grace = timedelta(days=7)
+    with program.client(call_timeout=10, state_folder=tmp_path, offline_grace=grace) as online:
+        online.single_login(first)
+        online.single_login(second)
+        program.ban_card(second, "refund requested")
+        with pytest.raises(verify.Banned):
+            online.single_login(second)  # clears the second card's verdict, only its own
+    # The service out of reach: a port where nothing listens, on loopback.
+    with socket.socket() as closed:
+        closed.bind(("127.0.0.1", 0))
+        nowhere = f"http://127.0.0.1:{closed.getsockname()[1]}"
+    with verify.Client(nowhere, program.app_id, program.app_key, state_folder=tmp_path, offline_grace=grace) as offline:
+        assert offline.single_login(first).code is verify.Code.OFFLINE
+        with pytest.raises(verify.NetworkError):
+            offline.single_login(second)
