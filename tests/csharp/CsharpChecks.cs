@@ -219,7 +219,7 @@ internal static class CsharpChecks
                 }
                 catch (AggregateException e)
                 {
-                    Expect(e.InnerException is TaskCanceledException, "doctor: DiagnoseAsync cancelled: " + e.InnerException);
+                    Expect(e.InnerException is System.Threading.Tasks.TaskCanceledException, "doctor: DiagnoseAsync cancelled: " + e.InnerException);
                 }
             }
             try

@@ -30,7 +30,7 @@ namespace Verify
             if (!cancellationToken.CanBeCanceled)
             {
                 // No token: an empty handle, which crosses as NULL.
-                return Diagnose(onStep, new CancelHandle(), deadline);
+                return DiagnoseWith(onStep, new CancelHandle(), deadline);
             }
             using (CancelHandle cancel = CancelHandle.Create())
             {
@@ -39,7 +39,7 @@ namespace Verify
                 {
                     try
                     {
-                        return Diagnose(onStep, cancel, deadline);
+                        return DiagnoseWith(onStep, cancel, deadline);
                     }
                     catch (VerifyException error)
                     {
@@ -73,7 +73,7 @@ namespace Verify
                 TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);
         }
 
-        private Diagnosis Diagnose([Nullable(new byte[] { 2, 1 })] Action<DiagnosisStep> onStep, CancelHandle cancel,
+        private Diagnosis DiagnoseWith([Nullable(new byte[] { 2, 1 })] Action<DiagnosisStep> onStep, CancelHandle cancel,
             TimeSpan? deadline)
         {
             // 0: the library's default deadline.
