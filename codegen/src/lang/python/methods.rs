@@ -123,7 +123,8 @@ pub fn methods(schema: &Schema, head: &str) -> String {
     for (class, coroutine) in [("Actions", false), ("AsyncActions", true)] {
         let what = if coroutine {
             "as coroutines: each runs its blocking call on the event loop's\n    default \
-             executor (the GIL is released during it) and"
+             executor (the GIL is released during it; cancelling the task cancels the\n    \
+             call in flight) and"
         } else {
             "blocking: each"
         };

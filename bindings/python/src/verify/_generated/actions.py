@@ -293,7 +293,8 @@ class Actions(ClientBase):
 
 class AsyncActions(ClientBase):
     """The actions of the action table, as coroutines: each runs its blocking call on the event loop's
-    default executor (the GIL is released during it) and raises :class:`verify.Refused`
+    default executor (the GIL is released during it; cancelling the task cancels the
+    call in flight) and raises :class:`verify.Refused`
     (or a narrower class) when the server refuses, another :class:`verify.VerifyError` when the call
     fails locally.
     """
