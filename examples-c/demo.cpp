@@ -127,10 +127,10 @@ class Demo
         std::string error;
         try {
             reply.emplace(call());
-            code = reply->code();
+            code = verify::to_int(reply->code());
         } catch (const verify::Error &e) {
             // No answer from the server: there is no Reply, only the local failure.
-            code = e.code();
+            code = verify::to_int(e.code());
             error = e.what();
         }
 

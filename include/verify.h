@@ -723,8 +723,9 @@
 #define VERIFY_MACHINE_CODE_LEN 32
 
 /**
- * A cancellation token for `verify_social_login_wait`. Opaque; created by
- * `verify_cancel_new`, freed by `verify_cancel_free`.
+ * A cancellation token: attached to a thread (`verify_cancel_attach`), it cancels the calls
+ * made on that thread; passed to `verify_social_login_wait`, it cancels that wait. Opaque;
+ * created by `verify_cancel_new`, freed by `verify_cancel_free`.
  */
 typedef struct verify_cancel verify_cancel;
 
@@ -873,16 +874,55 @@ extern "C" {
 int32_t VERIFY_CALL verify_cancel_new(struct verify_cancel **out);
 
 /**
- * Cancels: a `verify_social_login_wait` using this token returns `VERIFY_ERR_CANCELLED`
- * within milliseconds (a poll in flight is interrupted), and later waits with it return at
- * once. Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread, any number
- * of times, while the token is not being freed.
+ * Cancels: every call in flight on a thread the token is attached to returns
+ * `VERIFY_ERR_CANCELLED` within milliseconds, in any phase (name lookup, connect, TLS,
+ * sending, waiting for the reply), and later calls there fail at once with it until the
+ * token is detached; a `verify_social_login_wait` using it returns `VERIFY_ERR_CANCELLED`
+ * too. A cancelled token stays cancelled: make a new one for the next call. Returns 200 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread, any number of times, while the
+ * token is not being freed.
  */
 int32_t VERIFY_CALL verify_cancel_cancel(const struct verify_cancel *cancel);
 
 /**
- * Frees a cancellation token. `verify_cancel_free(NULL)` does nothing.
- * Ownership: takes `cancel`. Thread-safety: no wait may still be using it.
+ * Whether the token was cancelled: writes 1 or 0 to `*out`. Returns 200 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread.
+ */
+int32_t VERIFY_CALL verify_cancel_is_cancelled(const struct verify_cancel *cancel, int32_t *out);
+
+/**
+ * Attaches the token to the calling thread: until `verify_cancel_detach(cancel)` on this
+ * thread, every call of the library made on it (every action, Init, the login of an offline
+ * start within its start budget) is cancelled by `verify_cancel_cancel(cancel)` from any
+ * thread: it returns `VERIFY_ERR_CANCELLED` (no reply) within milliseconds. An action that
+ * changes state on the server (those the README's retry table never sends twice:
+ * SingleLogin, UserLogin with a card, UserRegin, UserRecharge, ChangeBind, UpdatePwd)
+ * cancelled after its request may have left says in its last error message that the server
+ * may have received it; the library never sends it again. A cancelled login gives no
+ * offline verdict. Attachments nest: the innermost token is the one that cancels, and
+ * detaching it restores the one before. Unused, a token costs nothing: calls on a thread
+ * without one run as before. Ownership: the thread keeps its own reference to the token
+ * while attached (freeing the handle meanwhile is safe; the token stays attached until
+ * detached). Returns 200 or `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: any thread;
+ * attach and detach on the same thread.
+ */
+int32_t VERIFY_CALL verify_cancel_attach(const struct verify_cancel *cancel);
+
+/**
+ * Detaches the token attached last to the calling thread by `verify_cancel_attach(cancel)`:
+ * calls on this thread are then cancelled by the token attached before it, if any, or by
+ * none. `cancel` must be the innermost token attached to this thread (detach in the reverse
+ * order of attach), else nothing changes and `VERIFY_ERR_INVALID_ARGUMENT` is returned.
+ * `cancel` is only compared, never read: it may have been freed already. Returns 200 or
+ * `VERIFY_ERR_INVALID_ARGUMENT`. Thread-safety: the thread that attached it.
+ */
+int32_t VERIFY_CALL verify_cancel_detach(const struct verify_cancel *cancel);
+
+/**
+ * Frees a cancellation token. `verify_cancel_free(NULL)` does nothing. A thread it is
+ * attached to keeps its own reference until `verify_cancel_detach`.
+ * Ownership: takes `cancel`. Thread-safety: no `verify_cancel_cancel` or wait may still be
+ * using it.
  */
 void VERIFY_CALL verify_cancel_free(struct verify_cancel *cancel);
 
@@ -978,7 +1018,8 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
  * (the options and machine code first; each line's steps, Init's, the clock's and the
  * offline store's once Init has finished), for a progress display; the report lists them
  * all in its own order. `cancel` (optional) stops the doctor within 50 ms when cancelled
- * from another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report. It
+ * from another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report; without
+ * it, the token attached to the calling thread (`verify_cancel_attach`) does, if any. It
  * returns within `deadline_ms` (0: 10,000 ms) whatever the network does.
  *
  * Returns 200 with the report in `*out` whatever its steps say (read

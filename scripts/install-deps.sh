@@ -54,6 +54,8 @@
 #   libcurl-dev -> the headers and pkg-config files of libcurl and OpenSSL (`pkg-config
 #                --exists libcurl libcrypto`)   packages: libcurl4-openssl-dev libssl-dev
 #                (the libcurl client of the lab and of benches/run.sh, benches/baseline/baseline.c)
+#   fmt       -> the {fmt} library's headers (/usr/include/fmt/format.h)   package: libfmt-dev
+#                (verify/format.hpp's fmt::formatter, compiled by tests/cpp/format.rs)
 #   test-hosts -> the line `127.0.0.1 verify-sandbox.test` in /etc/hosts: a name that is not
 #                loopback to the client (so it goes through a proxy) but that the proxies
 #                resolve to the sandbox on 127.0.0.1 (.test is reserved for tests, RFC 2606)
@@ -69,7 +71,8 @@
 #                telemetry and ICU (invariant globalization: Debian's ICU is newer than this
 #                SDK knows). Callers set HOME (or DOTNET_CLI_HOME and
 #                NUGET_PACKAGES) and a NuGet.config of their own (tests/package/nuget.rs: a local
-#                folder only, so a restore never reaches the network)
+#                folder only, so a restore never reaches the network). It stays off PATH: the
+#                script prints where it is and the line that puts it on PATH
 #   cargo-about -> $VERIFY_TOOLS_DIR/cargo-about-0.9.3/bin/cargo-about (its feature `cli`), and
 #   cargo-deny  -> $VERIFY_TOOLS_DIR/cargo-deny-0.20.2/bin/cargo-deny: not from apt but
 #                `cargo install --locked --version V --root DIR` from crates.io, once (a few
@@ -115,6 +118,7 @@ commands_of() {
         arm64) echo "aarch64-linux-gnu-gcc aarch64-linux-gnu-g++ aarch64-linux-gnu-strip qemu-aarch64" ;;
         venv) echo "python3" ;;
         cjk-font) echo "fc-list" ;;
+        fmt) echo "/usr/include/fmt/format.h" ;;
         dotnet) echo "$dotnet_dir/dotnet" ;;
         mitmproxy) echo "mitmdump" ;;
         cargo-about) echo "$tools_dir/cargo-about-$cargo_about_version/bin/cargo-about" ;;
@@ -135,6 +139,7 @@ package_of() {
         arm64) echo "gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user" ;;
         venv) echo "python3-venv python3-pip" ;;
         cjk-font) echo "fontconfig fonts-wqy-microhei" ;;
+        fmt) echo "libfmt-dev" ;;
         dpkg-deb) echo "dpkg" ;;
         *) echo "$1" ;;
     esac
@@ -143,8 +148,8 @@ present() {
     local command
     for command in $(commands_of "$1"); do
         case "$command" in
-            # A file (reference assemblies): present when it exists.
-            /*.dll) [ -e "$command" ] || return 1 ;;
+            # A file (reference assemblies, headers): present when it exists.
+            /*.dll | /*.h) [ -e "$command" ] || return 1 ;;
             # A program of the tools folder (dotnet): present when it runs.
             /*) [ -x "$command" ] || return 1 ;;
             *) command -v "$command" >/dev/null 2>&1 || return 1 ;;
@@ -258,9 +263,16 @@ WRAPPER
 test_host_line="127.0.0.1 verify-sandbox.test"
 tools=()
 for tool in "$@"; do
-    if [ "$tool" = dotnet ] && ! present dotnet; then
-        install_dotnet
-        echo "install-deps: dotnet: installed ($(commands_of dotnet))"
+    if [ "$tool" = dotnet ]; then
+        if present dotnet; then
+            echo "install-deps: dotnet: present ($(commands_of dotnet))"
+        else
+            install_dotnet
+            echo "install-deps: dotnet: installed ($(commands_of dotnet))"
+        fi
+        # Off PATH on purpose (it is the tests' SDK, not the system's): say where it is.
+        echo "install-deps: dotnet: not on PATH: run $(commands_of dotnet), or" \
+            "export PATH=\"$dotnet_dir:\$PATH\""
         continue
     fi
     if [ "$tool" = cargo-about ] || [ "$tool" = cargo-deny ]; then

@@ -18,8 +18,13 @@
 #   the commit it was built from, and the URL of Cargo.toml's `repository` when set) and its
 #   readme in the manifest.
 #
-# Usage: scripts/package-nuget.sh [--out DIR] [--windows DIR] [--linux-lib FILE]
+# Usage: scripts/package-nuget.sh [--this-machine] [--out DIR] [--windows DIR] [--linux-lib FILE]
 #                                 [--linux-arm64-lib FILE] [--assembly DIR]
+#   --this-machine     only this machine's runtime (runtimes/linux-x64 on x86-64 Linux,
+#                      runtimes/linux-arm64 on ARM64 Linux: the release library built here);
+#                      no Windows DLLs, no cross build: a package to try the binding on this
+#                      machine in a minute or so, instead of several for every platform. Not
+#                      one to ship: it names only that runtime.
 #   --out              where the .nupkg goes (default: dist/nuget)
 #   --windows          the output of scripts/build-windows.sh (default: ${CARGO_TARGET_DIR:-target}/windows;
 #                      built when missing)
@@ -42,8 +47,10 @@ windows=$target_root/windows
 linux_lib=""
 arm64_lib=""
 assembly=""
+this_machine=0
 while [ "$#" -gt 0 ]; do
     case "$1" in
+        --this-machine) this_machine=1; shift ;;
         --out) out=${2:?--out needs a value}; shift 2 ;;
         --windows) windows=${2:?--windows needs a value}; shift 2 ;;
         --linux-lib) linux_lib=${2:?--linux-lib needs a value}; shift 2 ;;
@@ -56,19 +63,30 @@ done
 say() { echo "package-nuget: $*" >&2; }
 fail() { echo "package-nuget: ERROR: $*" >&2; exit 1; }
 
-scripts/install-deps.sh nuget zip mono mono-devel arm64 >&2
+if [ "$this_machine" = 1 ]; then
+    case "$(uname -s)-$(uname -m)" in
+        Linux-x86_64) host_runtime=linux-x64 ;;
+        Linux-aarch64) host_runtime=linux-arm64 ;;
+        *) fail "--this-machine knows Linux on x86-64 and ARM64, not $(uname -s) $(uname -m)" ;;
+    esac
+    scripts/install-deps.sh nuget zip mono mono-devel >&2
+else
+    scripts/install-deps.sh nuget zip mono mono-devel arm64 >&2
+fi
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 license=$(sed -n 's/^license = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 repository=$(sed -n 's/^repository = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
 commit=$(git rev-parse HEAD 2>/dev/null || echo "")
 
-if [ ! -f "$windows/x64/verify.dll" ] || [ ! -f "$windows/x86/verify.dll" ]; then
-    say "no Windows DLLs in $windows: running scripts/build-windows.sh"
-    scripts/build-windows.sh >&2
+if [ "$this_machine" = 0 ]; then
+    if [ ! -f "$windows/x64/verify.dll" ] || [ ! -f "$windows/x86/verify.dll" ]; then
+        say "no Windows DLLs in $windows: running scripts/build-windows.sh"
+        scripts/build-windows.sh >&2
+    fi
+    for arch in x64 x86; do
+        [ -f "$windows/$arch/verify.dll" ] || fail "$windows/$arch/verify.dll is missing"
+    done
 fi
-for arch in x64 x86; do
-    [ -f "$windows/$arch/verify.dll" ] || fail "$windows/$arch/verify.dll is missing"
-done
 if [ -z "$linux_lib" ]; then
     linux_lib=$target_root/release/libverify.so
     if [ ! -f "$linux_lib" ]; then
@@ -77,11 +95,13 @@ if [ -z "$linux_lib" ]; then
     fi
 fi
 [ -f "$linux_lib" ] || fail "$linux_lib is missing"
-if [ -z "$arm64_lib" ]; then
-    say "running: scripts/build-arm64.sh (libverify.so for Linux ARM64)"
-    arm64_lib=$(scripts/build-arm64.sh | tail -n 1)/libverify.so
+if [ "$this_machine" = 0 ]; then
+    if [ -z "$arm64_lib" ]; then
+        say "running: scripts/build-arm64.sh (libverify.so for Linux ARM64)"
+        arm64_lib=$(scripts/build-arm64.sh | tail -n 1)/libverify.so
+    fi
+    [ -f "$arm64_lib" ] || fail "$arm64_lib is missing"
 fi
-[ -f "$arm64_lib" ] || fail "$arm64_lib is missing"
 
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
@@ -93,14 +113,20 @@ for file in Verify.dll Verify.xml Verify.dll.mdb; do
     [ -f "$assembly/$file" ] || fail "$assembly/$file is missing"
 done
 
-mkdir -p "$stage/lib/net47" "$stage/runtimes/win-x64/native" "$stage/runtimes/win-x86/native" \
-    "$stage/runtimes/linux-x64/native"
+mkdir -p "$stage/lib/net47"
 cp "$assembly/Verify.dll" "$assembly/Verify.xml" "$assembly/Verify.dll.mdb" "$stage/lib/net47/"
-cp "$windows/x64/verify.dll" "$stage/runtimes/win-x64/native/"
-cp "$windows/x86/verify.dll" "$stage/runtimes/win-x86/native/"
-strip --strip-unneeded -o "$stage/runtimes/linux-x64/native/libverify.so" "$linux_lib"
-mkdir -p "$stage/runtimes/linux-arm64/native"
-aarch64-linux-gnu-strip --strip-unneeded -o "$stage/runtimes/linux-arm64/native/libverify.so" "$arm64_lib"
+if [ "$this_machine" = 1 ]; then
+    mkdir -p "$stage/runtimes/$host_runtime/native"
+    strip --strip-unneeded -o "$stage/runtimes/$host_runtime/native/libverify.so" "$linux_lib"
+    say "this machine's runtime only: runtimes/$host_runtime"
+else
+    mkdir -p "$stage/runtimes/win-x64/native" "$stage/runtimes/win-x86/native" \
+        "$stage/runtimes/linux-x64/native" "$stage/runtimes/linux-arm64/native"
+    cp "$windows/x64/verify.dll" "$stage/runtimes/win-x64/native/"
+    cp "$windows/x86/verify.dll" "$stage/runtimes/win-x86/native/"
+    strip --strip-unneeded -o "$stage/runtimes/linux-x64/native/libverify.so" "$linux_lib"
+    aarch64-linux-gnu-strip --strip-unneeded -o "$stage/runtimes/linux-arm64/native/libverify.so" "$arm64_lib"
+fi
 cp bindings/csharp/README.md "$stage/README.md"
 cp LICENSE-MIT LICENSE-APACHE "$stage/"
 scripts/notices.sh "$stage/THIRD-PARTY-NOTICES" > /dev/null

@@ -14,8 +14,8 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use verify_core::{
-    codes, ActionRequest, Client, Error, ErrorKind, Keeper, LogHook, LogLevel, Options, Reply,
-    SessionKind,
+    codes, ActionRequest, CancelToken, Client, Error, ErrorKind, Keeper, LogHook, LogLevel,
+    Options, Reply, SessionKind,
 };
 
 use crate::cancel::verify_cancel;
@@ -354,7 +354,10 @@ pub extern "system" fn verify_social_login_wait(
                 cancel.as_ref().map(|c| c.token.clone()),
             )
         };
-        let token = token.unwrap_or_default();
+        // Without a token of its own, the wait is cancelled by the one attached to the thread.
+        let token = token
+            .or_else(CancelToken::watching_this_thread)
+            .unwrap_or_default();
         let outcome = handle.client.social_login_wait_reply(
             &state,
             mac.as_deref(),

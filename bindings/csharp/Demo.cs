@@ -142,7 +142,7 @@ internal static class Demo
         {
             return;
         }
-        if (!Step("SingleLogin", () => client.SingleLogin(CardLogin, MachineCard, "demo machine"),
+        if (!Step("SingleLogin", () => client.CardLogin(CardLogin, MachineCard, "demo machine"),
                 loginFields, "token", out token))
         {
             return;

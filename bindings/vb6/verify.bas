@@ -166,6 +166,10 @@ End Enum
 
 Public Declare Function verify_cancel_new Lib "verify.dll" (ByRef out As Long) As Long
 Public Declare Function verify_cancel_cancel Lib "verify.dll" (ByVal cancel As Long) As Long
+Public Declare Function verify_cancel_is_cancelled Lib "verify.dll" (ByVal cancel As Long, _
+    ByRef out As Long) As Long
+Public Declare Function verify_cancel_attach Lib "verify.dll" (ByVal cancel As Long) As Long
+Public Declare Function verify_cancel_detach Lib "verify.dll" (ByVal cancel As Long) As Long
 Public Declare Sub verify_cancel_free Lib "verify.dll" (ByVal cancel As Long)
 Public Declare Function verify_client_new Lib "verify.dll" (ByVal base_url As String, _
     ByVal app_id As String, ByVal app_key As String, ByRef out As Long) As Long

@@ -112,3 +112,59 @@ pub fn capitalized(text: &str) -> String {
         None => String::new(),
     }
 }
+
+/// The C++ header `text` with its documentation comments in Doxygen's `///` form, which
+/// clangd and Doxygen both show: every block comment (`/* ... */`, one line or several) and
+/// every full-line `//` comment at the scope of declarations (indented 4 columns at most)
+/// becomes `///` lines at the same indent; the first comment of the file gets `@file`.
+/// Comments inside function bodies, after code on a line and after `#` directives stay as
+/// they are.
+pub fn doxygen(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut block: Option<usize> = None;
+    let mut first = true;
+    for line in text.lines() {
+        let trimmed = line.trim_start();
+        let indent = line.len() - trimmed.len();
+        let pad = &line[..indent];
+        if let Some(at) = block {
+            let pad = &line[..indent.min(at)];
+            let (body, closes) = match trimmed.trim_end().strip_suffix("*/") {
+                Some(rest) => (rest, true),
+                None => (trimmed, false),
+            };
+            let body = body.strip_prefix('*').unwrap_or(body).trim_end();
+            if !(closes && body.trim().is_empty()) {
+                out.push_str(&format!("{pad}///{body}\n"));
+            }
+            if closes {
+                block = None;
+            }
+            continue;
+        }
+        if indent <= 4 && trimmed.starts_with("/*") {
+            let rest = &trimmed[2..];
+            if first {
+                out.push_str(&format!("{pad}/// @file\n"));
+                first = false;
+            }
+            match rest.trim_end().strip_suffix("*/") {
+                Some(one) => out.push_str(&format!("{pad}///{}\n", one.trim_end())),
+                None => {
+                    if !rest.trim().is_empty() {
+                        out.push_str(&format!("{pad}///{}\n", rest.trim_end()));
+                    }
+                    block = Some(indent);
+                }
+            }
+            continue;
+        }
+        if indent <= 4 && trimmed.starts_with("//") && !trimmed.starts_with("///") {
+            out.push_str(&format!("{pad}///{}\n", &trimmed[2..]));
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}

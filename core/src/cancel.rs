@@ -1,14 +1,25 @@
-//! Cancellation of long-running work (the keeper's loop, a social wait): a flag that wakes
-//! waiters at once and interrupts the request in flight on the thread that watches it, so
-//! that it fails immediately instead of running out its timeout.
+//! Cancellation: a flag that wakes waiters at once and interrupts the work in flight on the
+//! threads it watches, so that a call fails at once (`ErrorKind::Cancelled`) instead of
+//! running out its timeout.
 //!
-//! The work runs on the client's own connections (no second connection pool): the thread
-//! doing it calls [`CancelToken::watch`], and while the scope lives every read and write of
-//! a connection on that thread registers the connection's socket with the token, which
-//! shuts that one socket down on cancel. Other threads' calls on the same client are not
-//! touched.
+//! A token watches a thread ([`CancelToken::watch`], for as long as the returned [`Watch`]
+//! lives): every call of this crate made on that thread is then cancellable by it, in every
+//! phase. The calls run on the client's own connections (no second connection pool):
+//! - a race for a new connection (DNS lookups, TCP connects, TLS handshakes; `net/race.rs`)
+//!   is woken and ends;
+//! - a read or write of a connection (sending the request, waiting for the reply; and the
+//!   handshakes with a proxy) registers the connection's socket with the token, which shuts
+//!   that one socket down on cancel;
+//! - a wait (a social login's pause, a login's start budget) wakes.
+//!
+//! Other threads' calls on the same client are not touched. Unused, a token costs a
+//! thread-local read per request and per read or write of a connection (which was there
+//! before: the keeper's heartbeats are cancelled the same way).
+//!
+//! Whether the request may have left when a call was cancelled is known per thread
+//! ([`request_may_have_left`]): a cancelled action that changes state on the server says so.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
@@ -45,24 +56,105 @@ impl std::fmt::Debug for CancelToken {
 thread_local! {
     /// The token whose work runs on this thread, if any (see [`CancelToken::watch`]).
     static WATCHING: RefCell<Option<CancelToken>> = const { RefCell::new(None) };
+    /// Whether a byte of the request being sent on this thread may have left (see
+    /// [`request_may_have_left`]); kept only while a token watches the thread.
+    static LEFT: Cell<bool> = const { Cell::new(false) };
 }
 
-/// While alive, the I/O of this thread is watched by a token; restores the previous one
-/// when dropped.
-pub(crate) struct Watch {
+/// While alive, the calls made on the thread that made it are watched by a token
+/// ([`CancelToken::watch`]); dropped, the thread is watched again by the token that watched
+/// it before (if any). Not `Send`: it belongs to its thread.
+#[must_use = "the thread is watched only while the Watch lives"]
+pub struct Watch {
     previous: Option<CancelToken>,
+    /// Not `Send`, not `Sync`: dropped on the thread it watches.
+    _thread: std::marker::PhantomData<*const ()>,
+}
+
+impl std::fmt::Debug for Watch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Watch")
+    }
 }
 
 impl Drop for Watch {
     fn drop(&mut self) {
         let previous = self.previous.take();
-        WATCHING.with(|watching| *watching.borrow_mut() = previous);
+        // At a thread's exit the slot may be gone already: nothing is watched any more then.
+        let _ = WATCHING.try_with(|watching| *watching.borrow_mut() = previous);
     }
 }
 
-/// The token watching this thread's I/O, if any.
+/// The token watching this thread's calls, if any.
 pub(crate) fn watching() -> Option<CancelToken> {
     WATCHING.with(|watching| watching.borrow().clone())
+}
+
+/// A request starts on this thread (watched by a token): none of its bytes has left yet.
+pub(crate) fn request_starts() {
+    LEFT.with(|left| left.set(false));
+}
+
+/// A byte of the request on this thread may leave now (it is being written).
+pub(crate) fn request_leaves() {
+    LEFT.with(|left| left.set(true));
+}
+
+/// Whether a byte of the last request started on this thread may have left: after a
+/// cancel, `false` means the server cannot have received it.
+pub(crate) fn request_may_have_left() -> bool {
+    LEFT.with(Cell::get)
+}
+
+/// The error a cancelled connection, or a cancelled race, gives ureq (`transport.rs` reads
+/// it back as `ErrorKind::Cancelled`).
+#[derive(Debug)]
+pub(crate) struct Cancelled;
+
+impl std::fmt::Display for Cancelled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("cancelled by the host")
+    }
+}
+
+impl std::error::Error for Cancelled {}
+
+impl Cancelled {
+    /// As ureq's error.
+    pub(crate) fn as_ureq() -> ureq::Error {
+        ureq::Error::Other(Box::new(Cancelled))
+    }
+}
+
+/// While alive, a cancel of one token cancels another too ([`CancelToken::forward_to`]).
+pub(crate) struct Forward {
+    from: CancelToken,
+    handle: Arc<dyn ShutdownHandle>,
+}
+
+impl Drop for Forward {
+    fn drop(&mut self) {
+        self.from.leave_io(&Arc::downgrade(&self.handle));
+    }
+}
+
+/// Wakes a `mio` poll when "shut down": how a cancel (or another thread) reaches a wait on
+/// non-blocking sockets (a race, a connect to a proxy).
+pub(crate) struct WakePoll(pub(crate) Arc<mio::Waker>);
+
+impl ShutdownHandle for WakePoll {
+    fn shutdown(&self) {
+        let _ = self.0.wake();
+    }
+}
+
+/// Cancels a token when "shut down" (registered like a socket with the token it follows).
+struct CancelOther(CancelToken);
+
+impl ShutdownHandle for CancelOther {
+    fn shutdown(&self) {
+        self.0.cancel();
+    }
 }
 
 impl CancelToken {
@@ -118,11 +210,53 @@ impl CancelToken {
         self.wait_until(crate::util::deadline::Deadline::after(duration).instant())
     }
 
-    /// Makes this token watch the calling thread's requests until the returned scope is
-    /// dropped: a cancel interrupts them.
-    pub(crate) fn watch(&self) -> Watch {
+    /// Makes this token watch the calling thread until the returned [`Watch`] is dropped:
+    /// every call of this crate made on the thread meanwhile (any action, Init, a social
+    /// login's wait) is cancelled by [`CancelToken::cancel`] from any thread, in every phase
+    /// (name lookup, connect, TLS, sending, waiting for the reply), within milliseconds, and
+    /// fails with `ErrorKind::Cancelled`; once cancelled, later calls on the thread fail at
+    /// once until the `Watch` is dropped. An action that changes state on the server,
+    /// cancelled after its request may have left, says that the server may have received it;
+    /// it is never sent again by the library. Watches nest: dropping one restores the
+    /// token that watched before.
+    ///
+    /// ```no_run
+    /// # fn main() -> Result<(), verify_core::Error> {
+    /// use verify_core::{CancelToken, Client};
+    /// let client = Client::new("https://licensing.example.com", "10001", "APPKEY")?;
+    /// let token = CancelToken::new();
+    /// let stopper = token.clone(); // give it to the thread that may cancel
+    /// let watch = token.watch();
+    /// let outcome = client.single_login("CARD-KEY", "MACHINE-CODE", None);
+    /// drop(watch);
+    /// # let _ = (stopper, outcome);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn watch(&self) -> Watch {
         let previous = WATCHING.with(|watching| watching.borrow_mut().replace(self.clone()));
-        Watch { previous }
+        Watch {
+            previous,
+            _thread: std::marker::PhantomData,
+        }
+    }
+
+    /// The token watching the calling thread ([`CancelToken::watch`]), if any.
+    pub fn watching_this_thread() -> Option<CancelToken> {
+        watching()
+    }
+
+    /// While the returned guard lives, a cancel of this token cancels `other` too (at once
+    /// when this one is cancelled already).
+    pub(crate) fn forward_to(&self, other: &CancelToken) -> Forward {
+        let handle: Arc<dyn ShutdownHandle> = Arc::new(CancelOther(other.clone()));
+        if !self.enter_io(&Arc::downgrade(&handle)) {
+            other.cancel();
+        }
+        Forward {
+            from: self.clone(),
+            handle,
+        }
     }
 
     /// Registers `socket` as blocked in watched I/O; `false` (nothing registered) when the

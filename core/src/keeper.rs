@@ -238,7 +238,6 @@ impl Keeper {
         let request = request::heartbeat(token, kind, options.ip.as_deref())?;
         let mode = Mode::Online {
             request,
-            kind,
             checked: false,
         };
         Keeper::launch(client, mode, options, on_event)
@@ -280,7 +279,6 @@ impl Keeper {
         let request = request::heartbeat(token, kind, options.ip.as_deref())?;
         let mode = Mode::Online {
             request,
-            kind,
             checked: true,
         };
         Keeper::launch(client, mode, options, on_event)
@@ -297,13 +295,15 @@ impl Keeper {
                 "the heartbeat interval must be at least 1 second",
             ));
         }
-        let (offline_start, kind) = match &mode {
+        let (offline_start, confirmed) = match &mode {
             Mode::Offline {
-                grace_end, kind, ..
-            } => (Some(*grace_end), *kind),
-            Mode::Online { kind, .. } => (None, *kind),
+                grace_end, resume, ..
+            } => (
+                Some(*grace_end),
+                client.offline_confirmation_of(&resume.login),
+            ),
+            Mode::Online { request, .. } => (None, client.offline_confirmation_of(request)),
         };
-        let confirmed = client.offline_confirmation(kind);
         let shared = Arc::new(Shared {
             cancel: CancelToken::new(),
             status: Mutex::new(KeeperStatus {
@@ -484,7 +484,6 @@ enum Mode {
     /// fresh from the server's login).
     Online {
         request: ActionRequest,
-        kind: SessionKind,
         checked: bool,
     },
     /// An offline verdict: the login to send again (or the one still going on), until the
@@ -609,7 +608,6 @@ impl Beat {
                         Relogin::Online(request) => {
                             mode = Mode::Online {
                                 request,
-                                kind: *kind,
                                 checked: true,
                             };
                             failures = 0;
@@ -628,7 +626,7 @@ impl Beat {
                         }
                     }
                 }
-                Mode::Online { request, kind, .. } => match self.beat(request) {
+                Mode::Online { request, .. } => match self.beat(request) {
                     Outcome::Alive(beat) => {
                         trouble_since = None;
                         failures = 0;
@@ -652,7 +650,7 @@ impl Beat {
                     Outcome::Trouble(mut event) => {
                         // With offline verdicts on, the grace is the offline grace, counted
                         // from the last confirmation in the store.
-                        if let Some((_, grace_end)) = self.client.offline_confirmation(*kind) {
+                        if let Some((_, grace_end)) = self.client.offline_confirmation_of(request) {
                             if !std::mem::replace(&mut offline, true) {
                                 {
                                     let mut status = self.shared.status();

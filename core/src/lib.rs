@@ -62,7 +62,7 @@ pub use actions::{
     Registration, Renewal, SessionKind, SocialRegistration, SocialStart, UserInfo, UserSession,
     Variable, Variables,
 };
-pub use cancel::CancelToken;
+pub use cancel::{CancelToken, Watch};
 pub use client::{Client, MAX_REQUEST_BYTES};
 pub use codes::{describe, user_message};
 pub use diagnose::{diagnose, diagnose_client, diagnose_with, DiagnoseOptions, Report};

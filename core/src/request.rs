@@ -45,9 +45,9 @@ impl Purpose {
     }
 }
 
-/// What a parameter stands for in a login or a password change: the action table's column
-/// (`card: required "Card" as identity`), so that nothing reads a login back out of its
-/// wire keys.
+/// What a parameter stands for in a login, a password change or a heartbeat: the action
+/// table's column (`card: required "Card" as identity`), so that nothing reads a login back
+/// out of its wire keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoginRole {
     /// The card key (card mode) or the username (account mode).
@@ -58,6 +58,8 @@ pub enum LoginRole {
     Password,
     /// The account's new password (a password change).
     NewPassword,
+    /// The session's token (a heartbeat: the offline store finds the verdict of its login).
+    Token,
 }
 
 impl LoginRole {
@@ -67,6 +69,7 @@ impl LoginRole {
             LoginRole::Machine => 1,
             LoginRole::Password => 2,
             LoginRole::NewPassword => 3,
+            LoginRole::Token => 4,
         }
     }
 }
@@ -105,7 +108,7 @@ pub struct ActionRequest {
     /// The purpose the action table gave; `None` for a request built without it.
     purpose: Option<Purpose>,
     /// Where each [`LoginRole`] is among the parameters (by [`LoginRole`]'s order).
-    roles: [Option<usize>; 4],
+    roles: [Option<usize>; 5],
 }
 
 impl ActionRequest {
@@ -116,7 +119,7 @@ impl ActionRequest {
             params: Vec::new(),
             repeatable,
             purpose: None,
-            roles: [None; 4],
+            roles: [None; 5],
         }
     }
 

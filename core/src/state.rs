@@ -26,6 +26,7 @@ use std::fs::{self, OpenOptions};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::SystemTime;
 
 use ring::aead::{Aad, LessSafeKey, Nonce, UnboundKey, CHACHA20_POLY1305, NONCE_LEN};
 use ring::rand::{SecureRandom, SystemRandom};
@@ -224,6 +225,7 @@ impl Sealed {
     }
 
     /// Whether the file `name` exists.
+    #[cfg(test)]
     pub(crate) fn exists(&self, name: &str) -> bool {
         self.path(name).exists()
     }
@@ -433,6 +435,27 @@ impl Sealed {
             .and_then(|mut out| out.write_all(b"probe"))
             .map_err(|err| failed("write in", &self.folder, err))?;
         fs::remove_file(&probe).map_err(|err| failed("remove a file in", &self.folder, err))
+    }
+
+    /// The names of this program's files whose names start with `prefix`, each with when it
+    /// was last written (in no order).
+    pub(crate) fn names_starting(&self, prefix: &str) -> Vec<(String, SystemTime)> {
+        let suffix = format!("-{}.sealed", self.scope);
+        let Ok(entries) = fs::read_dir(&self.folder) else {
+            return Vec::new();
+        };
+        entries
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let file = entry.file_name().into_string().ok()?;
+                let name = file.strip_suffix(&suffix)?;
+                let written = entry
+                    .metadata()
+                    .and_then(|meta| meta.modified())
+                    .unwrap_or(SystemTime::UNIX_EPOCH);
+                name.starts_with(prefix).then(|| (name.to_owned(), written))
+            })
+            .collect()
     }
 
     /// Removes the file `name`, if it exists.

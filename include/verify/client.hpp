@@ -1,72 +1,71 @@
-/*
- * verify/client.hpp: verify::Client, a client of the service for one program. Its action
- * methods (single_login, user_login, heartbeat, ...) come from its base detail::Actions<Client>,
- * generated from the action table (verify/actions.hpp).
- *
- * Ownership
- * - verify::Client and verify::Reply own a verify_client / verify_reply through a
- *   std::unique_ptr whose deleter is verify_client_free / verify_reply_free. They are
- *   move-only: moving transfers the handle and leaves the source empty (`!object`); the
- *   destructor frees what it owns and never throws. A moved-from Reply throws verify::Error
- *   (VERIFY_ERR_INVALID_ARGUMENT) from its accessors; a moved-from Client's calls throw the
- *   same (the library refuses the NULL client).
- * - verify::Keeper (a verify_keeper and its on_event function) and verify::CancelToken (a
- *   verify_cancel) are move-only owners in the same way; see verify/keeper.hpp and verify/cancel.hpp. A
- *   Client made with a log function owns that function too. The short-lived C handles of
- *   client options, keeper options and status snapshots never leave the binding:
- *   verify::ClientOptions, verify::KeeperOptions and verify::KeeperStatus are plain values.
- * - Everything a Reply hands out is copied into std::string (or std::optional of it), so a
- *   value stays valid after its Reply is gone. describe() and version() return views of
- *   static library strings: they are valid for the life of the program.
- *
- * Results: a Reply, and an exception only where the host asks for it
- * - A call returns a Result (a Reply) whenever the server answered, whatever its code:
- *   success (200), pending (201), an offline verdict (202) and every refusal (1001..1024).
- *   The host chooses: branch on it (1006 carries the reason of a ban in remark(), 1022 the
- *   previously bound machine code, 1007 means "log in again"), or take value() /
- *   Reply::ensure_ok(), which throw verify::Refused (an Error with the server's code, its
- *   message and remark; configuration() for 1001, 1010, 1011, 1012). The server's code is
- *   never hidden or translated: Reply::code() is the integer of the C API (see codes::).
- * - A call throws verify::Error when no answer of the server exists: the local failures of
- *   the C API, its negative codes (invalid argument, network, timeout, TLS, pin mismatch,
- *   proxy, protocol for a reply that is not the service's JSON, cancelled, system, a
- *   request too large to send, ...).
- *   There is then no Reply object that could be returned. Error::code() is that negative code and what() the
- *   library's message (verify_last_error_message(), copied when it is thrown).
- * - A field the server left out, named otherwise or sent with another type never fails a
- *   call (ABI 2): the call returns its Reply, and that field's accessor gives std::nullopt.
- *   The fields each call documents are what the service is expected to send, not a promise.
- * - Arguments are checked before they reach C: a string argument containing a NUL
- *   character (C would silently cut it there) throws VERIFY_ERR_INVALID_ARGUMENT, as do
- *   timeouts outside 1..UINT32_MAX milliseconds. Other checks (empty required strings, an
- *   interval under 1 s, ...) are the library's and throw the same code.
- * - std::bad_alloc may come from any function that copies a string.
- *
- * Strings
- * - In: std::string_view (anything convertible: std::string, string literals). The
- *   binding copies every argument into a NUL-terminated std::string for the duration of
- *   the call. Optional parameters are std::optional<std::string_view>: pass std::nullopt
- *   (never a null `const char *`, which std::string_view cannot hold); an empty string is
- *   the same as std::nullopt (not sent). UTF-8, at most 65536 bytes, as verify.h says.
- * - Out: std::string, std::optional<std::string> / <int64_t> / <bool> for fields that may be
- *   absent.
- *
- * Threads (as verify.h)
- * - One Client may be used by any number of threads at once: every call method is const
- *   and the library holds no lock across network I/O. Moving, assigning or destroying a
- *   Client must not overlap with any call on it.
- * - A Reply may be read from several threads at once; moving or destroying it must not
- *   overlap with reads.
- * - The C API's last error is per thread. An absent field leaves it as it is; Error copies
- *   its message when it is thrown, so C++ code never needs verify_last_error_message().
- *
- * Code page: strings go in and come out in the library's code page, UTF-8 unless the
- * process changed it (verify::set_code_page, verify_set_code_page in verify.h).
- *
- * Calling convention: every function of verify.h and its callback types use VERIFY_CALL
- * (__stdcall on 32-bit Windows, the C convention elsewhere); the binding's own callbacks (of
- * the keeper and of the log) are declared with it, so nothing changes for C++ hosts.
- */
+/// @file
+/// verify/client.hpp: verify::Client, a client of the service for one program. Its action
+/// methods (single_login, user_login, heartbeat, ...) come from its base detail::Actions<Client>,
+/// generated from the action table (verify/actions.hpp).
+///
+/// Ownership
+/// - verify::Client and verify::Reply own a verify_client / verify_reply through a
+///   std::unique_ptr whose deleter is verify_client_free / verify_reply_free. They are
+///   move-only: moving transfers the handle and leaves the source empty (`!object`); the
+///   destructor frees what it owns and never throws. A moved-from Reply throws verify::Error
+///   (VERIFY_ERR_INVALID_ARGUMENT) from its accessors; a moved-from Client's calls throw the
+///   same (the library refuses the NULL client).
+/// - verify::Keeper (a verify_keeper and its on_event function) and verify::CancelToken (a
+///   verify_cancel) are move-only owners in the same way; see verify/keeper.hpp and verify/cancel.hpp. A
+///   Client made with a log function owns that function too. The short-lived C handles of
+///   client options, keeper options and status snapshots never leave the binding:
+///   verify::ClientOptions, verify::KeeperOptions and verify::KeeperStatus are plain values.
+/// - Everything a Reply hands out is copied into std::string (or std::optional of it), so a
+///   value stays valid after its Reply is gone. describe() and version() return views of
+///   static library strings: they are valid for the life of the program.
+///
+/// Results: a Reply, and an exception only where the host asks for it
+/// - A call returns a Result (a Reply) whenever the server answered, whatever its code:
+///   success (200), pending (201), an offline verdict (202) and every refusal (1001..1024).
+///   The host chooses: branch on it (1006 carries the reason of a ban in remark(), 1022 the
+///   previously bound machine code, 1007 means "log in again"), or take value() /
+///   Reply::ensure_ok(), which throw verify::Refused (an Error with the server's code, its
+///   message and remark; configuration() for 1001, 1010, 1011, 1012). The server's code is
+///   never hidden or translated: Reply::code() is the integer of the C API (see codes::).
+/// - A call throws verify::Error when no answer of the server exists: the local failures of
+///   the C API, its negative codes (invalid argument, network, timeout, TLS, pin mismatch,
+///   proxy, protocol for a reply that is not the service's JSON, cancelled, system, a
+///   request too large to send, ...).
+///   There is then no Reply object that could be returned. Error::code() is that negative code and what() the
+///   library's message (verify_last_error_message(), copied when it is thrown).
+/// - A field the server left out, named otherwise or sent with another type never fails a
+///   call (ABI 2): the call returns its Reply, and that field's accessor gives std::nullopt.
+///   The fields each call documents are what the service is expected to send, not a promise.
+/// - Arguments are checked before they reach C: a string argument containing a NUL
+///   character (C would silently cut it there) throws VERIFY_ERR_INVALID_ARGUMENT, as do
+///   timeouts outside 1..UINT32_MAX milliseconds. Other checks (empty required strings, an
+///   interval under 1 s, ...) are the library's and throw the same code.
+/// - std::bad_alloc may come from any function that copies a string.
+///
+/// Strings
+/// - In: std::string_view (anything convertible: std::string, string literals). The
+///   binding copies every argument into a NUL-terminated std::string for the duration of
+///   the call. Optional parameters are std::optional<std::string_view>: pass std::nullopt
+///   (never a null `const char *`, which std::string_view cannot hold); an empty string is
+///   the same as std::nullopt (not sent). UTF-8, at most 65536 bytes, as verify.h says.
+/// - Out: std::string, std::optional<std::string> / <int64_t> / <bool> for fields that may be
+///   absent.
+///
+/// Threads (as verify.h)
+/// - One Client may be used by any number of threads at once: every call method is const
+///   and the library holds no lock across network I/O. Moving, assigning or destroying a
+///   Client must not overlap with any call on it.
+/// - A Reply may be read from several threads at once; moving or destroying it must not
+///   overlap with reads.
+/// - The C API's last error is per thread. An absent field leaves it as it is; Error copies
+///   its message when it is thrown, so C++ code never needs verify_last_error_message().
+///
+/// Code page: strings go in and come out in the library's code page, UTF-8 unless the
+/// process changed it (verify::set_code_page, verify_set_code_page in verify.h).
+///
+/// Calling convention: every function of verify.h and its callback types use VERIFY_CALL
+/// (__stdcall on 32-bit Windows, the C convention elsewhere); the binding's own callbacks (of
+/// the keeper and of the log) are declared with it, so nothing changes for C++ hosts.
 
 #ifndef VERIFY_CLIENT_HPP
 #define VERIFY_CLIENT_HPP
@@ -93,19 +92,17 @@
 
 namespace verify {
 
-/*
- * A client of the service for one program. Move-only owner of a verify_client.
- *
- * Every call method returns a Reply whenever the server answered (refusals included) and
- * throws verify::Error for local failures; see the top of this file. The call methods are
- * const and may run on several threads at once on one Client.
- */
+/// A client of the service for one program. Move-only owner of a verify_client.
+///
+/// Every call method returns a Reply whenever the server answered (refusals included) and
+/// throws verify::Error for local failures; see the top of this file. The call methods are
+/// const and may run on several threads at once on one Client.
 class [[nodiscard]] Client : public detail::Actions<Client> {
 public:
-    /* A client for the service at `base_url` (http:// or https://, host, optional port and
-     * path prefix, without /api/verify), for the program `app_id` with its secret `app_key`.
-     * Nothing is sent yet: Init runs on the first call unless init() is called. Throws
-     * verify::Error on invalid arguments (the message says what to pass instead). */
+    /// A client for the service at `base_url` (http:// or https://, host, optional port and
+    /// path prefix, without /api/verify), for the program `app_id` with its secret `app_key`.
+    /// Nothing is sent yet: Init runs on the first call unless init() is called. Throws
+    /// verify::Error on invalid arguments (the message says what to pass instead).
     Client(std::string_view base_url, std::string_view app_id, std::string_view app_key) {
         std::string url = detail::arg(base_url, "base_url");
         std::string id = detail::arg(app_id, "app_id");
@@ -118,10 +115,10 @@ public:
         }
     }
 
-    /* A client with settings (mirrors, trust, pins, proxy, timeouts, a log function): see
-     * ClientOptions. Besides the checks of the first constructor, plain http:// to a host
-     * that is not loopback throws unless allowed, and so do mirrors that do not parse, roots
-     * or pins that do not parse, and a trust setting that trusts nothing. */
+    /// A client with settings (mirrors, trust, pins, proxy, timeouts, a log function): see
+    /// ClientOptions. Besides the checks of the first constructor, plain http:// to a host
+    /// that is not loopback throws unless allowed, and so do mirrors that do not parse, roots
+    /// or pins that do not parse, and a trust setting that trusts nothing.
     Client(std::string_view base_url, std::string_view app_id, std::string_view app_key,
            const ClientOptions &options) {
         std::string url = detail::arg(base_url, "base_url");
@@ -141,8 +138,8 @@ public:
     }
 
     Client(Client &&) noexcept = default;
-    /* Frees the client this one held first (its threads joined, so its log function is no
-     * longer called), then takes `other`'s. */
+    /// Frees the client this one held first (its threads joined, so its log function is no
+    /// longer called), then takes `other`'s.
     Client &operator=(Client &&other) noexcept {
         if (this != &other) {
             handle_.reset();
@@ -153,35 +150,35 @@ public:
     }
     Client(const Client &) = delete;
     Client &operator=(const Client &) = delete;
-    /* Stops and joins the client's background work, wipes its secrets. Never throws. */
+    /// Stops and joins the client's background work, wipes its secrets. Never throws.
     ~Client() = default;
 
-    /* false once moved from (or released). */
+    /// false once moved from (or released).
     explicit operator bool() const noexcept { return handle_ != nullptr; }
 
-    /* Connect timeout and whole-call timeout for calls that start afterwards, each
-     * 1..UINT32_MAX ms (std::chrono::seconds and the like convert implicitly). Defaults
-     * 10 s and 30 s. The call timeout bounds everything one call does (a lazy Init, a
-     * re-Init, connects, a resend). Any thread, at any time. */
+    /// Connect timeout and whole-call timeout for calls that start afterwards, each
+    /// 1..UINT32_MAX ms (std::chrono::seconds and the like convert implicitly). Defaults
+    /// 10 s and 30 s. The call timeout bounds everything one call does (a lazy Init, a
+    /// re-Init, connects, a resend). Any thread, at any time.
     void set_timeouts(std::chrono::milliseconds connect, std::chrono::milliseconds call) const {
         std::uint32_t connect_ms = detail::to_ms(connect, "timeout `connect`");
         std::uint32_t call_ms = detail::to_ms(call, "timeout `call`");
         detail::check_ok(verify_client_set_timeouts(handle_.get(), connect_ms, call_ms));
     }
 
-    /* The Init handshake now (otherwise the first call runs it). */
+    /// The Init handshake now (otherwise the first call runs it).
     [[nodiscard]] Reply init() const {
         verify_reply *out = nullptr;
         std::int32_t code = verify_init(handle_.get(), &out);
         return detail::finish(code, out);
     }
 
-    /* Social login step 2, repeated every `interval` (at least 1 ms) until the user
-     * authorizes (ok(), the login fields: a Result<UserSession>) or the server refuses (its
-     * code, e.g. 1016 when the identity is not bound). Throws verify::Error codes::err_timeout when
-     * `timeout` (0..UINT32_MAX ms; 0 polls once) passes, codes::err_cancelled within
-     * milliseconds when `cancel` (optional, not owned; it must outlive the call) is
-     * cancelled from another thread. Blocks the calling thread. */
+    /// Social login step 2, repeated every `interval` (at least 1 ms) until the user
+    /// authorizes (ok(), the login fields: a Result<UserSession>) or the server refuses (its
+    /// code, e.g. 1016 when the identity is not bound). Throws verify::Error codes::err_timeout when
+    /// `timeout` (0..UINT32_MAX ms; 0 polls once) passes, codes::err_cancelled within
+    /// milliseconds when `cancel` (optional, not owned; it must outlive the call) is
+    /// cancelled from another thread. Blocks the calling thread.
     [[nodiscard]] Result<UserSession> social_login_wait(std::string_view state, std::optional<std::string_view> mac,
                             std::chrono::milliseconds interval, std::chrono::milliseconds timeout,
                             const CancelToken *cancel = nullptr) const {
@@ -199,15 +196,15 @@ public:
         return Result<UserSession>(detail::finish(code, out));
     }
 
-    /* Starts keeping the session of `token` alive in the background: the token of
-     * single_login (SessionKind::Card) or user_login (SessionKind::User), with `options`
-     * (unset fields: the library's defaults). The first heartbeat is sent at once (a token the
-     * server does not know ends the keeper with 1007), the next ones every interval after
-     * the start. `on_event` (optional) receives every Event on the keeper's event thread;
-     * exceptions it throws are swallowed (they cannot cross the C boundary). Without it,
-     * back-office messages are queued for Keeper::status(). Throws verify::Error for invalid
-     * arguments (an interval under 1 s, a grace of 0, a bad token or kind) and
-     * codes::err_system when the keeper's threads cannot start. See verify/keeper.hpp. */
+    /// Starts keeping the session of `token` alive in the background: the token of
+    /// single_login (SessionKind::Card) or user_login (SessionKind::User), with `options`
+    /// (unset fields: the library's defaults). The first heartbeat is sent at once (a token the
+    /// server does not know ends the keeper with 1007), the next ones every interval after
+    /// the start. `on_event` (optional) receives every Event on the keeper's event thread;
+    /// exceptions it throws are swallowed (they cannot cross the C boundary). Without it,
+    /// back-office messages are queued for Keeper::status(). Throws verify::Error for invalid
+    /// arguments (an interval under 1 s, a grace of 0, a bad token or kind) and
+    /// codes::err_system when the keeper's threads cannot start. See verify/keeper.hpp.
     [[nodiscard]] Keeper keep_alive(std::string_view token, SessionKind kind, const KeeperOptions &options = {},
                       EventHandler on_event = {}) const {
         std::string t = detail::arg(token, "token");
@@ -216,13 +213,13 @@ public:
         });
     }
 
-    /* Starts keeping the session of a login's Reply: the server's own (ok(): its token and
-     * session kind) or an offline verdict (offline()). From an offline verdict the keeper
-     * reports EventKind::Offline, waits for the login still going on after a start budget
-     * or sends it again, and reports EventKind::Online once the server takes it, or
-     * EventKind::Ended with the server's refusal (the stored verdict is cleared) or
-     * codes::err_grace_over. The reply is only read. Throws verify::Error
-     * (codes::err_invalid_argument) for a reply that is neither. */
+    /// Starts keeping the session of a login's Reply: the server's own (ok(): its token and
+    /// session kind) or an offline verdict (offline()). From an offline verdict the keeper
+    /// reports EventKind::Offline, waits for the login still going on after a start budget
+    /// or sends it again, and reports EventKind::Online once the server takes it, or
+    /// EventKind::Ended with the server's refusal (the stored verdict is cleared) or
+    /// codes::err_grace_over. The reply is only read. Throws verify::Error
+    /// (codes::err_invalid_argument) for a reply that is neither.
     [[nodiscard]] Keeper keep_alive(const Reply &login, const KeeperOptions &options = {},
                                     EventHandler on_event = {}) const {
         return start_keeper(options, std::move(on_event), [&](verify_keeper_options *settings, verify_keeper **raw) {
@@ -230,29 +227,29 @@ public:
         });
     }
 
-    /* Starts keeping the session of a typed card login (the value() of single_login): its
-     * token with SessionKind::Card, as keep_alive(login.token, SessionKind::Card, ...) (the
-     * first heartbeat at once). An offline verdict has no token: keep its Result instead
-     * (keep_alive(result)); throws verify::Error (codes::err_invalid_argument) for a login
-     * without a token. */
+    /// Starts keeping the session of a typed card login (the value() of single_login): its
+    /// token with SessionKind::Card, as keep_alive(login.token, SessionKind::Card, ...) (the
+    /// first heartbeat at once). An offline verdict has no token: keep its Result instead
+    /// (keep_alive(result)); throws verify::Error (codes::err_invalid_argument) for a login
+    /// without a token.
     [[nodiscard]] Keeper keep_alive(const CardLogin &login, const KeeperOptions &options = {},
                                     EventHandler on_event = {}) const {
         return keep_alive(login_token(login.token), SessionKind::Card, options, std::move(on_event));
     }
 
-    /* Starts keeping the session of a typed account login (the value() of user_login,
-     * social_login_poll or social_login_wait): its token with SessionKind::User, as
-     * keep_alive(login.token, SessionKind::User, ...). An offline verdict has no token: keep
-     * its Result instead; throws verify::Error (codes::err_invalid_argument) for a login
-     * without a token. */
+    /// Starts keeping the session of a typed account login (the value() of user_login,
+    /// social_login_poll or social_login_wait): its token with SessionKind::User, as
+    /// keep_alive(login.token, SessionKind::User, ...). An offline verdict has no token: keep
+    /// its Result instead; throws verify::Error (codes::err_invalid_argument) for a login
+    /// without a token.
     [[nodiscard]] Keeper keep_alive(const UserSession &login, const KeeperOptions &options = {},
                                     EventHandler on_event = {}) const {
         return keep_alive(login_token(login.token), SessionKind::User, options, std::move(on_event));
     }
 
-    /* Any action with any parameters (key, value), in order; at most 256, and at most
-     * 1 MiB of request body (more throws codes::err_too_large, nothing sent). Never sent
-     * twice once it may have reached the server. */
+    /// Any action with any parameters (key, value), in order; at most 256, and at most
+    /// 1 MiB of request body (more throws codes::err_too_large, nothing sent). Never sent
+    /// twice once it may have reached the server.
     [[nodiscard]] Reply call(std::string_view action,
                const std::vector<std::pair<std::string, std::string>> &params = {}) const {
         std::string a = detail::arg(action, "action");
@@ -273,19 +270,19 @@ public:
         return detail::finish(code, out);
     }
 
-    /* The C handle, still owned by this Client (NULL when empty). */
+    /// The C handle, still owned by this Client (NULL when empty).
     [[nodiscard]] verify_client *get() const noexcept { return handle_.get(); }
 
-    /* Gives up ownership: the caller must verify_client_free() the result. A log function
-     * of ClientOptions is then kept alive for the rest of the program (deliberately leaked:
-     * the released client may still call it). */
+    /// Gives up ownership: the caller must verify_client_free() the result. A log function
+    /// of ClientOptions is then kept alive for the rest of the program (deliberately leaked:
+    /// the released client may still call it).
     [[nodiscard]] verify_client *release() noexcept {
         (void)log_.release();
         return handle_.release();
     }
 
 private:
-    /* The token of a typed login, or an error saying what to pass instead. */
+    /// The token of a typed login, or an error saying what to pass instead.
     static std::string_view login_token(const std::optional<std::string> &token) {
         if (!token) {
             detail::fail(codes::err_invalid_argument,
@@ -294,8 +291,8 @@ private:
         return *token;
     }
 
-    /* The keeper settings of `options`, the handler in a box, and `start` (the C call that
-     * makes the keeper with those settings). */
+    /// The keeper settings of `options`, the handler in a box, and `start` (the C call that
+    /// makes the keeper with those settings).
     template <typename Start>
     Keeper start_keeper(const KeeperOptions &options, EventHandler on_event, Start start) const {
         std::optional<std::string_view> ip;
@@ -338,8 +335,8 @@ private:
         }
         return Keeper(std::move(box));
     }
-    // Declared before handle_, so destroyed after it: the client (and the threads that may
-    // log) is freed before its log function.
+    /// Declared before handle_, so destroyed after it: the client (and the threads that may
+    /// log) is freed before its log function.
     std::unique_ptr<LogHandler> log_;
     detail::ClientPtr handle_;
 };

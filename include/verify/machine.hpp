@@ -1,13 +1,12 @@
-/*
- * verify/machine.hpp: the machine code (v1 and v2), why it is what it is, and whether the
- * machine looks virtual.
- *
- * Machine code: verify::machine_code(salt) is 32 uppercase hex characters, the same on every
- * call and in every process on this machine (see verify_machine_code in verify.h).
- * verify::machine_code(salt, MachineVersion::V2, folder) is machine code v2; machine_check()
- * says for each component whether it matches the stored one; machine_virtual() whether the
- * machine looks virtual (docs/machine-code.md).
- */
+/// @file
+/// verify/machine.hpp: the machine code (v1 and v2), why it is what it is, and whether the
+/// machine looks virtual.
+///
+/// Machine code: verify::machine_code(salt) is 32 uppercase hex characters, the same on every
+/// call and in every process on this machine (see verify_machine_code in verify.h).
+/// verify::machine_code(salt, MachineVersion::V2, folder) is machine code v2; machine_check()
+/// says for each component whether it matches the stored one; machine_virtual() whether the
+/// machine looks virtual (docs/machine-code.md).
 
 #ifndef VERIFY_MACHINE_HPP
 #define VERIFY_MACHINE_HPP
@@ -24,10 +23,10 @@
 
 namespace verify {
 
-/* The machine code of this machine for `salt` (one per program, such as its AppId; may be
- * empty): 32 uppercase hex characters, the same on every call and in every process. Throws
- * verify::Error on failure (a NUL in `salt`; codes::err_system when no machine identity can
- * be read or stored). */
+/// The machine code of this machine for `salt` (one per program, such as its AppId; may be
+/// empty): 32 uppercase hex characters, the same on every call and in every process. Throws
+/// verify::Error on failure (a NUL in `salt`; codes::err_system when no machine identity can
+/// be read or stored).
 [[nodiscard]] inline std::string machine_code(std::string_view salt) {
     std::string s = detail::arg(salt, "salt");
     char out[VERIFY_MACHINE_CODE_LEN + 1] = {};
@@ -35,9 +34,9 @@ namespace verify {
     return std::string(out);
 }
 
-/* The machine code of `version` for `salt`; v2 keeps it in `state_folder` (empty: the
- * per-user default), v1 ignores it. Throws verify::Error on failure (see
- * verify_machine_code_ex). */
+/// The machine code of `version` for `salt`; v2 keeps it in `state_folder` (empty: the
+/// per-user default), v1 ignores it. Throws verify::Error on failure (see
+/// verify_machine_code_ex).
 [[nodiscard]] inline std::string machine_code(std::string_view salt, MachineVersion version,
                                 std::string_view state_folder = {}) {
     std::string s = detail::arg(salt, "salt");
@@ -49,9 +48,9 @@ namespace verify {
     return std::string(out);
 }
 
-/* One component of a MachineCheck: what it is and whether it matches the stored one, never
- * its value. Later versions may add kinds and states (kept as their numbers: `name` and
- * `state_name` say "unknown" then). */
+/// One component of a MachineCheck: what it is and whether it matches the stored one, never
+/// its value. Later versions may add kinds and states (kept as their numbers: `name` and
+/// `state_name` say "unknown" then).
 struct MachineComponent {
     MachineComponentKind kind = MachineComponentKind::BoardUuid;
     std::string name;
@@ -60,8 +59,8 @@ struct MachineComponent {
     std::int32_t weight = 0;
 };
 
-/* Machine code v2 and why it is what it is ("why did it change"); `note` says what went wrong
- * with the store (empty when nothing did). */
+/// Machine code v2 and why it is what it is ("why did it change"); `note` says what went wrong
+/// with the store (empty when nothing did).
 struct MachineCheck {
     std::string code;
     MachineOutcome outcome = MachineOutcome::Issued;
@@ -70,9 +69,9 @@ struct MachineCheck {
     std::string note;
 };
 
-/* Machine code v2 for `salt` with its explanation: issues, keeps and stores the code as
- * machine_code(salt, MachineVersion::V2, state_folder) does (verify_machine_check_new).
- * Throws verify::Error on failure. */
+/// Machine code v2 for `salt` with its explanation: issues, keeps and stores the code as
+/// machine_code(salt, MachineVersion::V2, state_folder) does (verify_machine_check_new).
+/// Throws verify::Error on failure.
 [[nodiscard]] inline MachineCheck machine_check(std::string_view salt, std::string_view state_folder = {}) {
     std::string s = detail::arg(salt, "salt");
     std::string folder = detail::arg(state_folder, "state_folder");
@@ -87,7 +86,7 @@ struct MachineCheck {
     check.code = detail::copy(text);
     std::int32_t outcome = 0;
     verify_machine_check_outcome(raw, &outcome);
-    // Any int32_t is a valid MachineOutcome: a value of a later library is kept as it is.
+    /// Any int32_t is a valid MachineOutcome: a value of a later library is kept as it is.
     check.outcome = static_cast<MachineOutcome>(outcome);
     verify_machine_check_score(raw, &check.score);
     if (verify_machine_check_note(raw, &text) == 0) {
@@ -111,22 +110,22 @@ struct MachineCheck {
     return check;
 }
 
-/* One sign of virtualisation: what it is, and `detail`, what was seen (a vendor string, a file
- * name; never an identity). */
+/// One sign of virtualisation: what it is, and `detail`, what was seen (a vendor string, a file
+/// name; never an identity).
 struct VirtualSign {
     VirtualSignKind kind = VirtualSignKind::HypervisorBit;
     std::string detail;
 };
 
-/* Whether this machine looks virtual or containerised, and what was seen. It only reports:
- * the host decides what it means for its licence. */
+/// Whether this machine looks virtual or containerised, and what was seen. It only reports:
+/// the host decides what it means for its licence.
 struct MachineVirtual {
     bool looks_virtual = false;
     std::vector<VirtualSign> signs;
 };
 
-/* Reads the signs of virtualisation (verify_machine_virtual_new). Throws verify::Error on
- * failure. */
+/// Reads the signs of virtualisation (verify_machine_virtual_new). Throws verify::Error on
+/// failure.
 [[nodiscard]] inline MachineVirtual machine_virtual() {
     verify_machine_virtual *raw = nullptr;
     detail::check_ok(verify_machine_virtual_new(&raw));

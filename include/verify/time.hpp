@@ -1,7 +1,6 @@
-/*
- * verify/time.hpp: verify::Time, an instant, and the service's times ("YYYY-MM-DD HH:mm:ss"
- * in UTC+08:00): read by the library (verify_service_time, verify_reply_time), written here.
- */
+/// @file
+/// verify/time.hpp: verify::Time, an instant, and the service's times ("YYYY-MM-DD HH:mm:ss"
+/// in UTC+08:00): read by the library (verify_service_time, verify_reply_time), written here.
 
 #ifndef VERIFY_TIME_HPP
 #define VERIFY_TIME_HPP
@@ -16,24 +15,20 @@
 
 namespace verify {
 
-/*
- * A point in time. The service writes its times ("expire_at", "updated_at", ...) as
- * "YYYY-MM-DD HH:mm:ss" in Beijing time, UTC+08:00, without an offset; the typed results
- * give them as this type, converted by the library: a Time is an instant (system_clock counts from
- * the Unix epoch, UTC, on every supported platform), and format_service_time() writes it back
- * in the service's form. Every time the binding gives is a Time, with no offset to mix up:
- * the service's "*_at" fields, OfflineInfo's, an Event's and a KeeperStatus's alike.
- */
+/// A point in time. The service writes its times ("expire_at", "updated_at", ...) as
+/// "YYYY-MM-DD HH:mm:ss" in Beijing time, UTC+08:00, without an offset; the typed results
+/// give them as this type, converted by the library: a Time is an instant (system_clock counts from
+/// the Unix epoch, UTC, on every supported platform), and format_service_time() writes it back
+/// in the service's form. Every time the binding gives is a Time, with no offset to mix up:
+/// the service's "*_at" fields, OfflineInfo's, an Event's and a KeeperStatus's alike.
 using Time = std::chrono::system_clock::time_point;
 
-/* The offset of every time the service writes: UTC+08:00 (Beijing time, no daylight saving). */
+/// The offset of every time the service writes: UTC+08:00 (Beijing time, no daylight saving).
 inline constexpr std::chrono::hours service_utc_offset{8};
 
-/*
- * A time of the service, "YYYY-MM-DD HH:mm:ss" in UTC+08:00, as an instant; std::nullopt for
- * anything else (an empty string, another form, a date that does not exist). The library
- * reads it (verify_service_time): the binding never parses the service's format itself.
- */
+/// A time of the service, "YYYY-MM-DD HH:mm:ss" in UTC+08:00, as an instant; std::nullopt for
+/// anything else (an empty string, another form, a date that does not exist). The library
+/// reads it (verify_service_time): the binding never parses the service's format itself.
 [[nodiscard]] inline std::optional<Time> service_time(std::string_view text) noexcept {
     std::int64_t seconds = 0;
     if (text.find('\0') != std::string_view::npos ||
@@ -45,7 +40,7 @@ inline constexpr std::chrono::hours service_utc_offset{8};
 
 namespace detail {
 
-/* The date of a day count since 1970-01-01 (H. Hinnant's civil_from_days). */
+/// The date of a day count since 1970-01-01 (H. Hinnant's civil_from_days).
 constexpr void civil_from_days(std::int64_t z, std::int64_t &y, unsigned &m, unsigned &d) noexcept {
     z += 719468;
     const std::int64_t era = (z >= 0 ? z : z - 146096) / 146097;
@@ -60,8 +55,8 @@ constexpr void civil_from_days(std::int64_t z, std::int64_t &y, unsigned &m, uns
 
 }  // namespace detail
 
-/* `time` as the service writes it: "YYYY-MM-DD HH:mm:ss" in UTC+08:00 (whole seconds, rounded
- * down). service_time(format_service_time(t)) is t rounded down to the second. */
+/// `time` as the service writes it: "YYYY-MM-DD HH:mm:ss" in UTC+08:00 (whole seconds, rounded
+/// down). service_time(format_service_time(t)) is t rounded down to the second.
 [[nodiscard]] inline std::string format_service_time(Time time) {
     const std::int64_t seconds =
         std::chrono::floor<std::chrono::seconds>(time.time_since_epoch()).count() +

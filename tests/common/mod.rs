@@ -2,6 +2,7 @@
 //! program (with its own cards and accounts) per test, so that tests run in parallel.
 #![allow(dead_code)]
 
+pub mod cancel;
 pub mod events;
 pub mod host;
 pub mod net;

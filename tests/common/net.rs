@@ -50,3 +50,39 @@ impl BlackHole {
         format!("http://{}", self.addr)
     }
 }
+
+/// A port that accepts a connection and never says a word, until dropped: a server that never
+/// answers its request, a TLS handshake or a proxy's CONNECT that stalls.
+pub struct Silent {
+    pub port: u16,
+    done: Option<std::sync::mpsc::Sender<()>>,
+    holder: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Silent {
+    /// A silent port on 127.0.0.1 (it takes one connection and holds it at most 30 s).
+    pub fn start() -> Silent {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+        let port = listener.local_addr().expect("addr").port();
+        let (done, end) = std::sync::mpsc::channel::<()>();
+        let holder = std::thread::spawn(move || {
+            let held = listener.accept().map(|(stream, _)| stream);
+            let _ = end.recv_timeout(Duration::from_secs(30));
+            drop(held);
+        });
+        Silent {
+            port,
+            done: Some(done),
+            holder: Some(holder),
+        }
+    }
+}
+
+impl Drop for Silent {
+    fn drop(&mut self) {
+        drop(self.done.take());
+        if let Some(holder) = self.holder.take() {
+            let _ = holder.join();
+        }
+    }
+}

@@ -4,8 +4,8 @@
  * the code of the verify::Error a body throws.
  *
  * Included after verify.hpp by cpp_wrapper.cpp, cpp_keeper_events.cpp,
- * cpp_keeper_status.cpp and cpp_social_wait.cpp; driven by tests/cpp/demo.rs and
- * tests/cpp/keeper.rs.
+ * cpp_keeper_status.cpp, cpp_social_wait.cpp, cpp_cancel.cpp and cpp_format.cpp; driven by
+ * tests/cpp/demo.rs, tests/cpp/keeper.rs, tests/cpp/cancel.rs and tests/cpp/format.rs.
  */
 
 #ifndef VERIFY_TESTS_CPP_CHECK_HPP
@@ -59,7 +59,7 @@ template <typename Body> std::int32_t check::thrown(Body &&body)
     } catch (const verify::Error &e) {
         CHECK(e.what()[0] != '\0');
         CHECK(!e.description().empty());
-        return e.code();
+        return verify::to_int(e.code());
     }
     return 0;
 }

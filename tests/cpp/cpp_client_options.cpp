@@ -293,7 +293,7 @@ int main(int argc, char **argv)
             }
         }
     } catch (const verify::Error &e) {
-        std::printf("verify::Error %d: %s\n", e.code(), e.what());
+        std::printf("verify::Error %d: %s\n", verify::to_int(e.code()), e.what());
         return 1;
     }
     return check::summary("options");

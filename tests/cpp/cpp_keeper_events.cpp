@@ -126,7 +126,8 @@ int main(int argc, char **argv)
         verify::Client client(base, app, key);
         verify::Reply login = client.user_login(user, password, std::string("CPP-KEEPER-MACHINE"));
         if (!login.ok()) {
-            std::printf("login failed: %d %s\n", login.code(), login.message().c_str());
+            std::printf("login failed: %d %s\n", verify::to_int(login.code()),
+                        login.message().c_str());
             return 1;
         }
         const std::string token = login.str("/data/token").value_or("");
@@ -220,7 +221,7 @@ int main(int argc, char **argv)
             verify::Event event = std::move(pending.front());
             pending.pop_front();
             lock.unlock();
-            std::printf("event %s %d %s\n", kind_name(event.kind), event.code,
+            std::printf("event %s %d %s\n", kind_name(event.kind), verify::to_int(event.code),
                         detail_of(event).c_str());
             std::fflush(stdout);
             if (event.kind == verify::EventKind::Ended) {
@@ -246,13 +247,13 @@ int main(int argc, char **argv)
         CHECK(status.heartbeats_ok >= 1); // the alive events
         CHECK(status.heartbeats_failed >= 1); // the refused one
         CHECK(status.messages.empty()); // a keeper with on_event hands them to it instead
-        std::printf("status ended %d %s\n", status.last_code,
+        std::printf("status ended %d %s\n", verify::to_int(status.last_code),
                     status.remark.value_or("(none)").c_str());
         keeper.stop();
         keeper.stop(); // idempotent
         CHECK(keeper.state() == verify::KeeperState::Ended);
     } catch (const verify::Error &e) {
-        std::printf("verify::Error %d: %s\n", e.code(), e.what());
+        std::printf("verify::Error %d: %s\n", verify::to_int(e.code()), e.what());
         return 1;
     }
     return check::summary("keeper");

@@ -34,7 +34,8 @@ int main(int argc, char **argv)
         std::optional<verify::Client> client(std::in_place, base, app, key);
         verify::Reply login = client->user_login(user, password);
         if (!login.ok()) {
-            std::printf("login failed: %d %s\n", login.code(), login.message().c_str());
+            std::printf("login failed: %d %s\n", verify::to_int(login.code()),
+                        login.message().c_str());
             return 1;
         }
         verify::Keeper keeper = client->keep_alive(
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
         CHECK(keeper.status().state == verify::KeeperState::Ended);
         keeper.stop();
     } catch (const verify::Error &e) {
-        std::printf("verify::Error %d: %s\n", e.code(), e.what());
+        std::printf("verify::Error %d: %s\n", verify::to_int(e.code()), e.what());
         return 1;
     }
     return check::summary("keeper status");

@@ -125,7 +125,7 @@ int main(int argc, char **argv)
         }
         CHECK(refused);
     } catch (const verify::Error &e) {
-        std::printf("FAIL: verify::Error %d: %s\n", e.code(), e.what());
+        std::printf("FAIL: verify::Error %d: %s\n", verify::to_int(e.code()), e.what());
         ++result::failed;
     }
     return result::summary();

@@ -135,10 +135,10 @@ int main(int argc, char **argv)
         try {
             verify::Reply reply =
                 client.social_login_wait(state, std::nullopt, seconds(60), seconds(60), &token);
-            std::printf("the wait returned a reply: %d\n", reply.code());
+            std::printf("the wait returned a reply: %d\n", verify::to_int(reply.code()));
             ++check::failures;
         } catch (const verify::Error &e) {
-            cancelled_code = e.code();
+            cancelled_code = verify::to_int(e.code());
             if (cancelled_code != err_cancelled) {
                 std::printf("unexpected error: %s\n", e.what());
             }
@@ -181,7 +181,7 @@ int main(int argc, char **argv)
                                                       milliseconds(50), seconds(20));
         CHECK(done.ok());
         CHECK(done.str("/data/token").has_value());
-        std::printf("social %d %s %s\n", done.code(),
+        std::printf("social %d %s %s\n", verify::to_int(done.code()),
                     done.str("/data/username").value_or("(none)").c_str(),
                     done.remark().value_or("(none)").c_str());
         std::fflush(stdout);
@@ -193,9 +193,9 @@ int main(int argc, char **argv)
         verify::Reply refused =
             client.social_login_wait(unbound, std::nullopt, milliseconds(50), seconds(20));
         CHECK(refused.code() == verify::codes::user_not_registered);
-        std::printf("social %d\n", refused.code());
+        std::printf("social %d\n", verify::to_int(refused.code()));
     } catch (const verify::Error &e) {
-        std::printf("verify::Error %d: %s\n", e.code(), e.what());
+        std::printf("verify::Error %d: %s\n", verify::to_int(e.code()), e.what());
         return 1;
     }
     return check::summary("social");

@@ -123,7 +123,7 @@ int main(int argc, char **argv)
 
         // A wrong password: verify::Refused, a verify::Error with the server's code.
         try {
-            client.user_login(username, "wrong-password", mac).value();
+            client.user_login(username, "wrong-password", mac).ensure_ok();
             CHECK(false && "a wrong password throws");
         } catch (const verify::Refused &refused) {
             CHECK(refused.code() == verify::codes::wrong_password);
@@ -158,7 +158,7 @@ int main(int argc, char **argv)
             CHECK(!reply && reply.error().code == verify::codes::app_key_wrong);
             CHECK(reply.error().configuration());
             try {
-                reply.value();
+                (void)reply.value(); // [[nodiscard]]: only to see it throw
                 CHECK(false && "value() of a refusal throws");
             } catch (const verify::Refused &refused) {
                 CHECK(refused.configuration());

@@ -57,8 +57,8 @@ static_assert(verify::codes::err_system == VERIFY_ERR_SYSTEM && verify::codes::e
 static_assert(verify::codes::err_no_such_field == VERIFY_ERR_NO_SUCH_FIELD, "ABI 2 code");
 static_assert(static_cast<std::int32_t>(verify::SessionKind::User) == VERIFY_SESSION_USER, "kind");
 static_assert(verify::header_abi_version == 2, "the ABI 2 header");
-static_assert(std::is_same_v<decltype(std::declval<const verify::Reply &>().code()), std::int32_t>,
-              "Reply::code() is the C code");
+static_assert(std::is_same_v<decltype(std::declval<const verify::Reply &>().code()), verify::Code>,
+              "Reply::code() is a verify::Code");
 static_assert(std::is_same_v<decltype(std::declval<const verify::Reply &>().integer("/x")),
                              std::optional<std::int64_t>>,
               "integer() is optional");
@@ -335,7 +335,8 @@ int main(int argc, char **argv)
             verify::Error copy = e;
             CHECK(copy.code() == verify::codes::err_network ||
                   copy.code() == verify::codes::err_timeout);
-            CHECK(std::string(copy.what()).find(std::to_string(copy.code())) != std::string::npos);
+            CHECK(std::string(copy.what()).find(std::to_string(verify::to_int(copy.code()))) !=
+                  std::string::npos);
             CHECK(!copy.reply_json().has_value());
         }
         CHECK(threw);

@@ -200,17 +200,26 @@ internal static class CsharpChecks
             string file = System.IO.File.ReadAllText(saved);
             Expect(file.StartsWith("Support file of the verify doctor") && !file.Contains("WRONGKEY"), "doctor: Save");
             System.IO.File.Delete(saved);
-            using (CancelToken cancel = new CancelToken())
+            using (System.Threading.CancellationTokenSource cancel = new System.Threading.CancellationTokenSource())
             {
                 cancel.Cancel();
                 try
                 {
-                    client.Diagnose(null, cancel);
+                    client.Diagnose(null, cancel.Token);
                     Expect(false, "doctor: a cancelled token throws");
                 }
-                catch (VerifyException e)
+                catch (OperationCanceledException e)
                 {
-                    Expect(e.Code == ResultCode.Cancelled, "doctor: a cancelled token: " + e.Code);
+                    Expect(e.CancellationToken == cancel.Token, "doctor: a cancelled token: " + e.Message);
+                }
+                try
+                {
+                    client.DiagnoseAsync(null, cancel.Token).Wait();
+                    Expect(false, "doctor: DiagnoseAsync with a cancelled token is cancelled");
+                }
+                catch (AggregateException e)
+                {
+                    Expect(e.InnerException is System.Threading.Tasks.TaskCanceledException, "doctor: DiagnoseAsync cancelled: " + e.InnerException);
                 }
             }
             try
@@ -332,10 +341,10 @@ internal static class CsharpChecks
         {
             Expect(named.GetBulletin().IsOk, "UseDefaultStateFolder");
         }
-#pragma warning disable 618 // Text is the obsolete former name of MessageText
         KeeperEventArgs said = new KeeperEventArgs(EventKind.Message, ResultCode.Ok, "", null, null, "hello");
-        Expect(said.MessageText == "hello" && said.Text == "hello" && said.Message == string.Empty,
-            "a Message event's text is MessageText (Text its former name)");
+#pragma warning disable 618 // MessageText and Text: the obsolete former names of Notice
+        Expect(said.Notice == "hello" && said.MessageText == "hello" && said.Text == "hello" && said.Message == string.Empty,
+            "a Message event's text is Notice (MessageText and Text its former names)");
 #pragma warning restore 618
         ThrowsArgument(() => options.ConnectTimeout = TimeSpan.Zero, "a zero connect timeout");
         ThrowsArgument(() => options.OfflineGrace = TimeSpan.FromSeconds(-1), "a negative offline grace");
@@ -350,7 +359,9 @@ internal static class CsharpChecks
             "refusal is a reply: " + (int)r.Code);
         Expect(r.Message.Length > 0, "refusal message: " + r.Message);
         Expect(r.Remark == null && r.Token == null && r.GetInt64("/data/absent") == null, "no remark on 1003");
+#pragma warning disable 618 // LastErrorCode: obsolete on the surface, still the thread's last error
         Expect(Library.LastErrorCode == 1003, "absent fields keep the last error: " + Library.LastErrorCode);
+#pragma warning restore 618
         Expect(r.GetInt64("/code") == 1003, "/code: " + r.GetInt64("/code"));
         try
         {
@@ -485,7 +496,7 @@ internal static class CsharpChecks
         }
         try
         {
-            c.SingleLogin(null, "m");
+            c.CardLogin(null, "m");
             Expect(false, "null throws");
         }
         catch (ArgumentNullException e)
@@ -494,7 +505,7 @@ internal static class CsharpChecks
         }
         try
         {
-            c.SingleLogin("a\0b", "m");
+            c.CardLogin("a\0b", "m");
             Expect(false, "NUL throws");
         }
         catch (ArgumentException e)
@@ -503,7 +514,7 @@ internal static class CsharpChecks
         }
         try
         {
-            c.SingleLogin("CARD", string.Empty);
+            c.CardLogin("CARD", string.Empty);
             Expect(false, "an empty machine code throws");
         }
         catch (ArgumentException e)

@@ -75,7 +75,7 @@ internal static class CsharpHttps
         options.Trust = TrustStores.None;
         options.RootFiles.Add(caFile);
         Case("custom_ca", good, app, key, options,
-            c => c.SingleLogin(card, "MAC-CS-HTTPS"),
+            c => c.CardLogin(card, "MAC-CS-HTTPS"),
             r => "token " + (((CardLoginReply)r).Token ?? string.Empty).Length);
 
         // Mozilla's roots alone: the sandbox's CA is unknown to them.

@@ -19,6 +19,7 @@
 // `FAIL ...`), then `CHECKS PASSED` and exits 0 when every check held.
 
 using System;
+using System.Collections.Generic;
 using System.Diagnostics;
 using System.IO;
 using System.Runtime.CompilerServices;
@@ -54,7 +55,7 @@ internal static class CsharpKeeper
 
     private static string Line(KeeperEventArgs e)
     {
-        return "event " + e.Kind + " " + (int)e.Code + " " + (e.MessageText ?? e.Remark ?? string.Empty);
+        return "event " + e.Kind + " " + (int)e.Code + " " + (e.Notice ?? e.Remark ?? string.Empty);
     }
 
     private static string Login(Client client, string user, string pass)
@@ -156,7 +157,7 @@ internal static class CsharpKeeper
         using (ManualResetEvent ended = new ManualResetEvent(false))
         using (Client client = new Client(args[1], args[2], args[3]))
         {
-            CardLoginReply login = client.SingleLogin(args[4], "CSHARP-EXPIRY-MACHINE");
+            CardLoginReply login = client.CardLogin(args[4], "CSHARP-EXPIRY-MACHINE");
             Expect(login.IsOk, "card login: " + login.Json);
             string token = login.Token;
             using (Keeper keeper = Keep(client, token, SessionKind.Card, TimeSpan.FromSeconds(1), e =>
@@ -253,27 +254,27 @@ internal static class CsharpKeeper
                 KeeperStatus first = keeper.Status();
                 bool answered = first.Succeeded == 1;
                 Expect(first.State == KeeperState.Alive && first.LastCode == (answered ? ResultCode.Ok : 0)
-                    && (first.LastSuccess != null) == answered && first.Messages.Length <= 1 && first.Remark == null
+                    && (first.LastSuccess != null) == answered && first.Notices.Count <= 1 && first.Remark == null
                     && first.LastMessage == string.Empty && first.Succeeded <= 1 && first.Failed == 0,
                     "status right after the start: " + first.State + " " + (int)first.LastCode);
                 Say("started");
-                string[] messages = new string[0];
-                while (messages.Length == 0 && Left() > TimeSpan.Zero)
+                IReadOnlyList<string> messages = new string[0];
+                while (messages.Count == 0 && Left() > TimeSpan.Zero)
                 {
-                    messages = keeper.Status().Messages;
-                    if (messages.Length == 0)
+                    messages = keeper.Status().Notices;
+                    if (messages.Count == 0)
                     {
                         Thread.Sleep(20); // polling with a deadline
                     }
                 }
-                Say("messages " + messages.Length + " " + string.Join("|", messages));
+                Say("messages " + messages.Count + " " + string.Join("|", messages));
                 KeeperStatus after = keeper.Status();
                 Expect(after.LastCode == ResultCode.Ok, "last code " + (int)after.LastCode);
                 Expect(after.LastSuccess != null && after.LastSuccess.Value.Year >= 2024
                     && after.LastSuccess.Value <= DateTimeOffset.UtcNow.AddSeconds(1), "last success " + after.LastSuccess);
                 Expect(after.ExpireAt != null, "expire_at " + after.ExpireAt);
                 Expect(after.Succeeded >= 1 && after.Failed == 0, "counts " + after.Succeeded + "/" + after.Failed);
-                Expect(after.Messages.Length == 0, "each message once: " + after.Messages.Length);
+                Expect(after.Notices.Count == 0, "each message once: " + after.Notices.Count);
                 Expect(keeper.State == KeeperState.Alive && keeper.IsAlive, "alive: " + keeper.State);
                 keeper.Stop();
                 keeper.Stop();
@@ -321,19 +322,19 @@ internal static class CsharpKeeper
             string state = Start(client);
 
             // Warm-up, and a cancelled token ends later waits at once.
-            using (CancelToken cancelled = new CancelToken())
+            using (CancellationTokenSource cancelled = new CancellationTokenSource())
             {
                 cancelled.Cancel();
                 cancelled.Cancel();
                 Stopwatch watch = Stopwatch.StartNew();
                 try
                 {
-                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancelled);
+                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancelled.Token);
                     Expect(false, "a cancelled token throws");
                 }
-                catch (VerifyException e)
+                catch (OperationCanceledException)
                 {
-                    Say("precancelled " + (int)e.Code + " " + watch.ElapsedMilliseconds);
+                    Say("precancelled " + (int)ResultCode.Cancelled + " " + watch.ElapsedMilliseconds);
                 }
             }
             {
@@ -351,7 +352,7 @@ internal static class CsharpKeeper
 
             // Cancelled from another thread while the wait sleeps between polls: the test sends
             // a line once the wait's first poll reached the server (after the GetBulletin marker).
-            using (CancelToken cancel = new CancelToken())
+            using (CancellationTokenSource cancel = new CancellationTokenSource())
             {
                 long cancelledAt = 0;
                 Thread canceller = new Thread(() =>
@@ -365,15 +366,16 @@ internal static class CsharpKeeper
                 Say("waiting-cancel");
                 try
                 {
-                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancel);
+                    client.SocialLoginWait(state, null, TimeSpan.FromSeconds(60), TimeSpan.FromSeconds(60), cancel.Token);
                     Expect(false, "the wait was cancelled");
                 }
-                catch (VerifyException e)
+                catch (OperationCanceledException e)
                 {
                     long returned = Stopwatch.GetTimestamp();
                     canceller.Join();
                     long ms = (returned - Interlocked.Read(ref cancelledAt)) * 1000 / Stopwatch.Frequency;
-                    Say("cancelled " + (int)e.Code + " " + ms + " " + e.Message);
+                    VerifyException inner = e.InnerException as VerifyException;
+                    Say("cancelled " + (int)(inner == null ? ResultCode.Ok : inner.Code) + " " + ms + " " + e.Message);
                 }
             }
 
@@ -547,7 +549,9 @@ internal static class CsharpKeeper
                 Expect(true, "null state: ArgumentNullException");
             }
 
+#pragma warning disable 618 // CancelToken: obsolete, kept one release
             CancelToken cancel = new CancelToken();
+#pragma warning restore 618
             cancel.Cancel();
             cancel.Dispose();
             cancel.Dispose();

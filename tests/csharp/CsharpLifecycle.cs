@@ -23,7 +23,7 @@ internal static class CsharpLifecycle
     private static int Main(string[] args)
     {
         client = new Client(args[0], args[1], args[2]);
-        CardLoginReply login = client.SingleLogin(args[3], "CSHARP-LIFECYCLE-MAC");
+        CardLoginReply login = client.CardLogin(args[3], "CSHARP-LIFECYCLE-MAC");
         if (!login.IsOk)
         {
             Console.WriteLine("FAIL: the login: " + login.Json);

@@ -39,7 +39,7 @@ public static class Program
 
         using (var client = new Client(args[0], "10001", "key", null)) // options may be null
         {
-            CardLoginReply login = client.SingleLogin("CARD", "MAC");
+            CardLoginReply login = client.CardLogin("CARD", "MAC");
             total += login.Message.Length;
             total += login.Json.Length;
             total += login.Token.Length; // error CS8602
@@ -57,10 +57,10 @@ public static class Program
                     total += pair.Key.Length + pair.Value.Length;
                 }
             }
-            client.SingleLogin(null, "MAC"); // error CS8625
-            client.SingleLogin("CARD", "MAC", null); // the device name may be null
+            client.CardLogin(null, "MAC"); // error CS8625
+            client.CardLogin("CARD", "MAC", null); // the device name may be null
 
-            CardLoginReply later = await client.SingleLoginAsync("CARD", "MAC");
+            CardLoginReply later = await client.CardLoginAsync("CARD", "MAC");
             total += later.Message.Length;
             total += later.Token.Length; // error CS8602
 
@@ -83,13 +83,13 @@ public static class Program
             using (Keeper keeper = client.StartKeeper(login))
             {
                 keeper.Ended += (sender, e) => total += e.Message.Length;
-                keeper.Message += (sender, e) => total += e.Remark.Length; // error CS8602
+                keeper.NoticeReceived += (sender, e) => total += e.Remark.Length; // error CS8602
                 KeeperStatus status = keeper.Status();
                 total += status.LastMessage.Length;
                 total += status.Remark.Length; // error CS8602
                 KeeperEventArgs end = await keeper.Completion;
                 total += end.Message.Length;
-                total += end.MessageText.Length; // error CS8602
+                total += end.Notice.Length; // error CS8602
             }
         }
         return total;

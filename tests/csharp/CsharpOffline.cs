@@ -78,13 +78,13 @@ internal static class CsharpOffline
         ClientOptions options = Options(state);
         using (Client online = new Client(url, app, key, options))
         {
-            CardLoginReply login = online.SingleLogin(card, "CS-OFFLINE-MAC");
+            CardLoginReply login = online.CardLogin(card, "CS-OFFLINE-MAC");
             Expect(login.IsOk && login.IsLicensed && !login.IsOffline && login.Offline == null, "online");
         }
         Ask("pause");
         using (Client client = new Client(url, app, key, options))
         {
-            CardLoginReply offline = client.SingleLogin(card, "CS-OFFLINE-MAC").EnsureOk();
+            CardLoginReply offline = client.CardLogin(card, "CS-OFFLINE-MAC").EnsureOk();
             Expect(offline.IsOffline && offline.IsLicensed && !offline.IsOk, "offline: " + (int)offline.Code);
             OfflineInfo info = offline.Offline;
             Expect(info != null && info.Reason == ResultCode.Network, "the reason");

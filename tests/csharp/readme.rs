@@ -113,7 +113,7 @@ fn the_csharp_readme_examples_compile_and_the_first_runs() {
 const SANDBOX_TOKEN: &str = "csharp-readme-ban-token.0123456789";
 
 /// The README's `SandboxControl` block, against a sandbox that has a control token: without
-/// the token in `VERIFY_SANDBOX_TOKEN` the sandbox refuses it (a `WebException`, the card and
+/// the token in `VERIFY_SANDBOX_TOKEN` the sandbox refuses it (an `HttpRequestException`, the card and
 /// the account stay as they were); with it, it disables a card and bans an account, whose
 /// logins are then refused with 1006 and the ban's reason as the remark.
 #[test]
@@ -127,7 +127,7 @@ fn the_csharp_readme_ban_example_bans_a_card_and_an_account() {
          {{\n        SandboxControl.BanCard(args[0], args[1], \"DEMO-CARD-0000-0003\", \"refund \
          requested\");\n        SandboxControl.BanAccount(args[0], args[1], \"alice\", \
          \"chargeback\");\n        using (var client = new Verify.Client(args[0], args[1], \
-         args[2]))\n        {{\n            var login = client.SingleLogin(\"DEMO-CARD-0000-0003\", \
+         args[2]))\n        {{\n            var login = client.CardLogin(\"DEMO-CARD-0000-0003\", \
          \"BAN-CHECK-MAC\");\n            Console.WriteLine((int)login.Code + \" \" + \
          login.Remark);\n            var user = client.UserLogin(\"alice\", \"alice-pass\", \
          \"BAN-CHECK-MAC\");\n            Console.WriteLine((int)user.Code + \" \" + \
@@ -170,7 +170,7 @@ fn the_csharp_readme_ban_example_bans_a_card_and_an_account() {
 
     let (refused_ok, _, refused_err, report) = run(None);
     assert!(
-        !refused_ok && refused_err.contains("WebException") && refused_err.contains("401"),
+        !refused_ok && refused_err.contains("HttpRequestException") && refused_err.contains("401"),
         "without the token the sandbox refuses the ban with 401\n{report}"
     );
     assert_eq!(records(), before, "a refused ban changes nothing");

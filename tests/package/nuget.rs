@@ -28,6 +28,11 @@
 //!   project, gets exactly the CS8602 and CS8625 errors its lines announce (see
 //!   [`dotnet_build`]).
 //!
+//! - `scripts/package-nuget.sh --this-machine` holds this machine's runtime alone, and the
+//!   program of issue 45's trial (`tests/csharp/CsharpNewcomer.cs`: no cast, no `#pragma
+//!   warning`, no `!`) builds from it with nullable references and warnings as errors and runs
+//!   on .NET Core 3.1 against the sandbox.
+//!
 //! The package is made from `target/windows/` (`scripts/build-windows.sh`, run first), the
 //! `libverify.so` of this test run and the ARM64 one of `scripts/build-arm64.sh`. Needs `nuget`, `zip`, `unzip`, Mono and its reference
 //! assemblies: the test installs them with `scripts/install-deps.sh nuget zip unzip mono
@@ -106,16 +111,7 @@ fn scratch() -> PathBuf {
 
 #[test]
 fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() {
-    run_ok(
-        Command::new(root().join("scripts/install-deps.sh")).args([
-            "nuget",
-            "zip",
-            "unzip",
-            "mono",
-            "mono-devel",
-        ]),
-        "scripts/install-deps.sh nuget zip unzip mono mono-devel",
-    );
+    install_packaging_tools();
     let target = target_dir();
     run_script("build-windows.sh", &[]);
     let arm64 = run_script("build-arm64.sh", &[]);
@@ -226,15 +222,7 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() 
 
     // The NuGet package: unpacked, exactly these files.
     let nupkg = pkg.join(format!("nuget/VerifySdk.{version}.nupkg"));
-    let unpacked = out.join("unpacked");
-    run_ok(
-        Command::new("unzip")
-            .arg("-q")
-            .arg(&nupkg)
-            .arg("-d")
-            .arg(&unpacked),
-        "unzip the .nupkg",
-    );
+    let unpacked = unzip(&nupkg, &out.join("unpacked"));
     let files = files_under(&unpacked);
     let psmdcp: Vec<_> = files
         .iter()
@@ -431,6 +419,34 @@ fn consume(out: &Path, nupkg: &Path, version: &str) {
     );
 }
 
+/// `nupkg` unzipped into `into`; returns `into`.
+fn unzip(nupkg: &Path, into: &Path) -> PathBuf {
+    run_ok(
+        Command::new("unzip")
+            .arg("-q")
+            .arg(nupkg)
+            .arg("-d")
+            .arg(into),
+        "unzip the .nupkg",
+    );
+    into.to_path_buf()
+}
+
+/// What making and consuming the package needs: `scripts/install-deps.sh nuget zip unzip mono
+/// mono-devel`.
+fn install_packaging_tools() {
+    run_ok(
+        Command::new(root().join("scripts/install-deps.sh")).args([
+            "nuget",
+            "zip",
+            "unzip",
+            "mono",
+            "mono-devel",
+        ]),
+        "scripts/install-deps.sh nuget zip unzip mono mono-devel",
+    );
+}
+
 /// The .NET Core 3.1 SDK of `scripts/install-deps.sh dotnet` (installed when missing): the
 /// path of its `dotnet` wrapper, which the script names on its `dotnet:` line.
 fn dotnet() -> PathBuf {
@@ -440,7 +456,10 @@ fn dotnet() -> PathBuf {
     );
     let line = stdout
         .lines()
-        .find(|l| l.starts_with("install-deps: dotnet: "))
+        .find(|l| {
+            l.starts_with("install-deps: dotnet: present (")
+                || l.starts_with("install-deps: dotnet: installed (")
+        })
         .unwrap_or_else(|| panic!("install-deps.sh names dotnet's path\n{stdout}"));
     let path = line
         .rsplit_once(" (")
@@ -594,4 +613,135 @@ fn dotnet_build(out: &Path, nupkg: &Path) {
         "the probe's errors (line, code): expected {expected:?}, got {errors:?}\n{}",
         show(&output)
     );
+}
+
+/// `scripts/package-nuget.sh --this-machine`: a package of this machine's runtime alone (no
+/// Windows DLL, no ARM64 cross build) holding exactly the binding and
+/// `runtimes/linux-x64/native/libverify.so`. The program of issue 45's trial,
+/// `tests/csharp/CsharpNewcomer.cs`, built from it with the .NET SDK in the README's
+/// SDK-style project (nullable references on, warnings as errors), with no cast, no `#pragma
+/// warning` and no `!` in its source, then run against the sandbox on .NET Core 3.1: a typed
+/// card login, an account login with async, a wrong password as an exception, an offline
+/// start, the keeper seeing a ban, a Chinese message, the doctor, a cancelled call.
+#[test]
+fn this_machines_package_builds_the_newcomer_program_without_casts_or_bangs() {
+    let source =
+        fs::read_to_string(root().join("tests/csharp/CsharpNewcomer.cs")).expect("the program");
+    let code: String = source
+        .lines()
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    for forbidden in [
+        "#pragma",
+        "(int)",
+        "(long)",
+        "(string)",
+        "(ResultCode)",
+        "(object)",
+    ] {
+        assert!(
+            !code.contains(forbidden),
+            "the newcomer program has `{forbidden}`"
+        );
+    }
+    // The null-forgiving `!`: after a name, `)` or `]`, before `.`, `;`, `)`, `,` or `[`.
+    let bytes = code.as_bytes();
+    let bang = (1..bytes.len().saturating_sub(1)).find(|&at| {
+        bytes[at] == b'!'
+            && (bytes[at - 1].is_ascii_alphanumeric()
+                || matches!(bytes[at - 1], b')' | b']' | b'_'))
+            && matches!(bytes[at + 1], b'.' | b';' | b')' | b',' | b'[')
+    });
+    assert!(
+        bang.is_none(),
+        "the newcomer program has a `!` at byte {bang:?}"
+    );
+
+    install_packaging_tools();
+    let out = scratch();
+    let stdout = run_ok(
+        Command::new(root().join("scripts/package-nuget.sh"))
+            .arg("--this-machine")
+            .arg("--out")
+            .arg(out.join("feed"))
+            .arg("--linux-lib")
+            .arg(library_dir().join("libverify.so"))
+            .current_dir(root()),
+        "scripts/package-nuget.sh --this-machine",
+    );
+    let nupkg = PathBuf::from(stdout.lines().last().expect("the .nupkg's path").trim());
+    let unpacked = unzip(&nupkg, &out.join("unpacked"));
+    let held: BTreeSet<String> = files_under(&unpacked)
+        .into_iter()
+        .filter(|path| path.starts_with("lib/") || path.starts_with("runtimes/"))
+        .collect();
+    let expected: BTreeSet<String> = [
+        "lib/net47/Verify.dll",
+        "lib/net47/Verify.xml",
+        "lib/net47/Verify.dll.mdb",
+        "runtimes/linux-x64/native/libverify.so",
+    ]
+    .into_iter()
+    .map(str::to_owned)
+    .collect();
+    assert_eq!(held, expected, "this machine's runtime alone");
+
+    // The README's project, its program replaced by the newcomer's.
+    let project_file = fenced("bindings/csharp/README.md", "xml")
+        .into_iter()
+        .find(|block| block.contains("<Project Sdk="))
+        .expect("the README's SDK-style project file")
+        .replace(
+            "<TargetFramework>net8.0</TargetFramework>",
+            "<TargetFramework>netcoreapp3.1</TargetFramework>",
+        );
+    let project = out.join("newcomer");
+    fs::create_dir_all(&project).expect("the project folder");
+    fs::write(project.join("Consumer.csproj"), &project_file).expect("write the project");
+    fs::write(
+        project.join("NuGet.config"),
+        format!(
+            "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<configuration>\n  <packageSources>\n    \
+             <clear />\n    <add key=\"local\" value=\"{}\" />\n  </packageSources>\n\
+             </configuration>\n",
+            out.join("feed").display()
+        ),
+    )
+    .expect("write NuGet.config");
+    fs::write(project.join("Program.cs"), &source).expect("write Program.cs");
+    let dotnet = dotnet();
+    let home = out.join("dotnet-home");
+    let output = build(&dotnet, &home, &project);
+    assert!(
+        output.status.success(),
+        "dotnet build of the newcomer program (nullable, warnings as errors)\n{}",
+        show(&output)
+    );
+
+    let scene = common::host::Newcomer::new(&out.join("state"));
+    let mut command = dotnet_command(&dotnet, &home, &project);
+    command
+        .arg(project.join("bin/Debug/netcoreapp3.1/Consumer.dll"))
+        .args(&scene.args);
+    let output = common::host::run_host_command(command, |line| scene.answer(line));
+    let report = output.report();
+    assert!(output.status.success(), "{report}");
+    for expected in [
+        "card-login ",
+        " +08:00 Active count card: False",
+        "account newcomer",
+        "wrong-password WrongPassword",
+        "offline Offline because Network",
+        "keeper Alive",
+        "banned Disabled shared key",
+        "chinese 授权已过期",
+        "doctor ",
+        "cancelled",
+    ] {
+        assert!(
+            output.stdout.contains(expected),
+            "no `{expected}`\n{report}"
+        );
+    }
 }

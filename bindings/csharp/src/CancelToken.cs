@@ -6,9 +6,9 @@ using System.Threading;
 namespace Verify
 {
     /// <summary>
-    /// A cancellation token of the library (<c>verify_cancel</c>) for
-    /// <see cref="Client.SocialLoginWait"/>. <see cref="Client.SocialLoginWaitAsync"/> makes one
-    /// from a <see cref="CancellationToken"/> by itself.
+    /// A cancellation token of the library (<c>verify_cancel</c>), for the former
+    /// <see cref="Client.SocialLoginWait(string, string, TimeSpan, TimeSpan, CancelToken)"/>.
+    /// Obsolete: every call takes a <see cref="CancellationToken"/>, which cancels it in flight.
     /// </summary>
     /// <remarks>
     /// <see cref="Cancel"/> may be called from any thread, any number of times. Dispose may race
@@ -16,6 +16,7 @@ namespace Verify
     /// returns; later calls throw <see cref="ObjectDisposedException"/>.
     /// </remarks>
     [NullableContext(1)]
+    [Obsolete("Use System.Threading.CancellationToken: every ...Async method and SocialLoginWait take one, and it cancels the call in flight.")]
     public sealed class CancelToken : IDisposable
     {
         private readonly CancelHandle handle;

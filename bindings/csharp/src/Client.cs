@@ -35,7 +35,7 @@ namespace Verify
     /// <code>
     /// using (var client = new Client("https://verify.example.com", appId, appKey))
     /// {
-    ///     CardLoginReply login = client.SingleLogin(card, Library.MachineCode(appId)).EnsureOk();
+    ///     CardLoginReply login = client.CardLogin(card, Library.MachineCode(appId)).EnsureOk();
     ///     Console.WriteLine("licensed until " + login.ExpireAt);      // DateTimeOffset, +08:00
     /// }
     /// </code>
@@ -54,14 +54,18 @@ namespace Verify
     /// or contain NUL characters (<see cref="ArgumentException"/>).</para>
     /// <para>Each action has an <c>...Async</c> twin returning a <see cref="Task{T}"/>: it
     /// checks the arguments at once, then runs the blocking call on a thread-pool thread, so the
-    /// calling thread (a UI thread) is free. Its <see cref="CancellationToken"/> is honest about
-    /// what the library can do: cancelled before the call started, the task is cancelled
-    /// (awaiting it throws <see cref="OperationCanceledException"/>) and nothing is sent; once
-    /// the call runs it is not interrupted: it ends as the blocking call would (at the latest
-    /// after the call timeout, <see cref="ClientOptions.CallTimeout"/>) and the task completes
-    /// with its reply, because the server may already have acted on it (a card spent). Only
-    /// <see cref="SocialLoginWaitAsync"/> is interrupted by its token, through the library's
-    /// cancel token, within milliseconds.</para>
+    /// calling thread (a UI thread) is free. Its <see cref="CancellationToken"/> cancels the call
+    /// in flight, in every phase (name lookup, connect, TLS, sending, waiting for the reply):
+    /// within milliseconds of the cancel the task is cancelled (awaiting it throws
+    /// <see cref="OperationCanceledException"/>, its inner exception the
+    /// <see cref="VerifyException"/> with <see cref="ResultCode.Cancelled"/>). A token cancelled
+    /// before the call starts sends nothing. An action that changes state on the server
+    /// (<see cref="CardLogin"/>, <see cref="UserLoginWithCard"/>, <see cref="UserRegister"/>,
+    /// <see cref="UserRecharge"/>, <see cref="ChangeBind"/>, <see cref="UpdatePassword"/>)
+    /// cancelled after its request left says in the exception's message that the server may have
+    /// received it; the library never sends it again, so look at the state (log in, read the
+    /// card) before sending it again. One token type: <see cref="CancellationToken"/> (the
+    /// library's own token, <see cref="CancelToken"/>, is obsolete).</para>
     /// </remarks>
     [NullableContext(1)]
     public sealed partial class Client : IDisposable
@@ -191,8 +195,8 @@ namespace Verify
             return Finish(code, reply, h => new Reply(h));
         }
 
-        /// <summary>Runs <see cref="Init"/> on the thread pool (cancellation: see <see cref="Client"/>).</summary>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <summary>Runs <see cref="Init"/> on the thread pool, cancelled in flight by <paramref name="cancellationToken"/> (see <see cref="Client"/>).</summary>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight.</param>
         public Task<Reply> InitAsync(CancellationToken cancellationToken = default(CancellationToken))
         {
             return Run(() => Init(), cancellationToken);
@@ -247,11 +251,12 @@ namespace Verify
 
         /// <summary>
         /// Runs <see cref="Call(string, IEnumerable{KeyValuePair{string, string}})"/> on the
-        /// thread pool (cancellation: see <see cref="Client"/>). The parameters are copied first.
+        /// thread pool, cancelled in flight by <paramref name="cancellationToken"/> (see
+        /// <see cref="Client"/>). The parameters are copied first.
         /// </summary>
         /// <param name="action">The action's wire name (<c>SingleLogin</c>, ...).</param>
         /// <param name="parameters">The parameters as wire key and value, or null for none.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight.</param>
         /// <exception cref="ArgumentNullException"><paramref name="action"/> is null (the parameters are checked by the task).</exception>
         /// <exception cref="ArgumentException"><paramref name="action"/> is empty or contains a NUL character.</exception>
         public Task<Reply> CallAsync(string action, [Nullable(new byte[] { 2, 0, 1, 1 })] IEnumerable<KeyValuePair<string, string>> parameters,
@@ -274,11 +279,48 @@ namespace Verify
         /// <param name="mac">The machine code, or null.</param>
         /// <param name="interval">Time between polls, at least 1 ms (rounded up to whole ms).</param>
         /// <param name="timeout">How long to wait in all, at least 1 ms.</param>
-        /// <param name="cancel">
-        /// Optional: <see cref="CancelToken.Cancel"/> from another thread ends the wait within
-        /// milliseconds (a poll in flight is interrupted). Disposing it while a wait uses it is
-        /// safe: it is freed when the wait returns.
+        /// <param name="cancellationToken">
+        /// Ends the wait within milliseconds (a poll in flight is interrupted), from any thread:
+        /// then <see cref="OperationCanceledException"/> is thrown.
         /// </param>
+        /// <exception cref="VerifyException">
+        /// <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/> passed (no reply), or
+        /// another local failure.
+        /// </exception>
+        /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled.</exception>
+        /// <exception cref="ArgumentNullException"><paramref name="state"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> or <paramref name="timeout"/> is under 1 ms or over 4294967295 ms.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        public UserSessionReply SocialLoginWait(string state, [Nullable(2)] string mac, TimeSpan interval, TimeSpan timeout,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Args.Required(state, "state");
+            Args.Optional(mac, "mac");
+            uint intervalMs = Args.Milliseconds(interval, "interval");
+            uint timeoutMs = Args.Milliseconds(timeout, "timeout");
+            return Cancellable(() =>
+            {
+                ReplyHandle reply;
+                // No token of its own (an empty handle crosses as NULL): the wait is cancelled by
+                // the one Cancellable attached to this thread.
+                int code = NativeMethods.verify_social_login_wait(handle, state, mac, intervalMs, timeoutMs,
+                    new CancelHandle(), out reply);
+                return Finish(code, reply, h => new UserSessionReply(h));
+            }, cancellationToken);
+        }
+
+        /// <summary>
+        /// The former form of <see cref="SocialLoginWait(string, string, TimeSpan, TimeSpan, CancellationToken)"/>
+        /// with the library's own token: <see cref="CancelToken.Cancel"/> from another thread ends
+        /// the wait within milliseconds (<see cref="VerifyException"/> with
+        /// <see cref="ResultCode.Cancelled"/>).
+        /// </summary>
+        /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>).</param>
+        /// <param name="mac">The machine code, or null.</param>
+        /// <param name="interval">Time between polls, at least 1 ms (rounded up to whole ms).</param>
+        /// <param name="timeout">How long to wait in all, at least 1 ms.</param>
+        /// <param name="cancel">The library's token, or null.</param>
         /// <exception cref="VerifyException">
         /// <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/> passed,
         /// <see cref="ResultCode.Cancelled"/> when <paramref name="cancel"/> was cancelled (no
@@ -288,8 +330,9 @@ namespace Verify
         /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="ArgumentOutOfRangeException"><paramref name="interval"/> or <paramref name="timeout"/> is under 1 ms or over 4294967295 ms.</exception>
         /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        [Obsolete("Use the overload taking a System.Threading.CancellationToken: one token type for every call.")]
         public UserSessionReply SocialLoginWait(string state, [Nullable(2)] string mac, TimeSpan interval, TimeSpan timeout,
-            [Nullable(2)] CancelToken cancel = null)
+            [Nullable(2)] CancelToken cancel)
         {
             Args.Required(state, "state");
             Args.Optional(mac, "mac");
@@ -304,11 +347,11 @@ namespace Verify
         }
 
         /// <summary>
-        /// <see cref="SocialLoginWait"/> on a thread of its own, cancelled through
-        /// <paramref name="cancellationToken"/>: cancelling it cancels the library's token of the
-        /// wait, which returns within milliseconds (a poll in flight is interrupted), and the
-        /// task is cancelled (awaiting it throws <see cref="OperationCanceledException"/>).
-        /// A token cancelled before the call gives a cancelled task and sends nothing.
+        /// <see cref="SocialLoginWait(string, string, TimeSpan, TimeSpan, CancellationToken)"/> on
+        /// a thread of its own, cancelled through <paramref name="cancellationToken"/>: the wait
+        /// returns within milliseconds (a poll in flight is interrupted) and the task is cancelled
+        /// (awaiting it throws <see cref="OperationCanceledException"/>). A token cancelled before
+        /// the call gives a cancelled task and sends nothing.
         /// </summary>
         /// <exception cref="VerifyException">
         /// (From the task) <see cref="ResultCode.Timeout"/> when <paramref name="timeout"/>
@@ -329,35 +372,14 @@ namespace Verify
             Args.Optional(mac, "mac");
             Args.Milliseconds(interval, "interval");
             Args.Milliseconds(timeout, "timeout");
-            return Task.Factory.StartNew(() =>
-            {
-                using (CancelToken cancel = new CancelToken())
-                {
-                    // Disposed before the token: Dispose waits for a callback that is running.
-                    using (cancellationToken.Register(CancelQuietly, cancel))
-                    {
-                        try
-                        {
-                            return SocialLoginWait(state, mac, interval, timeout, cancel);
-                        }
-                        catch (VerifyException error)
-                        {
-                            if (error.Code == ResultCode.Cancelled && cancellationToken.IsCancellationRequested)
-                            {
-                                // With the same token: the task ends Canceled, not Faulted.
-                                throw new OperationCanceledException(error.Message, error, cancellationToken);
-                            }
-                            throw;
-                        }
-                    }
-                }
-            }, cancellationToken, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+            return Task.Factory.StartNew(() => SocialLoginWait(state, mac, interval, timeout, cancellationToken),
+                cancellationToken, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
                 TaskScheduler.Default);
         }
 
         /// <summary>
         /// Starts keeping a session alive in the background (verify_keeper_start) for the token
-        /// of <see cref="SingleLogin"/> (<see cref="SessionKind.Card"/>) or
+        /// of <see cref="CardLogin"/> (<see cref="SessionKind.Card"/>) or
         /// <see cref="UserLogin"/> (<see cref="SessionKind.User"/>), with
         /// <paramref name="options"/> (null: the defaults, a heartbeat every 5 minutes and 15
         /// minutes of grace). The first heartbeat is sent at once, so a token the server does not
@@ -382,10 +404,10 @@ namespace Verify
         }
 
         /// <summary>
-        /// Starts keeping the session of a login's reply (verify_keeper_start_from_reply): the
-        /// server's own (<see cref="Reply.IsOk"/>: its token and session kind; the first
-        /// heartbeat one interval after the start, since the token is fresh) or an offline
-        /// verdict (<see cref="Reply.IsOffline"/>). From an offline verdict the keeper raises
+        /// Starts keeping the session of a card login's reply (verify_keeper_start_from_reply):
+        /// the server's own (<see cref="Reply.IsOk"/>: its token; the first heartbeat one
+        /// interval after the start, since the token is fresh) or an offline verdict
+        /// (<see cref="Reply.IsOffline"/>). From an offline verdict the keeper raises
         /// <see cref="Keeper.Offline"/>, waits for the login still going on after a start budget
         /// or sends it again, and raises <see cref="Keeper.Online"/> once the server takes it, or
         /// <see cref="Keeper.Ended"/> with the server's refusal (the stored verdict is cleared) or
@@ -393,13 +415,49 @@ namespace Verify
         /// for subscribing.
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="login"/> is null.</exception>
+        /// <exception cref="ArgumentException">The reply is neither the login's success nor an offline verdict.</exception>
+        /// <param name="login">The reply of <see cref="CardLogin"/>, or its offline verdict.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
+        public Keeper StartKeeper(CardLoginReply login, [Nullable(2)] KeeperOptions options = null)
+        {
+            Keeper keeper = new Keeper(this, login, options);
+            keeper.Start();
+            return keeper;
+        }
+
+        /// <summary>
+        /// Starts keeping the session of an account login's reply (<see cref="UserLogin"/> or a
+        /// social login), as <see cref="StartKeeper(CardLoginReply, KeeperOptions)"/> does for a
+        /// card.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="login"/> is null.</exception>
+        /// <exception cref="ArgumentException">The reply is neither the login's success nor an offline verdict.</exception>
+        /// <param name="login">The reply of <see cref="UserLogin"/> or of a social login, or its offline verdict.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
+        public Keeper StartKeeper(UserSessionReply login, [Nullable(2)] KeeperOptions options = null)
+        {
+            Keeper keeper = new Keeper(this, login, options);
+            keeper.Start();
+            return keeper;
+        }
+
+        /// <summary>
+        /// The former, untyped form of <see cref="StartKeeper(CardLoginReply, KeeperOptions)"/>:
+        /// any reply compiles; only a login's success or an offline verdict is accepted.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="login"/> is null.</exception>
         /// <exception cref="ArgumentException">The reply is neither a login's success nor an offline verdict.</exception>
         /// <param name="login">The reply of a login (typed or not), or an offline verdict.</param>
         /// <param name="options">The keeper's settings, or null for the defaults.</param>
         /// <exception cref="VerifyException"><see cref="ResultCode.System"/> when the keeper's threads cannot start.</exception>
+        [Obsolete("Pass the login's typed reply (CardLoginReply, UserSessionReply): a HeartbeatReply or another reply no longer compiles.")]
         public Keeper StartKeeper(Reply login, [Nullable(2)] KeeperOptions options = null)
         {
+#pragma warning disable 618 // the former form calls the former constructor
             Keeper keeper = new Keeper(this, login, options);
+#pragma warning restore 618
             keeper.Start();
             return keeper;
         }
@@ -481,11 +539,64 @@ namespace Verify
             throw error;
         }
 
-        /// <summary>Runs a blocking call on the thread pool unless the token is already cancelled.</summary>
+        /// <summary>
+        /// Runs a blocking call on the thread pool unless the token is already cancelled; the
+        /// token cancels it in flight (<see cref="Cancellable{T}"/>). A token that cannot be
+        /// cancelled costs nothing.
+        /// </summary>
         private static Task<T> Run<T>(Func<T> call, CancellationToken cancellationToken)
         {
-            return Task.Factory.StartNew(call, cancellationToken, TaskCreationOptions.DenyChildAttach,
+            Func<T> run = call;
+            if (cancellationToken.CanBeCanceled)
+            {
+                run = () => Cancellable(call, cancellationToken);
+            }
+            return Task.Factory.StartNew(run, cancellationToken, TaskCreationOptions.DenyChildAttach,
                 TaskScheduler.Default);
+        }
+
+        /// <summary>
+        /// Runs <paramref name="call"/> on this thread with a library token attached to it
+        /// (verify_cancel_attach) that <paramref name="cancellationToken"/> cancels: the call
+        /// returns within milliseconds of the cancel, and <see cref="OperationCanceledException"/>
+        /// is thrown with the library's words (whether the server may have received the
+        /// request) and its <see cref="VerifyException"/> inside.
+        /// </summary>
+        internal static T Cancellable<T>(Func<T> call, CancellationToken cancellationToken)
+        {
+            if (!cancellationToken.CanBeCanceled)
+            {
+                return call();
+            }
+            cancellationToken.ThrowIfCancellationRequested();
+            using (CancelHandle cancel = CancelHandle.Create())
+            {
+                Args.Ok(NativeMethods.verify_cancel_attach(cancel));
+                try
+                {
+                    // Disposed before the token: Dispose waits for a callback that is running.
+                    using (cancellationToken.Register(CancelQuietly, cancel))
+                    {
+                        try
+                        {
+                            return call();
+                        }
+                        catch (VerifyException error)
+                        {
+                            if (error.Code == ResultCode.Cancelled && cancellationToken.IsCancellationRequested)
+                            {
+                                // With the same token: a task ends Canceled, not Faulted.
+                                throw new OperationCanceledException(error.Message, error, cancellationToken);
+                            }
+                            throw;
+                        }
+                    }
+                }
+                finally
+                {
+                    NativeMethods.verify_cancel_detach(cancel);
+                }
+            }
         }
 
         private static void Required(string value, string name)
@@ -502,11 +613,11 @@ namespace Verify
         {
             try
             {
-                ((CancelToken)cancel).Cancel();
+                NativeMethods.verify_cancel_cancel((CancelHandle)cancel);
             }
             catch (Exception)
             {
-                // Never into CancellationTokenSource.Cancel's caller: the wait ends by its timeout.
+                // Never into CancellationTokenSource.Cancel's caller: the call ends by its timeout.
             }
         }
     }

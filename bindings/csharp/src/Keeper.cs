@@ -9,18 +9,18 @@ namespace Verify
 {
     /// <summary>
     /// A session keeper (<c>verify_keeper</c>): it sends a heartbeat every interval on its own
-    /// thread and raises .NET events (<see cref="Alive"/>, <see cref="Message"/>,
+    /// thread and raises .NET events (<see cref="Alive"/>, <see cref="NoticeReceived"/>,
     /// <see cref="Trouble"/>, <see cref="Ended"/>, <see cref="Offline"/>, <see cref="Online"/>,
     /// and <see cref="EventReceived"/> for every event), and its <see cref="Completion"/> task
     /// completes when the session ends. Started by <see cref="Client.StartKeeper(string, SessionKind, KeeperOptions)"/>
-    /// or <see cref="Client.StartKeeper(Reply, KeeperOptions)"/>, or made with a constructor
+    /// or <see cref="Client.StartKeeper(CardLoginReply, KeeperOptions)"/> (a login's typed reply), or made with a constructor
     /// and started with <see cref="Start"/> after subscribing (then no event is missed).
     /// </summary>
     /// <example>
     /// <code>
     /// Keeper keeper = client.StartKeeper(login);
     /// keeper.Ended += (sender, e) => Console.WriteLine("session over: " + e.Code + " " + e.Remark);
-    /// keeper.Message += (sender, e) => Console.WriteLine("message: " + e.Text);
+    /// keeper.NoticeReceived += (sender, e) => Console.WriteLine("notice: " + e.Notice);
     /// KeeperEventArgs end = await keeper.Completion;
     /// </code>
     /// </example>
@@ -31,7 +31,7 @@ namespace Verify
     /// order; a slow handler delays only later events. Subscribers may be added and removed at
     /// any time, also after the start. An exception thrown by a handler is caught and dropped
     /// (none reaches native code), and the other handlers and the next events still run.</para>
-    /// <para>Back-office messages that no handler receives (no <see cref="Message"/> nor
+    /// <para>Back-office messages that no handler receives (no <see cref="NoticeReceived"/> nor
     /// <see cref="EventReceived"/> subscriber) are queued and handed out by <see cref="Status"/>,
     /// each once.</para>
     /// <para>A started keeper runs until <see cref="Stop"/>, <see cref="Dispose"/>, the end of its
@@ -85,16 +85,52 @@ namespace Verify
         }
 
         /// <summary>
-        /// A keeper of the session of a login's reply on <paramref name="client"/>, not started
-        /// yet: subscribe to its events, then <see cref="Start"/> (see
-        /// <see cref="Client.StartKeeper(Reply, KeeperOptions)"/>).
+        /// A keeper of the session of a card login's reply on <paramref name="client"/> (its
+        /// success, or an offline verdict), not started yet: subscribe to its events, then
+        /// <see cref="Start"/> (see <see cref="Client.StartKeeper(CardLoginReply, KeeperOptions)"/>).
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="login"/> is null.</exception>
+        /// <exception cref="ArgumentException">The reply is neither the login's success (200) nor an offline verdict (202).</exception>
+        /// <param name="client">The client whose session it keeps; disposing it stops the keeper.</param>
+        /// <param name="login">The reply of <see cref="Client.CardLogin"/>.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        public Keeper(Client client, CardLoginReply login, [Nullable(2)] KeeperOptions options = null)
+            : this(client, login, options, true)
+        {
+        }
+
+        /// <summary>
+        /// A keeper of the session of an account login's reply on <paramref name="client"/>
+        /// (<see cref="Client.UserLogin"/> or a social login: its success, or an offline
+        /// verdict), not started yet: subscribe to its events, then <see cref="Start"/>.
+        /// </summary>
+        /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="login"/> is null.</exception>
+        /// <exception cref="ArgumentException">The reply is neither the login's success (200) nor an offline verdict (202).</exception>
+        /// <param name="client">The client whose session it keeps; disposing it stops the keeper.</param>
+        /// <param name="login">The reply of <see cref="Client.UserLogin"/> or of a social login.</param>
+        /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        public Keeper(Client client, UserSessionReply login, [Nullable(2)] KeeperOptions options = null)
+            : this(client, login, options, true)
+        {
+        }
+
+        /// <summary>
+        /// The former, untyped form: any reply compiles, and only a login's success or an
+        /// offline verdict is accepted when the keeper is made.
         /// </summary>
         /// <exception cref="ArgumentNullException"><paramref name="client"/> or <paramref name="login"/> is null.</exception>
         /// <exception cref="ArgumentException">The reply is neither a login's success (200) nor an offline verdict (202).</exception>
         /// <param name="client">The client whose session it keeps; disposing it stops the keeper.</param>
         /// <param name="login">The reply of a login (typed or not), or an offline verdict.</param>
         /// <param name="options">The keeper's settings, or null for the defaults.</param>
+        [Obsolete("Pass the login's typed reply (CardLoginReply, UserSessionReply): a HeartbeatReply or another reply no longer compiles.")]
         public Keeper(Client client, Reply login, [Nullable(2)] KeeperOptions options = null)
+            : this(client, login, options, true)
+        {
+        }
+
+        /// <summary>The keeper of a login's reply (the constructors above).</summary>
+        private Keeper(Client client, Reply login, [Nullable(2)] KeeperOptions options, bool fromReply)
         {
             if (client == null)
             {
@@ -139,8 +175,16 @@ namespace Verify
         /// <summary>A heartbeat succeeded: <see cref="KeeperEventArgs.ExpireAt"/> is the session's expiry.</summary>
         public event EventHandler<KeeperEventArgs> Alive;
 
-        /// <summary>A back-office message, in <see cref="KeeperEventArgs.Text"/>, delivered once.</summary>
-        public event EventHandler<KeeperEventArgs> Message;
+        /// <summary>A back-office message, in <see cref="KeeperEventArgs.Notice"/>, delivered once (kind <see cref="EventKind.Message"/>).</summary>
+        public event EventHandler<KeeperEventArgs> NoticeReceived;
+
+        /// <summary>The former name of <see cref="NoticeReceived"/>: the same event.</summary>
+        [Obsolete("Use NoticeReceived: the back-office message is KeeperEventArgs.Notice.")]
+        public event EventHandler<KeeperEventArgs> Message
+        {
+            add { NoticeReceived += value; }
+            remove { NoticeReceived -= value; }
+        }
 
         /// <summary>
         /// A heartbeat failed for another reason than the session's end (network down, a reply
@@ -280,9 +324,9 @@ namespace Verify
                 if (messages.Count > 0)
                 {
                     List<string> all = new List<string>(messages);
-                    all.AddRange(status.Messages);
+                    all.AddRange(status.Notices);
                     messages.Clear();
-                    status.ReplaceMessages(all.ToArray());
+                    status.ReplaceNotices(all);
                 }
             }
             return status;
@@ -338,12 +382,12 @@ namespace Verify
                     Invoke(Alive, e);
                     break;
                 case EventKind.Message:
-                    EventHandler<KeeperEventArgs> handlers = Message;
+                    EventHandler<KeeperEventArgs> handlers = NoticeReceived;
                     if (handlers == null && EventReceived == null)
                     {
                         lock (messages)
                         {
-                            messages.Enqueue(e.MessageText ?? string.Empty);
+                            messages.Enqueue(e.Notice ?? string.Empty);
                         }
                     }
                     else

@@ -28,7 +28,7 @@ namespace Verify
             Remark = remark;
             ExpireAtText = expireAt;
             ExpireAt = ServiceTime.Parse(expireAt);
-            MessageText = text;
+            Notice = text;
             GraceEnd = graceEnd;
         }
 
@@ -53,18 +53,27 @@ namespace Verify
         public string ExpireAtText { get; private set; }
 
         /// <summary>
-        /// The back-office message's text on a <see cref="EventKind.Message"/> event, else null.
-        /// (<see cref="Message"/> is the heartbeat's own message, as on a reply.)
+        /// The back-office message (a notice the program's author left for this card or
+        /// account) on a <see cref="EventKind.Message"/> event (<see cref="Keeper.NoticeReceived"/>),
+        /// else null. <see cref="Message"/> is always the heartbeat's own message, as on a reply.
         /// </summary>
         [Nullable(2)]
-        public string MessageText { get; private set; }
+        public string Notice { get; private set; }
 
-        /// <summary>The former name of <see cref="MessageText"/>: the same value.</summary>
-        [Obsolete("Use MessageText: the back-office message's text of a Message event.")]
+        /// <summary>The former name of <see cref="Notice"/>: the same value.</summary>
+        [Obsolete("Use Notice: the back-office message (Message is the heartbeat's own message).")]
+        [Nullable(2)]
+        public string MessageText
+        {
+            get { return Notice; }
+        }
+
+        /// <summary>The first name of <see cref="Notice"/>: the same value.</summary>
+        [Obsolete("Use Notice: the back-office message (Message is the heartbeat's own message).")]
         [Nullable(2)]
         public string Text
         {
-            get { return MessageText; }
+            get { return Notice; }
         }
 
         /// <summary>
@@ -76,7 +85,7 @@ namespace Verify
         /// <summary>Kind, code and the detail that applies (text, remark, expiry or message).</summary>
         public override string ToString()
         {
-            string detail = MessageText ?? Remark ?? ExpireAtText ?? Message;
+            string detail = Notice ?? Remark ?? ExpireAtText ?? Message;
             return string.Format("{0} {1} {2}", Kind, (int)Code, detail);
         }
 

@@ -57,7 +57,7 @@ namespace Verify
                         messages.Add(message);
                     }
                 }
-                Messages = messages.ToArray();
+                Notices = messages.AsReadOnly();
                 return 0;
             });
         }
@@ -113,16 +113,23 @@ namespace Verify
         }
 
         /// <summary>
-        /// The back-office messages received since the previous snapshot, oldest first; each is
-        /// returned once. Filled only for a keeper without an event handler (a handler gets them
-        /// as <see cref="EventKind.Message"/> events instead). Never null.
+        /// The back-office messages (notices) received since the previous snapshot, oldest
+        /// first; each is returned once. Filled only for a keeper without an event handler (a
+        /// handler gets them as <see cref="Keeper.NoticeReceived"/> events instead). Never null.
         /// </summary>
-        public string[] Messages { get; private set; }
+        public IReadOnlyList<string> Notices { get; private set; }
 
-        /// <summary>The messages of the snapshot and those the keeper queued itself.</summary>
-        internal void ReplaceMessages(string[] all)
+        /// <summary>The former form of <see cref="Notices"/>: the same notices, as an array.</summary>
+        [Obsolete("Use Notices (read-only): the back-office messages; LastMessage is the heartbeat's.")]
+        public string[] Messages
         {
-            Messages = all;
+            get { return new List<string>(Notices).ToArray(); }
+        }
+
+        /// <summary>The notices of the snapshot and those the keeper queued itself.</summary>
+        internal void ReplaceNotices(List<string> all)
+        {
+            Notices = all.AsReadOnly();
         }
 
         /// <summary>True for Alive and Grace; false for Ended and for any state this binding does not know.</summary>

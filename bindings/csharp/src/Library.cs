@@ -4,6 +4,7 @@ using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Text;
 using System.Threading;
+using System.Threading.Tasks;
 
 namespace Verify
 {
@@ -30,18 +31,32 @@ namespace Verify
         }
 
         /// <summary>
-        /// The message of the calling thread's last failed call ("" when none), copied. Read
-        /// it right after the call: any later failing call on the same thread replaces it
-        /// (reading an absent reply field does not). The binding already puts it into
-        /// <see cref="Exception.Message"/> of <see cref="VerifyException"/>.
+        /// The message of the calling thread's last failed call ("" when none), copied. Per
+        /// thread: meaningless after an <c>await</c> (the continuation may run on another
+        /// thread). Every failure throws an exception that carries it
+        /// (<see cref="Exception.Message"/> of <see cref="VerifyException"/>): read that instead.
         /// </summary>
+        [Obsolete("Read the exception's Message and Code: the last error is per thread, meaningless after an await.")]
         public static string LastErrorMessage
+        {
+            get { return ThreadLastErrorMessage; }
+        }
+
+        /// <summary>The code of the calling thread's last failed call (0 when none); see <see cref="LastErrorMessage"/>.</summary>
+        [Obsolete("Read the exception's Code: the last error is per thread, meaningless after an await.")]
+        public static int LastErrorCode
+        {
+            get { return ThreadLastErrorCode; }
+        }
+
+        /// <summary>The calling thread's last error message, read by the binding right after a failed call.</summary>
+        internal static string ThreadLastErrorMessage
         {
             get { return Utf8.FromNative(NativeMethods.verify_last_error_message()) ?? string.Empty; }
         }
 
-        /// <summary>The code of the calling thread's last failed call (0 when none).</summary>
-        public static int LastErrorCode
+        /// <summary>The calling thread's last error code, read by the binding right after a failed call.</summary>
+        internal static int ThreadLastErrorCode
         {
             get { return NativeMethods.verify_last_error_code(); }
         }
@@ -244,6 +259,64 @@ namespace Verify
                     native.Dispose();
                 }
             }
+        }
+
+        /// <summary>
+        /// <see cref="Diagnose"/> on a thread of its own, so that the calling thread (a UI thread)
+        /// stays free. <paramref name="cancellationToken"/> cancels the task at once (awaiting it
+        /// throws <see cref="OperationCanceledException"/>): a token cancelled before the doctor
+        /// starts runs nothing; one cancelled while it runs leaves its steps to end by themselves
+        /// within <paramref name="deadline"/> on their own threads (the doctor only reads: Init is
+        /// its only request, it changes nothing on the server), and their report is dropped.
+        /// </summary>
+        /// <exception cref="ArgumentNullException">An argument but <paramref name="options"/> is null.</exception>
+        /// <exception cref="ArgumentException">An argument is empty or contains a NUL character; (from the task) an option the library refuses.</exception>
+        /// <exception cref="ArgumentOutOfRangeException">A deadline under 1 ms or over UInt32.MaxValue ms.</exception>
+        /// <exception cref="VerifyException">(From the task) The library could not run the doctor.</exception>
+        /// <param name="baseUrl">The service's address, as for <see cref="Client"/>.</param>
+        /// <param name="appId">The program's id.</param>
+        /// <param name="appKey">The program's secret (AppKey).</param>
+        /// <param name="options">The client's settings, or null for the defaults.</param>
+        /// <param name="deadline">The time for every step in all, or null for 10 s.</param>
+        /// <param name="cancellationToken">Cancels the task at once.</param>
+        public static Task<Diagnosis> DiagnoseAsync(string baseUrl, string appId, string appKey,
+            [Nullable(2)] ClientOptions options = null, TimeSpan? deadline = null,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            Args.Required(baseUrl, "baseUrl");
+            Args.Required(appId, "appId");
+            Args.Required(appKey, "appKey");
+            if (deadline.HasValue)
+            {
+                double ms = Math.Ceiling(deadline.Value.TotalMilliseconds);
+                if (ms < 1 || ms > uint.MaxValue)
+                {
+                    throw new ArgumentOutOfRangeException("deadline", "The deadline must be 1 ms to UInt32.MaxValue ms.");
+                }
+            }
+            Task<Diagnosis> running = Task.Factory.StartNew(() => Diagnose(baseUrl, appId, appKey, options, deadline),
+                cancellationToken, TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+                TaskScheduler.Default);
+            if (!cancellationToken.CanBeCanceled)
+            {
+                return running;
+            }
+            return Cancelled(running, cancellationToken);
+        }
+
+        /// <summary><paramref name="running"/>, or a cancelled task as soon as <paramref name="cancellationToken"/> is cancelled.</summary>
+        private static async Task<T> Cancelled<T>(Task<T> running, CancellationToken cancellationToken)
+        {
+            TaskCompletionSource<bool> cancelled =
+                new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+            using (cancellationToken.Register(() => cancelled.TrySetResult(true)))
+            {
+                if (await Task.WhenAny(running, cancelled.Task).ConfigureAwait(false) != running)
+                {
+                    throw new OperationCanceledException(cancellationToken);
+                }
+            }
+            return await running.ConfigureAwait(false);
         }
 
         /// <summary>

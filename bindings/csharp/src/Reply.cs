@@ -20,7 +20,7 @@ namespace Verify
     /// <c>"/data/variables/a.b"</c> (a key may contain a dot), <c>"/data/list/0"</c>,
     /// <c>"/code"</c>; <see cref="Pointer"/> builds one from keys that contain <c>/</c> or
     /// <c>~</c>. The getters return null when the value is absent or of another type, and leave
-    /// <see cref="Library.LastErrorMessage"/> as it was; a path that is not a pointer (not
+    /// the thread's last error as it was; a path that is not a pointer (not
     /// starting with <c>/</c>) throws <see cref="VerifyException"/> with
     /// <see cref="ResultCode.InvalidArgument"/>. Thread-safety: several threads may read one
     /// reply at once.

@@ -80,10 +80,10 @@ public static class Consumer
             string mac = Library.MachineCode(appId);
 
             // A card login, the throwing form: EnsureOk gives the typed reply or throws.
-            CardLoginReply login = client.SingleLogin(card, mac).EnsureOk();
+            CardLoginReply login = client.CardLogin(card, mac).EnsureOk();
             Check(login.IsOk && !login.IsOffline, "card login");
             Check(login.Token != null && login.Token.Length == 40, "a token");
-            Check(login.IsTimes == false, "a duration card");
+            Check(login.IsCountCard == false, "a duration card");
             Check(login.ExpireAt.HasValue && login.ExpireAt.Value.Offset == ServiceTime.Offset, "an expiry at +08:00");
             if (login.ExpireAt.HasValue)
             {
@@ -113,7 +113,7 @@ public static class Consumer
             }
 
             // A bad card, the non-throwing form: the reply says so.
-            CardLoginReply bad = client.SingleLogin("BAD0-CARD-0000-0000", mac);
+            CardLoginReply bad = client.CardLogin("BAD0-CARD-0000-0000", mac);
             Check(bad.IsRefusal && bad.Code == ResultCode.CardInvalid && bad.Token == null, "a bad card");
             Console.WriteLine("bad card " + (int)bad.Code);
 

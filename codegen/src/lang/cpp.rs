@@ -51,7 +51,7 @@ fn header(name: &str, what: &str, from: &str, includes: &[&str], body: &str) -> 
     out.push_str(&format!(
         "\n\n}}  // namespace verify\n\n#endif /* {guard} */\n"
     ));
-    out
+    crate::text::doxygen(&out)
 }
 
 /// `text` as a C comment at `indent`, wrapped at [`WIDTH`].
@@ -179,8 +179,8 @@ fn enum_class(spec: &EnumSpec) -> String {
 
 fn codes_hpp(schema: &Schema) -> String {
     let mut body = String::from(
-        "/* The result codes of verify.h (the same integers): compare Reply::code() and\n \
-         * Error::code() with them. */\nnamespace codes {\n",
+        "/* The result codes of verify.h as integers (the same as verify::Code's): for code that\n \
+         * calls the C API; Reply::code() and Error::code() are a Code and compare with them too. */\nnamespace codes {\n",
     );
     body.push_str(&codes(schema));
     body.push_str("}  // namespace codes\n\n");
@@ -209,12 +209,23 @@ fn codes_hpp(schema: &Schema) -> String {
         let name = row.name.to_ascii_lowercase();
         body.push_str(&format!("    case Code::{name}: return \"{name}\";\n"));
     }
-    body.push_str("    }\n    return \"unknown\";\n}\n");
+    body.push_str("    }\n    return \"unknown\";\n}\n\n");
+    body.push_str(
+        "/* The integer of `code` (the C API's; codes:: holds the same). */\n\
+         [[nodiscard]] constexpr std::int32_t to_int(Code code) noexcept { return static_cast<std::int32_t>(code); }\n\n",
+    );
+    for class in schema.classes {
+        let name = class_function(*class);
+        body.push_str(&format!(
+            "/* {name}(to_int(code)). */\n\
+             [[nodiscard]] inline constexpr bool {name}(Code code) noexcept {{ return {name}(to_int(code)); }}\n\n"
+        ));
+    }
     header(
         "codes",
         "the result codes of verify.h: the int constants of verify::codes and the\n\
-         enum class verify::Code, with their names (to_string), and the code table's\n\
-         classes (is_success, is_configuration_refusal, keeps_offline_verdict).",
+         enum class verify::Code, with their names (to_string) and integers (to_int), and the\n\
+         code table's classes (is_success, is_configuration_refusal, keeps_offline_verdict).",
         "the code table (core/src/codes.rs)",
         &["<cstdint>", "<string_view>", "\"../verify.h\""],
         &body,
@@ -277,6 +288,7 @@ fn actions_hpp(schema: &Schema) -> String {
             "<string>",
             "<string_view>",
             "\"../verify.h\"",
+            "\"cancel.hpp\"",
             "\"detail/call.hpp\"",
             "\"keeper.hpp\"",
             "\"reply.hpp\"",
@@ -448,8 +460,37 @@ fn methods(schema: &Schema) -> String {
             args.join(", "),
             action.reply
         ));
+        out.push_str(&cancellable(action, &params));
     }
     out
+}
+
+/// The overloads of an action that take a cancellation token first (verify/cancel.hpp): the
+/// library's `CancelToken`, and a C++20 `std::stop_token`, each watching the call through a
+/// `CancelScope`.
+fn cancellable(action: &ActionSpec, params: &[String]) -> String {
+    let names: Vec<&str> = action.params.iter().map(|param| param.name).collect();
+    let call = format!("{}({})", action.method, names.join(", "));
+    let overload = |token: &str| {
+        let mut all = vec![token.to_owned()];
+        all.extend(params.iter().cloned());
+        format!(
+            "    [[nodiscard]] Result<{}> {}({}) const {{\n        \
+             CancelScope scope(cancel);\n        \
+             return {call};\n    }}\n",
+            action.reply,
+            action.method,
+            all.join(", ")
+        )
+    };
+    format!(
+        "    /* {method}() cancellable in flight by `cancel` (verify/cancel.hpp): throws\n     \
+         * verify::Error codes::err_cancelled within milliseconds of its cancel. */\n{}\
+         #if VERIFY_HAS_STOP_TOKEN\n{}#endif\n\n",
+        overload("const CancelToken &cancel"),
+        overload("std::stop_token cancel"),
+        method = action.method,
+    )
 }
 
 /// The longest line of a generated comment (the header's code is formatted to 100 columns).

@@ -56,6 +56,36 @@ impl ActionRequest {
     }
 }
 
+/// A cancelled call's error in the words of its action (`request`), whose request
+/// `may_have_left` or surely did not; any other error as it is. An action that changes state
+/// on the server, cancelled after its request may have left, says that the server may have
+/// received it: it is not sent again, so a retry by the host is the host's choice.
+fn cancelled_in_words(error: Error, request: &ActionRequest, may_have_left: bool) -> Error {
+    if error.kind() != ErrorKind::Cancelled {
+        return error;
+    }
+    let action = &request.action;
+    Error::local(
+        ErrorKind::Cancelled,
+        match (may_have_left, request.repeatable) {
+            (false, _) => format!(
+                "{action} cancelled by the host before its request was sent: the server did not \
+                 receive it"
+            ),
+            (true, true) => format!(
+                "{action} cancelled by the host while its reply was awaited: the server may have \
+                 received the request (it changes nothing there)"
+            ),
+            (true, false) => format!(
+                "{action} cancelled by the host after its request was sent: the server may have \
+                 received it and acted on it (it changes state there); it was not sent again: \
+                 look at the result (a login, the card's or account's state) before sending it \
+                 again"
+            ),
+        },
+    )
+}
+
 impl Shared {
     /// Sends `request` on the current session (a lazy Init first); `resend`: whether a
     /// request that failed on the way (a timeout, a broken connection) may be sent again
@@ -68,7 +98,9 @@ impl Shared {
     ) -> Result<Reply, Error> {
         request.check_size()?;
         let deadline = self.call_deadline();
-        let mut session = self.current_session(transport, deadline, resend)?;
+        let mut session = self
+            .current_session(transport, deadline, resend)
+            .map_err(|error| cancelled_in_words(error, request, false))?;
         let mut reinit_done = false;
         let mut clock_done = false;
         let mut resend_done = !resend;
@@ -77,6 +109,14 @@ impl Shared {
         loop {
             let http = match self.post_handle(transport, &session, request, deadline) {
                 Ok(http) => http,
+                Err(failure) if failure.error.kind() == ErrorKind::Cancelled => {
+                    // Never sent again: the host asked to stop.
+                    return Err(cancelled_in_words(
+                        failure.error,
+                        request,
+                        failure.maybe_delivered,
+                    ));
+                }
                 Err(failure) => {
                     let here = &self.endpoints[session.endpoint];
                     // Another base URL won the race for the connection: nothing was sent;
@@ -101,7 +141,8 @@ impl Shared {
                                 deadline,
                                 winner,
                                 resend,
-                            )?
+                            )
+                            .map_err(|error| cancelled_in_words(error, request, false))?
                             .1;
                         continue;
                     }
@@ -125,7 +166,8 @@ impl Shared {
                                 deadline,
                                 next,
                                 resend,
-                            )?
+                            )
+                            .map_err(|error| cancelled_in_words(error, request, false))?
                             .1;
                         continue;
                     }
@@ -168,7 +210,7 @@ impl Shared {
                             session.endpoint,
                             resend,
                         )
-                        .map_err(|failure| failure.error)?
+                        .map_err(|failure| cancelled_in_words(failure.error, request, false))?
                         .1;
                 }
                 codes::TIMESTAMP_SKEW if !clock_done && self.learn_clock(&http) => {

@@ -13,7 +13,7 @@ use crate::error::{Error, ErrorKind};
 use crate::offline::{is_local, Offline, Pending};
 use crate::reply::Reply;
 use crate::request::Login;
-use crate::request::{ActionRequest, Purpose};
+use crate::request::{ActionRequest, LoginRole, Purpose};
 use crate::util::process::Thread;
 
 impl Shared {
@@ -23,8 +23,12 @@ impl Shared {
             return shared.licensed(shared, offline, login, request);
         }
         let outcome = shared.exchange_within(&shared.transport, request, true);
-        if let (Some(offline), Some(kind)) = (&shared.offline, request.heartbeat_kind()) {
-            offline.observe_heartbeat(kind, &outcome);
+        if let (Some(offline), Some(kind), Some(token)) = (
+            &shared.offline,
+            request.heartbeat_kind(),
+            request.role(LoginRole::Token),
+        ) {
+            offline.observe_heartbeat(kind, token, &outcome);
         }
         if let (Some(offline), Purpose::PasswordChange) = (&shared.offline, request.purpose()) {
             offline.observe_password_change(request, &outcome);
@@ -73,6 +77,9 @@ impl Shared {
             })
             .map_err(|err| Error::system(format!("cannot start the login's thread: {err}")))?;
         self.keep_in_background(Arc::clone(&pending), Thread::new(started));
+        // The host's cancel of this call cancels the exchange in the background, which ends
+        // the wait (a cancelled login gives no offline verdict).
+        let _forward = crate::cancel::watching().map(|token| token.forward_to(&pending.cancel));
         if let Some(outcome) = pending.wait_until(Instant::now() + budget) {
             return match outcome {
                 Err(failure) if is_local(&failure) && failure.reply().is_none() => {

@@ -318,10 +318,20 @@ impl Client {
     }
 
     /// The last confirmation by the server and the end of the offline grace of the stored
-    /// verdict of `kind` (card or account mode), when offline verdicts are on and the store
-    /// holds one.
+    /// verdict of `kind` (card or account mode) the server confirmed last, when offline
+    /// verdicts are on and the store holds one (it holds one per card or account, at most
+    /// [`crate::offline::MAX_VERDICTS_PER_MODE`] per mode).
     pub fn offline_confirmation(&self, kind: SessionKind) -> Option<(SystemTime, SystemTime)> {
         self.shared.offline.as_ref()?.confirmation(kind)
+    }
+
+    /// [`Client::offline_confirmation`] of the verdict of `request`'s session: a login's card
+    /// or account, or the session of a heartbeat's token.
+    pub(crate) fn offline_confirmation_of(
+        &self,
+        request: &ActionRequest,
+    ) -> Option<(SystemTime, SystemTime)> {
+        self.shared.offline.as_ref()?.confirmation_of(request)
     }
 
     /// [`Client::exchange`] without offline verdicts (a keeper sends a login again after an

@@ -10,7 +10,7 @@ use super::report::{rfc3339, Step, Verdict};
 use super::table::StepKind;
 use crate::error::ErrorKind;
 use crate::offline::clock_mark::ClockMark;
-use crate::offline::{verdict_file, Offline};
+use crate::offline::{mode_files, Offline};
 use crate::options::Options;
 use crate::session::SessionKind;
 use crate::state::{Sealed, Unsealed};
@@ -67,7 +67,12 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
     let unopened: Vec<(&str, Unsealed)> =
         [(SessionKind::Card, "card"), (SessionKind::User, "account")]
             .into_iter()
-            .filter_map(|(kind, mode)| store.open(&verdict_file(kind)).err().map(|why| (mode, why)))
+            .flat_map(|(kind, mode)| {
+                let mut files = store.names_starting(&mode_files(kind));
+                files.sort();
+                files.into_iter().map(move |(file, _)| (mode, file))
+            })
+            .filter_map(|(mode, file)| store.open(&file).err().map(|why| (mode, why)))
             .collect();
     let offline = Offline::new(store, mark, grace, options.clock_tolerance, None, None);
     let now = SystemTime::now();

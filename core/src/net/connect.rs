@@ -356,10 +356,7 @@ fn wrap(
 /// [`NoneConnected`] with each one's.
 fn failure(lost: Lost, targets: &[Target], reason: ureq::Timeout) -> ureq::Error {
     if lost.cancelled {
-        return ureq::Error::Io(std::io::Error::new(
-            std::io::ErrorKind::Interrupted,
-            "cancelled",
-        ));
+        return crate::cancel::Cancelled::as_ureq();
     }
     let timed_out = lost.timed_out;
     let all_tried = lost.tried.iter().all(|tried| *tried);

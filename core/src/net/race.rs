@@ -39,9 +39,10 @@ use rustls::pki_types::ServerName;
 use rustls::{ClientConfig, ClientConnection};
 use ureq::unversioned::transport::ShutdownHandle;
 
-use crate::cancel::CancelToken;
+use crate::cancel::{CancelToken, WakePoll};
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::resolve::Names;
+use crate::net::tcp::in_progress;
 use crate::util::deadline::Deadline;
 
 /// The token of the waker (lookups done, or the race cancelled).
@@ -138,15 +139,6 @@ impl Attempt {
     }
 }
 
-/// Wakes a race from another thread (a lookup finished, or a cancel).
-struct Wake(Arc<Waker>);
-
-impl ShutdownHandle for Wake {
-    fn shutdown(&self) {
-        let _ = self.0.wake();
-    }
-}
-
 /// Orders addresses IPv6 and IPv4 in turn, keeping each family's own order; `preferred`
 /// first when it is among them.
 pub(crate) fn interleave(addrs: Vec<SocketAddr>, preferred: Option<SocketAddr>) -> Vec<SocketAddr> {
@@ -217,7 +209,7 @@ pub(crate) fn race(
         }
     };
     // A cancel wakes the race (it "shuts down" the waker).
-    let wake: Arc<dyn ShutdownHandle> = Arc::new(Wake(Arc::clone(&waker)));
+    let wake: Arc<dyn ShutdownHandle> = Arc::new(WakePoll(Arc::clone(&waker)));
     let watched = cancel.map(|token| (token, Arc::downgrade(&wake)));
     if let Some((token, handle)) = &watched {
         if !token.enter_io(handle) {
@@ -677,19 +669,6 @@ impl Race<'_> {
                 format!("waiting for the connection failed: {err}"),
             )));
         }
-    }
-}
-
-/// Whether a `peer_addr` error means "still connecting" (EINPROGRESS on some systems).
-fn in_progress(err: &io::Error) -> bool {
-    #[cfg(unix)]
-    {
-        err.raw_os_error() == Some(libc::EINPROGRESS)
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = err;
-        false
     }
 }
 

@@ -13,20 +13,22 @@
 //!   request gets none from [`CachingResolver`] (its connector looks the host up when, and
 //!   only when, it opens a connection). A request through a proxy that resolves on this side
 //!   (SOCKS4, SOCKS5 without `h`) and a SOCKS proxy's own name are looked up when ureq asks
-//!   (ureq's resolver, on a thread bounded by the timeout).
+//!   (ureq's resolver, on a thread bounded by the timeout; on a thread a cancel token
+//!   watches, on a thread of its own, the wait cancellable).
 //! - The cache is emptied when a server cannot be reached, so a moved server is looked up
 //!   again at once.
 
 use std::net::{IpAddr, SocketAddr, ToSocketAddrs};
-use std::sync::mpsc::Sender;
+use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use ureq::config::Config;
 use ureq::http::Uri;
 use ureq::unversioned::resolver::{DefaultResolver, ResolvedSocketAddrs, Resolver};
-use ureq::unversioned::transport::NextTimeout;
+use ureq::unversioned::transport::{NextTimeout, ShutdownHandle};
 
+use crate::cancel::{CancelToken, Cancelled};
 use crate::log::{log, LogHook, LogLevel};
 
 /// How long the addresses of a host name are reused.
@@ -170,11 +172,46 @@ impl Names {
             .map(|_| ())
     }
 
+    /// [`Names::lookup`]'s lookup of `host` on a thread of its own, waited for until
+    /// `timeout` or until `token` is cancelled.
+    fn lookup_watched(
+        self: &Arc<Self>,
+        host: &str,
+        port: u16,
+        timeout: NextTimeout,
+        token: &CancelToken,
+    ) -> Result<Vec<SocketAddr>, ureq::Error> {
+        /// The tag of a cancel among the lookup's answers.
+        const CANCELLED: usize = usize::MAX;
+        let (done, results) = mpsc::channel();
+        let stop: Arc<dyn ShutdownHandle> = Arc::new(StopWaiting(done.clone()));
+        if !token.enter_io(&Arc::downgrade(&stop)) {
+            return Err(Cancelled::as_ureq());
+        }
+        let answer = match self.lookup_in_background(host, port, 0, done, || {}) {
+            Ok(()) => match timeout.not_zero() {
+                Some(limit) => results.recv_timeout(*limit).ok(),
+                None => results.recv().ok(),
+            },
+            Err(err) => {
+                token.leave_io(&Arc::downgrade(&stop));
+                return Err(ureq::Error::Io(err));
+            }
+        };
+        token.leave_io(&Arc::downgrade(&stop));
+        match answer {
+            Some((CANCELLED, _)) => Err(Cancelled::as_ureq()),
+            Some((_, Some(found))) => Ok(found),
+            Some((_, None)) => Err(ureq::Error::HostNotFound),
+            None => Err(ureq::Error::Timeout(ureq::Timeout::Resolve)),
+        }
+    }
+
     /// The addresses of `uri`'s host, looked up on the calling side (a thread of ureq's,
     /// bounded by `timeout`) when not known: for connections that do not race (through an
     /// HTTP CONNECT proxy, or a SOCKS proxy's own name).
     fn lookup(
-        &self,
+        self: &Arc<Self>,
         system: &DefaultResolver,
         uri: &Uri,
         config: &Config,
@@ -186,6 +223,12 @@ impl Names {
         let mut addrs = system.empty();
         if let Some(known) = self.known(host, port) {
             known.into_iter().for_each(|addr| addrs.push(addr));
+            return Ok(addrs);
+        }
+        // On a thread a cancel token watches, the lookup is cancellable.
+        if let Some(token) = crate::cancel::watching() {
+            let found = self.lookup_watched(host, port, timeout, &token)?;
+            found.into_iter().for_each(|addr| addrs.push(addr));
             return Ok(addrs);
         }
         log(&self.log, LogLevel::Debug, || {
@@ -201,6 +244,15 @@ impl Names {
         let list: Vec<SocketAddr> = found.iter().copied().collect();
         self.remember(host, port, &list);
         Ok(found)
+    }
+}
+
+/// Ends a wait for a lookup when "shut down" by a cancel.
+struct StopWaiting(Sender<(usize, Option<Vec<SocketAddr>>)>);
+
+impl ShutdownHandle for StopWaiting {
+    fn shutdown(&self) {
+        let _ = self.0.send((usize::MAX, None));
     }
 }
 

@@ -12,13 +12,15 @@
 //!
 //! Connecting follows ureq's `TcpConnector`: the addresses in turn, each with a share of the
 //! connect time (half of what is left, the last one all of it, at least 10 ms each),
-//! Nagle's algorithm off; and TCP keepalive probes keep an idle connection known to the
+//! cancellable on a thread a cancel token watches (`cancel.rs`), Nagle's algorithm off; and TCP keepalive probes keep an idle connection known to the
 //! NATs and firewalls on the way ([`prepare`]).
 
 use std::io::{self, IoSlice, Read, Write};
-use std::net::TcpStream;
+use std::net::{SocketAddr, TcpStream};
 use std::sync::{Arc, Weak};
 use std::time::{Duration, Instant};
+
+use mio::{Events, Interest, Poll, Token, Waker};
 
 use crate::util::wiped::Wiped;
 use ureq::unversioned::transport::{
@@ -26,6 +28,7 @@ use ureq::unversioned::transport::{
 };
 use ureq::Timeout;
 
+use crate::cancel::{CancelToken, Cancelled, WakePoll};
 use crate::net::buffers::WipedBuffers;
 use crate::util::deadline::Deadline;
 
@@ -98,6 +101,8 @@ fn connect(
 ) -> Result<TcpStream, ureq::Error> {
     let start = Instant::now();
     let mut last: Option<ureq::Error> = None;
+    // On a thread a token watches, a connect is cancellable (a proxy that does not answer).
+    let token = crate::cancel::watching();
     for (index, addr) in addrs.iter().enumerate() {
         // Half of what is left to the first address, a quarter to the second, ...: the
         // shares of n addresses add up to the whole (the last gets what is left).
@@ -110,11 +115,15 @@ fn connect(
             };
             share.max(MIN_CONNECT_PER_ADDRESS)
         });
-        let attempt = match share {
-            Some(share) => TcpStream::connect_timeout(addr, share),
-            None => TcpStream::connect(addr),
+        let attempt = match (&token, share) {
+            (Some(token), share) => connect_watched(addr, share, token),
+            (None, Some(share)) => TcpStream::connect_timeout(addr, share),
+            (None, None) => TcpStream::connect(addr),
         };
         match attempt {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted && is_cancelled(&token) => {
+                return Err(Cancelled::as_ureq());
+            }
             Ok(stream) => return Ok(stream),
             Err(err)
                 if matches!(
@@ -148,6 +157,81 @@ fn connect(
             "Connection refused",
         ))
     }))
+}
+
+/// Whether a `peer_addr` error means "still connecting" (EINPROGRESS on some systems).
+pub(crate) fn in_progress(err: &io::Error) -> bool {
+    #[cfg(unix)]
+    {
+        err.raw_os_error() == Some(libc::EINPROGRESS)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = err;
+        false
+    }
+}
+
+fn is_cancelled(token: &Option<CancelToken>) -> bool {
+    token.as_ref().is_some_and(CancelToken::is_cancelled)
+}
+
+/// Connects to `addr` within `limit` (none: `None`) unless `token` is cancelled first
+/// (`Interrupted`): a non-blocking connect waited for with the cancel's waker.
+fn connect_watched(
+    addr: &SocketAddr,
+    limit: Option<Duration>,
+    token: &CancelToken,
+) -> io::Result<TcpStream> {
+    const SOCKET: Token = Token(0);
+    const WAKE: Token = Token(1);
+    let mut poll = Poll::new()?;
+    let wake: Arc<dyn ShutdownHandle> =
+        Arc::new(WakePoll(Arc::new(Waker::new(poll.registry(), WAKE)?)));
+    let cancelled = || io::Error::new(io::ErrorKind::Interrupted, "cancelled");
+    if !token.enter_io(&Arc::downgrade(&wake)) {
+        return Err(cancelled());
+    }
+    let deadline = limit.map(|limit| Instant::now() + limit);
+    let connected = (|| {
+        let mut socket = mio::net::TcpStream::connect(*addr)?;
+        poll.registry()
+            .register(&mut socket, SOCKET, Interest::WRITABLE)?;
+        let mut events = Events::with_capacity(4);
+        loop {
+            if token.is_cancelled() {
+                return Err(cancelled());
+            }
+            let wait = deadline.map(|at| at.saturating_duration_since(Instant::now()));
+            if wait.is_some_and(|wait| wait.is_zero()) {
+                return Err(io::Error::new(io::ErrorKind::TimedOut, "connect timed out"));
+            }
+            match poll.poll(&mut events, wait) {
+                Ok(()) => {}
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
+                Err(err) => return Err(err),
+            }
+            if !events.iter().any(|event| event.token() == SOCKET) {
+                continue;
+            }
+            if let Some(err) = socket.take_error()? {
+                return Err(err);
+            }
+            match socket.peer_addr() {
+                Ok(_) => break,
+                Err(err) if err.kind() == io::ErrorKind::NotConnected || in_progress(&err) => {
+                    continue
+                }
+                Err(err) => return Err(err),
+            }
+        }
+        poll.registry().deregister(&mut socket)?;
+        let stream = TcpStream::from(socket);
+        stream.set_nonblocking(false)?;
+        Ok(stream)
+    })();
+    token.leave_io(&Arc::downgrade(&wake));
+    connected
 }
 
 /// One TCP connection with ureq's buffers.

@@ -14,6 +14,7 @@ use ureq::unversioned::transport::{
     SocksConnector,
 };
 
+use crate::cancel::{CancelToken, Cancelled};
 use crate::error::{Error, ErrorKind};
 use crate::log::{log, LogHook, LogLevel};
 use crate::net::connect::{ConnectedElsewhere, Lines, NoneConnected, Origin, RaceConnector};
@@ -334,13 +335,14 @@ impl Transport {
         direct: bool,
     ) -> Result<HttpReply, SendError> {
         let (connect, call) = self.timeouts();
-        // Cancelled work (a keeper being stopped) starts no new attempt.
-        if crate::cancel::watching().is_some_and(|token| token.is_cancelled()) {
-            return Err(SendError::new(
-                Error::local(ErrorKind::Network, "cancelled"),
-                false,
-                false,
-            ));
+        // A call on a thread a token watches: cancelled, it starts nothing; else what of the
+        // request leaves is followed from here (see `cancel.rs`).
+        let token = crate::cancel::watching();
+        if let Some(token) = &token {
+            if token.is_cancelled() {
+                return Err(cancelled(false));
+            }
+            crate::cancel::request_starts();
         }
         let remaining = deadline.remaining();
         // Too little time left for an attempt (and a connect timeout that rounds to zero
@@ -375,6 +377,10 @@ impl Transport {
             request = request.header(*name, HeaderValue::clone(value));
         }
         let classify = |err| {
+            // Whatever a cancel broke (a race, a socket shut down under a read): cancelled.
+            if token.as_ref().is_some_and(CancelToken::is_cancelled) {
+                return cancelled(crate::cancel::request_may_have_left());
+            }
             let failure = classify(err, via_proxy.then_some(self.settings.proxy_label.as_str()));
             if failure.unreachable {
                 self.settings.names.clear();
@@ -406,6 +412,22 @@ impl Transport {
             headers: std::mem::take(response.headers_mut()),
         })
     }
+}
+
+/// The failure of a call cancelled by the host (the token watching its thread), after its
+/// request `may_have_left` or before. The client says it in the action's words
+/// (`client/exchange.rs`); it is never sent again.
+fn cancelled(may_have_left: bool) -> SendError {
+    let words = if may_have_left {
+        "cancelled by the host after the request was sent"
+    } else {
+        "cancelled by the host before the request was sent"
+    };
+    SendError::new(
+        Error::local(ErrorKind::Cancelled, words),
+        may_have_left,
+        false,
+    )
 }
 
 /// Reads a reply body of at most [`MAX_REPLY_BYTES`] into buffers that are wiped: every
@@ -513,6 +535,9 @@ fn classify(err: ureq::Error, proxy: Option<&str>) -> SendError {
     use ureq::Timeout;
     // The outcomes of a race (connect.rs) that are not a single connect's.
     let err = match err {
+        ureq::Error::Other(other) if other.is::<Cancelled>() => {
+            return cancelled(crate::cancel::request_may_have_left())
+        }
         ureq::Error::Other(other) => match other.downcast::<ConnectedElsewhere>() {
             Ok(elsewhere) => {
                 let mut failure = SendError::new(
@@ -754,22 +779,40 @@ impl<C: Connector<()>> Connector<()> for Watchable<C> {
         details: &ConnectionDetails,
         _chained: Option<()>,
     ) -> Result<Option<Self::Out>, ureq::Error> {
-        type Socket = Option<Weak<dyn ShutdownHandle>>;
-        let socket: Arc<Mutex<Socket>> = Arc::default();
+        // The sockets the chain registers (the last is the connection's).
+        let sockets: Arc<Mutex<Vec<Weak<dyn ShutdownHandle>>>> = Arc::default();
         let register = Arc::clone(&details.register_shutdown);
-        let seen = Arc::clone(&socket);
+        let seen = Arc::clone(&sockets);
+        // On a watched thread a socket is watched from the moment it is connected: the
+        // handshakes that follow in the chain (a proxy's, TLS through it) are cancellable too.
+        let token = crate::cancel::watching();
+        let watcher = token.clone();
         let details = altered(
             details,
             details.addrs.clone(),
             Arc::new(move |handle: Weak<dyn ShutdownHandle>| {
-                *seen.lock().unwrap_or_else(PoisonError::into_inner) = Some(Weak::clone(&handle));
+                if let Some(token) = &watcher {
+                    if !token.enter_io(&handle) {
+                        return Err(Cancelled::as_ureq());
+                    }
+                }
+                seen.lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .push(Weak::clone(&handle));
                 register(handle)
             }),
         );
         let born = Born::here();
-        let transport = self.0.connect(&details, None)?;
-        let socket = socket.lock().unwrap_or_else(PoisonError::into_inner).take();
-        Ok(transport.map(|inner| Watched {
+        let connected = self.0.connect(&details, None);
+        let mut sockets =
+            std::mem::take(&mut *sockets.lock().unwrap_or_else(PoisonError::into_inner));
+        if let Some(token) = &token {
+            for socket in &sockets {
+                token.leave_io(socket);
+            }
+        }
+        let socket = sockets.pop();
+        Ok(connected?.map(|inner| Watched {
             inner,
             socket,
             born,
@@ -817,22 +860,28 @@ impl<T> std::fmt::Debug for Watched<T> {
 }
 
 impl<T> Watched<T> {
-    /// Runs `io` registered with the token watching this thread, if any.
+    /// Runs `io` registered with the token watching this thread, if any; `sends`: it writes
+    /// the request (then its bytes may leave). Cancelled before or during `io`, it fails as
+    /// cancelled, whatever `io` made of the socket shut down under it.
     fn watched<R>(
         &mut self,
+        sends: bool,
         io: impl FnOnce(&mut T) -> Result<R, ureq::Error>,
     ) -> Result<R, ureq::Error> {
         let (Some(token), Some(socket)) = (crate::cancel::watching(), &self.socket) else {
             return io(&mut self.inner);
         };
         if !token.enter_io(socket) {
-            return Err(ureq::Error::Io(std::io::Error::new(
-                std::io::ErrorKind::Interrupted,
-                "cancelled",
-            )));
+            return Err(Cancelled::as_ureq());
+        }
+        if sends {
+            crate::cancel::request_leaves();
         }
         let outcome = io(&mut self.inner);
         token.leave_io(socket);
+        if outcome.is_err() && token.is_cancelled() {
+            return Err(Cancelled::as_ureq());
+        }
         outcome
     }
 }
@@ -845,11 +894,11 @@ impl<T: ureq::unversioned::transport::Transport> ureq::unversioned::transport::T
     }
 
     fn transmit_output(&mut self, amount: usize, timeout: NextTimeout) -> Result<(), ureq::Error> {
-        self.watched(|inner| inner.transmit_output(amount, timeout))
+        self.watched(true, |inner| inner.transmit_output(amount, timeout))
     }
 
     fn await_input(&mut self, timeout: NextTimeout) -> Result<bool, ureq::Error> {
-        self.watched(|inner| inner.await_input(timeout))
+        self.watched(false, |inner| inner.await_input(timeout))
     }
 
     /// ureq asks before it reuses a pooled connection. One the process inherited from its

@@ -5,10 +5,13 @@
 //! Opt-in: a client keeps a verdict only when the host gave a state folder and an offline
 //! grace period. Then:
 //! - after every successful login (`SingleLogin`, or a password `UserLogin` without a card)
-//!   and heartbeat, the store holds the mode, a keyed hash of the identity (never the card
-//!   key or the username), the machine code, the server's data of the licence (expiry, card
-//!   type and counts; never the token), when the server last confirmed it, and the latest
-//!   server time seen (the reply's `Date`);
+//!   and heartbeat, the store holds, in a file of that identity, the mode, a keyed hash of the
+//!   identity (never the card key or the username), the machine code, the server's data of the
+//!   licence (expiry, card type and counts; never the token), a keyed hash of the session's
+//!   token (a heartbeat finds its verdict by it), when the server last confirmed it, and the
+//!   latest server time seen (the reply's `Date`). One verdict per identity (card or account),
+//!   at most [`MAX_VERDICTS_PER_MODE`] per mode, the one written longest ago dropped first:
+//!   a program used with several cards on one machine keeps each card's;
 //! - a login that fails for an outage (DNS, connect, timeout, TLS handshake, proxy; or a
 //!   reply that is not the service's: an HTTP 5xx or other error page, HTML, an empty or
 //!   cut body, a captive portal's page or redirect: the service was not reached) answers
@@ -61,9 +64,21 @@ pub(crate) use verdict::Verdict;
 pub(crate) use pending::{Pending, Resume};
 pub use verdict::service_time;
 
-/// The state file of the verdict of a session kind (one per mode: a program that uses both
-/// card and account logins keeps both).
-pub(crate) fn verdict_file(kind: SessionKind) -> String {
+/// How many verdicts the store keeps per mode (card, account): one per identity (a card key,
+/// an account), so that a program used with several cards on one machine, or a keeper's login
+/// with a second card, keeps the first card's verdict. Past it, the verdict written longest
+/// ago (by a login or a heartbeat that the server confirmed) is dropped.
+pub const MAX_VERDICTS_PER_MODE: usize = 8;
+
+/// The state file of the verdict of `identity` (its keyed hash) in the mode `kind`.
+fn verdict_file(kind: SessionKind, identity: &str) -> String {
+    let short = identity.get(..16).unwrap_or(identity);
+    format!("{}-{short}", mode_files(kind))
+}
+
+/// What the names of a mode's verdict files start with; alone, the one verdict per mode that
+/// versions before 0.2 kept (read until the next online login of its identity).
+pub(crate) fn mode_files(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
 }
 
@@ -181,31 +196,111 @@ impl Offline {
             .keyed_hash(login.kind.as_str().as_bytes(), login.identity.as_bytes())
     }
 
-    fn load(&self, kind: SessionKind) -> Option<Verdict> {
-        let bytes = self.store.read(&verdict_file(kind))?;
+    fn load_file(&self, file: &str) -> Option<Verdict> {
+        let bytes = self.store.read(file)?;
         let verdict = Verdict::from_bytes(&bytes);
         if verdict.is_none() {
             log(&self.log, LogLevel::Warn, || {
-                "the stored verdict opens but does not read as one; it is ignored".to_owned()
+                "a stored verdict opens but does not read as one; it is ignored".to_owned()
             });
         }
         verdict
     }
 
+    /// The stored verdict of `identity` (a keyed hash) in the mode `kind`: its own file, or
+    /// the one verdict per mode of an earlier version when it is that identity's.
+    fn load(&self, kind: SessionKind, identity: &str) -> Option<Verdict> {
+        if let Some(verdict) = self.load_file(&verdict_file(kind, identity)) {
+            return Some(verdict).filter(|v| constant_eq(&v.identity, identity));
+        }
+        self.load_file(&mode_files(kind))
+            .filter(|v| v.kind == kind && constant_eq(&v.identity, identity))
+    }
+
+    /// Every stored verdict of the mode `kind`, with its file, the file written longest ago
+    /// first.
+    fn all(&self, kind: SessionKind) -> Vec<(String, Verdict)> {
+        let mut files = self.store.names_starting(&mode_files(kind));
+        files.sort_by_key(|(_, written)| *written);
+        files
+            .into_iter()
+            .filter_map(|(file, _)| {
+                let verdict = self.load_file(&file)?;
+                Some((file, verdict)).filter(|(_, v)| v.kind == kind)
+            })
+            .collect()
+    }
+
+    /// The verdict of the mode `kind` the server confirmed last, if any.
+    fn latest(&self, kind: SessionKind) -> Option<Verdict> {
+        self.all(kind)
+            .into_iter()
+            .map(|(_, verdict)| verdict)
+            .max_by_key(|verdict| verdict.confirmed_at)
+    }
+
+    /// The verdict of the session of a heartbeat's `token`, with its file: the one whose
+    /// login gave that token.
+    fn of_token(&self, kind: SessionKind, token: &str) -> Option<(String, Verdict)> {
+        let hash = self.token_hash(token);
+        self.all(kind).into_iter().find(|(_, verdict)| {
+            verdict
+                .token
+                .as_deref()
+                .is_some_and(|held| constant_eq(held, &hash))
+        })
+    }
+
+    fn token_hash(&self, token: &str) -> String {
+        self.store.keyed_hash(b"token", token.as_bytes())
+    }
+
+    /// Stores `verdict` in its identity's file (the earlier version's one per mode goes when
+    /// it was that identity's), then keeps at most [`MAX_VERDICTS_PER_MODE`] of its mode.
     fn save(&self, verdict: &Verdict) {
-        if let Err(err) = self
-            .store
-            .write(&verdict_file(verdict.kind), &verdict.to_bytes())
-        {
+        let file = verdict_file(verdict.kind, &verdict.identity);
+        if let Err(err) = self.store.write(&file, &verdict.to_bytes()) {
             log(&self.log, LogLevel::Warn, || {
                 format!("the verdict is not stored: {}", err.message())
             });
+            return;
+        }
+        let legacy = mode_files(verdict.kind);
+        if self
+            .load_file(&legacy)
+            .is_some_and(|old| constant_eq(&old.identity, &verdict.identity))
+        {
+            self.store.remove(&legacy);
+        }
+        let all = self.all(verdict.kind);
+        if all.len() > MAX_VERDICTS_PER_MODE {
+            let extra = all.len() - MAX_VERDICTS_PER_MODE;
+            for (old, _) in all.into_iter().take(extra) {
+                log(&self.log, LogLevel::Info, || {
+                    format!(
+                        "a stored verdict ({} mode) is dropped: the store keeps the \
+                         {MAX_VERDICTS_PER_MODE} written last",
+                        verdict.kind.as_str()
+                    )
+                });
+                self.store.remove(&old);
+            }
         }
     }
 
-    fn clear(&self, kind: SessionKind, why: &str) {
-        let file = verdict_file(kind);
-        if self.store.exists(&file) {
+    /// Clears the verdict of `identity` in the mode `kind` (its file, or the earlier
+    /// version's one per mode when it is that identity's).
+    fn clear(&self, kind: SessionKind, identity: &str, why: &str) {
+        let own = verdict_file(kind, identity);
+        let legacy = mode_files(kind);
+        let files = [own, legacy]
+            .into_iter()
+            .filter(|file| {
+                self.load_file(file)
+                    .is_some_and(|stored| constant_eq(&stored.identity, identity))
+            })
+            .collect::<Vec<_>>();
+        for file in files {
             log(&self.log, LogLevel::Info, || {
                 format!(
                     "the stored verdict ({} mode) is cleared: {why}",
@@ -229,8 +324,14 @@ impl Offline {
         };
         let (now, server, stamp) = self.confirmed(reply);
         let mut data = reply.data().as_object().cloned().unwrap_or_default();
-        data.remove("token");
-        let previous = self.load(login.kind).map_or(i64::MIN, |v| v.server_time);
+        let token = match data.remove("token") {
+            Some(Value::String(token)) => Some(self.token_hash(&token)),
+            _ => None,
+        };
+        let identity = self.identity(login);
+        let previous = self
+            .load(login.kind, &identity)
+            .map_or(i64::MIN, |v| v.server_time);
         let password = match login.password.map(PasswordHash::new) {
             None => None,
             Some(Ok(hash)) => Some(hash),
@@ -239,18 +340,19 @@ impl Offline {
                 log(&self.log, LogLevel::Warn, || {
                     format!("the verdict is not stored: {}", err.message())
                 });
-                return self.clear(login.kind, "the password could not be hashed");
+                return self.clear(login.kind, &identity, "the password could not be hashed");
             }
         };
         self.save(&Verdict {
             kind: login.kind,
-            identity: self.identity(login),
+            identity,
             machine: login.machine.to_owned(),
             data,
             confirmed_at: server.unwrap_or(now),
             server_time: server.unwrap_or(i64::MIN).max(previous),
             password,
             marked: Marked::of(stamp),
+            token,
         });
     }
 
@@ -278,10 +380,7 @@ impl Offline {
         let identity = self
             .store
             .keyed_hash(SessionKind::User.as_str().as_bytes(), user.as_bytes());
-        let Some(mut verdict) = self
-            .load(SessionKind::User)
-            .filter(|stored| constant_eq(&stored.identity, &identity))
-        else {
+        let Some(mut verdict) = self.load(SessionKind::User, &identity) else {
             return;
         };
         match code {
@@ -290,10 +389,15 @@ impl Offline {
                     verdict.password = Some(hash);
                     self.save(&verdict);
                 }
-                Err(_) => self.clear(SessionKind::User, "the new password could not be hashed"),
+                Err(_) => self.clear(
+                    SessionKind::User,
+                    &identity,
+                    "the new password could not be hashed",
+                ),
             },
             codes::WRONG_PASSWORD => self.clear(
                 SessionKind::User,
+                &identity,
                 "the server refused the account's password (1003)",
             ),
             _ => {}
@@ -309,20 +413,25 @@ impl Offline {
         (now, server, self.mark.confirm(server, now))
     }
 
-    /// After a heartbeat of a session of `kind`: a success confirms the stored verdict of
-    /// that mode (and its new expiry), a refusal (the session's end: 1005, 1006, 1007)
-    /// clears it.
-    pub(crate) fn observe_heartbeat(&self, kind: SessionKind, outcome: &Result<Reply, Error>) {
+    /// After a heartbeat of the session of `token` (of `kind`): a success confirms the stored
+    /// verdict of that session's identity (and its new expiry), a refusal (the session's end:
+    /// 1005, 1006, 1007) clears it. A token no stored verdict's login gave touches none.
+    pub(crate) fn observe_heartbeat(
+        &self,
+        kind: SessionKind,
+        token: &str,
+        outcome: &Result<Reply, Error>,
+    ) {
         let reply = match outcome {
             Ok(reply) if reply.code() == codes::OK => reply,
-            Ok(reply) => return self.refused(kind, reply.code()),
+            Ok(reply) => return self.refused(kind, token, reply.code()),
             Err(error) => match error.reply() {
-                Some(reply) => return self.refused(kind, reply.code()),
+                Some(reply) => return self.refused(kind, token, reply.code()),
                 None => return,
             },
         };
         let (now, server, stamp) = self.confirmed(reply);
-        let Some(mut verdict) = self.load(kind) else {
+        let Some((_, mut verdict)) = self.of_token(kind, token) else {
             return;
         };
         verdict.confirmed_at = server.unwrap_or(now);
@@ -338,13 +447,19 @@ impl Offline {
         self.save(&verdict);
     }
 
-    /// A refusal of a session of `kind` (a heartbeat's): it clears that mode's verdict, or
-    /// every verdict of the program for a refusal about the program.
-    fn refused(&self, kind: SessionKind, code: i32) {
+    /// A refusal of the session of `token` (a heartbeat's): it clears that session's verdict,
+    /// or every verdict of the program for a refusal about the program.
+    fn refused(&self, kind: SessionKind, token: &str, code: i32) {
         if about_the_program(code) {
             self.clear_all(code);
         } else if !keeps_verdict(code) {
-            self.clear(kind, &format!("the server refused with {code}"));
+            if let Some((_, verdict)) = self.of_token(kind, token) {
+                self.clear(
+                    kind,
+                    &verdict.identity,
+                    &format!("the server refused its session with {code}"),
+                );
+            }
         }
     }
 
@@ -356,21 +471,26 @@ impl Offline {
             self.clear_all(code);
         } else if !keeps_verdict(code) {
             let identity = self.identity(login);
-            if self
-                .load(login.kind)
-                .is_some_and(|stored| constant_eq(&stored.identity, &identity))
-            {
-                self.clear(
-                    login.kind,
-                    &format!("the server refused this identity with {code}"),
-                );
-            }
+            self.clear(
+                login.kind,
+                &identity,
+                &format!("the server refused this identity with {code}"),
+            );
         }
     }
 
     fn clear_all(&self, code: i32) {
         for kind in [SessionKind::Card, SessionKind::User] {
-            self.clear(kind, &format!("the server refused the program with {code}"));
+            for (file, _) in self.all(kind) {
+                log(&self.log, LogLevel::Info, || {
+                    format!(
+                        "the stored verdict ({} mode) is cleared: the server refused the program \
+                         with {code}",
+                        kind.as_str()
+                    )
+                });
+                self.store.remove(&file);
+            }
         }
     }
 
@@ -379,7 +499,7 @@ impl Offline {
     /// seen: the verdict's server times and the time mark. In account mode the password is checked first (the slow hash),
     /// unless `password` is false (only whether the store may answer is asked).
     fn judge(&self, login: &Login, local: i64, password: bool) -> Option<(Verdict, Judged)> {
-        let verdict = self.load(login.kind)?;
+        let verdict = self.load(login.kind, &self.identity(login))?;
         if verdict.kind != login.kind
             || !constant_eq(&verdict.identity, &self.identity(login))
             || verdict.machine != login.machine
@@ -463,12 +583,13 @@ impl Offline {
         (verdict, judged)
     }
 
-    /// What the doctor reports of the stored verdict of `kind`, without a login to match it
-    /// against: `None` when the store holds none; else its last confirmation, the end of its
-    /// grace, and whether its times would let it answer now (`Err`: the code and why not).
-    /// Whose verdict it is (card or account, machine, password) is checked only by a login.
+    /// What the doctor reports of the stored verdicts of `kind`, without a login to match
+    /// them against: `None` when the store holds none; else the one the server confirmed last:
+    /// its last confirmation, the end of its grace, and whether its times would let it answer
+    /// now (`Err`: the code and why not). Whose verdict it is (card or account, machine,
+    /// password) is checked only by a login.
     pub(crate) fn inspect(&self, kind: SessionKind, now: SystemTime) -> Option<Inspected> {
-        let verdict = self.load(kind)?;
+        let verdict = self.latest(kind)?;
         let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
         let confirmed_at = system_time(verdict.confirmed_at);
         let grace_end = system_time(verdict.confirmed_at.saturating_add(grace));
@@ -491,15 +612,32 @@ impl Offline {
         )
     }
 
-    /// The last confirmation and the end of the grace of the stored verdict of `kind`, if
-    /// any.
+    /// The last confirmation and the end of the grace of the stored verdict of `kind` the
+    /// server confirmed last, if any.
     pub(crate) fn confirmation(&self, kind: SessionKind) -> Option<(SystemTime, SystemTime)> {
-        let verdict = self.load(kind)?;
+        self.latest(kind).map(|verdict| self.times_of(&verdict))
+    }
+
+    /// The last confirmation and the end of the grace of the stored verdict of `request`'s
+    /// session: a login's identity, or the session of a heartbeat's token.
+    pub(crate) fn confirmation_of(
+        &self,
+        request: &ActionRequest,
+    ) -> Option<(SystemTime, SystemTime)> {
+        let verdict = match (request.login(), request.heartbeat_kind()) {
+            (Some(login), _) => self.load(login.kind, &self.identity(&login))?,
+            (None, Some(kind)) => self.of_token(kind, request.role(LoginRole::Token)?)?.1,
+            (None, None) => return None,
+        };
+        Some(self.times_of(&verdict))
+    }
+
+    fn times_of(&self, verdict: &Verdict) -> (SystemTime, SystemTime) {
         let grace = i64::try_from(self.grace.as_secs()).unwrap_or(i64::MAX);
-        Some((
+        (
             system_time(verdict.confirmed_at),
             system_time(verdict.confirmed_at.saturating_add(grace)),
-        ))
+        )
     }
 
     /// The answer to `login` (`request`) after the local failure `failure`: an offline
@@ -618,6 +756,7 @@ mod tests {
                 server_time: now - 3600,
                 password: None,
                 marked: Marked::Unstamped,
+                token: None,
             }
             .to_bytes(),
         )
@@ -642,13 +781,21 @@ mod tests {
         .expect("reply")
         .with_date(Some(SystemTime::now()));
         offline.observe_login(&login, &Ok(reply));
-        let stored = offline.load(SessionKind::Card).expect("verdict");
+        let identity = offline.identity(&login);
+        let stored = offline.load(SessionKind::Card, &identity).expect("verdict");
         assert!(matches!(stored.marked, Marked::By(_)), "{stored:?}");
         assert!(offline.could_answer(&login), "migrated");
+        assert!(
+            !store.exists("verdict-card"),
+            "the one verdict per mode of the previous version went with its migration"
+        );
 
         // The old verdict put back: the marks have moved on, it answers no more.
         store
-            .write("verdict-card", older.as_bytes())
+            .write(
+                &verdict_file(SessionKind::Card, &identity),
+                older.as_bytes(),
+            )
             .expect("put back");
         assert!(
             !offline.could_answer(&login),

@@ -1,5 +1,5 @@
-//! A stored verdict: what the store keeps of the last good login of a mode, and its file
-//! format.
+//! A stored verdict: what the store keeps of the last good login of an identity (a card, an
+//! account), and its file format.
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -33,6 +33,9 @@ pub(crate) struct Verdict {
     pub(crate) password: Option<PasswordHash>,
     /// The time mark the verdict was written under.
     pub(crate) marked: Marked,
+    /// A keyed hash of the session token the login gave (never the token): a heartbeat of
+    /// that session finds its verdict by it.
+    pub(crate) token: Option<String>,
 }
 
 /// What a verdict records of the time mark it was written under.
@@ -78,6 +81,7 @@ impl Verdict {
                 Marked::By(stamp) => stamp.to_json(),
                 Marked::Unmarked | Marked::Unstamped => Value::Null,
             },
+            "token": self.token,
         })
         .to_string()
         .into_bytes()
@@ -115,6 +119,10 @@ impl Verdict {
             server_time: value.get("server_time")?.as_i64()?,
             password,
             marked,
+            token: value
+                .get("token")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
         })
     }
 
@@ -197,6 +205,7 @@ mod tests {
                 at: 3,
                 second: "ab".into(),
             }),
+            token: Some("cd".into()),
         };
         assert_eq!(
             Verdict::from_bytes(&verdict.to_bytes()),

@@ -3,7 +3,8 @@
 //! changed, or cut, does not open; the clock moved back, the grace run out and an expiry
 //! passed offline are refused with their codes; a start budget answers in time from the
 //! store while the login goes on in the background, which the keeper follows to ONLINE or
-//! ENDED; a card banned while offline ends the session on reconnect.
+//! ENDED; a card banned while offline ends the session on reconnect; each card and account
+//! keeps a verdict of its own, a bounded number per mode.
 //!
 //! Each test has a sandbox of its own, paused as a server outage (`Sandbox::pause`) and
 //! resumed; the sandbox clock moves instead of sleeping.
@@ -12,6 +13,7 @@
 mod common;
 
 mod clock;
+mod identities;
 mod keepers;
 mod outages;
 mod password;

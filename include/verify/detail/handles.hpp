@@ -1,7 +1,6 @@
-/*
- * verify/detail/handles.hpp: the std::unique_ptr owners of the C handles, each with its
- * verify_*_free as deleter. Internal to the binding.
- */
+/// @file
+/// verify/detail/handles.hpp: the std::unique_ptr owners of the C handles, each with its
+/// verify_*_free as deleter. Internal to the binding.
 
 #ifndef VERIFY_DETAIL_HANDLES_HPP
 #define VERIFY_DETAIL_HANDLES_HPP
@@ -34,7 +33,7 @@ struct KeeperOptionsDeleter {
     }
 };
 
-/* The C type of a status snapshot (from verify_keeper_get_status). */
+/// The C type of a status snapshot (from verify_keeper_get_status).
 using KeeperStatusHandle = verify_keeper_status;
 
 struct KeeperStatusDeleter {

@@ -72,14 +72,20 @@ pub fn csharp_sources() -> Vec<PathBuf> {
     sources
 }
 
-/// Compiles C# `sources` into the program `out` with `mcs -warnaserror`. The binding itself,
+/// Compiles C# `sources` into the program `out` with `mcs -warnaserror` (and
+/// `System.Net.Http` referenced). The binding itself,
 /// [`CSHARP_BINDING`] among the sources, is not compiled in: the program references the
 /// packaged assembly ([`csharp_assembly`]), which is copied next to `out`, as a consumer of the
 /// NuGet package builds.
 pub fn compile_csharp(sources: &[PathBuf], out: &std::path::Path) {
     require_mono();
     let binding = PathBuf::from(CSHARP_BINDING);
-    let mut args = vec!["-warnaserror".to_owned(), format!("-out:{}", out.display())];
+    // System.Net.Http: the READMEs' examples talk to the sandbox's control API with HttpClient.
+    let mut args = vec![
+        "-warnaserror".to_owned(),
+        "-r:System.Net.Http".to_owned(),
+        format!("-out:{}", out.display()),
+    ];
     if sources.contains(&binding) {
         let assembly = csharp_assembly();
         let folder = out.parent().expect("the program's folder");

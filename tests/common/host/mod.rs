@@ -1,7 +1,7 @@
 //! Support of the host tests (C, C++, C#, package): where the library and repository are,
 //! tools that must be installed, scratch directories, and the demo fixtures under a fresh
-//! program id. One file per part: `paths`, `demo`, `compile`, `easy_vb6`, `run`, `sanitizers`, `csharp`,
-//! `https`, `markdown`, `notices`, `pieces` and `typed_program`.
+//! program id. One file per part: `paths`, `demo`, `compile`, `easy_vb6`, `run`, `sanitizers`,
+//! `csharp`, `https`, `markdown`, `newcomer`, `notices`, `pieces` and `typed_program`.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -15,6 +15,7 @@ mod demo;
 mod easy_vb6;
 mod https;
 mod markdown;
+mod newcomer;
 mod notices;
 mod paths;
 mod pieces;
@@ -25,6 +26,6 @@ mod typed_program;
 // Every item stays at `common::host::NAME`; a test binary uses only some of them.
 #[allow(unused_imports)]
 pub use {
-    compile::*, csharp::*, demo::*, easy_vb6::*, https::*, markdown::*, notices::*, paths::*,
-    pieces::*, run::*, sanitizers::*, typed_program::*,
+    compile::*, csharp::*, demo::*, easy_vb6::*, https::*, markdown::*, newcomer::*, notices::*,
+    paths::*, pieces::*, run::*, sanitizers::*, typed_program::*,
 };

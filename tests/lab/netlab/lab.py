@@ -12,7 +12,7 @@ from .plan import (DNS_V4, DNS_V6, ECHO_PORT, MAX_SLOTS, client_ns, ns_names, sl
                    slot_names)
 from .probes import OPS, Probes
 from .relay import Relay
-from .services import start_echo, start_forwarder
+from .services import start_echo, start_forwarder, start_mute
 
 OFFLOADS = ["tx", "off", "sg", "off", "tso", "off", "gso", "off", "gro", "off"]
 
@@ -56,6 +56,7 @@ class Lab:
         threading.Thread(target=self.relay.run, daemon=True, name="relay").start()
         self.nameserver.start()
         self.listeners.append(start_echo(self.server))
+        self.listeners.append(start_mute(self.server))
         self.listeners.append(start_forwarder(self.dir, self.server))
 
     def new_slot(self):

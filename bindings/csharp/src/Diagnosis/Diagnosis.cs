@@ -18,7 +18,7 @@ namespace Verify
     {
         private readonly DiagnosisHandle handle;
 
-        internal Diagnosis(Verdict verdict, IList<DiagnosisStep> steps, IList<DiagnosisCause> causes, string json,
+        internal Diagnosis(Verdict verdict, IReadOnlyList<DiagnosisStep> steps, IReadOnlyList<DiagnosisCause> causes, string json,
             string text, string firstLine, DiagnosisHandle handle)
         {
             Verdict = verdict;
@@ -101,9 +101,9 @@ namespace Verify
         /// <summary>The worst verdict of the steps (Pass when every step passed or was skipped).</summary>
         public Verdict Verdict { get; private set; }
         /// <summary>Every step, in the report's order.</summary>
-        public IList<DiagnosisStep> Steps { get; private set; }
+        public IReadOnlyList<DiagnosisStep> Steps { get; private set; }
         /// <summary>The causes (steps that warned or failed and follow from no other), the first line's first; empty when the report passed.</summary>
-        public IList<DiagnosisCause> Causes { get; private set; }
+        public IReadOnlyList<DiagnosisCause> Causes { get; private set; }
         /// <summary>
         /// The first line in the process's language when the report was read: the first cause's
         /// verdict, what is wrong and what to do, and who acts (the user, or the software's

@@ -49,8 +49,8 @@ namespace Verify
         internal static VerifyException FromLastError(ResultCode code, string replyJson = null)
         {
             // The library's message already names the failure and its code.
-            string message = Library.LastErrorMessage;
-            if (string.IsNullOrEmpty(message) || Library.LastErrorCode != (int)code)
+            string message = Library.ThreadLastErrorMessage;
+            if (string.IsNullOrEmpty(message) || Library.ThreadLastErrorCode != (int)code)
             {
                 message = string.Format("{0} ({1})", Library.Describe(code), (int)code);
             }

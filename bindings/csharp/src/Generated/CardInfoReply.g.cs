@@ -28,7 +28,7 @@ namespace Verify
             Card = GetString("/data/card");
             CardType = GetString("/data/card_type");
             Status = GetString("/data/status");
-            IsTimes = GetBool("/data/is_times");
+            IsCountCard = GetBool("/data/is_times");
             DeviceId = GetString("/data/device_id");
             ActivatedAt = GetTime("/data/activated_at");
             ExpireAt = GetTime("/data/expire_at");
@@ -51,8 +51,24 @@ namespace Verify
         [Nullable(2)]
         public string Status { get; private set; }
 
+        /// <summary>
+        /// <see cref="Status"/> as a <see cref="LicenceState"/>: <see cref="LicenceState.Unknown"/> when absent or a
+        /// word this binding does not know (<see cref="Status"/> keeps the word).
+        /// </summary>
+        public LicenceState State
+        {
+            get { return LicenceStates.Parse(Status); }
+        }
+
         /// <summary><c>is_times</c>: true for a count card. Null when absent.</summary>
-        public bool? IsTimes { get; private set; }
+        public bool? IsCountCard { get; private set; }
+
+        /// <summary>The former name of <see cref="IsCountCard"/> (the protocol's <c>is_times</c>): the same value.</summary>
+        [Obsolete("Use IsCountCard: the same value (the protocol's is_times).")]
+        public bool? IsTimes
+        {
+            get { return IsCountCard; }
+        }
 
         /// <summary><c>device_id</c>: the bound machine code; empty when not bound. Null when absent.</summary>
         [Nullable(2)]

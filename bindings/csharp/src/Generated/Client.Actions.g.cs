@@ -29,7 +29,7 @@ namespace Verify
         /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
         /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
-        public CardLoginReply SingleLogin(string card, string mac, [Nullable(2)] string deviceName = null)
+        public CardLoginReply CardLogin(string card, string mac, [Nullable(2)] string deviceName = null)
         {
             Required(card, "card");
             Required(mac, "mac");
@@ -43,9 +43,8 @@ namespace Verify
         /// <c>SingleLogin</c> (card mode): activates the card on first use and binds it to <c>mac</c>;
         /// later logins from the same machine refresh it (a count card spends one use). Never
         /// sent twice by a retry.
-        /// Runs <see cref="SingleLogin"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="CardLogin"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>SingleLogin</c> (card mode).
@@ -54,18 +53,67 @@ namespace Verify
         /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="card"/> or <paramref name="mac"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="card"/> or <paramref name="mac"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
         /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
-        public Task<CardLoginReply> SingleLoginAsync(string card, string mac, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        public Task<CardLoginReply> CardLoginAsync(string card, string mac, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             Required(card, "card");
             Required(mac, "mac");
             Optional(deviceName, "deviceName");
-            return Run(() => SingleLogin(card, mac, deviceName), cancellationToken);
+            return Run(() => CardLogin(card, mac, deviceName), cancellationToken);
+        }
+
+        /// <summary>
+        /// <c>SingleLogin</c> (card mode): activates the card on first use and binds it to <c>mac</c>;
+        /// later logins from the same machine refresh it (a count card spends one use). Never
+        /// sent twice by a retry.
+        /// The former name of <see cref="CardLogin"/> (the protocol's <c>SingleLogin</c>): the same call.
+        /// </summary>
+        /// <remarks>
+        /// Success of <c>SingleLogin</c> (card mode).
+        /// </remarks>
+        /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <exception cref="ArgumentNullException"><paramref name="card"/> or <paramref name="mac"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="card"/> or <paramref name="mac"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
+        [Obsolete("Use CardLogin: the same call (the protocol names it SingleLogin).")]
+        public CardLoginReply SingleLogin(string card, string mac, [Nullable(2)] string deviceName = null)
+        {
+            return CardLogin(card, mac, deviceName);
+        }
+
+        /// <summary>
+        /// <c>SingleLogin</c> (card mode): activates the card on first use and binds it to <c>mac</c>;
+        /// later logins from the same machine refresh it (a count card spends one use). Never
+        /// sent twice by a retry.
+        /// The former name of <see cref="CardLoginAsync"/> (the protocol's <c>SingleLogin</c>): the same call.
+        /// </summary>
+        /// <remarks>
+        /// Success of <c>SingleLogin</c> (card mode).
+        /// </remarks>
+        /// <returns>A <see cref="CardLoginReply"/>: <c>Token</c>, <c>Status</c>, <c>IsTimes</c>, <c>CardType</c>, <c>ExpireAt</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
+        /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Required: neither null nor empty.</param>
+        /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
+        /// <exception cref="ArgumentNullException"><paramref name="card"/> or <paramref name="mac"/> is null.</exception>
+        /// <exception cref="ArgumentException"><paramref name="card"/> or <paramref name="mac"/> is empty, or a string contains a NUL character.</exception>
+        /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
+        /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
+        /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
+        [Obsolete("Use CardLogin: the same call (the protocol names it SingleLogin).")]
+        public Task<CardLoginReply> SingleLoginAsync(string card, string mac, [Nullable(2)] string deviceName = null, CancellationToken cancellationToken = default(CancellationToken))
+        {
+            return CardLoginAsync(card, mac, deviceName, cancellationToken);
         }
 
         /// <summary>
@@ -97,9 +145,8 @@ namespace Verify
         /// <summary>
         /// <c>UserLogin</c> with username and password (account mode). <c>mac</c> is strongly
         /// recommended (rebind detection).
-        /// Runs <see cref="UserLogin"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="UserLogin"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of a password <c>UserLogin</c> without a card, or of a social login.
@@ -108,7 +155,7 @@ namespace Verify
         /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -153,9 +200,8 @@ namespace Verify
         /// <summary>
         /// <c>UserLogin</c> with a recharge card: renews the account and returns no token (log in
         /// again without a card for one). Never sent twice by a retry.
-        /// Runs <see cref="UserLoginWithCard"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="UserLoginWithCard"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>UserLogin</c> with a card (the renewal branch): no token.
@@ -165,7 +211,7 @@ namespace Verify
         /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="card"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -214,9 +260,8 @@ namespace Verify
         /// <summary>
         /// <c>UserRegin</c>: registers an account, activated when a duration card is given. Never
         /// sent twice by a retry.
-        /// Runs <see cref="UserRegister"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="UserRegister"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>UserRegin</c>. Without a card the account is created already expired and
@@ -228,7 +273,7 @@ namespace Verify
         /// <param name="card">The card key. <c>Card</c> on the wire. Optional: null or empty is not sent.</param>
         /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
         /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -273,9 +318,8 @@ namespace Verify
         /// <summary>
         /// <c>UpdatePwd</c>: checks the old password and sets the new one. Never sent twice by a
         /// retry.
-        /// Runs <see cref="UpdatePassword"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="UpdatePassword"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>UpdatePwd</c>.
@@ -284,7 +328,7 @@ namespace Verify
         /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="oldPassword">The account's current password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="newPassword">The password to set. <c>NewPassword</c> on the wire. Required: neither null nor empty.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="oldPassword"/> or <paramref name="newPassword"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="oldPassword"/> or <paramref name="newPassword"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -325,9 +369,8 @@ namespace Verify
 
         /// <summary>
         /// <c>ChangeBind</c>: binds the account to a new machine code. Never sent twice by a retry.
-        /// Runs <see cref="ChangeBind"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="ChangeBind"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>ChangeBind</c>.
@@ -336,7 +379,7 @@ namespace Verify
         /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="newMac">The machine code to bind the account to. <c>Mac</c> on the wire. Required: neither null nor empty.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="newMac"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> or <paramref name="newMac"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -379,9 +422,8 @@ namespace Verify
         /// <summary>
         /// <c>UserHeartbeat</c>: keeps a card or account session alive and collects a back-office
         /// message (delivered once).
-        /// Runs <see cref="Heartbeat"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="Heartbeat"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>UserHeartbeat</c>.
@@ -390,7 +432,7 @@ namespace Verify
         /// <param name="token">The session token of a card or account login. <c>Token</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="kind">Whose session the token is: <see cref="SessionKind.Card"/> or <see cref="SessionKind.User"/>. <c>Type</c> on the wire. Sent as <c>card</c> or <c>user</c>.</param>
         /// <param name="ip">The client's IP address, for the server's records. <c>IP</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="token"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="token"/> is empty, or a string contains a NUL character, or <paramref name="kind"/> is neither Card nor User.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -431,9 +473,8 @@ namespace Verify
         /// <summary>
         /// <c>UserRecharge</c>: adds a duration card's time to an account (no password). Never sent
         /// twice by a retry.
-        /// Runs <see cref="UserRecharge"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="UserRecharge"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>UserRecharge</c>.
@@ -441,7 +482,7 @@ namespace Verify
         /// <returns>A <see cref="RechargeReply"/>: <c>Username</c>, <c>ExpireAt</c>, <c>AddedDays</c>, <c>Status</c>.</returns>
         /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="card"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="card"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -476,16 +517,15 @@ namespace Verify
 
         /// <summary>
         /// <c>GetLatestVersion</c>, optionally with the program's current version.
-        /// Runs <see cref="GetLatestVersion"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="GetLatestVersion"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>GetLatestVersion</c>.
         /// </remarks>
         /// <returns>A <see cref="LatestVersionReply"/>: <c>Version</c>, <c>Changelog</c>, <c>DownloadUrl</c>, <c>ForceUpdate</c>, <c>HasUpdate</c>.</returns>
         /// <param name="currentVersion">The program's current version. <c>Version</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
@@ -515,15 +555,14 @@ namespace Verify
 
         /// <summary>
         /// <c>GetBulletin</c>: the program's bulletin.
-        /// Runs <see cref="GetBulletin"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="GetBulletin"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>GetBulletin</c>.
         /// </remarks>
         /// <returns>A <see cref="BulletinReply"/>: <c>Bulletin</c>, <c>UpdatedAt</c>.</returns>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
         /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
@@ -555,16 +594,15 @@ namespace Verify
 
         /// <summary>
         /// <c>GetVariable</c> for one variable.
-        /// Runs <see cref="GetVariable"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="GetVariable"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>GetVariable</c> with a name.
         /// </remarks>
         /// <returns>A <see cref="VariableReply"/>: <c>Name</c>, <c>Value</c>.</returns>
         /// <param name="name">The variable's name. <c>Name</c> on the wire. Required: neither null nor empty.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="name"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="name"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -595,15 +633,14 @@ namespace Verify
 
         /// <summary>
         /// <c>GetVariable</c> for every variable.
-        /// Runs <see cref="GetVariables"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="GetVariables"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>GetVariable</c> without a name: every variable.
         /// </remarks>
         /// <returns>A <see cref="VariablesReply"/>: <c>Variables</c>.</returns>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
         /// <exception cref="ObjectDisposedException">(From the task) The client was disposed.</exception>
@@ -637,9 +674,8 @@ namespace Verify
 
         /// <summary>
         /// <c>GetUserInfo</c>: the account's details.
-        /// Runs <see cref="GetUserInfo"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="GetUserInfo"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>GetUserInfo</c>.
@@ -647,7 +683,7 @@ namespace Verify
         /// <returns>A <see cref="UserInfoReply"/>: <c>Username</c>, <c>UserId</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>BindCount</c>, <c>BindLimit</c>, <c>Remark</c>, <c>CreatedAt</c>.</returns>
         /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="password">The account's password. <c>Password</c> on the wire. Required: neither null nor empty.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> or <paramref name="password"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> or <paramref name="password"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -683,16 +719,15 @@ namespace Verify
 
         /// <summary>
         /// <c>GetCardInfo</c>: the card's state, expiry and binding, consuming nothing.
-        /// Runs <see cref="GetCardInfo"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="GetCardInfo"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of <c>GetCardInfo</c>: the card's state, consuming nothing.
         /// </remarks>
         /// <returns>A <see cref="CardInfoReply"/>: <c>Card</c>, <c>CardType</c>, <c>Status</c>, <c>IsTimes</c>, <c>DeviceId</c>, <c>ActivatedAt</c>, <c>ExpireAt</c>, <c>Duration</c>, <c>DurationType</c>, <c>Total</c>, <c>Used</c>, <c>Remaining</c>.</returns>
         /// <param name="card">The card key. <c>Card</c> on the wire. Required: neither null nor empty.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="card"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="card"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -726,16 +761,15 @@ namespace Verify
 
         /// <summary>
         /// Social login step 1: the URL to show the user, and the state to poll with.
-        /// Runs <see cref="SocialLoginStart"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="SocialLoginStart"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Step 1 of a social login: the authorization URL to show, and the state to poll with.
         /// </remarks>
         /// <returns>A <see cref="SocialStartReply"/>: <c>Url</c>, <c>State</c>.</returns>
         /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentException">a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
         /// <exception cref="VerifyException">(From the task) A local failure (network, timeout, TLS, a reply that is not the protocol's): <see cref="VerifyException.Code"/> says which.</exception>
@@ -775,9 +809,8 @@ namespace Verify
         /// Social login step 2, once: code 201 (pending) while the user has not authorized;
         /// 200 with the login payload (<c>remark</c> is the social display name); 1016 when the
         /// identity is not bound. Its success consumes the state, so it is never sent twice.
-        /// Runs <see cref="SocialLoginPoll"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="SocialLoginPoll"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Success of a password <c>UserLogin</c> without a card, or of a social login.
@@ -785,7 +818,7 @@ namespace Verify
         /// <returns>A <see cref="UserSessionReply"/>: <c>Username</c>, <c>DeviceId</c>, <c>ExpireAt</c>, <c>Status</c>, <c>Token</c>, <c>Remark</c>.</returns>
         /// <param name="state">The state of <see cref="SocialLoginStart"/> (<c>/data/state</c>). <c>State</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="state"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="state"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>
@@ -826,9 +859,8 @@ namespace Verify
 
         /// <summary>
         /// Social registration step 1: the URL to show the user. Never sent twice by a retry.
-        /// Runs <see cref="SocialRegisterStart"/> on the thread pool; a
-        /// cancelled <paramref name="cancellationToken"/> stops it only before it starts
-        /// (see <see cref="Client"/>).
+        /// Runs <see cref="SocialRegisterStart"/> on the thread pool, cancelled in flight by
+        /// <paramref name="cancellationToken"/> (see <see cref="Client"/>).
         /// </summary>
         /// <remarks>
         /// Step 1 of a social registration: the authorization URL. The account is created when
@@ -838,7 +870,7 @@ namespace Verify
         /// <param name="username">The account's username. <c>UserName</c> on the wire. Required: neither null nor empty.</param>
         /// <param name="mac">The machine code (<see cref="Library.MachineCode(string)"/>). <c>Mac</c> on the wire. Optional: null or empty is not sent.</param>
         /// <param name="deviceName">A display name for the machine. <c>DeviceName</c> on the wire. Optional: null or empty is not sent.</param>
-        /// <param name="cancellationToken">Cancels the call only before it starts.</param>
+        /// <param name="cancellationToken">Cancels the call, before it starts or in flight: the task is then cancelled (<see cref="OperationCanceledException"/>, whose message says whether the server may have received the request).</param>
         /// <exception cref="ArgumentNullException"><paramref name="username"/> is null.</exception>
         /// <exception cref="ArgumentException"><paramref name="username"/> is empty, or a string contains a NUL character.</exception>
         /// <exception cref="VerifyRefusedException">(From the task) The server refused the call and <see cref="ClientOptions.ThrowOnRefusal"/> is set (<see cref="VerifyConfigurationException"/> for 1001, 1010, 1011 and 1012).</exception>

@@ -40,9 +40,25 @@ namespace Verify
         internal static extern int verify_cancel_new(
             out CancelHandle @out);
 
-        /// <summary><c>verify_cancel_cancel</c>: Cancels: a <c>verify_social_login_wait</c> using this token returns <c>VERIFY_ERR_CANCELLED</c> within milliseconds (a poll in flight is interrupted), and later waits with it return at once.</summary>
+        /// <summary><c>verify_cancel_cancel</c>: Cancels: every call in flight on a thread the token is attached to returns <c>VERIFY_ERR_CANCELLED</c> within milliseconds, in any phase (name lookup, connect, TLS, sending, waiting for the reply), and later calls there fail at once with it until the token is detached; a <c>verify_social_login_wait</c> using it returns <c>VERIFY_ERR_CANCELLED</c> too.</summary>
         [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
         internal static extern int verify_cancel_cancel(
+            CancelHandle cancel);
+
+        /// <summary><c>verify_cancel_is_cancelled</c>: Whether the token was cancelled: writes 1 or 0 to <c>*out</c>.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_cancel_is_cancelled(
+            CancelHandle cancel,
+            out int @out);
+
+        /// <summary><c>verify_cancel_attach</c>: Attaches the token to the calling thread: until <c>verify_cancel_detach(cancel)</c> on this thread, every call of the library made on it (every action, Init, the login of an offline start within its start budget) is cancelled by <c>verify_cancel_cancel(cancel)</c> from any thread: it returns <c>VERIFY_ERR_CANCELLED</c> (no reply) within milliseconds.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_cancel_attach(
+            CancelHandle cancel);
+
+        /// <summary><c>verify_cancel_detach</c>: Detaches the token attached last to the calling thread by <c>verify_cancel_attach(cancel)</c>: calls on this thread are then cancelled by the token attached before it, if any, or by none.</summary>
+        [DllImport(Library, CallingConvention = CallingConvention.Winapi)]
+        internal static extern int verify_cancel_detach(
             CancelHandle cancel);
 
         /// <summary><c>verify_cancel_free</c>: Frees a cancellation token.</summary>

@@ -46,6 +46,15 @@ namespace Verify
         [Nullable(2)]
         public string Status { get; private set; }
 
+        /// <summary>
+        /// <see cref="Status"/> as a <see cref="LicenceState"/>: <see cref="LicenceState.Unknown"/> when absent or a
+        /// word this binding does not know (<see cref="Status"/> keeps the word).
+        /// </summary>
+        public LicenceState State
+        {
+            get { return LicenceStates.Parse(Status); }
+        }
+
         /// <summary><see cref="Reply.EnsureOk"/>, giving this reply as its own type.</summary>
         /// <exception cref="VerifyRefusedException">The server refused the call.</exception>
         public new RechargeReply EnsureOk()

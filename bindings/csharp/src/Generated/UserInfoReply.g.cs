@@ -53,6 +53,15 @@ namespace Verify
         [Nullable(2)]
         public string Status { get; private set; }
 
+        /// <summary>
+        /// <see cref="Status"/> as a <see cref="LicenceState"/>: <see cref="LicenceState.Unknown"/> when absent or a
+        /// word this binding does not know (<see cref="Status"/> keeps the word).
+        /// </summary>
+        public LicenceState State
+        {
+            get { return LicenceStates.Parse(Status); }
+        }
+
         /// <summary><c>bind_count</c>: rebinds used. Null when absent.</summary>
         public long? BindCount { get; private set; }
 

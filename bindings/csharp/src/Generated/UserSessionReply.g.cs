@@ -47,6 +47,15 @@ namespace Verify
         [Nullable(2)]
         public string Status { get; private set; }
 
+        /// <summary>
+        /// <see cref="Status"/> as a <see cref="LicenceState"/>: <see cref="LicenceState.Unknown"/> when absent or a
+        /// word this binding does not know (<see cref="Status"/> keeps the word).
+        /// </summary>
+        public LicenceState State
+        {
+            get { return LicenceStates.Parse(Status); }
+        }
+
         /// <summary><c>token</c>: the session token (40 characters) for a user heartbeat. Null when absent.</summary>
         [Nullable(2)]
         public string Token { get; private set; }

@@ -8,7 +8,7 @@ namespace Verify
     [NullableContext(1)]
     public sealed class MachineCheck
     {
-        internal MachineCheck(string code, MachineOutcome outcome, int score, IList<MachineComponent> components, string note)
+        internal MachineCheck(string code, MachineOutcome outcome, int score, IReadOnlyList<MachineComponent> components, string note)
         {
             Code = code;
             Outcome = outcome;
@@ -24,7 +24,7 @@ namespace Verify
         /// <summary>The rule's sum.</summary>
         public int Score { get; private set; }
         /// <summary>Every component, the heaviest first.</summary>
-        public IList<MachineComponent> Components { get; private set; }
+        public IReadOnlyList<MachineComponent> Components { get; private set; }
         /// <summary>What went wrong with the store, or null.</summary>
         [Nullable(2)]
         public string Note { get; private set; }

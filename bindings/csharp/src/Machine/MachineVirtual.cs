@@ -8,7 +8,7 @@ namespace Verify
     [NullableContext(1)]
     public sealed class MachineVirtual
     {
-        internal MachineVirtual(IList<VirtualSign> signs)
+        internal MachineVirtual(IReadOnlyList<VirtualSign> signs)
         {
             Signs = signs;
         }
@@ -16,6 +16,6 @@ namespace Verify
         /// <summary>Whether any sign was seen.</summary>
         public bool LooksVirtual { get { return Signs.Count > 0; } }
         /// <summary>Every sign seen.</summary>
-        public IList<VirtualSign> Signs { get; private set; }
+        public IReadOnlyList<VirtualSign> Signs { get; private set; }
     }
 }

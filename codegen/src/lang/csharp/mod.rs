@@ -104,6 +104,24 @@ fn class(reply: &str) -> String {
 /// Members of `Reply` itself: a field of the same name is read by the base class.
 const BASE_MEMBERS: &[&str] = &["Remark", "Message", "Code", "Json", "Handle", "Offline"];
 
+/// The C# property of a typed field, and its former name where C# renamed it (kept one release
+/// as an `[Obsolete]` alias): C# says what the protocol's words mean.
+fn field_name(field: &FieldSpec) -> (String, Option<String>) {
+    match field.name {
+        "is_times" => ("IsCountCard".to_owned(), Some("IsTimes".to_owned())),
+        other => (pascal(other), None),
+    }
+}
+
+/// The C# method of an action, and its former name where C# renamed it (kept one release as
+/// an `[Obsolete]` alias): the protocol's `SingleLogin` is a card login.
+fn method_name(action: &ActionSpec) -> (String, Option<String>) {
+    match action.method {
+        "single_login" => ("CardLogin".to_owned(), Some("SingleLogin".to_owned())),
+        other => (pascal(other), None),
+    }
+}
+
 /// The typed fields of a reply view that get a property of their own.
 fn own_fields(reply: &ReplySpec) -> impl Iterator<Item = &'static FieldSpec> {
     reply
@@ -162,7 +180,7 @@ fn typed_reply(reply: &ReplySpec) -> String {
         for field in own_fields(reply) {
             out.push_str(&format!(
                 "            {} = {}(\"/data/{}\");\n",
-                pascal(field.name),
+                field_name(field).0,
                 property(field).1,
                 field.name
             ));
@@ -174,15 +192,36 @@ fn typed_reply(reply: &ReplySpec) -> String {
             } else {
                 ""
             };
+            let (name, former) = field_name(field);
             out.push_str(&format!(
                 "        /// <summary><c>{}</c>: {}.{unit} Null when absent.</summary>\n{}        \
-                 public {} {} {{ get; private set; }}\n\n",
+                 public {} {name} {{ get; private set; }}\n\n",
                 field.name,
                 xml(field.doc),
                 nullable(field),
                 property(field).0,
-                pascal(field.name)
             ));
+            if let Some(former) = former {
+                out.push_str(&format!(
+                    "        /// <summary>The former name of <see cref=\"{name}\"/> (the protocol's \
+                     <c>{}</c>): the same value.</summary>\n        [Obsolete(\"Use {name}: the \
+                     same value (the protocol's {}).\")]\n{}        public {} {former}\n        \
+                     {{\n            get {{ return {name}; }}\n        }}\n\n",
+                    field.name,
+                    field.name,
+                    nullable(field),
+                    property(field).0,
+                ));
+            }
+            if field.name == "status" && field.ty == FieldType::Str {
+                out.push_str(
+                    "        /// <summary>\n        /// <see cref=\"Status\"/> as a <see \
+                     cref=\"LicenceState\"/>: <see cref=\"LicenceState.Unknown\"/> when absent \
+                     or a\n        /// word this binding does not know (<see cref=\"Status\"/> \
+                     keeps the word).\n        /// </summary>\n        public LicenceState State\n        \
+                     {\n            get { return LicenceStates.Parse(Status); }\n        }\n\n",
+                );
+            }
         }
         out.push_str(&format!(
             "        /// <summary><see cref=\"Reply.EnsureOk\"/>, giving this reply as its own \
@@ -404,7 +443,7 @@ fn methods(schema: &Schema) -> String {
         let mut native_call = vec!["handle".to_owned()];
         native_call.extend(native_args);
         native_call.push("out reply".to_owned());
-        let name = pascal(action.method);
+        let (name, former) = method_name(action);
         let reply = class(action.reply);
 
         doc(action, &mut out, &[]);
@@ -419,20 +458,18 @@ fn methods(schema: &Schema) -> String {
             native_call.join(", "),
         ));
 
-        let runs = format!("Runs <see cref=\"{name}\"/> on the thread pool; a");
+        let runs =
+            format!("Runs <see cref=\"{name}\"/> on the thread pool, cancelled in flight by");
         doc(
             action,
             &mut out,
             &[
                 &runs,
-                "cancelled <paramref name=\"cancellationToken\"/> stops it only before it starts",
-                "(see <see cref=\"Client\"/>).",
+                "<paramref name=\"cancellationToken\"/> (see <see cref=\"Client\"/>).",
             ],
         );
         params_doc(action, &mut out);
-        out.push_str(
-            "        /// <param name=\"cancellationToken\">Cancels the call only before it starts.</param>\n",
-        );
+        out.push_str(CANCELLATION_PARAM);
         exceptions_doc(action, &mut out, true);
         let mut async_params = params.clone();
         async_params
@@ -443,6 +480,48 @@ fn methods(schema: &Schema) -> String {
             async_params.join(", "),
             args.join(", "),
         ));
+        if let Some(former) = former {
+            let was = format!(
+                "The former name of <see cref=\"{name}\"/> (the protocol's <c>{}</c>): the \
+                 same call.",
+                action.wire
+            );
+            let obsolete = format!(
+                "        [Obsolete(\"Use {name}: the same call (the protocol names it {}).\")]\n",
+                action.wire
+            );
+            doc(action, &mut out, &[&was]);
+            params_doc(action, &mut out);
+            exceptions_doc(action, &mut out, false);
+            out.push_str(&obsolete);
+            out.push_str(&format!(
+                "        public {reply} {former}({})\n        {{\n            return {name}({});\n        }}\n\n",
+                params.join(", "),
+                args.join(", "),
+            ));
+            let was_async = format!(
+                "The former name of <see cref=\"{name}Async\"/> (the protocol's <c>{}</c>): the \
+                 same call.",
+                action.wire
+            );
+            doc(action, &mut out, &[&was_async]);
+            params_doc(action, &mut out);
+            out.push_str(CANCELLATION_PARAM);
+            exceptions_doc(action, &mut out, true);
+            out.push_str(&obsolete);
+            out.push_str(&format!(
+                "        public Task<{reply}> {former}Async({})\n        {{\n            return \
+                 {name}Async({}, cancellationToken);\n        }}\n\n",
+                async_params.join(", "),
+                args.join(", "),
+            ));
+        }
     }
     out
 }
+
+/// The `<param>` of an `...Async` method's token.
+const CANCELLATION_PARAM: &str = "        /// <param name=\"cancellationToken\">Cancels the call, \
+     before it starts or in flight: the task is then cancelled (<see \
+     cref=\"OperationCanceledException\"/>, whose message says whether the server may have \
+     received the request).</param>\n";

@@ -66,6 +66,12 @@ def declare(lib: Any) -> None:
     lib.verify_cancel_new.restype = c_int32
     lib.verify_cancel_cancel.argtypes = [c_void_p]
     lib.verify_cancel_cancel.restype = c_int32
+    lib.verify_cancel_is_cancelled.argtypes = [c_void_p, POINTER(c_int32)]
+    lib.verify_cancel_is_cancelled.restype = c_int32
+    lib.verify_cancel_attach.argtypes = [c_void_p]
+    lib.verify_cancel_attach.restype = c_int32
+    lib.verify_cancel_detach.argtypes = [c_void_p]
+    lib.verify_cancel_detach.restype = c_int32
     lib.verify_cancel_free.argtypes = [c_void_p]
     lib.verify_cancel_free.restype = None
     lib.verify_client_new.argtypes = [c_char_p, c_char_p, c_char_p, POINTER(c_void_p)]
