@@ -88,7 +88,7 @@ faq! {
         "必填参数为空，或心跳类型不对。",
         "看是哪个参数为空（`verify_last_error_message`、服务器的 message）。机器码不能为空。";
     TIMESTAMP_SKEW: "The request's time is more than 300 seconds from the server's. The client corrects its clock from the reply's `Date` and sends once more by itself: a 1014 you see means that did not help.",
-        "Nothing in the code. The user's clock or time zone is wrong: ask them to set the time automatically. `verify doctor` shows the offset.";
+        "Nothing in the code. The user's clock or time zone is wrong: ask them to set the time automatically. `verify-doctor` shows the offset.";
         "请求时间和服务器差了 300 秒以上。客户端会按回复的 `Date` 校正时间，自动重发一次；还是 1014，说明校正也没用。",
         "程序不用改。是用户电脑的时间或时区不对，让用户打开自动同步时间。`verify-doctor` 能看到差了多少秒。";
     UNKNOWN_ACTION: "The server does not know this action: an older or different server.",
@@ -130,7 +130,7 @@ faq! {
         "字符串不是 UTF-8。几乎都是易语言、VB6、Delphi 程序直接传 GBK 文本，又没设置代码页。",
         "程序启动时先调一次 `verify_set_code_page (0)`，再调其他函数。0 表示系统的 ANSI 代码页。";
     ERR_NETWORK: "The server cannot be reached, or the connection broke: no network, DNS, a firewall, the server down.",
-        "Run `verify doctor` (or `verify_client_diagnose`) on the user's computer: it says which.";
+        "Run `verify-doctor` (or `verify_client_diagnose`) on the user's computer: it says which.";
         "连不上服务器，或连接断了：没网、DNS、防火墙、服务器宕机。",
         "在用户电脑上跑 `verify-doctor`，或者在程序里调 `verify_client_diagnose`，它会告诉你是哪一种。";
     ERR_TIMEOUT: "The server did not answer in time (connect or whole call).",
@@ -138,11 +138,11 @@ faq! {
         "服务器没有按时回应：连接超时，或者整个调用超时。",
         "稍后重试；网络慢的用户可以调大超时（`verify_client_options_set_timeouts`）。";
     ERR_TLS: "The TLS handshake or the certificate check failed: a wrong date on the computer, antivirus HTTPS scanning, a server certificate expired or of another name.",
-        "`verify doctor` names the cause (issuer, dates, names).";
+        "`verify-doctor` names the cause (issuer, dates, names).";
         "TLS 握手或证书校验失败：电脑日期不对、杀毒软件的 HTTPS 扫描、服务器证书过期或域名不符。",
         "`verify-doctor` 会给出原因：签发者、有效期、域名。";
     ERR_PROTOCOL: "The reply is not the service's JSON: a wrong URL, a web page (a hotel's login page), a gateway's error page.",
-        "Check the server URL (without `/api/verify`). `verify doctor` shows what answered.";
+        "Check the server URL (without `/api/verify`). `verify-doctor` shows what answered.";
         "回复不是验证服务的 JSON：服务器地址不对，或者回来的是网页，比如酒店的上网认证页、网关的错误页。",
         "检查服务器地址（不要带 `/api/verify`）。`verify-doctor` 能看到是谁回的。";
     ERR_CANCELLED: "The program cancelled the call (`verify_cancel_cancel`).", "Nothing.";
@@ -164,7 +164,7 @@ faq! {
         "证书本身有效，但和固定的公钥（pin）一个都对不上：服务器换了密钥，或者连接被拦截了。",
         "服务器换过密钥的话，发新版，带上新的 pin。过渡期新旧两个 pin 都留着。";
     ERR_PROXY: "The proxy cannot be reached, or it refused the credentials or the tunnel.",
-        "Check the proxy setting; `verify doctor` says where it came from (the program, a variable, the system).";
+        "Check the proxy setting; `verify-doctor` says where it came from (the program, a variable, the system).";
         "连不上代理，或者代理不认账号密码、不肯建隧道。",
         "检查代理设置。`verify-doctor` 会说代理设置是从哪来的：程序、环境变量还是系统。";
     ERR_TOO_LARGE: "The request's body would exceed 1 MiB. Nothing was sent.", "Send less (a shorter value).";
