@@ -1018,9 +1018,9 @@ int32_t VERIFY_CALL verify_social_login_wait(const struct verify_client *client,
  * `callback` (optional) is called with each step as the steps finish, on the calling thread
  * (the options and machine code first; each line's steps, Init's, the clock's and the
  * offline store's once Init has finished), for a progress display; the report lists them
- * all in its own order. `cancel` (optional; NULL: the token attached to the calling thread
- * with `verify_cancel_attach`, if any) stops the doctor within 50 ms when cancelled from
- * another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report. It
+ * all in its own order. `cancel` (optional) stops the doctor within 50 ms when cancelled
+ * from another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report; without
+ * it, the token attached to the calling thread (`verify_cancel_attach`) does, if any. It
  * returns within `deadline_ms` (0: 10,000 ms) whatever the network does.
  *
  * Returns 200 with the report in `*out` whatever its steps say (read

@@ -2,14 +2,22 @@
 # build-python.sh: build the Python package `verify-sdk` (bindings/python, import `verify`):
 # wheels that carry the native library, and the source distribution.
 #
-#   scripts/build-python.sh                  every wheel and the sdist
+#   scripts/build-python.sh                  this machine's wheel: the library built by
+#                                            `cargo build --release -p verify`, tagged for this
+#                                            platform (linux_x86_64, macosx_11_0_arm64, win_amd64
+#                                            ...); prints the wheel's path last, so that
+#                                            `pip install "$(scripts/build-python.sh)"` installs it
+#   scripts/build-python.sh --debug          the same with the debug library (quicker to build)
+#   scripts/build-python.sh all              every release wheel and the sdist (the targets below)
 #   scripts/build-python.sh TARGET...        some of them (the names below)
 #   scripts/build-python.sh --library FILE --platform TAG
 #                                            one wheel of a library built elsewhere, tagged
 #                                            py3-none-TAG (tests/python/python.rs: the debug build,
 #                                            as linux_x86_64: a tag that claims no manylinux)
+#   --out DIR                                with any of these: the wheels go to DIR
+#                                            (default target/python/dist)
 #
-# Targets:
+# Targets of a release:
 #   linux-x86_64   libverify.so built by cargo-zigbuild against glibc 2.17
 #                  (--target x86_64-unknown-linux-gnu.2.17), tagged
 #                  manylinux_2_17_x86_64.manylinux2014_x86_64; `auditwheel show` must find
@@ -22,12 +30,17 @@
 #                  VERIFY_LIBRARY (bindings/python/README.md)
 #
 # Every wheel is py3-none-PLATFORM: the package is ctypes over the C ABI, so one wheel serves
-# every CPython from 3.8 on. The zigbuild builds go to target/python/cargo (their own target
-# folder: the glibc-2.17 libraries must not replace the host's or build-arm64.sh's). Tools:
-# a venv at target/python/tools with setuptools, wheel, build and auditwheel from PyPI; zig
-# and cargo-zigbuild from the venv of scripts/check-macos.sh (under ~/.cache/verify).
-# CARGO_TARGET_DIR is honoured. Prints the folder of the wheels (target/python/dist) last.
+# every CPython from 3.8 on. This machine's wheel needs only cargo and python3 (with venv); a
+# Linux one is tagged linux_*, not manylinux: its library is linked against this machine's
+# glibc, so it is for this machine (the release's manylinux wheels are `linux-x86_64`). The
+# zigbuild builds go to target/python/cargo (their own target folder: the glibc-2.17
+# libraries must not replace the host's or build-arm64.sh's). Tools: a venv at
+# target/python/tools with setuptools, wheel, build and auditwheel from PyPI; zig and
+# cargo-zigbuild from the venv of scripts/check-macos.sh (under ~/.cache/verify).
+# CARGO_TARGET_DIR is honoured. Prints the wheel's path (this machine's) or the folder of the
+# wheels last.
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 say() { echo "build-python: $*" >&2; }
@@ -35,11 +48,16 @@ fail() { echo "build-python: ERROR: $*" >&2; exit 1; }
 
 library=
 platform=
+profile=release
+out=
 targets=()
 while [ "$#" -gt 0 ]; do
     case "$1" in
         --library) library=${2:?--library needs a file}; shift 2 ;;
         --platform) platform=${2:?--platform needs a tag}; shift 2 ;;
+        --debug) profile=debug; shift ;;
+        --out) out=${2:?--out needs a folder}; shift 2 ;;
+        all) targets+=(linux-x86_64 linux-aarch64 win-amd64 win32 sdist); shift ;;
         linux-x86_64|linux-aarch64|win-amd64|win32|sdist) targets+=("$1"); shift ;;
         -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
         *) echo "build-python.sh: unknown argument $1 (try --help)" >&2; exit 2 ;;
@@ -48,16 +66,18 @@ done
 if [ -n "$library" ] || [ -n "$platform" ]; then
     [ -n "$library" ] && [ -n "$platform" ] || fail "--library and --platform go together"
     [ "${#targets[@]}" = 0 ] || fail "--library builds one wheel: no targets with it"
-elif [ "${#targets[@]}" = 0 ]; then
-    targets=(linux-x86_64 linux-aarch64 win-amd64 win32 sdist)
+fi
+if [ "$profile" = debug ] && { [ "${#targets[@]}" != 0 ] || [ -n "$library" ]; }; then
+    fail "--debug builds this machine's wheel only: no targets or --library with it"
 fi
 
 target_root=${CARGO_TARGET_DIR:-target}
 case "$target_root" in /*) ;; *) target_root=$PWD/$target_root ;; esac
 work=$target_root/python
-dist=$work/dist
+dist=${out:-$work/dist}
+case "$dist" in /*) ;; *) dist=$caller/$dist ;; esac
 tools=$work/tools
-mkdir -p "$dist"
+mkdir -p "$dist" "$work"
 
 # --- tools ---------------------------------------------------------------------------------
 
@@ -156,6 +176,22 @@ windows_dll() {
 if [ -n "$library" ]; then
     wheel "$library" "$platform" > /dev/null
     echo "$dist"
+    exit 0
+fi
+
+# This machine's wheel: the library of a plain cargo build, tagged with this Python's platform.
+if [ "${#targets[@]}" = 0 ]; then
+    host_platform=$("$py" -c 'import sysconfig; print(sysconfig.get_platform().replace("-", "_").replace(".", "_"))')
+    case "$host_platform" in
+        win*) host_library=verify.dll ;;
+        macosx*) host_library=libverify.dylib ;;
+        *) host_library=libverify.so ;;
+    esac
+    flags=(-p verify --lib)
+    [ "$profile" = release ] && flags=(--release "${flags[@]}")
+    say "running: cargo build ${flags[*]}"
+    cargo build "${flags[@]}" >&2
+    wheel "$target_root/$profile/$host_library" "$host_platform"
     exit 0
 fi
 

@@ -15,7 +15,7 @@
 #                                           the example
 #     docs/windows.md  docs/windows.zh-CN.md  README.md  README.zh-CN.md
 #     LICENSE-MIT  LICENSE-APACHE
-#     docs/faq.md  docs/hardening.md  docs/zh-CN/faq.md  docs/zh-CN/hardening.md
+#     docs/*.md  docs/zh-CN/*.md  SECURITY.md  (every page the READMEs link to)
 #     SHA256SUMS                            the SHA-256 of each verify.dll (scripts/sha256sums.sh)
 #     THIRD-PARTY-NOTICES                   the notices and licences of the crates built into
 #                                           the DLLs (scripts/notices.sh): ship it with them
@@ -92,8 +92,9 @@ cp bindings/vb6/verify.bas bindings/vb6/Example.bas "$pkg/bindings/vb6/"
 cp docs/windows.md docs/windows.zh-CN.md "$pkg/docs/"
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 mkdir -p "$pkg/docs/zh-CN"
-cp docs/faq.md docs/hardening.md "$pkg/docs/"
-cp docs/zh-CN/faq.md docs/zh-CN/hardening.md "$pkg/docs/zh-CN/"
+cp docs/*.md "$pkg/docs/"
+cp docs/zh-CN/*.md "$pkg/docs/zh-CN/"
+cp SECURITY.md "$pkg/"
 # The SHA-256 of each DLL: a program hard-codes the one it ships and checks the file before
 # its first call (docs/hardening.md).
 scripts/sha256sums.sh "$pkg" windows-x64/bin/verify.dll windows-x86/bin/verify.dll

@@ -13,8 +13,8 @@
 #                                               built for the package's target: not in a
 #                                               cross-built package)
 #   bindings/csharp/Verify.cs                   the C# binding as one file (scripts/build-csharp.sh)
-#   README.md, README.zh-CN.md, LICENSE-MIT, LICENSE-APACHE
-#   docs/faq.md, docs/hardening.md, docs/zh-CN/ (the same in Chinese)
+#   README.md, README.zh-CN.md, SECURITY.md, LICENSE-MIT, LICENSE-APACHE
+#   docs/*.md, docs/zh-CN/*.md (every page README links to: the FAQ, hardening, offline ...)
 #   SHA256SUMS                                  the SHA-256 of lib/libverify.so (.dylib) and
 #                                               lib/libverify.a (scripts/sha256sums.sh)
 #   THIRD-PARTY-NOTICES                         the notices and licences of the crates built
@@ -129,8 +129,9 @@ fi
 scripts/build-csharp.sh --drop-in-only --out "$pkg/bindings/csharp" > /dev/null
 cp README.md README.zh-CN.md LICENSE-MIT LICENSE-APACHE "$pkg/"
 mkdir -p "$pkg/docs/zh-CN"
-cp docs/faq.md docs/hardening.md "$pkg/docs/"
-cp docs/zh-CN/faq.md docs/zh-CN/hardening.md "$pkg/docs/zh-CN/"
+cp docs/*.md "$pkg/docs/"
+cp docs/zh-CN/*.md "$pkg/docs/zh-CN/"
+cp SECURITY.md "$pkg/"
 # The SHA-256 of each library, for programs that check the file before loading it.
 scripts/sha256sums.sh "$pkg" "lib/$shared" lib/libverify.a
 scripts/notices.sh --with-sandbox "$pkg/THIRD-PARTY-NOTICES" > /dev/null

@@ -8,9 +8,10 @@
 # and microsocks for the network tests, iproute2, dnsmasq, ethtool, libcurl's headers and
 # mitmproxy for the network lab, Chromium for the console, strace for the machine code's
 # no-process check, {fmt}'s headers for the C++ formatter's test, and, built once into the
-# tools folder with cargo install, cargo-about and cargo-deny for THIRD-PARTY-NOTICES and the
-# licence check), checks the licence of every crate of the library and verify-sandbox against
-# deny.toml's allow-list (scripts/notices.sh --check: cargo-deny, offline),
+# tools folder with cargo install, cargo-about and
+# cargo-deny for THIRD-PARTY-NOTICES and the licence check), checks the licence of every
+# crate of the library and verify-sandbox against deny.toml's allow-list
+# (scripts/notices.sh --check: cargo-deny, offline),
 # builds the other platforms (scripts/build-windows.sh --wine: both DLLs for Windows 7 SP1
 # and later, with the nightly toolchain's -Z build-std, and 32-bit Wine,
 # made once; scripts/build-arm64.sh: libverify.so for Linux ARM64; scripts/check-macos.sh:
@@ -42,7 +43,7 @@ esac
 
 scripts/install-deps.sh gcc valgrind cmake pkg-config mono mono-devel chromium cjk-font nginx tinyproxy microsocks \
     test-hosts mingw wine debootstrap arm64 venv nuget zip unzip clang-format strace python3 \
-    iproute2 dnsmasq ethtool libcurl-dev dotnet fmt mitmproxy cargo-about cargo-deny
+    iproute2 dnsmasq ethtool libcurl-dev dotnet mitmproxy cargo-about cargo-deny fmt
 
 echo "== scripts/notices.sh --check (cargo-deny: every crate of the library and verify-sandbox under a licence deny.toml allows)"
 scripts/notices.sh --check

@@ -7,7 +7,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use verify_core::diagnose::DEFAULT_DIAGNOSE_DEADLINE;
-use verify_core::{codes, diagnose_client, DiagnoseOptions, Error, ErrorKind};
+use verify_core::{codes, diagnose_client, CancelToken, DiagnoseOptions, Error, ErrorKind};
 
 use crate::cancel::verify_cancel;
 use crate::client::{borrow_handle, verify_client};
@@ -40,9 +40,9 @@ pub type verify_diagnosis_callback = Option<
 /// `callback` (optional) is called with each step as the steps finish, on the calling thread
 /// (the options and machine code first; each line's steps, Init's, the clock's and the
 /// offline store's once Init has finished), for a progress display; the report lists them
-/// all in its own order. `cancel` (optional; NULL: the token attached to the calling thread
-/// with `verify_cancel_attach`, if any) stops the doctor within 50 ms when cancelled from
-/// another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report. It
+/// all in its own order. `cancel` (optional) stops the doctor within 50 ms when cancelled
+/// from another thread: the call then returns `VERIFY_ERR_CANCELLED` and no report; without
+/// it, the token attached to the calling thread (`verify_cancel_attach`) does, if any. It
 /// returns within `deadline_ms` (0: 10,000 ms) whatever the network does.
 ///
 /// Returns 200 with the report in `*out` whatever its steps say (read
@@ -78,7 +78,9 @@ pub extern "system" fn verify_client_diagnose(
                 ms => Duration::from_millis(u64::from(ms)),
             },
             machine_salt: None,
-            cancel: token,
+            // Without a token of its own, the doctor is cancelled by the one attached to the
+            // thread.
+            cancel: token.or_else(CancelToken::watching_this_thread),
         };
         let language = crate::language::current();
         let app_id = handle.client.app_id();

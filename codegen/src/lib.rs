@@ -12,6 +12,7 @@
 //! | actions | `core/src/actions/table.rs` | every action: wire name, parameters, whether it changes state, its typed reply fields |
 //! | faq | `codegen/src/schema/faq.rs` | each code's cause and what the developer does, in English and Simplified Chinese, keyed by the code's name |
 //! | enums | `codegen/src/schema/enums.rs`, and `core/src/diagnose/table.rs` for the doctor's step kinds | every enum and flag set of the C ABI: C name, number, docs, its name in each binding |
+//! | error families | `codegen/src/schema/errors.rs` | the families of codes a binding raises as errors of their own (wrong credentials, banned, network, timeout ...), over the code table's numbers |
 //! | exports | `src/` (read by cbindgen) | every exported function (parameters with C types and direction, return type, docs), the callback types and `struct verify_event`: taken from the Rust source, never written again |
 //!
 //! ## What is generated from it ([`lang`])
@@ -22,7 +23,7 @@
 //! | `include/verify.h` | cbindgen over `src/`, `VERIFY_CALL` added ([`lang::header`]) |
 //! | `include/verify/codes.hpp`, `enums.hpp`, `results.hpp`, `actions.hpp` | [`lang::cpp`] |
 //! | `bindings/csharp/src/Generated/*.g.cs`: `ResultCode`, the enums, every native declaration, the handles, the typed replies, the `Client` actions | [`lang::csharp`] |
-//! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the enums, every ctypes declaration, typed results, `Client` methods | [`lang::python`] |
+//! | `bindings/python/src/verify/_generated/*.py`: the `Code` enum, the exception classes, the enums, every ctypes declaration, typed results, the `Client` and `AsyncClient` methods | [`lang::python`] |
 //! | `bindings/easy/verify.e.txt`: a 易语言 `.DLL命令` per export, a `.常量` per code, enum member and constant | [`lang::easy`] |
 //! | `bindings/vb6/verify.bas`: a VB6 `Declare` per export, the `Enum`s and `Const`s, `VerifyText` | [`lang::vb6`] |
 //! | `README.md` (code and retry tables), `README.zh-CN.md` (code table) | [`lang::docs`] |

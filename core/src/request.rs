@@ -45,9 +45,9 @@ impl Purpose {
     }
 }
 
-/// What a parameter stands for in a login or a password change: the action table's column
-/// (`card: required "Card" as identity`), so that nothing reads a login back out of its
-/// wire keys.
+/// What a parameter stands for in a login, a password change or a heartbeat: the action
+/// table's column (`card: required "Card" as identity`), so that nothing reads a login back
+/// out of its wire keys.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LoginRole {
     /// The card key (card mode) or the username (account mode).
@@ -58,8 +58,7 @@ pub enum LoginRole {
     Password,
     /// The account's new password (a password change).
     NewPassword,
-    /// The session token a heartbeat keeps alive (the offline store finds the verdict of
-    /// its session by it).
+    /// The session's token (a heartbeat: the offline store finds the verdict of its login).
     Token,
 }
 

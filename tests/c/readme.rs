@@ -1,7 +1,8 @@
 //! The C quickstarts of README.md and README.zh-CN.md (the first ```c block of each) compile
 //! with the C flags of every host and run clean under valgrind against the demo fixtures:
 //! their server address and program id are replaced with the sandbox's, nothing else. And
-//! README.zh-CN.md names no `verify_*` function that the header does not declare.
+//! docs/windows.zh-CN.md and docs/doctor.zh-CN.md name no `verify_*` function that the header
+//! does not declare (README.zh-CN.md and docs/zh-CN/: tests/docs/readme_zh.rs).
 //!
 //! Needs `cc` and `valgrind` on PATH: `scripts/install-deps.sh gcc valgrind` installs them.
 
@@ -31,9 +32,8 @@ fn the_chinese_readme_quickstart_compiles_and_runs_clean() {
     quickstart_runs("README.zh-CN.md", "有效期至 20");
 }
 
-/// README.zh-CN.md, docs/windows.zh-CN.md and docs/doctor.zh-CN.md name only functions and
-/// types of the header (a function renamed or removed there fails here until the Chinese docs
-/// follow).
+/// docs/windows.zh-CN.md and docs/doctor.zh-CN.md name only functions and types of the header
+/// (a function renamed or removed there fails here until the Chinese docs follow).
 #[test]
 fn the_chinese_docs_name_only_functions_of_the_header() {
     let header = std::fs::read_to_string(root().join("include/verify.h")).expect("verify.h");
@@ -49,11 +49,7 @@ fn the_chinese_docs_name_only_functions_of_the_header() {
             Some(name.to_owned())
         }))
         .collect();
-    for file in [
-        "README.zh-CN.md",
-        "docs/windows.zh-CN.md",
-        "docs/doctor.zh-CN.md",
-    ] {
+    for file in ["docs/windows.zh-CN.md", "docs/doctor.zh-CN.md"] {
         let text = std::fs::read_to_string(root().join(file)).expect("a Chinese doc");
         let named: std::collections::BTreeSet<String> = text
             .match_indices("verify_")

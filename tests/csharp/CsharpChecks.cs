@@ -200,17 +200,26 @@ internal static class CsharpChecks
             string file = System.IO.File.ReadAllText(saved);
             Expect(file.StartsWith("Support file of the verify doctor") && !file.Contains("WRONGKEY"), "doctor: Save");
             System.IO.File.Delete(saved);
-            using (CancellationTokenSource cancel = new CancellationTokenSource())
+            using (System.Threading.CancellationTokenSource cancel = new System.Threading.CancellationTokenSource())
             {
                 cancel.Cancel();
                 try
                 {
-                    client.Diagnose(null, null, cancel.Token);
+                    client.Diagnose(null, cancel.Token);
                     Expect(false, "doctor: a cancelled token throws");
                 }
                 catch (OperationCanceledException e)
                 {
-                    Expect(e.CancellationToken == cancel.Token, "doctor: a cancelled token: the token's own exception");
+                    Expect(e.CancellationToken == cancel.Token, "doctor: a cancelled token: " + e.Message);
+                }
+                try
+                {
+                    client.DiagnoseAsync(null, cancel.Token).Wait();
+                    Expect(false, "doctor: DiagnoseAsync with a cancelled token is cancelled");
+                }
+                catch (AggregateException e)
+                {
+                    Expect(e.InnerException is System.Threading.Tasks.TaskCanceledException, "doctor: DiagnoseAsync cancelled: " + e.InnerException);
                 }
             }
             try

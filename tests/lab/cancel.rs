@@ -1,6 +1,8 @@
 //! A cancel stops any call within 50 ms, on the lab's real networks, from C
-//! (`tests/c/c_cancel.c`), C++ (`tests/cpp/cpp_cancel.cpp`, a `std::stop_token`) and C#
-//! (`tests/csharp/CsharpCancel.cs`, an `...Async` method's `CancellationToken`): each program
+//! (`tests/c/c_cancel.c`), C++ (`tests/cpp/cpp_cancel.cpp`, a `std::stop_token`), C#
+//! (`tests/csharp/CsharpCancel.cs`, an `...Async` method's `CancellationToken`) and Python
+//! (`tests/python/python_cancel.py`, the asyncio task of an `AsyncClient` call cancelled; the
+//! package from `bindings/python/src` over this build's library): each program
 //! starts a call (a lazy Init, then GetBulletin, over https) and another of its threads cancels
 //! it 500 ms later, while the call is
 //!
@@ -10,11 +12,8 @@
 //!   word back);
 //! - waiting for a reply the server holds back 30 s (the sandbox's `delay` fault).
 //!
-//! Each returns `VERIFY_ERR_CANCELLED` (C# a cancelled task with it inside) within 50 ms of
-//! the cancel, as the program measures it; nothing of the call is left running. The doctor
-//! of a client (C: `verify_client_diagnose` under an attached token, C++:
-//! `verify::diagnose(stop_token, client)`, C#: `Client.DiagnoseAsync`) is stopped the same
-//! way on a black-holed line and while waiting for a slow name server.
+//! Each returns `VERIFY_ERR_CANCELLED` (C# and Python a cancelled task with it inside) within
+//! 50 ms of the cancel, as the program measures it; nothing of the call is left running.
 
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
@@ -23,7 +22,9 @@ use std::sync::OnceLock;
 use serde_json::json;
 
 use crate::common::cancel::{cancelled_line, PROMPT_MS};
-use crate::common::host::{compile_c, compile_csharp, compile_cxx, root, CXX_STRICT_FLAGS};
+use crate::common::host::{
+    compile_c, compile_csharp, compile_cxx, library_dir, require_tool, root, CXX_STRICT_FLAGS,
+};
 use crate::lab::{busy, lab, Slot};
 
 /// When the programs cancel, after the call started: well inside each phase.
@@ -139,6 +140,16 @@ fn cancel_in(slot: &Slot, which: &str, call: Call, url: &str, app_id: &str) -> (
             command.args(["inflight", "stop", url, app_id, key, AFTER_MS, what]);
             command
         }
+        "Python" => {
+            require_tool("python3", "python3");
+            let mut command = slot.command(Path::new("python3"));
+            command
+                .arg(root().join("tests/python/python_cancel.py"))
+                .args(["inflight", url, app_id, key, AFTER_MS, "bulletin"])
+                .env("PYTHONPATH", root().join("bindings/python/src"))
+                .env("VERIFY_LIBRARY", library_dir().join("libverify.so"));
+            command
+        }
         _ => {
             let mut command = slot.command(Path::new("mono"));
             command
@@ -170,7 +181,7 @@ fn cancel_in(slot: &Slot, which: &str, call: Call, url: &str, app_id: &str) -> (
 fn cancelled_promptly(phase: Phase, call: Call) {
     let _busy = busy();
     let mut failures = Vec::new();
-    for which in ["C", "C++", "C#"] {
+    for which in ["C", "C++", "C#", "Python"] {
         let slot = lab().slot();
         let (url, app_id) = prepare(&slot, phase);
         let (late, report) = cancel_in(&slot, which, call, &url, &app_id);

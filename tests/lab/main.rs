@@ -11,7 +11,7 @@
 //!   remembered winner, a slow name server within the deadline).
 //! - `keeper`: the keeper through a 30 s stall and a 3 s round-trip spike.
 //! - `figures`: the table of BENCHMARKS.md's network lab section (`benches/lab.sh`).
-//! - `cancel`: a cancel stops a call within 50 ms from C, C++ and C# on a black-holed line,
+//! - `cancel`: a cancel stops a call within 50 ms from C, C++, C# and Python on a black-holed line,
 //!   a slow name server, a stalled TLS handshake and a server that never answers.
 //! - `doctor`: `verify-doctor` names a black-holed primary beside a healthy mirror, a slow
 //!   name server and a name that does not resolve, each by its step and on its first line

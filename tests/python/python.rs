@@ -6,8 +6,11 @@
 //!   ban, an offline start, machine codes, asyncio) against this binary's sandbox;
 //! - the typed program `tests/python/python_typed.py` (the program of the typed C++ and C#
 //!   hosts: card login, account login, wrong password, bad card, wrong AppKey, an offline
-//!   start, the keeper seeing a ban), checked like them by `common::host::TypedProgram`;
-//! - `mypy --strict` over the package and `vermin` for the oldest CPython it states (3.8);
+//!   start, the keeper seeing a ban; a newcomer's, with the bad card's message in Chinese),
+//!   checked like them by `common::host::TypedProgram`;
+//! - `mypy --strict` over the package and over the typed program (which satisfies it with no
+//!   `assert` and no `cast`), and `vermin` for the oldest CPython the package states (3.8);
+//! - `scripts/build-python.sh` with no target: this machine's wheel alone, which installs;
 //! - a program frozen with PyInstaller, with no hook of its own, run against the sandbox;
 //! - the release wheels: Linux x86-64 and ARM64 built against glibc 2.17 and found
 //!   manylinux_2_17 by `auditwheel`, Windows x64 and x86 carrying the DLLs of
@@ -247,13 +250,16 @@ fn typed_program_on_the_python_api() {
     });
     let report = output.report();
     typed.assert_output(&output, &report);
-    assert!(
-        output
-            .stdout
-            .lines()
-            .any(|l| l.starts_with("offline start 202 reason -")),
-        "the offline start\n{report}"
-    );
+    for line in [
+        "offline start 202 reason -",
+        // The end user's message of 1004 in Simplified Chinese (core/src/codes.rs).
+        "bad card says 卡密无效，请检查后重新输入。",
+    ] {
+        assert!(
+            output.stdout.lines().any(|l| l.starts_with(line)),
+            "no line `{line}`\n{report}"
+        );
+    }
 }
 
 #[test]
@@ -266,6 +272,28 @@ fn mypy_strict_and_the_oldest_python() {
             .current_dir(&package),
         "mypy --strict",
     );
+    // The newcomer's typed program passes mypy --strict on the package's types alone: no
+    // assert, no cast, no type: ignore to help it.
+    let typed = root().join("tests/python/python_typed.py");
+    run(
+        Command::new(tools_python())
+            .args(["-m", "mypy", "--strict", "--no-incremental"])
+            .arg(&typed)
+            .env("MYPYPATH", package.join("src"))
+            .current_dir(&package),
+        "mypy --strict of tests/python/python_typed.py",
+    );
+    let source = std::fs::read_to_string(&typed).expect("the typed program");
+    for (number, line) in source.lines().enumerate() {
+        let code = line.trim_start();
+        assert!(
+            !code.starts_with("assert ")
+                && !code.contains("cast(")
+                && !code.contains("type: ignore"),
+            "python_typed.py:{}: {line}",
+            number + 1
+        );
+    }
     // The oldest CPython stated in pyproject.toml (requires-python) and the README.
     let pyproject = std::fs::read_to_string(package.join("pyproject.toml")).expect("pyproject");
     assert!(pyproject.contains("requires-python = \">=3.8\""));
@@ -331,13 +359,64 @@ fn pyinstaller_frozen_program_finds_the_library() {
     );
 }
 
-/// `target/python/dist` after `scripts/build-python.sh` built every wheel and the sdist (once
-/// per test binary).
+/// `scripts/build-python.sh` with no target builds this machine's wheel alone (here with the
+/// debug library, `--debug`), prints its path, and that wheel installs with pip into a fresh
+/// venv and calls the sandbox with the library it carries.
+#[test]
+fn build_python_sh_builds_this_machines_wheel() {
+    test_wheel();
+    let scratch = Scratch::new();
+    let out = scratch.0.join("dist");
+    let printed = run_script(
+        "build-python.sh",
+        &["--debug", "--out", out.to_str().expect("a UTF-8 path")],
+    );
+    let wheel = PathBuf::from(printed.lines().last().unwrap_or("").trim());
+    assert_eq!(
+        wheel,
+        out.join(format!("verify_sdk-{VERSION}-py3-none-linux_x86_64.whl")),
+        "{printed}"
+    );
+    let built: Vec<_> = std::fs::read_dir(&out)
+        .expect("the wheels' folder")
+        .filter_map(|entry| entry.ok().map(|e| e.file_name()))
+        .collect();
+    assert_eq!(built.len(), 1, "one wheel only: {built:?}");
+    let python = fresh_venv(&scratch, &wheel, &[]);
+    let library = bulletin_and_library(&python, "this machine's wheel");
+    assert!(
+        library.ends_with("site-packages/verify/libverify.so"),
+        "{library}"
+    );
+}
+
+/// Runs `python` on a call of the sandbox through the installed package: checks the
+/// bulletin it got, and returns the path of the library it loaded.
+fn bulletin_and_library(python: &Path, what: &str) -> String {
+    let program = common::Program::fresh();
+    let stdout = run(
+        python_command(python).args([
+            "-c",
+            "import sys, verify; c = verify.Client(*sys.argv[1:4]); \
+             print(c.get_bulletin().bulletin); print(verify.library_path())",
+            &program.sandbox.base_url(),
+            &program.app_id,
+            APP_KEY,
+        ]),
+        what,
+    );
+    let mut lines = stdout.lines();
+    assert_eq!(lines.next(), Some("公告 bulletin"), "{what}: {stdout}");
+    lines.next().unwrap_or("").to_owned()
+}
+
+/// `target/python/dist` after `scripts/build-python.sh all` built every wheel and the sdist
+/// (once per test binary).
 fn release_dist() -> PathBuf {
     static DIST: OnceLock<PathBuf> = OnceLock::new();
     DIST.get_or_init(|| {
         test_wheel();
-        PathBuf::from(run_script("build-python.sh", &[]).trim())
+        PathBuf::from(run_script("build-python.sh", &["all"]).trim())
     })
     .clone()
 }
@@ -486,19 +565,7 @@ fn release_wheels_and_sdist() {
     // The x86-64 wheel installs and calls the sandbox.
     let scratch = Scratch::new();
     let python = fresh_venv(&scratch, &linux, &[]);
-    let program = common::Program::fresh();
-    let stdout = run(
-        python_command(&python).args([
-            "-c",
-            "import sys, verify; c = verify.Client(*sys.argv[1:4]); \
-             print(c.get_bulletin().bulletin); print(verify.library_path())",
-            &program.sandbox.base_url(),
-            &program.app_id,
-            APP_KEY,
-        ]),
-        "the manylinux wheel",
-    );
-    assert!(stdout.starts_with("公告 bulletin\n"), "{stdout}");
+    bulletin_and_library(&python, "the manylinux wheel");
 
     // Every function the package declares (and so looks up when it loads the library).
     let mut declared: Vec<String> = Vec::new();

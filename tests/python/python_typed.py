@@ -1,14 +1,16 @@
 """python_typed.py: the program of the typed C++ and C# hosts (a card login, an account login,
 a wrong password, a bad card, a wrong AppKey, an offline start, the keeper seeing a ban),
-written as a Python developer writes it on the typed API of the `verify` package: typed
-results, times as datetimes in UTC+08:00, refusals as verify.VerifyError, keeper events; no
-JSON Pointer anywhere.
+written as a Python developer new to the package writes it on the typed API of `verify`: typed
+results whose guaranteed fields are not Optional, times as datetimes in UTC+08:00, refusals
+caught by their class (a bad card is a verify.WrongCredentials), the end user's message in
+Chinese, keeper events; no JSON Pointer, and nothing but `verify` itself to satisfy
+`mypy --strict` (no assert, no cast: tests/python/python.rs checks both).
 
     python python_typed.py BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD
 
-Driven by tests/python/python.rs, which answers its requests: "@@ outage" (the sandbox answers the
-program too late from then on), "@@ back" (it answers again) and "@@ ban REASON" (CARD
-is banned), each with "go". Prints what it saw ("card expire_at TEXT SECONDS", ...), then
+Driven by tests/python/python.rs, which answers its requests: "@@ outage" (the sandbox answers
+the program too late from then on), "@@ back" (it answers again) and "@@ ban REASON" (CARD is
+banned), each with "go". Prints what it saw ("card expire_at TEXT SECONDS", ...), then
 "RESULT: N checks, M failed"; exits 0 when every check held.
 """
 
@@ -17,7 +19,8 @@ from __future__ import annotations
 import sys
 import tempfile
 import threading
-from typing import List, Optional
+from datetime import datetime, timedelta
+from typing import List
 
 import verify
 
@@ -41,82 +44,80 @@ def ask(request: str) -> None:
         raise SystemExit(f"the driver answered {answer!r} to {request!r}")
 
 
+def show(what: str, expire_at: datetime) -> None:
+    print(f"{what} expire_at {verify.format_service_time(expire_at)} {int(expire_at.timestamp())}", flush=True)
+
+
 def main() -> int:
     if len(sys.argv) != 7:
         print("usage: python_typed.py BASE_URL APP_ID APP_KEY CARD USERNAME PASSWORD", file=sys.stderr)
         return 2
     url, app_id, app_key, card, username, password = sys.argv[1:]
     state = tempfile.TemporaryDirectory()
-    options = dict(state_folder=state.name, offline_grace=3600, call_timeout=20)
-    mac = verify.machine_code(app_id)
+    week = timedelta(days=7)
 
     try:
-        with verify.Client(url, app_id, app_key, **options) as client:
-            # A card login, the throwing form: the typed fields, or verify.VerifyError.
-            licence = client.single_login(card, mac)
+        with verify.Client(url, app_id, app_key, state_folder=state.name, offline_grace=week, call_timeout=20) as client:
+            # A card login: this machine's code is sent; the fields the service always gives
+            # are typed without Optional.
+            licence = client.single_login(card)
             check(licence.ok and licence.offline is None, "a card login")
             check(licence.token is not None and len(licence.token) == 40, "a token")
-            check(licence.is_times is False, "a duration card")
-            check(licence.expire_at is not None, "an expiry")
-            if licence.expire_at is not None:
-                print(
-                    f"card expire_at {verify.format_service_time(licence.expire_at)} "
-                    f"{int(licence.expire_at.timestamp())}",
-                    flush=True,
-                )
+            check(not licence.is_times, "a duration card")
+            check(licence.expire_at - datetime.now(verify.SERVICE_TZ) > timedelta(days=29), "30 days left")
+            show("card", licence.expire_at)
             print(f"card type {licence.card_type}", flush=True)
 
             # An offline start: the program starts again while the service is out of reach;
             # the verdict of the login above, kept in the state folder, answers. (A refusal of
             # this identity would clear it: the bad card below comes after.)
             ask("outage")
-            with verify.Client(
-                url, app_id, app_key, state_folder=state.name, offline_grace=3600, call_timeout=3
-            ) as restarted:
-                offline = restarted.single_login(card, mac)
+            with verify.Client(url, app_id, app_key, state_folder=state.name, offline_grace=week, call_timeout=3) as restarted:
+                offline = restarted.single_login(card)
                 check(offline.code == verify.Code.OFFLINE and offline.ok, "an offline verdict")
-                check(offline.offline is not None, "what the offline verdict knows")
                 check(offline.expire_at == licence.expire_at, "the stored expiry")
                 if offline.offline is not None:
                     print(f"offline start {offline.code} reason {offline.offline.reason}", flush=True)
+                    check(offline.offline.grace_end - offline.offline.confirmed_at == week, "a week's grace")
             ask("back")
 
             # An account login.
-            session = client.user_login(username, password, mac)
+            session = client.user_login(username, password)
             check(session.username == username, "the account's name")
             check(session.token is not None and len(session.token) == 40, "an account token")
-            if session.expire_at is not None:
-                print(
-                    f"account expire_at {verify.format_service_time(session.expire_at)} "
-                    f"{int(session.expire_at.timestamp())}",
-                    flush=True,
-                )
+            show("account", session.expire_at)
 
-            # A wrong password: verify.VerifyError with the server's code and message.
+            # A wrong password: the server's code and message.
             try:
-                client.user_login(username, "wrong-password", mac)
+                client.user_login(username, "wrong-password")
                 check(False, "a wrong password raises")
-            except verify.VerifyError as error:
+            except verify.WrongCredentials as error:
                 check(error.code == verify.Code.WRONG_PASSWORD and error.refused, "1003")
                 check(not error.configuration, "a licence's refusal")
                 print(f"wrong password {error.code} {error.message}", flush=True)
 
-            # A bad card, the form that does not raise.
-            bad = verify.attempt(client.single_login, "BAD0-CARD-0000-0000", mac)
-            check(not bad and bad.error is not None, "a bad card fails")
-            if bad.error is not None:
-                check(bad.error.code == verify.Code.CARD_INVALID, "1004")
-                print(f"bad card {bad.error.code}", flush=True)
+            # A bad card, caught by its class, with the end user's message in Chinese.
+            verify.set_language("zh-CN")
+            try:
+                client.single_login("BAD0-CARD-0000-0000")
+                check(False, "a bad card raises")
+            except verify.WrongCredentials as error:
+                check(error.code == verify.Code.CARD_INVALID, "1004")
+                print(f"bad card {error.code}", flush=True)
+                print(f"bad card says {verify.user_message(error.code)}", flush=True)
+
+            # The form that does not raise.
+            bad = verify.attempt(client.single_login, "BAD0-CARD-0000-0001")
+            check(not bad and isinstance(bad.error, verify.WrongCredentials), "attempt")
 
             # A wrong AppKey is a refusal of the configuration.
             with verify.Client(url, app_id, "WRONGKEY0123456789ABCDEFGHIJKLMN") as wrong:
                 try:
                     wrong.get_bulletin()
                     check(False, "a wrong AppKey raises")
-                except verify.VerifyError as error:
+                except verify.ConfigurationRefused as error:
                     check(error.configuration, "a configuration refusal")
                     print(f"wrong key {error.code} configuration", flush=True)
-
 
             # The keeper sees a ban: ENDED with 1006 and the reason.
             ended: List[verify.Event] = []
@@ -127,19 +128,19 @@ def main() -> int:
                     ended.append(event)
                     done.set()
 
-            with client.keep_alive(licence, interval=1, callback=on_event) as keeper:
+            with client.keep_alive(licence, interval=timedelta(seconds=1), callback=on_event) as keeper:
                 ask("ban cheating detected")
                 done.wait(60)
                 check(bool(ended), "the keeper ended")
-                last: Optional[verify.Event] = ended[0] if ended else None
-                if last is not None:
+                for last in ended[:1]:
                     check(last.code == verify.Code.DISABLED, "1006")
                     check(last.remark == "cheating detected", "the ban's reason")
                     print(f"keeper ended {last.code} {last.remark}", flush=True)
                 check(keeper.state == verify.KeeperState.ENDED, "the keeper's state")
     except verify.VerifyError as error:
-        # One except for refusals and local failures alike.
-        print(f"FAIL unexpected verify.VerifyError {error}", flush=True)
+        # One except for every other failure, refusals and local failures alike.
+        print(f"FAIL unexpected {type(error).__name__}: {error}", flush=True)
+        print(error.user_message, flush=True)
         failed_once()
     print(f"RESULT: {checks} checks, {failed} failed", flush=True)
     return 0 if failed == 0 else 1

@@ -7,6 +7,7 @@ import asyncio
 import subprocess
 import sys
 import threading
+from datetime import timedelta
 from typing import List
 
 import pytest
@@ -26,18 +27,19 @@ def test_keeper_sees_a_ban(program: Program, client: verify.Client, mac: str) ->
         seen.append(event)
         threads.add(threading.get_ident())
 
-    with client.keep_alive(login, interval=1, callback=callback) as keeper:
-        first = keeper.next_event(timeout=30)
-        assert first is not None and first.kind == verify.EventKind.ALIVE and first.code == 200
+    with client.keep_alive(login, interval=timedelta(seconds=1), callback=callback) as keeper:
+        first = keeper.next_event(timeout=timedelta(seconds=30))
+        assert first is not None and first.kind is verify.EventKind.ALIVE and first.code is verify.Code.OK
         assert first.expire_at == login.expire_at
         program.ban_card(card, "cheating detected")
         events = list(keeper.events(timeout=60))
         assert events and events[-1].kind == verify.EventKind.ENDED
         ended = events[-1]
-        assert ended.code == verify.Code.DISABLED and ended.remark == "cheating detected"
-        assert keeper.state == verify.KeeperState.ENDED
+        assert ended.code is verify.Code.DISABLED and ended.remark == "cheating detected"
+        assert keeper.state is verify.KeeperState.ENDED
+        assert str(keeper.state) == "KeeperState.ENDED" and f"{ended.code}" == "1006"
         status = keeper.status()
-        assert status.state == verify.KeeperState.ENDED and status.last_code == 1006
+        assert status.state is verify.KeeperState.ENDED and status.last_code is verify.Code.DISABLED
         assert status.remark == "cheating detected" and status.ok_count >= 1
     assert seen[-1] == ended
     assert threading.get_ident() not in threads  # the keeper's own thread

@@ -35,7 +35,7 @@ fn sections(schema: &Schema) -> Vec<(&'static str, String)> {
 /// The sections of `README.zh-CN.md`: the code table in Simplified and Traditional Chinese.
 fn sections_zh_cn(schema: &Schema) -> Vec<(&'static str, String)> {
     let mut table = String::from(
-        "| 代码 | 常量 | 给最终用户的提示（zh-CN） | 繁體中文（zh-TW） |\n|---|---|---|---|\n",
+        "| 返回码 | 常量 | 给用户看的提示（zh-CN） | 繁體中文（zh-TW） |\n|---|---|---|---|\n",
     );
     for row in schema.codes {
         table.push_str(&format!(

@@ -8,6 +8,8 @@
 //!   `faq.rs` here, keyed by the code's name; a code without a row stops the generator).
 //! - [`Schema::enums`]: every enum of the C ABI ([`enums::ENUMS`], written in `enums.rs` here,
 //!   and the doctor's step kinds from the core's table: [`enums::all`]).
+//! - [`Schema::families`]: the families of codes a binding raises as errors of their own
+//!   ([`errors::FAMILIES`], written in `errors.rs` here over the code table's numbers).
 //! - [`Schema::exports`], [`Schema::callbacks`], [`Schema::structs`], [`Schema::handles`],
 //!   [`Schema::constants`]: the C ABI's declarations, read from `src/` by cbindgen
 //!   ([`exports`]): never written again by hand.
@@ -16,6 +18,7 @@
 //! nothing else.
 
 pub mod enums;
+pub mod errors;
 pub mod exports;
 pub mod faq;
 
@@ -43,6 +46,8 @@ pub struct Schema {
     pub faq: &'static [faq::FaqRow],
     /// Every enum of the C ABI.
     pub enums: &'static [EnumSpec],
+    /// The families of codes that a binding raises as errors of their own.
+    pub families: &'static [errors::Family],
     /// Every exported function, in the header's order.
     pub exports: Vec<Export>,
     /// The callback types (`verify_event_callback`, `verify_log_callback`).
@@ -67,6 +72,7 @@ impl Schema {
             replies: verify_core::actions::REPLIES,
             faq: faq::FAQ,
             enums: enums::all(),
+            families: errors::FAMILIES,
             exports: Vec::new(),
             callbacks: Vec::new(),
             structs: Vec::new(),

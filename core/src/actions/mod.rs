@@ -93,6 +93,11 @@ pub struct FieldSpec {
     pub ty: FieldType,
     /// What it holds.
     pub doc: &'static str,
+    /// Whether the service gives it on every success of the view (`always` in the table):
+    /// the spec's table of the action lists it without a condition. An offline verdict keeps
+    /// every field of the server's success but the token, so a token is never `always`. A
+    /// binding may type such a field as not optional; a field without it may be absent.
+    pub always: bool,
 }
 
 /// A reply view in [`REPLIES`].
@@ -126,6 +131,9 @@ pub struct ActionSpec {
     pub purpose: ActionPurpose,
     /// The name of its reply view in [`REPLIES`].
     pub reply: &'static str,
+    /// Whether it may answer 201, pending (`pending` in the table: the social poll), which
+    /// is not an error: its typed call then carries none of the view's fields.
+    pub pending: bool,
 }
 
 impl ActionSpec {
@@ -244,6 +252,26 @@ macro_rules! session_arg {
     };
 }
 
+/// Whether a typed field is given on every success (`always` after its type).
+macro_rules! always {
+    () => {
+        false
+    };
+    (always) => {
+        true
+    };
+}
+
+/// Whether an action may answer 201, pending (`pending` after its reply view).
+macro_rules! pending {
+    () => {
+        false
+    };
+    (pending) => {
+        true
+    };
+}
+
 macro_rules! changes_state {
     (changes_state) => {
         true
@@ -309,7 +337,7 @@ macro_rules! field_type {
 macro_rules! replies {
     ($(
         $(#[doc = $doc:literal])*
-        $reply:ident { $($field:ident : $ty:ident $fdoc:literal),* $(,)? }
+        $reply:ident { $($field:ident : $ty:ident $($always:ident)? $fdoc:literal),* $(,)? }
     )*) => {
         $(
             $(#[doc = $doc])*
@@ -351,7 +379,12 @@ macro_rules! replies {
             ReplySpec {
                 name: stringify!($reply),
                 doc: concat!($($doc, "\n"),*),
-                fields: &[$( FieldSpec { name: stringify!($field), ty: field_type!($ty), doc: $fdoc } ),*],
+                fields: &[$( FieldSpec {
+                    name: stringify!($field),
+                    ty: field_type!($ty),
+                    doc: $fdoc,
+                    always: always!($($always)?),
+                } ),*],
             },
         )*];
     };
@@ -362,7 +395,7 @@ macro_rules! actions {
     ($(
         $(#[doc = $doc:literal])*
         $method:ident : $wire:literal, $effect:ident, $purpose:ident, $reply:ident
-        $([ $($fkey:literal = $fvalue:literal),* $(,)? ])? {
+        $($pending:ident)? $([ $($fkey:literal = $fvalue:literal),* $(,)? ])? {
             $($param:ident : $kind:ident $pwire:literal $(as $role:ident)?),* $(,)?
         }
     )*) => {
@@ -411,6 +444,7 @@ macro_rules! actions {
                 fixed: &[$($( ($fkey, $fvalue) ),*)?],
                 purpose: purpose!($purpose),
                 reply: stringify!($reply),
+                pending: pending!($($pending)?),
             },
         )*];
     };

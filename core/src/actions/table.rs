@@ -7,9 +7,12 @@
 // password change, or other: what the offline verdicts and a reply's session kind go by),
 // its parameters (name, wire key, whether it is required, optional, or the session kind,
 // and what it stands for in a login: `as identity`, `as machine`, `as password`,
-// `as new_password`, a heartbeat's `as token`, the login or session a request carries to the
-// offline store), fixed parameters
-// in brackets (sent first), and its reply view. Each reply view lists its typed fields.
+// `as new_password`, `as token`: the login or heartbeat a request carries to the offline
+// store), fixed parameters
+// in brackets (sent first), and its reply view (`pending` after it when the action may
+// answer 201, pending). Each reply view lists its typed fields, `always` after the type of
+// one the spec gives on every success (a binding may type it as not optional; an offline
+// verdict keeps all but the token, so no token is `always`).
 //
 // From this table come: the request builders ([`super::request`]), the reply views, the
 // `Client` methods, and [`super::ACTIONS`] / [`super::REPLIES`], from which the repository's
@@ -26,36 +29,36 @@ replies! {
     /// Success of `SingleLogin` (card mode).
     CardLogin {
         token: str "the session token (40 characters) for a card heartbeat",
-        status: str "`active`",
-        is_times: bool "true for a count card",
-        card_type: str "the card type's display name",
-        expire_at: time "`YYYY-MM-DD HH:mm:ss`; far future for a count card",
+        status: str always "`active`",
+        is_times: bool always "true for a count card",
+        card_type: str always "the card type's display name",
+        expire_at: time always "`YYYY-MM-DD HH:mm:ss`; far future for a count card",
         total: int "uses the count card was sold with (count cards only)",
         used: int "uses consumed so far (count cards only)",
         remaining: int "uses left; 0 makes the card invalid (count cards only)",
     }
     /// Success of a password `UserLogin` without a card, or of a social login.
     UserSession {
-        username: str "the account's username",
-        device_id: str "the bound machine code; empty if unbound",
-        expire_at: time "`YYYY-MM-DD HH:mm:ss`",
-        status: str "`active`",
+        username: str always "the account's username",
+        device_id: str always "the bound machine code; empty if unbound",
+        expire_at: time always "`YYYY-MM-DD HH:mm:ss`",
+        status: str always "`active`",
         token: str "the session token (40 characters) for a user heartbeat",
-        remark: str "back-office note (social login: the social account's display name)",
+        remark: str always "back-office note (social login: the social account's display name)",
     }
     /// Success of `UserLogin` with a card (the renewal branch): no token.
     Renewal {
-        username: str "the account's username",
-        expire_at: time "the new expiry",
-        added_days: int "days added",
-        status: str "`active`",
+        username: str always "the account's username",
+        expire_at: time always "the new expiry",
+        added_days: int always "days added",
+        status: str always "`active`",
     }
     /// Success of `UserRegin`. Without a card the account is created already expired and
     /// no token is returned; with a duration card it is active and has a token.
     Registration {
-        username: str "the account's username",
-        user_id: int "the account identifier",
-        expire_at: time "the expiry (the registration time without a card)",
+        username: str always "the account's username",
+        user_id: int always "the account identifier",
+        expire_at: time always "the expiry (the registration time without a card)",
         token: str "the session token, when registered with a card",
         status: str "`active`, when registered with a card",
     }
@@ -65,23 +68,23 @@ replies! {
     }
     /// Success of `ChangeBind`.
     Rebind {
-        username: str "the account's username",
-        device_id: str "the new machine code",
-        bind_count: int "rebinds used, this one included",
-        bind_limit: int "the product's rebind limit (0: no limit)",
+        username: str always "the account's username",
+        device_id: str always "the new machine code",
+        bind_count: int always "rebinds used, this one included",
+        bind_limit: int always "the product's rebind limit (0: no limit)",
     }
     /// Success of `UserHeartbeat`.
     Heartbeat {
-        expire_at: time "the session's expiry",
-        status: str "`active`",
-        msg: str "a back-office message, delivered once; empty when none",
+        expire_at: time always "the session's expiry",
+        status: str always "`active`",
+        msg: str always "a back-office message, delivered once; empty when none",
     }
     /// Success of `UserRecharge`.
     Recharge {
-        username: str "the account's username",
-        expire_at: time "the new expiry",
-        added_days: str "the amount added with its unit (a string in this action)",
-        status: str "`active`",
+        username: str always "the account's username",
+        expire_at: time always "the new expiry",
+        added_days: str always "the amount added with its unit (a string in this action)",
+        status: str always "`active`",
     }
     /// Success of `GetLatestVersion`.
     LatestVersion {
@@ -134,13 +137,13 @@ replies! {
     }
     /// Step 1 of a social login: the authorization URL to show, and the state to poll with.
     SocialStart {
-        url: str "the external authorization link",
-        state: str "the value to pass to the social poll or wait",
+        url: str always "the external authorization link",
+        state: str always "the value to pass to the social poll or wait",
     }
     /// Step 1 of a social registration: the authorization URL. The account is created when
     /// the user completes the authorization.
     SocialRegistration {
-        url: str "the external authorization link (its `state` parameter is the state)",
+        url: str always "the external authorization link (its `state` parameter is the state)",
     }
 }
 
@@ -231,7 +234,8 @@ actions! {
     /// Social login step 2, once: code 201 (pending) while the user has not authorized;
     /// 200 with the login payload (`remark` is the social display name); 1016 when the
     /// identity is not bound. Its success consumes the state, so it is never sent twice.
-    social_login_poll: "UserLogin", changes_state, social_login, UserSession ["LoginType" = "social"] {
+    social_login_poll: "UserLogin", changes_state, social_login, UserSession pending
+        ["LoginType" = "social"] {
         state: required "State",
         mac: optional "Mac",
     }

@@ -12,7 +12,8 @@ use super::Shared;
 use crate::error::{Error, ErrorKind};
 use crate::offline::{is_local, Offline, Pending};
 use crate::reply::Reply;
-use crate::request::{ActionRequest, Login, LoginRole, Purpose};
+use crate::request::Login;
+use crate::request::{ActionRequest, LoginRole, Purpose};
 use crate::util::process::Thread;
 
 impl Shared {

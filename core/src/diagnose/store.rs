@@ -10,7 +10,7 @@ use super::report::{rfc3339, Step, Verdict};
 use super::table::StepKind;
 use crate::error::ErrorKind;
 use crate::offline::clock_mark::ClockMark;
-use crate::offline::{verdict_files, Offline};
+use crate::offline::{mode_files, Offline};
 use crate::options::Options;
 use crate::session::SessionKind;
 use crate::state::{Sealed, Unsealed};
@@ -68,9 +68,9 @@ pub(crate) fn steps(app_id: &str, app_key: &str, options: &Options) -> Vec<Step>
         [(SessionKind::Card, "card"), (SessionKind::User, "account")]
             .into_iter()
             .flat_map(|(kind, mode)| {
-                verdict_files(&store, kind)
-                    .into_iter()
-                    .map(move |file| (mode, file))
+                let mut files = store.names_starting(&mode_files(kind));
+                files.sort();
+                files.into_iter().map(move |(file, _)| (mode, file))
             })
             .filter_map(|(mode, file)| store.open(&file).err().map(|why| (mode, why)))
             .collect();

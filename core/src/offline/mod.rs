@@ -78,17 +78,8 @@ fn verdict_file(kind: SessionKind, identity: &str) -> String {
 
 /// What the names of a mode's verdict files start with; alone, the one verdict per mode that
 /// versions before 0.2 kept (read until the next online login of its identity).
-fn mode_files(kind: SessionKind) -> String {
+pub(crate) fn mode_files(kind: SessionKind) -> String {
     format!("verdict-{}", kind.as_str())
-}
-
-/// The names of every stored verdict file of the mode `kind` in `store` (each identity's and
-/// an earlier version's one per mode), whether or not they open: the doctor names those that
-/// do not.
-pub(crate) fn verdict_files(store: &Sealed, kind: SessionKind) -> Vec<String> {
-    let mut files = store.names_starting(&mode_files(kind));
-    files.sort();
-    files.into_iter().map(|(file, _)| file).collect()
 }
 
 #[doc(inline)]

@@ -1,32 +1,46 @@
 """verify: the licensing client SDK for Python, over the native library's C ABI (ctypes).
 
-The typed, throwing form::
+::
 
     import verify
 
     with verify.Client("https://license.example.com", "10001", APP_KEY) as client:
-        mac = verify.machine_code("10001")
         try:
-            login = client.single_login(card, mac)
-        except verify.VerifyError as error:
-            print(error.code, error.message, error.remark)
+            login = client.single_login(card)             # this machine's code by default
+        except verify.WrongCredentials as error:          # 1003, 1004, 1016: enter it again
+            print(error.user_message)
+        except verify.VerifyError as error:               # any other failure
+            print(error.user_message)                     # the end user's words
         else:
-            print("valid until", login.expire_at)       # a datetime in UTC+08:00
+            print("valid until", login.expire_at)         # a datetime in UTC+08:00
             keeper = client.keep_alive(login, callback=print)
 
-Every action of the service is a method of :class:`Client` (and ``..._async``, a
-coroutine), returning a frozen dataclass generated from the action table. Refusals and
-local failures raise the one exception :class:`VerifyError` (code, message, remark);
-:func:`attempt` is the form that does not raise.
+Every action of the service is a method of :class:`Client` (blocking) and of
+:class:`AsyncClient` (coroutines), returning a frozen dataclass generated from the action
+table. A failure raises a :class:`VerifyError` of its family, generated from the code table:
+:class:`Refused` (:class:`WrongCredentials`, :class:`Banned`, :class:`Expired`,
+:class:`MachineBoundElsewhere`, :class:`ConfigurationRefused`), :class:`NetworkError` (a
+``ConnectionError``: :class:`TlsError`, :class:`ProxyError`, :class:`OfflineRefused`),
+:class:`VerifyTimeout` (a ``TimeoutError``), :class:`InvalidArgument` (a ``ValueError``),
+:class:`ProtocolError`, :class:`Cancelled`. :func:`attempt` is the form that does not raise;
+:func:`user_message` gives the end user's words for any code in zh-CN, zh-TW or en.
 """
 
 from __future__ import annotations
 
 from . import _native
-from ._client import Cancel, Client, LogCallback
+from ._async_client import AsyncClient
+from ._attempt import Attempt, attempt
+from ._base import LogCallback
+from ._cancel import Cancel
+from ._client import Client
+from ._diagnosis import Diagnosis, DiagnosisCause, DiagnosisStep, StepCallback
+from ._duration import Duration
 from ._enums import (
     ComponentKind,
     ComponentState,
+    DiagnosisActor,
+    DiagnosisStepKind,
     EventKind,
     KeeperState,
     LogLevel,
@@ -34,11 +48,27 @@ from ._enums import (
     Outcome,
     SessionKind,
     Trust,
+    Verdict,
     VirtualSign,
 )
-from ._errors import Attempt, VerifyError, attempt
-from ._native import describe
+from ._errors import VerifyError
 from ._generated.codes import Code
+from ._generated.exceptions import (
+    Banned,
+    Cancelled,
+    ConfigurationRefused,
+    Expired,
+    InvalidArgument,
+    MachineBoundElsewhere,
+    NetworkError,
+    OfflineRefused,
+    ProtocolError,
+    ProxyError,
+    Refused,
+    TlsError,
+    VerifyTimeout,
+    WrongCredentials,
+)
 from ._generated.results import (
     Bulletin,
     CardInfo,
@@ -58,10 +88,13 @@ from ._generated.results import (
     Variables,
 )
 from ._keeper import Event, Keeper, KeeperStatus
+from ._language import language, set_language
 from ._library import LIBRARY_VARIABLE
 from ._machine import Component, MachineCheck, VirtualReport, machine_check, machine_code, machine_virtual
+from ._native import describe, user_message
 from ._reply import OfflineVerdict, Reply
 from ._result import Result
+from ._state_folder import StateFolder
 from ._time import SERVICE_TZ, format_service_time, parse_service_time
 
 #: The version of this package.
@@ -92,9 +125,12 @@ def nuitka_configuration() -> str:
 
 
 __all__ = [
+    "AsyncClient",
     "Attempt",
+    "Banned",
     "Bulletin",
     "Cancel",
+    "Cancelled",
     "CardInfo",
     "CardLogin",
     "Client",
@@ -102,9 +138,18 @@ __all__ = [
     "Component",
     "ComponentKind",
     "ComponentState",
+    "ConfigurationRefused",
+    "Diagnosis",
+    "DiagnosisActor",
+    "DiagnosisCause",
+    "DiagnosisStep",
+    "DiagnosisStepKind",
+    "Duration",
     "Event",
     "EventKind",
+    "Expired",
     "Heartbeat",
+    "InvalidArgument",
     "Keeper",
     "KeeperState",
     "KeeperStatus",
@@ -112,13 +157,19 @@ __all__ = [
     "LatestVersion",
     "LogCallback",
     "LogLevel",
+    "MachineBoundElsewhere",
     "MachineCheck",
     "MachineVersion",
+    "NetworkError",
+    "OfflineRefused",
     "OfflineVerdict",
     "Outcome",
     "PasswordChanged",
+    "ProtocolError",
+    "ProxyError",
     "Rebind",
     "Recharge",
+    "Refused",
     "Registration",
     "Renewal",
     "Reply",
@@ -127,18 +178,25 @@ __all__ = [
     "SessionKind",
     "SocialRegistration",
     "SocialStart",
+    "StateFolder",
+    "StepCallback",
+    "TlsError",
     "Trust",
     "UserInfo",
     "UserSession",
     "Variable",
     "Variables",
+    "Verdict",
     "VerifyError",
+    "VerifyTimeout",
     "VirtualReport",
     "VirtualSign",
+    "WrongCredentials",
     "abi_version",
     "attempt",
     "describe",
     "format_service_time",
+    "language",
     "library_path",
     "library_version",
     "machine_check",
@@ -146,4 +204,6 @@ __all__ = [
     "machine_virtual",
     "nuitka_configuration",
     "parse_service_time",
+    "set_language",
+    "user_message",
 ]

@@ -15,8 +15,11 @@ from datetime import datetime
 from typing import Any, AsyncIterator, Callable, Iterator, List, Optional, Tuple
 
 from . import _native
-from ._enums import EventKind, KeeperState, known
-from ._errors import check
+from ._duration import Duration, millis, optional_seconds
+from ._enums import EventKind, KeeperState
+from ._failures import check
+from ._generated.codes import Code
+from ._reply import code_of
 from ._time import from_unix, parse_service_time
 
 _NO_SUCH_FIELD = -9
@@ -41,12 +44,12 @@ def _close_at_exit() -> None:
 
 @dataclass(frozen=True)
 class Event:
-    """One report of a keeper. ``kind`` is an :class:`EventKind` (or an ``int`` a later
-    library added)."""
+    """One report of a keeper: what happened (``kind``) and the heartbeat's code."""
 
-    kind: int
+    #: What the event reports (a kind a later library adds is an ``EventKind`` too).
+    kind: EventKind
     #: The heartbeat's code: 200, the server's refusal, or a negative local code.
-    code: int
+    code: Code
     #: The server's message or the local failure's explanation (may be empty).
     message: str = ""
     #: ``remark`` of a refusal (the reason of a 1006).
@@ -64,8 +67,8 @@ class Event:
             return None if value is None else _native.text(value)
 
         return Event(
-            kind=known(EventKind, event.kind),
-            code=int(event.code),
+            kind=EventKind(event.kind),
+            code=code_of(int(event.code)),
             message=string(event.message) or "",
             remark=string(event.remark),
             expire_at=parse_service_time(string(event.expire_at)),
@@ -78,8 +81,8 @@ class Event:
 class KeeperStatus:
     """A snapshot of a keeper (``verify_keeper_get_status``)."""
 
-    state: int
-    last_code: int
+    state: KeeperState
+    last_code: Code
     last_message: str
     remark: Optional[str]
     expire_at: Optional[datetime]
@@ -111,11 +114,12 @@ class Keeper:
         return self._handle
 
     @property
-    def state(self) -> int:
-        """:class:`KeeperState` (or an ``int`` a later library added)."""
+    def state(self) -> KeeperState:
+        """The session's state now: ``ALIVE``, ``GRACE`` or ``ENDED`` (a state a later library
+        adds is a ``KeeperState`` too; treat one it does not name as not alive)."""
         if self._handle is None:
             return KeeperState.ENDED
-        return known(KeeperState, int(_native.lib.verify_keeper_state(self._handle)))
+        return KeeperState(int(_native.lib.verify_keeper_state(self._handle)))
 
     def status(self) -> KeeperStatus:
         """A snapshot: state, last heartbeat, expiry, counters, messages."""
@@ -154,8 +158,8 @@ class Keeper:
                 check(lib.verify_keeper_status_message(status, index, ctypes.byref(text)))
                 messages.append(_native.text(text.value or b""))
             return KeeperStatus(
-                state=known(KeeperState, int_of(lib.verify_keeper_status_state, ctypes.c_int32) or 0),
-                last_code=int_of(lib.verify_keeper_status_last_code, ctypes.c_int32) or 0,
+                state=KeeperState(int_of(lib.verify_keeper_status_state, ctypes.c_int32) or 0),
+                last_code=code_of(int_of(lib.verify_keeper_status_last_code, ctypes.c_int32) or 0),
                 last_message=str_of(lib.verify_keeper_status_last_message) or "",
                 remark=str_of(lib.verify_keeper_status_remark),
                 expire_at=parse_service_time(str_of(lib.verify_keeper_status_expire_at)),
@@ -169,18 +173,18 @@ class Keeper:
         finally:
             lib.verify_keeper_status_free(status)
 
-    def next_event(self, timeout: Optional[float] = None) -> Optional[Event]:
-        """The next event, waiting up to ``timeout`` seconds (None: until one comes); None
-        when none came in time or the keeper was closed."""
+    def next_event(self, timeout: Optional[Duration] = None) -> Optional[Event]:
+        """The next event, waiting up to ``timeout`` (a ``timedelta`` or seconds; None: until
+        one comes); None when none came in time or the keeper was closed."""
         try:
-            return self._events.get(timeout=timeout)
+            return self._events.get(timeout=optional_seconds(timeout, "timeout"))
         except queue.Empty:
             return None
 
-    def events(self, timeout: Optional[float] = None) -> Iterator[Event]:
+    def events(self, timeout: Optional[Duration] = None) -> Iterator[Event]:
         """The events as they come, ending after an ENDED event, when the keeper is closed,
-        or when ``timeout`` seconds pass without one (None: no limit). Events are queued
-        from the start whether or not anyone iterates."""
+        or when ``timeout`` passes without one (None: no limit). Events are queued from the
+        start whether or not anyone iterates."""
         while True:
             event = self.next_event(timeout)
             if event is None:
@@ -189,12 +193,12 @@ class Keeper:
             if event.kind == EventKind.ENDED:
                 return
 
-    async def next_event_async(self, timeout: Optional[float] = None) -> Optional[Event]:
+    async def next_event_async(self, timeout: Optional[Duration] = None) -> Optional[Event]:
         """:meth:`next_event` awaited (on the event loop's executor)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, self.next_event, timeout)
 
-    async def aevents(self, timeout: Optional[float] = None) -> AsyncIterator[Event]:
+    async def aevents(self, timeout: Optional[Duration] = None) -> AsyncIterator[Event]:
         """:meth:`events` as an asynchronous iterator: ``async for event in keeper.aevents()``."""
         while True:
             event = await self.next_event_async(timeout)
@@ -251,8 +255,8 @@ def start(
     reply_handle: Optional[int],
     token: Optional[str],
     kind: int,
-    interval: float,
-    grace: float,
+    interval: Duration,
+    grace: Duration,
     ip: Optional[str],
     callback: Optional[Callable[[Event], None]],
 ) -> Keeper:
@@ -276,8 +280,8 @@ def start(
     options = ctypes.c_void_p()
     check(lib.verify_keeper_options_new(ctypes.byref(options)))
     try:
-        check(lib.verify_keeper_options_set_interval(options, _millis(interval, "interval")))
-        check(lib.verify_keeper_options_set_grace(options, _millis(grace, "grace")))
+        check(lib.verify_keeper_options_set_interval(options, millis(interval, "interval")))
+        check(lib.verify_keeper_options_set_grace(options, millis(grace, "grace")))
         if ip:
             check(lib.verify_keeper_options_set_ip(options, _native.arg(ip, "ip")))
         check(lib.verify_keeper_options_set_callback(options, c_callback, None))
@@ -296,10 +300,3 @@ def start(
     _LIVE.add(keeper)
     return keeper
 
-
-def _millis(seconds: float, name: str) -> int:
-    """Seconds as whole milliseconds for a ``uint32_t`` argument."""
-    value = int(round(float(seconds) * 1000))
-    if not 0 <= value <= 0xFFFFFFFF:
-        raise ValueError(f"{name} is out of range: {seconds} s")
-    return value

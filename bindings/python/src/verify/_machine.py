@@ -5,34 +5,35 @@ process is spawned (no ``wmic``), on Windows, Linux and macOS alike."""
 from __future__ import annotations
 
 import ctypes
-import os
 from dataclasses import dataclass, field
-from typing import List, Optional, Tuple, Union
+from typing import List, Optional, Tuple
 
 from . import _native
-from ._enums import ComponentKind, ComponentState, MachineVersion, Outcome, VirtualSign, known
-from ._errors import check
-
-PathLike = Union[str, "os.PathLike[str]"]
+from ._enums import ComponentKind, ComponentState, MachineVersion, Outcome, VirtualSign
+from ._failures import check
+from ._state_folder import StateFolder, StateFolderChoice, native_folder
 
 _CODE_BUFFER = _native.MACHINE_CODE_LEN + 1  # the hex characters and a NUL
 
 
-def _folder(state_folder: Optional[PathLike]) -> Optional[bytes]:
-    return None if state_folder is None else _native.arg(os.fspath(state_folder), "state_folder")
+def _folder(state_folder: Optional[StateFolderChoice]) -> Optional[bytes]:
+    if state_folder is StateFolder.OFF:
+        raise ValueError("machine code v2 keeps its code in a folder: a path or StateFolder.DEFAULT")
+    return native_folder(state_folder, StateFolder.DEFAULT)
 
 
 def machine_code(
     salt: str,
-    version: int = MachineVersion.V1,
+    version: MachineVersion = MachineVersion.V1,
     *,
-    state_folder: Optional[PathLike] = None,
+    state_folder: Optional[StateFolderChoice] = StateFolder.DEFAULT,
 ) -> str:
     """This machine's code for ``salt`` (one salt per program, such as its AppId): 32
     uppercase hex characters. v1 (the default) is frozen; v2 reads several components and
-    keeps its code, sealed, in ``state_folder`` (None: the per-user default folder) while
-    enough of them match. Raises :class:`verify.VerifyError` (``ERR_SYSTEM`` when the
-    identity cannot be read)."""
+    keeps its code, sealed, in ``state_folder`` (a path, or ``StateFolder.DEFAULT``: the
+    per-user default folder) while enough of them match. A client uses v1 for its AppId
+    unless given another (:attr:`verify.Client.machine_code`). Raises
+    :class:`verify.VerifyError` (``Code.SYSTEM`` when the identity cannot be read)."""
     out = ctypes.create_string_buffer(_CODE_BUFFER)
     check(
         _native.lib.verify_machine_code_ex(
@@ -46,8 +47,8 @@ def machine_code(
 class Component:
     """One component of a v2 check: its kind, state and weight, never its value."""
 
-    kind: int
-    state: int
+    kind: ComponentKind
+    state: ComponentState
     weight: int
 
     @property
@@ -67,13 +68,13 @@ class MachineCheck:
     or send to support (no component's value)."""
 
     code: str = field(repr=False)
-    outcome: int
+    outcome: Outcome
     score: int
     note: Optional[str]
     components: List[Component]
 
 
-def machine_check(salt: str, *, state_folder: Optional[PathLike] = None) -> MachineCheck:
+def machine_check(salt: str, *, state_folder: Optional[StateFolderChoice] = StateFolder.DEFAULT) -> MachineCheck:
     """Machine code v2 for ``salt`` with the outcome (issued, kept, reissued, store
     unreadable) and every component's state: issues, keeps and stores the same code as
     ``machine_code(salt, MachineVersion.V2)``."""
@@ -100,11 +101,11 @@ def machine_check(salt: str, *, state_folder: Optional[PathLike] = None) -> Mach
                 )
             )
             components.append(
-                Component(known(ComponentKind, kind.value), known(ComponentState, state.value), weight.value)
+                Component(ComponentKind(kind.value), ComponentState(state.value), weight.value)
             )
         return MachineCheck(
             code=_native.text(code.value or b""),
-            outcome=known(Outcome, outcome.value),
+            outcome=Outcome(outcome.value),
             score=score.value,
             note=_native.text(note.value or b"") if has_note else None,
             components=components,
@@ -119,7 +120,7 @@ class VirtualReport:
     what was seen: a vendor string, a file name; never an identity)."""
 
     looks_virtual: bool
-    signs: List[Tuple[int, str]]
+    signs: List[Tuple[VirtualSign, str]]
 
 
 def machine_virtual() -> VirtualReport:
@@ -138,7 +139,7 @@ def machine_virtual() -> VirtualReport:
         for index in range(count.value):
             kind, detail = ctypes.c_int32(), ctypes.c_char_p()
             check(lib.verify_machine_virtual_sign(handle, index, ctypes.byref(kind), ctypes.byref(detail)))
-            signs.append((known(VirtualSign, kind.value), _native.text(detail.value or b"")))
+            signs.append((VirtualSign(kind.value), _native.text(detail.value or b"")))
         return VirtualReport(looks.value != 0, signs)
     finally:
         lib.verify_machine_virtual_free(handle)

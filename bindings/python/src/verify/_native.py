@@ -12,6 +12,7 @@ from typing import Any, Optional
 
 from . import _library
 from ._generated.native import ABI_VERSION as ABI_VERSION
+from ._generated.native import DIAGNOSIS_CALLBACK as DIAGNOSIS_CALLBACK
 from ._generated.native import EVENT_CALLBACK as EVENT_CALLBACK
 from ._generated.native import LOG_CALLBACK as LOG_CALLBACK
 from ._generated.native import MACHINE_CODE_LEN as MACHINE_CODE_LEN
@@ -43,5 +44,22 @@ def optional_arg(value: Optional[str], name: str) -> Optional[bytes]:
 
 
 def describe(code: int) -> str:
-    """A static English description of any result code (``verify_code_describe``)."""
+    """A static English description of any result code for the developer
+    (``verify_code_describe``): ``describe(1004)`` is "card invalid, refunded, or not of this
+    program"."""
     return text(lib.verify_code_describe(int(code)))
+
+
+def user_message(code: int, language: Optional[str] = None) -> str:
+    """The end user's message for any result code (``verify_code_user_message``): short,
+    polite, saying what to do ("无法连接验证服务器，请检查网络后重试。" for ``Code.NETWORK`` in
+    zh-CN), never a secret or a developer's detail.
+
+    ``language``: ``"zh-CN"``, ``"zh-TW"``, ``"en"``, or any BCP 47 tag or POSIX locale
+    (``"zh-Hant-HK"`` and ``"zh_HK.UTF-8"`` are zh-TW, ``"zh"`` zh-CN, other languages
+    English); None (or a tag that is not well formed) for :func:`verify.language`. A code the
+    table does not have gets a general message. Show it for local failures and offline
+    verdicts; a refusal's own message is the server's and comes first
+    (:attr:`verify.VerifyError.user_message` chooses)."""
+    tag = None if language is None else arg(language, "language")
+    return text(lib.verify_code_user_message(int(code), tag))

@@ -11,10 +11,20 @@ from datetime import datetime
 from typing import Any, Dict, Optional
 
 from . import _native
+from ._generated.codes import Code
 from ._native import describe
 from ._time import at, from_unix
 
 _NO_SUCH_FIELD = -9
+
+#: Every code the table names, by number: a reply's code without the enum's lookup.
+_CODES: Dict[int, Code] = {int(member): member for member in Code}
+
+
+def code_of(value: int) -> Code:
+    """``value`` as a :class:`verify.Code` (a code this version does not name is one too)."""
+    known = _CODES.get(value)
+    return known if known is not None else Code(value)
 
 
 @dataclass(frozen=True)
@@ -26,8 +36,9 @@ class OfflineVerdict:
     confirmed_at: datetime
     #: When the offline grace ends.
     grace_end: datetime
-    #: The local failure that kept the server out of reach (a negative code).
-    reason: int
+    #: The local failure that kept the server out of reach (a negative code: ``Code.TIMEOUT``,
+    #: ``Code.NETWORK`` ...).
+    reason: Code
 
     @property
     def reason_text(self) -> str:
@@ -48,7 +59,7 @@ class Reply:
         self._handle: Optional[int] = handle
         self._lock = threading.Lock()
         #: The code, when the call that made the reply returned it (a reply never changes).
-        self._code = code
+        self._code = None if code is None else code_of(code)
 
     @property
     def handle(self) -> int:
@@ -71,10 +82,10 @@ class Reply:
             pass
 
     @property
-    def code(self) -> int:
+    def code(self) -> Code:
         """200 success, 201 pending, 202 offline verdict, or the server's refusal."""
         if self._code is None:
-            self._code = int(_native.lib.verify_reply_code(self.handle))
+            self._code = code_of(int(_native.lib.verify_reply_code(self.handle)))
         return self._code
 
     @property
@@ -172,7 +183,7 @@ class Reply:
         )
         if code != 0:
             return None
-        return OfflineVerdict(from_unix(confirmed.value), from_unix(grace.value), reason.value)
+        return OfflineVerdict(from_unix(confirmed.value), from_unix(grace.value), code_of(reason.value))
 
     def _read(self, function: Any, pointer: bytes, *out: Any) -> bool:
         handle = self._handle
@@ -184,7 +195,7 @@ class Reply:
         if code == _NO_SUCH_FIELD:
             return False
         # The only other failure is the caller's pointer (neither empty nor starting with
-        # "/"): a bad argument, as a NUL in a string is (ValueError, not VerifyError).
+        # "/"): a bad argument, as a NUL in a string is (ValueError).
         raise ValueError(f"pointer: {_native.text(_native.lib.verify_last_error_message())}")
 
     def __repr__(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ctypes
 from datetime import datetime, timedelta, timezone
-from typing import Optional
+from typing import Dict, Optional
 
 from . import _native
 
@@ -23,9 +23,16 @@ def parse_service_time(text: Optional[str]) -> Optional[datetime]:
     return at(seconds.value, offset.value) if code == 0 else None
 
 
+#: The zones of the offsets met so far (the service's is UTC+08:00): one object each.
+_ZONES: Dict[int, timezone] = {8 * 3600: SERVICE_TZ}
+
+
 def at(seconds: int, offset: int) -> datetime:
     """Unix seconds at the offset (seconds east of UTC) the service wrote them in."""
-    return datetime.fromtimestamp(seconds, timezone(timedelta(seconds=offset)))
+    zone = _ZONES.get(offset)
+    if zone is None:
+        zone = _ZONES.setdefault(offset, timezone(timedelta(seconds=offset)))
+    return datetime.fromtimestamp(seconds, zone)
 
 
 def format_service_time(value: datetime) -> str:

@@ -1,17 +1,23 @@
 //! The generated files of the Python package, `bindings/python/src/verify/_generated/`, whole
-//! files: `codes.py` (the `Code` enum and the code classes, from the code table), `enums.py`
-//! and `native.py` (the enums and every ctypes declaration: [`native`]), `results.py` (one
-//! frozen dataclass per reply view) and `actions.py` (the `Client` methods, each blocking and
-//! as a coroutine `..._async`, returning their typed result).
+//! files: `codes.py` (the `Code` enum and the code classes, from the code table),
+//! `exceptions.py` (an exception class per family of codes: [`families`]), `enums.py` and
+//! `native.py` (the enums and every ctypes declaration: [`native`]), `results.py` (one frozen
+//! dataclass per reply view: [`dataclasses`]) and `actions.py` (the methods of `Client` and of
+//! `AsyncClient`: [`methods`]). `codes.py`, `enums.py` and `native.py` import nothing of the
+//! package but `_library` (the lowest floor); the others stand on the hand-written modules.
+//!
+//! Python names drop the C prefixes (`Code.TIMEOUT` for `VERIFY_ERR_TIMEOUT`; the previous
+//! release's `Code.ERR_TIMEOUT` stays an alias) and call a machine code `machine_code`.
 
+pub mod dataclasses;
+pub mod families;
+pub mod methods;
 pub mod native;
 
-use verify_core::actions::{ActionSpec, FieldSpec, FieldType, ParamKind, ReplySpec};
 use verify_core::codes::CodeClass;
 
 use super::banner;
-use crate::schema::{trailing_optional, Schema};
-use crate::text::doc_lines;
+use crate::schema::Schema;
 use crate::Output;
 
 /// The folder of the generated files, from the repository root.
@@ -23,6 +29,13 @@ pub fn files(schema: &Schema) -> Result<Vec<Output>, String> {
         Output::file(format!("{DIR}/__init__.py"), init()),
         Output::file(format!("{DIR}/codes.py"), codes(schema)),
         Output::file(
+            format!("{DIR}/exceptions.py"),
+            families::exceptions(
+                schema,
+                &header("the error families (codegen/src/schema/errors.rs) and the code table"),
+            ),
+        ),
+        Output::file(
             format!("{DIR}/native.py"),
             native::native(
                 schema,
@@ -33,8 +46,20 @@ pub fn files(schema: &Schema) -> Result<Vec<Output>, String> {
             format!("{DIR}/enums.py"),
             native::enums(schema, &header("the enums (codegen/src/schema/enums.rs)")),
         ),
-        Output::file(format!("{DIR}/results.py"), results(schema)),
-        Output::file(format!("{DIR}/actions.py"), methods(schema)),
+        Output::file(
+            format!("{DIR}/results.py"),
+            dataclasses::results(
+                schema,
+                &header("the action table (core/src/actions/table.rs)"),
+            ),
+        ),
+        Output::file(
+            format!("{DIR}/actions.py"),
+            methods::methods(
+                schema,
+                &header("the action table (core/src/actions/table.rs)"),
+            ),
+        ),
         Output::Folder {
             path: DIR.to_owned(),
         },
@@ -46,17 +71,46 @@ fn header(from: &str) -> String {
     crate::text::wrapped(&banner(from), "#", 100).join("\n") + "\n"
 }
 
-/// Fields of the base `Result` (and its properties): a table field of the same name is not
-/// repeated in a result.
-const BASE_MEMBERS: &[&str] = &["code", "message", "offline", "reply", "ok", "pending"];
+/// Text for a docstring: backslashes and triple quotes cannot end it early; `code` in double
+/// backticks (reStructuredText's literal).
+pub fn doc(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace("\"\"\"", "\\\"\\\"\\\"")
+        .replace('`', "``")
+        .replace("````", "``")
+}
 
-/// Fields that hold a secret (a session token, a card key, a machine code): left out of the
-/// dataclass's `repr`, so that printing a result never shows them.
-const SECRET_FIELDS: &[&str] = &["token", "card", "device_id"];
+/// A docstring of `text` at `indent`, wrapped at 100 columns.
+pub fn docstring(text: &str, indent: &str) -> String {
+    let lines = crate::text::wrapped(&doc(text), indent, 96);
+    let body: Vec<&str> = lines
+        .iter()
+        .map(|l| l[indent.len()..].trim_start())
+        .collect();
+    format!(
+        "{indent}\"\"\"{}\"\"\"\n",
+        body.join(&format!("\n{indent}"))
+    )
+}
 
-/// Text for a docstring: backslashes and triple quotes cannot end it early.
-fn doc_text(text: &str) -> String {
-    text.replace('\\', "\\\\").replace("\"\"\"", "\\\"\\\"\\\"")
+/// The `_missing_` of an enum that later versions of the library may give values of that this
+/// version does not name (the codes, an open enum): such a value is a member of its own,
+/// `UNKNOWN_<number>`, equal to its number, made when it comes (never listed or iterated), so
+/// that what the library gives is always of its enum's type. In `codes.py` and `enums.py`,
+/// which import nothing of the package.
+pub const OPEN_MISSING: &str = "    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f\"UNKNOWN_{value}\"
+        member._value_ = value
+        return member
+";
+
+/// The Python name of a code of the table: its C name without `VERIFY_` and without `ERR_`.
+pub fn code_name(name: &str) -> &str {
+    name.strip_prefix("ERR_").unwrap_or(name)
 }
 
 fn init() -> String {
@@ -68,22 +122,46 @@ fn codes(schema: &Schema) -> String {
     let head = header("the code table (core/src/codes.rs)");
     let mut out = format!(
         "{head}\"\"\"The result codes: one code space, the server's own (200, 201, 202, \
-         1001..1024) and\nnegative codes for local failures.\"\"\"\n\nimport enum\n\n\n\
-         class Code(enum.IntEnum):\n    \"\"\"Every result code of the library (`VERIFY_*` in \
-         verify.h). A code not listed here\n    (a later server's) still arrives as an `int`.\
-         \"\"\"\n\n"
+         1001..1024) and\nnegative codes for local failures.\"\"\"\n\nimport enum\nfrom typing \
+         import Any\n\n\nclass Code(enum.IntEnum):\n{}\n",
+        docstring(
+            "Every result code of the library (`VERIFY_*` in verify.h), named without the C \
+             prefixes (`TIMEOUT` for `VERIFY_ERR_TIMEOUT`). A code this version does not name \
+             (a later server's) is a `Code` too, `UNKNOWN_<number>`. `str()` and `format()` \
+             give the number; `verify.describe()` and `verify.user_message()` its words.",
+            "    "
+        )
     );
     for row in schema.codes {
         out.push_str(&format!(
-            "    {} = {}\n    \"\"\"{} (`VERIFY_{}`).\"\"\"\n\n",
-            row.name,
+            "    {} = {}\n{}\n",
+            code_name(row.name),
             row.code,
-            doc_text(row.text),
-            row.name
+            docstring(&format!("{} (`VERIFY_{}`).", row.text, row.name), "    ")
         ));
     }
-    out.truncate(out.trim_end().len());
-    out.push('\n');
+    out.push_str(
+        "    # The names of the previous release, with the C prefix: aliases of the members above\n    \
+         # (``Code.ERR_TIMEOUT is Code.TIMEOUT``), deprecated, removed in the next release.\n\n",
+    );
+    for row in schema
+        .codes
+        .iter()
+        .filter(|row| code_name(row.name) != row.name)
+    {
+        out.push_str(&format!(
+            "    {} = {}\n    \"\"\"Deprecated: :attr:`{}`.\"\"\"\n\n",
+            row.name,
+            row.code,
+            code_name(row.name)
+        ));
+    }
+    out.push_str(OPEN_MISSING);
+    out.push_str(
+        "\n    def __str__(self) -> str:\n        return int.__repr__(self)\n\n    def \
+         __format__(self, format_spec: str) -> str:\n        return int.__format__(self, \
+         format_spec)\n\n",
+    );
     for class in schema.classes {
         let codes: Vec<String> = class.codes().iter().map(i32::to_string).collect();
         let comment = crate::text::wrapped(
@@ -102,183 +180,10 @@ fn codes(schema: &Schema) -> String {
 }
 
 /// The Python name of a class's set of codes.
-fn class_name(class: CodeClass) -> &'static str {
+pub fn class_name(class: CodeClass) -> &'static str {
     match class {
         CodeClass::Success => "SUCCESSES",
         CodeClass::ConfigurationRefusal => "CONFIGURATION_REFUSALS",
         CodeClass::KeepsOfflineVerdict => "KEEPS_OFFLINE_VERDICT",
     }
-}
-
-/// The Python type of a typed field, and the `Reply` reader that reads it (its pointer as
-/// bytes: the private readers skip the checks of the public `get_*`).
-fn field_type(field: &FieldSpec) -> (&'static str, &'static str) {
-    match field.ty {
-        FieldType::Time => ("Optional[datetime]", "_time"),
-        FieldType::Str => ("Optional[str]", "_str"),
-        FieldType::Int => ("Optional[int]", "_int"),
-        FieldType::Bool => ("Optional[bool]", "_bool"),
-        FieldType::Map => ("Optional[Dict[str, str]]", "_map"),
-    }
-}
-
-fn own_fields(reply: &ReplySpec) -> impl Iterator<Item = &'static FieldSpec> {
-    reply
-        .fields
-        .iter()
-        .filter(|field| !BASE_MEMBERS.contains(&field.name))
-}
-
-fn results(schema: &Schema) -> String {
-    let head = header("the action table (core/src/actions/table.rs)");
-    let mut out = format!(
-        "{head}\"\"\"The typed results: one frozen dataclass per reply view of the action \
-         table.\"\"\"\n\nfrom __future__ import annotations\n\nfrom dataclasses import \
-         dataclass, field\nfrom datetime import datetime\nfrom typing import Dict, Optional\n\n\
-         from .._reply import Reply\nfrom .._result import Result\n"
-    );
-    for reply in schema.replies {
-        out.push_str(&format!(
-            "\n\n@dataclass(frozen=True)\nclass {}(Result):\n    \"\"\"",
-            reply.name
-        ));
-        let lines: Vec<&str> = doc_lines(reply.doc)
-            .into_iter()
-            .filter(|l| !l.is_empty())
-            .collect();
-        out.push_str(&doc_text(&lines.join("\n    ")));
-        out.push_str(
-            "\n\n    Each field is None when the server left it out or sent another type; \
-             times are in\n    UTC+08:00. Every field, those the action table does not name too, stays \
-             readable by JSON\n    Pointer through ``reply``.\n    \"\"\"\n\n",
-        );
-        for field in own_fields(reply) {
-            let (ty, _) = field_type(field);
-            let secret = SECRET_FIELDS.contains(&field.name);
-            let default = if secret {
-                "field(default=None, repr=False)"
-            } else {
-                "None"
-            };
-            out.push_str(&format!("    {}: {ty} = {default}\n", field.name));
-            let unit = if field.ty == FieldType::Time {
-                " The service's time, in UTC+08:00."
-            } else {
-                ""
-            };
-            let hidden = if secret { " Not in ``repr``." } else { "" };
-            out.push_str(&format!(
-                "    \"\"\"``{}``: {}.{unit}{hidden}\"\"\"\n\n",
-                field.name,
-                doc_text(field.doc).replace('`', "``").replace("````", "``")
-            ));
-        }
-        out.push_str(&format!(
-            "    @classmethod\n    def from_reply(cls, reply: Reply) -> {}:\n        \"\"\"The \
-             typed result of a native reply (its fields are read now).\"\"\"\n        return \
-             cls(\n",
-            reply.name
-        ));
-        for field in own_fields(reply) {
-            out.push_str(&format!(
-                "            {}=reply.{}(b\"/data/{}\"),\n",
-                field.name,
-                field_type(field).1,
-                field.name
-            ));
-        }
-        out.push_str("            **Result._common(reply),\n        )\n");
-    }
-    out
-}
-
-/// The Python parameters of an action, and the arguments of its native call.
-fn params(action: &ActionSpec) -> (Vec<String>, Vec<String>) {
-    let mut signature = Vec::new();
-    let mut native = Vec::new();
-    for (index, param) in action.params.iter().enumerate() {
-        let name = param.name;
-        match param.kind {
-            ParamKind::Required => {
-                signature.push(format!("{name}: str"));
-                native.push(format!("_native.arg({name}, \"{name}\")"));
-            }
-            ParamKind::Session => {
-                signature.push(format!("{name}: SessionKind"));
-                native.push(format!("int({name})"));
-            }
-            ParamKind::Optional => {
-                if trailing_optional(action, index) {
-                    signature.push(format!("{name}: Optional[str] = None"));
-                } else {
-                    signature.push(format!("{name}: Optional[str]"));
-                }
-                native.push(format!("_native.optional_arg({name}, \"{name}\")"));
-            }
-        }
-    }
-    (signature, native)
-}
-
-fn methods(schema: &Schema) -> String {
-    let head = header("the action table (core/src/actions/table.rs)");
-    let imports: Vec<&str> = schema.replies.iter().map(|reply| reply.name).collect();
-    let mut out = format!(
-        "{head}\"\"\"The actions of the service as methods of `verify.Client`: each \
-         blocking, and as a coroutine\n(`..._async`), returning its typed result.\"\"\"\n\n\
-         from __future__ import annotations\n\nfrom typing import Optional\n\nfrom .. import \
-         _native\nfrom .._base import ClientBase\nfrom .._enums import SessionKind\nfrom \
-         .results import (\n"
-    );
-    for name in &imports {
-        out.push_str(&format!("    {name},\n"));
-    }
-    out.push_str(
-        ")\n\n\nclass Actions(ClientBase):\n    \"\"\"The actions of the action table: each \
-         raises `verify.VerifyError` when the server\n    refuses (its code, message, remark \
-         and reply) or the call fails locally (a negative code).\n    \"\"\"\n",
-    );
-    for action in schema.actions {
-        let (signature, native) = params(action);
-        let mut sig = vec!["self".to_owned()];
-        sig.extend(signature);
-        let names: Vec<&str> = action.params.iter().map(|p| p.name).collect();
-        let lines: Vec<&str> = doc_lines(action.doc)
-            .into_iter()
-            .filter(|l| !l.is_empty())
-            .collect();
-        let fields: Vec<String> = action
-            .reply_spec()
-            .map(|reply| reply.fields.iter().map(|f| f.name.to_owned()).collect())
-            .unwrap_or_default();
-        out.push_str(&format!(
-            "\n    def {}({}) -> {}:\n        \"\"\"{}\n\n        Returns a :class:`{}` ({}).\n        \
-             \"\"\"\n        reply = self._invoke(\n            _native.lib.verify_{},\n",
-            action.method,
-            sig.join(", "),
-            action.reply,
-            doc_text(&lines.join("\n        ")),
-            action.reply,
-            fields.join(", "),
-            action.method
-        ));
-        for arg in native {
-            out.push_str(&format!("            {arg},\n"));
-        }
-        out.push_str(&format!(
-            "        )\n        return {}.from_reply(reply)\n",
-            action.reply
-        ));
-        out.push_str(&format!(
-            "\n    async def {}_async({}) -> {}:\n        \"\"\":meth:`{}` on the event loop's \
-             executor.\"\"\"\n        return await self._run(self.{}{})\n",
-            action.method,
-            sig.join(", "),
-            action.reply,
-            action.method,
-            action.method,
-            names.iter().map(|n| format!(", {n}")).collect::<String>()
-        ));
-    }
-    out
 }

@@ -2,9 +2,12 @@
 //! ctypes prototype of every export (the doctor's too), `struct verify_event`, the callback
 //! types and the constants; `declare(lib)` checks the library's ABI first, then declares
 //! every function. And `enums.py`: every enum of the C ABI as an `IntEnum` (`IntFlag` for
-//! flags).
+//! flags) whose `str()` is its name; an open one (a later library may give values it does
+//! not name) takes such a value as a member of its own, `UNKNOWN_<number>`.
 
 use crate::schema::{CParamKind, CType, EnumSpec, Param, Returns, Schema};
+
+use super::docstring;
 
 /// The ctypes type of an integer.
 fn int(ty: &CType) -> &'static str {
@@ -153,8 +156,17 @@ pub fn native(schema: &Schema, head: &str) -> Result<String, String> {
 pub fn enums(schema: &Schema, head: &str) -> String {
     let mut out = format!(
         "{head}\"\"\"The enums of the C ABI (verify.h), from the schema's table. Later library \
-         versions may add\nvalues to an enum that says so: code that reads them accepts an \
-         ``int`` it does not know.\"\"\"\n\nimport enum\n"
+         versions may add\nvalues to an enum that says so (an open one): such a value is a \
+         member too, ``UNKNOWN_<number>``.\"\"\"\n\nimport enum\nfrom typing import Any\n\n\n\
+         class NamedEnum(enum.IntEnum):\n    \"\"\"An enum of the C ABI: an ``int`` (equal to its \
+         number) whose ``str()`` and ``format()``\n    give ``Kind.NAME`` on every Python version \
+         (an ``IntEnum`` of Python 3.11 prints ``3``).\"\"\"\n\n    def __str__(self) -> str:\n        \
+         return f\"{{type(self).__name__}}.{{self._name_}}\"\n\n    def __format__(self, \
+         format_spec: str) -> str:\n        return str.__format__(str(self), format_spec)\n\n\n\
+         class OpenEnum(NamedEnum):\n    \"\"\"A :class:`NamedEnum` that later versions of the \
+         library may give values of that this\n    version does not name: ``Kind(9)`` is then \
+         ``Kind.UNKNOWN_9``, equal to 9.\"\"\"\n\n{}",
+        super::OPEN_MISSING
     );
     for spec in schema.enums {
         out.push_str(&enumeration(spec));
@@ -162,33 +174,13 @@ pub fn enums(schema: &Schema, head: &str) -> String {
     out
 }
 
-/// Text for a docstring: backslashes and triple quotes cannot end it early; `code` in double
-/// backticks.
-fn doc(text: &str) -> String {
-    text.replace('\\', "\\\\")
-        .replace("\"\"\"", "\\\"\\\"\\\"")
-        .replace('`', "``")
-        .replace("````", "``")
-}
-
-/// A docstring of `text` at `indent`, wrapped at 100 columns.
-fn docstring(text: &str, indent: &str) -> String {
-    let lines = crate::text::wrapped(&doc(text), indent, 96);
-    let body: Vec<&str> = lines
-        .iter()
-        .map(|l| l[indent.len()..].trim_start())
-        .collect();
-    format!(
-        "{indent}\"\"\"{}\"\"\"\n",
-        body.join(&format!("\n{indent}"))
-    )
-}
-
 fn enumeration(spec: &EnumSpec) -> String {
     let base = if spec.flags {
         "enum.IntFlag"
+    } else if spec.open {
+        "OpenEnum"
     } else {
-        "enum.IntEnum"
+        "NamedEnum"
     };
     let mut out = format!(
         "\n\nclass {}({base}):\n{}",

@@ -4,137 +4,220 @@
 negative codes for local failures."""
 
 import enum
+from typing import Any
 
 
 class Code(enum.IntEnum):
-    """Every result code of the library (`VERIFY_*` in verify.h). A code not listed here
-    (a later server's) still arrives as an `int`."""
+    """Every result code of the library (``VERIFY_*`` in verify.h), named without the C prefixes
+    (``TIMEOUT`` for ``VERIFY_ERR_TIMEOUT``). A code this version does not name (a later
+    server's) is a ``Code`` too, ``UNKNOWN_<number>``. ``str()`` and ``format()`` give the
+    number; ``verify.describe()`` and ``verify.user_message()`` its words."""
 
     OK = 200
-    """success (`VERIFY_OK`)."""
+    """success (``VERIFY_OK``)."""
 
     PENDING = 201
-    """waiting for social authorization; keep polling (`VERIFY_PENDING`)."""
+    """waiting for social authorization; keep polling (``VERIFY_PENDING``)."""
 
     OFFLINE = 202
-    """licensed offline: the server could not be reached; the stored verdict answers (`VERIFY_OFFLINE`)."""
+    """licensed offline: the server could not be reached; the stored verdict answers
+    (``VERIFY_OFFLINE``)."""
 
     PROGRAM_NOT_FOUND = 1001
-    """program not found (or session secret unknown to the server) (`VERIFY_PROGRAM_NOT_FOUND`)."""
+    """program not found (or session secret unknown to the server) (``VERIFY_PROGRAM_NOT_FOUND``)."""
 
     WRONG_PASSWORD = 1003
-    """wrong password (`VERIFY_WRONG_PASSWORD`)."""
+    """wrong password (``VERIFY_WRONG_PASSWORD``)."""
 
     CARD_INVALID = 1004
-    """card invalid, refunded, or not of this program (`VERIFY_CARD_INVALID`)."""
+    """card invalid, refunded, or not of this program (``VERIFY_CARD_INVALID``)."""
 
     EXPIRED = 1005
-    """expired, not activated, or count card used up (`VERIFY_EXPIRED`)."""
+    """expired, not activated, or count card used up (``VERIFY_EXPIRED``)."""
 
     DISABLED = 1006
-    """disabled, frozen or banned; the remark carries the reason (`VERIFY_DISABLED`)."""
+    """disabled, frozen or banned; the remark carries the reason (``VERIFY_DISABLED``)."""
 
     TOKEN_INVALID = 1007
-    """token invalid; log in again (`VERIFY_TOKEN_INVALID`)."""
+    """token invalid; log in again (``VERIFY_TOKEN_INVALID``)."""
 
     SIGNATURE_ERROR = 1010
-    """signature error (`VERIFY_SIGNATURE_ERROR`)."""
+    """signature error (``VERIFY_SIGNATURE_ERROR``)."""
 
     APP_KEY_WRONG = 1011
-    """program key (AppKey) wrong (`VERIFY_APP_KEY_WRONG`)."""
+    """program key (AppKey) wrong (``VERIFY_APP_KEY_WRONG``)."""
 
     NOT_APPROVED = 1012
-    """program not approved (pending, rejected, or plan expired) (`VERIFY_NOT_APPROVED`)."""
+    """program not approved (pending, rejected, or plan expired) (``VERIFY_NOT_APPROVED``)."""
 
     INCOMPLETE_PARAMETERS = 1013
-    """incomplete parameters, or invalid heartbeat type (`VERIFY_INCOMPLETE_PARAMETERS`)."""
+    """incomplete parameters, or invalid heartbeat type (``VERIFY_INCOMPLETE_PARAMETERS``)."""
 
     TIMESTAMP_SKEW = 1014
-    """timestamp outside the server's tolerance of 300 seconds (`VERIFY_TIMESTAMP_SKEW`)."""
+    """timestamp outside the server's tolerance of 300 seconds (``VERIFY_TIMESTAMP_SKEW``)."""
 
     UNKNOWN_ACTION = 1015
-    """unknown action (`VERIFY_UNKNOWN_ACTION`)."""
+    """unknown action (``VERIFY_UNKNOWN_ACTION``)."""
 
     USER_NOT_REGISTERED = 1016
-    """user not registered, or social identity not bound (`VERIFY_USER_NOT_REGISTERED`)."""
+    """user not registered, or social identity not bound (``VERIFY_USER_NOT_REGISTERED``)."""
 
     USERNAME_TAKEN = 1017
-    """username already registered (`VERIFY_USERNAME_TAKEN`)."""
+    """username already registered (``VERIFY_USERNAME_TAKEN``)."""
 
     IP_REGISTRATION_LIMIT = 1019
-    """registration limit per IP address reached (`VERIFY_IP_REGISTRATION_LIMIT`)."""
+    """registration limit per IP address reached (``VERIFY_IP_REGISTRATION_LIMIT``)."""
 
     SAME_MACHINE_CODE = 1020
-    """new machine code equals the current one (`VERIFY_SAME_MACHINE_CODE`)."""
+    """new machine code equals the current one (``VERIFY_SAME_MACHINE_CODE``)."""
 
     REBIND_LIMIT = 1021
-    """rebind limit reached (`VERIFY_REBIND_LIMIT`)."""
+    """rebind limit reached (``VERIFY_REBIND_LIMIT``)."""
 
     MACHINE_CHANGED = 1022
-    """machine code changed; the remark is the previously bound code (`VERIFY_MACHINE_CHANGED`)."""
+    """machine code changed; the remark is the previously bound code (``VERIFY_MACHINE_CHANGED``)."""
 
     BLACKLISTED = 1023
-    """blacklisted (IP address or machine code) (`VERIFY_BLACKLISTED`)."""
+    """blacklisted (IP address or machine code) (``VERIFY_BLACKLISTED``)."""
 
     COUNT_CARD_NOT_ALLOWED = 1024
-    """count card not allowed here (`VERIFY_COUNT_CARD_NOT_ALLOWED`)."""
+    """count card not allowed here (``VERIFY_COUNT_CARD_NOT_ALLOWED``)."""
+
+    INVALID_ARGUMENT = -1
+    """invalid argument: NULL where required, empty, too long, or out of range
+    (``VERIFY_ERR_INVALID_ARGUMENT``)."""
+
+    INVALID_UTF8 = -2
+    """a string argument is not valid UTF-8 (``VERIFY_ERR_INVALID_UTF8``)."""
+
+    NETWORK = -3
+    """network error: server unreachable or connection broken (``VERIFY_ERR_NETWORK``)."""
+
+    TIMEOUT = -4
+    """timed out (connect or whole-call timeout) (``VERIFY_ERR_TIMEOUT``)."""
+
+    TLS = -5
+    """TLS handshake or certificate check failed (``VERIFY_ERR_TLS``)."""
+
+    PROTOCOL = -6
+    """protocol error: the reply is not the service's JSON (``VERIFY_ERR_PROTOCOL``)."""
+
+    CANCELLED = -7
+    """cancelled by the host (``VERIFY_ERR_CANCELLED``)."""
+
+    PANIC = -8
+    """internal error (panic caught at the library boundary) (``VERIFY_ERR_PANIC``)."""
+
+    NO_SUCH_FIELD = -9
+    """no such field in the reply, or of another type (``VERIFY_ERR_NO_SUCH_FIELD``)."""
+
+    SYSTEM = -10
+    """operating system failure (thread, machine identity, randomness) (``VERIFY_ERR_SYSTEM``)."""
+
+    PIN = -11
+    """TLS: the server's certificate matches none of the pinned keys (``VERIFY_ERR_PIN``)."""
+
+    PROXY = -12
+    """proxy unreachable, or it refused the credentials or the tunnel (``VERIFY_ERR_PROXY``)."""
+
+    TOO_LARGE = -13
+    """request too large: its body would exceed 1 MiB; nothing was sent
+    (``VERIFY_ERR_TOO_LARGE``)."""
+
+    CLOCK_BACK = -14
+    """offline verdict refused: the clock was moved back (``VERIFY_ERR_CLOCK_BACK``)."""
+
+    GRACE_OVER = -15
+    """offline verdict refused: the offline grace period is over (``VERIFY_ERR_GRACE_OVER``)."""
+
+    OFFLINE_EXPIRED = -16
+    """offline verdict refused: the stored licence has expired (``VERIFY_ERR_OFFLINE_EXPIRED``)."""
+
+    OFFLINE_PASSWORD = -17
+    """offline verdict refused: wrong password (``VERIFY_ERR_OFFLINE_PASSWORD``)."""
+
+    STATE_FOLDER = -18
+    """the state folder cannot be created or written (``VERIFY_ERR_STATE_FOLDER``)."""
+
+    TIME_UNCONFIRMED = -19
+    """offline verdict refused: the time cannot be confirmed offline; connect once
+    (``VERIFY_ERR_TIME_UNCONFIRMED``)."""
+
+    # The names of the previous release, with the C prefix: aliases of the members above
+    # (``Code.ERR_TIMEOUT is Code.TIMEOUT``), deprecated, removed in the next release.
 
     ERR_INVALID_ARGUMENT = -1
-    """invalid argument: NULL where required, empty, too long, or out of range (`VERIFY_ERR_INVALID_ARGUMENT`)."""
+    """Deprecated: :attr:`INVALID_ARGUMENT`."""
 
     ERR_INVALID_UTF8 = -2
-    """a string argument is not valid UTF-8 (`VERIFY_ERR_INVALID_UTF8`)."""
+    """Deprecated: :attr:`INVALID_UTF8`."""
 
     ERR_NETWORK = -3
-    """network error: server unreachable or connection broken (`VERIFY_ERR_NETWORK`)."""
+    """Deprecated: :attr:`NETWORK`."""
 
     ERR_TIMEOUT = -4
-    """timed out (connect or whole-call timeout) (`VERIFY_ERR_TIMEOUT`)."""
+    """Deprecated: :attr:`TIMEOUT`."""
 
     ERR_TLS = -5
-    """TLS handshake or certificate check failed (`VERIFY_ERR_TLS`)."""
+    """Deprecated: :attr:`TLS`."""
 
     ERR_PROTOCOL = -6
-    """protocol error: the reply is not the service's JSON (`VERIFY_ERR_PROTOCOL`)."""
+    """Deprecated: :attr:`PROTOCOL`."""
 
     ERR_CANCELLED = -7
-    """cancelled by the host (`VERIFY_ERR_CANCELLED`)."""
+    """Deprecated: :attr:`CANCELLED`."""
 
     ERR_PANIC = -8
-    """internal error (panic caught at the library boundary) (`VERIFY_ERR_PANIC`)."""
+    """Deprecated: :attr:`PANIC`."""
 
     ERR_NO_SUCH_FIELD = -9
-    """no such field in the reply, or of another type (`VERIFY_ERR_NO_SUCH_FIELD`)."""
+    """Deprecated: :attr:`NO_SUCH_FIELD`."""
 
     ERR_SYSTEM = -10
-    """operating system failure (thread, machine identity, randomness) (`VERIFY_ERR_SYSTEM`)."""
+    """Deprecated: :attr:`SYSTEM`."""
 
     ERR_PIN = -11
-    """TLS: the server's certificate matches none of the pinned keys (`VERIFY_ERR_PIN`)."""
+    """Deprecated: :attr:`PIN`."""
 
     ERR_PROXY = -12
-    """proxy unreachable, or it refused the credentials or the tunnel (`VERIFY_ERR_PROXY`)."""
+    """Deprecated: :attr:`PROXY`."""
 
     ERR_TOO_LARGE = -13
-    """request too large: its body would exceed 1 MiB; nothing was sent (`VERIFY_ERR_TOO_LARGE`)."""
+    """Deprecated: :attr:`TOO_LARGE`."""
 
     ERR_CLOCK_BACK = -14
-    """offline verdict refused: the clock was moved back (`VERIFY_ERR_CLOCK_BACK`)."""
+    """Deprecated: :attr:`CLOCK_BACK`."""
 
     ERR_GRACE_OVER = -15
-    """offline verdict refused: the offline grace period is over (`VERIFY_ERR_GRACE_OVER`)."""
+    """Deprecated: :attr:`GRACE_OVER`."""
 
     ERR_OFFLINE_EXPIRED = -16
-    """offline verdict refused: the stored licence has expired (`VERIFY_ERR_OFFLINE_EXPIRED`)."""
+    """Deprecated: :attr:`OFFLINE_EXPIRED`."""
 
     ERR_OFFLINE_PASSWORD = -17
-    """offline verdict refused: wrong password (`VERIFY_ERR_OFFLINE_PASSWORD`)."""
+    """Deprecated: :attr:`OFFLINE_PASSWORD`."""
 
     ERR_STATE_FOLDER = -18
-    """the state folder cannot be created or written (`VERIFY_ERR_STATE_FOLDER`)."""
+    """Deprecated: :attr:`STATE_FOLDER`."""
 
     ERR_TIME_UNCONFIRMED = -19
-    """offline verdict refused: the time cannot be confirmed offline; connect once (`VERIFY_ERR_TIME_UNCONFIRMED`)."""
+    """Deprecated: :attr:`TIME_UNCONFIRMED`."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> Any:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f"UNKNOWN_{value}"
+        member._value_ = value
+        return member
+
+    def __str__(self) -> str:
+        return int.__repr__(self)
+
+    def __format__(self, format_spec: str) -> str:
+        return int.__format__(self, format_spec)
+
 
 #: The codes of the code table's class: a success: the server answered the call (200; 201, pending;
 #: 202, an offline verdict).

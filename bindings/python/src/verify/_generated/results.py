@@ -9,40 +9,41 @@ from datetime import datetime
 from typing import Dict, Optional
 
 from .._reply import Reply
-from .._result import Result
+from .._result import Result, present
 
 
 @dataclass(frozen=True)
 class CardLogin(Result):
     """Success of `SingleLogin` (card mode).
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). An ``Optional`` field is None when the
+    server left it out or sent another type. Times are in UTC+08:00. Every field, those the action
+    table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    token: Optional[str] = field(default=None, repr=False)
+    token: Optional[str] = field(repr=False)
     """``token``: the session token (40 characters) for a card heartbeat. Not in ``repr``."""
 
-    status: Optional[str] = None
+    status: str
     """``status``: ``active``."""
 
-    is_times: Optional[bool] = None
+    is_times: bool
     """``is_times``: true for a count card."""
 
-    card_type: Optional[str] = None
+    card_type: str
     """``card_type``: the card type's display name."""
 
-    expire_at: Optional[datetime] = None
+    expire_at: datetime
     """``expire_at``: ``YYYY-MM-DD HH:mm:ss``; far future for a count card. The service's time, in UTC+08:00."""
 
-    total: Optional[int] = None
+    total: Optional[int]
     """``total``: uses the count card was sold with (count cards only)."""
 
-    used: Optional[int] = None
+    used: Optional[int]
     """``used``: uses consumed so far (count cards only)."""
 
-    remaining: Optional[int] = None
+    remaining: Optional[int]
     """``remaining``: uses left; 0 makes the card invalid (count cards only)."""
 
     @classmethod
@@ -50,10 +51,10 @@ class CardLogin(Result):
         """The typed result of a native reply (its fields are read now)."""
         return cls(
             token=reply._str(b"/data/token"),
-            status=reply._str(b"/data/status"),
-            is_times=reply._bool(b"/data/is_times"),
-            card_type=reply._str(b"/data/card_type"),
-            expire_at=reply._time(b"/data/expire_at"),
+            status=present(reply, reply._str(b"/data/status"), "status"),
+            is_times=present(reply, reply._bool(b"/data/is_times"), "is_times"),
+            card_type=present(reply, reply._str(b"/data/card_type"), "card_type"),
+            expire_at=present(reply, reply._time(b"/data/expire_at"), "expire_at"),
             total=reply._int(b"/data/total"),
             used=reply._int(b"/data/used"),
             remaining=reply._int(b"/data/remaining"),
@@ -65,39 +66,40 @@ class CardLogin(Result):
 class UserSession(Result):
     """Success of a password `UserLogin` without a card, or of a social login.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). An ``Optional`` field is None when the
+    server left it out or sent another type. Times are in UTC+08:00. Every field, those the action
+    table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    username: Optional[str] = None
+    username: str
     """``username``: the account's username."""
 
-    device_id: Optional[str] = field(default=None, repr=False)
+    device_id: str = field(repr=False)
     """``device_id``: the bound machine code; empty if unbound. Not in ``repr``."""
 
-    expire_at: Optional[datetime] = None
+    expire_at: datetime
     """``expire_at``: ``YYYY-MM-DD HH:mm:ss``. The service's time, in UTC+08:00."""
 
-    status: Optional[str] = None
+    status: str
     """``status``: ``active``."""
 
-    token: Optional[str] = field(default=None, repr=False)
+    token: Optional[str] = field(repr=False)
     """``token``: the session token (40 characters) for a user heartbeat. Not in ``repr``."""
 
-    remark: Optional[str] = None
+    remark: str
     """``remark``: back-office note (social login: the social account's display name)."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> UserSession:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply._str(b"/data/username"),
-            device_id=reply._str(b"/data/device_id"),
-            expire_at=reply._time(b"/data/expire_at"),
-            status=reply._str(b"/data/status"),
+            username=present(reply, reply._str(b"/data/username"), "username"),
+            device_id=present(reply, reply._str(b"/data/device_id"), "device_id"),
+            expire_at=present(reply, reply._time(b"/data/expire_at"), "expire_at"),
+            status=present(reply, reply._str(b"/data/status"), "status"),
             token=reply._str(b"/data/token"),
-            remark=reply._str(b"/data/remark"),
+            remark=present(reply, reply._str(b"/data/remark"), "remark"),
             **Result._common(reply),
         )
 
@@ -106,31 +108,31 @@ class UserSession(Result):
 class Renewal(Result):
     """Success of `UserLogin` with a card (the renewal branch): no token.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). Times are in UTC+08:00. Every field, those
+    the action table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    username: Optional[str] = None
+    username: str
     """``username``: the account's username."""
 
-    expire_at: Optional[datetime] = None
+    expire_at: datetime
     """``expire_at``: the new expiry. The service's time, in UTC+08:00."""
 
-    added_days: Optional[int] = None
+    added_days: int
     """``added_days``: days added."""
 
-    status: Optional[str] = None
+    status: str
     """``status``: ``active``."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> Renewal:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply._str(b"/data/username"),
-            expire_at=reply._time(b"/data/expire_at"),
-            added_days=reply._int(b"/data/added_days"),
-            status=reply._str(b"/data/status"),
+            username=present(reply, reply._str(b"/data/username"), "username"),
+            expire_at=present(reply, reply._time(b"/data/expire_at"), "expire_at"),
+            added_days=present(reply, reply._int(b"/data/added_days"), "added_days"),
+            status=present(reply, reply._str(b"/data/status"), "status"),
             **Result._common(reply),
         )
 
@@ -140,33 +142,34 @@ class Registration(Result):
     """Success of `UserRegin`. Without a card the account is created already expired and
     no token is returned; with a duration card it is active and has a token.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). An ``Optional`` field is None when the
+    server left it out or sent another type. Times are in UTC+08:00. Every field, those the action
+    table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    username: Optional[str] = None
+    username: str
     """``username``: the account's username."""
 
-    user_id: Optional[int] = None
+    user_id: int
     """``user_id``: the account identifier."""
 
-    expire_at: Optional[datetime] = None
+    expire_at: datetime
     """``expire_at``: the expiry (the registration time without a card). The service's time, in UTC+08:00."""
 
-    token: Optional[str] = field(default=None, repr=False)
+    token: Optional[str] = field(repr=False)
     """``token``: the session token, when registered with a card. Not in ``repr``."""
 
-    status: Optional[str] = None
+    status: Optional[str]
     """``status``: ``active``, when registered with a card."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> Registration:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply._str(b"/data/username"),
-            user_id=reply._int(b"/data/user_id"),
-            expire_at=reply._time(b"/data/expire_at"),
+            username=present(reply, reply._str(b"/data/username"), "username"),
+            user_id=present(reply, reply._int(b"/data/user_id"), "user_id"),
+            expire_at=present(reply, reply._time(b"/data/expire_at"), "expire_at"),
             token=reply._str(b"/data/token"),
             status=reply._str(b"/data/status"),
             **Result._common(reply),
@@ -177,12 +180,12 @@ class Registration(Result):
 class PasswordChanged(Result):
     """Success of `UpdatePwd`.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    Each field is None when the server left it out or sent another type. Times are in UTC+08:00.
+    Every field, those the action table does not name too, stays readable by JSON Pointer through
+    ``reply``.
     """
 
-    username: Optional[str] = None
+    username: Optional[str]
     """``username``: the account's username."""
 
     @classmethod
@@ -198,31 +201,31 @@ class PasswordChanged(Result):
 class Rebind(Result):
     """Success of `ChangeBind`.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). Times are in UTC+08:00. Every field, those
+    the action table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    username: Optional[str] = None
+    username: str
     """``username``: the account's username."""
 
-    device_id: Optional[str] = field(default=None, repr=False)
+    device_id: str = field(repr=False)
     """``device_id``: the new machine code. Not in ``repr``."""
 
-    bind_count: Optional[int] = None
+    bind_count: int
     """``bind_count``: rebinds used, this one included."""
 
-    bind_limit: Optional[int] = None
+    bind_limit: int
     """``bind_limit``: the product's rebind limit (0: no limit)."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> Rebind:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply._str(b"/data/username"),
-            device_id=reply._str(b"/data/device_id"),
-            bind_count=reply._int(b"/data/bind_count"),
-            bind_limit=reply._int(b"/data/bind_limit"),
+            username=present(reply, reply._str(b"/data/username"), "username"),
+            device_id=present(reply, reply._str(b"/data/device_id"), "device_id"),
+            bind_count=present(reply, reply._int(b"/data/bind_count"), "bind_count"),
+            bind_limit=present(reply, reply._int(b"/data/bind_limit"), "bind_limit"),
             **Result._common(reply),
         )
 
@@ -231,27 +234,27 @@ class Rebind(Result):
 class Heartbeat(Result):
     """Success of `UserHeartbeat`.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). Times are in UTC+08:00. Every field, those
+    the action table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    expire_at: Optional[datetime] = None
+    expire_at: datetime
     """``expire_at``: the session's expiry. The service's time, in UTC+08:00."""
 
-    status: Optional[str] = None
+    status: str
     """``status``: ``active``."""
 
-    msg: Optional[str] = None
+    msg: str
     """``msg``: a back-office message, delivered once; empty when none."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> Heartbeat:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            expire_at=reply._time(b"/data/expire_at"),
-            status=reply._str(b"/data/status"),
-            msg=reply._str(b"/data/msg"),
+            expire_at=present(reply, reply._time(b"/data/expire_at"), "expire_at"),
+            status=present(reply, reply._str(b"/data/status"), "status"),
+            msg=present(reply, reply._str(b"/data/msg"), "msg"),
             **Result._common(reply),
         )
 
@@ -260,31 +263,31 @@ class Heartbeat(Result):
 class Recharge(Result):
     """Success of `UserRecharge`.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). Times are in UTC+08:00. Every field, those
+    the action table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    username: Optional[str] = None
+    username: str
     """``username``: the account's username."""
 
-    expire_at: Optional[datetime] = None
+    expire_at: datetime
     """``expire_at``: the new expiry. The service's time, in UTC+08:00."""
 
-    added_days: Optional[str] = None
+    added_days: str
     """``added_days``: the amount added with its unit (a string in this action)."""
 
-    status: Optional[str] = None
+    status: str
     """``status``: ``active``."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> Recharge:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            username=reply._str(b"/data/username"),
-            expire_at=reply._time(b"/data/expire_at"),
-            added_days=reply._str(b"/data/added_days"),
-            status=reply._str(b"/data/status"),
+            username=present(reply, reply._str(b"/data/username"), "username"),
+            expire_at=present(reply, reply._time(b"/data/expire_at"), "expire_at"),
+            added_days=present(reply, reply._str(b"/data/added_days"), "added_days"),
+            status=present(reply, reply._str(b"/data/status"), "status"),
             **Result._common(reply),
         )
 
@@ -293,24 +296,24 @@ class Recharge(Result):
 class LatestVersion(Result):
     """Success of `GetLatestVersion`.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    Each field is None when the server left it out or sent another type. Times are in UTC+08:00.
+    Every field, those the action table does not name too, stays readable by JSON Pointer through
+    ``reply``.
     """
 
-    version: Optional[str] = None
+    version: Optional[str]
     """``version``: the latest version number."""
 
-    changelog: Optional[str] = None
+    changelog: Optional[str]
     """``changelog``: its change log."""
 
-    download_url: Optional[str] = None
+    download_url: Optional[str]
     """``download_url``: where to download it."""
 
-    force_update: Optional[bool] = None
+    force_update: Optional[bool]
     """``force_update``: whether the back office requires the update."""
 
-    has_update: Optional[bool] = None
+    has_update: Optional[bool]
     """``has_update``: whether it is newer than the version given."""
 
     @classmethod
@@ -330,15 +333,15 @@ class LatestVersion(Result):
 class Bulletin(Result):
     """Success of `GetBulletin`.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    Each field is None when the server left it out or sent another type. Times are in UTC+08:00.
+    Every field, those the action table does not name too, stays readable by JSON Pointer through
+    ``reply``.
     """
 
-    bulletin: Optional[str] = None
+    bulletin: Optional[str]
     """``bulletin``: the bulletin text."""
 
-    updated_at: Optional[datetime] = None
+    updated_at: Optional[datetime]
     """``updated_at``: when it was last changed. The service's time, in UTC+08:00."""
 
     @classmethod
@@ -355,15 +358,15 @@ class Bulletin(Result):
 class Variable(Result):
     """Success of `GetVariable` with a name.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    Each field is None when the server left it out or sent another type. Times are in UTC+08:00.
+    Every field, those the action table does not name too, stays readable by JSON Pointer through
+    ``reply``.
     """
 
-    name: Optional[str] = None
+    name: Optional[str]
     """``name``: the variable's name."""
 
-    value: Optional[str] = None
+    value: Optional[str]
     """``value``: its value."""
 
     @classmethod
@@ -380,12 +383,12 @@ class Variable(Result):
 class Variables(Result):
     """Success of `GetVariable` without a name: every variable.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    Each field is None when the server left it out or sent another type. Times are in UTC+08:00.
+    Every field, those the action table does not name too, stays readable by JSON Pointer through
+    ``reply``.
     """
 
-    variables: Optional[Dict[str, str]] = None
+    variables: Optional[Dict[str, str]]
     """``variables``: every variable, name to value."""
 
     @classmethod
@@ -401,36 +404,36 @@ class Variables(Result):
 class UserInfo(Result):
     """Success of `GetUserInfo`.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    Each field is None when the server left it out or sent another type. Times are in UTC+08:00.
+    Every field, those the action table does not name too, stays readable by JSON Pointer through
+    ``reply``.
     """
 
-    username: Optional[str] = None
+    username: Optional[str]
     """``username``: the account's username."""
 
-    user_id: Optional[int] = None
+    user_id: Optional[int]
     """``user_id``: the account identifier."""
 
-    device_id: Optional[str] = field(default=None, repr=False)
+    device_id: Optional[str] = field(repr=False)
     """``device_id``: the bound machine code; empty if unbound. Not in ``repr``."""
 
-    expire_at: Optional[datetime] = None
+    expire_at: Optional[datetime]
     """``expire_at``: the expiry. The service's time, in UTC+08:00."""
 
-    status: Optional[str] = None
+    status: Optional[str]
     """``status``: ``active``, ``expired`` or ``banned``."""
 
-    bind_count: Optional[int] = None
+    bind_count: Optional[int]
     """``bind_count``: rebinds used."""
 
-    bind_limit: Optional[int] = None
+    bind_limit: Optional[int]
     """``bind_limit``: the product's rebind limit (0: no limit)."""
 
-    remark: Optional[str] = None
+    remark: Optional[str]
     """``remark``: back-office note."""
 
-    created_at: Optional[datetime] = None
+    created_at: Optional[datetime]
     """``created_at``: registration time. The service's time, in UTC+08:00."""
 
     @classmethod
@@ -454,45 +457,45 @@ class UserInfo(Result):
 class CardInfo(Result):
     """Success of `GetCardInfo`: the card's state, consuming nothing.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    Each field is None when the server left it out or sent another type. Times are in UTC+08:00.
+    Every field, those the action table does not name too, stays readable by JSON Pointer through
+    ``reply``.
     """
 
-    card: Optional[str] = field(default=None, repr=False)
+    card: Optional[str] = field(repr=False)
     """``card``: the card key. Not in ``repr``."""
 
-    card_type: Optional[str] = None
+    card_type: Optional[str]
     """``card_type``: the card type's display name."""
 
-    status: Optional[str] = None
+    status: Optional[str]
     """``status``: ``unused``, ``active``, ``expired``, ``exhausted``, ``used``, ``disabled`` or ``refunded``."""
 
-    is_times: Optional[bool] = None
+    is_times: Optional[bool]
     """``is_times``: true for a count card."""
 
-    device_id: Optional[str] = field(default=None, repr=False)
+    device_id: Optional[str] = field(repr=False)
     """``device_id``: the bound machine code; empty when not bound. Not in ``repr``."""
 
-    activated_at: Optional[datetime] = None
+    activated_at: Optional[datetime]
     """``activated_at``: first use; empty when unused. The service's time, in UTC+08:00."""
 
-    expire_at: Optional[datetime] = None
+    expire_at: Optional[datetime]
     """``expire_at``: expiry; empty when unused. The service's time, in UTC+08:00."""
 
-    duration: Optional[int] = None
+    duration: Optional[int]
     """``duration``: duration in ``duration_type`` units."""
 
-    duration_type: Optional[str] = None
+    duration_type: Optional[str]
     """``duration_type``: ``day`` or ``hour``."""
 
-    total: Optional[int] = None
+    total: Optional[int]
     """``total``: uses the count card was sold with (count cards only)."""
 
-    used: Optional[int] = None
+    used: Optional[int]
     """``used``: uses consumed so far (count cards only)."""
 
-    remaining: Optional[int] = None
+    remaining: Optional[int]
     """``remaining``: uses left (count cards only)."""
 
     @classmethod
@@ -519,23 +522,23 @@ class CardInfo(Result):
 class SocialStart(Result):
     """Step 1 of a social login: the authorization URL to show, and the state to poll with.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). Times are in UTC+08:00. Every field, those
+    the action table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    url: Optional[str] = None
+    url: str
     """``url``: the external authorization link."""
 
-    state: Optional[str] = None
+    state: str
     """``state``: the value to pass to the social poll or wait."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> SocialStart:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            url=reply._str(b"/data/url"),
-            state=reply._str(b"/data/state"),
+            url=present(reply, reply._str(b"/data/url"), "url"),
+            state=present(reply, reply._str(b"/data/state"), "state"),
             **Result._common(reply),
         )
 
@@ -545,18 +548,18 @@ class SocialRegistration(Result):
     """Step 1 of a social registration: the authorization URL. The account is created when
     the user completes the authorization.
 
-    Each field is None when the server left it out or sent another type; times are in
-    UTC+08:00. Every field, those the action table does not name too, stays readable by JSON
-    Pointer through ``reply``.
+    A field the service gives on every success is never None (a success without one raises
+    :class:`verify.ProtocolError`, carrying the reply). Times are in UTC+08:00. Every field, those
+    the action table does not name too, stays readable by JSON Pointer through ``reply``.
     """
 
-    url: Optional[str] = None
+    url: str
     """``url``: the external authorization link (its ``state`` parameter is the state)."""
 
     @classmethod
     def from_reply(cls, reply: Reply) -> SocialRegistration:
         """The typed result of a native reply (its fields are read now)."""
         return cls(
-            url=reply._str(b"/data/url"),
+            url=present(reply, reply._str(b"/data/url"), "url"),
             **Result._common(reply),
         )
