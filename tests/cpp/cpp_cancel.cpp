@@ -152,8 +152,9 @@ int main(int argc, char **argv)
         return 2;
 #endif
     }
-    std::fprintf(stderr,
-                 "usage: cpp_cancel inflight stop|token BASE_URL APP_ID APP_KEY AFTER_MS "
-                 "bulletin|login|doctor [CARD MAC]\n       cpp_cancel scope BASE_URL APP_ID APP_KEY\n");
+    std::fprintf(
+        stderr,
+        "usage: cpp_cancel inflight stop|token BASE_URL APP_ID APP_KEY AFTER_MS "
+        "bulletin|login|doctor [CARD MAC]\n       cpp_cancel scope BASE_URL APP_ID APP_KEY\n");
     return 2;
 }

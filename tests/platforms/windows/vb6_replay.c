@@ -67,7 +67,7 @@ static int start(const char *base_url, const char *mirror, const char *app_id, c
     verify_client_options_set_state_folder(options, text_arg(0, state_folder));
     verify_client_options_set_offline_grace(options, 259200);
     code = verify_client_new_with_options(text_arg(0, base_url), text_arg(1, app_id),
-                                        text_arg(2, app_key), options, &client);
+                                          text_arg(2, app_key), options, &client);
     verify_client_options_free(options);
     if (code != VERIFY_OK) {
         printf("message: %s\n", text_at(verify_code_user_message(code, NULL)));
@@ -156,7 +156,8 @@ static void change_bind(const char *username, const char *password)
 {
     int32_t reply = 0, code;
 
-    code = verify_change_bind(client, text_arg(0, username), text_arg(1, password), machine, &reply);
+    code =
+        verify_change_bind(client, text_arg(0, username), text_arg(1, password), machine, &reply);
     show_result(code, reply);
     verify_reply_free(reply);
 }
@@ -176,8 +177,7 @@ static int32_t keeper_tick(void)
         if (verify_keeper_status_remark(status, &p) == 0) {
             snprintf(remark, sizeof remark, "%s", text_at(p));
         }
-        printf("keeper ended: %s %s\n", text_at(verify_code_user_message(code, NULL)),
-               remark);
+        printf("keeper ended: %s %s\n", text_at(verify_code_user_message(code, NULL)), remark);
     } else {
         if (state == VERIFY_KEEPER_GRACE) {
             printf("debug: grace %d\n", code);
@@ -239,8 +239,8 @@ int main(int argc, char **argv)
         return 1;
     }
     CHECK(start(argv[1], argv[2], argv[3], argv[4], argv[5]));
-    card_login(argv[7]);   /* 1006: the ban reason as the remark */
-    card_login(argv[6]);   /* 200: the keeper starts */
+    card_login(argv[7]); /* 1006: the ban reason as the remark */
+    card_login(argv[6]); /* 200: the keeper starts */
     CHECK(keeper != 0);
     /* the Timer: until the keeper has beaten once (its first heartbeat is the login's) */
     deadline = GetTickCount() + 20000;
@@ -253,7 +253,7 @@ int main(int argc, char **argv)
     }
     CHECK(state == VERIFY_KEEPER_ALIVE);
     account_login(argv[8], argv[9]); /* 1022: the old machine code as the remark */
-    change_bind(argv[8], argv[9]);   /* 200 */
+    change_bind(argv[8], argv[9]); /* 200 */
     account_login(argv[8], argv[9]); /* 200 */
     diagnose();
     CHECK(steps_seen > 0);
