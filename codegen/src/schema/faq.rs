@@ -3,7 +3,7 @@
 //! developer does, in English and in Simplified Chinese. What the end user reads is the code
 //! table's own message (`verify_code_user_message`), never written here again.
 //!
-//! [`check`] fails when a code has no row, or a row names no code: a code added to the core's
+//! [`rows`] fails when a code has no row, or a row names no code: a code added to the core's
 //! table stops the generator until its FAQ row is written.
 
 use verify_core::codes::CodeInfo;
