@@ -83,7 +83,7 @@ public static class CsharpCancel
                 }
                 else if (args[5] == "client-doctor")
                 {
-                    await client.DiagnoseAsync(null, cancel.Token, TimeSpan.FromSeconds(10));
+                    await client.DiagnoseAsync(null, TimeSpan.FromSeconds(10), cancel.Token);
                 }
                 else
                 {

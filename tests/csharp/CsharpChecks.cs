@@ -205,16 +205,20 @@ internal static class CsharpChecks
                 cancel.Cancel();
                 try
                 {
-                    client.Diagnose(null, cancel.Token);
+                    client.Diagnose(null, null, cancel.Token);
                     Expect(false, "doctor: a cancelled token throws");
                 }
                 catch (OperationCanceledException e)
                 {
                     Expect(e.CancellationToken == cancel.Token, "doctor: a cancelled token: " + e.Message);
+                    // Cancelled before the call: the library saw it and said so in its words.
+                    VerifyException inner = e.InnerException as VerifyException;
+                    Expect(inner != null && inner.Code == ResultCode.Cancelled,
+                        "doctor: a token cancelled before the call carries the library's error: " + e.InnerException);
                 }
                 try
                 {
-                    client.DiagnoseAsync(null, cancel.Token).Wait();
+                    client.DiagnoseAsync(null, null, cancel.Token).Wait();
                     Expect(false, "doctor: DiagnoseAsync with a cancelled token is cancelled");
                 }
                 catch (AggregateException e)

@@ -17,17 +17,18 @@ namespace Verify
         /// Returns the report whatever its steps say; blocks the calling thread; any thread.
         /// </summary>
         /// <param name="onStep">Called with each step, or null.</param>
-        /// <param name="cancellationToken">Stops the doctor within 50 ms.</param>
         /// <param name="deadline">The time for every step in all, or null for 10 s.</param>
+        /// <param name="cancellationToken">Stops the doctor within 50 ms.</param>
         /// <returns>The report: <see cref="Diagnosis.FirstLine"/> names the cause.</returns>
         /// <exception cref="ArgumentOutOfRangeException">A deadline under 1 ms or over UInt32.MaxValue ms.</exception>
         /// <exception cref="OperationCanceledException">Cancelled, with the library's <see cref="VerifyException"/> (<see cref="ResultCode.Cancelled"/>) inside.</exception>
         /// <exception cref="VerifyException">The library could not run the doctor (not a failed step: those are in the report).</exception>
         /// <exception cref="ObjectDisposedException">The client was disposed.</exception>
         public Diagnosis Diagnose([Nullable(new byte[] { 2, 1 })] Action<DiagnosisStep> onStep = null,
-            CancellationToken cancellationToken = default(CancellationToken), TimeSpan? deadline = null)
+            TimeSpan? deadline = null, CancellationToken cancellationToken = default(CancellationToken))
         {
-            cancellationToken.ThrowIfCancellationRequested();
+            // A token cancelled already is seen by the library (Register calls back at once), so
+            // the exception carries the library's words as for a cancel in flight.
             if (!cancellationToken.CanBeCanceled)
             {
                 // No token: an empty handle, which crosses as NULL.
@@ -55,22 +56,22 @@ namespace Verify
         }
 
         /// <summary>
-        /// <see cref="Diagnose(Action{DiagnosisStep}, CancellationToken, TimeSpan?)"/> on a thread
+        /// <see cref="Diagnose(Action{DiagnosisStep}, TimeSpan?, CancellationToken)"/> on a thread
         /// of its own (<paramref name="onStep"/> runs there): <paramref name="cancellationToken"/>
         /// stops the doctor within 50 ms and the task is cancelled.
         /// </summary>
         /// <param name="onStep">Called with each step, or null.</param>
-        /// <param name="cancellationToken">Stops the doctor within 50 ms.</param>
         /// <param name="deadline">The time for every step in all, or null for 10 s.</param>
+        /// <param name="cancellationToken">Stops the doctor within 50 ms.</param>
         /// <exception cref="ArgumentOutOfRangeException">A deadline under 1 ms or over UInt32.MaxValue ms.</exception>
         public Task<Diagnosis> DiagnoseAsync([Nullable(new byte[] { 2, 1 })] Action<DiagnosisStep> onStep = null,
-            CancellationToken cancellationToken = default(CancellationToken), TimeSpan? deadline = null)
+            TimeSpan? deadline = null, CancellationToken cancellationToken = default(CancellationToken))
         {
             if (deadline.HasValue)
             {
                 Args.Milliseconds(deadline.Value, "deadline");
             }
-            return Task.Factory.StartNew(() => Diagnose(onStep, cancellationToken, deadline), cancellationToken,
+            return Task.Factory.StartNew(() => Diagnose(onStep, deadline, cancellationToken), cancellationToken,
                 TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach, TaskScheduler.Default);
         }
 
