@@ -7,12 +7,12 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Duration;
 
 use verify_core::diagnose::DEFAULT_DIAGNOSE_DEADLINE;
-use verify_core::{codes, diagnose_client, CancelToken, DiagnoseOptions, Error, ErrorKind};
+use verify_core::{diagnose_client, CancelToken, DiagnoseOptions};
 
 use crate::cancel::verify_cancel;
 use crate::client::{borrow_handle, verify_client};
 use crate::diagnose::verify_diagnosis;
-use crate::guard::{clear_out, give_handle, guard_code};
+use crate::guard::{clear_out, guard_code};
 
 /// A doctor's step callback: `user_data` as given to `verify_client_diagnose`, then the step
 /// that finished: what it checked (`VERIFY_STEP_*`), its verdict (`VERIFY_VERDICT_*`), its
@@ -107,14 +107,7 @@ pub extern "system" fn verify_client_diagnose(
             }));
         };
         let report = diagnose_client(&handle.client, &settings, &mut each);
-        if report.cancelled {
-            return Err(Error::local(
-                ErrorKind::Cancelled,
-                "the doctor was cancelled before it finished",
-            ));
-        }
         // SAFETY: `out` was checked by `clear_out`.
-        unsafe { give_handle(out, verify_diagnosis::of(&report)) };
-        Ok(codes::OK)
+        unsafe { crate::diagnose::give_report(&report, out) }
     })
 }

@@ -171,16 +171,30 @@ pub extern "system" fn verify_diagnose(
             cancel: None,
         };
         let report = diagnose_with(&base_url, &app_id, &app_key, &options, &settings);
-        if report.cancelled {
-            return Err(Error::local(
-                ErrorKind::Cancelled,
-                "the doctor was cancelled before it finished",
-            ));
-        }
         // SAFETY: `out` was checked by `clear_out`.
-        unsafe { give_handle(out, verify_diagnosis::of(&report)) };
-        Ok(codes::OK)
+        unsafe { give_report(&report, out) }
     })
+}
+
+/// The end of both doctors' exports: a cancelled report is `VERIFY_ERR_CANCELLED` with no
+/// handle (the steps it skipped would read as failures); any other report is handed to the
+/// caller in `*out`.
+///
+/// # Safety
+/// `out` is a valid, writable out-pointer (checked by `clear_out`).
+pub(crate) unsafe fn give_report(
+    report: &Report,
+    out: *mut *mut verify_diagnosis,
+) -> Result<i32, Error> {
+    if report.cancelled {
+        return Err(Error::local(
+            ErrorKind::Cancelled,
+            "the doctor was cancelled before it finished",
+        ));
+    }
+    // SAFETY: the caller's contract.
+    unsafe { give_handle(out, verify_diagnosis::of(report)) };
+    Ok(codes::OK)
 }
 
 /// Frees a report. `verify_diagnosis_free(NULL)` does nothing. Ownership: takes
