@@ -22,6 +22,8 @@
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
 #                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64,
 #                                           linux-arm64
+#   dist/verify-<version>-windows.zip       the same folder as one zip (what a 易语言 or VB6
+#                                           user downloads)
 #
 # Usage: scripts/package-windows.sh [--out DIR] [--no-build] [--linux-lib FILE]
 #                                   [--linux-arm64-lib FILE] [--no-nuget]
@@ -110,5 +112,11 @@ if [ "$nuget" = 1 ]; then
     fi
     scripts/package-nuget.sh "${args[@]}" >/dev/null
 fi
+
+# The folder as one zip beside it (zip from scripts/install-deps.sh zip); UTF-8 names
+# (例子.e.txt) are stored as such.
+scripts/install-deps.sh zip >&2
+rm -f "$pkg.zip"
+(cd "$(dirname "$pkg")" && zip -qr "$(basename "$pkg").zip" "$(basename "$pkg")")
 
 echo "$pkg"

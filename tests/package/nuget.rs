@@ -219,6 +219,28 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() 
     ] {
         same_file(&pkg.join(file), &root().join(file));
     }
+    // The zip beside the folder holds the same files, the 易语言 and VB6 ones among them.
+    let zip = out.join(format!("verify-{version}-windows.zip"));
+    let listed = run_ok(
+        Command::new("unzip").arg("-Z1").arg(&zip),
+        "unzip -Z1 (the Windows zip)",
+    );
+    let zipped: BTreeSet<&str> = listed.lines().collect();
+    for file in [
+        "bindings/easy/verify.e.txt",
+        "bindings/easy/例子.e.txt",
+        "bindings/vb6/verify.bas",
+        "bindings/vb6/Example.bas",
+        "windows-x86/bin/verify.dll",
+        "SHA256SUMS",
+    ] {
+        let name = format!("verify-{version}-windows/{file}");
+        assert!(
+            zipped.contains(name.as_str()),
+            "{name} is not in {}",
+            zip.display()
+        );
+    }
 
     // The NuGet package: unpacked, exactly these files.
     let nupkg = pkg.join(format!("nuget/VerifySdk.{version}.nupkg"));
