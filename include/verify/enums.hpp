@@ -310,7 +310,8 @@ enum class VirtualSignKind : std::int32_t {
     return "unknown";
 }
 
-/// How a step of the doctor went, from best to worst.
+/// How a step of the doctor went, from best to worst. Later versions may add values: one not
+/// named here is kept as it is.
 enum class Verdict : std::int32_t {
     /// It worked.
     Pass = VERIFY_VERDICT_PASS,

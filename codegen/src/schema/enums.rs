@@ -481,7 +481,7 @@ pub const ENUMS: &[EnumSpec] = &[
         prefix: "VERIFY_VERDICT_",
         ty: IntType::I32,
         flags: false,
-        open: false,
+        open: true,
         home: Home::Generated,
         core: Some("verify_core::diagnose::Verdict::{} as i32"),
         members: &[

@@ -6,7 +6,7 @@
 
 namespace Verify
 {
-    /// <summary>How a step of the doctor went, from best to worst. (<c>VERIFY_VERDICT_*</c>)</summary>
+    /// <summary>How a step of the doctor went, from best to worst. (<c>VERIFY_VERDICT_*</c>) Later versions may add values: one not named here is kept as its number.</summary>
     public enum Verdict
     {
         /// <summary>It worked. (<c>VERIFY_VERDICT_PASS</c>)</summary>

@@ -228,7 +228,7 @@ class VirtualSign(OpenEnum):
     /sys/hypervisor/type)."""
 
 
-class Verdict(NamedEnum):
+class Verdict(OpenEnum):
     """How a step of the doctor went, from best to worst (``VERIFY_VERDICT_*``)."""
 
     PASS = 0
