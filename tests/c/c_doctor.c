@@ -121,6 +121,8 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     CHECK_INT(verify_diagnosis_count(NULL, &count), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_step(NULL, 0, &number, NULL, NULL, NULL),
               VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_diagnosis_step_text(NULL, 0, "en", &text), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_diagnosis_support_file(NULL, "en", &text), VERIFY_ERR_INVALID_ARGUMENT);
     verify_diagnosis_free(NULL);
 
     /* A plain-http URL off loopback: a report (the options step fails), not an error. */
@@ -133,6 +135,8 @@ static int misuse(const char *base_url, const char *app_id, const char *app_key)
     CHECK_INT(verify_diagnosis_json(diagnosis, NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_text(diagnosis, NULL), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK_INT(verify_diagnosis_text_in(diagnosis, "en", NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_diagnosis_step_text(diagnosis, 0, "en", NULL), VERIFY_ERR_INVALID_ARGUMENT);
+    CHECK_INT(verify_diagnosis_support_file(diagnosis, "en", NULL), VERIFY_ERR_INVALID_ARGUMENT);
     text = NULL;
     CHECK_INT(verify_diagnosis_text_in(diagnosis, "zh CN", &text), VERIFY_ERR_INVALID_ARGUMENT);
     CHECK(text == NULL);
