@@ -186,15 +186,14 @@ fn a_second_start_does_not_wait_for_a_slow_name_server() {
             launch
         };
         let mut starts = Vec::new();
+        let mut firsts = Vec::new();
         for _ in 0..3 {
             let launch = launch(&new_state_folder());
             let first = slot.start(Client::Verify, program, &launch);
             if first.code != 200 || first.ms < SLOW_DNS_MS || first.ms > first_bound {
-                return Some(format!(
-                    "{rtt} ms RTT: the first start is not the slow name server's (2 s) plus \
-                     no fault ({no_fault:.0} ms), within {first_bound:.0} ms:\n{}",
-                    report(std::slice::from_ref(&first))
-                ));
+                // A first start off its bound (a loaded machine) is tried again, as the second.
+                firsts.push(first);
+                continue;
             }
             let second = slot.start(Client::Verify, program, &launch);
             let done = second.code != 200 || second.ms <= bound || second.ms > 2.0 * bound;
@@ -202,6 +201,13 @@ fn a_second_start_does_not_wait_for_a_slow_name_server() {
             if done {
                 break;
             }
+        }
+        if starts.is_empty() {
+            return Some(format!(
+                "{rtt} ms RTT: no first start was the slow name server's (2 s) plus no fault \
+                 ({no_fault:.0} ms), within {first_bound:.0} ms:\n{}",
+                report(&firsts)
+            ));
         }
         let best = starts.iter().find(|s| s.code == 200 && s.ms <= bound);
         best.is_none().then(|| {
