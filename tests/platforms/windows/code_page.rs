@@ -53,7 +53,7 @@ pub(crate) fn system_code_page_is_gbk_on_chinese_windows_x86() {
     code_page(Arch::X86);
 }
 
-/// The language a text of the end user is in, by the doctor's first line.
+/// The language of a doctor's text report, by its title line.
 fn doctor_language(text: &str) -> Option<Language> {
     Language::ALL.into_iter().find(|language| {
         let title = match language {
@@ -61,7 +61,8 @@ fn doctor_language(text: &str) -> Option<Language> {
             Language::ZhCn => "verify 诊断",
             Language::ZhTw => "verify 診斷",
         };
-        text.starts_with(title)
+        // The report opens with its first line (the cause), then the title line.
+        text.lines().any(|line| line.starts_with(title))
     })
 }
 

@@ -414,7 +414,19 @@ static void every_function(const char *base_url, const char *app_id, const char 
         VERIFY_OK);
     verify_reply_free(reply);
     CHECK_INT(verify_cancel_new(&cancel), VERIFY_OK);
-    CHECK_INT(verify_cancel_cancel(cancel), VERIFY_OK);
+    {
+        /* A token attached to this thread cancels a call that takes none of its own. */
+        int32_t cancelled = -1;
+        CHECK_INT(verify_cancel_is_cancelled(cancel, &cancelled), VERIFY_OK);
+        CHECK_INT(cancelled, 0);
+        CHECK_INT(verify_cancel_attach(cancel), VERIFY_OK);
+        CHECK_INT(verify_cancel_cancel(cancel), VERIFY_OK);
+        CHECK_INT(verify_cancel_is_cancelled(cancel, &cancelled), VERIFY_OK);
+        CHECK_INT(cancelled, 1);
+        CHECK_INT(verify_get_bulletin(client, &reply), VERIFY_ERR_CANCELLED);
+        CHECK(reply == NULL);
+        CHECK_INT(verify_cancel_detach(cancel), VERIFY_OK);
+    }
     CHECK_INT(verify_social_login_wait(client, "STATE", NULL, 100, 1000, cancel, &reply),
               VERIFY_ERR_CANCELLED);
     CHECK(reply == NULL);
