@@ -89,6 +89,8 @@ class Probes:
             if op == "send":
                 sock.sendall(os.urandom(size))
                 return {"sent": size, "ms": (time.monotonic() - start) * 1000.0, "error": None}
+            sender = None
+            send_errors = []
             if op == "exchange":
                 # Sent beside the reading: an echo of more than the sockets' buffers would
                 # otherwise wait for itself.
@@ -97,16 +99,23 @@ class Probes:
                 def send():
                     try:
                         sock.sendall(data)
-                    except OSError:
-                        pass
+                    except OSError as err:
+                        send_errors.append(err)
 
-                threading.Thread(target=send, daemon=True).start()
+                sender = threading.Thread(target=send, daemon=True)
+                sender.start()
             got = 0
             while got < size:
                 data = sock.recv(min(65536, size - got))
                 if not data:
-                    return {"got": got, "ms": (time.monotonic() - start) * 1000.0,
-                            "error": "closed"}
+                    # A reset seen first by the sending thread leaves the reading side only
+                    # the end of the stream (the kernel reports the error once): say the reset.
+                    if sender is not None:
+                        sender.join(timeout)
+                    ms = (time.monotonic() - start) * 1000.0
+                    if send_errors:
+                        return {"got": got, "ms": ms, "error": error_name(send_errors[0])}
+                    return {"got": got, "ms": ms, "error": "closed"}
                 got += len(data)
             return {"got": got, "ms": (time.monotonic() - start) * 1000.0, "error": None}
         except OSError as err:
