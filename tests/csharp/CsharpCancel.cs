@@ -66,9 +66,17 @@ public static class CsharpCancel
         using (Client client = ClientOf(args[1], args[2], args[3]))
         using (CancellationTokenSource cancel = new CancellationTokenSource())
         {
+            // The time is taken before the cancel, on the canceller's own task: a callback
+            // registered on the token runs after the library's own (callbacks run in reverse
+            // order of registration), so the call could end before such a callback had run.
             long cancelledAt = 0;
-            cancel.Token.Register(() => Interlocked.Exchange(ref cancelledAt, Stopwatch.GetTimestamp()));
-            cancel.CancelAfter(int.Parse(args[4]));
+            int afterMs = int.Parse(args[4]);
+            Task canceller = Task.Run(async () =>
+            {
+                await Task.Delay(afterMs);
+                Interlocked.Exchange(ref cancelledAt, Stopwatch.GetTimestamp());
+                cancel.Cancel();
+            });
             ResultCode code = ResultCode.Ok;
             string message = string.Empty;
             try
@@ -99,6 +107,7 @@ public static class CsharpCancel
                 Expect(e.CancellationToken == cancel.Token, "the task's own token");
             }
             long returned = Stopwatch.GetTimestamp();
+            await canceller;
             double late = (returned - Interlocked.Read(ref cancelledAt)) * 1000.0 / Stopwatch.Frequency;
             Expect(code == ResultCode.Cancelled, "the library's code: " + code);
             Console.WriteLine("cancelled code={0} after_cancel_ms={1:F1} message={2}", (int)code, late, message);
