@@ -97,6 +97,8 @@ py=$tools/bin/python3
 # The notices and licences of the crates in the library, in every wheel and the sdist
 # (pyproject.toml's license-files: .dist-info/licenses/).
 notices=$(scripts/notices.sh "$work/THIRD-PARTY-NOTICES" | tail -n 1)
+# A Windows wheel's also name the mingw-w64 runtime the linker put into verify.dll
+# (scripts/notices.sh --windows, in stage below).
 
 version=$(sed -n 's/^version = "\(.*\)"$/\1/p' bindings/python/pyproject.toml | head -n 1)
 crate_version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
@@ -109,7 +111,10 @@ stage() {
     dir=$(mktemp -d "$work/stage.XXXXXX")
     cp -r bindings/python/. "$dir/"
     cp LICENSE-MIT LICENSE-APACHE "$dir/"
-    cp "$notices" "$dir/THIRD-PARTY-NOTICES"
+    case "$lib" in
+        *.dll) scripts/notices.sh --windows "$dir/THIRD-PARTY-NOTICES" > /dev/null ;;
+        *) cp "$notices" "$dir/THIRD-PARTY-NOTICES" ;;
+    esac
     rm -rf "$dir/build" "$dir"/src/*.egg-info "$dir"/src/verify/libverify.so \
         "$dir"/src/verify/verify.dll "$dir"/src/verify/libverify.dylib
     find "$dir" -name __pycache__ -prune -exec rm -rf {} +

@@ -8,6 +8,13 @@
 #                                           wheels' and NuGet package's libraries carry)
 #   scripts/notices.sh --with-sandbox OUT   the same, then a part for verify-sandbox (the Linux
 #                                           package's bin/)
+#   scripts/notices.sh --windows OUT        the library's, then a part for what the GNU
+#                                           toolchain links into verify.dll besides the crates:
+#                                           the mingw-w64 runtime (startup code, libmingwex,
+#                                           libmingw32) and GCC's libgcc (the unwinder), with
+#                                           the copyright files of the Debian packages that hold
+#                                           the files the linker takes (what the Windows zip,
+#                                           the NuGet package and the Windows wheels carry)
 #   scripts/notices.sh --check              cargo-deny's licence check of the crates of both
 #                                           against deny.toml's allow-list
 #
@@ -33,6 +40,7 @@ scope=library
 case "${1:-}" in
     --check) scope=check ;;
     --with-sandbox) scope=with-sandbox; shift ;;
+    --windows) scope=windows; shift ;;
     -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
     ""|-*) echo "usage: $0 [--with-sandbox] OUT | --check (try --help)" >&2; exit 2 ;;
 esac
@@ -60,8 +68,46 @@ fi
 
 out=${1:?an output file}
 target_root=${CARGO_TARGET_DIR:-target}
-key=$( { cat Cargo.lock deny.toml scripts/notices/*.hbs; echo "$scope"; "$about" --version; } |
-    sha256sum | cut -c1-16)
+
+# runtime_copyrights: the copyright files of the Debian packages holding the libraries the
+# mingw-w64 linkers of scripts/build-windows.sh take besides the crates' objects (found as the
+# linker finds them), each text once: a line "FILE PACKAGE[,PACKAGE...]" for each (the
+# packages whose copyright file has that text). Fails when one cannot be found.
+runtime_copyrights() {
+    local prefix file package hash
+    local -A packages=() files=() names=()
+    for prefix in x86_64-w64-mingw32 i686-w64-mingw32; do
+        command -v "$prefix-gcc" > /dev/null ||
+            fail "no $prefix-gcc: scripts/install-deps.sh mingw installs it"
+        for file in libgcc.a libgcc_eh.a libmingwex.a libmingw32.a dllcrt2.o; do
+            file=$(readlink -f "$("$prefix-gcc" -print-file-name="$file")")
+            [ -f "$file" ] || fail "$prefix-gcc finds no $file"
+            package=$(dpkg -S "$file" 2> /dev/null | head -n 1 | cut -d: -f1) || package=
+            [ -n "$package" ] || fail "no Debian package holds $file"
+            packages[$package]=1
+        done
+    done
+    for package in $(printf '%s\n' "${!packages[@]}" | sort); do
+        file=$(readlink -f "/usr/share/doc/$package/copyright")
+        [ -s "$file" ] || fail "the package $package has no copyright file"
+        hash=$(sha256sum < "$file" | cut -c1-64)
+        files[$hash]=${files[$hash]:-$file}
+        names[$hash]=${names[$hash]:+${names[$hash]},}$package
+    done
+    for hash in $(printf '%s\n' "${!files[@]}" | sort); do
+        echo "${files[$hash]} ${names[$hash]}"
+    done | sort -k2
+}
+
+runtime=()
+if [ "$scope" = windows ]; then
+    mapfile -t runtime < <(runtime_copyrights)
+    [ "${#runtime[@]}" -gt 0 ] || fail "no copyright file of the Windows runtime"
+fi
+
+key=$( { cat Cargo.lock deny.toml scripts/notices/*.hbs; echo "$scope";
+         for entry in "${runtime[@]}"; do echo "$entry"; cat "${entry%% *}"; done;
+         "$about" --version; } | sha256sum | cut -c1-16)
 made=$target_root/notices/THIRD-PARTY-NOTICES-$scope-$key
 if [ ! -s "$made" ]; then
     mkdir -p "$target_root/notices"
@@ -88,6 +134,30 @@ PY
             fail "cargo-about could not make the notices of $manifest (above)"
         cat "$work/$template" >> "$work/notices"
     done
+    if [ "$scope" = windows ]; then
+        {
+            cat <<'TEXT'
+
+================================================================================
+verify.dll: the runtime of the GNU toolchain
+--------------------------------------------------------------------------------
+
+Besides the crates above, the linker of mingw-w64 puts into verify.dll (x64 and x86) the
+mingw-w64 runtime (the DLL's startup code, libmingwex, libmingw32: mostly public domain, the
+rest under the ZPL-2.1 and other permissive licences, whose binary clause asks for the
+notice below) and GCC's libgcc (the unwinder of a panic caught at the C ABI: GPL-3.0 with
+the GCC Runtime Library Exception 3.1, which lets a program carry it under terms of its
+own choice). Below are the copyright files of the Debian packages the DLLs were linked
+from, as those packages ship them.
+TEXT
+            for entry in "${runtime[@]}"; do
+                printf '\n================================================================================\n'
+                printf 'the copyright file of the Debian packages %s\n' "${entry#* }"
+                printf -- '--------------------------------------------------------------------------------\n\n'
+                cat "${entry%% *}"
+            done
+        } >> "$work/notices"
+    fi
     grep -q '^  ring ' "$work/notices" || fail "the notices list no ring: not the library's crates?"
     mv "$work/notices" "$made"
 fi

@@ -12,8 +12,9 @@
 #     README.md                                          bindings/csharp/README.md
 #     LICENSE-MIT, LICENSE-APACHE                        verify's licence texts
 #     THIRD-PARTY-NOTICES                                the notices and licences of the
-#                                                        crates in the native libraries
-#                                                        (scripts/notices.sh)
+#                                                        crates in the native libraries and
+#                                                        of the mingw-w64 runtime in the
+#                                                        DLLs (scripts/notices.sh --windows)
 #   with its license (the expression MIT OR Apache-2.0, as Cargo.toml), its repository (git,
 #   the commit it was built from, and the URL of Cargo.toml's `repository` when set) and its
 #   readme in the manifest.
@@ -129,7 +130,10 @@ else
 fi
 cp bindings/csharp/README.md "$stage/README.md"
 cp LICENSE-MIT LICENSE-APACHE "$stage/"
-scripts/notices.sh "$stage/THIRD-PARTY-NOTICES" > /dev/null
+# With the Windows DLLs, the notices of what the mingw-w64 linker put into them too.
+notices_scope=(--windows)
+[ "$this_machine" = 1 ] && notices_scope=()
+scripts/notices.sh "${notices_scope[@]}" "$stage/THIRD-PARTY-NOTICES" > /dev/null
 
 mkdir -p "$out"
 nupkg=$(cd "$out" && pwd)/VerifySdk.$version.nupkg

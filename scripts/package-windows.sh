@@ -17,8 +17,9 @@
 #     LICENSE-MIT  LICENSE-APACHE
 #     docs/*.md  docs/zh-CN/*.md  SECURITY.md  (every page the READMEs link to)
 #     SHA256SUMS                            the SHA-256 of each verify.dll (scripts/sha256sums.sh)
-#     THIRD-PARTY-NOTICES                   the notices and licences of the crates built into
-#                                           the DLLs (scripts/notices.sh): ship it with them
+#     THIRD-PARTY-NOTICES                   the notices and licences of the crates and of the
+#                                           mingw-w64 runtime built into the DLLs
+#                                           (scripts/notices.sh --windows): ship it with them
 #     nuget/VerifySdk.<version>.nupkg       scripts/package-nuget.sh: the compiled binding
 #                                           (lib/net47), runtimes/win-x64, win-x86, linux-x64,
 #                                           linux-arm64
@@ -100,7 +101,7 @@ cp SECURITY.md "$pkg/"
 # The SHA-256 of each DLL: a program hard-codes the one it ships and checks the file before
 # its first call (docs/hardening.md).
 scripts/sha256sums.sh "$pkg" windows-x64/bin/verify.dll windows-x86/bin/verify.dll
-scripts/notices.sh "$pkg/THIRD-PARTY-NOTICES" > /dev/null
+scripts/notices.sh --windows "$pkg/THIRD-PARTY-NOTICES" > /dev/null
 
 if [ "$nuget" = 1 ]; then
     args=(--out "$pkg/nuget" --windows "$windows")

@@ -300,10 +300,16 @@ fn windows_package_and_nuget_package_are_complete_and_load_on_mono_and_dotnet() 
     for licence in ["LICENSE-MIT", "LICENSE-APACHE"] {
         same_file(&unpacked.join(licence), &root().join(licence));
     }
-    // The notices of the crates in the native libraries, in the NuGet package and beside the
-    // DLLs of the Windows package.
-    common::host::assert_third_party_notices(&unpacked.join("THIRD-PARTY-NOTICES"), false);
-    common::host::assert_third_party_notices(&pkg.join("THIRD-PARTY-NOTICES"), false);
+    // The notices of the crates in the native libraries and of the mingw-w64 runtime in the
+    // DLLs, in the NuGet package and beside the DLLs of the Windows package.
+    common::host::assert_third_party_notices(
+        &unpacked.join("THIRD-PARTY-NOTICES"),
+        common::host::Notices::Windows,
+    );
+    common::host::assert_third_party_notices(
+        &pkg.join("THIRD-PARTY-NOTICES"),
+        common::host::Notices::Windows,
+    );
     // ELF, and e_machine (offset 18): x86-64 (62), AArch64 (183).
     for (rid, machine) in [("linux-x64", 62u16), ("linux-arm64", 183)] {
         let so = fs::read(unpacked.join(format!("runtimes/{rid}/native/libverify.so")))

@@ -67,7 +67,10 @@ fn package(scratch: &Scratch) -> PathBuf {
     }
     // The notices of the crates in the library and the sandbox, as scripts/notices.sh makes
     // them.
-    common::host::assert_third_party_notices(&folder.join("THIRD-PARTY-NOTICES"), true);
+    common::host::assert_third_party_notices(
+        &folder.join("THIRD-PARTY-NOTICES"),
+        common::host::Notices::WithSandbox,
+    );
     // The C++ headers verify.hpp includes, the whole folder as in the repository.
     let mut folders = vec![PathBuf::from("include/verify")];
     let mut headers = 0;

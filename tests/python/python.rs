@@ -524,19 +524,21 @@ fn release_wheels_and_sdist() {
         assert!(shipped == repository, "the wheel's {licence}");
     }
     // Every wheel carries the notices of the crates in its library (scripts/notices.sh).
-    let notices = common::host::third_party_notices(false);
-    for platform in [
-        "manylinux_2_17_x86_64",
-        "manylinux_2_17_aarch64",
-        "win_amd64",
-        "win32",
+    // (A Windows wheel's with the mingw-w64 runtime the linker put into verify.dll.)
+    let notices = common::host::third_party_notices(common::host::Notices::Library);
+    let windows_notices = common::host::third_party_notices(common::host::Notices::Windows);
+    for (platform, notices) in [
+        ("manylinux_2_17_x86_64", &notices),
+        ("manylinux_2_17_aarch64", &notices),
+        ("win_amd64", &windows_notices),
+        ("win32", &windows_notices),
     ] {
         let shipped = read(
             &wheel(platform),
             &format!("verify_sdk-{VERSION}.dist-info/licenses/THIRD-PARTY-NOTICES"),
         );
         assert!(
-            shipped == notices,
+            &shipped == notices,
             "{platform}: the wheel's THIRD-PARTY-NOTICES"
         );
     }
