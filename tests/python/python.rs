@@ -8,7 +8,7 @@
 //!   hosts: card login, account login, wrong password, bad card, wrong AppKey, an offline
 //!   start, the keeper seeing a ban; a newcomer's, with the bad card's message in Chinese),
 //!   checked like them by `common::host::TypedProgram`;
-//! - `mypy --strict` over the package and over the typed program (which satisfies it with no
+//! - `mypy --strict` over the package, its pytest suite and the typed program (which satisfies it with no
 //!   `assert` and no `cast`), and `vermin` for the oldest CPython the package states (3.8);
 //! - `scripts/build-python.sh` with no target: this machine's wheel alone, which installs;
 //! - a program frozen with PyInstaller, with no hook of its own, run against the sandbox;
@@ -18,7 +18,8 @@
 //!   `VERIFY_LIBRARY`.
 //!
 //! Tools come from PyPI once, into `target/python/` (reused): the build venv of
-//! build-python.sh (setuptools, wheel, build, auditwheel, mypy, vermin) and a wheelhouse of
+//! build-python.sh (setuptools, wheel, build, auditwheel, mypy, vermin; pytest added for the
+//! types of the suite) and a wheelhouse of
 //! pytest and PyInstaller that each fresh venv installs from without the network.
 
 #[path = "../common/mod.rs"]
@@ -78,7 +79,7 @@ fn test_wheel() -> PathBuf {
 
             let python = tools_python();
             let ready = Command::new(&python)
-                .args(["-c", "import mypy, vermin"])
+                .args(["-c", "import mypy, vermin, pytest"])
                 .status()
                 .is_ok_and(|s| s.success());
             if !ready {
@@ -91,8 +92,9 @@ fn test_wheel() -> PathBuf {
                         "--disable-pip-version-check",
                         "mypy",
                         "vermin",
+                        "pytest",
                     ]),
-                    "pip install mypy vermin",
+                    "pip install mypy vermin pytest",
                 );
             }
             let wheelhouse = work().join("wheelhouse");
@@ -271,6 +273,15 @@ fn mypy_strict_and_the_oldest_python() {
             .args(["-m", "mypy", "--strict", "--no-incremental"])
             .current_dir(&package),
         "mypy --strict",
+    );
+    // The pytest suite too, as a Python developer's own tests would be checked (pytest in the
+    // tools venv for its types).
+    run(
+        Command::new(tools_python())
+            .args(["-m", "mypy", "--strict", "--no-incremental", "tests"])
+            .env("MYPYPATH", package.join("src"))
+            .current_dir(&package),
+        "mypy --strict of bindings/python/tests",
     );
     // The newcomer's typed program passes mypy --strict on the package's types alone: no
     // assert, no cast, no type: ignore to help it.

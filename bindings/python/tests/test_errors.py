@@ -10,7 +10,7 @@ import pickle
 import socket
 import threading
 from pathlib import Path
-from typing import Iterator, Tuple, Type
+from typing import Callable, Iterator, List, Tuple, Type
 
 import pytest
 
@@ -44,9 +44,10 @@ def english() -> Iterator[None]:
     verify.set_language(None)
 
 
-def raised(kind: Type[verify.VerifyError], error: verify.VerifyError, code: verify.Code) -> None:
+def raised(kind: Type[verify.VerifyError], error: BaseException, code: verify.Code) -> None:
     """``error`` is exactly ``kind`` with ``code``, and its message is for the developer."""
     assert type(error) is kind, repr(error)
+    assert isinstance(error, verify.VerifyError)
     assert error.code is code
     assert str(error).startswith(f"{int(code)} {verify.describe(code)}")
     assert error.description == verify.describe(code)
@@ -71,11 +72,12 @@ def test_the_classes_and_their_bases() -> None:
 
 def test_wrong_credentials(program: Program, client: verify.Client, english: None) -> None:
     program.account("frank", "right")
-    for call, code in [
+    cases: List[Tuple[Callable[[], object], verify.Code]] = [
         (lambda: client.single_login("NOPE-CARD-0000-0000"), verify.Code.CARD_INVALID),
         (lambda: client.user_login("frank", "wrong"), verify.Code.WRONG_PASSWORD),
         (lambda: client.user_login("nobody", "x"), verify.Code.USER_NOT_REGISTERED),
-    ]:
+    ]
+    for call, code in cases:
         with pytest.raises(verify.WrongCredentials) as error:
             call()
         raised(verify.WrongCredentials, error.value, code)
@@ -205,6 +207,7 @@ def test_timeout(program: Program, english: None) -> None:
         with pytest.raises(TimeoutError) as error:
             client.get_bulletin()
     raised(verify.VerifyTimeout, error.value, verify.Code.TIMEOUT)
+    assert isinstance(error.value, verify.VerifyTimeout)
     assert error.value.user_message == "The licensing server did not answer in time. Please try again later."
 
 

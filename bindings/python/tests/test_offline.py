@@ -35,9 +35,9 @@ def test_offline_start(program: Program, mac: str, tmp_path: Path) -> None:
         assert offline.token is None  # an offline verdict carries no token
 
         with restarted.keep_alive(offline, interval=1) as keeper:
-            first = keeper.next_event(timeout=30)
-            assert first is not None and first.kind == verify.EventKind.OFFLINE
-            assert first.grace_end == offline.offline.grace_end
+            opening = keeper.next_event(timeout=30)
+            assert opening is not None and opening.kind == verify.EventKind.OFFLINE
+            assert opening.grace_end == offline.offline.grace_end
             kinds = []
             for event in keeper.events(timeout=60):
                 kinds.append(event.kind)
