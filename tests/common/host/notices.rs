@@ -70,7 +70,8 @@ pub fn third_party_notices(scope: Notices) -> Vec<u8> {
     }
     if windows {
         assert_eq!(
-            text.matches("the copyright file of the Debian packages ").count(),
+            text.matches("the copyright file of the Debian packages ")
+                .count(),
             2,
             "the runtime's copyright files, each once (gcc-mingw-w64 and mingw-w64)"
         );
