@@ -248,9 +248,8 @@ fn no_hand_written_declarations() {
 /// The example programs: `bindings/easy/例子.e.txt` and `bindings/vb6/Example.bas`.
 const EASY_EXAMPLE: &str = "bindings/easy/例子.e.txt";
 const VB6_EXAMPLE: &str = "bindings/vb6/Example.bas";
-/// The replays of the examples under Wine (`tests/platforms/windows/easy_vb6.rs`).
-const EASY_REPLAY: &str = "tests/platforms/windows/easy_replay.c";
-const VB6_REPLAY: &str = "tests/platforms/windows/vb6_replay.c";
+/// The replay of both examples under Wine (`tests/platforms/windows/easy_vb6.rs`).
+use common::host::EXAMPLE_REPLAY;
 
 /// Every call of verify.dll in each example is a declared command, with as many arguments
 /// as its declaration has parameters (an IDE would refuse it otherwise, or VB6 would fail
@@ -319,14 +318,13 @@ fn without_comments(source: &str) -> String {
     code
 }
 
-/// The C replays of the examples (run under Wine by `tests/platforms/windows/easy_vb6.rs`)
-/// make the example's calls in the example's order, so the two cannot drift.
+/// The C replay of the examples (run under Wine for each by
+/// `tests/platforms/windows/easy_vb6.rs`) makes each example's calls in the example's order,
+/// so none of the three can drift.
 #[test]
 fn the_replays_make_the_example_calls() {
-    for (example, replay, vb6) in [
-        (EASY_EXAMPLE, EASY_REPLAY, false),
-        (VB6_EXAMPLE, VB6_REPLAY, true),
-    ] {
+    let replay = EXAMPLE_REPLAY;
+    for (example, vb6) in [(EASY_EXAMPLE, false), (VB6_EXAMPLE, true)] {
         let example_text = std::fs::read_to_string(root().join(example)).expect("an example");
         let replay_text = std::fs::read_to_string(root().join(replay)).expect("a replay");
         let names = |calls: Vec<(String, usize)>| -> Vec<String> {

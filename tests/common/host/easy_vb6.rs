@@ -10,6 +10,9 @@ use super::root;
 pub const EASY_DECLARATIONS: &str = "bindings/easy/verify.e.txt";
 /// The VB6 module.
 pub const VB6_MODULE: &str = "bindings/vb6/verify.bas";
+/// The C replay of both example programs (`bindings/easy/例子.e.txt`,
+/// `bindings/vb6/Example.bas`) under Wine, built once for each host.
+pub const EXAMPLE_REPLAY: &str = "tests/platforms/windows/example_replay.c";
 
 /// One declared command of a host language.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -42,23 +42,21 @@ pub(crate) fn easy_declarations_call_every_export_stdcall_under_wine_x86() {
     assert_eq!(called, wanted, "every command called once, the stack kept");
 }
 
-/// A replay of an example (`tests/platforms/windows/<name>.c`) built against `header` (the
-/// declarations made from the generated file, written beside it as `<header_name>`) and run
+/// The replay of an example (`tests/platforms/windows/example_replay.c`, one source for both:
+/// `flags` choose the host's) built as `<name>.exe` against `header` (the declarations made
+/// from the generated file, written beside it as `<header_name>`) and run
 /// against the sandbox: a banned card (1006, its reason as the remark), a card that logs in
 /// and starts the keeper (the 时钟/Timer sees it alive), an account bound to another machine
 /// (1022, the old machine code as the remark), 换绑 and the login after it, and the doctor
 /// with its callback. That the replay makes the example's calls in the example's order is
 /// checked by `hosts_declarations`.
-fn replay(name: &str, header_name: &str, header: String) {
+fn replay(name: &str, flags: &[&str], header_name: &str, header: String) {
     let dir = program_dir(Arch::X86);
     fs::write(dir.join(header_name), header).expect("write the declarations");
+    // A copy of its own for each host: the two tests may run at once.
     let source = dir.join(format!("{name}.c"));
-    fs::copy(
-        root().join(format!("tests/platforms/windows/{name}.c")),
-        &source,
-    )
-    .expect("copy the replay");
-    let exe = compile(Arch::X86, &source, name);
+    fs::copy(root().join(common::host::EXAMPLE_REPLAY), &source).expect("copy the replay");
+    let exe = compile_with(Arch::X86, &source, name, flags);
 
     let program = common::Program::new(common::sandbox(), serde_json::json!({"max_rebinds": 5}));
     let card = program.day_card(&common::unique("HOST-CARD-"), 30);
@@ -100,14 +98,15 @@ fn replay(name: &str, header_name: &str, header: String) {
     }
 }
 
-/// `bindings/easy/例子.e.txt` replayed by `tests/platforms/windows/easy_replay.c` through the
-/// declarations of `verify.e.txt`.
+/// `bindings/easy/例子.e.txt` replayed by `tests/platforms/windows/example_replay.c` through
+/// the declarations of `verify.e.txt`.
 #[test]
 pub(crate) fn easy_example_replays_under_wine_x86() {
     let text =
         fs::read_to_string(root().join(common::host::EASY_DECLARATIONS)).expect("verify.e.txt");
     replay(
         "easy_replay",
+        &[],
         "easy_decl.h",
         common::host::easy_c_declarations(
             &common::host::easy_commands(&text),
@@ -116,13 +115,14 @@ pub(crate) fn easy_example_replays_under_wine_x86() {
     );
 }
 
-/// `bindings/vb6/Example.bas` replayed by `tests/platforms/windows/vb6_replay.c` through the
-/// `Declare`s of `verify.bas`.
+/// `bindings/vb6/Example.bas` replayed by `tests/platforms/windows/example_replay.c`
+/// (`-DREPLAY_VB6`) through the `Declare`s of `verify.bas`.
 #[test]
 pub(crate) fn vb6_example_replays_under_wine_x86() {
     let text = fs::read_to_string(root().join(common::host::VB6_MODULE)).expect("verify.bas");
     replay(
         "vb6_replay",
+        &["-DREPLAY_VB6"],
         "vb6_decl.h",
         common::host::vb6_c_declarations(
             &common::host::vb6_declared(),

@@ -64,8 +64,9 @@
 //!
 //! - `tests/platforms/windows/easy_vb6.rs`: 易语言 and VB6 (x86 only). A program made from
 //!   `bindings/easy/verify.e.txt` calls every DLL command as declared and checks the stack
-//!   pointer after each; `easy_replay.c` and `vb6_replay.c` replay `bindings/easy/例子.e.txt`
-//!   and `bindings/vb6/Example.bas` call for call with the declared types against the sandbox.
+//!   pointer after each; `example_replay.c`, built once for each host, replays
+//!   `bindings/easy/例子.e.txt` and `bindings/vb6/Example.bas` call for call with the declared
+//!   types against the sandbox.
 //!
 //! Every program runs for x64 and x86; x86 programs are linked with
 //! `--disable-stdcall-fixup`, so that a calling convention mismatch between the header and

@@ -1,17 +1,39 @@
 /*
- * easy_replay.c: bindings/easy/例子.e.txt replayed call for call under 32-bit Wine, through the
- * commands as the 易语言 file declares them (easy_decl.h, made by tests/platforms/windows/easy_vb6.rs
- * from bindings/easy/verify.e.txt: __stdcall, 整数型 int32_t, 长整数型 int64_t, 文本型 char *,
- * 传址 a pointer, and the .常量 as #defines). Each 子程序 of the example is a function here with
- * the same calls in the same order (the test compares the two lists); 信息框 and 调试输出 print.
+ * example_replay.c: the example programs replayed call for call under 32-bit Wine, through the
+ * declarations of the generated files, as the IDE declares them; built twice by
+ * tests/platforms/windows/easy_vb6.rs:
+ *   - 易语言 (the default): bindings/easy/例子.e.txt through easy_decl.h, made from
+ *     bindings/easy/verify.e.txt: __stdcall, 整数型 int32_t, 长整数型 int64_t, 文本型 char *,
+ *     传址 a pointer, and the .常量 as #defines; an empty 文本型 is "";
+ *   - VB6 (-DREPLAY_VB6): bindings/vb6/Example.bas through vb6_decl.h, made from
+ *     bindings/vb6/verify.bas: __stdcall, Long int32_t, ByRef a pointer, Currency the 64-bit
+ *     integer it is, a ByVal String the char * of its ANSI copy, vbNullString NULL; the Consts
+ *     and Enums as #defines.
+ * The two examples make the same calls in the same order. Each 子程序 / procedure of an example
+ * is a function here (named in the comment above it, 易语言 first) with the same calls in the
+ * same order (tests/hosts/declarations.rs compares the lists); 信息框, 调试输出, MsgBox and
+ * Debug.Print print.
  *
- *   easy_replay BASE_URL MIRROR_URL APP_ID APP_KEY STATE_FOLDER CARD BANNED_CARD USERNAME PASSWORD
+ *   example_replay BASE_URL MIRROR_URL APP_ID APP_KEY STATE_FOLDER CARD BANNED_CARD USERNAME
+ *                  PASSWORD
  */
 
 #include <stdio.h>
 #include <string.h>
 
+#if defined(REPLAY_VB6)
+#include "vb6_decl.h"
+/* vbNullString: a ByVal String passes NULL */
+#define NO_TEXT(slot) NULL
+/* AddressOf: a Long */
+#define ADDRESS_OF(f) ((int32_t)(uintptr_t)(f))
+#else
 #include "easy_decl.h"
+/* "": an empty 文本型 */
+#define NO_TEXT(slot) text_arg(slot, "")
+/* &子程序: a 子程序指针 */
+#define ADDRESS_OF(f) ((void *)(uintptr_t)(f))
+#endif
 
 static long checks, failed;
 
@@ -24,13 +46,13 @@ static long checks, failed;
         }                                                                                          \
     } while (0)
 
-/* 指针到文本 () */
+/* 指针到文本 (); VerifyText */
 static const char *text_at(int32_t p)
 {
     return p == 0 ? "" : (const char *)(uintptr_t)p;
 }
 
-/* 程序集变量 */
+/* 程序集变量; the module's Private variables */
 static int32_t client;
 static char machine[64];
 static int32_t keeper;
@@ -42,7 +64,7 @@ static char *text_arg(int slot, const char *value)
     return text_buffer[slot];
 }
 
-/* __启动窗口_创建完毕 */
+/* __启动窗口_创建完毕; VerifyStart */
 static int start(const char *base_url, const char *mirror, const char *app_id, const char *app_key,
                  const char *state_folder)
 {
@@ -69,11 +91,11 @@ static int start(const char *base_url, const char *mirror, const char *app_id, c
                                           text_arg(2, app_key), options, &client);
     verify_client_options_free(options);
     if (code != VERIFY_OK) {
-        printf("message: %s\n", text_at(verify_code_user_message(code, text_arg(0, ""))));
+        printf("message: %s\n", text_at(verify_code_user_message(code, NO_TEXT(0))));
         printf("debug: %d %s\n", code, text_at(verify_last_error_message()));
         return 0;
     }
-    if (verify_machine_check_new(text_arg(0, "10001"), text_arg(1, ""), &check) == VERIFY_OK) {
+    if (verify_machine_check_new(text_arg(0, "10001"), NO_TEXT(1), &check) == VERIFY_OK) {
         verify_machine_check_code(check, &p);
         snprintf(machine, sizeof machine, "%s", text_at(p));
         verify_machine_check_outcome(check, &outcome);
@@ -88,7 +110,7 @@ static int start(const char *base_url, const char *mirror, const char *app_id, c
     return 1;
 }
 
-/* 显示结果 */
+/* 显示结果; ShowResult */
 static int show_result(int32_t code, int32_t reply)
 {
     int32_t p = 0, reason = 0;
@@ -96,7 +118,7 @@ static int show_result(int32_t code, int32_t reply)
     char remark[256] = "";
 
     if (reply == 0) {
-        printf("message: %s\n", text_at(verify_code_user_message(code, text_arg(0, ""))));
+        printf("message: %s\n", text_at(verify_code_user_message(code, NO_TEXT(0))));
         printf("debug: %d %s\n", code, text_at(verify_last_error_message()));
         return 0;
     }
@@ -124,12 +146,12 @@ static int show_result(int32_t code, int32_t reply)
     return 0;
 }
 
-/* _按钮_卡密登录_被单击 */
+/* _按钮_卡密登录_被单击; CardLogin */
 static void card_login(const char *card)
 {
     int32_t reply = 0, code, keeper_options = 0;
 
-    code = verify_single_login(client, text_arg(0, card), machine, text_arg(1, ""), &reply);
+    code = verify_single_login(client, text_arg(0, card), machine, NO_TEXT(1), &reply);
     if (show_result(code, reply)) {
         verify_keeper_options_new(&keeper_options);
         verify_keeper_options_set_interval(keeper_options, 60000);
@@ -140,7 +162,7 @@ static void card_login(const char *card)
     verify_reply_free(reply);
 }
 
-/* _按钮_账号登录_被单击 */
+/* _按钮_账号登录_被单击; AccountLogin */
 static void account_login(const char *username, const char *password)
 {
     int32_t reply = 0, code;
@@ -150,7 +172,7 @@ static void account_login(const char *username, const char *password)
     verify_reply_free(reply);
 }
 
-/* _按钮_换绑_被单击 */
+/* _按钮_换绑_被单击; ChangeBind */
 static void change_bind(const char *username, const char *password)
 {
     int32_t reply = 0, code;
@@ -161,7 +183,7 @@ static void change_bind(const char *username, const char *password)
     verify_reply_free(reply);
 }
 
-/* _时钟_保活_周期事件 */
+/* _时钟_保活_周期事件; KeeperTick */
 static int32_t keeper_tick(void)
 {
     int32_t status = 0, state = 0, code = 0, p = 0;
@@ -176,7 +198,7 @@ static int32_t keeper_tick(void)
         if (verify_keeper_status_remark(status, &p) == 0) {
             snprintf(remark, sizeof remark, "%s", text_at(p));
         }
-        printf("keeper ended: %s %s\n", text_at(verify_code_user_message(code, text_arg(0, ""))),
+        printf("keeper ended: %s %s\n", text_at(verify_code_user_message(code, NO_TEXT(0))),
                remark);
     } else {
         if (state == VERIFY_KEEPER_GRACE) {
@@ -187,7 +209,8 @@ static int32_t keeper_tick(void)
     return state;
 }
 
-/* 诊断回调: a 易语言 子程序 of five 整数型, called by address (stdcall) */
+/* 诊断回调: a 易语言 子程序 of five 整数型, called by address (stdcall); DiagnosisStep: a
+ * procedure of five ByVal Long, given with AddressOf (stdcall) */
 static long steps_seen;
 static void __stdcall diagnosis_step(int32_t user_data, int32_t step, int32_t verdict, int32_t key,
                                      int32_t sentence)
@@ -198,19 +221,19 @@ static void __stdcall diagnosis_step(int32_t user_data, int32_t step, int32_t ve
     printf("step %d %d %s\n", step, verdict, text_at(sentence));
 }
 
-/* _按钮_诊断_被单击 */
+/* _按钮_诊断_被单击; Diagnose */
 static void diagnose(void)
 {
     int32_t diagnosis = 0, p = 0;
 
-    verify_client_diagnose(client, 0, 20000, (void *)(uintptr_t)diagnosis_step, 0, &diagnosis);
-    if (verify_diagnosis_first_line(diagnosis, text_arg(0, ""), &p) == 0) {
+    verify_client_diagnose(client, 0, 20000, ADDRESS_OF(diagnosis_step), 0, &diagnosis);
+    if (verify_diagnosis_first_line(diagnosis, NO_TEXT(0), &p) == 0) {
         printf("doctor: %s\n", text_at(p));
     }
     verify_diagnosis_free(diagnosis);
 }
 
-/* __启动窗口_将被销毁 */
+/* __启动窗口_将被销毁; VerifyStop */
 static void stop(void)
 {
     if (keeper != 0) {
@@ -228,9 +251,9 @@ int main(int argc, char **argv)
     int32_t state = 0;
 
     if (argc != 10) {
-        printf(
-            "usage: easy_replay BASE_URL MIRROR_URL APP_ID APP_KEY STATE_FOLDER CARD BANNED_CARD "
-            "USERNAME PASSWORD\n");
+        printf("usage: example_replay BASE_URL MIRROR_URL APP_ID APP_KEY STATE_FOLDER CARD "
+               "BANNED_CARD "
+               "USERNAME PASSWORD\n");
         return 2;
     }
     dll = LoadLibraryA("verify.dll");
