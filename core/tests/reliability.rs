@@ -12,7 +12,7 @@ mod fake;
 
 use std::time::{Duration, Instant};
 
-use common::{unique, Program, APP_KEY};
+use common::{Program, APP_KEY};
 use fake::{FakeServer, Response};
 use serde_json::json;
 use verify_core::{Client, ErrorKind};
@@ -504,14 +504,7 @@ fn saved_state(
 #[test]
 fn truncated_init_and_login_replies_leave_no_secret_in_the_message() {
     // A sandbox of its own that saves its state: the state holds the secrets it issued.
-    let dir = std::env::temp_dir().join(unique("verify-core-secrets-"));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join("state.json");
-    let sandbox = Sandbox::start(Config {
-        state_file: Some(path.clone()),
-        ..Config::default()
-    })
-    .expect("sandbox");
+    let (sandbox, path) = common::sandbox_saving_state("verify-core-secrets-");
     let program = Program::new(&sandbox, json!({}));
     let card = program.day_card("TRUN-CATE-D000-0001", 30);
     let client = program.client();
@@ -571,7 +564,7 @@ fn truncated_init_and_login_replies_leave_no_secret_in_the_message() {
     }
     drop(program);
     sandbox.stop();
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(path.parent().expect("the state's folder"));
 }
 
 #[test]

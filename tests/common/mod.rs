@@ -27,6 +27,21 @@ pub fn sandbox() -> &'static Sandbox {
     SANDBOX.get_or_init(|| Sandbox::start(Config::default()).expect("sandbox starts"))
 }
 
+/// A sandbox of its own that saves its state (the secrets it issued among it) to a file in a
+/// new temporary folder named after `prefix` (the file's parent, for the test to remove);
+/// the sandbox and the file's path.
+pub fn sandbox_saving_state(prefix: &str) -> (Sandbox, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(unique(prefix));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let state = dir.join("state.json");
+    let sandbox = Sandbox::start(Config {
+        state_file: Some(state.clone()),
+        ..Config::default()
+    })
+    .expect("sandbox");
+    (sandbox, state)
+}
+
 /// A name unique in this process: `prefix` + process id + counter.
 pub fn unique(prefix: &str) -> String {
     static NEXT: AtomicU32 = AtomicU32::new(1);

@@ -17,8 +17,8 @@ mod store;
 mod tls;
 
 use std::io::{Read, Write};
-use std::net::TcpListener;
-use std::path::PathBuf;
+use std::net::{SocketAddr, TcpListener};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -60,6 +60,16 @@ fn options() -> Options {
         connect_timeout: Duration::from_secs(3),
         call_timeout: Duration::from_secs(8),
         ..Options::default()
+    }
+}
+
+/// [`options`] with offline verdicts kept in `folder` (a day's grace) on the test's machine.
+fn offline_options(folder: &Path) -> Options {
+    Options {
+        state_folder: Some(StateFolder::Path(folder.to_path_buf())),
+        offline_grace: Some(Duration::from_secs(86_400)),
+        machine_identity: Some("doctor-test-machine".into()),
+        ..options()
     }
 }
 
@@ -145,12 +155,7 @@ fn a_healthy_program_passes_every_step() {
     let sandbox = common::sandbox();
     let app_id = program_on(sandbox, "approved");
     let folder = folder(&app_id);
-    let options = Options {
-        state_folder: Some(StateFolder::Path(folder.clone())),
-        offline_grace: Some(Duration::from_secs(86_400)),
-        machine_identity: Some("doctor-test-machine".into()),
-        ..options()
-    };
+    let options = offline_options(&folder);
     let report = run(&sandbox.base_url(), &app_id, &options, &[]);
     assert_eq!(problems(&report), vec![], "{}", report.to_text());
     for kind in [
@@ -321,14 +326,7 @@ fn the_clock_an_hour_off_warns_in_the_clock_step_only() {
 
 #[test]
 fn the_report_holds_not_the_api_password_its_init_was_given() {
-    let dir = std::env::temp_dir().join(unique("verify-doctor-state-"));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let state = dir.join("state.json");
-    let sandbox = Sandbox::start(Config {
-        state_file: Some(state.clone()),
-        ..Config::default()
-    })
-    .expect("sandbox");
+    let (sandbox, state) = common::sandbox_saving_state("verify-doctor-state-");
     let app_id = program_on(&sandbox, "approved");
     // A proxy with a password (loopback does not go through it, the options step shows it).
     let options = Options {
@@ -360,7 +358,7 @@ fn the_report_holds_not_the_api_password_its_init_was_given() {
     assert!(saved, "the sandbox never saved the api password it issued");
     let issued: Vec<&str> = issued.iter().map(String::as_str).collect();
     assert_no_secret(&report, &issued);
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(state.parent().expect("the state's folder"));
 }
 
 #[test]
@@ -458,12 +456,7 @@ fn run_from_a_client_it_takes_the_clients_settings_and_reports_progress() {
     let sandbox = common::sandbox();
     let app_id = program_on(sandbox, "approved");
     let folder = folder(&app_id);
-    let options = Options {
-        state_folder: Some(StateFolder::Path(folder.clone())),
-        offline_grace: Some(Duration::from_secs(86_400)),
-        machine_identity: Some("doctor-test-machine".into()),
-        ..options()
-    };
+    let options = offline_options(&folder);
     let client =
         Client::with_options(&sandbox.base_url(), &app_id, APP_KEY, options).expect("client");
     let caller = std::thread::current().id();

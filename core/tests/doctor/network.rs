@@ -79,24 +79,35 @@ fn the_deadline_holds_whatever_the_network_does() {
     drop(mute);
 }
 
-/// A proxy that answers every tunnel request with 403.
-fn refusing_proxy() -> String {
+/// A loopback server that reads each request's head and writes `reply()`; with `hold`, the
+/// connection then stays open until the client closes it. Its address.
+fn answering(reply: impl Fn() -> Vec<u8> + Send + 'static, hold: bool) -> SocketAddr {
     let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
     let addr = listener.local_addr().expect("addr");
     std::thread::spawn(move || {
         for mut stream in listener.incoming().flatten() {
-            // The whole request head, then the refusal; the connection stays open until the
-            // client closes it (a close before the client has written would be another
-            // failure than a refusal).
             let mut head = Vec::new();
             let mut byte = [0u8; 1];
             while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
                 head.push(byte[0]);
             }
-            let _ = stream.write_all(b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n");
-            let _ = stream.read_to_end(&mut head);
+            let _ = stream.write_all(&reply());
+            if hold {
+                let _ = stream.read_to_end(&mut head);
+            }
         }
     });
+    addr
+}
+
+/// A proxy that answers every tunnel request with 403: the whole request head, then the
+/// refusal; the connection stays open until the client closes it (a close before the client
+/// has written would be another failure than a refusal).
+fn refusing_proxy() -> String {
+    let addr = answering(
+        || b"HTTP/1.1 403 Forbidden\r\nContent-Length: 0\r\n\r\n".to_vec(),
+        true,
+    );
     format!("http://user:proxy-secret-pw@{addr}")
 }
 
@@ -200,15 +211,8 @@ fn racing_attempt_lines_say_what_the_refusal_says() {
 /// A reverse proxy whose server behind it is down: every request gets nginx's 502 page,
 /// with its `Server` and `Date` headers.
 fn bad_gateway() -> String {
-    let listener = TcpListener::bind("127.0.0.1:0").expect("bind");
-    let addr = listener.local_addr().expect("addr");
-    std::thread::spawn(move || {
-        for mut stream in listener.incoming().flatten() {
-            let mut head = Vec::new();
-            let mut byte = [0u8; 1];
-            while !head.ends_with(b"\r\n\r\n") && matches!(stream.read(&mut byte), Ok(1)) {
-                head.push(byte[0]);
-            }
+    let addr = answering(
+        || {
             let page = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n\
                         <center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n\
                         </body>\r\n</html>\r\n";
@@ -218,9 +222,10 @@ fn bad_gateway() -> String {
                  Content-Type: text/html\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{page}",
                 page.len()
             );
-            let _ = stream.write_all(reply.as_bytes());
-        }
-    });
+            reply.into_bytes()
+        },
+        false,
+    );
     format!("http://{addr}")
 }
 

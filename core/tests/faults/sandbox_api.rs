@@ -8,14 +8,7 @@ use super::*;
 /// after the action ran spends one use, never two (no resend); a refusal before the action
 /// (`non_json`, `http_502`) spends none. The next login works and spends one more.
 pub(crate) fn sandbox_fault(ctx: &Ctx, kind: FaultKind, expected: ErrorKind, spent: u64) {
-    let dir = std::env::temp_dir().join(unique("verify-core-faults-"));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let state = dir.join("state.json");
-    let sandbox = Sandbox::start(Config {
-        state_file: Some(state.clone()),
-        ..Config::default()
-    })
-    .expect("sandbox");
+    let (sandbox, state) = common::sandbox_saving_state("verify-core-faults-");
     sandbox
         .load(
             Fixtures::from_value(json!({
@@ -92,7 +85,7 @@ pub(crate) fn sandbox_fault(ctx: &Ctx, kind: FaultKind, expected: ErrorKind, spe
         ctx.secret(token);
     }
     sandbox.stop();
-    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(state.parent().expect("the state's folder"));
 }
 
 /// A sandbox with `limits`, this suite's program and a count card, serving https too.
