@@ -6,18 +6,10 @@ use super::*;
 #[test]
 fn a_healthy_https_line_shows_its_protocol_chain_and_pin() {
     let certs = certs(&["127.0.0.1"], (2020, 2090), false);
-    let sandbox = https_sandbox(&certs);
-    let app_id = program_on(&sandbox, "approved");
     let mut trust = roots(&certs.ca_pem);
     trust.add_pin(&certs.leaf_pin).expect("pin");
-    let options = Options { trust, ..options() };
-    let report = run(
-        &sandbox.https_base_url().expect("https"),
-        &app_id,
-        &options,
-        &[],
-    );
-    assert_eq!(problems(&report), vec![], "{}", report.to_text());
+    let (report, found) = tls_problem(&certs, trust);
+    assert_eq!(found, vec![], "{}", report.to_text());
     let tls = report.steps_of(StepKind::Tls).next().expect("tls");
     assert_eq!(tls.key, "tls.ok");
     assert!(tls.message.contains("TLS 1."), "{}", tls.message);
@@ -51,8 +43,7 @@ fn a_healthy_https_line_shows_its_protocol_chain_and_pin() {
     assert_eq!(tls.details["issuer"], "CN=verify tests CA");
 }
 
-/// The TLS step of an https sandbox with `certs` and `trust`: its key, and the other
-/// problems of the report.
+/// The doctor's report of an https sandbox with `certs` and `trust`, and its problems.
 fn tls_problem(certs: &Certs, trust: Trust) -> (Report, Vec<(StepKind, Verdict, &'static str)>) {
     let sandbox = https_sandbox(certs);
     let app_id = program_on(&sandbox, "approved");
